@@ -1,0 +1,108 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "TimelineEngine",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "TimelineEngine", targets: ["TimelineEngine"]),
+        .executable(name: "engine", targets: ["engine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // libxml2, through a shim header that keeps its ICU part away from Foundation's.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        // The value tree that property lists and JSON are read into.
+        .target(
+            name: "ValueTree",
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
+            swiftSettings: swiftSettings
+        ),
+        // JSON text with line and column numbers.
+        .target(name: "JSONText", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
+        // XML property lists: a libxml2 reader, the canonical writer, the typed JSON form.
+        .target(
+            name: "PropertyList",
+            dependencies: ["CLibXML2", "ValueTree", "JSONText"],
+            swiftSettings: swiftSettings
+        ),
+        // A JSON Schema (draft 2020-12 subset) validator over the value tree.
+        .target(name: "JSONSchema", dependencies: ["ValueTree", "JSONText"], swiftSettings: swiftSettings),
+        // Categories, levels and sinks on top of swift-log.
+        .target(
+            name: "TimelineLogging",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // SocialFusionTimelineConfiguration: its schema, model, loader and diagnostics.
+        .target(
+            name: "Configuration",
+            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "TimelineLogging"],
+            swiftSettings: swiftSettings
+        ),
+        // The library product: everything an app embeds.
+        .target(
+            name: "TimelineEngine",
+            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "Configuration", "TimelineLogging"],
+            swiftSettings: swiftSettings
+        ),
+        // The `engine` command-line tool's commands, kept in a library so tests can call them.
+        .target(
+            name: "EngineCommands",
+            dependencies: [
+                "TimelineEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "engine", dependencies: ["EngineCommands"], swiftSettings: swiftSettings),
+
+        .testTarget(name: "ValueTreeTests", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PropertyListTests",
+            dependencies: ["PropertyList", "JSONText", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "JSONSchemaTests",
+            dependencies: ["JSONSchema", "JSONText", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ConfigurationTests",
+            dependencies: ["Configuration", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "TimelineLoggingTests", dependencies: ["TimelineLogging"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EngineCommandsTests",
+            dependencies: ["EngineCommands", "engine", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RobustnessTests",
+            dependencies: [
+                "PropertyList", "JSONText", "Configuration", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Fixture paths and helpers shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+    ]
+)

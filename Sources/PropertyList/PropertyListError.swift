@@ -1,0 +1,21 @@
+import ValueTree
+
+/// Why a property list could not be read or written.
+public struct PropertyListError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, without the position, e.g. `key "Enabled" has no value`.
+    public let message: String
+    /// Where it went wrong. Every problem found while parsing has a line; only problems with the
+    /// input as a whole (unreadable, too large) have none.
+    public let location: SourceLocation?
+
+    public init(_ message: String, at location: SourceLocation?) {
+        self.message = message
+        self.location = location
+    }
+
+    /// `line N: message`, or the message alone when there is no line.
+    public var description: String {
+        guard let location else { return message }
+        return "line \(location.line): \(message)"
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// A calendar date and time in UTC, to the second: the value of a property list's `<date>`.
+///
+/// Kept as its fields, so that reading and writing a document reproduces the text exactly.
+public struct DateValue: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+    public let hour: Int
+    public let minute: Int
+    public let second: Int
+
+    /// Creates a date; returns nil for an impossible one (month 13, February 30, hour 24, …).
+    public init?(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        guard (0...9999).contains(year), (1...12).contains(month),
+              (1...DateValue.daysIn(month: month, year: year)).contains(day),
+              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    /// Creates the date of a Foundation `Date`, dropping fractions of a second.
+    public init?(_ date: Date) {
+        let total = Int64(date.timeIntervalSince1970.rounded(.down))
+        var days = total / 86_400
+        var seconds = total % 86_400
+        if seconds < 0 { seconds += 86_400; days -= 1 }
+        let (y, m, d) = DateValue.civil(fromDays: days)
+        self.init(year: Int(y), month: m, day: d, hour: Int(seconds / 3600),
+                  minute: Int(seconds % 3600 / 60), second: Int(seconds % 60))
+    }
+
+    /// Parses the property-list form `YYYY-MM-DDTHH:MM:SSZ`.
+    public static func parse(_ text: some Collection<UInt8>) -> DateValue? {
+        let bytes = Array(text)
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+              bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let byte = bytes[index]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+        else { return nil }
+        return DateValue(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// The Foundation `Date` this denotes.
+    public var date: Date {
+        let days = DateValue.days(fromCivil: Int64(year), month: month, day: day)
+        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    public var description: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))Z"
+    }
+
+    public static func < (lhs: DateValue, rhs: DateValue) -> Bool {
+        (lhs.year, lhs.month, lhs.day, lhs.hour, lhs.minute, lhs.second)
+            < (rhs.year, rhs.month, rhs.day, rhs.hour, rhs.minute, rhs.second)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's days-from-civil and civil-from-days, proleptic Gregorian calendar.
+    static func days(fromCivil year: Int64, month: Int, day: Int) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = Int64((month + 9) % 12)
+        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays days: Int64) -> (Int64, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = Int(doy - (153 * mp + 2) / 5 + 1)
+        let month = Int(mp < 10 ? mp + 3 : mp - 9)
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

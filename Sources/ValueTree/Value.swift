@@ -1,0 +1,192 @@
+import Foundation
+import OrderedCollections
+
+/// A node of the value tree that property lists and JSON are both read into, and that the schema
+/// validator and the configuration work on. Every node remembers where it came from.
+public struct Value: Sendable, Equatable, CustomStringConvertible {
+    /// The dictionary representation: members in document order, looked up by key.
+    public typealias Dictionary = OrderedDictionary<String, Member>
+
+    /// What a node holds. `date` and `data` come only from property lists, `null` only from JSON.
+    public enum Content: Sendable {
+        case null
+        case bool(Bool)
+        case integer(IntegerValue)
+        case real(Double)
+        case string(String)
+        case date(DateValue)
+        case data(Data)
+        case array([Value])
+        case dictionary(Dictionary)
+    }
+
+    /// One member of a dictionary: the value and where its key was written.
+    public struct Member: Sendable, Equatable {
+        public var keyLocation: SourceLocation?
+        public var value: Value
+
+        public init(keyLocation: SourceLocation? = nil, value: Value) {
+            self.keyLocation = keyLocation
+            self.value = value
+        }
+
+        /// Members are equal when their values are; locations do not count.
+        public static func == (lhs: Member, rhs: Member) -> Bool { lhs.value == rhs.value }
+    }
+
+    public var content: Content
+    /// Where the value starts in its source document, when it was read from one.
+    public var location: SourceLocation?
+
+    public init(_ content: Content, location: SourceLocation? = nil) {
+        self.content = content
+        self.location = location
+    }
+
+    public static let null = Value(.null)
+    public static func bool(_ value: Bool) -> Value { Value(.bool(value)) }
+    public static func integer(_ value: Int) -> Value { Value(.integer(IntegerValue(value))) }
+    public static func real(_ value: Double) -> Value { Value(.real(value)) }
+    public static func string(_ value: String) -> Value { Value(.string(value)) }
+    public static func array(_ values: [Value]) -> Value { Value(.array(values)) }
+
+    /// A dictionary from key–value pairs in order; a repeated key keeps its last value.
+    public static func dictionary(_ pairs: KeyValuePairs<String, Value>) -> Value {
+        dictionary(pairs.map { ($0.key, $0.value) })
+    }
+
+    /// A dictionary from key–value pairs in order; a repeated key keeps its last value.
+    public static func dictionary(_ pairs: [(String, Value)]) -> Value {
+        var members = Dictionary()
+        for (key, value) in pairs { members[key] = Member(value: value) }
+        return Value(.dictionary(members))
+    }
+
+    /// The name of the value's type as a person reads it: `dictionary`, `array`, `string`,
+    /// `integer`, `real`, `boolean`, `date`, `data` or `null`.
+    public var typeName: String {
+        switch content {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .integer: return "integer"
+        case .real: return "real"
+        case .string: return "string"
+        case .date: return "date"
+        case .data: return "data"
+        case .array: return "array"
+        case .dictionary: return "dictionary"
+        }
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = content { return value }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let value) = content { return value }
+        return nil
+    }
+
+    public var integerValue: IntegerValue? {
+        if case .integer(let value) = content { return value }
+        return nil
+    }
+
+    /// The value of an integer or a real as a `Double`.
+    public var numberValue: Double? {
+        switch content {
+        case .integer(let value): return value.doubleValue
+        case .real(let value): return value
+        default: return nil
+        }
+    }
+
+    public var arrayValue: [Value]? {
+        if case .array(let value) = content { return value }
+        return nil
+    }
+
+    public var dictionaryValue: Dictionary? {
+        if case .dictionary(let value) = content { return value }
+        return nil
+    }
+
+    /// The member value under `key`, when this is a dictionary that has it.
+    public subscript(key: String) -> Value? {
+        dictionaryValue?[key]?.value
+    }
+
+    /// The value at `path`, when every step exists.
+    public subscript(path: ValuePath) -> Value? {
+        var current = self
+        for component in path.components {
+            switch component {
+            case .key(let key):
+                guard let next = current[key] else { return nil }
+                current = next
+            case .index(let index):
+                guard let array = current.arrayValue, array.indices.contains(index) else { return nil }
+                current = array[index]
+            }
+        }
+        return current
+    }
+
+    /// A short rendering for messages: strings quoted, containers summarised.
+    public var description: String {
+        switch content {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .integer(let value): return value.description
+        case .real(let value): return Value.format(real: value)
+        case .string(let value): return Value.quote(value)
+        case .date(let value): return value.description
+        case .data(let value): return "<\(value.count) bytes>"
+        case .array(let values): return "array of \(values.count)"
+        case .dictionary(let members): return "dictionary of \(members.count)"
+        }
+    }
+
+    /// Structural equality in document order. Types are distinct (1 ≠ 1.0, `true` ≠ 1);
+    /// locations do not count.
+    public static func == (lhs: Value, rhs: Value) -> Bool {
+        switch (lhs.content, rhs.content) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.real(let a), .real(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.date(let a), .date(let b)): return a == b
+        case (.data(let a), .data(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.dictionary(let a), .dictionary(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+
+    /// The shortest decimal text that reads back as the same `Double`.
+    public static func format(real value: Double) -> String {
+        value.description
+    }
+
+    /// A string in double quotes, with quotes, backslashes and control characters escaped.
+    public static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
