@@ -44,7 +44,7 @@ let package = Package(
         // Categories, levels and sinks on top of swift-log.
         .target(
             name: "TimelineLogging",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["ValueTree", "JSONText", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // SocialFusionTimelineConfiguration: its schema, model, loader and diagnostics.
@@ -88,7 +88,11 @@ let package = Package(
             dependencies: ["Configuration", "TestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "TimelineLoggingTests", dependencies: ["TimelineLogging"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TimelineLoggingTests",
+            dependencies: ["TimelineLogging", "JSONText", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "EngineCommandsTests",
             dependencies: ["EngineCommands", "engine", "TestSupport"],

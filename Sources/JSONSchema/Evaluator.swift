@@ -92,7 +92,7 @@ struct Evaluator {
         // enum and const
         if let options = keywords["enum"]?.value.arrayValue,
            !options.contains(where: { JSONEquality.equal($0, instance) }) {
-            var message = "\(Evaluator.found(instance)) is not one of the allowed values: "
+            var message = "\(Evaluator.literal(instance)) is not one of the allowed values: "
                 + options.map(Evaluator.literal).joined(separator: ", ")
             if let text = instance.stringValue,
                let suggestion = Suggestions.closest(to: text, among: options.compactMap(\.stringValue)) {

@@ -69,3 +69,10 @@ final class CompiledPattern: @unchecked Sendable {
         return regex.firstMatch(in: text, options: [], range: range) != nil
     }
 }
+
+extension JSONSchema {
+    /// Resolves a local reference (`#`, `#/$defs/name`) against a schema document.
+    public static func resolveLocal(_ reference: String, in root: Value) -> Value? {
+        SchemaCompiler.resolve(reference: reference, in: root)
+    }
+}

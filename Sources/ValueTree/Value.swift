@@ -1,5 +1,5 @@
 import Foundation
-import OrderedCollections
+@_exported import OrderedCollections
 
 /// A node of the value tree that property lists and JSON are both read into, and that the schema
 /// validator and the configuration work on. Every node remembers where it came from.

@@ -1,0 +1,179 @@
+import Foundation
+import JSONSchema
+import JSONText
+import Logging
+import PropertyList
+import TimelineLogging
+import ValueTree
+
+/// Loads `SocialFusionTimelineConfiguration` from a standalone property list (whose root either
+/// is the configuration or holds it under `SocialFusionTimelineConfiguration`), from an app's
+/// `Info.plist`, or from JSON with the same structure, and validates it against the schema.
+///
+/// In the default, lenient mode loading never fails: an unreadable or malformed file yields the
+/// defaults, and each invalid value falls back to its default, with a diagnostic that is also
+/// logged as a warning. In strict mode any error throws `ConfigurationError`.
+public struct ConfigurationLoader: Sendable {
+    public enum Mode: Sendable {
+        /// Fall back to defaults and report; never throw.
+        case lenient
+        /// Throw when there is any error (warnings are allowed).
+        case strict
+    }
+
+    public var mode: Mode
+    /// The property-list reader, with its size and depth limits.
+    public var reader: PropertyListReader
+    /// Where lenient loading logs its warnings.
+    public var logger: Logger
+
+    public init(mode: Mode = .lenient, reader: PropertyListReader = PropertyListReader(),
+                logger: Logger = LogCategory.timeline.logger) {
+        self.mode = mode
+        self.reader = reader
+        self.logger = logger
+    }
+
+    /// Loads the configuration file at `url`; diagnostics name it `displayName` (default: the
+    /// path as given). Lenient mode logs each diagnostic as a warning and never throws; strict
+    /// mode throws when there is an error.
+    public func load(contentsOf url: URL, displayName: String? = nil) throws(ConfigurationError) -> LoadedConfiguration {
+        try apply(mode, to: read(contentsOf: url, displayName: displayName))
+    }
+
+    /// Loads a configuration from bytes. `format` is detected when nil.
+    public func load(data: Data, fileName: String? = nil, format: ConfigurationFormat? = nil) throws(ConfigurationError) -> LoadedConfiguration {
+        try apply(mode, to: read(data: data, fileName: fileName, format: format))
+    }
+
+    /// Reads and validates the configuration file at `url` without logging or throwing: the
+    /// result holds the effective configuration and every diagnostic.
+    public func read(contentsOf url: URL, displayName: String? = nil) -> LoadedConfiguration {
+        let name = displayName ?? url.relativePath
+        let data: Data
+        do {
+            if let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber,
+               size.intValue > reader.maximumInputSize {
+                return finish(unreadable: "file is \(size.intValue) bytes, more than the limit of \(reader.maximumInputSize) bytes", file: name)
+            }
+            data = try Data(contentsOf: url)
+        } catch {
+            return finish(unreadable: "cannot read file: \(ConfigurationLoader.reason(error))", file: name)
+        }
+        return read(data: data, fileName: name)
+    }
+
+    /// Reads and validates a configuration from bytes without logging or throwing.
+    public func read(data: Data, fileName: String? = nil, format: ConfigurationFormat? = nil) -> LoadedConfiguration {
+        let format = format ?? ConfigurationFormat.detect(data, fileName: fileName)
+        let root: Value
+        switch format {
+        case .plist:
+            do {
+                root = try reader.read(data)
+            } catch {
+                let kind: ConfigurationDiagnostic.Kind = error.location == nil ? .unreadable : .malformed
+                return finish([ConfigurationDiagnostic(severity: .error, kind: kind, file: fileName, location: error.location,
+                                                       path: nil, message: error.message)], document: nil, format: format)
+            }
+        case .json:
+            guard data.count <= reader.maximumInputSize else {
+                return finish(unreadable: "input is \(data.count) bytes, more than the limit of \(reader.maximumInputSize) bytes", file: fileName)
+            }
+            do {
+                root = try JSONReader(maximumDepth: reader.maximumDepth).read(data)
+            } catch {
+                return finish([ConfigurationDiagnostic(severity: .error, kind: .malformed, file: fileName, location: error.location,
+                                                       path: nil, message: error.message)], document: nil, format: format)
+            }
+        }
+        return validate(root, fileName: fileName, format: format)
+    }
+
+    /// Validates an already-read document (a plist or JSON root) without logging or throwing.
+    public func validate(_ root: Value, fileName: String?, format: ConfigurationFormat? = nil) -> LoadedConfiguration {
+        let document = root[ConfigurationSchema.rootKey] ?? root
+        let issues = ConfigurationSchema.schema.validate(document).issues
+        let diagnostics = issues.map { issue in
+            ConfigurationDiagnostic(
+                severity: issue.severity == .error ? .error : .warning, kind: .schema, file: fileName,
+                location: issue.location, path: issue.instancePath, keyword: issue.keyword, message: issue.message)
+        }
+        return finish(diagnostics, document: document, format: format)
+    }
+
+    private func apply(_ mode: Mode, to loaded: LoadedConfiguration) throws(ConfigurationError) -> LoadedConfiguration {
+        if mode == .strict, !loaded.errors.isEmpty {
+            throw ConfigurationError(diagnostics: loaded.diagnostics)
+        }
+        for diagnostic in loaded.diagnostics {
+            var fallback = ""
+            if diagnostic.severity == .error {
+                fallback = diagnostic.path.map { $0.isRoot ? " (using the defaults)" : " (using its default)" } ?? " (using the defaults)"
+            }
+            logger.warning("\(diagnostic.description)\(fallback)")
+        }
+        return loaded
+    }
+
+    // MARK: - Resolution
+
+    private func finish(unreadable message: String, file: String?) -> LoadedConfiguration {
+        finish([ConfigurationDiagnostic(severity: .error, kind: .unreadable, file: file, location: nil, path: nil, message: message)],
+                   document: nil, format: nil)
+    }
+
+    private func finish(_ diagnostics: [ConfigurationDiagnostic], document: Value?, format: ConfigurationFormat?) -> LoadedConfiguration {
+        let sanitized = ConfigurationLoader.sanitize(document ?? Value(.dictionary([:])))
+        let resolved = DefaultsResolver.fill(sanitized, schema: ConfigurationSchema.document)
+        let explicitPipeline = sanitized["Restoration"]?["Pipeline"] != nil
+        return LoadedConfiguration(
+            configuration: TimelineConfiguration(resolved: resolved, explicitPipeline: explicitPipeline),
+            diagnostics: diagnostics, document: document, resolved: resolved, format: format)
+    }
+
+    /// Removes every invalid value, so that its default applies. A problem inside an array
+    /// removes the whole array (a pipeline with a broken stage falls back to the default
+    /// pipeline rather than running without that stage).
+    static func sanitize(_ document: Value) -> Value {
+        var current = document
+        for _ in 0..<8 {
+            let errors = ConfigurationSchema.schema.validate(current).errors
+            if errors.isEmpty { return current }
+            for error in errors {
+                var components: [ValuePath.Component] = []
+                for component in error.instancePath.components {
+                    if case .index = component { break }
+                    components.append(component)
+                }
+                if components.isEmpty { return Value(.dictionary([:])) }
+                current = removing(ValuePath(components), from: current)
+            }
+        }
+        return Value(.dictionary([:]))
+    }
+
+    private static func removing(_ path: ValuePath, from value: Value) -> Value {
+        guard let first = path.components.first, case .key(let key) = first, var members = value.dictionaryValue else { return value }
+        if path.components.count == 1 {
+            members.removeValue(forKey: key)
+        } else if let child = members[key] {
+            members[key]?.value = removing(ValuePath(Array(path.components.dropFirst())), from: child.value)
+        }
+        var result = value
+        result.content = .dictionary(members)
+        return result
+    }
+
+    static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        switch nsError.code {
+        case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "No such file or directory"
+        case NSFileReadNoPermissionError: return "Permission denied"
+        default: return nsError.localizedDescription
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import ValueTree
+
+/// `PositionPersistence`: saving the reader's place and putting them back on it.
+public struct PositionPersistenceSettings: Sendable, Equatable {
+    public var enabled: Bool
+    public var smartRestoration: Bool
+    public var maxHistorySize: Int
+    /// Seconds between automatic saves while scrolling.
+    public var autoSaveInterval: Double
+    public var crossSessionSync: Bool
+    public var iCloudSyncEnabled: Bool
+    public var fallbackStrategy: FallbackStrategy
+}
+
+/// `Performance`: rendering and memory tuning.
+public struct PerformanceSettings: Sendable, Equatable {
+    public var lazyLoadingEnabled: Bool
+    public var scrollBufferSize: Int
+    public var renderAheadCount: Int
+    /// Fraction of the memory budget, 0 to 1.
+    public var memoryWarningThreshold: Double
+}
+
+/// `Debug`: which log categories are detailed.
+public struct DebugSettings: Sendable, Equatable {
+    public var timelineLogging: Bool
+    public var positionLogging: Bool
+    public var verboseMode: Bool
+}
+
+/// `TimelineCache`: the cached timeline and the bounded histories.
+public struct TimelineCacheSettings: Sendable, Equatable {
+    public var maxCacheSize: Int
+    /// Seconds after which a cached entry expires.
+    public var maxAge: Double
+    public var maxReadPosts: Int
+}
+
+/// One stage of a pipeline, or one log sink: a registered name and its parameters.
+public struct ComponentSpec: Sendable, Equatable {
+    /// The registered name (`ExactMatch`, `JSONLines`, …).
+    public var name: String
+    /// Every other key of the stage's dictionary.
+    public var parameters: Value.Dictionary
+
+    public init(name: String, parameters: Value.Dictionary = [:]) {
+        self.name = name
+        self.parameters = parameters
+    }
+}
+
+/// `Restoration`: how the restoration pipeline is composed.
+public struct RestorationSettings: Sendable, Equatable {
+    public enum Composition: String, CaseIterable, Sendable {
+        case firstMatch = "FirstMatch"
+        case bestConfidence = "BestConfidence"
+        case weightedVote = "WeightedVote"
+    }
+
+    /// The stages as written, or nil when the configuration leaves the pipeline to follow
+    /// `PositionPersistence`.
+    public var pipeline: [ComponentSpec]?
+    public var composition: Composition
+    public var minimumConfidence: Double
+    /// Seconds after which the live anchor is stale.
+    public var anchorMaxAge: Double
+    public var anchorVisibilityThreshold: Double
+}
+
+/// `Resume`: soft and hard closes.
+public struct ResumeSettings: Sendable, Equatable {
+    public enum AfterHardClose: String, CaseIterable, Sendable {
+        case suggest = "Suggest"
+        case restore = "Restore"
+        case topOfTimeline = "TopOfTimeline"
+    }
+
+    /// Seconds in the background after which a return is a hard close.
+    public var hardCloseThreshold: Double
+    public var afterHardClose: AfterHardClose
+    public var silentRestoreConfidence: Double
+}
+
+/// `Sync`: carrying the position across devices.
+public struct SyncSettings: Sendable, Equatable {
+    public enum Policy: String, CaseIterable, Sendable {
+        case lastWriterWins = "LastWriterWins"
+        case merge = "Merge"
+    }
+
+    public enum Transport: String, CaseIterable, Sendable {
+        case none = "None"
+        case directory = "Directory"
+        case http = "HTTP"
+    }
+
+    public var policy: Policy
+    public var transport: Transport
+    public var debounceInterval: Double
+    public var samePostDeadband: Double
+}
+
+/// `Logging`: where log records go.
+public struct LoggingSettings: Sendable, Equatable {
+    public var sinks: [ComponentSpec]
+}

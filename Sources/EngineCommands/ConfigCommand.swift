@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `engine config`: configuration tools.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show configurations.",
+        subcommands: [ConfigPrintCommand.self]
+    )
+}

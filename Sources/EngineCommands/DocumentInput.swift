@@ -1,0 +1,68 @@
+import Configuration
+import Foundation
+import JSONText
+import PropertyList
+import ValueTree
+
+/// Reads a data file for the commands: a property list when it starts with `<` (or a UTF-16
+/// byte-order mark), JSON otherwise.
+enum DocumentInput {
+    /// A failure to read, already phrased as `FILE:LINE: message` or `FILE: message`.
+    struct Failure: Error {
+        let message: String
+        /// True when the file could not be read at all (exit code 2), false when it was read
+        /// and is malformed (exit code 1).
+        let unreadable: Bool
+    }
+
+    static func read(_ path: String, reader: PropertyListReader = PropertyListReader()) -> Result<(Value, ConfigurationFormat), Failure> {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            return .failure(Failure(message: "\(path): cannot read file: \(ConfigurationLoaderReason.describe(error))", unreadable: true))
+        }
+        let format = ConfigurationFormat.detect(data, fileName: path)
+        let looksLikeJSON = format == .json || (format == .plist && !startsWithAngle(data) && !data.starts(with: [0xFE, 0xFF]) && !data.starts(with: [0xFF, 0xFE]))
+        if looksLikeJSON {
+            do {
+                return .success((try JSONReader().read(data), .json))
+            } catch {
+                return .failure(Failure(message: "\(path):\(error.location.line):\(error.location.column ?? 1): \(error.message)", unreadable: false))
+            }
+        }
+        do {
+            return .success((try reader.read(data), .plist))
+        } catch {
+            return .failure(Failure(message: lintLine(path, error), unreadable: error.location == nil))
+        }
+    }
+
+    /// `FILE:LINE: message` (or `FILE: message` when the error has no line).
+    static func lintLine(_ path: String, _ error: PropertyListError) -> String {
+        guard let location = error.location else { return "\(path): \(error.message)" }
+        return "\(path):\(location.line): \(error.message)"
+    }
+
+    private static func startsWithAngle(_ data: Data) -> Bool {
+        var index = data.startIndex
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
+        while index < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[index]) { index += 1 }
+        return index < data.endIndex && data[index] == UInt8(ascii: "<")
+    }
+}
+
+/// Human-readable reasons for file errors.
+enum ConfigurationLoaderReason {
+    static func describe(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        switch nsError.code {
+        case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "No such file or directory"
+        case NSFileReadNoPermissionError: return "Permission denied"
+        default: return nsError.localizedDescription
+        }
+    }
+}

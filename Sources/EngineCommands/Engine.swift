@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+
+/// The `engine` command: validate configurations, read and convert property lists, validate
+/// data against JSON Schemas.
+public struct Engine: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "engine",
+        abstract: "TimelineEngine's command-line tool: keeps a reader's place in a timeline.",
+        discussion: """
+            Exit codes: 0 success, 1 invalid input, 2 unreadable file or bad usage.
+            """,
+        version: EngineVersion.current,
+        subcommands: [ValidateCommand.self, PlistCommand.self, SchemaCommand.self, ConfigCommand.self]
+    )
+
+    public init() {}
+
+    /// Runs the command line and exits with the documented codes: argument errors exit 2,
+    /// not ArgumentParser's 64.
+    public static func runAndExit(arguments: [String]? = nil) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Foundation.exit(0)
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(EngineExit.usage.rawValue)
+        }
+    }
+}
+
+/// The tool's version.
+public enum EngineVersion {
+    public static let current = "0.1.0"
+}
+
+/// The exit codes every subcommand uses.
+public enum EngineExit {
+    /// Everything was valid.
+    public static let success = ExitCode(0)
+    /// Some input was invalid.
+    public static let invalid = ExitCode(1)
+    /// A file could not be read, or the command line was wrong.
+    public static let usage = ExitCode(2)
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import PropertyList
+
+/// `engine plist lint FILE...`: `FILE: OK` on stdout for each good file, `FILE:LINE: message`
+/// on stderr for each bad one; exit 1 if any failed.
+struct PlistLintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Check that files are well-formed property lists.",
+        discussion: """
+            Prints FILE: OK for each good file on standard output, and FILE:LINE: message for each
+            bad one on standard error, then goes on with the remaining files. Exits 1 if any
+            file failed.
+
+            Examples:
+              engine plist lint config/*.plist
+              engine plist lint --max-size 134217728 big.plist
+            """
+    )
+
+    @Option(name: .customLong("max-size"), help: "Largest file accepted, in bytes (default 64 MiB).")
+    var maximumSize: Int = PropertyListReader.defaultMaximumInputSize
+
+    @OptionGroup var logging: LoggingOptions
+
+    @Argument(help: "Property-list files.")
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one file to lint") }
+        if maximumSize <= 0 { throw ValidationError("--max-size must be a positive number of bytes") }
+    }
+
+    func run() throws {
+        let reader = PropertyListReader(maximumInputSize: maximumSize)
+        var failed = false
+        for file in files {
+            do {
+                _ = try reader.read(contentsOf: URL(fileURLWithPath: file))
+                Console.out("\(file): OK")
+            } catch {
+                failed = true
+                Console.error(DocumentInput.lintLine(file, error))
+            }
+        }
+        if failed { throw EngineExit.invalid }
+    }
+}

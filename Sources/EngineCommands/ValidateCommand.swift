@@ -1,0 +1,87 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import JSONText
+import Logging
+import ValueTree
+
+/// `engine validate FILE...`: checks configuration files against the configuration schema.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Validate SocialFusionTimelineConfiguration files (plist, Info.plist or JSON).",
+        discussion: """
+            Every problem in every file is reported, in compiler style:
+              FILE:LINE:COL: error: KEY.PATH: message
+
+            Exit codes: 0 valid (warnings allowed unless --strict), 1 invalid, 2 unreadable file
+            or bad usage.
+
+            Examples:
+              engine validate config/SocialFusionTimelineConfiguration.plist
+              engine validate --strict MyApp/Info.plist
+              engine validate --format github config/*.plist config/*.json
+              engine validate --format json settings.json > report.json
+            """
+    )
+
+    @Option(name: .long, help: "Output format: text, json or github.")
+    var format: DiagnosticFormat = .text
+
+    @Flag(name: .long, help: "Treat warnings (deprecated keys) as errors.")
+    var strict = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    @Argument(help: "Configuration files: standalone plists, Info.plists or JSON.")
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one file to validate") }
+    }
+
+    func run() throws {
+        let logger = logging.logger(.timeline)
+        let loader = ConfigurationLoader()
+        var unreadable = false
+        var failed = false
+        var reports: [Value] = []
+        for file in files {
+            let started = Date()
+            let loaded = loader.read(contentsOf: URL(fileURLWithPath: file), displayName: file)
+            logger.debug("validated \(file) in \(Int(Date().timeIntervalSince(started) * 1000)) ms: \(loaded.errors.count) errors, \(loaded.warnings.count) warnings")
+            if loaded.diagnostics.contains(where: { $0.kind == .unreadable }) { unreadable = true }
+            let fileFailed = !loaded.errors.isEmpty || (strict && !loaded.warnings.isEmpty)
+            failed = failed || fileFailed
+            switch format {
+            case .text:
+                for diagnostic in loaded.diagnostics { Console.error(diagnostic.description) }
+                if loaded.diagnostics.isEmpty {
+                    Console.out("\(file): OK")
+                } else if !fileFailed {
+                    Console.out("\(file): OK with \(count(loaded.warnings.count, "warning"))")
+                }
+            case .github:
+                for diagnostic in loaded.diagnostics { Console.out(DiagnosticFormat.github(diagnostic)) }
+            case .json:
+                reports.append(.dictionary([
+                    ("file", .string(file)),
+                    ("valid", .bool(!fileFailed)),
+                    ("errors", .integer(loaded.errors.count)),
+                    ("warnings", .integer(loaded.warnings.count)),
+                    ("diagnostics", .array(loaded.diagnostics.map(DiagnosticFormat.json))),
+                ]))
+            }
+        }
+        if format == .json {
+            let document = Value.dictionary([("valid", .bool(!failed)), ("files", .array(reports))])
+            Console.outRaw(try JSONWriter(style: .pretty).write(document))
+        }
+        if unreadable { throw EngineExit.usage }
+        if failed { throw EngineExit.invalid }
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

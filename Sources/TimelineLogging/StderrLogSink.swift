@@ -1,0 +1,20 @@
+import Foundation
+
+/// Writes human-readable lines to standard error:
+/// `2026-11-21T14:05:09Z warning [position] message key=value`.
+public struct StderrLogSink: LogSink {
+    public init() {}
+
+    public func write(_ record: LogRecord) {
+        FileHandle.standardError.write(Data((StderrLogSink.format(record) + "\n").utf8))
+    }
+
+    /// The text of one record, without a newline.
+    public static func format(_ record: LogRecord) -> String {
+        var line = "\(JSONLinesLogSink.timestamp(record.date)) \(record.level) [\(record.categoryName)] \(record.message)"
+        for key in record.metadata.keys.sorted() {
+            line += " \(key)=\(record.metadata[key]!)"
+        }
+        return line
+    }
+}

@@ -1,0 +1,3 @@
+import EngineCommands
+
+Engine.runAndExit()
