@@ -78,7 +78,26 @@ final class TreeBuilder {
         var message = raw.message.map { String(cString: $0) } ?? "malformed XML"
         while message.last?.isWhitespace == true { message.removeLast() }
         let line = raw.line > 0 ? Int(raw.line) : max(1, currentLine)
+        if raw.code == Int32(XML_ERR_DOCUMENT_END.rawValue) || raw.code == Int32(XML_ERR_DOCUMENT_EMPTY.rawValue) {
+            // libxml2's push parser calls a truncated document "extra content at the end".
+            if let open = openElementDescription {
+                message = "unexpected end of the document: \(open) is not closed"
+            } else if root == nil, raw.code == Int32(XML_ERR_DOCUMENT_EMPTY.rawValue) || stack.isEmpty {
+                message = "no root element: the document is empty or not XML"
+            }
+        }
         fail(message, at: SourceLocation(line: line, column: raw.int2 > 0 ? Int(raw.int2) : nil))
+    }
+
+    /// `<dict> (line 3)`: the innermost element still open, if any.
+    private var openElementDescription: String? {
+        guard let frame = stack.last else { return nil }
+        switch frame {
+        case .plist(let location, _): return "<plist> opened at line \(location.line)"
+        case .dict(let location, _, _): return "<dict> opened at line \(location.line)"
+        case .array(let location, _): return "<array> opened at line \(location.line)"
+        case .text(let tag, let location): return "<\(tag.name)> opened at line \(location.line)"
+        }
     }
 
     func doctype() {
