@@ -4,8 +4,8 @@ import ValueTree
 /// Fills in missing keys from a schema's `default` annotations.
 ///
 /// JSON Schema's `default` only annotates; filling it in is our own behaviour: a missing key
-/// whose schema has a `default` gets that value, and an object-typed key without a default is
-/// created empty and filled recursively. Present values are never changed. `$ref`s to local
+/// whose schema has a `default` gets that value, and dictionaries (present or just added) are
+/// filled recursively. Deprecated keys are never added. Present values are never changed. `$ref`s to local
 /// definitions are followed.
 public enum DefaultsResolver {
     public static func fill(_ value: Value, schema: Value) -> Value {
@@ -30,7 +30,7 @@ public enum DefaultsResolver {
         for (key, property) in properties {
             if let existing = members[key] {
                 members[key]?.value = fill(existing.value, schema: property.value, root: root, depth: depth + 1)
-            } else if let defaultValue = property.value["default"] {
+            } else if property.value["deprecated"] != .bool(true), let defaultValue = property.value["default"] {
                 members[key] = Value.Member(value: fill(defaultValue, schema: property.value, root: root, depth: depth + 1))
             }
         }

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("engine validate")
+struct ValidateCommandTests {
+    static func write(_ text: String, _ name: String, in directory: URL) throws {
+        try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+    }
+
+    static let bad = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+        \t<key>PositionPersistence</key>
+        \t<dict>
+        \t\t<key>FallbackStratgy</key>
+        \t\t<string>TopOfTimeline</string>
+        \t\t<key>AutoSaveInterval</key>
+        \t\t<string>5</string>
+        \t\t<key>MaxUnreadHistory</key>
+        \t\t<integer>5</integer>
+        \t</dict>
+        </dict>
+        </plist>
+
+        """
+
+    @Test("the bundled configurations are valid")
+    func bundled() throws {
+        let result = try EngineProcess.run(["validate", "config/SocialFusionTimelineConfiguration.plist", "config/Info.plist",
+                                            "config/SocialFusionTimelineConfiguration.json"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            config/SocialFusionTimelineConfiguration.plist: OK
+            config/Info.plist: OK
+            config/SocialFusionTimelineConfiguration.json: OK
+
+            """)
+        #expect(result.stderr == "")
+    }
+
+    @Test("text output: every problem in every file, compiler style, exit 1")
+    func text() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.write(Self.bad, "bad.plist", in: directory)
+        try Self.write("{\"Debug\": {\"VerboseMode\": 1}}", "bad.json", in: directory)
+        let result = try EngineProcess.run(["validate", "bad.plist", "bad.json"], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr == """
+            bad.plist:6:3: error: PositionPersistence.FallbackStratgy: unknown key "FallbackStratgy"; did you mean "FallbackStrategy"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy, MaxUnreadHistory
+            bad.plist:9:3: error: PositionPersistence.AutoSaveInterval: expected number, found string "5"
+            bad.plist:10:3: warning: PositionPersistence.MaxUnreadHistory: key "MaxUnreadHistory" is deprecated: The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead.
+            bad.json:1:27: error: Debug.VerboseMode: expected boolean, found integer 1
+
+            """)
+    }
+
+    @Test("warnings pass unless --strict")
+    func strict() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.write("{\"PositionPersistence\": {\"MaxUnreadHistory\": 5}}", "old.json", in: directory)
+        let lenient = try EngineProcess.run(["validate", "old.json"], in: directory)
+        #expect(lenient.status == 0)
+        #expect(lenient.stdout == "old.json: OK with 1 warning\n")
+        let strict = try EngineProcess.run(["validate", "--strict", "old.json"], in: directory)
+        #expect(strict.status == 1)
+    }
+
+    @Test("github annotations")
+    func github() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.write(Self.bad, "bad.plist", in: directory)
+        let result = try EngineProcess.run(["validate", "--format", "github", "bad.plist"], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [
+            "::error file=bad.plist,line=6,col=3,title=PositionPersistence.FallbackStratgy::unknown key \"FallbackStratgy\"; did you mean \"FallbackStrategy\"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy, MaxUnreadHistory",
+            "::error file=bad.plist,line=9,col=3,title=PositionPersistence.AutoSaveInterval::expected number, found string \"5\"",
+            "::warning file=bad.plist,line=10,col=3,title=PositionPersistence.MaxUnreadHistory::key \"MaxUnreadHistory\" is deprecated: The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead.",
+        ])
+    }
+
+    @Test("json output")
+    func json() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.write("<plist><dict><key>Debug</key><true/></dict></plist>", "a.plist", in: directory)
+        let result = try EngineProcess.run(["validate", "--format", "json", "a.plist"], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+            {
+              "valid": false,
+              "files": [
+                {
+                  "file": "a.plist",
+                  "valid": false,
+                  "errors": 1,
+                  "warnings": 0,
+                  "diagnostics": [
+                    {
+                      "file": "a.plist",
+                      "line": 1,
+                      "column": 30,
+                      "severity": "error",
+                      "kind": "schema",
+                      "path": "Debug",
+                      "pointer": "/Debug",
+                      "keyword": "type",
+                      "message": "expected dictionary, found boolean true"
+                    }
+                  ]
+                }
+              ]
+            }
+
+            """)
+    }
+
+    @Test("malformed files are invalid (1); unreadable files and bad usage exit 2")
+    func exitCodes() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.write("<plist><dict>", "cut.plist", in: directory)
+        let malformed = try EngineProcess.run(["validate", "cut.plist"], in: directory)
+        #expect(malformed.status == 1)
+        #expect(malformed.stderr == "cut.plist:1:14: error: unexpected end of the document: <dict> opened at line 1 is not closed\n")
+        let missing = try EngineProcess.run(["validate", "missing.plist", "cut.plist"], in: directory)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("missing.plist: error: cannot read file: No such file or directory\n"))
+        let usage = try EngineProcess.run(["validate", "--format", "xml", "cut.plist"], in: directory)
+        #expect(usage.status == 2)
+        #expect(usage.stderr.hasPrefix("Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'github'."))
+        let none = try EngineProcess.run(["validate"], in: directory)
+        #expect(none.status == 2)
+    }
+
+    @Test("--help has examples")
+    func help() throws {
+        let result = try EngineProcess.run(["validate", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("engine validate --format github config/*.plist config/*.json"))
+    }
+}
