@@ -1,1 +1,15 @@
+// The TimelineEngine library: everything an app embeds, under one import.
+//
+//     import TimelineEngine
+//
+//     let loaded = try ConfigurationLoader().load(contentsOf: configURL)
+//     let configuration = loaded.configuration
+//
+// Each concern is its own module (see docs/ARCHITECTURE.md); this module re-exports them.
+
+@_exported import Configuration
+@_exported import JSONSchema
+@_exported import JSONText
+@_exported import PropertyList
+@_exported import TimelineLogging
 @_exported import ValueTree
