@@ -30,20 +30,29 @@ final class TreeBuilder {
         let location: SourceLocation
     }
 
-    private enum Frame {
-        case plist(location: SourceLocation, root: Value?)
-        case dict(location: SourceLocation, members: Value.Dictionary, pendingKey: PendingKey?)
-        case array(location: SourceLocation, elements: [Value])
-        /// A key or scalar element collecting its text.
-        case text(tag: Tag, location: SourceLocation)
+    /// An open `<plist>`, `<dict>` or `<array>`. A class, so that adding to it mutates in place
+    /// instead of copying the collection.
+    private final class Frame {
+        let tag: Tag
+        let location: SourceLocation
+        var members = Value.Dictionary()
+        var elements: [Value] = []
+        var pendingKey: PendingKey?
+        var root: Value?
+
+        init(tag: Tag, location: SourceLocation) {
+            self.tag = tag
+            self.location = location
+        }
     }
 
     var context: xmlParserCtxtPtr?
     private(set) var error: PropertyListError?
     private(set) var root: Value?
     private var stack: [Frame] = []
+    /// The key or scalar element being read, if any (they cannot nest).
+    private var textElement: (tag: Tag, location: SourceLocation)?
     private var text: [UInt8] = []
-    private var containerDepth = 0
     private let maximumDepth: Int
 
     init(maximumDepth: Int) {
@@ -91,13 +100,9 @@ final class TreeBuilder {
 
     /// `<dict> (line 3)`: the innermost element still open, if any.
     private var openElementDescription: String? {
+        if let textElement { return "<\(textElement.tag.name)> opened at line \(textElement.location.line)" }
         guard let frame = stack.last else { return nil }
-        switch frame {
-        case .plist(let location, _): return "<plist> opened at line \(location.line)"
-        case .dict(let location, _, _): return "<dict> opened at line \(location.line)"
-        case .array(let location, _): return "<array> opened at line \(location.line)"
-        case .text(let tag, let location): return "<\(tag.name)> opened at line \(location.line)"
-        }
+        return "<\(frame.tag.name)> opened at line \(frame.location.line)"
     }
 
     func doctype() {
@@ -137,8 +142,37 @@ final class TreeBuilder {
             fail("unknown tag <\(String(cString: name))>", at: location)
             return
         }
-        switch stack.last {
-        case nil:
+        if let textElement {
+            fail("<\(textElement.tag.name)> cannot contain an element (found <\(tag.name)>)", at: location)
+            return
+        }
+        if let parent = stack.last {
+            switch parent.tag {
+            case .plist:
+                if parent.root != nil {
+                    fail("more than one root object in <plist>: found <\(tag.name)> after the first value", at: location)
+                    return
+                }
+                if tag == .key {
+                    fail("<key> is only allowed directly inside <dict>", at: location)
+                    return
+                }
+            case .dict:
+                if let pendingKey = parent.pendingKey, tag == .key {
+                    fail("key \(Value.quote(pendingKey.key)) has no value (another <key> follows at line \(location.line))", at: pendingKey.location)
+                    return
+                }
+                if parent.pendingKey == nil, tag != .key {
+                    fail("expected <key> inside <dict>, found <\(tag.name)>", at: location)
+                    return
+                }
+            default:
+                if tag == .key {
+                    fail("<key> is not allowed inside <array>", at: location)
+                    return
+                }
+            }
+        } else {
             if root != nil {
                 fail("more than one root element", at: location)
                 return
@@ -147,32 +181,6 @@ final class TreeBuilder {
                 fail("<key> is only allowed directly inside <dict>", at: location)
                 return
             }
-        case .plist(_, let existing):
-            if existing != nil {
-                fail("more than one root object in <plist>: found <\(tag.name)> after the first value", at: location)
-                return
-            }
-            if tag == .key {
-                fail("<key> is only allowed directly inside <dict>", at: location)
-                return
-            }
-        case .dict(_, _, let pendingKey):
-            if let pendingKey, tag == .key {
-                fail("key \(Value.quote(pendingKey.key)) has no value (another <key> follows at line \(location.line))", at: pendingKey.location)
-                return
-            }
-            if pendingKey == nil, tag != .key {
-                fail("expected <key> inside <dict>, found <\(tag.name)>", at: location)
-                return
-            }
-        case .array:
-            if tag == .key {
-                fail("<key> is not allowed inside <array>", at: location)
-                return
-            }
-        case .text(let parent, _):
-            fail("<\(parent.name)> cannot contain an element (found <\(tag.name)>)", at: location)
-            return
         }
         if tag == .plist, !stack.isEmpty {
             fail("<plist> can only be the document's root element", at: location)
@@ -180,34 +188,28 @@ final class TreeBuilder {
         }
         switch tag {
         case .plist:
-            stack.append(.plist(location: location, root: nil))
+            stack.append(Frame(tag: .plist, location: location))
         case .dict, .array:
-            containerDepth += 1
-            if containerDepth > maximumDepth {
+            if stack.count - (stack.first?.tag == .plist ? 1 : 0) >= maximumDepth {
                 fail("nesting too deep: more than \(maximumDepth) nested dictionaries and arrays", at: location)
                 return
             }
-            stack.append(tag == .dict ? .dict(location: location, members: [:], pendingKey: nil) : .array(location: location, elements: []))
+            stack.append(Frame(tag: tag, location: location))
         default:
             text.removeAll(keepingCapacity: true)
-            stack.append(.text(tag: tag, location: location))
+            textElement = (tag, location)
         }
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard error == nil else { return }
-        if case .text? = stack.last {
+        if textElement != nil {
             text.append(contentsOf: bytes)
             return
         }
         for byte in bytes where !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
             let where_: String
-            switch stack.last {
-            case .dict: where_ = "<dict>"
-            case .array: where_ = "<array>"
-            case .plist: where_ = "<plist>"
-            default: where_ = "the document"
-            }
+            where_ = stack.last.map { "<\($0.tag.name)>" } ?? "the document"
             let snippet = String(decoding: bytes.prefix(40), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             fail("unexpected text \(Value.quote(snippet)) inside \(where_)")
             return
@@ -215,59 +217,53 @@ final class TreeBuilder {
     }
 
     func endElement(_ name: UnsafePointer<xmlChar>) {
-        guard error == nil, let frame = stack.popLast() else { return }
-        switch frame {
-        case .plist(let location, let value):
-            guard let value else {
-                fail("empty <plist>: it must hold exactly one value", at: location)
+        guard error == nil else { return }
+        if let (tag, location) = textElement {
+            textElement = nil
+            if tag == .key {
+                stack.last?.pendingKey = PendingKey(key: String(decoding: text, as: UTF8.self), location: location)
+            } else if let value = scalar(tag, at: location) {
+                attach(value)
+            }
+            return
+        }
+        guard let frame = stack.popLast() else { return }
+        switch frame.tag {
+        case .plist:
+            guard let value = frame.root else {
+                fail("empty <plist>: it must hold exactly one value", at: frame.location)
                 return
             }
             attach(value)
-        case .dict(let location, let members, let pendingKey):
-            containerDepth -= 1
-            if let pendingKey {
+        case .dict:
+            if let pendingKey = frame.pendingKey {
                 fail("key \(Value.quote(pendingKey.key)) has no value", at: pendingKey.location)
                 return
             }
-            attach(Value(.dictionary(members), location: location))
-        case .array(let location, let elements):
-            containerDepth -= 1
-            attach(Value(.array(elements), location: location))
-        case .text(let tag, let location):
-            if tag == .key {
-                let key = String(decoding: text, as: UTF8.self)
-                guard case .dict(let dictLocation, let members, _) = stack.popLast() else { return }
-                stack.append(.dict(location: dictLocation, members: members, pendingKey: PendingKey(key: key, location: location)))
-                return
-            }
-            if let value = scalar(tag, at: location) {
-                attach(value)
-            }
+            attach(Value(.dictionary(frame.members), location: frame.location))
+        default:
+            attach(Value(.array(frame.elements), location: frame.location))
         }
     }
 
     private func attach(_ value: Value) {
-        guard let parent = stack.popLast() else {
+        guard let parent = stack.last else {
             root = value
             return
         }
-        switch parent {
-        case .plist(let location, _):
-            stack.append(.plist(location: location, root: value))
-        case .array(let location, var elements):
-            elements.append(value)
-            stack.append(.array(location: location, elements: elements))
-        case .dict(let location, var members, let pendingKey):
-            guard let pendingKey else { return }
+        switch parent.tag {
+        case .plist:
+            parent.root = value
+        case .dict:
+            guard let pendingKey = parent.pendingKey else { return }
+            parent.pendingKey = nil
             let member = Value.Member(keyLocation: pendingKey.location, value: value)
-            if let previous = members.updateValue(member, forKey: pendingKey.key) {
+            if let previous = parent.members.updateValue(member, forKey: pendingKey.key) {
                 let first = previous.keyLocation.map { " (first at line \($0.line))" } ?? ""
                 fail("duplicate key \(Value.quote(pendingKey.key))\(first)", at: pendingKey.location)
-                return
             }
-            stack.append(.dict(location: location, members: members, pendingKey: nil))
-        case .text:
-            break
+        default:
+            parent.elements.append(value)
         }
     }
 
