@@ -20,7 +20,7 @@ with open(out, "w", encoding="utf-8") as f:
         f.write(f"\t<key>entry{i:06d}</key>\n")
         kind = i % 8
         if kind == 0:
-            text = " ".join(rng.choice(words) for _ in range(rng.randint(3, 9)))
+            text = " ".join(rng.choice(words) for _ in range(rng.randint(6, 16)))
             f.write(f"\t<string>{escape(text)}</string>\n")
         elif kind == 1:
             f.write(f"\t<integer>{rng.randint(-2**63, 2**64 - 1)}</integer>\n")
@@ -33,7 +33,7 @@ with open(out, "w", encoding="utf-8") as f:
                 rng.randint(1970, 2030), rng.randint(1, 12), rng.randint(1, 28),
                 rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59)))
         elif kind == 5:
-            blob = base64.b64encode(rng.randbytes(rng.randint(8, 60))).decode()
+            blob = base64.b64encode(rng.randbytes(rng.randint(40, 200))).decode()
             f.write(f"\t<data>\n\t{blob}\n\t</data>\n")
         elif kind == 6:
             f.write("\t<array>\n\t\t<integer>%d</integer>\n\t\t<string>%s</string>\n\t\t<real>%r</real>\n\t</array>\n" % (

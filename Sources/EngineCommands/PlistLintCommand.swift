@@ -11,7 +11,8 @@ struct PlistLintCommand: ParsableCommand {
         discussion: """
             Prints FILE: OK for each good file on standard output, and FILE:LINE: message for each
             bad one on standard error, then goes on with the remaining files. Exits 1 if any
-            file failed.
+            file failed. Files are checked as they stream through the parser, without being
+            held in memory.
 
             Examples:
               engine plist lint config/*.plist
@@ -37,7 +38,7 @@ struct PlistLintCommand: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                _ = try reader.read(contentsOf: URL(fileURLWithPath: file))
+                try reader.check(contentsOf: URL(fileURLWithPath: file))
                 Console.out("\(file): OK")
             } catch {
                 failed = true

@@ -19,39 +19,46 @@ enum Base64 {
     }
 
     static func decode(_ text: UnsafeBufferPointer<UInt8>) -> Result<Data, Failure> {
-        var output = Data()
-        output.reserveCapacity(text.count / 4 * 3)
-        var quad: UInt32 = 0
-        var count = 0
-        var padding = 0
-        for byte in text {
-            switch byte {
-            case 0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x0B:
-                continue
-            case UInt8(ascii: "="):
-                padding += 1
-                count += 1
-                quad <<= 6
-                if padding > 2 { return .failure(.badLength) }
-            default:
-                let sextet = table[Int(byte)]
-                if sextet == 0xFF { return .failure(.invalidCharacter(byte)) }
-                if padding > 0 { return .failure(.dataAfterPadding) }
-                quad = quad << 6 | UInt32(sextet)
-                count += 1
-            }
-            if count == 4 {
-                output.append(UInt8(truncatingIfNeeded: quad >> 16))
-                if padding < 2 { output.append(UInt8(truncatingIfNeeded: quad >> 8)) }
-                if padding < 1 { output.append(UInt8(truncatingIfNeeded: quad)) }
-                quad = 0
-                count = 0
-                if padding > 0 { padding = 3 } // anything but whitespace after this is an error
+        var failure: Failure?
+        var produced = 0
+        var output = [UInt8](repeating: 0, count: text.count / 4 * 3 + 3)
+        output.withUnsafeMutableBufferPointer { out in
+            table.withUnsafeBufferPointer { table in
+                var quad: UInt32 = 0
+                var count = 0
+                var padding = 0
+                for byte in text {
+                    switch byte {
+                    case 0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x0B:
+                        continue
+                    case UInt8(ascii: "="):
+                        padding += 1
+                        count += 1
+                        quad <<= 6
+                        if padding > 2 { failure = .badLength; return }
+                    default:
+                        let sextet = table[Int(byte)]
+                        if sextet == 0xFF { failure = .invalidCharacter(byte); return }
+                        if padding > 0 { failure = .dataAfterPadding; return }
+                        quad = quad << 6 | UInt32(sextet)
+                        count += 1
+                    }
+                    if count == 4 {
+                        out[produced] = UInt8(truncatingIfNeeded: quad >> 16)
+                        produced += 1
+                        if padding < 2 { out[produced] = UInt8(truncatingIfNeeded: quad >> 8); produced += 1 }
+                        if padding < 1 { out[produced] = UInt8(truncatingIfNeeded: quad); produced += 1 }
+                        quad = 0
+                        count = 0
+                        if padding > 0 { padding = 3 } // anything but whitespace after this is an error
+                    }
+                }
+                if padding == 3 { padding = 0 }
+                if count != 0 || padding != 0 { failure = .badLength }
             }
         }
-        if padding == 3 { padding = 0 }
-        if count != 0 || padding != 0 { return .failure(.badLength) }
-        return .success(output)
+        if let failure { return .failure(failure) }
+        return .success(Data(output[0..<produced]))
     }
 
     /// Standard base64 with padding, in lines of `lineLength` characters (0: one line).

@@ -20,9 +20,9 @@ final class ParseSession {
         return true
     }()
 
-    init(maximumDepth: Int, fileName: String?) {
+    init(maximumDepth: Int, fileName: String?, retainsValues: Bool = true) {
         _ = ParseSession.initialized
-        builder = TreeBuilder(maximumDepth: min(maximumDepth, 4000))
+        builder = TreeBuilder(maximumDepth: min(maximumDepth, 4000), retainsValues: retainsValues)
         self.fileName = fileName
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { user, name, _, _, namespaceCount, _, attributeCount, _, _ in

@@ -34,10 +34,30 @@ public struct PropertyListReader: Sendable {
     /// Reads a property list from bytes in any encoding libxml2 detects or is told in the XML
     /// declaration (UTF-8 with or without BOM, UTF-16 with BOM, ISO-8859-1, …).
     public func read(_ data: Data) throws(PropertyListError) -> Value {
+        try parse(data, retainingValues: true)
+    }
+
+    /// Checks bytes as `read(_:)` does, with every rule applied, without building the value
+    /// tree: memory stays flat however large the document (what `engine plist lint` uses).
+    public func check(_ data: Data) throws(PropertyListError) {
+        _ = try parse(data, retainingValues: false)
+    }
+
+    /// Reads a property list file, streaming it through the parser in chunks.
+    public func read(contentsOf url: URL) throws(PropertyListError) -> Value {
+        try parse(contentsOf: url, retainingValues: true)
+    }
+
+    /// Checks a property list file as `read(contentsOf:)` does, without building the value tree.
+    public func check(contentsOf url: URL) throws(PropertyListError) {
+        _ = try parse(contentsOf: url, retainingValues: false)
+    }
+
+    private func parse(_ data: Data, retainingValues: Bool) throws(PropertyListError) -> Value {
         if data.count > maximumInputSize {
             throw sizeError(data.count)
         }
-        let session = ParseSession(maximumDepth: maximumDepth, fileName: nil)
+        let session = ParseSession(maximumDepth: maximumDepth, fileName: nil, retainsValues: retainingValues)
         let fed = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Void, PropertyListError> in
             let chunkSize = 1 << 16
             var offset = 0
@@ -55,8 +75,7 @@ public struct PropertyListReader: Sendable {
         return try session.finish()
     }
 
-    /// Reads a property list file, streaming it through the parser in chunks.
-    public func read(contentsOf url: URL) throws(PropertyListError) -> Value {
+    private func parse(contentsOf url: URL, retainingValues: Bool) throws(PropertyListError) -> Value {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
@@ -68,7 +87,7 @@ public struct PropertyListReader: Sendable {
            size.intValue > maximumInputSize {
             throw sizeError(size.intValue)
         }
-        let session = ParseSession(maximumDepth: maximumDepth, fileName: url.path)
+        let session = ParseSession(maximumDepth: maximumDepth, fileName: url.path, retainsValues: retainingValues)
         var total = 0
         while true {
             let chunk: Data

@@ -39,6 +39,8 @@ final class TreeBuilder {
         var elements: [Value] = []
         var pendingKey: PendingKey?
         var root: Value?
+        /// In checking mode, the keys seen so far and their lines (for duplicate detection).
+        var keyLines: [String: UInt32] = [:]
 
         init(tag: Tag, location: SourceLocation) {
             self.tag = tag
@@ -54,9 +56,13 @@ final class TreeBuilder {
     private var textElement: (tag: Tag, location: SourceLocation)?
     private var text: [UInt8] = []
     private let maximumDepth: Int
+    /// False when only checking: values are parsed and validated, then dropped, so memory
+    /// stays flat however large the document.
+    private let retainsValues: Bool
 
-    init(maximumDepth: Int) {
+    init(maximumDepth: Int, retainsValues: Bool = true) {
         self.maximumDepth = maximumDepth
+        self.retainsValues = retainsValues
         text.reserveCapacity(256)
     }
 
@@ -257,13 +263,19 @@ final class TreeBuilder {
         case .dict:
             guard let pendingKey = parent.pendingKey else { return }
             parent.pendingKey = nil
+            if !retainsValues {
+                if let first = parent.keyLines.updateValue(UInt32(clamping: pendingKey.location.line), forKey: pendingKey.key) {
+                    fail("duplicate key \(Value.quote(pendingKey.key)) (first at line \(first))", at: pendingKey.location)
+                }
+                return
+            }
             let member = Value.Member(keyLocation: pendingKey.location, value: value)
             if let previous = parent.members.updateValue(member, forKey: pendingKey.key) {
                 let first = previous.keyLocation.map { " (first at line \($0.line))" } ?? ""
                 fail("duplicate key \(Value.quote(pendingKey.key))\(first)", at: pendingKey.location)
             }
         default:
-            parent.elements.append(value)
+            if retainsValues { parent.elements.append(value) }
         }
     }
 
@@ -345,6 +357,8 @@ final class TreeBuilder {
             guard digit(index) else { return nil }
             while digit(index) { index += 1 }
         }
+        // The grammar is checked above; Swift's conversion is correctly rounded and, unlike
+        // strtod, independent of the process's locale.
         guard index == count, let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
         return value
     }

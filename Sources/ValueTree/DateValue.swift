@@ -4,12 +4,20 @@ import Foundation
 ///
 /// Kept as its fields, so that reading and writing a document reproduces the text exactly.
 public struct DateValue: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
-    public let hour: Int
-    public let minute: Int
-    public let second: Int
+    // Stored compactly (8 bytes) so that values of large documents stay small.
+    private let storedYear: Int16
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
+    private let storedHour: UInt8
+    private let storedMinute: UInt8
+    private let storedSecond: UInt8
+
+    public var year: Int { Int(storedYear) }
+    public var month: Int { Int(storedMonth) }
+    public var day: Int { Int(storedDay) }
+    public var hour: Int { Int(storedHour) }
+    public var minute: Int { Int(storedMinute) }
+    public var second: Int { Int(storedSecond) }
 
     /// Creates a date; returns nil for an impossible one (month 13, February 30, hour 24, …).
     public init?(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
@@ -17,12 +25,12 @@ public struct DateValue: Hashable, Sendable, Comparable, CustomStringConvertible
               (1...DateValue.daysIn(month: month, year: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
-        self.hour = hour
-        self.minute = minute
-        self.second = second
+        storedYear = Int16(year)
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
+        storedHour = UInt8(hour)
+        storedMinute = UInt8(minute)
+        storedSecond = UInt8(second)
     }
 
     /// Creates the date of a Foundation `Date`, dropping fractions of a second.

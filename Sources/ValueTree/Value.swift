@@ -22,11 +22,17 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
 
     /// One member of a dictionary: the value and where its key was written.
     public struct Member: Sendable, Equatable {
-        public var keyLocation: SourceLocation?
+        private var storedKeyLocation: SourceLocation
         public var value: Value
 
+        /// Where the key was written, when the document came from a file.
+        public var keyLocation: SourceLocation? {
+            get { storedKeyLocation.line == 0 ? nil : storedKeyLocation }
+            set { storedKeyLocation = newValue ?? SourceLocation(line: 0) }
+        }
+
         public init(keyLocation: SourceLocation? = nil, value: Value) {
-            self.keyLocation = keyLocation
+            self.storedKeyLocation = keyLocation ?? SourceLocation(line: 0)
             self.value = value
         }
 
@@ -35,12 +41,18 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var content: Content
+    // Line 0 stands for "no location", which keeps a value at 40 bytes.
+    private var storedLocation: SourceLocation
+
     /// Where the value starts in its source document, when it was read from one.
-    public var location: SourceLocation?
+    public var location: SourceLocation? {
+        get { storedLocation.line == 0 ? nil : storedLocation }
+        set { storedLocation = newValue ?? SourceLocation(line: 0) }
+    }
 
     public init(_ content: Content, location: SourceLocation? = nil) {
         self.content = content
-        self.location = location
+        self.storedLocation = location ?? SourceLocation(line: 0)
     }
 
     public static let null = Value(.null)

@@ -1,0 +1,17 @@
+// swift-tools-version: 6.1
+// Benchmark harnesses, kept out of the main package so that its build stays small.
+// Run them with Benchmarks/run.sh.
+import PackageDescription
+
+let package = Package(
+    name: "TimelineEngineBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [.package(name: "TimelineEngine", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "plist-read",
+            dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs every benchmark and prints Markdown tables (copied into docs/PERFORMANCE.md).
+# Needs: a release build (made here), python3, and for the peers plutil (Swift toolchain),
+# xmllint (apt: libxml2-utils).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${RUNS:-5}
+work=${WORK:-$(mktemp -d)}
+
+swift build -c release --product engine >&2
+swift build -c release --package-path Benchmarks --product plist-read >&2
+engine=.build/release/engine
+reader=Benchmarks/.build/release/plist-read
+
+python3 Benchmarks/generate-large-plist.py "$work/large.plist"
+size=$(stat -c %s "$work/large.plist" 2>/dev/null || stat -f %z "$work/large.plist")
+echo "## engine validate vs plutil -lint on the seed configuration ($runs runs)"
+python3 Benchmarks/measure.py "$runs" \
+  "engine validate=$engine validate config/SocialFusionTimelineConfiguration.plist" \
+  "plutil -lint=plutil -lint config/SocialFusionTimelineConfiguration.plist"
+echo
+echo "## Parsing a $((size / 1000000)) MB plist of 200,000 entries ($size bytes, $runs runs)"
+python3 Benchmarks/measure.py "$runs" \
+  "engine plist lint (streaming check)=$engine plist lint $work/large.plist" \
+  "PropertyListReader.read (value tree)=$reader $work/large.plist" \
+  "plutil -lint=plutil -lint $work/large.plist" \
+  "CPython plistlib.load=python3 -c 'import plistlib,sys; plistlib.load(open(sys.argv[1],\"rb\"))' $work/large.plist" \
+  "xmllint --noout=xmllint --noout $work/large.plist"
