@@ -107,8 +107,18 @@ struct SchemaCompiler {
         }
     }
 
+    /// Escapes a JSON Pointer token (`~` → `~0`, `/` → `~1`).
     static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        var escaped = ""
+        for character in token {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     /// Resolves `#`, `#/a/b` (JSON Pointer in a URI fragment, percent-decoded) in `root`.

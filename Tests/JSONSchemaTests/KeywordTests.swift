@@ -1,0 +1,115 @@
+import Foundation
+import JSONSchema
+import JSONText
+import Testing
+import ValueTree
+
+/// Keywords the copied test-suite files do not cover, and the messages users see.
+@Suite("JSON Schema keywords and messages")
+struct KeywordTests {
+    static func issues(_ schema: String, _ instance: String) throws -> [String] {
+        try JSONSchema(json: Data(schema.utf8)).validate(JSONReader().read(instance)).issues.map(\.description)
+    }
+
+    @Test("const, with 1 == 1.0 and false ≠ 0")
+    func const() throws {
+        #expect(try Self.issues("{\"const\": 1}", "1.0").isEmpty)
+        #expect(try Self.issues("{\"const\": false}", "0") == ["(root): must be false, found integer 0"])
+    }
+
+    @Test("exclusive bounds and multipleOf")
+    func numbers() throws {
+        let schema = "{\"exclusiveMinimum\": 0, \"exclusiveMaximum\": 10, \"multipleOf\": 0.5}"
+        #expect(try Self.issues(schema, "5.5").isEmpty)
+        #expect(try Self.issues(schema, "0") == ["(root): 0 must be greater than 0 (allowed: > 0 and < 10)"])
+        #expect(try Self.issues(schema, "10") == ["(root): 10 must be less than 10 (allowed: > 0 and < 10)"])
+        #expect(try Self.issues(schema, "0.7") == ["(root): 0.7 is not a multiple of 0.5"])
+        #expect(try Self.issues("{\"multipleOf\": 0.0001}", "0.0075").isEmpty)
+        #expect(try Self.issues("{\"multipleOf\": 0.0001}", "0.00751") == ["(root): 0.00751 is not a multiple of 0.0001"])
+        #expect(try Self.issues("{\"multipleOf\": 3}", "18446744073709551615").isEmpty)
+        #expect(try Self.issues("{\"type\": \"integer\", \"multipleOf\": 0.123456789}", "1e308") == ["(root): 1e+308 is not a multiple of 0.123456789"])
+    }
+
+    @Test("pattern is an unanchored ECMA-style regular expression")
+    func pattern() throws {
+        #expect(try Self.issues("{\"pattern\": \"^[a-z]+$\"}", "\"abc\"").isEmpty)
+        #expect(try Self.issues("{\"pattern\": \"b\"}", "\"abc\"").isEmpty)
+        #expect(try Self.issues("{\"pattern\": \"^[a-z]+$\"}", "\"aBc\"") == ["(root): \"aBc\" does not match the pattern \"^[a-z]+$\""])
+    }
+
+    @Test("lengths count characters, not bytes")
+    func lengths() throws {
+        #expect(try Self.issues("{\"maxLength\": 2}", "\"🙂🙂\"").isEmpty)
+        #expect(try Self.issues("{\"minLength\": 3}", "\"ab\"") == ["(root): string is 2 characters long, shorter than the minimum 3"])
+    }
+
+    @Test("array keywords")
+    func arrays() throws {
+        let schema = "{\"prefixItems\": [{\"type\": \"string\"}], \"items\": {\"type\": \"integer\"}, \"minItems\": 2, \"maxItems\": 3, \"uniqueItems\": true}"
+        #expect(try Self.issues(schema, "[\"a\", 1, 2]").isEmpty)
+        #expect(try Self.issues(schema, "[\"a\"]") == ["(root): has 1 item, fewer than the minimum 2"])
+        #expect(try Self.issues(schema, "[1, 1.0]") == [
+            "[0]: expected string, found integer 1", "(root): items 0 and 1 are equal; items must be unique",
+        ])
+        #expect(try Self.issues(schema, "[\"a\", 1, 2, 3]") == ["(root): has 4 items, more than the maximum 3"])
+        #expect(try Self.issues("{\"prefixItems\": [true], \"items\": false}", "[1, 2]") == ["[1]: no item is allowed at index 1 (at most 1 item)"])
+        #expect(try Self.issues("{\"contains\": {\"const\": 3}}", "[1, 2]") == ["(root): no item matches the \"contains\" schema"])
+    }
+
+    @Test("anyOf, oneOf, not and if/then/else")
+    func applicators() throws {
+        let anyOf = "{\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"integer\", \"minimum\": 5}]}"
+        #expect(try Self.issues(anyOf, "7").isEmpty)
+        #expect(try Self.issues(anyOf, "3") == ["(root): matches none of the allowed forms: (1) expected string, found integer 3; (2) 3 is less than the minimum 5 (allowed: ≥ 5)"])
+        let oneOf = "{\"oneOf\": [{\"type\": \"integer\"}, {\"minimum\": 2}]}"
+        #expect(try Self.issues(oneOf, "1").isEmpty)
+        #expect(try Self.issues(oneOf, "3") == ["(root): matches more than one of the exclusive forms (oneOf 0 and 1)"])
+        #expect(try Self.issues("{\"not\": {\"type\": \"null\"}}", "null") == ["(root): null matches a schema it must not match"])
+        let conditional = "{\"if\": {\"properties\": {\"kind\": {\"const\": \"file\"}}}, \"then\": {\"required\": [\"path\"]}, \"else\": {\"required\": [\"url\"]}}"
+        #expect(try Self.issues(conditional, "{\"kind\": \"file\", \"path\": \"/x\"}").isEmpty)
+        #expect(try Self.issues(conditional, "{\"kind\": \"file\"}") == ["(root): missing required key \"path\""])
+        #expect(try Self.issues(conditional, "{\"kind\": \"web\"}") == ["(root): missing required key \"url\""])
+    }
+
+    @Test("local $ref and $defs, and recursion")
+    func references() throws {
+        let schema = """
+            {"$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}, "v": {"type": "integer"}}}},
+             "$ref": "#/$defs/node"}
+            """
+        #expect(try Self.issues(schema, "{\"v\": 1, \"next\": {\"v\": 2, \"next\": {\"v\": 3}}}").isEmpty)
+        #expect(try Self.issues(schema, "{\"next\": {\"next\": {\"v\": \"x\"}}}") == ["next.next.v: expected integer, found string \"x\""])
+        #expect(throws: SchemaError.self) { try JSONSchema(json: Data("{\"$ref\": \"#/$defs/missing\"}".utf8)) }
+        #expect(throws: SchemaError.self) { try JSONSchema(json: Data("{\"$ref\": \"other.json\"}".utf8)) }
+    }
+
+    @Test("unknown keys suggest the closest known one")
+    func additionalProperties() throws {
+        let schema = "{\"properties\": {\"Enabled\": {}, \"Window\": {}}, \"additionalProperties\": false}"
+        #expect(try Self.issues(schema, "{\"Windw\": 1}") == ["Windw: unknown key \"Windw\"; did you mean \"Window\"? Valid keys: Enabled, Window"])
+        #expect(try Self.issues(schema, "{\"Zzzzzz\": 1}") == ["Zzzzzz: unknown key \"Zzzzzz\" Valid keys: Enabled, Window"])
+    }
+
+    @Test("deprecated is a warning, not an error")
+    func deprecated() throws {
+        let result = try JSONSchema(json: Data("{\"properties\": {\"Old\": {\"deprecated\": true}}}".utf8)).validate(JSONReader().read("{\"Old\": 1}"))
+        #expect(result.isValid)
+        #expect(result.warnings.map(\.description) == ["Old: key \"Old\" is deprecated"])
+    }
+
+    @Test("schemas of the wrong shape are rejected")
+    func badSchemas() {
+        for text in ["{\"type\": \"integr\"}", "{\"minimum\": \"1\"}", "{\"required\": [1]}", "{\"pattern\": \"(\"}",
+                     "{\"allOf\": []}", "{\"multipleOf\": 0}", "[]"] {
+            #expect(throws: SchemaError.self, "\(text)") { try JSONSchema(json: Data(text.utf8)) }
+        }
+    }
+
+    @Test("did-you-mean distance")
+    func suggestions() {
+        #expect(Suggestions.closest(to: "FallbackStratgy", among: ["Enabled", "FallbackStrategy"]) == "FallbackStrategy")
+        #expect(Suggestions.closest(to: "fallbackstrategy", among: ["FallbackStrategy"]) == "FallbackStrategy")
+        #expect(Suggestions.closest(to: "Xyz", among: ["FallbackStrategy"]) == nil)
+        #expect(Suggestions.editDistance("ab", "ba") == 1)
+    }
+}

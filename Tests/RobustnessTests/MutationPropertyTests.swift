@@ -1,0 +1,111 @@
+import Configuration
+import Foundation
+import JSONText
+import PropertyBased
+import PropertyList
+import Testing
+import TestSupport
+import ValueTree
+
+/// Random damage to valid documents: no input may crash anything, and every rejected input
+/// gets a diagnostic with a line.
+@Suite("Robustness under mutation")
+struct MutationPropertyTests {
+    static let plistSeeds: [Data] = {
+        let files = Fixtures.files(in: "plist-corpus/valid", withSuffix: ".plist")
+            .filter { !$0.lastPathComponent.hasPrefix("libplist-4") && !$0.lastPathComponent.hasPrefix("libplist-3") }
+        return files.compactMap { try? Data(contentsOf: $0) }
+            + [try! Data(contentsOf: Fixtures.repositoryURL("config/SocialFusionTimelineConfiguration.plist"))]
+    }()
+
+    static let jsonSeeds: [Data] = [
+        try! Data(contentsOf: Fixtures.repositoryURL("config/SocialFusionTimelineConfiguration.json")),
+        Data("{\"Restoration\": {\"Pipeline\": [{\"Strategy\": \"ExactMatch\"}], \"MinimumConfidence\": 0.5}}".utf8),
+    ]
+
+    /// A mutation of a document: truncate, delete, duplicate, or overwrite a byte range.
+    struct Mutation: Sendable, CustomStringConvertible {
+        let seed: Int
+        let kind: Int
+        let position: Double
+        let length: Int
+        let byte: UInt8
+
+        func apply(to data: Data) -> Data {
+            var bytes = [UInt8](data)
+            guard !bytes.isEmpty else { return data }
+            let at = min(bytes.count - 1, Int(position * Double(bytes.count)))
+            let end = min(bytes.count, at + length)
+            switch kind {
+            case 0: bytes.removeSubrange(at...)
+            case 1: bytes.removeSubrange(at..<end)
+            case 2: bytes.insert(contentsOf: bytes[at..<end], at: end)
+            case 3: for index in at..<end { bytes[index] = byte }
+            case 4: bytes.insert(contentsOf: Array("<".utf8) + [byte], at: at)
+            default: bytes.insert(contentsOf: Array("&#x0;]]>\"{}[]:,".utf8).shuffled().prefix(length), at: at)
+            }
+            return Data(bytes)
+        }
+
+        var description: String { "seed \(seed), kind \(kind), at \(position), length \(length), byte \(byte)" }
+    }
+
+    static func mutation(_ seed: Int, _ kind: Int, _ position: Double, _ length: Int, _ byte: UInt8) -> Mutation {
+        Mutation(seed: seed, kind: kind, position: position, length: length, byte: byte)
+    }
+
+    @Test("mutated plists never crash, and every rejection has a line")
+    func plists() async {
+        await propertyCheck(count: 400, input: Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
+                            Gen.int(in: 1...40), Gen.uint8()) { seed, kind, position, length, byte in
+            let mutation = Self.mutation(seed, kind, position, length, byte)
+            let data = mutation.apply(to: Self.plistSeeds[mutation.seed % Self.plistSeeds.count])
+            do {
+                let value = try PropertyListReader().read(data)
+                _ = try? PropertyListWriter().write(value)
+            } catch let error as PropertyListError {
+                #expect(error.location != nil, "\(mutation): \(error.message)")
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+            let loaded = ConfigurationLoader().read(data: data, fileName: "x.plist", format: .plist)
+            for diagnostic in loaded.diagnostics where diagnostic.kind != .schema || diagnostic.severity == .error {
+                #expect(diagnostic.location != nil || diagnostic.path != nil, "\(mutation): \(diagnostic)")
+            }
+        }
+    }
+
+    @Test("mutated JSON never crashes, and every rejection has a line")
+    func json() async {
+        await propertyCheck(count: 400, input: Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
+                            Gen.int(in: 1...40), Gen.uint8()) { seed, kind, position, length, byte in
+            let mutation = Self.mutation(seed, kind, position, length, byte)
+            let data = mutation.apply(to: Self.jsonSeeds[mutation.seed % Self.jsonSeeds.count])
+            do {
+                _ = try JSONReader().read(data)
+            } catch let error as JSONSyntaxError {
+                #expect(error.location.line >= 1, "\(mutation)")
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+            let loaded = ConfigurationLoader().read(data: data, fileName: "x.json", format: .json)
+            for diagnostic in loaded.diagnostics {
+                #expect(diagnostic.location != nil || diagnostic.path != nil, "\(mutation): \(diagnostic)")
+            }
+        }
+    }
+
+    @Test("a 100,000-entry dictionary reads in order, each key once")
+    func largeDictionary() throws {
+        // Regression: containers were copied on every insertion, which made this quadratic.
+        var document = "<plist><dict>"
+        for index in 0..<100_000 { document += "<key>k\(index)</key><integer>\(index)</integer>" }
+        document += "</dict></plist>"
+        let members = try #require(try PropertyListReader().read(Data(document.utf8)).dictionaryValue)
+        #expect(members.count == 100_000)
+        #expect(members.keys.first == "k0")
+        #expect(members.keys.last == "k99999")
+        #expect(members["k4242"]?.value == .integer(4242))
+        try PropertyListReader().check(Data(document.utf8))
+    }
+}

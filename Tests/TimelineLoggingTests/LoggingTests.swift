@@ -1,0 +1,92 @@
+import Foundation
+import JSONText
+import Logging
+import Testing
+import TestSupport
+import TimelineLogging
+import ValueTree
+
+/// Collects records in memory.
+final class RecordingSink: LogSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [LogRecord] = []
+
+    var records: [LogRecord] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func write(_ record: LogRecord) {
+        lock.lock()
+        stored.append(record)
+        lock.unlock()
+    }
+}
+
+@Suite("Logging")
+struct LoggingTests {
+    @Test("the Debug flags set the category levels")
+    func levelsFromDebugFlags() {
+        let quiet = LogLevels(timelineLogging: false, positionLogging: false, verboseMode: false)
+        #expect(LogCategory.allCases.allSatisfy { quiet[$0] == .notice })
+        let timeline = LogLevels(timelineLogging: true, positionLogging: false, verboseMode: false)
+        #expect(timeline[.timeline] == .debug)
+        #expect(timeline[.position] == .notice)
+        let position = LogLevels(timelineLogging: false, positionLogging: true, verboseMode: false)
+        #expect(position[.position] == .debug)
+        let verbose = LogLevels(timelineLogging: false, positionLogging: false, verboseMode: true)
+        #expect(LogCategory.allCases.allSatisfy { verbose[$0] == .trace })
+        #expect(timeline.applying(verbose: false, quiet: true)[.timeline] == .error)
+        #expect(quiet.applying(verbose: true, quiet: false)[.cache] == .trace)
+        #expect(timeline.level(forLabel: "TimelineEngine.timeline") == .debug)
+        #expect(timeline.level(forLabel: "SomethingElse") == .notice)
+    }
+
+    @Test("records below the category's level are dropped")
+    func filtering() {
+        let sink = RecordingSink()
+        let levels = LogLevels(timelineLogging: false, positionLogging: true, verboseMode: false)
+        let position = TimelineLogging.logger(.position, levels: levels, sinks: [sink])
+        let sync = TimelineLogging.logger(.sync, levels: levels, sinks: [sink])
+        position.debug("restored", metadata: ["index": "4"])
+        sync.debug("dropped")
+        sync.warning("offline")
+        #expect(sink.records.map(\.message) == ["restored", "offline"])
+        #expect(sink.records.map(\.categoryName) == ["position", "sync"])
+        #expect(sink.records.first?.metadata == ["index": "4"])
+    }
+
+    @Test("the stderr sink's line format")
+    func stderrFormat() {
+        let record = LogRecord(date: Date(timeIntervalSince1970: 1_700_000_000.25), level: .warning, label: "TimelineEngine.cache",
+                               message: "evicted 3 entries", metadata: ["b": "2", "a": "1"])
+        #expect(StderrLogSink.format(record) == "2023-11-14T22:13:20.250Z warning [cache] evicted 3 entries a=1 b=2")
+    }
+
+    @Test("the JSON-lines sink appends one JSON object per record")
+    func jsonLines() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("log.jsonl").path
+        let sink = try JSONLinesLogSink(path: path)
+        let logger = TimelineLogging.logger(.timeline, levels: LogLevels(), sinks: [sink])
+        logger.notice("loaded", metadata: ["posts": "20"])
+        logger.error("failed \"quoted\"")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try JSONReader().read(String(lines[0]))
+        #expect(first["level"] == .string("notice"))
+        #expect(first["category"] == .string("timeline"))
+        #expect(first["message"] == .string("loaded"))
+        #expect(first["metadata"]?["posts"] == .string("20"))
+        #expect(try JSONReader().read(String(lines[1]))["message"] == .string("failed \"quoted\""))
+    }
+
+    @Test("sinks are created by name")
+    func factories() throws {
+        #expect(LogSinkFactory.builtIns.map(\.name) == ["Stderr", "JSONLines"])
+        let jsonLines = try #require(LogSinkFactory.builtIns.first { $0.name == "JSONLines" })
+        #expect(throws: LogSinkError.self) { try jsonLines.make([:]) }
+    }
+}

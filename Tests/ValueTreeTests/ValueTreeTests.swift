@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import ValueTree
+
+@Suite("Value tree")
+struct ValueTreeTests {
+    @Test("integers parse over the whole plist range and no further")
+    func integers() {
+        #expect(IntegerValue.parse(Array("18446744073709551615".utf8)) == .integer(IntegerValue(UInt64.max)))
+        #expect(IntegerValue.parse(Array("-9223372036854775808".utf8)) == .integer(IntegerValue(Int64.min)))
+        #expect(IntegerValue.parse(Array("18446744073709551616".utf8)) == .outOfRange)
+        #expect(IntegerValue.parse(Array("-9223372036854775809".utf8)) == .outOfRange)
+        #expect(IntegerValue.parse(Array("0xFF".utf8)) == .integer(IntegerValue(255)))
+        #expect(IntegerValue.parse(Array("0x".utf8)) == .notAnInteger)
+        #expect(IntegerValue.parse(Array("1 2".utf8)) == .notAnInteger)
+        #expect(IntegerValue.parse(Array("".utf8)) == .notAnInteger)
+        #expect(IntegerValue(isNegative: true, magnitude: 0)?.isNegative == false)
+        #expect(IntegerValue(Int64.min).int64Value == Int64.min)
+        #expect(IntegerValue(UInt64.max).int64Value == nil)
+        #expect(IntegerValue(-1) < IntegerValue(UInt64.max))
+    }
+
+    @Test("dates reject impossible values and convert both ways")
+    func dates() throws {
+        #expect(DateValue.parse(Array("2024-02-29T12:00:00Z".utf8)) != nil)
+        #expect(DateValue.parse(Array("2023-02-29T12:00:00Z".utf8)) == nil)
+        #expect(DateValue.parse(Array("1900-02-29T12:00:00Z".utf8)) == nil)
+        #expect(DateValue.parse(Array("2000-02-29T12:00:00Z".utf8)) != nil)
+        #expect(DateValue.parse(Array("2023-13-01T00:00:00Z".utf8)) == nil)
+        #expect(DateValue.parse(Array("2023-04-31T00:00:00Z".utf8)) == nil)
+        #expect(DateValue.parse(Array("2023-01-01T00:60:00Z".utf8)) == nil)
+        #expect(DateValue.parse(Array("2023-01-01T00:00:00".utf8)) == nil)
+        let date = try #require(DateValue.parse(Array("2004-10-26T10:33:33Z".utf8)))
+        #expect(date.date == Date(timeIntervalSince1970: 1_098_786_813))
+        #expect(DateValue(date.date) == date)
+        let old = try #require(DateValue.parse(Array("1869-01-03T08:16:32Z".utf8)))
+        #expect(DateValue(old.date)?.description == "1869-01-03T08:16:32Z")
+    }
+
+    @Test("paths print as key paths and JSON pointers")
+    func paths() {
+        let path = ValuePath([.key("Restoration"), .key("Pipeline"), .index(2), .key("a/b~c"), .key("x.y")])
+        #expect(path.description == "Restoration.Pipeline[2][\"a/b~c\"][\"x.y\"]")
+        #expect(path.jsonPointer == "/Restoration/Pipeline/2/a~1b~0c/x.y")
+        #expect(ValuePath.root.description == "(root)")
+        #expect(ValuePath.root.jsonPointer == "")
+    }
+
+    @Test("equality keeps types and order apart, ignores locations")
+    func equality() {
+        #expect(Value.integer(1) != Value.real(1))
+        #expect(Value.bool(true) != Value.integer(1))
+        #expect(Value.dictionary([("a", .integer(1)), ("b", .integer(2))]) != Value.dictionary([("b", .integer(2)), ("a", .integer(1))]))
+        #expect(Value(.string("x"), location: SourceLocation(line: 3)) == Value.string("x"))
+        #expect(Value(.string("x"), location: SourceLocation(line: 3, column: 4)).location == SourceLocation(line: 3, column: 4))
+        #expect(Value.string("x").location == nil)
+    }
+}
