@@ -5,7 +5,7 @@ import ValueTree
 /// One run of libxml2's push parser with our SAX2 callbacks, building the value tree as
 /// elements close. Used by `PropertyListReader`; not shared between threads.
 final class ParseSession {
-    private let builder: TreeBuilder
+    let builder: TreeBuilder
     private var context: xmlParserCtxtPtr?
     private var handler = xmlSAXHandler()
     private(set) var stopped = false

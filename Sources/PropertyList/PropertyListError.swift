@@ -8,9 +8,21 @@ public struct PropertyListError: Error, Sendable, Equatable, CustomStringConvert
     /// input as a whole (unreadable, too large) have none.
     public let location: SourceLocation?
 
+    /// Set by checking mode when it stopped at a duplicate key without the first one's line.
+    let isDuplicateFoundWhileChecking: Bool
+
     public init(_ message: String, at location: SourceLocation?) {
+        self.init(message, at: location, duplicateFoundWhileChecking: false)
+    }
+
+    init(_ message: String, at location: SourceLocation?, duplicateFoundWhileChecking: Bool) {
         self.message = message
         self.location = location
+        self.isDuplicateFoundWhileChecking = duplicateFoundWhileChecking
+    }
+
+    public static func == (lhs: PropertyListError, rhs: PropertyListError) -> Bool {
+        lhs.message == rhs.message && lhs.location == rhs.location
     }
 
     /// `line N: message`, or the message alone when there is no line.

@@ -40,7 +40,12 @@ public struct PropertyListReader: Sendable {
     /// Checks bytes as `read(_:)` does, with every rule applied, without building the value
     /// tree: memory stays flat however large the document (what `engine plist lint` uses).
     public func check(_ data: Data) throws(PropertyListError) {
-        _ = try parse(data, retainingValues: false)
+        do {
+            _ = try parse(data, retainingValues: false)
+        } catch where error.isDuplicateFoundWhileChecking {
+            _ = try parse(data, retainingValues: true) // reports the first occurrence's line too
+            throw error
+        }
     }
 
     /// Reads a property list file, streaming it through the parser in chunks.
@@ -50,7 +55,12 @@ public struct PropertyListReader: Sendable {
 
     /// Checks a property list file as `read(contentsOf:)` does, without building the value tree.
     public func check(contentsOf url: URL) throws(PropertyListError) {
-        _ = try parse(contentsOf: url, retainingValues: false)
+        do {
+            _ = try parse(contentsOf: url, retainingValues: false)
+        } catch where error.isDuplicateFoundWhileChecking {
+            _ = try parse(contentsOf: url, retainingValues: true) // reports the first occurrence's line too
+            throw error
+        }
     }
 
     private func parse(_ data: Data, retainingValues: Bool) throws(PropertyListError) -> Value {
@@ -92,7 +102,7 @@ public struct PropertyListReader: Sendable {
         while true {
             let chunk: Data
             do {
-                chunk = try handle.read(upToCount: 1 << 18) ?? Data()
+                chunk = try handle.read(upToCount: 1 << 16) ?? Data()
             } catch {
                 throw PropertyListError("cannot read file: \(PropertyListReader.reason(error))", at: nil)
             }

@@ -39,8 +39,8 @@ final class TreeBuilder {
         var elements: [Value] = []
         var pendingKey: PendingKey?
         var root: Value?
-        /// In checking mode, the keys seen so far and their lines (for duplicate detection).
-        var keyLines: [String: UInt32] = [:]
+        /// In checking mode, the keys seen so far (for duplicate detection).
+        var keys: Set<String> = []
 
         init(tag: Tag, location: SourceLocation) {
             self.tag = tag
@@ -50,6 +50,8 @@ final class TreeBuilder {
 
     var context: xmlParserCtxtPtr?
     private(set) var error: PropertyListError?
+    /// Set when checking mode stopped at a duplicate key.
+    private(set) var foundDuplicateWhileChecking = false
     private(set) var root: Value?
     private var stack: [Frame] = []
     /// The key or scalar element being read, if any (they cannot nest).
@@ -84,7 +86,8 @@ final class TreeBuilder {
 
     func fail(_ message: String, at location: SourceLocation? = nil) {
         guard error == nil else { return }
-        error = PropertyListError(message, at: location ?? SourceLocation(line: max(1, currentLine)))
+        error = PropertyListError(message, at: location ?? SourceLocation(line: max(1, currentLine)),
+                                  duplicateFoundWhileChecking: foundDuplicateWhileChecking)
         if let context { xmlStopParser(context) }
     }
 
@@ -264,8 +267,11 @@ final class TreeBuilder {
             guard let pendingKey = parent.pendingKey else { return }
             parent.pendingKey = nil
             if !retainsValues {
-                if let first = parent.keyLines.updateValue(UInt32(clamping: pendingKey.location.line), forKey: pendingKey.key) {
-                    fail("duplicate key \(Value.quote(pendingKey.key)) (first at line \(first))", at: pendingKey.location)
+                if !parent.keys.insert(pendingKey.key).inserted {
+                    // The first occurrence's line is not kept in checking mode; the reader
+                    // reads the document again to report it.
+                    foundDuplicateWhileChecking = true
+                    fail("duplicate key \(Value.quote(pendingKey.key))", at: pendingKey.location)
                 }
                 return
             }

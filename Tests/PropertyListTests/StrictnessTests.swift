@@ -75,6 +75,15 @@ struct StrictnessTests {
         #expect(error?.location?.line == testCase.line)
     }
 
+    @Test("checking without building values reports exactly what reading reports", arguments: cases)
+    func checkMatchesRead(_ testCase: Case) {
+        let error = #expect(throws: PropertyListError.self) {
+            try PropertyListReader().check(Data(testCase.document.utf8))
+        }
+        #expect(error?.message == testCase.message)
+        #expect(error?.location?.line == testCase.line)
+    }
+
     @Test("accepts the full integer range and hexadecimal")
     func integerRange() throws {
         let document = """
