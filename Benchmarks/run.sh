@@ -17,9 +17,10 @@ size=$(stat -c %s "$work/large.plist" 2>/dev/null || stat -f %z "$work/large.pli
 echo "## engine validate vs plutil -lint on the seed configuration ($runs runs)"
 python3 Benchmarks/measure.py "$runs" \
   "engine validate=$engine validate config/SocialFusionTimelineConfiguration.plist" \
+  "engine --version (start-up only)=$engine --version" \
   "plutil -lint=plutil -lint config/SocialFusionTimelineConfiguration.plist"
 echo
-echo "## Parsing a $((size / 1000000)) MB plist of 200,000 entries ($size bytes, $runs runs)"
+echo "## Parsing a $(python3 -c "print(round($size / 1e6, 1))") MB plist of 200,000 entries ($size bytes, $runs runs)"
 python3 Benchmarks/measure.py "$runs" \
   "engine plist lint (streaming check)=$engine plist lint $work/large.plist" \
   "PropertyListReader.read (value tree)=$reader $work/large.plist" \
