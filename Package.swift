@@ -85,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "TestSupport"],
+            dependencies: ["Configuration", "TimelineLogging", "PropertyList", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

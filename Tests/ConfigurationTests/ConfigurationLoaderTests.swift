@@ -1,4 +1,5 @@
 import Configuration
+import TimelineLogging
 import Foundation
 import Testing
 import TestSupport
@@ -215,7 +216,13 @@ struct ConfigurationLoaderTests {
                     </array>
                 </dict>
             """)
-        let loaded = try ConfigurationLoader().load(data: data, fileName: "config.plist")
+        let sink = MemorySink()
+        let logger = TimelineLogging.logger(.timeline, levels: LogLevels(), sinks: [sink])
+        let loaded = try ConfigurationLoader(logger: logger).load(data: data, fileName: "config.plist")
+        #expect(sink.messages == [
+            "config.plist:7:9: error: PositionPersistence.MaxHistorySize: expected integer, found string \"5\" (using its default)",
+            "config.plist:16:13: error: Restoration.Pipeline[1]: missing required key \"Strategy\" (using its default)",
+        ])
         #expect(loaded.errors.count == 2)
         #expect(loaded.configuration.positionPersistence.maxHistorySize == 10)
         #expect(loaded.configuration.positionPersistence.fallbackStrategy == .topOfTimeline)
@@ -225,7 +232,10 @@ struct ConfigurationLoaderTests {
 
     @Test("lenient loading of a broken file gives the defaults")
     func brokenFile() throws {
-        let loaded = try ConfigurationLoader().load(data: Data("<plist><dict>".utf8), fileName: "x.plist")
+        let sink = MemorySink()
+        let logger = TimelineLogging.logger(.timeline, levels: LogLevels(), sinks: [sink])
+        let loaded = try ConfigurationLoader(logger: logger).load(data: Data("<plist><dict>".utf8), fileName: "x.plist")
+        #expect(sink.messages == ["x.plist:1:14: error: unexpected end of the document: <dict> opened at line 1 is not closed (using the defaults)"])
         #expect(loaded.configuration == .defaults)
         #expect(loaded.errors.first?.kind == .malformed)
     }
@@ -256,5 +266,43 @@ struct ConfigurationLoaderTests {
         let loaded = ConfigurationLoader().read(contentsOf: URL(fileURLWithPath: "/nonexistent/config.plist"), displayName: "config.plist")
         #expect(loaded.diagnostics.map(\.description) == ["config.plist: error: cannot read file: No such file or directory"])
         #expect(loaded.diagnostics.first?.kind == .unreadable)
+    }
+}
+
+@Suite("Configuration to logging")
+struct ConfigurationLoggingTests {
+    @Test("the Debug section sets the log levels and Logging.Sinks creates the sinks")
+    func logging() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("engine.jsonl").path
+        let json = Data("""
+            {"Debug": {"PositionLogging": true},
+             "Logging": {"Sinks": [{"Sink": "Stderr"}, {"Sink": "JSONLines", "Path": "\(path)"}, {"Sink": "Syslog"}]}}
+            """.utf8)
+        let configuration = ConfigurationLoader().read(data: json).configuration
+        #expect(configuration.debug.logLevels[.position] == .debug)
+        #expect(configuration.debug.logLevels[.timeline] == .notice)
+        let (sinks, errors) = configuration.logging.makeSinks()
+        #expect(sinks.count == 2)
+        #expect(errors == ["unknown log sink \"Syslog\"; available: Stderr, JSONLines"])
+    }
+}
+
+/// Keeps logged messages in memory.
+final class MemorySink: LogSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    var messages: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+
+    func write(_ record: LogRecord) {
+        lock.lock()
+        stored.append(record.message)
+        lock.unlock()
     }
 }

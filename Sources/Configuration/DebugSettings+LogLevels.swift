@@ -1,0 +1,35 @@
+import TimelineLogging
+
+extension DebugSettings {
+    /// The log levels these `Debug` flags ask for: `TimelineLogging` and `PositionLogging` lower
+    /// their category to `debug`, `VerboseMode` logs everything at `trace`.
+    public var logLevels: LogLevels {
+        LogLevels(timelineLogging: timelineLogging, positionLogging: positionLogging, verboseMode: verboseMode)
+    }
+}
+
+extension LoggingSettings {
+    /// Creates the configured sinks by name from `factories` (the built-ins by default).
+    /// Unknown names and sinks that cannot be created are returned as errors, so the caller can
+    /// log them and carry on with the rest.
+    public func makeSinks(factories: [LogSinkFactory] = LogSinkFactory.builtIns) -> (sinks: [any LogSink], errors: [String]) {
+        var sinks: [any LogSink] = []
+        var errors: [String] = []
+        for spec in self.sinks {
+            guard let factory = factories.first(where: { $0.name == spec.name }) else {
+                errors.append("unknown log sink \"\(spec.name)\"; available: \(factories.map(\.name).joined(separator: ", "))")
+                continue
+            }
+            var options: [String: String] = [:]
+            for (key, member) in spec.parameters {
+                if let text = member.value.stringValue { options[key] = text }
+            }
+            do {
+                sinks.append(try factory.make(options))
+            } catch {
+                errors.append("log sink \"\(spec.name)\": \(error)")
+            }
+        }
+        return (sinks, errors)
+    }
+}
