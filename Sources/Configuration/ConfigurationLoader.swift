@@ -58,7 +58,7 @@ public struct ConfigurationLoader: Sendable {
             }
             data = try Data(contentsOf: url)
         } catch {
-            return finish(unreadable: "cannot read file: \(ConfigurationLoader.reason(error))", file: name)
+            return finish(unreadable: "cannot read file: \(FileErrorReason.describe(error))", file: name)
         }
         return read(data: data, fileName: name)
     }
@@ -163,17 +163,5 @@ public struct ConfigurationLoader: Sendable {
         var result = value
         result.content = .dictionary(members)
         return result
-    }
-
-    static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        switch nsError.code {
-        case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "No such file or directory"
-        case NSFileReadNoPermissionError: return "Permission denied"
-        default: return nsError.localizedDescription
-        }
     }
 }

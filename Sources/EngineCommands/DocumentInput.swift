@@ -20,7 +20,7 @@ enum DocumentInput {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            return .failure(Failure(message: "\(path): cannot read file: \(ConfigurationLoaderReason.describe(error))", unreadable: true))
+            return .failure(Failure(message: "\(path): cannot read file: \(FileErrorReason.describe(error))", unreadable: true))
         }
         let format = ConfigurationFormat.detect(data, fileName: path)
         let looksLikeJSON = format == .json || (format == .plist && !startsWithAngle(data) && !data.starts(with: [0xFE, 0xFF]) && !data.starts(with: [0xFF, 0xFE]))
@@ -49,20 +49,5 @@ enum DocumentInput {
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
         while index < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[index]) { index += 1 }
         return index < data.endIndex && data[index] == UInt8(ascii: "<")
-    }
-}
-
-/// Human-readable reasons for file errors.
-enum ConfigurationLoaderReason {
-    static func describe(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        switch nsError.code {
-        case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "No such file or directory"
-        case NSFileReadNoPermissionError: return "Permission denied"
-        default: return nsError.localizedDescription
-        }
     }
 }

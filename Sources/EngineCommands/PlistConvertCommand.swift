@@ -74,7 +74,7 @@ struct PlistConvertCommand: ParsableCommand {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            Console.error("\(output): cannot write file: \(ConfigurationLoaderReason.describe(error))")
+            Console.error("\(output): cannot write file: \(FileErrorReason.describe(error))")
             throw EngineExit.usage
         }
     }

@@ -90,7 +90,7 @@ public struct PropertyListReader: Sendable {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw PropertyListError("cannot open file: \(PropertyListReader.reason(error))", at: nil)
+            throw PropertyListError("cannot open file: \(FileErrorReason.describe(error))", at: nil)
         }
         defer { try? handle.close() }
         if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber,
@@ -104,7 +104,7 @@ public struct PropertyListReader: Sendable {
             do {
                 chunk = try handle.read(upToCount: 1 << 16) ?? Data()
             } catch {
-                throw PropertyListError("cannot read file: \(PropertyListReader.reason(error))", at: nil)
+                throw PropertyListError("cannot read file: \(FileErrorReason.describe(error))", at: nil)
             }
             total += chunk.count
             if total > maximumInputSize { throw sizeError(total) }
@@ -121,21 +121,5 @@ public struct PropertyListReader: Sendable {
         PropertyListError(
             "input is \(size) bytes, more than the limit of \(maximumInputSize) bytes (maximumInputSize)",
             at: nil)
-    }
-
-    static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
-        if nsError.domain == NSCocoaErrorDomain {
-            switch nsError.code {
-            case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "No such file or directory"
-            case NSFileReadNoPermissionError: return "Permission denied"
-            default: break
-            }
-        }
-        return nsError.localizedDescription
     }
 }
