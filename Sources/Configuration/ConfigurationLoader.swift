@@ -93,6 +93,16 @@ public struct ConfigurationLoader: Sendable {
     /// Validates an already-read document (a plist or JSON root) without logging or throwing.
     public func validate(_ root: Value, fileName: String?, format: ConfigurationFormat? = nil) -> LoadedConfiguration {
         let document = root[ConfigurationSchema.rootKey] ?? root
+        let sections = ConfigurationSchema.document["properties"]?.dictionaryValue?.keys.map { $0 } ?? []
+        if root[ConfigurationSchema.rootKey] == nil, let members = root.dictionaryValue, !members.isEmpty,
+           !members.keys.contains(where: sections.contains) {
+            // Most likely an app's Info.plist without the configuration: one clear error instead
+            // of an "unknown key" for every app key.
+            let diagnostic = ConfigurationDiagnostic(
+                severity: .error, kind: .schema, file: fileName, location: root.location, path: .root, keyword: "required",
+                message: "no \(ConfigurationSchema.rootKey) key and none of the configuration's sections (\(sections.joined(separator: ", ")))")
+            return finish([diagnostic], document: Value(.dictionary([:])), format: format)
+        }
         let issues = ConfigurationSchema.schema.validate(document).issues
         let diagnostics = issues.map { issue in
             ConfigurationDiagnostic(

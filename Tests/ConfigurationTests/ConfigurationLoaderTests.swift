@@ -182,6 +182,17 @@ struct ConfigurationLoaderTests {
         #expect(loaded.configuration.positionPersistence.fallbackStrategy == .oldestPost)
     }
 
+    @Test("an Info.plist without the configuration gets one clear error")
+    func infoPlistWithoutConfiguration() {
+        let data = Self.plist("""
+                <key>CFBundleIdentifier</key>
+                <string>com.example.app</string>
+            """)
+        #expect(Self.diagnostics(data, file: "Info.plist") == [
+            "Info.plist:3:1: error: no SocialFusionTimelineConfiguration key and none of the configuration's sections (PositionPersistence, Performance, Debug, TimelineCache, Restoration, Resume, Sync, Logging)",
+        ])
+    }
+
     @Test("missing keys take the schema's defaults")
     func defaults() {
         let configuration = ConfigurationLoader().read(data: Self.plist("")).configuration
