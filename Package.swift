@@ -5,6 +5,22 @@ let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
+/// The built-in strategies: each its own target under `Strategies/<Name>/`, with a test target
+/// under `Tests/Strategies/<Name>Tests/`. Listed once more in `BuiltInStrategies.swift`.
+let strategyNames = [
+    "ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "Fallback", "ViewportAnchor",
+    "FirstMatch", "BestConfidence", "WeightedVote",
+]
+
+let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
+    [
+        .target(name: name, dependencies: ["StrategyKit", "TimelineCore", "ValueTree"], path: "Strategies/\(name)",
+                swiftSettings: swiftSettings),
+        .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "StrategyKit", "TimelineCore", "StrategyTestSupport"],
+                    path: "Tests/Strategies/\(name)Tests", swiftSettings: swiftSettings),
+    ]
+}
+
 let package = Package(
     name: "TimelineEngine",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
@@ -53,10 +69,23 @@ let package = Package(
             dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "TimelineLogging"],
             swiftSettings: swiftSettings
         ),
+        // The domain model: posts, timelines, the timeline index, snapshots, restorations. No I/O.
+        .target(name: "TimelineCore", swiftSettings: swiftSettings),
+        // What a strategy is: kinds, stages, candidates, the StrategyType a registry holds.
+        .target(name: "StrategyKit", dependencies: ["TimelineCore", "ValueTree"], swiftSettings: swiftSettings),
+        // The registry of built-ins, pipelines built from the configuration or a spec, and the
+        // configuration schema composed with the strategies' parameter schemas.
+        .target(
+            name: "RestorationEngine",
+            dependencies: ["StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "JSONText", "TimelineLogging"]
+                + strategyNames.map { .target(name: $0) },
+            swiftSettings: swiftSettings
+        ),
         // The library product: everything an app embeds.
         .target(
             name: "TimelineEngine",
-            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "Configuration", "TimelineLogging"],
+            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "Configuration", "TimelineLogging",
+                           "TimelineCore", "StrategyKit", "RestorationEngine"],
             swiftSettings: swiftSettings
         ),
         // The `engine` command-line tool's commands, kept in a library so tests can call them.
@@ -106,7 +135,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RestorationEngineTests",
+            dependencies: ["RestorationEngine", "StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "TestSupport",
+                           "StrategyTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         // Fixture paths and helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
-    ]
+        // The conformance checks every strategy's tests run.
+        .target(name: "StrategyTestSupport", dependencies: ["StrategyKit", "TimelineCore", "ValueTree"],
+                path: "Tests/StrategyTestSupport", swiftSettings: swiftSettings),
+    ] + strategyTargets
 )

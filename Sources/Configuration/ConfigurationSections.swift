@@ -103,4 +103,8 @@ public struct SyncSettings: Sendable, Equatable {
 /// `Logging`: where log records go.
 public struct LoggingSettings: Sendable, Equatable {
     public var sinks: [ComponentSpec]
+
+    public init(sinks: [ComponentSpec]) {
+        self.sinks = sinks
+    }
 }

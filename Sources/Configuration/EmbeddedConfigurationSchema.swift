@@ -354,40 +354,385 @@ extension ConfigurationSchema {
   "$defs": {
     "stage": {
       "title": "Pipeline stage",
-      "description": "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it.",
+      "description": "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (FirstMatch, BestConfidence, WeightedVote) lists its own stages under Stages.",
       "type": "object",
       "properties": {
         "Strategy": {
           "title": "Strategy",
-          "description": "The registered name of the strategy, e.g. ExactMatch or TemporalProximity.",
+          "description": "The registered name. ExactMatch: Finds the saved post by id; the reader lands on the same pixel. NeighborAnchor: Stands in the nearest surviving neighbour of the saved post (below first at equal distance). TemporalProximity: Finds the post created closest in time to the saved one, within Window seconds. ContentSimilarity: Finds the post whose text is most similar to the saved text (TF-IDF cosine). Fallback: Always answers, with low confidence: same relative position, top, saved offset, newest or oldest post. ViewportAnchor: Puts the chosen post at the saved viewportY (or the top), clamped to the content. FirstMatch: Tries its stages in order; the first confident enough candidate wins, else the last answer. BestConfidence: Runs every stage; the most confident candidate wins. WeightedVote: Every stage votes with its Weight; the post with the highest total wins.",
           "type": "string",
-          "minLength": 1
+          "enum": [
+            "ExactMatch",
+            "NeighborAnchor",
+            "TemporalProximity",
+            "ContentSimilarity",
+            "Fallback",
+            "ViewportAnchor",
+            "FirstMatch",
+            "BestConfidence",
+            "WeightedVote"
+          ]
         }
       },
       "required": [
         "Strategy"
+      ],
+      "allOf": [
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "ExactMatch"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "default": 1
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "NeighborAnchor"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Depth": {
+                "description": "How many recorded neighbours to consult on each side.",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 100,
+                "default": 5
+              },
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "default": 1
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "TemporalProximity"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Window": {
+                "description": "Largest |Δt| in seconds between the saved post's creation time and a candidate's.",
+                "type": "number",
+                "minimum": 0,
+                "default": 3600
+              },
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "default": 1
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "ContentSimilarity"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Threshold": {
+                "description": "Least cosine similarity (0 to 1) a candidate needs.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1,
+                "default": 0.3
+              },
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "default": 1
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "Fallback"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Mode": {
+                "description": "Where to go. Without Mode, PositionPersistence.FallbackStrategy applies.",
+                "type": "string",
+                "enum": [
+                  "NearestContent",
+                  "TopOfTimeline",
+                  "LastKnownPosition",
+                  "NewestPost",
+                  "OldestPost"
+                ]
+              },
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "default": 1
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "ViewportAnchor"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "AtTop": {
+                "description": "KeepPosition anchors even a reader at offset 0; RevealNew keeps them at the top so new posts show.",
+                "type": "string",
+                "enum": [
+                  "KeepPosition",
+                  "RevealNew"
+                ],
+                "default": "KeepPosition"
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "FirstMatch"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "MinimumConfidence": {
+                "description": "The confidence (0 to 1) a candidate needs; without it, Restoration.MinimumConfidence applies.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1,
+                "default": 0.5
+              },
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "default": 1
+              },
+              "Stages": {
+                "description": "The stages this composition combines, in order.",
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/stage"
+                },
+                "minItems": 1
+              }
+            },
+            "required": [
+              "Stages"
+            ],
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "BestConfidence"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "default": 1
+              },
+              "Stages": {
+                "description": "The stages this composition combines, in order.",
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/stage"
+                },
+                "minItems": 1
+              }
+            },
+            "required": [
+              "Stages"
+            ],
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "WeightedVote"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "default": 1
+              },
+              "Stages": {
+                "description": "The stages this composition combines, in order.",
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/stage"
+                },
+                "minItems": 1
+              }
+            },
+            "required": [
+              "Stages"
+            ],
+            "additionalProperties": false
+          }
+        }
       ]
     },
     "sink": {
       "title": "Log sink",
-      "description": "One log destination: the registered sink's name under Sink (Stderr or JSONLines), and its options beside it (JSONLines needs Path).",
+      "description": "One log destination: the registered sink's name under Sink, and its options beside it.",
       "type": "object",
       "properties": {
         "Sink": {
           "title": "Sink",
-          "description": "The registered name of the sink.",
+          "description": "The registered name. Stderr: Human-readable lines on standard error. JSONLines: One JSON object per line, appended to the file at Path.",
           "type": "string",
-          "minLength": 1
-        },
-        "Path": {
-          "title": "Path",
-          "description": "The file a JSONLines sink appends to.",
-          "type": "string",
-          "minLength": 1
+          "enum": [
+            "Stderr",
+            "JSONLines"
+          ]
         }
       },
       "required": [
         "Sink"
+      ],
+      "allOf": [
+        {
+          "if": {
+            "properties": {
+              "Sink": {
+                "const": "Stderr"
+              }
+            },
+            "required": [
+              "Sink"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Sink": true
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Sink": {
+                "const": "JSONLines"
+              }
+            },
+            "required": [
+              "Sink"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Sink": true,
+              "Path": {
+                "description": "The file the records are appended to.",
+                "type": "string",
+                "minLength": 1
+              }
+            },
+            "required": [
+              "Path"
+            ],
+            "additionalProperties": false
+          }
+        }
       ]
     }
   }

@@ -1,15 +1,24 @@
 import ArgumentParser
 import Configuration
+import RestorationEngine
 
 /// `engine schema print`: the configuration schema the tool validates with.
 struct SchemaPrintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "print",
         abstract: "Print the SocialFusionTimelineConfiguration JSON Schema.",
-        discussion: "The output is byte for byte schemas/SocialFusionTimelineConfiguration.schema.json."
+        discussion: """
+            The output is byte for byte schemas/SocialFusionTimelineConfiguration.schema.json.
+            With --compose, the schema is composed afresh from the registered strategies'
+            parameter schemas: after adding a strategy, write that to the schema file and run
+            schemas/embed-in-sources.sh.
+            """
     )
 
+    @Flag(name: .long, help: "Compose the strategies' parameter schemas from the registry afresh.")
+    var compose = false
+
     func run() throws {
-        Console.outRaw(ConfigurationSchema.text)
+        Console.outRaw(compose ? ConfigurationSchemaComposer.composedText() : ConfigurationSchema.text)
     }
 }

@@ -11,5 +11,8 @@
 @_exported import JSONSchema
 @_exported import JSONText
 @_exported import PropertyList
+@_exported import RestorationEngine
+@_exported import StrategyKit
+@_exported import TimelineCore
 @_exported import TimelineLogging
 @_exported import ValueTree

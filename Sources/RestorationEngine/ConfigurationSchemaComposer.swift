@@ -1,0 +1,75 @@
+import Configuration
+import JSONText
+import StrategyKit
+import ValueTree
+
+/// Composes the strategies' parameter schemas into the configuration schema: `$defs/stage`
+/// accepts exactly the registered stage names, each with its own parameters, and `$defs/sink`
+/// the registered log sinks. `schemas/SocialFusionTimelineConfiguration.schema.json` is this
+/// composition; a test keeps it in step with the registry.
+public enum ConfigurationSchemaComposer {
+    /// `base` with its stage and sink definitions generated from `registry`.
+    public static func compose(_ base: Value, registry: StrategyRegistry = BuiltInStrategies.registry) -> Value {
+        guard var root = base.dictionaryValue else { return base }
+        var definitions = root["$defs"]?.value.dictionaryValue ?? [:]
+        definitions["stage"] = Value.Member(value: definition(
+            title: "Pipeline stage",
+            description: "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (FirstMatch, BestConfidence, WeightedVote) lists its own stages under Stages.",
+            nameKey: "Strategy", types: registry.stageTypes))
+        definitions["sink"] = Value.Member(value: definition(
+            title: "Log sink",
+            description: "One log destination: the registered sink's name under Sink, and its options beside it.",
+            nameKey: "Sink", types: registry.types(of: .logSink)))
+        root["$defs"] = Value.Member(value: Value(.dictionary(definitions)))
+        return Value(.dictionary(root))
+    }
+
+    /// The composed schema as the text of the schema file.
+    public static func composedText(registry: StrategyRegistry = BuiltInStrategies.registry) -> String {
+        (try? JSONWriter(style: .pretty).write(compose(ConfigurationSchema.document, registry: registry))) ?? ""
+    }
+
+    static func definition(title: String, description: String, nameKey: String, types: [StrategyType]) -> Value {
+        let names = types.map(\.name)
+        let branches: [Value] = types.map { type in
+            var properties: [(String, Value)] = [(nameKey, .bool(true))]
+            for (name, member) in type.parameterSchema["properties"]?.dictionaryValue ?? [:] {
+                properties.append((name, member.value))
+            }
+            if type.isComposition {
+                properties.append(("Stages", .dictionary([
+                    ("description", .string("The stages this composition combines, in order.")),
+                    ("type", .string("array")), ("items", .dictionary([("$ref", .string("#/$defs/stage"))])), ("minItems", .integer(1)),
+                ])))
+            }
+            var then: [(String, Value)] = [("properties", .dictionary(properties))]
+            var required = type.parameterSchema["required"]?.arrayValue ?? []
+            if type.isComposition { required.append(.string("Stages")) }
+            if !required.isEmpty { then.append(("required", .array(required))) }
+            then.append(("additionalProperties", .bool(false)))
+            return .dictionary([
+                ("if", .dictionary([
+                    ("properties", .dictionary([(nameKey, .dictionary([("const", .string(type.name))]))])),
+                    ("required", .array([.string(nameKey)])),
+                ])),
+                ("then", .dictionary(then)),
+            ])
+        }
+        let summaries = types.map { "\($0.name): \($0.summary)" }.joined(separator: " ")
+        return .dictionary([
+            ("title", .string(title)),
+            ("description", .string(description)),
+            ("type", .string("object")),
+            ("properties", .dictionary([
+                (nameKey, .dictionary([
+                    ("title", .string(nameKey)),
+                    ("description", .string("The registered name. \(summaries)")),
+                    ("type", .string("string")),
+                    ("enum", .array(names.map(Value.string))),
+                ])),
+            ])),
+            ("required", .array([.string(nameKey)])),
+            ("allOf", .array(branches)),
+        ])
+    }
+}

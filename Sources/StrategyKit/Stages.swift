@@ -1,0 +1,21 @@
+import TimelineCore
+
+/// A restoration or fallback stage: proposes a post, or nothing.
+public protocol RestorationStage: Sendable {
+    /// The registered name, as the configuration writes it.
+    var name: String { get }
+    /// The weight of this stage's vote in a WeightedVote composition.
+    var weight: Double { get }
+    /// Proposes a candidate, appending what it did (and what nested stages did) to `trace`.
+    func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate?
+}
+
+extension RestorationStage {
+    public var weight: Double { 1 }
+}
+
+/// A positioning stage: turns a chosen candidate into a scroll position.
+public protocol PositioningStage: Sendable {
+    var name: String { get }
+    func place(_ candidate: Candidate, request: RestorationRequest) -> Restoration
+}

@@ -1,0 +1,16 @@
+/// What a strategy type decides. Cache, merge and transport kinds arrive with persistence and
+/// sync.
+public enum StrategyKind: String, CaseIterable, Sendable, Comparable {
+    /// Finds the post to restore to (ExactMatch, NeighborAnchor, …, and the compositions).
+    case restoration
+    /// Always answers, with low confidence (Fallback).
+    case fallback
+    /// Puts the chosen post at the right pixel (ViewportAnchor).
+    case positioning
+    /// Receives log records (Stderr, JSONLines).
+    case logSink = "log-sink"
+
+    public static func < (lhs: StrategyKind, rhs: StrategyKind) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// One post of a timeline.
+public struct Post: Sendable, Equatable, Hashable {
+    /// The platform's id. Unique within a timeline.
+    public var id: String
+    public var createdAt: Date
+    public var author: String?
+    public var text: String?
+    /// Height in points, when the app knows it; otherwise `HeightEstimate` supplies one.
+    public var height: Double?
+
+    public init(id: String, createdAt: Date, author: String? = nil, text: String? = nil, height: Double? = nil) {
+        self.id = id
+        self.createdAt = createdAt
+        self.author = author
+        self.text = text
+        self.height = height
+    }
+
+    /// The height used for layout: the known height, or the estimate from the text.
+    public var effectiveHeight: Double {
+        if let height, height.isFinite, height > 0 { return height }
+        return HeightEstimate.height(forText: text)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Lookup structures over a timeline, built once and shared by every strategy:
+///
+/// - id → display index
+/// - the display indexes sorted by `createdAt` (display order may differ from time order), for
+///   binary search by time
+/// - prefix sums of heights, so that index → content offset and offset → index are cheap
+/// - a word index over the texts, built on first use
+///
+/// Immutable after creation and safe to share between threads.
+public final class TimelineIndex: @unchecked Sendable {
+    public let timeline: Timeline
+    private let positions: [String: Int32]
+    /// Display indexes ordered by (createdAt, display index).
+    public let timeOrder: [Int32]
+    /// `createdAt` of `timeOrder[k]`, as seconds since 1970, for binary search.
+    private let sortedTimes: [Double]
+    /// `offsets[i]` is the y of post i's top edge; `offsets[count]` is the content height.
+    private let offsets: [Double]
+    private let textIndexLock = NSLock()
+    private var builtTextIndex: TextIndex?
+
+    public init(_ timeline: Timeline) {
+        self.timeline = timeline
+        let posts = timeline.posts
+        var positions = [String: Int32](minimumCapacity: posts.count)
+        var offsets = [Double](repeating: 0, count: posts.count + 1)
+        var times = [Double](repeating: 0, count: posts.count)
+        var y = 0.0
+        for (index, post) in posts.enumerated() {
+            if positions[post.id] == nil { positions[post.id] = Int32(index) }
+            offsets[index] = y
+            y += post.effectiveHeight
+            times[index] = post.createdAt.timeIntervalSince1970
+        }
+        offsets[posts.count] = y
+        let order = (0..<Int32(posts.count)).sorted { a, b in
+            let ta = times[Int(a)], tb = times[Int(b)]
+            return ta != tb ? ta < tb : a < b
+        }
+        self.positions = positions
+        self.offsets = offsets
+        self.timeOrder = order
+        self.sortedTimes = order.map { times[Int($0)] }
+    }
+
+    public var count: Int { timeline.posts.count }
+    public var posts: [Post] { timeline.posts }
+    public var viewportHeight: Double { timeline.viewportHeight }
+
+    /// The display index of the post with `id` (its first occurrence).
+    public func index(of id: String) -> Int? {
+        positions[id].map(Int.init)
+    }
+
+    /// The y of the post's top edge, from the top of the content.
+    public func y(of index: Int) -> Double {
+        offsets[max(0, min(index, count))]
+    }
+
+    /// The height of the whole content.
+    public var contentHeight: Double { offsets[count] }
+
+    /// The largest content offset that still fills the viewport.
+    public var maximumContentOffset: Double { max(0, contentHeight - viewportHeight) }
+
+    /// `offset` clamped to [0, maximumContentOffset].
+    public func clamp(offset: Double) -> Double {
+        min(max(0, offset), maximumContentOffset)
+    }
+
+    /// The display index of the post covering content offset `offset` (clamped to the content).
+    public func index(atOffset offset: Double) -> Int? {
+        guard count > 0 else { return nil }
+        var low = 0, high = count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if offsets[middle] <= offset { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The position in `timeOrder` of the first post created at or after `date`.
+    public func timeOrderPosition(atOrAfter date: Date) -> Int {
+        let target = date.timeIntervalSince1970
+        var low = 0, high = sortedTimes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sortedTimes[middle] < target { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The position in `timeOrder` of the first post created strictly after `seconds`
+    /// (seconds since 1970).
+    public func timeOrderPosition(after seconds: Double) -> Int {
+        var low = 0, high = sortedTimes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sortedTimes[middle] <= seconds { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// `createdAt` (seconds since 1970) of the post at `position` in `timeOrder`.
+    public func time(atTimeOrderPosition position: Int) -> Double {
+        sortedTimes[position]
+    }
+
+    /// The index of the newest post (greatest `createdAt`; the lower display index on a tie).
+    public var newestIndex: Int? {
+        guard let last = sortedTimes.last else { return nil }
+        var position = sortedTimes.count - 1
+        while position > 0, sortedTimes[position - 1] == last { position -= 1 }
+        return Int(timeOrder[position])
+    }
+
+    /// The index of the oldest post (least `createdAt`; the lower display index on a tie).
+    public var oldestIndex: Int? {
+        timeOrder.first.map(Int.init)
+    }
+
+    /// The word index over the posts' texts, built on first use.
+    public var textIndex: TextIndex {
+        textIndexLock.lock()
+        defer { textIndexLock.unlock() }
+        if let builtTextIndex { return builtTextIndex }
+        let built = TextIndex(posts.map { $0.text ?? "" })
+        builtTextIndex = built
+        return built
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import StrategyKit
+import TimelineCore
+import ValueTree
+
+/// BestConfidence: runs every stage; the most confident candidate wins (the earlier stage on a
+/// tie).
+public struct BestConfidenceStrategy: RestorationStage {
+    public static let type = StrategyType(
+        name: "BestConfidence", kind: .restoration,
+        summary: "Runs every stage; the most confident candidate wins.",
+        parameterSchema: ParameterSchema.object([("Weight", ParameterSchema.weight)]),
+        isComposition: true
+    ) { options in
+        guard !options.children.isEmpty else { throw StrategyError("BestConfidence needs at least one stage") }
+        return .restoration(BestConfidenceStrategy(stages: options.children, weight: options.double("Weight") ?? 1))
+    }
+
+    public let name = "BestConfidence"
+    public let stages: [any RestorationStage]
+    public let weight: Double
+
+    public init(stages: [any RestorationStage], weight: Double = 1) {
+        self.stages = stages
+        self.weight = weight
+    }
+
+    public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
+        var best: (candidate: Candidate, trace: Int)?
+        for stage in stages {
+            var nested: [StageVerdict] = []
+            let candidate = stage.propose(request, trace: &nested, depth: depth + 1)
+            let position = trace.count
+            trace.append(StageVerdict(stage: stage.name, candidate: candidate,
+                                      verdict: candidate == nil ? "no candidate" : "passed over: a more confident candidate won",
+                                      depth: depth))
+            trace += nested
+            if let candidate, best == nil || candidate.confidence > best!.candidate.confidence {
+                best = (candidate, position)
+            }
+        }
+        guard let best else { return nil }
+        trace[best.trace].verdict = "chosen: the most confident candidate"
+        return best.candidate
+    }
+}

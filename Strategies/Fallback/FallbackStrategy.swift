@@ -1,0 +1,102 @@
+import Foundation
+import StrategyKit
+import TimelineCore
+import ValueTree
+
+/// Fallback: always answers when the timeline has posts, with low confidence. `Mode`:
+///
+/// - `NearestContent`: the post at the same relative position as the saved one,
+///   `round(savedIndex × count / savedCount)` with halves rounded up, clamped; the middle
+///   (count / 2, rounded down) only when the snapshot has no index. (The seed app always used
+///   the middle.) Confidence 0.2.
+/// - `TopOfTimeline`: index 0, offset 0. Confidence 0.1.
+/// - `LastKnownPosition`: the saved content offset, clamped. Confidence 0.25.
+/// - `NewestPost` / `OldestPost`: the greatest / least `createdAt` (not the top of an
+///   algorithmic feed); a tie goes to the lower index. Confidence 0.15.
+///
+/// Without `Mode`, the pipeline passes `PositionPersistence.FallbackStrategy`.
+public struct FallbackStrategy: RestorationStage {
+    public enum Mode: String, CaseIterable, Sendable {
+        case nearestContent = "NearestContent"
+        case topOfTimeline = "TopOfTimeline"
+        case lastKnownPosition = "LastKnownPosition"
+        case newestPost = "NewestPost"
+        case oldestPost = "OldestPost"
+    }
+
+    public static let type = StrategyType(
+        name: "Fallback", kind: .fallback,
+        summary: "Always answers, with low confidence: same relative position, top, saved offset, newest or oldest post.",
+        parameterSchema: ParameterSchema.object([
+            ("Mode", ParameterSchema.choice(
+                "Where to go. Without Mode, PositionPersistence.FallbackStrategy applies.",
+                Mode.allCases.map(\.rawValue), default: nil)),
+            ("Weight", ParameterSchema.weight),
+        ]),
+        scenarios: FallbackStrategy.scenarios
+    ) { options in
+        .restoration(FallbackStrategy(mode: options.string("Mode").flatMap(Mode.init(rawValue:)) ?? .nearestContent,
+                                      weight: options.double("Weight") ?? 1))
+    }
+
+    public let name = "Fallback"
+    public let mode: Mode
+    public let weight: Double
+
+    public init(mode: Mode = .nearestContent, weight: Double = 1) {
+        self.mode = mode
+        self.weight = weight
+    }
+
+    public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
+        let index = request.index
+        let count = index.count
+        guard count > 0 else { return nil }
+        let snapshot = request.snapshot
+        switch mode {
+        case .nearestContent:
+            if let saved = snapshot?.index, let savedCount = snapshot?.timelineCount, savedCount > 0 {
+                let scaled = (2 * saved * count + savedCount) / (2 * savedCount)
+                let chosen = min(max(0, scaled), count - 1)
+                return candidate(chosen, 0.2, .postAtTop, "NearestContent: index \(saved) of \(savedCount) maps to index \(chosen) of \(count)")
+            }
+            return candidate(count / 2, 0.2, .postAtTop, "NearestContent: the snapshot has no index, so the middle of the timeline")
+        case .topOfTimeline:
+            return candidate(0, 0.1, .topOfTimeline, "TopOfTimeline: the top of the timeline")
+        case .lastKnownPosition:
+            let offset = index.clamp(offset: snapshot?.contentOffset ?? 0)
+            let chosen = index.index(atOffset: offset) ?? 0
+            return candidate(chosen, 0.25, .contentOffset(snapshot?.contentOffset ?? 0),
+                             "LastKnownPosition: the saved scroll offset \(Int(offset)) pt")
+        case .newestPost:
+            return candidate(index.newestIndex ?? 0, 0.15, .postAtTop, "NewestPost: the most recently created post")
+        case .oldestPost:
+            return candidate(index.oldestIndex ?? 0, 0.15, .postAtTop, "OldestPost: the earliest created post")
+        }
+    }
+
+    private func candidate(_ index: Int, _ confidence: Double, _ placement: Placement, _ explanation: String) -> Candidate {
+        Candidate(index: index, confidence: confidence, method: .fallback, placement: placement, strategy: name,
+                  explanation: explanation)
+    }
+
+    static let scenarios: [StrategyScenario] = {
+        let base = Date(timeIntervalSince1970: 1_700_000_000)
+        let offsets: [Double] = [-500, -100, -900, -50, -700]
+        let posts = offsets.enumerated().map { Post(id: "p\($0.offset)", createdAt: base.addingTimeInterval($0.element), height: 100) }
+        let snapshot = PositionSnapshot(postId: "gone", contentOffset: 250, index: 5, timelineCount: 10)
+        func mode(_ name: String) -> Value.Dictionary { ["Mode": Value.Member(value: .string(name))] }
+        return [
+            StrategyScenario(name: "NearestContent keeps the relative position", timeline: Timeline(posts: posts), snapshot: snapshot,
+                             parameters: mode("NearestContent"), expectedPostId: "p3", expectedMethod: .fallback),
+            StrategyScenario(name: "TopOfTimeline", timeline: Timeline(posts: posts), snapshot: snapshot,
+                             parameters: mode("TopOfTimeline"), expectedPostId: "p0", expectedMethod: .fallback),
+            StrategyScenario(name: "LastKnownPosition", timeline: Timeline(posts: posts, viewportHeight: 200), snapshot: snapshot,
+                             parameters: mode("LastKnownPosition"), expectedPostId: "p2", expectedMethod: .fallback),
+            StrategyScenario(name: "NewestPost is not the top of an algorithmic feed", timeline: Timeline(posts: posts),
+                             snapshot: snapshot, parameters: mode("NewestPost"), expectedPostId: "p3", expectedMethod: .fallback),
+            StrategyScenario(name: "OldestPost", timeline: Timeline(posts: posts), snapshot: snapshot,
+                             parameters: mode("OldestPost"), expectedPostId: "p2", expectedMethod: .fallback),
+        ]
+    }()
+}

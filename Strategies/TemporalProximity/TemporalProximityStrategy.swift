@@ -1,0 +1,83 @@
+import Foundation
+import StrategyKit
+import TimelineCore
+import ValueTree
+
+/// TemporalProximity: the post whose `createdAt` is closest to the saved post's, within `Window`
+/// seconds (inclusive), found by binary search over the time-sorted view, so it is right when
+/// display order is not time order (algorithmic feeds, federated timelines). At equal |Δt| the
+/// post with the larger display index (lower on screen) wins. Confidence is
+/// `0.8 × (1 − |Δt| / Window)` (0.8 when Window is 0).
+public struct TemporalProximityStrategy: RestorationStage {
+    public static let type = StrategyType(
+        name: "TemporalProximity", kind: .restoration,
+        summary: "Finds the post created closest in time to the saved one, within Window seconds.",
+        parameterSchema: ParameterSchema.object([
+            ("Window", ParameterSchema.number("Largest |Δt| in seconds between the saved post's creation time and a candidate's.",
+                                              default: 3600, minimum: 0)),
+            ("Weight", ParameterSchema.weight),
+        ]),
+        scenarios: TemporalProximityStrategy.scenarios
+    ) { options in
+        .restoration(TemporalProximityStrategy(window: options.double("Window") ?? 3600, weight: options.double("Weight") ?? 1))
+    }
+
+    public let name = "TemporalProximity"
+    public let window: Double
+    public let weight: Double
+
+    public init(window: Double = 3600, weight: Double = 1) {
+        self.window = window
+        self.weight = weight
+    }
+
+    public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
+        guard let snapshot = request.snapshot, let savedAt = snapshot.postCreatedAt, request.index.count > 0 else { return nil }
+        let index = request.index
+        let target = savedAt.timeIntervalSince1970
+        let after = index.timeOrderPosition(atOrAfter: savedAt)
+        // The closest time at or after the target, and the closest before it.
+        let deltaAfter = after < index.count ? index.time(atTimeOrderPosition: after) - target : .infinity
+        let deltaBefore = after > 0 ? target - index.time(atTimeOrderPosition: after - 1) : .infinity
+        let best = min(deltaAfter, deltaBefore)
+        guard best <= window else { return nil }
+        var choice = -1
+        if deltaBefore == best {
+            // Runs of equal times are ordered by display index: the run's last is the largest.
+            choice = Int(index.timeOrder[after - 1])
+        }
+        if deltaAfter == best {
+            let runEnd = index.timeOrderPosition(after: index.time(atTimeOrderPosition: after)) - 1
+            choice = max(choice, Int(index.timeOrder[runEnd]))
+        }
+        let confidence = window > 0 ? 0.8 * (1 - best / window) : 0.8
+        let post = index.posts[choice]
+        return Candidate(
+            index: choice, confidence: confidence, method: .temporalProximity, placement: .standIn, strategy: name,
+            explanation: "post \(post.id) was created \(TemporalProximityStrategy.describe(best)) from the saved post (window \(TemporalProximityStrategy.describe(window)))")
+    }
+
+    static func describe(_ seconds: Double) -> String {
+        if seconds < 120 { return "\(Int(seconds.rounded())) s" }
+        if seconds < 7200 { return "\(Int((seconds / 60).rounded())) min" }
+        return "\(Int((seconds / 3600).rounded())) h"
+    }
+
+    static let scenarios: [StrategyScenario] = {
+        let base = Date(timeIntervalSince1970: 1_700_000_000)
+        // An algorithmic feed: display order is not time order.
+        let offsets: [Double] = [-50, -3000, -10, -400, -7200, -20]
+        let posts = offsets.enumerated().map { Post(id: "p\($0.offset)", createdAt: base.addingTimeInterval($0.element), height: 100) }
+        let saved = PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-390), index: 3, timelineCount: 6)
+        let tie = PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-15), index: 2, timelineCount: 6)
+        return [
+            StrategyScenario(name: "algorithmic order", timeline: Timeline(posts: posts), snapshot: saved,
+                             expectedPostId: "p3", expectedMethod: .temporalProximity),
+            StrategyScenario(name: "equal distance: lower on screen wins", timeline: Timeline(posts: posts), snapshot: tie,
+                             expectedPostId: "p5", expectedMethod: .temporalProximity),
+            StrategyScenario(name: "outside the window", timeline: Timeline(posts: posts),
+                             snapshot: PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-20_000)),
+                             expectedPostId: nil),
+        ]
+    }()
+}

@@ -1,0 +1,68 @@
+import Foundation
+import StrategyKit
+import TimelineCore
+import ValueTree
+
+/// WeightedVote: every stage votes for its candidate with its `Weight`; the post with the
+/// highest total wins (on a tie, the one whose best voter is more confident, then the earlier
+/// stage). The result's confidence is the weighted mean of its voters' confidences, and its
+/// method and placement are those of its most confident voter.
+public struct WeightedVoteStrategy: RestorationStage {
+    public static let type = StrategyType(
+        name: "WeightedVote", kind: .restoration,
+        summary: "Every stage votes with its Weight; the post with the highest total wins.",
+        parameterSchema: ParameterSchema.object([("Weight", ParameterSchema.weight)]),
+        isComposition: true
+    ) { options in
+        guard !options.children.isEmpty else { throw StrategyError("WeightedVote needs at least one stage") }
+        return .restoration(WeightedVoteStrategy(stages: options.children, weight: options.double("Weight") ?? 1))
+    }
+
+    public let name = "WeightedVote"
+    public let stages: [any RestorationStage]
+    public let weight: Double
+
+    public init(stages: [any RestorationStage], weight: Double = 1) {
+        self.stages = stages
+        self.weight = weight
+    }
+
+    public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
+        struct Tally {
+            var total = 0.0
+            var weightedConfidence = 0.0
+            var best: Candidate
+            var firstStage: Int
+            var traces: [Int] = []
+        }
+        var tallies: [Int: Tally] = [:]
+        for (order, stage) in stages.enumerated() {
+            var nested: [StageVerdict] = []
+            let candidate = stage.propose(request, trace: &nested, depth: depth + 1)
+            let position = trace.count
+            trace.append(StageVerdict(stage: stage.name, candidate: candidate,
+                                      verdict: candidate == nil ? "no candidate" : "outvoted", depth: depth))
+            trace += nested
+            guard let candidate else { continue }
+            var tally = tallies[candidate.index] ?? Tally(best: candidate, firstStage: order)
+            tally.total += stage.weight
+            tally.weightedConfidence += stage.weight * candidate.confidence
+            if candidate.confidence > tally.best.confidence { tally.best = candidate }
+            tally.traces.append(position)
+            tallies[candidate.index] = tally
+        }
+        let winner = tallies.values.max { a, b in
+            if a.total != b.total { return a.total < b.total }
+            if a.best.confidence != b.best.confidence { return a.best.confidence < b.best.confidence }
+            return a.firstStage > b.firstStage
+        }
+        guard let winner else { return nil }
+        for position in winner.traces {
+            trace[position].verdict = "chosen: \(String(format: "%g", winner.total)) of the votes"
+        }
+        var result = winner.best
+        result.confidence = winner.total > 0 ? min(1, winner.weightedConfidence / winner.total) : winner.best.confidence
+        result.explanation += " (\(winner.traces.count) stage\(winner.traces.count == 1 ? "" : "s") voted for it)"
+        return result
+    }
+}

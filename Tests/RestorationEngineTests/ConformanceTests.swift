@@ -1,0 +1,159 @@
+import Configuration
+import Foundation
+import JSONSchema
+import RestorationEngine
+import StrategyKit
+import StrategyTestSupport
+import Testing
+import TimelineCore
+import ValueTree
+
+/// The shared conformance suite: every registered restoration, fallback and positioning type
+/// runs its own named scenarios and the common ones below, and must keep the invariants. A new
+/// strategy gets all of this without writing a test.
+@Suite("Strategy conformance")
+struct ConformanceTests {
+    static let types = BuiltInStrategies.registry.stageTypes
+    static let base = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static func posts(_ count: Int, prefix: String = "p", heights: Bool = true, text: Bool = true) -> [Post] {
+        var result: [Post] = []
+        result.reserveCapacity(count)
+        for i in 0..<count {
+            let created = base.addingTimeInterval(Double(-60 * i))
+            let body: String? = text ? "post \(i) about topic \(i % 13)" : nil
+            let height: Double? = heights ? Double(80 + (i * 37) % 120) : nil
+            result.append(Post(id: prefix + String(i), createdAt: created, author: "a" + String(i % 7), text: body, height: height))
+        }
+        return result
+    }
+
+    static func snapshot(of posts: [Post], at index: Int) -> PositionSnapshot {
+        PositionSnapshot(postId: posts[index].id, postCreatedAt: posts[index].createdAt, viewportY: -25, contentOffset: Double(index) * 100,
+                         viewportHeight: 800, index: index, timelineCount: posts.count,
+                         neighbors: .init(above: (max(0, index - 5)..<index).reversed().map { posts[$0].id },
+                                          below: (index + 1..<min(posts.count, index + 6)).map { posts[$0].id }),
+                         text: posts[index].text, savedAt: base, deviceId: "test")
+    }
+
+    /// The common scenarios: name, timeline, snapshot.
+    static let common: [(String, [Post], PositionSnapshot?)] = {
+        let twenty = posts(20)
+        let saved = snapshot(of: twenty, at: 8)
+        var algorithmic = twenty
+        algorithmic.shuffle(using: &SeededGenerator.shared)
+        var equal = twenty
+        for i in equal.indices { equal[i].createdAt = base }
+        let million = posts(1_000_000, text: false)
+        return [
+            ("empty timeline", [], saved),
+            ("one post", [twenty[0]], saved),
+            ("post present", twenty, saved),
+            ("post deleted", twenty.filter { $0.id != saved.postId }, saved),
+            ("every post replaced", posts(20, prefix: "q"), saved),
+            ("algorithmic order", algorithmic, saved),
+            ("equal timestamps", equal, saved),
+            ("heights unknown", posts(20, heights: false), saved),
+            ("no snapshot", twenty, nil),
+            ("1,000,000 posts", million, snapshot(of: million, at: 500_000)),
+        ]
+    }()
+
+    static func build(_ type: StrategyType) throws -> BuiltStrategy {
+        var options = StrategyOptions(parameters: type.defaults)
+        if type.isComposition {
+            let exact = try ExactMatchType.make()
+            options.children = [exact]
+        }
+        return try type.make(options)
+    }
+
+    @Test("named scenarios give the expected post", arguments: types.filter { !$0.scenarios.isEmpty }.map(\.name))
+    func namedScenarios(_ name: String) throws {
+        let type = try #require(BuiltInStrategies.registry[name])
+        for result in try ScenarioRunner.run(type) {
+            #expect(result.chosenPostId == result.scenario.expectedPostId, "\(name): \(result.scenario.name)")
+        }
+    }
+
+    @Test("common scenarios keep the invariants", arguments: types.map(\.name))
+    func invariants(_ name: String) throws {
+        let type = try #require(BuiltInStrategies.registry[name])
+        let built = try Self.build(type)
+        for (scenario, posts, snapshot) in Self.common {
+            let index = TimelineIndex(Timeline(posts: posts, viewportHeight: 800))
+            let request = RestorationRequest(snapshot: snapshot, index: index)
+            switch built {
+            case .restoration(let stage):
+                var trace: [StageVerdict] = []
+                let first = stage.propose(request, trace: &trace, depth: 0)
+                let second = stage.propose(request, trace: &trace, depth: 0)
+                #expect(first == second, "\(name) / \(scenario): not deterministic")
+                if posts.isEmpty { #expect(first == nil, "\(name) / \(scenario)") }
+                if type.kind == .fallback, !posts.isEmpty { #expect(first != nil, "\(name) / \(scenario): a fallback always answers") }
+                if let first {
+                    #expect(posts.indices.contains(first.index), "\(name) / \(scenario): index out of bounds")
+                    #expect((0...1).contains(first.confidence), "\(name) / \(scenario): confidence out of range")
+                }
+            case .positioning(let stage):
+                guard !posts.isEmpty else { continue }
+                for placement in [Placement.standIn, .postAtTop, .topOfTimeline, .contentOffset(12_345)] {
+                    let candidate = Candidate(index: posts.count / 2, confidence: 0.5, method: .fallback, placement: placement,
+                                              strategy: "Test", explanation: "test")
+                    let restoration = stage.place(candidate, request: request)
+                    #expect(posts.indices.contains(restoration.index), "\(name) / \(scenario)")
+                    #expect(posts[restoration.index].id == restoration.postId, "\(name) / \(scenario): the returned post exists")
+                    #expect(restoration.contentOffset >= 0 && restoration.contentOffset <= index.maximumContentOffset)
+                }
+            }
+        }
+    }
+
+    @Test("out-of-range parameters are rejected by the schema and by the builder", arguments: types.map(\.name))
+    func parameterValidation(_ name: String) throws {
+        let type = try #require(BuiltInStrategies.registry[name])
+        for (parameter, member) in type.parameterSchema["properties"]?.dictionaryValue ?? [:] {
+            let schema = member.value
+            var bad: [Value] = [.string("not a \(schema["type"]?.stringValue ?? "value")")]
+            if let minimum = schema["minimum"]?.numberValue { bad.append(.real(minimum - 1)) }
+            if let maximum = schema["maximum"]?.numberValue { bad.append(.real(maximum + 1)) }
+            if schema["enum"] != nil { bad[0] = .string("NoSuchValue") }
+            for value in bad {
+                var stage: [(String, Value)] = [("Strategy", .string(name)), (parameter, value)]
+                if type.isComposition { stage.append(("Stages", .array([.dictionary([("Strategy", .string("ExactMatch"))])]))) }
+                let document = Value.dictionary([("Restoration", .dictionary([("Pipeline", .array([.dictionary(stage)]))]))])
+                let errors = ConfigurationSchema.schema.validate(document).errors
+                #expect(!errors.isEmpty, "\(name).\(parameter) = \(value) was accepted by the schema")
+                let spec = "\(name)(\(type.isComposition ? "ExactMatch, " : "")\(parameter): \(value.stringValue.map { "'\($0)'" } ?? value.description))"
+                #expect(throws: PipelineError.self, "\(spec)") { try PipelineBuilder().build(spec: spec) }
+            }
+        }
+    }
+}
+
+enum ExactMatchType {
+    static func make() throws -> any RestorationStage {
+        guard case .restoration(let stage) = try BuiltInStrategies.registry["ExactMatch"]!.make(StrategyOptions()) else {
+            throw StrategyError("ExactMatch did not build")
+        }
+        return stage
+    }
+}
+
+/// A deterministic random generator (SplitMix64), so shuffled scenarios are the same every run.
+struct SeededGenerator: RandomNumberGenerator {
+    nonisolated(unsafe) static var shared = SeededGenerator(seed: 42)
+    var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

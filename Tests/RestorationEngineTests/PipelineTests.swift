@@ -1,0 +1,130 @@
+import Configuration
+import Foundation
+import RestorationEngine
+import StrategyKit
+import Testing
+import TestSupport
+import TimelineCore
+import ValueTree
+
+@Suite("Pipelines from the configuration and from specs")
+struct PipelineTests {
+    static let base = Date(timeIntervalSince1970: 1_700_000_000)
+    static let posts = (0..<20).map { Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-600 * $0)), text: "post number \($0)", height: 100) }
+
+    static func configuration(_ json: String) -> TimelineConfiguration {
+        let loaded = ConfigurationLoader().read(data: Data(json.utf8))
+        #expect(loaded.errors.isEmpty, "\(loaded.errors)")
+        return loaded.configuration
+    }
+
+    static func restore(_ configuration: TimelineConfiguration, snapshot: PositionSnapshot?, posts: [Post] = posts) throws -> Restoration? {
+        let pipeline = try PipelineBuilder(configuration: configuration).build()
+        return pipeline.restore(RestorationRequest(snapshot: snapshot, index: TimelineIndex(Timeline(posts: posts, viewportHeight: 500)))).restoration
+    }
+
+    @Test("the seed's keys drive the default pipeline")
+    func defaultPipeline() throws {
+        #expect(try PipelineBuilder().build().summary
+                == "ExactMatch > NeighborAnchor > TemporalProximity > ContentSimilarity > Fallback | ViewportAnchor")
+        let smartOff = Self.configuration("{\"PositionPersistence\": {\"SmartRestoration\": false}}")
+        #expect(try PipelineBuilder(configuration: smartOff).build().summary == "ExactMatch > Fallback | ViewportAnchor")
+        let disabled = Self.configuration("{\"PositionPersistence\": {\"Enabled\": false}}")
+        #expect(try PipelineBuilder(configuration: disabled).build().summary == "Fallback(Mode: TopOfTimeline) | ViewportAnchor")
+    }
+
+    @Test("editing FallbackStrategy changes the restoration, with no code change")
+    func fallbackStrategyDrivesFallback() throws {
+        let snapshot = PositionSnapshot(postId: "gone", viewportY: 0, contentOffset: 900, index: 10, timelineCount: 20)
+        let nearest = try Self.restore(Self.configuration("{\"PositionPersistence\": {\"FallbackStrategy\": \"NearestContent\"}}"), snapshot: snapshot)
+        let top = try Self.restore(Self.configuration("{\"PositionPersistence\": {\"FallbackStrategy\": \"TopOfTimeline\"}}"), snapshot: snapshot)
+        let oldest = try Self.restore(Self.configuration("{\"PositionPersistence\": {\"FallbackStrategy\": \"OldestPost\"}}"), snapshot: snapshot)
+        #expect(nearest?.postId == "p10")
+        #expect(top?.postId == "p0")
+        #expect(top?.contentOffset == 0)
+        #expect(oldest?.postId == "p19")
+        #expect(nearest?.method == .fallback)
+    }
+
+    @Test("an explicit pipeline with a composition and parameters")
+    func explicitPipeline() throws {
+        let configuration = Self.configuration("""
+            {"Restoration": {"Pipeline": [
+              {"Strategy": "BestConfidence", "Stages": [{"Strategy": "ExactMatch"}, {"Strategy": "ContentSimilarity", "Threshold": 0.5}]},
+              {"Strategy": "Fallback", "Mode": "TopOfTimeline"},
+              {"Strategy": "ViewportAnchor", "AtTop": "RevealNew"}]}}
+            """)
+        let pipeline = try PipelineBuilder(configuration: configuration).build()
+        #expect(pipeline.summary == "BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5)) > Fallback(Mode: TopOfTimeline) | ViewportAnchor(AtTop: RevealNew)")
+        let snapshot = PositionSnapshot(postId: "gone", contentOffset: 300, text: "post number 7 again")
+        let result = pipeline.restore(RestorationRequest(snapshot: snapshot, index: TimelineIndex(Timeline(posts: Self.posts))))
+        #expect(result.restoration?.postId == "p7")
+        #expect(result.restoration?.strategy == "ContentSimilarity")
+    }
+
+    @Test("specs: A > B is FirstMatch, compositions take specs")
+    func specs() throws {
+        let builder = PipelineBuilder()
+        #expect(try builder.build(spec: "ExactMatch > TemporalProximity(Window: 1800) > Fallback(Mode: TopOfTimeline)").summary
+                == "ExactMatch > TemporalProximity(Window: 1800) > Fallback(Mode: TopOfTimeline) | ViewportAnchor")
+        #expect(try builder.build(spec: "BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5)) > Fallback").summary
+                == "BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5)) > Fallback | ViewportAnchor")
+        #expect(try PipelineSpec.parse("A(B > C, X: 'y z')") == .stage(name: "A", parameters: [("X", .string("y z"))],
+                                                                          arguments: [.sequence([.stage(name: "B", parameters: [], arguments: []),
+                                                                                                 .stage(name: "C", parameters: [], arguments: [])])]))
+    }
+
+    @Test("bad specs are clear errors", arguments: [
+        ("ExactMatch > TemporalProximty", "unknown strategy \"TemporalProximty\"; did you mean \"TemporalProximity\"? Registered: ExactMatch, NeighborAnchor, TemporalProximity, ContentSimilarity, Fallback, ViewportAnchor, FirstMatch, BestConfidence, WeightedVote"),
+        ("TemporalProximity(Window: -5)", "TemporalProximity: Window: -5 is less than the minimum 0 (allowed: ≥ 0)"),
+        ("ContentSimilarity(Treshold: 0.5)", "ContentSimilarity: Treshold: unknown key \"Treshold\"; did you mean \"Threshold\"? Valid keys: Threshold, Weight"),
+        ("Fallback(Mode: Top)", "Fallback: Mode: \"Top\" is not one of the allowed values: \"NearestContent\", \"TopOfTimeline\", \"LastKnownPosition\", \"NewestPost\", \"OldestPost\""),
+        ("ExactMatch(", "invalid --strategy spec at column 12: expected a strategy name at the end"),
+        ("ViewportAnchor > ExactMatch", "ViewportAnchor is a positioning strategy; it can only come last in a pipeline"),
+        ("ExactMatch(Fallback)", "ExactMatch is not a composition and takes no stages"),
+    ])
+    func badSpecs(_ spec: String, _ message: String) {
+        let error = #expect(throws: PipelineError.self) { try PipelineBuilder().build(spec: spec) }
+        #expect(error?.description == message)
+    }
+
+    @Test("the explain trace records every stage's verdict")
+    func trace() throws {
+        let pipeline = try PipelineBuilder().build()
+        let snapshot = PositionSnapshot(postId: "gone", postCreatedAt: Self.base.addingTimeInterval(-3000), viewportY: 0, index: 5, timelineCount: 20)
+        let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: TimelineIndex(Timeline(posts: Self.posts))))
+        #expect(outcome.restoration?.postId == "p5")
+        #expect(outcome.trace.map(\.stage) == ["ExactMatch", "NeighborAnchor", "TemporalProximity"])
+        #expect(outcome.trace.map(\.verdict) == ["no candidate", "no candidate", "chosen"])
+    }
+
+    @Test("an empty timeline has nothing to restore")
+    func emptyTimeline() throws {
+        let outcome = try PipelineBuilder().build().restore(RestorationRequest(snapshot: nil, index: TimelineIndex(Timeline(posts: []))))
+        #expect(outcome.restoration == nil)
+    }
+}
+
+@Suite("Composed configuration schema")
+struct ComposedSchemaTests {
+    @Test("schemas/ holds the configuration schema composed with every registered strategy")
+    func inStep() throws {
+        let file = try String(contentsOf: Fixtures.repositoryURL("schemas/SocialFusionTimelineConfiguration.schema.json"), encoding: .utf8)
+        #expect(ConfigurationSchemaComposer.composedText() == file,
+                "run: swift run engine schema print --compose > schemas/SocialFusionTimelineConfiguration.schema.json && schemas/embed-in-sources.sh")
+    }
+
+    @Test("engine validate checks strategy names and parameters at their lines")
+    func validation() {
+        let json = """
+            {"Restoration": {"Pipeline": [
+              {"Strategy": "TemporalProximity", "Window": -5},
+              {"Strategy": "ExactMach"}]}}
+            """
+        let diagnostics = ConfigurationLoader().read(data: Data(json.utf8), fileName: "c.json").diagnostics.map(\.description)
+        #expect(diagnostics == [
+            "c.json:2:47: error: Restoration.Pipeline[0].Window: -5 is less than the minimum 0 (allowed: ≥ 0)",
+            "c.json:3:16: error: Restoration.Pipeline[1].Strategy: \"ExactMach\" is not one of the allowed values: \"ExactMatch\", \"NeighborAnchor\", \"TemporalProximity\", \"ContentSimilarity\", \"Fallback\", \"ViewportAnchor\", \"FirstMatch\", \"BestConfidence\", \"WeightedVote\"; did you mean \"ExactMatch\"?",
+        ])
+    }
+}

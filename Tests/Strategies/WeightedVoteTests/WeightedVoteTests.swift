@@ -1,0 +1,36 @@
+import Foundation
+import StrategyKit
+import Testing
+import TimelineCore
+import WeightedVote
+
+struct FixedStage: RestorationStage {
+    let name: String
+    let index: Int?
+    let confidence: Double
+    let weight: Double
+
+    func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
+        index.map { Candidate(index: $0, confidence: confidence, method: .fallback, placement: .postAtTop, strategy: name, explanation: name) }
+    }
+}
+
+@Suite("WeightedVote")
+struct WeightedVoteTests {
+    @Test("the post with the highest total weight wins; confidence is the weighted mean")
+    func vote() {
+        let request = RestorationRequest(snapshot: nil, index: TimelineIndex(Timeline(posts: (0..<5).map {
+            Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 0))
+        })))
+        let stage = WeightedVoteStrategy(stages: [
+            FixedStage(name: "A", index: 1, confidence: 0.9, weight: 2),
+            FixedStage(name: "B", index: 3, confidence: 0.6, weight: 1),
+            FixedStage(name: "C", index: 3, confidence: 0.3, weight: 1.5),
+        ])
+        var trace: [StageVerdict] = []
+        let chosen = stage.propose(request, trace: &trace, depth: 0)
+        #expect(chosen?.index == 3)
+        #expect(abs((chosen?.confidence ?? 0) - (0.6 * 1 + 0.3 * 1.5) / 2.5) < 1e-12)
+        #expect(trace.map(\.verdict) == ["outvoted", "chosen: 2.5 of the votes", "chosen: 2.5 of the votes"])
+    }
+}

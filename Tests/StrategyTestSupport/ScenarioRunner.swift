@@ -1,0 +1,27 @@
+import StrategyKit
+import TimelineCore
+import ValueTree
+
+/// Runs a strategy type's named scenarios: builds the stage with the scenario's parameters
+/// (defaults filled in) and returns what it proposed.
+public enum ScenarioRunner {
+    public struct Result {
+        public let scenario: StrategyScenario
+        public let candidate: Candidate?
+        public var chosenPostId: String? {
+            candidate.map { scenario.timeline.posts[$0.index].id }
+        }
+    }
+
+    public static func run(_ type: StrategyType) throws -> [Result] {
+        try type.scenarios.map { scenario in
+            var parameters = type.defaults
+            for (key, member) in scenario.parameters { parameters[key] = member }
+            let built = try type.make(StrategyOptions(parameters: parameters))
+            guard case .restoration(let stage) = built else { return Result(scenario: scenario, candidate: nil) }
+            var trace: [StageVerdict] = []
+            let request = RestorationRequest(snapshot: scenario.snapshot, index: TimelineIndex(scenario.timeline))
+            return Result(scenario: scenario, candidate: stage.propose(request, trace: &trace, depth: 0))
+        }
+    }
+}
