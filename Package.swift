@@ -71,6 +71,8 @@ let package = Package(
         ),
         // The domain model: posts, timelines, the timeline index, snapshots, restorations. No I/O.
         .target(name: "TimelineCore", swiftSettings: swiftSettings),
+        // Timelines and snapshots as files: the engine's JSON, JSON Lines, Mastodon, Bluesky.
+        .target(name: "TimelineFormats", dependencies: ["TimelineCore", "ValueTree", "JSONText"], swiftSettings: swiftSettings),
         // What a strategy is: kinds, stages, candidates, the StrategyType a registry holds.
         .target(name: "StrategyKit", dependencies: ["TimelineCore", "ValueTree"], swiftSettings: swiftSettings),
         // The registry of built-ins, pipelines built from the configuration or a spec, and the
@@ -85,7 +87,7 @@ let package = Package(
         .target(
             name: "TimelineEngine",
             dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "Configuration", "TimelineLogging",
-                           "TimelineCore", "StrategyKit", "RestorationEngine"],
+                           "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats"],
             swiftSettings: swiftSettings
         ),
         // The `engine` command-line tool's commands, kept in a library so tests can call them.
@@ -136,6 +138,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport"],
+                    swiftSettings: swiftSettings),
         .testTarget(
             name: "RestorationEngineTests",
             dependencies: ["RestorationEngine", "StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "TestSupport",

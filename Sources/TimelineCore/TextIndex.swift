@@ -7,8 +7,9 @@ import Foundation
 /// characters, and numbers of any length). A word's weight in a text is `(1 + ln tf) × idf` with
 /// `idf = ln((N + 1) / (df + 1)) + 1`; similarity is the cosine of the two weight vectors, in
 /// [0, 1]. Each word keeps a postings list (text number and weight), so a query only visits
-/// the texts that share a word with it. Words found in more than a tenth of the texts are
-/// skipped when the query has rarer ones: their weight is small and their lists are long.
+/// the texts that share a word with it. In collections of 10,000 texts or more, words found in
+/// more than a tenth of the texts are skipped when the query has rarer ones: their weight is
+/// small and their lists are long.
 public final class TextIndex: Sendable {
     private let wordIDs: [String: Int32]
     private let postings: [[(text: Int32, weight: Float)]]
@@ -107,7 +108,9 @@ public final class TextIndex: Sendable {
             squares += weight * weight
         }
         let queryNorm = squares.squareRoot()
-        let commonLimit = max(1, textCount / 10)
+        // In large collections, words found in more than a tenth of the texts are skipped when
+        // the query has rarer ones; below 10,000 texts every word counts and scores are exact.
+        let commonLimit = textCount >= 10_000 ? textCount / 10 : Int.max
         let hasRare = queryWeights.contains { Int(documentFrequency[Int($0.word)]) <= commonLimit }
         var scores: [Int32: Double] = [:]
         for (word, weight) in queryWeights {

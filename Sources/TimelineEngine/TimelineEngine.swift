@@ -14,5 +14,6 @@
 @_exported import RestorationEngine
 @_exported import StrategyKit
 @_exported import TimelineCore
+@_exported import TimelineFormats
 @_exported import TimelineLogging
 @_exported import ValueTree

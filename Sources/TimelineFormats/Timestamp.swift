@@ -1,0 +1,65 @@
+import Foundation
+import ValueTree
+
+/// RFC 3339 timestamps: `2022-12-07T21:31:40Z`, with optional fractional seconds and a `Z` or
+/// `±HH:MM` offset. Parsed by hand: this runs once per post, and `ISO8601DateFormatter` is
+/// several times slower.
+public enum Timestamp {
+    public static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " "),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let byte = bytes[index]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+              let minute = number(14..<16), let second = number(17..<19),
+              let date = DateValue(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                fraction += Double(bytes[index] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        guard index < bytes.count else { return nil }
+        var offset = 0
+        switch bytes[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            guard index + 1 == bytes.count else { return nil }
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
+                  let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6), hours < 24, minutes < 60
+            else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
+        default:
+            return nil
+        }
+        return date.date.addingTimeInterval(fraction - Double(offset))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds when the date has a fraction.
+    public static func format(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let milliseconds = Int(((date.timeIntervalSince1970 - seconds) * 1000).rounded())
+        guard let value = DateValue(Date(timeIntervalSince1970: seconds)) else { return "" }
+        if milliseconds == 0 { return value.description }
+        var text = value.description
+        text.removeLast()
+        return text + "." + String(format: "%03d", min(999, milliseconds)) + "Z"
+    }
+}
