@@ -1,0 +1,168 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import JSONText
+import PropertyList
+import RestorationEngine
+import StrategyKit
+import TimelineCore
+import TimelineFormats
+import ValueTree
+
+/// `engine restore --config C --timeline T --position P [--strategy SPEC] [--format text|json] [--explain]`.
+struct RestoreCommand: ParsableCommand {
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text
+        case json
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Decide where to put the reader back in a timeline, and say why.",
+        discussion: """
+            The pipeline comes from the configuration (Restoration.Pipeline, or the default that
+            PositionPersistence implies) unless --strategy gives one in spec notation:
+              'ExactMatch > TemporalProximity(Window: 1800) > Fallback(Mode: TopOfTimeline)'
+              'BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5)) > Fallback'
+            Stages separated by > form a FirstMatch; ViewportAnchor positions the result unless
+            the spec ends with another positioning stage.
+
+            Timelines: the engine's JSON ({"posts": [...], "viewportHeight": N}), JSON Lines of
+            posts, a Mastodon home timeline or a Bluesky getTimeline response (detected, or
+            chosen with --timeline-format).
+
+            Exit codes: 0 restored, 1 nothing to restore (empty timeline) or invalid input,
+            2 unreadable file or bad usage.
+
+            Examples:
+              engine restore --config config/SocialFusionTimelineConfiguration.plist --timeline timeline.json --position position.json
+              engine restore --config config/Info.plist --timeline home.json --position position.json --explain
+              engine restore --config c.plist --timeline t.jsonl --position p.json --strategy 'ExactMatch > Fallback' --format json
+            """
+    )
+
+    @Option(name: .long, help: "The configuration file (plist, Info.plist or JSON).")
+    var config: String
+
+    @Option(name: .long, help: "The current timeline.")
+    var timeline: String
+
+    @Option(name: .long, help: "The saved position (a PositionSnapshot as JSON).")
+    var position: String
+
+    @Option(name: .long, help: "A pipeline in spec notation, instead of the configuration's.")
+    var strategy: String?
+
+    @Option(name: .customLong("timeline-format"), help: "engine, jsonl, mastodon or bluesky (default: detected).")
+    var timelineFormat: TimelineFormat?
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @Flag(name: .long, help: "Show every stage's candidate and why it was taken or passed over.")
+    var explain = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() throws {
+        let loaded = ConfigurationLoader().read(contentsOf: URL(fileURLWithPath: config), displayName: config)
+        for diagnostic in loaded.diagnostics { Console.error(diagnostic.description) }
+        if loaded.diagnostics.contains(where: { $0.kind == .unreadable }) { throw EngineExit.usage }
+        if !loaded.errors.isEmpty { throw EngineExit.invalid }
+
+        let timelineValue = try readTimeline()
+        let snapshot = try readSnapshot()
+        let builder = PipelineBuilder(configuration: loaded.configuration)
+        let pipeline: Pipeline
+        do throws(PipelineError) {
+            if let strategy {
+                pipeline = try builder.build(spec: strategy)
+            } else {
+                pipeline = try builder.build()
+            }
+        } catch {
+            Console.error("error: \(error.description)")
+            throw strategy == nil ? EngineExit.invalid : EngineExit.usage
+        }
+        let started = DispatchTime.now()
+        let index = TimelineIndex(timelineValue)
+        let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1000
+        logging.logger(.position).debug("restored in \(Int(elapsed)) µs with \(pipeline.summary)")
+
+        guard let restoration = outcome.restoration else {
+            Console.error("\(timeline): the timeline is empty; there is nothing to restore")
+            throw EngineExit.invalid
+        }
+        switch format {
+        case .json:
+            var value = SnapshotCoding.value(of: restoration)
+            if explain, var members = value.dictionaryValue {
+                members["pipeline"] = Value.Member(value: .string(pipeline.summary))
+                members["trace"] = Value.Member(value: .array(outcome.trace.map { verdict in
+                    .dictionary([
+                        ("stage", .string(verdict.stage)), ("depth", .integer(verdict.depth)),
+                        ("postId", verdict.candidate.map { .string(index.posts[$0.index].id) } ?? .null),
+                        ("confidence", verdict.candidate.map { .real($0.confidence) } ?? .null),
+                        ("verdict", .string(verdict.verdict)),
+                        ("explanation", verdict.candidate.map { .string($0.explanation) } ?? .null),
+                    ])
+                }))
+                value = Value(.dictionary(members))
+            }
+            Console.outRaw(try JSONWriter(style: .pretty).write(value))
+        case .text:
+            Console.out("post \(restoration.postId) at index \(restoration.index), content offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY))")
+            Console.out("method \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence))")
+            Console.out(restoration.explanation)
+            if explain {
+                Console.out("")
+                Console.out("pipeline: \(pipeline.summary)")
+                for verdict in outcome.trace {
+                    let indent = String(repeating: "  ", count: verdict.depth + 1)
+                    if let candidate = verdict.candidate {
+                        Console.out("\(indent)\(verdict.stage): post \(index.posts[candidate.index].id) (confidence \(String(format: "%.2f", candidate.confidence))) — \(verdict.verdict)")
+                        Console.out("\(indent)  \(candidate.explanation)")
+                    } else {
+                        Console.out("\(indent)\(verdict.stage): \(verdict.verdict)")
+                    }
+                }
+            }
+        }
+    }
+
+    static func points(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) pt" : String(format: "%.1f pt", value)
+    }
+
+    private func readFile(_ path: String) throws -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            Console.error("\(path): error: cannot read file: \(FileErrorReason.describe(error))")
+            throw EngineExit.usage
+        }
+    }
+
+    private func readTimeline() throws -> Timeline {
+        let data = try readFile(timeline)
+        do {
+            return try TimelineFormat.read(data, format: timelineFormat)
+        } catch {
+            Console.error("\(timeline):\(error.location == nil ? " " : "")\(error.description)")
+            throw EngineExit.invalid
+        }
+    }
+
+    private func readSnapshot() throws -> PositionSnapshot {
+        let data = try readFile(position)
+        do {
+            return try SnapshotCoding.read(data)
+        } catch {
+            Console.error("\(position):\(error.location == nil ? " " : "")\(error.description)")
+            throw EngineExit.invalid
+        }
+    }
+}
+
+extension TimelineFormat: ExpressibleByArgument {}

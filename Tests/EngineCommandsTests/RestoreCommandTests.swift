@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("engine restore and engine strategies")
+struct RestoreCommandTests {
+    static let timeline = "Tests/Fixtures/restore/timeline.jsonl"
+    static let config = "config/SocialFusionTimelineConfiguration.plist"
+
+    @Test("the reader lands on the same post and pixel")
+    func exactMatch() throws {
+        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
+                                            "--position", "Tests/Fixtures/restore/position.json"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            post 1600589425271926784 at index 12, content offset 1824 pt, viewportY -40 pt
+            method exact_match by ExactMatch, confidence 1.00
+            post 1600589425271926784 is still in the timeline at index 12
+
+            """)
+    }
+
+    @Test("editing FallbackStrategy in the plist changes what engine restore returns")
+    func fallbackStrategyEdit() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let original = try String(contentsOf: Fixtures.repositoryURL(Self.config), encoding: .utf8)
+        let edited = original.replacingOccurrences(of: "<string>NearestContent</string>", with: "<string>TopOfTimeline</string>")
+        #expect(edited != original)
+        let editedPath = directory.appendingPathComponent("edited.plist").path
+        try edited.write(toFile: editedPath, atomically: true, encoding: .utf8)
+        let arguments = ["--timeline", Self.timeline, "--position", "Tests/Fixtures/restore/position-lost.json", "--format", "json"]
+        let nearest = try EngineProcess.run(["restore", "--config", Self.config] + arguments)
+        let top = try EngineProcess.run(["restore", "--config", editedPath] + arguments)
+        #expect(nearest.stdout == """
+            {
+              "postId": "1600581397479047170",
+              "index": 15,
+              "contentOffset": 2300.0,
+              "viewportY": 0.0,
+              "method": "fallback",
+              "strategy": "Fallback",
+              "confidence": 0.2,
+              "explanation": "NearestContent: index 20 of 40 maps to index 15 of 30"
+            }
+
+            """)
+        #expect(top.stdout == """
+            {
+              "postId": "1600603975363006470",
+              "index": 0,
+              "contentOffset": 0.0,
+              "viewportY": 0.0,
+              "method": "fallback",
+              "strategy": "Fallback",
+              "confidence": 0.1,
+              "explanation": "TopOfTimeline: the top of the timeline"
+            }
+
+            """)
+    }
+
+    @Test("--explain shows every stage's verdict; --strategy overrides the pipeline")
+    func explainAndStrategy() throws {
+        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
+                                            "--position", "Tests/Fixtures/restore/position-lost.json", "--explain",
+                                            "--strategy", "ExactMatch > Fallback(Mode: OldestPost)"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            post 1600558094274424833 at index 29, content offset 4000 pt, viewportY 648 pt
+            method fallback by Fallback, confidence 0.15
+            OldestPost: the earliest created post
+
+            pipeline: ExactMatch > Fallback(Mode: OldestPost) | ViewportAnchor
+              ExactMatch: no candidate
+              Fallback: post 1600558094274424833 (confidence 0.15) — chosen: the last stage that answered (no candidate reached 0.50)
+                OldestPost: the earliest created post
+
+            """)
+    }
+
+    @Test("an empty timeline has nothing to restore: a clear message and exit 1")
+    func emptyTimeline() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty.json").path
+        try Data("{\"posts\": []}".utf8).write(to: URL(fileURLWithPath: empty))
+        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", empty,
+                                            "--position", "Tests/Fixtures/restore/position.json"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "\(empty): the timeline is empty; there is nothing to restore\n")
+    }
+
+    @Test("a bad spec is a usage error")
+    func badSpec() throws {
+        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
+                                            "--position", "Tests/Fixtures/restore/position.json", "--strategy", "ExactMatch > Fallbak"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: unknown strategy \"Fallbak\"; did you mean \"Fallback\"?"))
+    }
+
+    @Test("engine strategies lists every registered type")
+    func strategies() throws {
+        let text = try EngineProcess.run(["strategies"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("      Window: number ≥ 0, default 3600 — Largest |Δt| in seconds"))
+        let json = try EngineProcess.run(["strategies", "--format", "json"])
+        for name in ["ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "Fallback", "ViewportAnchor",
+                     "FirstMatch", "BestConfidence", "WeightedVote", "Stderr", "JSONLines"] {
+            #expect(json.stdout.contains("\"name\": \"\(name)\""), "\(name)")
+        }
+    }
+}
