@@ -73,6 +73,8 @@ let package = Package(
         .target(name: "TimelineCore", swiftSettings: swiftSettings),
         // Timelines and snapshots as files: the engine's JSON, JSON Lines, Mastodon, Bluesky.
         .target(name: "TimelineFormats", dependencies: ["TimelineCore", "ValueTree", "JSONText"], swiftSettings: swiftSettings),
+        // The position tracker, the resume policy (soft and hard closes) and suggestions.
+        .target(name: "PositionTracking", dependencies: ["TimelineCore"], swiftSettings: swiftSettings),
         // What a strategy is: kinds, stages, candidates, the StrategyType a registry holds.
         .target(name: "StrategyKit", dependencies: ["TimelineCore", "ValueTree"], swiftSettings: swiftSettings),
         // The registry of built-ins, pipelines built from the configuration or a spec, and the
@@ -87,7 +89,7 @@ let package = Package(
         .target(
             name: "TimelineEngine",
             dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "Configuration", "TimelineLogging",
-                           "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats"],
+                           "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking"],
             swiftSettings: swiftSettings
         ),
         // The `engine` command-line tool's commands, kept in a library so tests can call them.
@@ -138,6 +140,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "PositionTrackingTests", dependencies: ["PositionTracking", "TimelineCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(

@@ -10,6 +10,7 @@
 @_exported import Configuration
 @_exported import JSONSchema
 @_exported import JSONText
+@_exported import PositionTracking
 @_exported import PropertyList
 @_exported import RestorationEngine
 @_exported import StrategyKit

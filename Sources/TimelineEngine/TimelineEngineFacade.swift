@@ -1,0 +1,149 @@
+import Configuration
+import Foundation
+import PositionTracking
+import RestorationEngine
+import StrategyKit
+import TimelineCore
+
+/// The engine an app holds: it observes scrolling and the app's lifecycle, keeps the position
+/// history, and restores the reader's place with the configured pipeline and resume policy.
+///
+/// Safe to call from any thread or task; `reload(configuration:)` swaps the pipeline atomically,
+/// and a restore in flight finishes with the pipeline it started with. No UIKit: the app passes
+/// offsets and timelines in, and applies the result itself.
+public final class TimelineEngine: @unchecked Sendable {
+    /// What `restore(in:)` decided.
+    public struct RestoreResult: Sendable {
+        /// Where to scroll; nil only for an empty timeline.
+        public var restoration: Restoration?
+        /// How the app was closed before this return.
+        public var close: ResumePolicy.Close
+        /// True to restore without asking; false to offer `suggestions` ("Continue reading?").
+        public var restoreSilently: Bool
+        public var suggestions: [RestorationSuggestion]
+        /// Every stage's verdict.
+        public var trace: [StageVerdict]
+    }
+
+    private let lock = NSLock()
+    private var configuration: TimelineConfiguration
+    private var pipeline: Pipeline
+    private var tracker: PositionTracker
+    private var policy: ResumePolicy
+    private let registry: StrategyRegistry
+    private let clock: @Sendable () -> Date
+    private var lastCleanBackground: Date?
+    private var lastReturn: Date?
+
+    /// Builds the engine from a configuration; throws when its pipeline cannot be built.
+    public init(configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
+                deviceId: String? = nil, clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
+        self.configuration = configuration
+        self.registry = registry
+        self.clock = clock
+        pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
+        tracker = PositionTracker(settings: TimelineEngine.trackerSettings(configuration), deviceId: deviceId)
+        policy = TimelineEngine.resumePolicy(configuration)
+    }
+
+    static func trackerSettings(_ configuration: TimelineConfiguration) -> PositionTracker.Settings {
+        PositionTracker.Settings(
+            autoSaveInterval: configuration.positionPersistence.autoSaveInterval,
+            maxHistorySize: configuration.positionPersistence.maxHistorySize,
+            anchorVisibilityThreshold: configuration.restoration.anchorVisibilityThreshold,
+            anchorMaxAge: configuration.restoration.anchorMaxAge)
+    }
+
+    static func resumePolicy(_ configuration: TimelineConfiguration) -> ResumePolicy {
+        ResumePolicy(hardCloseThreshold: configuration.resume.hardCloseThreshold,
+                     afterHardClose: ResumePolicy.AfterHardClose(rawValue: configuration.resume.afterHardClose.rawValue) ?? .suggest,
+                     silentRestoreConfidence: configuration.resume.silentRestoreConfidence)
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Swaps in a new configuration and pipeline atomically.
+    public func reload(configuration: TimelineConfiguration) throws(PipelineError) {
+        let built = try PipelineBuilder(registry: registry, configuration: configuration).build()
+        locked {
+            self.configuration = configuration
+            pipeline = built
+            tracker.settings = TimelineEngine.trackerSettings(configuration)
+            policy = TimelineEngine.resumePolicy(configuration)
+        }
+    }
+
+    /// The pipeline in use, in spec notation.
+    public var pipelineSummary: String { locked { pipeline.summary } }
+
+    /// A scroll: the content offset of the viewport's top, against the timeline shown.
+    public func observeScroll(offset: Double, viewportHeight: Double, in index: TimelineIndex) {
+        let now = clock()
+        locked { _ = tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now) }
+    }
+
+    /// A lifecycle event; `index` is the timeline shown, needed when going to the background.
+    public func observe(_ event: PositionTracker.Lifecycle, in index: TimelineIndex? = nil) {
+        let now = clock()
+        locked {
+            guard configuration.positionPersistence.enabled else { return }
+            _ = tracker.observe(event, at: now, in: index)
+            switch event {
+            case .background: lastCleanBackground = now
+            case .terminate: lastCleanBackground = nil
+            case .foreground, .launch: lastReturn = now
+            }
+        }
+    }
+
+    /// The snapshot a restore would start from now.
+    public func snapshot() -> PositionSnapshot? {
+        let now = clock()
+        return locked { tracker.restoreInput(at: now) }
+    }
+
+    /// The saved positions, newest first.
+    public var history: [PositionSnapshot] { locked { tracker.history } }
+
+    /// Where to put the reader back in `index`, whether to do it silently, and the choices to offer.
+    public func restore(in index: TimelineIndex) -> RestoreResult {
+        let now = clock()
+        let (pipeline, snapshot, history, policy, lastCleanBackground, lastReturn) = locked {
+            (self.pipeline, tracker.restoreInput(at: now), tracker.history, self.policy, self.lastCleanBackground, self.lastReturn)
+        }
+        let close = policy.classify(lastCleanBackground: lastCleanBackground, returnedAt: lastReturn ?? now,
+                                    hasHistory: snapshot != nil || !history.isEmpty)
+        guard index.count > 0 else { return RestoreResult(restoration: nil, close: close, restoreSilently: false, suggestions: [], trace: []) }
+        if close == .freshInstall || snapshot == nil {
+            return RestoreResult(restoration: TimelineEngine.top(of: index, because: "no saved position: the top of the timeline"),
+                                 close: close, restoreSilently: true, suggestions: [], trace: [])
+        }
+        let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
+        let suggestions = SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history,
+                                                          index: index, now: now)
+        var restoration = outcome.restoration
+        if close == .hard, policy.afterHardClose == .topOfTimeline {
+            restoration = TimelineEngine.top(of: index, because: "a hard close starts at the top (Resume.AfterHardClose)")
+        }
+        let silent = policy.restoresSilently(after: close, confidence: restoration?.confidence ?? 0)
+        return RestoreResult(restoration: restoration, close: close, restoreSilently: silent,
+                             suggestions: silent ? [] : suggestions, trace: outcome.trace)
+    }
+
+    /// The ranked choices for "Continue reading?" in `index`.
+    public func suggestions(in index: TimelineIndex) -> [RestorationSuggestion] {
+        let now = clock()
+        let (pipeline, snapshot, history) = locked { (self.pipeline, tracker.restoreInput(at: now), tracker.history) }
+        let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
+        return SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history, index: index, now: now)
+    }
+
+    static func top(of index: TimelineIndex, because explanation: String) -> Restoration {
+        Restoration(postId: index.posts[0].id, index: 0, contentOffset: 0, viewportY: 0, method: .fallback, strategy: "Resume",
+                    confidence: 1, explanation: explanation)
+    }
+}

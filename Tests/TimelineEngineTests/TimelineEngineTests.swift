@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TimelineEngine
+
+/// A clock the tests move by hand.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_700_000_000)
+
+    var now: Date {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+
+    func advance(_ seconds: Double) {
+        lock.lock()
+        current = current.addingTimeInterval(seconds)
+        lock.unlock()
+    }
+}
+
+@Suite("TimelineEngine façade")
+struct TimelineEngineTests {
+    static let posts = (0..<50).map {
+        Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 1_700_000_000 - Double(120 * $0)), text: "post \($0)", height: 100)
+    }
+
+    @Test("a refresh above the reader: the same post at the same pixel, silently after a soft close")
+    func refresh() throws {
+        let clock = TestClock()
+        let engine = try TimelineEngine(clock: { clock.now })
+        let before = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
+        engine.observeScroll(offset: 1230, viewportHeight: 600, in: before)
+        engine.observe(.background, in: before)
+        clock.advance(10)
+        engine.observe(.foreground)
+        let fresh = (0..<7).map { Post(id: "new\($0)", createdAt: Date(timeIntervalSince1970: 1_700_000_100 + Double($0)), height: 80) }
+        let after = TimelineIndex(Timeline(posts: fresh + Self.posts, viewportHeight: 600))
+        let result = engine.restore(in: after)
+        #expect(result.close == .soft)
+        #expect(result.restoreSilently)
+        #expect(result.restoration?.postId == "p12")
+        #expect(result.restoration?.viewportY == -30)
+        #expect(result.restoration?.contentOffset == 1790.0)
+    }
+
+    @Test("after a hard close the result carries suggestions unless confident enough")
+    func hardClose() throws {
+        let clock = TestClock()
+        let engine = try TimelineEngine(clock: { clock.now })
+        let index = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
+        engine.observeScroll(offset: 1000, viewportHeight: 600, in: index)
+        engine.observe(.terminate)
+        clock.advance(3600)
+        engine.observe(.launch)
+        let exact = engine.restore(in: index)
+        #expect(exact.close == .hard)
+        #expect(exact.restoreSilently)
+        // The post and all its recorded neighbours are gone: only time and text can help.
+        let gone = TimelineIndex(Timeline(posts: Self.posts.filter { !(5...15).contains(Int($0.id.dropFirst())!) }, viewportHeight: 600))
+        let unsure = engine.restore(in: gone)
+        #expect(!unsure.restoreSilently)
+        #expect(unsure.restoration?.postId == "p16")
+        #expect(unsure.restoration?.method == .temporalProximity)
+        #expect(unsure.suggestions.first?.postId == "p16")
+        #expect(unsure.suggestions.last?.title == "Jump to newest")
+    }
+
+    @Test("a fresh install starts at the top; reload swaps the pipeline")
+    func freshInstallAndReload() throws {
+        let engine = try TimelineEngine()
+        let index = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
+        let result = engine.restore(in: index)
+        #expect(result.close == .freshInstall)
+        #expect(result.restoration?.index == 0)
+        var configuration = TimelineConfiguration.defaults
+        configuration.positionPersistence.smartRestoration = false
+        try engine.reload(configuration: configuration)
+        #expect(engine.pipelineSummary == "ExactMatch > Fallback | ViewportAnchor")
+    }
+
+    @Test("safe to use from many tasks at once")
+    func concurrency() async throws {
+        let engine = try TimelineEngine()
+        let index = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for step in 0..<200 {
+                        engine.observeScroll(offset: Double((task * 200 + step) % 4000), viewportHeight: 600, in: index)
+                        _ = engine.restore(in: index)
+                        if step % 50 == 0 { try? engine.reload(configuration: .defaults) }
+                    }
+                }
+            }
+        }
+        #expect(engine.history.count <= TimelineConfiguration.defaults.positionPersistence.maxHistorySize)
+    }
+}
