@@ -13,5 +13,10 @@ let package = Package(
             dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .executableTarget(
+            name: "restore-bench",
+            dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

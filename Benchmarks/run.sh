@@ -27,3 +27,8 @@ python3 Benchmarks/measure.py "$runs" \
   "plutil -lint=plutil -lint $work/large.plist" \
   "CPython plistlib.load=python3 -c 'import plistlib,sys; plistlib.load(open(sys.argv[1],\"rb\"))' $work/large.plist" \
   "xmllint --noout=xmllint --noout $work/large.plist"
+
+echo
+echo "## Restoration: index build and restore at 1k, 10k, 100k and 1M posts"
+swift build -c release --package-path Benchmarks --product restore-bench >&2
+Benchmarks/.build/release/restore-bench Tests/Fixtures/posts/tweets-rtweet.jsonl ${SIZES:-1000 10000 100000 1000000}

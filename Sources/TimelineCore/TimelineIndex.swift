@@ -46,6 +46,19 @@ public final class TimelineIndex: @unchecked Sendable {
     }
 
     public var count: Int { timeline.posts.count }
+
+    /// The bytes of the index's own lookup structures (id table, time order, times, offsets),
+    /// not counting the posts, whose id strings the id table shares, nor the lazily built text
+    /// index.
+    public var memoryFootprint: Int {
+        // A Swift dictionary keeps its load factor at most 3/4, in a power-of-two bucket count;
+        // each bucket holds a key and a value, plus one bit of occupancy.
+        var buckets = 1
+        while Double(buckets) * 0.75 < Double(max(1, positions.capacity)) { buckets *= 2 }
+        let table = buckets * (MemoryLayout<String>.stride + MemoryLayout<Int32>.stride) + buckets / 8
+        return table + timeOrder.capacity * MemoryLayout<Int32>.stride + sortedTimes.capacity * MemoryLayout<Double>.stride
+            + offsets.capacity * MemoryLayout<Double>.stride
+    }
     public var posts: [Post] { timeline.posts }
     public var viewportHeight: Double { timeline.viewportHeight }
 

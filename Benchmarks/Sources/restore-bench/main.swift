@@ -1,0 +1,127 @@
+// Index build and restore costs for every strategy and the default pipeline at 1k, 10k, 100k
+// and 1M posts, memory per post, and ContentSimilarity against a brute-force scan.
+// Usage: restore-bench [POSTS.jsonl] [SIZES...]   (texts are taken from POSTS.jsonl, cycled)
+import Foundation
+import TimelineEngine
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let textsFile = arguments.first { $0.hasSuffix(".jsonl") }
+let sizes = arguments.compactMap { Int($0) }.isEmpty ? [1_000, 10_000, 100_000, 1_000_000] : arguments.compactMap { Int($0) }
+let texts: [String] = {
+    if let textsFile, let data = FileManager.default.contents(atPath: textsFile),
+       let timeline = try? TimelineFormat.read(data, format: .jsonl) {
+        return timeline.posts.compactMap(\.text)
+    }
+    return ["a post about the timeline"]
+}()
+
+let base = Date(timeIntervalSince1970: 1_700_000_000)
+@MainActor
+func makePosts(_ count: Int) -> [Post] {
+    var posts: [Post] = []
+    posts.reserveCapacity(count)
+    for i in 0..<count {
+        // Every 3rd post is out of time order, as in an algorithmic feed.
+        let age = i % 3 == 0 ? Double((i * 7919) % max(1, count)) * 30 : Double(i) * 30
+        posts.append(Post(id: String(1_600_000_000_000_000_000 + i), createdAt: base.addingTimeInterval(-age),
+                          author: "user\(i % 997)", text: texts[i % texts.count] + " #\(i)", height: Double(80 + (i * 37) % 240)))
+    }
+    return posts
+}
+
+print("| posts | decode JSON Lines | index build | index memory/post | Post struct |")
+print("|---|---|---|---|---|")
+var restoreRows: [String] = []
+var similarityRows: [String] = []
+for size in sizes {
+    let posts = makePosts(size)
+    // Decode: the same timeline as JSON Lines.
+    var jsonl = ""
+    jsonl.reserveCapacity(size * 200)
+    for post in posts { jsonl += (try! JSONWriter().write(PostCoding.value(of: post))) + "\n" }
+    let data = Data(jsonl.utf8)
+    jsonl = ""
+    var start = now()
+    let decoded = try! TimelineFormat.read(data, format: .jsonl)
+    let decodeTime = Double(now() - start) / 1e6
+    start = now()
+    let index = TimelineIndex(Timeline(posts: decoded.posts, viewportHeight: 800))
+    let buildTime = Double(now() - start) / 1e6
+    let indexMemory = Double(index.memoryFootprint) / Double(size)
+    let postsMemory = Double(MemoryLayout<Post>.stride)
+    print(String(format: "| %d | %.1f ms | %.1f ms | %.0f B | %.0f B + strings |", size, decodeTime, buildTime, indexMemory, postsMemory))
+
+    // Snapshots of posts that survive (present), are gone (deleted) or were re-drafted.
+    var generator = SystemRandomNumberGenerator()
+    let samples = (0..<200).map { _ in Int.random(in: 0..<size, using: &generator) }
+    func snapshot(_ i: Int, id: String? = nil) -> PositionSnapshot {
+        let post = decoded.posts[i]
+        return PositionSnapshot(postId: id ?? post.id, postCreatedAt: post.createdAt, viewportY: -20, contentOffset: index.y(of: i) + 20,
+                                viewportHeight: 800, index: i, timelineCount: size,
+                                neighbors: .init(above: (max(0, i - 5)..<i).reversed().map { decoded.posts[$0].id },
+                                                 below: (i + 1..<min(size, i + 6)).map { decoded.posts[$0].id }),
+                                text: post.text)
+    }
+    _ = index.textIndex // built once, outside the timed restores
+    for type in BuiltInStrategies.registry.types where type.kind == .restoration || type.kind == .fallback {
+        guard !type.isComposition, case .restoration(let stage) = try! type.make(StrategyOptions(parameters: type.defaults)) else { continue }
+        var times: [Double] = []
+        for i in samples {
+            let request = RestorationRequest(snapshot: snapshot(i, id: type.name == "ExactMatch" ? nil : "gone"), index: index)
+            var trace: [StageVerdict] = []
+            let t0 = now()
+            _ = stage.propose(request, trace: &trace, depth: 0)
+            times.append(Double(now() - t0) / 1e3)
+        }
+        restoreRows.append(String(format: "| %@ | %d | %.2f µs |", type.name, size, median(times)))
+    }
+    guard case .positioning(let anchor) = try! BuiltInStrategies.registry["ViewportAnchor"]!.make(StrategyOptions()) else { fatalError("ViewportAnchor is not a positioning strategy") }
+    var anchorTimes: [Double] = []
+    for i in samples {
+        let candidate = Candidate(index: i, confidence: 1, method: .exactMatch, placement: .standIn, strategy: "x", explanation: "")
+        let t0 = now()
+        _ = anchor.place(candidate, request: RestorationRequest(snapshot: snapshot(i), index: index))
+        anchorTimes.append(Double(now() - t0) / 1e3)
+    }
+    restoreRows.append(String(format: "| ViewportAnchor | %d | %.2f µs |", size, median(anchorTimes)))
+    let pipeline = try! PipelineBuilder().build()
+    for (label, id) in [("default pipeline, post present", nil as String?), ("default pipeline, post deleted", "gone")] {
+        var times: [Double] = []
+        for i in samples {
+            let t0 = now()
+            _ = pipeline.restore(RestorationRequest(snapshot: snapshot(i, id: id), index: index))
+            times.append(Double(now() - t0) / 1e3)
+        }
+        restoreRows.append(String(format: "| %@ | %d | %.2f µs |", label, size, median(times)))
+    }
+    // ContentSimilarity against a brute-force scan of every text.
+    let textIndex = index.textIndex
+    var indexed: [Double] = [], brute: [Double] = []
+    for i in samples.prefix(size >= 1_000_000 ? 1 : size >= 100_000 ? 3 : 20) {
+        let query = decoded.posts[i].text ?? ""
+        var t0 = now()
+        _ = textIndex.mostSimilar(to: query, threshold: 0.3, limit: 1)
+        indexed.append(Double(now() - t0) / 1e6)
+        t0 = now()
+        var best = (0, 0.0)
+        for (j, post) in decoded.posts.enumerated() {
+            let similarity = textIndex.similarity(query, post.text ?? "")
+            if similarity > best.1 { best = (j, similarity) }
+        }
+        brute.append(Double(now() - t0) / 1e6)
+    }
+    similarityRows.append(String(format: "| %d | %.2f ms | %.1f ms | %.0f× |", size, median(indexed), median(brute), median(brute) / median(indexed)))
+}
+print("\n| stage | posts | median restore |")
+print("|---|---|---|")
+restoreRows.forEach { print($0) }
+print("\n| posts | ContentSimilarity (inverted index) | brute-force scan | speed-up |")
+print("|---|---|---|---|")
+similarityRows.forEach { print($0) }
