@@ -74,7 +74,7 @@ let package = Package(
         // Timelines and snapshots as files: the engine's JSON, JSON Lines, Mastodon, Bluesky.
         .target(name: "TimelineFormats", dependencies: ["TimelineCore", "ValueTree", "JSONText"], swiftSettings: swiftSettings),
         // The position tracker, the resume policy (soft and hard closes) and suggestions.
-        .target(name: "PositionTracking", dependencies: ["TimelineCore"], swiftSettings: swiftSettings),
+        .target(name: "PositionTracking", dependencies: ["TimelineCore", "Configuration"], swiftSettings: swiftSettings),
         // What a strategy is: kinds, stages, candidates, the StrategyType a registry holds.
         .target(name: "StrategyKit", dependencies: ["TimelineCore", "ValueTree"], swiftSettings: swiftSettings),
         // The registry of built-ins, pipelines built from the configuration or a spec, and the

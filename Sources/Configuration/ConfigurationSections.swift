@@ -70,8 +70,11 @@ public struct RestorationSettings: Sendable, Equatable {
 /// `Resume`: soft and hard closes.
 public struct ResumeSettings: Sendable, Equatable {
     public enum AfterHardClose: String, CaseIterable, Sendable {
+        /// Offer "Continue reading?" and restore silently only at `SilentRestoreConfidence`.
         case suggest = "Suggest"
+        /// Restore silently anyway.
         case restore = "Restore"
+        /// Start at the top.
         case topOfTimeline = "TopOfTimeline"
     }
 

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 
 /// Soft close or hard close, from the onboarding seed: a **soft close** is a clean background
@@ -9,14 +10,8 @@ public struct ResumePolicy: Sendable, Equatable {
         case soft, hard, freshInstall = "fresh-install"
     }
 
-    public enum AfterHardClose: String, Sendable, Equatable {
-        /// Offer "Continue reading?" and restore silently only at `silentRestoreConfidence`.
-        case suggest = "Suggest"
-        /// Restore silently anyway.
-        case restore = "Restore"
-        /// Start at the top.
-        case topOfTimeline = "TopOfTimeline"
-    }
+    /// What to do after a hard close (`Resume.AfterHardClose`).
+    public typealias AfterHardClose = ResumeSettings.AfterHardClose
 
     public var hardCloseThreshold: Double
     public var afterHardClose: AfterHardClose

@@ -56,7 +56,7 @@ public final class TimelineEngine: @unchecked Sendable {
 
     static func resumePolicy(_ configuration: TimelineConfiguration) -> ResumePolicy {
         ResumePolicy(hardCloseThreshold: configuration.resume.hardCloseThreshold,
-                     afterHardClose: ResumePolicy.AfterHardClose(rawValue: configuration.resume.afterHardClose.rawValue) ?? .suggest,
+                     afterHardClose: configuration.resume.afterHardClose,
                      silentRestoreConfidence: configuration.resume.silentRestoreConfidence)
     }
 

@@ -1,18 +1,9 @@
 import BestConfidence
 import Foundation
 import StrategyKit
+import StrategyTestSupport
 import Testing
 import TimelineCore
-
-struct FixedStage: RestorationStage {
-    let name: String
-    let index: Int?
-    let confidence: Double
-
-    func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
-        index.map { Candidate(index: $0, confidence: confidence, method: .fallback, placement: .postAtTop, strategy: name, explanation: name) }
-    }
-}
 
 @Suite("BestConfidence")
 struct BestConfidenceTests {

@@ -1,20 +1,9 @@
 import FirstMatch
 import Foundation
 import StrategyKit
+import StrategyTestSupport
 import Testing
 import TimelineCore
-
-/// A stage that always proposes the same candidate, for composition tests.
-struct FixedStage: RestorationStage {
-    let name: String
-    let index: Int?
-    let confidence: Double
-    var weight: Double = 1
-
-    func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
-        index.map { Candidate(index: $0, confidence: confidence, method: .fallback, placement: .postAtTop, strategy: name, explanation: name) }
-    }
-}
 
 let request = RestorationRequest(snapshot: nil, index: TimelineIndex(Timeline(posts: (0..<5).map {
     Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 0))
