@@ -22,9 +22,9 @@ enum DocumentInput {
         } catch {
             return .failure(Failure(message: "\(path): cannot read file: \(FileErrorReason.describe(error))", unreadable: true))
         }
-        let format = ConfigurationFormat.detect(data, fileName: path)
-        let looksLikeJSON = format == .json || (format == .plist && !startsWithAngle(data) && !data.starts(with: [0xFE, 0xFF]) && !data.starts(with: [0xFF, 0xFE]))
-        if looksLikeJSON {
+        // Anything that does not open like XML is JSON, whatever the file is called: a JSON
+        // data file may hold a bare number or string.
+        if ConfigurationFormat.detect(data, fileName: nil) == .json || !opensLikeXML(data) {
             do {
                 return .success((try JSONReader().read(data), .json))
             } catch {
@@ -44,7 +44,9 @@ enum DocumentInput {
         return "\(path):\(location.line): \(error.message)"
     }
 
-    private static func startsWithAngle(_ data: Data) -> Bool {
+    /// A `<` first (after a UTF-8 BOM and whitespace), or a UTF-16 byte-order mark.
+    private static func opensLikeXML(_ data: Data) -> Bool {
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) { return true }
         var index = data.startIndex
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
         while index < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[index]) { index += 1 }

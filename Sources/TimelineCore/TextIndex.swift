@@ -88,8 +88,9 @@ public final class TextIndex: Sendable {
     public func mostSimilar(to query: String, threshold: Double, limit: Int = 10) -> [(text: Int, similarity: Double)] {
         guard textCount > 0 else { return [] }
         var local: [Int32: Int32] = [:]
+        var unknown: [String: Int] = [:]
         for word in TextIndex.words(query) {
-            if let id = wordIDs[word] { local[id, default: 0] += 1 }
+            if let id = wordIDs[word] { local[id, default: 0] += 1 } else { unknown[word, default: 0] += 1 }
         }
         guard !local.isEmpty else { return [] }
         // The query's norm counts every word, known or not, so unknown words lower the score.
@@ -101,8 +102,6 @@ public final class TextIndex: Sendable {
             queryWeights.append((word, weight))
             squares += weight * weight
         }
-        var unknown: [String: Int] = [:]
-        for word in TextIndex.words(query) where wordIDs[word] == nil { unknown[word, default: 0] += 1 }
         for (_, count) in unknown {
             let weight = (1 + log(Double(count))) * TextIndex.idf(0, total)
             squares += weight * weight
