@@ -85,18 +85,34 @@ let package = Package(
                 + strategyNames.map { .target(name: $0) },
             swiftSettings: swiftSettings
         ),
+        // Recorded sessions: the JSON Lines format, its streaming reader, writer and recorder.
+        .target(name: "SessionFormat", dependencies: ["TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
+                swiftSettings: swiftSettings),
+        // Replaying a session exactly as the format specifies, and scoring each restore point.
+        .target(name: "SessionReplay",
+                dependencies: ["SessionFormat", "PositionTracking", "RestorationEngine", "StrategyKit", "TimelineCore", "Configuration"],
+                swiftSettings: swiftSettings),
+        // `engine compare`: candidate pipelines, streaming and parallel evaluation of sessions,
+        // mergeable metrics and the report in table, JSON, CSV and HTML.
+        .target(name: "SessionComparison",
+                dependencies: ["SessionReplay", "SessionFormat", "RestorationEngine", "Configuration", "ValueTree", "JSONText"],
+                swiftSettings: swiftSettings),
+        // `engine simulate`: reading sessions simulated from real posts and published reading figures.
+        .target(name: "SessionSimulation", dependencies: ["SessionFormat", "PositionTracking", "TimelineCore"],
+                swiftSettings: swiftSettings),
         // The library product: everything an app embeds.
         .target(
             name: "TimelineEngine",
             dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "Configuration", "TimelineLogging",
-                           "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking"],
+                           "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
+                           "SessionFormat"],
             swiftSettings: swiftSettings
         ),
         // The `engine` command-line tool's commands, kept in a library so tests can call them.
         .target(
             name: "EngineCommands",
             dependencies: [
-                "TimelineEngine",
+                "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

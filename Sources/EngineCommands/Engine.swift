@@ -11,7 +11,8 @@ public struct Engine: ParsableCommand {
             Exit codes: 0 success, 1 invalid input, 2 unreadable file or bad usage.
             """,
         version: EngineVersion.current,
-        subcommands: [ValidateCommand.self, RestoreCommand.self, StrategiesCommand.self, PlistCommand.self, SchemaCommand.self,
+        subcommands: [ValidateCommand.self, CompareCommand.self, RestoreCommand.self, ReplayCommand.self, SimulateCommand.self,
+                      StrategiesCommand.self, PlistCommand.self, SchemaCommand.self,
                       ConfigCommand.self]
     )
 

@@ -65,14 +65,11 @@ struct RestoreCommand: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        let loaded = ConfigurationLoader().read(contentsOf: URL(fileURLWithPath: config), displayName: config)
-        for diagnostic in loaded.diagnostics { Console.error(diagnostic.description) }
-        if loaded.diagnostics.contains(where: { $0.kind == .unreadable }) { throw EngineExit.usage }
-        if !loaded.errors.isEmpty { throw EngineExit.invalid }
+        let configuration = try ConfigurationInput.load(config)
 
         let timelineValue = try readTimeline()
         let snapshot = try readSnapshot()
-        let builder = PipelineBuilder(configuration: loaded.configuration)
+        let builder = PipelineBuilder(configuration: configuration)
         let pipeline: Pipeline
         do throws(PipelineError) {
             if let strategy {

@@ -12,6 +12,7 @@
 @_exported import JSONText
 @_exported import PositionTracking
 @_exported import PropertyList
+@_exported import SessionFormat
 @_exported import RestorationEngine
 @_exported import StrategyKit
 @_exported import TimelineCore

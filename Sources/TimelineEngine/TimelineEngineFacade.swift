@@ -32,8 +32,7 @@ public final class TimelineEngine: @unchecked Sendable {
     private var policy: ResumePolicy
     private let registry: StrategyRegistry
     private let clock: @Sendable () -> Date
-    private var lastCleanBackground: Date?
-    private var lastReturn: Date?
+    private var resumeState = ResumeState()
 
     /// Builds the engine from a configuration; throws when its pipeline cannot be built.
     public init(configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
@@ -42,22 +41,8 @@ public final class TimelineEngine: @unchecked Sendable {
         self.registry = registry
         self.clock = clock
         pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
-        tracker = PositionTracker(settings: TimelineEngine.trackerSettings(configuration), deviceId: deviceId)
-        policy = TimelineEngine.resumePolicy(configuration)
-    }
-
-    static func trackerSettings(_ configuration: TimelineConfiguration) -> PositionTracker.Settings {
-        PositionTracker.Settings(
-            autoSaveInterval: configuration.positionPersistence.autoSaveInterval,
-            maxHistorySize: configuration.positionPersistence.maxHistorySize,
-            anchorVisibilityThreshold: configuration.restoration.anchorVisibilityThreshold,
-            anchorMaxAge: configuration.restoration.anchorMaxAge)
-    }
-
-    static func resumePolicy(_ configuration: TimelineConfiguration) -> ResumePolicy {
-        ResumePolicy(hardCloseThreshold: configuration.resume.hardCloseThreshold,
-                     afterHardClose: configuration.resume.afterHardClose,
-                     silentRestoreConfidence: configuration.resume.silentRestoreConfidence)
+        tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: deviceId)
+        policy = ResumePolicy(configuration: configuration)
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -72,8 +57,8 @@ public final class TimelineEngine: @unchecked Sendable {
         locked {
             self.configuration = configuration
             pipeline = built
-            tracker.settings = TimelineEngine.trackerSettings(configuration)
-            policy = TimelineEngine.resumePolicy(configuration)
+            tracker.settings = PositionTracker.Settings(configuration: configuration)
+            policy = ResumePolicy(configuration: configuration)
         }
     }
 
@@ -92,11 +77,7 @@ public final class TimelineEngine: @unchecked Sendable {
         locked {
             guard configuration.positionPersistence.enabled else { return }
             _ = tracker.observe(event, at: now, in: index)
-            switch event {
-            case .background: lastCleanBackground = now
-            case .terminate: lastCleanBackground = nil
-            case .foreground, .launch: lastReturn = now
-            }
+            resumeState.observe(event, at: now)
         }
     }
 
@@ -112,23 +93,19 @@ public final class TimelineEngine: @unchecked Sendable {
     /// Where to put the reader back in `index`, whether to do it silently, and the choices to offer.
     public func restore(in index: TimelineIndex) -> RestoreResult {
         let now = clock()
-        let (pipeline, snapshot, history, policy, lastCleanBackground, lastReturn) = locked {
-            (self.pipeline, tracker.restoreInput(at: now), tracker.history, self.policy, self.lastCleanBackground, self.lastReturn)
+        let (pipeline, snapshot, history, policy, resumeState) = locked {
+            (self.pipeline, tracker.restoreInput(at: now), tracker.history, self.policy, self.resumeState)
         }
-        let close = policy.classify(lastCleanBackground: lastCleanBackground, returnedAt: lastReturn ?? now,
-                                    hasHistory: snapshot != nil || !history.isEmpty)
+        let close = resumeState.close(under: policy, at: now, hasHistory: snapshot != nil || !history.isEmpty)
         guard index.count > 0 else { return RestoreResult(restoration: nil, close: close, restoreSilently: false, suggestions: [], trace: []) }
         if close == .freshInstall || snapshot == nil {
-            return RestoreResult(restoration: TimelineEngine.top(of: index, because: "no saved position: the top of the timeline"),
+            return RestoreResult(restoration: ResumePolicy.top(of: index, because: "no saved position: the top of the timeline"),
                                  close: close, restoreSilently: true, suggestions: [], trace: [])
         }
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
         let suggestions = SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history,
                                                           index: index, now: now)
-        var restoration = outcome.restoration
-        if close == .hard, policy.afterHardClose == .topOfTimeline {
-            restoration = TimelineEngine.top(of: index, because: "a hard close starts at the top (Resume.AfterHardClose)")
-        }
+        let restoration = policy.apply(outcome.restoration, after: close, in: index)
         let silent = policy.restoresSilently(after: close, confidence: restoration?.confidence ?? 0)
         return RestoreResult(restoration: restoration, close: close, restoreSilently: silent,
                              suggestions: silent ? [] : suggestions, trace: outcome.trace)
@@ -140,10 +117,5 @@ public final class TimelineEngine: @unchecked Sendable {
         let (pipeline, snapshot, history) = locked { (self.pipeline, tracker.restoreInput(at: now), tracker.history) }
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
         return SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history, index: index, now: now)
-    }
-
-    static func top(of index: TimelineIndex, because explanation: String) -> Restoration {
-        Restoration(postId: index.posts[0].id, index: 0, contentOffset: 0, viewportY: 0, method: .fallback, strategy: "Resume",
-                    confidence: 1, explanation: explanation)
     }
 }

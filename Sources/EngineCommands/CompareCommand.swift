@@ -1,0 +1,201 @@
+import ArgumentParser
+import Foundation
+import ValueTree
+import JSONText
+import RestorationEngine
+import SessionComparison
+import SessionReplay
+
+/// `engine compare`: replays recorded sessions against candidate pipelines and reports how
+/// often each put the reader back on the right post and pixel, and how fast.
+struct CompareCommand: ParsableCommand {
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case table, json, csv, html
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare restoration pipelines on recorded sessions.",
+        discussion: """
+            Replays every session (a .jsonl file, or every .jsonl file under a directory) once,
+            and at each restore point runs every pipeline on the same input. Without --strategy
+            it compares the configured pipeline, each single strategy followed by the configured
+            Fallback, and the baseline of an app without smart restoration
+            (ExactMatch > Fallback(Mode: TopOfTimeline)).
+
+            Columns: restore points; exact and within1 rates; mean |index error|; posts skipped
+            (landing below the expected post) and re-read (landing above); median and p90 pixel
+            error; Brier score of the confidence against exact; p50 and p99 latency.
+
+            --jobs runs sessions in parallel with identical results. --shard K/N evaluates every
+            N-th session starting at the K-th; --format json output of the shards combines with
+            --merge into the report a single run gives.
+
+            Exit codes: 0 compared (warnings included), 1 a session or the configuration could
+            not be read, 2 a bad path, spec or usage.
+
+            Examples:
+              engine compare --config config/SocialFusionTimelineConfiguration.plist --sessions sessions/
+              engine compare --config c.plist --sessions s/ --strategy 'ExactMatch > Fallback' --strategy 'TemporalProximity(Window: 1800) > Fallback'
+              engine compare --config c.plist --sessions s/ --shard 1/2 --format json -o part1.json
+              engine compare --merge part1.json part2.json --format html -o report.html
+            """
+    )
+
+    @Option(name: .long, help: "The configuration file (plist, Info.plist or JSON).")
+    var config: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Session files or directories of .jsonl files.")
+    var sessions: [String] = []
+
+    @Option(name: .long, help: "A pipeline in spec notation; repeat to compare several.")
+    var strategy: [String] = []
+
+    @Option(name: .long, help: "Output format: table, json, csv or html.")
+    var format: OutputFormat = .table
+
+    @Option(name: .shortAndLong, help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    @Option(name: .long, help: "Sessions evaluated in parallel (default: the number of processors).")
+    var jobs: Int?
+
+    @Option(name: .long, help: "Evaluate shard K of N (K/N).")
+    var shard: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Combine the JSON reports of shards instead of replaying.")
+    var merge: [String] = []
+
+    @Flag(name: .long, help: "Never draw the progress bar.")
+    var noProgress = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        if !merge.isEmpty {
+            guard sessions.isEmpty, strategy.isEmpty, shard == nil else {
+                throw ValidationError("--merge combines reports; it takes no --sessions, --strategy or --shard")
+            }
+            return
+        }
+        guard config != nil else { throw ValidationError("missing --config (or --merge REPORT...)") }
+        guard !sessions.isEmpty else { throw ValidationError("missing --sessions PATH...") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, e.g. 1/4") }
+    }
+
+    func run() throws {
+        let report = merge.isEmpty ? try compare() : try mergeReports()
+        let text: String
+        switch format {
+        case .table: text = ReportTable.render(report)
+        case .csv: text = ReportCSV.render(report)
+        case .html: text = ReportHTML.render(report)
+        case .json: text = (try? JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))) ?? "{}\n"
+        }
+        if let output {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+            } catch {
+                Console.error("\(output): error: cannot write the report: \(FileErrorReason.describe(error))")
+                throw EngineExit.usage
+            }
+        } else {
+            Console.outRaw(text)
+        }
+        if report.sessionsFailed > 0 { throw EngineExit.invalid }
+    }
+
+    private func compare() throws -> ComparisonReport {
+        let configuration = try ConfigurationInput.load(config ?? "")
+        let candidates: [ComparisonCandidate]
+        do throws(PipelineError) {
+            candidates = try ComparisonCandidate.candidates(configuration: configuration, specs: strategy)
+        } catch {
+            Console.error("error: \(error.description)")
+            throw strategy.isEmpty ? EngineExit.invalid : EngineExit.usage
+        }
+        var files: [String]
+        do {
+            files = try SessionFiles.expand(sessions)
+        } catch {
+            Console.error(error.description)
+            throw EngineExit.usage
+        }
+        if let shard = shard.flatMap(Shard.init(parsing:)) { files = shard.select(files) }
+        let runner = ComparisonRunner(candidates: candidates, settings: ReplaySettings(configuration: configuration),
+                                      jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
+        var report = runner.run(files: files, diagnostics: { _, issues in
+            for issue in issues { bar.print(issue.description) }
+        }, progress: { done, total in bar.update(done: done, total: total) })
+        bar.finish()
+        if let shard { report.shards = [shard] }
+        return report
+    }
+
+    private func mergeReports() throws -> ComparisonReport {
+        var combined: ComparisonReport?
+        for path in merge {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                Console.error("\(path): error: cannot read file: \(FileErrorReason.describe(error))")
+                throw EngineExit.usage
+            }
+            do {
+                let report = try ComparisonReportCoding.report(from: try JSONReader().read(data))
+                if combined == nil { combined = report } else { try combined!.merge(report) }
+            } catch let error as JSONSyntaxError {
+                Console.error("\(path):\(error.description)")
+                throw EngineExit.invalid
+            } catch {
+                Console.error("\(path): error: \(error)")
+                throw EngineExit.invalid
+            }
+        }
+        return combined ?? ComparisonReport(pipelines: [])
+    }
+}
+
+/// A one-line progress bar on standard error, redrawn in place; diagnostics printed while it
+/// shows go above it.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var shown = false
+    private var lastDrawn = -1
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    func update(done: Int, total: Int) {
+        guard enabled, total > 0 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let width = 30
+        let filled = width * done / total, percent = 100 * done / total
+        guard percent != lastDrawn else { return }
+        lastDrawn = percent
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) sessions".utf8))
+        shown = true
+    }
+
+    func print(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        lastDrawn = -1
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        shown = false
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import RestorationEngine
+import SessionFormat
+import SessionReplay
+import TimelineCore
+import TimelineFormats
+
+/// `engine replay SESSION --config C [--strategy SPEC]`: every restore point of one session,
+/// step by step, for debugging a strategy.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay one recorded session and show every restore point step by step.",
+        discussion: """
+            For each restore point: how the app was closed, the pipeline's input (the live
+            anchor or a saved snapshot), each stage's candidate and verdict, where the reader
+            lands, the expected post, and the metrics engine compare counts.
+
+            Exit codes: 0 replayed (warnings included), 1 the session or configuration cannot be
+            read, 2 a bad path, spec or usage.
+
+            Example:
+              engine replay sessions/session-0001.jsonl --config config/SocialFusionTimelineConfiguration.plist
+            """
+    )
+
+    @Argument(help: "The session file (.jsonl).")
+    var session: String
+
+    @Option(name: .long, help: "The configuration file (plist, Info.plist or JSON).")
+    var config: String
+
+    @Option(name: .long, help: "A pipeline in spec notation, instead of the configuration's.")
+    var strategy: String?
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() throws {
+        let configuration = try ConfigurationInput.load(config)
+        let builder = PipelineBuilder(configuration: configuration)
+        let pipeline: Pipeline
+        do throws(PipelineError) {
+            if let strategy {
+                pipeline = try builder.build(spec: strategy)
+            } else {
+                pipeline = try builder.build()
+            }
+        } catch {
+            Console.error("error: \(error.description)")
+            throw strategy == nil ? EngineExit.invalid : EngineExit.usage
+        }
+        var reader: SessionReader
+        do {
+            reader = try SessionReader(contentsOf: URL(fileURLWithPath: session), name: session)
+        } catch {
+            Console.error(error.description)
+            throw error.message.hasPrefix("cannot read file") ? EngineExit.usage : EngineExit.invalid
+        }
+        let settings = ReplaySettings(configuration: configuration)
+        var replayer = SessionReplayer(header: reader.header, settings: settings)
+        let header = reader.header
+        Console.out("session \(header.id): \(header.device), \(header.feed.rawValue) \(header.timeline) timeline, viewport \(Self.points(header.viewport.width)) × \(Self.points(header.viewport.height))")
+        Console.out("pipeline: \(pipeline.summary)")
+        var count = 0, exact = 0, within1 = 0, scored = 0
+        for warning in reader.takeWarnings() { Console.error(warning.description) }
+        while let event = reader.next() {
+            for warning in reader.takeWarnings() { Console.error(warning.description) }
+            guard let point = replayer.apply(event, line: reader.line) else { continue }
+            count += 1
+            let evaluation = RestoreEvaluation.evaluate(point, pipeline: pipeline, policy: settings.policy)
+            describe(point, evaluation, number: count)
+            if let score = evaluation.score {
+                scored += 1
+                if score.exact { exact += 1 }
+                if score.within1 { within1 += 1 }
+            }
+        }
+        for warning in reader.takeWarnings() { Console.error(warning.description) }
+        Console.out("")
+        Console.out("\(count) restore point\(count == 1 ? "" : "s"), \(scored) scored: exact \(exact), within1 \(within1)")
+    }
+
+    private func describe(_ point: RestorePoint, _ evaluation: RestoreEvaluation, number: Int) {
+        let posts = point.index.posts
+        Console.out("")
+        Console.out("restore point \(number) · line \(point.line) · \(Timestamp.format(point.at)) · tag \(point.tag)")
+        Console.out("  close: \(point.close.rawValue); timeline: \(posts.count) posts")
+        if let input = point.input {
+            var line = "  input (\(point.inputSource.rawValue)): post \(input.postId)"
+            if let index = input.index, let count = input.timelineCount { line += " at index \(index) of \(count)" }
+            line += ", viewportY \(Self.points(input.viewportY)), offset \(Self.points(input.contentOffset))"
+            if let saved = input.savedAt { line += ", taken \(Timestamp.format(saved))" }
+            Console.out(line)
+        } else {
+            Console.out("  input: no snapshot; the fallback applies")
+        }
+        for verdict in evaluation.trace {
+            let indent = String(repeating: "  ", count: verdict.depth + 2)
+            if let candidate = verdict.candidate {
+                Console.out("\(indent)\(verdict.stage): post \(posts[candidate.index].id) at index \(candidate.index) (confidence \(String(format: "%.2f", candidate.confidence))) — \(verdict.verdict)")
+                Console.out("\(indent)  \(candidate.explanation)")
+            } else {
+                Console.out("\(indent)\(verdict.stage): \(verdict.verdict)")
+            }
+        }
+        if let restoration = evaluation.restoration {
+            Console.out("  result: post \(restoration.postId) at index \(restoration.index), offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY)); \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence)), \(evaluation.restoresSilently ? "restored silently" : "offered as a suggestion")")
+        } else {
+            Console.out("  result: none (the timeline is empty)")
+        }
+        var expected = "  expected: post \(point.expected.postId)"
+        if let position = point.index.index(of: point.expected.postId) { expected += " at index \(position)" }
+        if let viewportY = point.expected.viewportY { expected += ", viewportY \(Self.points(viewportY))" }
+        Console.out(expected)
+        if let score = evaluation.score {
+            var metrics = "  metrics: exact \(score.exact ? "yes" : "no"), within1 \(score.within1 ? "yes" : "no"), indexError \(score.indexError)"
+            if let pixels = score.pixelError { metrics += ", pixelError \(Self.points(pixels))" }
+            metrics += ", latency \(String(format: "%.1f", Double(evaluation.latencyNanoseconds) / 1000)) µs"
+            Console.out(metrics)
+        } else if let reason = evaluation.unscoredReason {
+            Console.out("  metrics: \(reason)")
+        }
+    }
+
+    static func points(_ value: Double) -> String { RestoreCommand.points(value) }
+}

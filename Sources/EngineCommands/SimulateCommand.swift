@@ -1,0 +1,115 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import ValueTree
+import PositionTracking
+import SessionFormat
+import SessionSimulation
+import TimelineCore
+import TimelineFormats
+
+/// `engine simulate`: writes reading sessions simulated from a real post corpus.
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Write simulated reading sessions built from real posts.",
+        discussion: """
+            Each session follows one reader through several visits to a timeline made of the
+            corpus's posts: reading and scrolling follow published reading figures
+            (docs/SIMULATION.md), and each visit ends in a refresh, a deletion, a re-draft, an
+            algorithmic re-rank, a soft or hard relaunch, a long pause or nothing, followed by a
+            tagged restore point whose expected post is the anchor at the reader's last scroll.
+
+            The output is deterministic for a corpus, seed, session count and configuration:
+            DIR/session-0001.jsonl, DIR/session-0002.jsonl, … The configuration (default: the
+            built-in defaults) supplies AnchorVisibilityThreshold, AnchorMaxAge and
+            Resume.HardCloseThreshold.
+
+            Example:
+              engine simulate --posts Tests/Fixtures/posts/tweets-rtweet.jsonl --sessions 12 --seed 7 -o sessions/
+            """
+    )
+
+    @Option(name: .long, help: "A post corpus: JSON Lines of {id, createdAt, author?, text?}.")
+    var posts: String
+
+    @Option(name: .long, help: "How many sessions to write.")
+    var sessions: Int
+
+    @Option(name: .long, help: "The random seed.")
+    var seed: UInt64
+
+    @Option(name: .shortAndLong, help: "The directory to write the sessions to (created if needed).")
+    var output: String
+
+    @Option(name: .long, help: "chronological, algorithmic or mixed (half and half).")
+    var feed: SimulationOptions.FeedMode = .mixed
+
+    @Option(name: .long, help: "A configuration whose tracker and resume settings the ground truth follows.")
+    var config: String?
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1") }
+    }
+
+    func run() throws {
+        let configuration = try config.map(ConfigurationInput.load) ?? .defaults
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: posts))
+        } catch {
+            Console.error("\(posts): error: cannot read file: \(FileErrorReason.describe(error))")
+            throw EngineExit.usage
+        }
+        let corpus: [Post]
+        do {
+            corpus = try TimelineFormat.read(data, format: .jsonl).posts
+        } catch {
+            Console.error("\(posts):\(error.location == nil ? " " : "")\(error.description)")
+            throw EngineExit.invalid
+        }
+        guard corpus.count >= SessionSimulator.minimumCorpusSize else {
+            Console.error("\(posts): error: the corpus has \(corpus.count) posts; simulation needs at least \(SessionSimulator.minimumCorpusSize)")
+            throw EngineExit.invalid
+        }
+        let options = SimulationOptions(sessions: sessions, seed: seed, feed: feed,
+                                        tracker: PositionTracker.Settings(configuration: configuration),
+                                        hardCloseThreshold: configuration.resume.hardCloseThreshold)
+        let simulator = SessionSimulator(corpus: corpus, options: options)
+        let directory = URL(fileURLWithPath: output, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            Console.error("\(output): error: cannot create the directory: \(FileErrorReason.describe(error))")
+            throw EngineExit.usage
+        }
+        var tags: [String: Int] = [:]
+        var restorePoints = 0
+        let digits = max(4, String(sessions).count)
+        for number in 1...sessions {
+            let session = simulator.session(number: number)
+            for event in session.events {
+                if case .restore(let tag, _) = event.kind {
+                    tags[tag ?? "untagged", default: 0] += 1
+                    restorePoints += 1
+                }
+            }
+            let name = "session-" + String(repeating: "0", count: max(0, digits - String(number).count)) + String(number) + ".jsonl"
+            let file = directory.appendingPathComponent(name)
+            do {
+                try Data(SessionWriter.text(of: session).utf8).write(to: file)
+            } catch {
+                Console.error("\(file.path): error: cannot write: \(FileErrorReason.describe(error))")
+                throw EngineExit.usage
+            }
+        }
+        let breakdown = tags.keys.sorted().map { "\($0) \(tags[$0]!)" }.joined(separator: ", ")
+        if !logging.quiet {
+            Console.error("wrote \(sessions) session\(sessions == 1 ? "" : "s") with \(restorePoints) restore points (\(breakdown)) to \(output)")
+        }
+    }
+}
+
+extension SimulationOptions.FeedMode: ExpressibleByArgument {}

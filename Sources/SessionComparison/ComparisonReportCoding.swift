@@ -1,0 +1,126 @@
+import ValueTree
+
+/// The JSON form of a comparison report: the figures per pipeline and per tag under the field
+/// names the documentation uses, plus the raw accumulators that `engine compare --merge` adds up.
+public enum ComparisonReportCoding {
+    public static let formatName = "timeline-engine-comparison"
+    public static let version = 1
+
+    public static func value(of report: ComparisonReport) -> Value {
+        let tags = report.tags
+        return .dictionary([
+            ("format", .string(formatName)), ("version", .integer(version)),
+            ("sessions", .dictionary([("read", .integer(report.sessionsRead)), ("failed", .integer(report.sessionsFailed)),
+                                      ("warnings", .integer(report.warnings))])),
+            ("shards", .array(report.shards.map { .string($0) })),
+            ("restorePoints", .integer(report.restorePointCount)),
+            ("pipelines", .array(report.pipelines.map { pipeline in
+                .dictionary([
+                    ("name", .string(pipeline.name)), ("pipeline", .string(pipeline.pipeline)),
+                    ("totals", summaryValue(pipeline.all.summary)),
+                    ("tags", .array(tags.compactMap { tag in
+                        guard let accumulator = pipeline.byTag[tag] else { return nil }
+                        return summaryValue(accumulator.summary, tag: tag)
+                    })),
+                    ("accumulators", .dictionary([
+                        ("all", accumulatorValue(pipeline.all)),
+                        ("tags", .dictionary(tags.compactMap { tag in pipeline.byTag[tag].map { (tag, accumulatorValue($0)) } })),
+                    ])),
+                ])
+            })),
+        ])
+    }
+
+    static func summaryValue(_ summary: MetricsSummary, tag: String? = nil) -> Value {
+        func number(_ value: Double?) -> Value { value.map { .real($0) } ?? .null }
+        var pairs: [(String, Value)] = []
+        if let tag { pairs.append(("tag", .string(tag))) }
+        pairs += [
+            ("restorePoints", .integer(summary.restorePoints)), ("unscored", .integer(summary.unscored)),
+            ("exact", number(summary.exact)), ("within1", number(summary.within1)),
+            ("meanAbsIndexError", number(summary.meanAbsIndexError)),
+            ("skipped", .integer(summary.skipped)), ("reread", .integer(summary.reread)),
+            ("pixelErrorCount", .integer(summary.pixelErrorCount)),
+            ("pixelErrorMedian", number(summary.pixelErrorMedian)), ("pixelErrorP90", number(summary.pixelErrorP90)),
+            ("brier", number(summary.brier)),
+            ("latencyP50Microseconds", number(summary.latencyP50)), ("latencyP99Microseconds", number(summary.latencyP99)),
+        ]
+        return .dictionary(pairs)
+    }
+
+    static func accumulatorValue(_ accumulator: MetricsAccumulator) -> Value {
+        func histogram(_ histogram: Histogram) -> Value {
+            .array(histogram.counts.keys.sorted().map { .array([.integer($0), .integer(histogram.counts[$0]!)]) })
+        }
+        return .dictionary([
+            ("restorePoints", .integer(accumulator.restorePoints)), ("unscored", .integer(accumulator.unscored)),
+            ("exact", .integer(accumulator.exact)), ("within1", .integer(accumulator.within1)),
+            ("absoluteIndexError", .integer(accumulator.absoluteIndexError)), ("skipped", .integer(accumulator.skipped)),
+            ("reread", .integer(accumulator.reread)), ("brier", .integer(Int(accumulator.brier))),
+            ("pixelError", histogram(accumulator.pixelError)), ("latency", histogram(accumulator.latency)),
+        ])
+    }
+
+    /// Reads a report written by `value(of:)` (what `engine compare --format json` prints).
+    public static func report(from value: Value) throws(ComparisonReportError) -> ComparisonReport {
+        guard value["format"]?.stringValue == formatName else {
+            throw ComparisonReportError("not a comparison report: expected \"format\": \"\(formatName)\" (write one with engine compare --format json)")
+        }
+        guard value["version"]?.numberValue == Double(version) else {
+            throw ComparisonReportError("unsupported comparison report version \(value["version"]?.description ?? "(none)")")
+        }
+        guard let pipelineValues = value["pipelines"]?.arrayValue else { throw ComparisonReportError("the report has no \"pipelines\"") }
+        var pipelines: [PipelineResults] = []
+        for pipelineValue in pipelineValues {
+            guard let name = pipelineValue["name"]?.stringValue, let spec = pipelineValue["pipeline"]?.stringValue,
+                  let accumulators = pipelineValue["accumulators"] else {
+                throw ComparisonReportError("a pipeline entry lacks \"name\", \"pipeline\" or \"accumulators\"")
+            }
+            var results = PipelineResults(name: name, pipeline: spec)
+            guard let all = accumulators["all"] else { throw ComparisonReportError("pipeline \(name): \"accumulators\" lacks \"all\"") }
+            results.all = try accumulator(from: all, in: name)
+            for (tag, member) in accumulators["tags"]?.dictionaryValue ?? [:] {
+                results.byTag[tag] = try accumulator(from: member.value, in: name)
+            }
+            pipelines.append(results)
+        }
+        var report = ComparisonReport(pipelines: pipelines)
+        report.sessionsRead = Int(value["sessions"]?["read"]?.numberValue ?? 0)
+        report.sessionsFailed = Int(value["sessions"]?["failed"]?.numberValue ?? 0)
+        report.warnings = Int(value["sessions"]?["warnings"]?.numberValue ?? 0)
+        report.shards = value["shards"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        return report
+    }
+
+    static func accumulator(from value: Value, in pipeline: String) throws(ComparisonReportError) -> MetricsAccumulator {
+        func integer(_ key: String) throws(ComparisonReportError) -> Int {
+            guard let number = value[key]?.numberValue, number == number.rounded(), number >= 0, number < 9e18 else {
+                throw ComparisonReportError("pipeline \(pipeline): accumulator field \(Value.quote(key)) must be a non-negative integer")
+            }
+            return Int(number)
+        }
+        func histogram(_ key: String) throws(ComparisonReportError) -> Histogram {
+            var counts: [Int: Int] = [:]
+            for pair in value[key]?.arrayValue ?? [] {
+                guard let items = pair.arrayValue, items.count == 2, let bucket = items[0].numberValue, let count = items[1].numberValue,
+                      bucket >= 0, count >= 0, bucket < 1e6, count < 9e18 else {
+                    throw ComparisonReportError("pipeline \(pipeline): \(Value.quote(key)) must be a list of [bucket, count] pairs")
+                }
+                counts[Int(bucket), default: 0] += Int(count)
+            }
+            return Histogram(counts: counts)
+        }
+        var accumulator = MetricsAccumulator()
+        accumulator.restorePoints = try integer("restorePoints")
+        accumulator.unscored = try integer("unscored")
+        accumulator.exact = try integer("exact")
+        accumulator.within1 = try integer("within1")
+        accumulator.absoluteIndexError = try integer("absoluteIndexError")
+        accumulator.skipped = try integer("skipped")
+        accumulator.reread = try integer("reread")
+        accumulator.brier = Int64(try integer("brier"))
+        accumulator.pixelError = try histogram("pixelError")
+        accumulator.latency = try histogram("latency")
+        return accumulator
+    }
+}

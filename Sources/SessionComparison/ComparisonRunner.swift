@@ -1,0 +1,135 @@
+import Dispatch
+import Foundation
+import SessionFormat
+import SessionReplay
+
+/// Replays sessions and evaluates every candidate pipeline at every restore point.
+///
+/// Each session is replayed once; at each restore point every pipeline gets the same input
+/// snapshot and timeline, so all are judged on identical replays. Sessions stream one at a time
+/// per worker, so memory does not grow with their number; with `jobs` > 1 workers take
+/// sessions in turn, and since the totals are integer counts the report is the same for any
+/// number of jobs. Diagnostics come out in session order whatever the number of jobs.
+public struct ComparisonRunner: Sendable {
+    public var candidates: [ComparisonCandidate]
+    public var settings: ReplaySettings
+    public var jobs: Int
+
+    public init(candidates: [ComparisonCandidate], settings: ReplaySettings, jobs: Int = 1) {
+        self.candidates = candidates
+        self.settings = settings
+        self.jobs = max(1, jobs)
+    }
+
+    /// An empty report for these candidates.
+    public func emptyReport() -> ComparisonReport {
+        ComparisonReport(pipelines: candidates.map { PipelineResults(name: $0.name, pipeline: $0.pipeline.summary) })
+    }
+
+    /// Evaluates one session file into `report`; returns its diagnostics (warnings, or the error
+    /// that kept it out).
+    public func evaluate(file path: String, into report: inout ComparisonReport) -> [SessionIssue] {
+        var reader: SessionReader
+        do {
+            reader = try SessionReader(contentsOf: URL(fileURLWithPath: path), name: path)
+        } catch {
+            report.sessionsFailed += 1
+            return [error]
+        }
+        return evaluate(&reader, into: &report)
+    }
+
+    /// Evaluates the session `reader` reads into `report`.
+    public func evaluate(_ reader: inout SessionReader, into report: inout ComparisonReport) -> [SessionIssue] {
+        var diagnostics = reader.takeWarnings()
+        var replayer = SessionReplayer(header: reader.header, settings: settings)
+        while let event = reader.next() {
+            guard let point = replayer.apply(event, line: reader.line) else { continue }
+            for (position, candidate) in candidates.enumerated() {
+                let evaluation = RestoreEvaluation.evaluate(point, pipeline: candidate.pipeline, policy: settings.policy)
+                report.pipelines[position].add(evaluation, tag: point.tag)
+                if position == 0, let reason = evaluation.unscoredReason {
+                    diagnostics.append(SessionIssue(.warning, file: reader.name, line: point.line, "restore point: \(reason)"))
+                }
+            }
+        }
+        diagnostics += reader.takeWarnings()
+        diagnostics.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+        report.sessionsRead += 1
+        report.warnings += diagnostics.count
+        return diagnostics
+    }
+
+    /// Evaluates every file. `diagnostics` receives each session's issues, in file order;
+    /// `progress` the number of sessions done so far.
+    public func run(files: [String], diagnostics: @escaping @Sendable (_ file: String, [SessionIssue]) -> Void = { _, _ in },
+                    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> ComparisonReport {
+        let state = RunState(total: files.count, emit: diagnostics, progress: progress)
+        let workers = min(jobs, max(1, files.count))
+        let template = emptyReport()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            var local = template
+            while let next = state.claim() {
+                let issues = evaluate(file: files[next], into: &local)
+                state.finish(next, file: files[next], issues: issues)
+            }
+            state.collect(local)
+        }
+        return state.combined(into: template)
+    }
+}
+
+/// What the workers of one run share: the next file to take, the reports to combine, and
+/// diagnostics held back until every earlier session's have been emitted.
+private final class RunState: @unchecked Sendable {
+    private let lock = NSLock()
+    private let total: Int
+    private var nextFile = 0
+    private var done = 0
+    private var nextToEmit = 0
+    private var held: [Int: (String, [SessionIssue])] = [:]
+    private var reports: [ComparisonReport] = []
+    private let emit: @Sendable (String, [SessionIssue]) -> Void
+    private let progress: (@Sendable (Int, Int) -> Void)?
+
+    init(total: Int, emit: @escaping @Sendable (String, [SessionIssue]) -> Void, progress: (@Sendable (Int, Int) -> Void)?) {
+        self.total = total
+        self.emit = emit
+        self.progress = progress
+    }
+
+    func claim() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard nextFile < total else { return nil }
+        nextFile += 1
+        return nextFile - 1
+    }
+
+    func finish(_ index: Int, file: String, issues: [SessionIssue]) {
+        lock.lock()
+        defer { lock.unlock() }
+        held[index] = (file, issues)
+        while let (heldFile, heldIssues) = held.removeValue(forKey: nextToEmit) {
+            emit(heldFile, heldIssues)
+            nextToEmit += 1
+        }
+        done += 1
+        progress?(done, total)
+    }
+
+    func collect(_ report: ComparisonReport) {
+        lock.lock()
+        defer { lock.unlock() }
+        reports.append(report)
+    }
+
+    func combined(into template: ComparisonReport) -> ComparisonReport {
+        lock.lock()
+        defer { lock.unlock() }
+        var result = template
+        // Merging cannot fail: every worker started from the same template.
+        for report in reports { try? result.merge(report) }
+        return result
+    }
+}

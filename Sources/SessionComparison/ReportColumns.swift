@@ -1,0 +1,107 @@
+import Foundation
+
+/// The columns every rendering of a report shows, with their headings and number formats, so
+/// that the table, CSV and HTML agree.
+enum ReportColumns {
+    struct Column: Sendable {
+        var heading: String
+        var csvName: String
+        /// Decimal places in the table; nil for counts.
+        var places: Int?
+        var value: @Sendable (MetricsSummary) -> Double?
+
+        /// The table's cell: rounded, `-` when there is nothing to show.
+        func cell(_ summary: MetricsSummary) -> String {
+            guard let number = value(summary) else { return "-" }
+            guard let places else { return String(Int(number)) }
+            return String(format: "%.\(places)f", number)
+        }
+
+        /// The CSV field: full precision, empty when there is nothing to show.
+        func raw(_ summary: MetricsSummary) -> String {
+            guard let number = value(summary) else { return "" }
+            return places == nil ? String(Int(number)) : "\(number)"
+        }
+    }
+
+    /// A rate with three decimals, or `-`.
+    static func rate(_ value: Double?) -> String { value.map { String(format: "%.3f", $0) } ?? "-" }
+
+    static let all: [Column] = [
+        Column(heading: "points", csvName: "restorePoints", places: nil) { Double($0.restorePoints) },
+        Column(heading: "exact", csvName: "exact", places: 3) { $0.exact },
+        Column(heading: "within1", csvName: "within1", places: 3) { $0.within1 },
+        Column(heading: "|idx err|", csvName: "meanAbsIndexError", places: 2) { $0.meanAbsIndexError },
+        Column(heading: "skipped", csvName: "skipped", places: nil) { Double($0.skipped) },
+        Column(heading: "re-read", csvName: "reread", places: nil) { Double($0.reread) },
+        Column(heading: "px p50", csvName: "pixelErrorMedian", places: 1) { $0.pixelErrorMedian },
+        Column(heading: "px p90", csvName: "pixelErrorP90", places: 1) { $0.pixelErrorP90 },
+        Column(heading: "Brier", csvName: "brier", places: 3) { $0.brier },
+        Column(heading: "p50 µs", csvName: "latencyP50Microseconds", places: 1) { $0.latencyP50 },
+        Column(heading: "p99 µs", csvName: "latencyP99Microseconds", places: 1) { $0.latencyP99 },
+    ]
+}
+
+/// Renders a comparison report as aligned text: the totals, then the same by tag.
+public enum ReportTable {
+    public static func render(_ report: ComparisonReport) -> String {
+        var text = headline(report) + "\n\n"
+        text += table(rows: report.pipelines.map { ($0.name, $0.all.summary) })
+        text += "\nPipelines:\n"
+        let width = report.pipelines.map(\.name.count).max() ?? 0
+        for pipeline in report.pipelines {
+            text += "  " + pipeline.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + pipeline.pipeline + "\n"
+        }
+        for tag in report.tags {
+            let count = report.pipelines.first?.byTag[tag].map { $0.restorePoints + $0.unscored } ?? 0
+            text += "\nTag \(tag) (\(count) restore point\(count == 1 ? "" : "s")):\n"
+            text += table(rows: report.pipelines.map { ($0.name, ($0.byTag[tag] ?? MetricsAccumulator()).summary) })
+        }
+        return text
+    }
+
+    /// `Compared N sessions (…), M restore points, K pipelines.`
+    public static func headline(_ report: ComparisonReport) -> String {
+        var parts = ["\(report.sessionsRead) session\(report.sessionsRead == 1 ? "" : "s")"]
+        if report.sessionsFailed > 0 { parts.append("\(report.sessionsFailed) left out") }
+        if report.warnings > 0 { parts.append("\(report.warnings) warning\(report.warnings == 1 ? "" : "s")") }
+        if !report.shards.isEmpty { parts.append("shards \(report.shards.joined(separator: ", "))") }
+        return "Compared \(parts.joined(separator: ", ")): \(report.restorePointCount) restore points, \(report.pipelines.count) pipelines."
+    }
+
+    static func table(rows: [(String, MetricsSummary)]) -> String {
+        let headings = ["pipeline"] + ReportColumns.all.map(\.heading)
+        let cells = rows.map { row in [row.0] + ReportColumns.all.map { $0.cell(row.1) } }
+        let widths = headings.indices.map { column in ([headings[column]] + cells.map { $0[column] }).map(\.count).max() ?? 0 }
+        func line(_ values: [String]) -> String {
+            values.enumerated().map { column, value in
+                let pad = String(repeating: " ", count: widths[column] - value.count)
+                return column == 0 ? value + pad : pad + value
+            }.joined(separator: "  ") + "\n"
+        }
+        return line(headings) + cells.map(line).joined()
+    }
+}
+
+/// Renders a comparison report as CSV (RFC 4180): one row per pipeline for all restore points
+/// (tag `all`), then one per pipeline and tag.
+public enum ReportCSV {
+    public static func render(_ report: ComparisonReport) -> String {
+        var text = (["pipeline", "spec", "tag"] + ReportColumns.all.map(\.csvName) + ["unscored"]).joined(separator: ",") + "\r\n"
+        func row(_ pipeline: PipelineResults, _ tag: String, _ summary: MetricsSummary) {
+            let values = [pipeline.name, pipeline.pipeline, tag] + ReportColumns.all.map { $0.raw(summary) }
+                + ["\(summary.unscored)"]
+            text += values.map(field).joined(separator: ",") + "\r\n"
+        }
+        for pipeline in report.pipelines { row(pipeline, "all", pipeline.all.summary) }
+        for tag in report.tags {
+            for pipeline in report.pipelines { row(pipeline, tag, (pipeline.byTag[tag] ?? MetricsAccumulator()).summary) }
+        }
+        return text
+    }
+
+    static func field(_ value: String) -> String {
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import TimelineCore
+
+/// One line after the header: something that happened at `at`.
+public struct SessionEvent: Sendable, Equatable {
+    /// Why a `timeline` event replaced the whole timeline.
+    public enum TimelineReason: String, Sendable, CaseIterable, Equatable {
+        case initial, refresh, relaunch, replace
+    }
+
+    /// The app's lifecycle, as the position tracker sees it.
+    public enum Lifecycle: String, Sendable, CaseIterable, Equatable {
+        case background, foreground, terminate, launch
+    }
+
+    /// Where the reader truly was at a restore point.
+    public struct Expected: Sendable, Equatable {
+        public var postId: String
+        /// Where the post's top edge was in the viewport, when known.
+        public var viewportY: Double?
+
+        public init(postId: String, viewportY: Double? = nil) {
+            self.postId = postId
+            self.viewportY = viewportY
+        }
+    }
+
+    /// What happened.
+    public enum Kind: Sendable, Equatable {
+        /// Replaces the whole timeline, top first.
+        case timeline(reason: TimelineReason, posts: [Post])
+        /// Inserts posts at `index` (0 = top); an index past the end appends.
+        case insert(index: Int, posts: [Post])
+        /// Removes the posts with these ids.
+        case remove(ids: [String])
+        /// Replaces the posts with the same ids (an edit or a height change).
+        case update(posts: [Post])
+        /// The content offset of the viewport's top, in points.
+        case scroll(offset: Double)
+        case lifecycle(Lifecycle)
+        /// A restore point: the engine is asked where the reader was; `expected` is the truth.
+        case restore(tag: String?, expected: Expected)
+    }
+
+    public var at: Date
+    public var kind: Kind
+
+    public init(at: Date, _ kind: Kind) {
+        self.at = at
+        self.kind = kind
+    }
+
+    /// The `type` field this event is written with.
+    public var typeName: String {
+        switch kind {
+        case .timeline: return "timeline"
+        case .insert: return "insert"
+        case .remove: return "remove"
+        case .update: return "update"
+        case .scroll: return "scroll"
+        case .lifecycle: return "lifecycle"
+        case .restore: return "restore"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The first line of a recorded session: who recorded it, on what, and when.
+///
+/// `{"type":"session","version":1,"id":S,"device":S,"account":S?,"timeline":S,
+/// "feed":"chronological"|"algorithmic","viewport":{"width":N,"height":N},"startedAt":T}`
+public struct SessionHeader: Sendable, Equatable {
+    /// The format version this library reads and writes.
+    public static let currentVersion = 1
+
+    /// How the feed orders its posts.
+    public enum Feed: String, Sendable, CaseIterable, Equatable {
+        case chronological, algorithmic
+    }
+
+    /// The visible area, in points.
+    public struct Viewport: Sendable, Equatable {
+        public var width: Double
+        public var height: Double
+
+        public init(width: Double, height: Double) {
+            self.width = width
+            self.height = height
+        }
+    }
+
+    public var version: Int
+    public var id: String
+    public var device: String
+    public var account: String?
+    /// The timeline's name in the app, e.g. `home`.
+    public var timeline: String
+    public var feed: Feed
+    public var viewport: Viewport
+    public var startedAt: Date
+
+    public init(id: String, device: String, account: String? = nil, timeline: String, feed: Feed = .chronological,
+                viewport: Viewport, startedAt: Date, version: Int = SessionHeader.currentVersion) {
+        self.version = version
+        self.id = id
+        self.device = device
+        self.account = account
+        self.timeline = timeline
+        self.feed = feed
+        self.viewport = viewport
+        self.startedAt = startedAt
+    }
+}

@@ -1,0 +1,335 @@
+import Foundation
+import JSONText
+import TimelineCore
+import TimelineFormats
+import ValueTree
+
+/// Decodes one line of a session into a header or an event, straight from its bytes.
+///
+/// Every field is checked against `schemas/recorded-session.schema.json`'s rules; fields the
+/// format does not know are collected so that the reader can warn about them once.
+struct SessionLineDecoder {
+    /// Why a line could not be decoded, and at which byte.
+    struct Failure: Error {
+        var message: String
+        var location: SourceLocation?
+    }
+
+    /// What a line holds.
+    enum Line {
+        case event(SessionEvent, unknownFields: [String])
+        case unknownType(String)
+    }
+
+    // MARK: Header
+
+    static func header(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> (SessionHeader, unknownFields: [String]) {
+        try converting { try decodeHeader(bytes) }
+    }
+
+    static func event(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> Line {
+        try converting { try decodeEvent(bytes) }
+    }
+
+    /// Whether `bytes` hold one whole JSON value (to tell a cut-off line from a wrong one).
+    static func isCompleteJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var scanner = JSONScanner(bytes)
+        do {
+            try scanner.skipValue()
+            try scanner.end()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private static func converting<T>(_ body: () throws -> T) throws(Failure) -> T {
+        do {
+            return try body()
+        } catch let failure as Failure {
+            throw failure
+        } catch let error as JSONSyntaxError {
+            throw Failure(message: error.message, location: error.location)
+        } catch {
+            throw Failure(message: "\(error)", location: nil)
+        }
+    }
+
+    private static func decodeHeader(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (SessionHeader, unknownFields: [String]) {
+        var scanner = JSONScanner(bytes)
+        do {
+            var type: String?, version: Double?, id: String?, device: String?, account: String?, timeline: String?
+            var feed: String?, startedAt: Date?, viewport: SessionHeader.Viewport?
+            var unknown: [String] = []
+            var seen = Set<String>()
+            try scanner.beginObject()
+            while let keyBytes = try scanner.nextKey() {
+                let key = String(decoding: keyBytes, as: UTF8.self)
+                guard seen.insert(key).inserted else { throw Failure(message: "duplicate key \(Value.quote(key))", location: nil) }
+                switch key {
+                case "type": type = try string(&scanner, key)
+                case "version": version = try number(&scanner, key)
+                case "id": id = try string(&scanner, key)
+                case "device": device = try string(&scanner, key)
+                case "account": account = try optionalString(&scanner, key)
+                case "timeline": timeline = try string(&scanner, key)
+                case "feed": feed = try string(&scanner, key)
+                case "startedAt": startedAt = try timestamp(&scanner, key)
+                case "viewport": viewport = try self.viewport(&scanner)
+                default:
+                    unknown.append(key)
+                    try scanner.skipValue()
+                }
+            }
+            try scanner.end()
+            guard type == "session" else {
+                throw Failure(message: type == nil ? "the first line must be the session header ({\"type\":\"session\",…})"
+                                  : "the first line must be the session header; found a \(Value.quote(type!)) event", location: nil)
+            }
+            guard let version else { throw Failure(message: "the header needs \"version\"", location: nil) }
+            guard version == Double(SessionHeader.currentVersion) else {
+                throw Failure(message: "unsupported session format version \(Value.format(real: version)); this engine reads version \(SessionHeader.currentVersion)",
+                              location: nil)
+            }
+            for (name, value) in [("id", id), ("device", device), ("timeline", timeline), ("feed", feed)] where value == nil {
+                throw Failure(message: "the header needs \(Value.quote(name))", location: nil)
+            }
+            guard let viewport else { throw Failure(message: "the header needs \"viewport\"", location: nil) }
+            guard let startedAt else { throw Failure(message: "the header needs \"startedAt\"", location: nil) }
+            guard let feedValue = SessionHeader.Feed(rawValue: feed!) else {
+                throw Failure(message: "\"feed\" must be \"chronological\" or \"algorithmic\", found \(Value.quote(feed!))", location: nil)
+            }
+            let header = SessionHeader(id: id!, device: device!, account: account, timeline: timeline!, feed: feedValue,
+                                       viewport: viewport, startedAt: startedAt)
+            return (header, unknown)
+        }
+    }
+
+    private static func viewport(_ scanner: inout JSONScanner) throws -> SessionHeader.Viewport {
+        do {
+            guard try scanner.peek() == .object else {
+                throw Failure(message: "\"viewport\" must be an object {\"width\":N,\"height\":N}, found \(scanner.peekTypeName())",
+                              location: scanner.location(at: scanner.offset))
+            }
+            try scanner.beginObject()
+            var width: Double?, height: Double?
+            while let key = try scanner.nextKey() {
+                if key.spells("width") {
+                    width = try number(&scanner, "viewport.width")
+                } else if key.spells("height") {
+                    height = try number(&scanner, "viewport.height")
+                } else {
+                    try scanner.skipValue()
+                }
+            }
+            guard let width, let height, width > 0, height > 0 else {
+                throw Failure(message: "\"viewport\" needs a \"width\" and a \"height\" greater than 0", location: nil)
+            }
+            return SessionHeader.Viewport(width: width, height: height)
+        }
+    }
+
+    // MARK: Events
+
+    private static func decodeEvent(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Line {
+        var scanner = JSONScanner(bytes)
+        do {
+            var type: String?, at: Date?, reason: String?, posts: [Post]?, index: Double?, ids: [String]?
+            var offset: Double?, state: String?, tag: String?, expected: SessionEvent.Expected?
+            var present: [String] = []
+            var unknown: [String] = []
+            try scanner.beginObject()
+            while let keyBytes = try scanner.nextKey() {
+                let key = String(decoding: keyBytes, as: UTF8.self)
+                if present.contains(key) { throw Failure(message: "duplicate key \(Value.quote(key))", location: nil) }
+                present.append(key)
+                switch key {
+                case "type": type = try string(&scanner, key)
+                case "at": at = try timestamp(&scanner, key)
+                case "reason": reason = try string(&scanner, key)
+                case "posts": posts = try self.posts(&scanner, unknown: &unknown)
+                case "index": index = try number(&scanner, key)
+                case "ids": ids = try stringArray(&scanner, key)
+                case "offset": offset = try number(&scanner, key)
+                case "state": state = try string(&scanner, key)
+                case "tag": tag = try optionalString(&scanner, key)
+                case "expected": expected = try self.expected(&scanner)
+                default:
+                    unknown.append(key)
+                    try scanner.skipValue()
+                }
+            }
+            try scanner.end()
+            guard let type else { throw Failure(message: "an event needs \"type\"", location: nil) }
+            let fields: [String]
+            let kind: SessionEvent.Kind
+            func require<T>(_ value: T?, _ name: String) throws -> T {
+                guard let value else { throw Failure(message: "a \(type) event needs \(Value.quote(name))", location: nil) }
+                return value
+            }
+            switch type {
+            case "timeline":
+                fields = ["reason", "posts"]
+                let reasonText = try require(reason, "reason")
+                guard let reason = SessionEvent.TimelineReason(rawValue: reasonText) else {
+                    throw Failure(message: "\"reason\" must be one of \(SessionEvent.TimelineReason.allCases.map { Value.quote($0.rawValue) }.joined(separator: ", ")), found \(Value.quote(reasonText))", location: nil)
+                }
+                kind = .timeline(reason: reason, posts: try require(posts, "posts"))
+            case "insert":
+                fields = ["index", "posts"]
+                let position = try require(index, "index")
+                guard position >= 0, position == position.rounded(), position < 1e15 else {
+                    throw Failure(message: "\"index\" must be an integer of at least 0, found \(Value.format(real: position))", location: nil)
+                }
+                kind = .insert(index: Int(position), posts: try require(posts, "posts"))
+            case "remove":
+                fields = ["ids"]
+                kind = .remove(ids: try require(ids, "ids"))
+            case "update":
+                fields = ["posts"]
+                kind = .update(posts: try require(posts, "posts"))
+            case "scroll":
+                fields = ["offset"]
+                kind = .scroll(offset: try require(offset, "offset"))
+            case "lifecycle":
+                fields = ["state"]
+                let stateText = try require(state, "state")
+                guard let lifecycle = SessionEvent.Lifecycle(rawValue: stateText) else {
+                    throw Failure(message: "\"state\" must be one of \(SessionEvent.Lifecycle.allCases.map { Value.quote($0.rawValue) }.joined(separator: ", ")), found \(Value.quote(stateText))", location: nil)
+                }
+                kind = .lifecycle(lifecycle)
+            case "restore":
+                fields = ["tag", "expected"]
+                kind = .restore(tag: tag, expected: try require(expected, "expected"))
+            case "session":
+                throw Failure(message: "a second session header; only the first line may be one", location: nil)
+            default:
+                return .unknownType(type)
+            }
+            let time = try require(at, "at")
+            // Known fields that belong to other event types are unknown here.
+            let foreign = present.filter { !fields.contains($0) && $0 != "type" && $0 != "at" && !unknown.contains($0) }
+            return .event(SessionEvent(at: time, kind), unknownFields: unknown + foreign)
+        }
+    }
+
+    private static func posts(_ scanner: inout JSONScanner, unknown: inout [String]) throws -> [Post] {
+        do {
+            guard try scanner.peek() == .array else {
+                throw Failure(message: "\"posts\" must be an array of posts, found \(scanner.peekTypeName())", location: scanner.location(at: scanner.offset))
+            }
+            try scanner.beginArray()
+            var posts: [Post] = []
+            while try scanner.nextElement() {
+                posts.append(try post(&scanner, number: posts.count, unknown: &unknown))
+            }
+            return posts
+        }
+    }
+
+    private static func post(_ scanner: inout JSONScanner, number: Int, unknown: inout [String]) throws -> Post {
+        do {
+            let start = scanner.offset
+            guard try scanner.peek() == .object else {
+                throw Failure(message: "posts[\(number)] must be an object, found \(scanner.peekTypeName())", location: scanner.location(at: scanner.offset))
+            }
+            try scanner.beginObject()
+            var id: String?, createdAt: Date?, author: String?, text: String?, height: Double?
+            while let key = try scanner.nextKey() {
+                if key.spells("id") {
+                    id = try string(&scanner, "posts[\(number)].id")
+                } else if key.spells("createdAt") {
+                    createdAt = try timestamp(&scanner, "posts[\(number)].createdAt")
+                } else if key.spells("text") {
+                    text = try optionalString(&scanner, "posts[\(number)].text")
+                } else if key.spells("author") {
+                    author = try optionalString(&scanner, "posts[\(number)].author")
+                } else if key.spells("height") {
+                    if !scanner.null() {
+                        let value = try self.number(&scanner, "posts[\(number)].height")
+                        guard value > 0 else {
+                            throw Failure(message: "\"posts[\(number)].height\" must be greater than 0, found \(Value.format(real: value))", location: nil)
+                        }
+                        height = value
+                    }
+                } else {
+                    let name = "posts[].\(String(decoding: key, as: UTF8.self))"
+                    if !unknown.contains(name) { unknown.append(name) }
+                    try scanner.skipValue()
+                }
+            }
+            guard let id else { throw Failure(message: "posts[\(number)] needs an \"id\"", location: scanner.location(at: start)) }
+            guard let createdAt else { throw Failure(message: "post \(id) needs \"createdAt\"", location: scanner.location(at: start)) }
+            return Post(id: id, createdAt: createdAt, author: author, text: text, height: height)
+        }
+    }
+
+    private static func expected(_ scanner: inout JSONScanner) throws -> SessionEvent.Expected {
+        do {
+            guard try scanner.peek() == .object else {
+                throw Failure(message: "\"expected\" must be an object {\"postId\":S,\"viewportY\":N?}, found \(scanner.peekTypeName())",
+                              location: scanner.location(at: scanner.offset))
+            }
+            try scanner.beginObject()
+            var postId: String?, viewportY: Double?
+            while let key = try scanner.nextKey() {
+                if key.spells("postId") {
+                    postId = try string(&scanner, "expected.postId")
+                } else if key.spells("viewportY") {
+                    viewportY = scanner.null() ? nil : try number(&scanner, "expected.viewportY")
+                } else {
+                    try scanner.skipValue()
+                }
+            }
+            guard let postId else { throw Failure(message: "\"expected\" needs \"postId\"", location: nil) }
+            return SessionEvent.Expected(postId: postId, viewportY: viewportY)
+        }
+    }
+
+    // MARK: Typed fields
+
+    private static func mismatch(_ scanner: inout JSONScanner, _ key: String, _ wanted: String) -> Failure {
+        Failure(message: "\(Value.quote(key)) must be \(wanted), found \(scanner.peekTypeName())", location: scanner.location(at: scanner.offset))
+    }
+
+    private static func string(_ scanner: inout JSONScanner, _ key: String) throws -> String {
+        do {
+            guard try scanner.peek() == .string else { throw mismatch(&scanner, key, "a string") }
+            return try scanner.string()
+        }
+    }
+
+    private static func optionalString(_ scanner: inout JSONScanner, _ key: String) throws -> String? {
+        scanner.null() ? nil : try string(&scanner, key)
+    }
+
+    private static func number(_ scanner: inout JSONScanner, _ key: String) throws -> Double {
+        do {
+            guard try scanner.peek() == .number else { throw mismatch(&scanner, key, "a number") }
+            return try scanner.number()
+        }
+    }
+
+    private static func timestamp(_ scanner: inout JSONScanner, _ key: String) throws -> Date {
+        do {
+            guard try scanner.peek() == .string else { throw mismatch(&scanner, key, "an RFC 3339 timestamp string") }
+            let start = scanner.offset
+            let bytes = try scanner.stringBytes()
+            guard let date = Timestamp.parse(bytes: bytes) else {
+                throw Failure(message: "\(Value.quote(key)) is not an RFC 3339 timestamp: \(Value.quote(String(decoding: bytes, as: UTF8.self)))",
+                              location: scanner.location(at: start))
+            }
+            return date
+        }
+    }
+
+    private static func stringArray(_ scanner: inout JSONScanner, _ key: String) throws -> [String] {
+        do {
+            guard try scanner.peek() == .array else { throw mismatch(&scanner, key, "an array of strings") }
+            try scanner.beginArray()
+            var values: [String] = []
+            while try scanner.nextElement() { values.append(try string(&scanner, "\(key)[\(values.count)]")) }
+            return values
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import JSONText
+import TimelineCore
+import TimelineFormats
+import ValueTree
+
+/// Writes headers and events as lines of the session format, version 1: compact JSON, `type`
+/// and `at` first, each line ending in `\n`.
+public enum SessionWriter {
+    /// The header line.
+    public static func line(for header: SessionHeader) -> String {
+        var pairs: [(String, Value)] = [
+            ("type", .string("session")), ("version", .integer(header.version)), ("id", .string(header.id)),
+            ("device", .string(header.device)),
+        ]
+        if let account = header.account { pairs.append(("account", .string(account))) }
+        pairs += [
+            ("timeline", .string(header.timeline)), ("feed", .string(header.feed.rawValue)),
+            ("viewport", .dictionary([("width", number(header.viewport.width)), ("height", number(header.viewport.height))])),
+            ("startedAt", .string(Timestamp.format(header.startedAt))),
+        ]
+        return write(.dictionary(pairs))
+    }
+
+    /// An event's line.
+    public static func line(for event: SessionEvent) -> String {
+        var pairs: [(String, Value)] = [("type", .string(event.typeName)), ("at", .string(Timestamp.format(event.at)))]
+        switch event.kind {
+        case .timeline(let reason, let posts):
+            pairs += [("reason", .string(reason.rawValue)), ("posts", .array(posts.map(value(of:))))]
+        case .insert(let index, let posts):
+            pairs += [("index", .integer(index)), ("posts", .array(posts.map(value(of:))))]
+        case .remove(let ids):
+            pairs.append(("ids", .array(ids.map { .string($0) })))
+        case .update(let posts):
+            pairs.append(("posts", .array(posts.map(value(of:)))))
+        case .scroll(let offset):
+            pairs.append(("offset", number(offset)))
+        case .lifecycle(let state):
+            pairs.append(("state", .string(state.rawValue)))
+        case .restore(let tag, let expected):
+            if let tag { pairs.append(("tag", .string(tag))) }
+            var expectedPairs: [(String, Value)] = [("postId", .string(expected.postId))]
+            if let viewportY = expected.viewportY { expectedPairs.append(("viewportY", number(viewportY))) }
+            pairs.append(("expected", .dictionary(expectedPairs)))
+        }
+        return write(.dictionary(pairs))
+    }
+
+    /// A whole session as text.
+    public static func text(of session: RecordedSession) -> String {
+        var text = line(for: session.header)
+        for event in session.events { text += line(for: event) }
+        return text
+    }
+
+    /// A post as the format writes it: `{"id","createdAt","author"?,"text"?,"height"?}`.
+    public static func value(of post: Post) -> Value {
+        var pairs: [(String, Value)] = [("id", .string(post.id)), ("createdAt", .string(Timestamp.format(post.createdAt)))]
+        if let author = post.author { pairs.append(("author", .string(author))) }
+        if let text = post.text { pairs.append(("text", .string(text))) }
+        if let height = post.height { pairs.append(("height", number(height))) }
+        return .dictionary(pairs)
+    }
+
+    /// Whole numbers without a fraction, so that lines stay short and exact.
+    static func number(_ value: Double) -> Value {
+        if value == value.rounded(), abs(value) < 1e15 { return .integer(Int(value)) }
+        return .real(value)
+    }
+
+    private static func write(_ value: Value) -> String {
+        // Every value built here is representable: no dates, data or non-finite numbers.
+        ((try? JSONWriter(style: .compact).write(value)) ?? "{}") + "\n"
+    }
+}

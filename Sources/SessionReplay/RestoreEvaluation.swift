@@ -1,0 +1,69 @@
+import Dispatch
+import PositionTracking
+import RestorationEngine
+import StrategyKit
+import TimelineCore
+
+/// The metrics of one restore point for one pipeline. Indexes are on the timeline at the
+/// restore point.
+public struct RestoreScore: Sendable, Equatable {
+    public var expectedIndex: Int
+    public var restoredIndex: Int
+    /// The restored post is the expected post.
+    public var exact: Bool
+    /// |restored − expected| ≤ 1.
+    public var within1: Bool
+    /// restored − expected: positive when the reader lands below and skips posts, negative
+    /// when they re-read.
+    public var indexError: Int
+    /// |restored content offset − (y(expected) − expected viewportY)|, unclamped; nil when the
+    /// restore point gives no `viewportY`.
+    public var pixelError: Double?
+    public var confidence: Double
+}
+
+/// What one pipeline decided at one restore point, and how good it was.
+public struct RestoreEvaluation: Sendable {
+    /// Where the reader lands: the pipeline's restoration after the resume policy.
+    public var restoration: Restoration?
+    /// The pipeline's own answer, before the resume policy.
+    public var pipelineRestoration: Restoration?
+    public var trace: [StageVerdict]
+    /// Whether the resume policy restores without asking.
+    public var restoresSilently: Bool
+    /// The time the pipeline took (no I/O, no index building).
+    public var latencyNanoseconds: UInt64
+    /// Nil when the point cannot be scored; `unscoredReason` says why.
+    public var score: RestoreScore?
+    public var unscoredReason: String?
+
+    /// Runs `pipeline` at `point` and scores it.
+    public static func evaluate(_ point: RestorePoint, pipeline: Pipeline, policy: ResumePolicy) -> RestoreEvaluation {
+        let request = RestorationRequest(snapshot: point.input, index: point.index)
+        let started = DispatchTime.now().uptimeNanoseconds
+        let outcome = pipeline.restore(request)
+        let latency = DispatchTime.now().uptimeNanoseconds &- started
+        let landing = policy.apply(outcome.restoration, after: point.close, in: point.index)
+        var evaluation = RestoreEvaluation(
+            restoration: landing, pipelineRestoration: outcome.restoration, trace: outcome.trace,
+            restoresSilently: policy.restoresSilently(after: point.close, confidence: landing?.confidence ?? 0),
+            latencyNanoseconds: latency, score: nil, unscoredReason: nil)
+        guard let landing else {
+            evaluation.unscoredReason = "the timeline is empty at the restore point; not scored"
+            return evaluation
+        }
+        guard let expectedIndex = point.index.index(of: point.expected.postId) else {
+            evaluation.unscoredReason = "the expected post \(point.expected.postId) is not in the timeline at the restore point; not scored"
+            return evaluation
+        }
+        let indexError = landing.index - expectedIndex
+        var pixelError: Double?
+        if let viewportY = point.expected.viewportY {
+            pixelError = abs(landing.contentOffset - (point.index.y(of: expectedIndex) - viewportY))
+        }
+        evaluation.score = RestoreScore(expectedIndex: expectedIndex, restoredIndex: landing.index,
+                                        exact: landing.postId == point.expected.postId, within1: abs(indexError) <= 1,
+                                        indexError: indexError, pixelError: pixelError, confidence: landing.confidence)
+        return evaluation
+    }
+}

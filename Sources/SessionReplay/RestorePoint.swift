@@ -1,0 +1,31 @@
+import Foundation
+import PositionTracking
+import SessionFormat
+import TimelineCore
+
+/// The state of a replay at a `restore` event: what the pipeline is given, and the truth.
+public struct RestorePoint: Sendable {
+    /// Where the pipeline's input came from.
+    public enum InputSource: String, Sendable, Equatable {
+        /// The last scroll observation, at most `AnchorMaxAge` old, with no launch since.
+        case liveAnchor = "live anchor"
+        /// The most recent saved snapshot.
+        case savedSnapshot = "saved snapshot"
+        /// Nothing was ever captured: the pipeline's fallback applies.
+        case none = "no snapshot"
+    }
+
+    /// The label used for a restore event without a tag.
+    public static let untagged = "untagged"
+
+    /// The restore event's line in the session file.
+    public var line: Int
+    public var at: Date
+    public var tag: String
+    public var expected: SessionEvent.Expected
+    public var input: PositionSnapshot?
+    public var inputSource: InputSource
+    public var close: ResumePolicy.Close
+    /// The timeline at the restore point.
+    public var index: TimelineIndex
+}

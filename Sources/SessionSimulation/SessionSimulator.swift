@@ -1,0 +1,423 @@
+import Foundation
+import PositionTracking
+import SessionFormat
+import TimelineCore
+
+/// Writes simulated reading sessions from a real post corpus, deterministically for a seed.
+///
+/// Each session follows one reader through several visits to a feed. A visit is read with the
+/// `ReadingModel`, then something happens and a restore point records where the reader truly
+/// was, tagged with the case:
+///
+/// | tag | what happens before the restore point |
+/// |---|---|
+/// | `present` | nothing moves (a view rebuilt); sometimes posts above change height |
+/// | `refresh` | new posts are prepended; sometimes posts above change height |
+/// | `algorithmic` | an algorithmic feed refreshes and re-ranks everything |
+/// | `deleted` | the post being read is deleted, sometimes with its neighbours |
+/// | `redrafted` | the post being read is deleted and re-posted at the top, same or lightly edited text |
+/// | `relaunch-soft` | background, then back within `Resume.HardCloseThreshold` (relaunched or not) |
+/// | `relaunch-hard` | a crash, or a return after longer than the threshold; the relaunch loads newer posts |
+/// | `paused` | no scrolling for longer than `AnchorMaxAge` |
+///
+/// Ground truth: `expected` is the anchor at the reader's last scroll (the tracker's own
+/// definition), with its `viewportY`; when that post was deleted, the next surviving post below
+/// it (no `viewportY`); when it was re-drafted, the re-draft (no `viewportY`).
+public struct SessionSimulator: Sendable {
+    /// The posts sessions are built from, newest first.
+    public let corpus: [Post]
+    public let options: SimulationOptions
+
+    /// Phone and tablet viewports, in points.
+    static let viewports: [SessionHeader.Viewport] = [
+        .init(width: 390, height: 844), .init(width: 393, height: 852), .init(width: 430, height: 932),
+        .init(width: 375, height: 667), .init(width: 820, height: 1180),
+    ]
+
+    public init(corpus: [Post], options: SimulationOptions) {
+        self.corpus = corpus.sorted { $0.createdAt > $1.createdAt }
+        self.options = options
+    }
+
+    /// The smallest corpus that sessions can be built from.
+    public static let minimumCorpusSize = 60
+
+    /// Session `number` (from 1): the same for the same corpus, options and number.
+    public func session(number: Int) -> RecordedSession {
+        var random = SimulationRandom(seed: options.seed, stream: UInt64(number))
+        let algorithmic: Bool
+        switch options.feed {
+        case .chronological: algorithmic = false
+        case .algorithmic: algorithmic = true
+        case .mixed: algorithmic = random.chance(0.5)
+        }
+        var builder = SessionBuilder(corpus: corpus, options: options, number: number, algorithmic: algorithmic, random: random)
+        random = builder.random
+        return builder.build()
+    }
+}
+
+/// The state of one session being simulated.
+struct SessionBuilder {
+    enum Episode: String, CaseIterable {
+        case present, refresh, algorithmic, deleted, redrafted, relaunchSoft = "relaunch-soft", relaunchHard = "relaunch-hard", paused
+    }
+
+    let corpus: [Post]
+    let options: SimulationOptions
+    let algorithmic: Bool
+    var random: SimulationRandom
+    let reader: ReadingModel
+    let header: SessionHeader
+    let heightsKnown: Bool
+    let tracker: PositionTracker
+    /// Corpus positions: newer posts still unused are `corpus[..<newerCursor]`; older ones
+    /// start at `olderCursor`.
+    var newerCursor: Int
+    var olderCursor: Int
+    /// Every post in the timeline, newest first; `posts` is the display order.
+    var chronological: [Post] = []
+    var posts: [Post] = []
+    var cachedIndex: TimelineIndex?
+    var offset = 0.0
+    var now: Date
+    var events: [SessionEvent] = []
+    var lastScrollOffset = 0.0
+    var redrafts = 0
+
+    init(corpus: [Post], options: SimulationOptions, number: Int, algorithmic: Bool, random: SimulationRandom) {
+        self.corpus = corpus
+        self.options = options
+        self.algorithmic = algorithmic
+        self.random = random
+        reader = ReadingModel(random: &self.random)
+        heightsKnown = self.random.chance(0.75)
+        let viewport = SessionSimulator.viewports[self.random.integer(0...SessionSimulator.viewports.count - 1)]
+        tracker = PositionTracker(settings: options.tracker)
+        let initialCount = min(self.random.integer(40...80), corpus.count / 3)
+        let reserve = min(150, corpus.count / 3)
+        let start = self.random.integer(reserve...max(reserve, corpus.count - initialCount - min(200, corpus.count / 6)))
+        newerCursor = start
+        olderCursor = start + initialCount
+        let top = corpus[start]
+        now = top.createdAt.addingTimeInterval(self.random.uniform(60, 1800)).rounded()
+        header = SessionHeader(id: "sim-\(options.seed)-\(number)", device: "simulated-\(Int(viewport.width))x\(Int(viewport.height))",
+                               account: "reader-\(number)", timeline: "home", feed: algorithmic ? .algorithmic : .chronological,
+                               viewport: viewport, startedAt: now)
+        chronological = corpus[start..<olderCursor].map { prepare($0) }
+    }
+
+    mutating func build() -> RecordedSession {
+        emit(.lifecycle(.launch))
+        arrange()
+        emit(.timeline(reason: .initial, posts: posts))
+        let episodes = random.integer(6...12)
+        for _ in 0..<episodes {
+            advance(reader.firstScrollDelay(random: &random))
+            readVisit()
+            disrupt()
+        }
+        return RecordedSession(header: header, events: events)
+    }
+
+    // MARK: Timeline
+
+    mutating func prepare(_ post: Post) -> Post {
+        var prepared = post
+        prepared.height = heightsKnown ? mediaHeight(for: post) : nil
+        return prepared
+    }
+
+    /// A known height: the text's estimate, plus an image in three posts of ten.
+    mutating func mediaHeight(for post: Post) -> Double {
+        var height = HeightEstimate.height(forText: post.text)
+        if random.chance(0.3) { height += Double(4 * random.integer(40...80)) }
+        return height
+    }
+
+    var index: TimelineIndex {
+        mutating get {
+            if let cachedIndex { return cachedIndex }
+            let built = TimelineIndex(Timeline(posts: posts, viewportHeight: header.viewport.height))
+            cachedIndex = built
+            return built
+        }
+    }
+
+    /// Puts `chronological` in display order: as is, or ranked mostly by recency with noise.
+    mutating func arrange() {
+        cachedIndex = nil
+        guard algorithmic else {
+            posts = chronological
+            return
+        }
+        var keyed: [(Double, Post)] = []
+        for (rank, post) in chronological.enumerated() {
+            keyed.append((Double(rank) + 6 * random.normal() * (1 + Double(rank) / 30), post))
+        }
+        posts = keyed.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// Up to `count` newer posts from the corpus, stamped between the newest post and now.
+    mutating func takeNewer(_ count: Int) -> [Post] {
+        let taken = min(count, newerCursor)
+        guard taken > 0 else { return [] }
+        let newest = chronological.first?.createdAt ?? now.addingTimeInterval(-3600)
+        let span = max(1, now.timeIntervalSince(newest))
+        var fresh: [Post] = []
+        for position in 0..<taken {
+            var post = prepare(corpus[newerCursor - taken + position])
+            post.createdAt = newest.addingTimeInterval((span * Double(taken - position) / Double(taken + 1)).rounded())
+            fresh.append(post)
+        }
+        newerCursor -= taken
+        return fresh
+    }
+
+    mutating func emit(_ kind: SessionEvent.Kind) {
+        events.append(SessionEvent(at: now, kind))
+    }
+
+    mutating func advance(_ seconds: Double) {
+        now = now.addingTimeInterval(max(0, seconds))
+    }
+
+    // MARK: Reading
+
+    mutating func scroll(to target: Double) {
+        offset = index.clamp(offset: target).rounded()
+        lastScrollOffset = offset
+        emit(.scroll(offset: offset))
+    }
+
+    /// One visit: read posts for a drawn time, scrolling in bursts; load older posts near the end.
+    mutating func readVisit() {
+        let budget = reader.visitLength(random: &random)
+        let end = now.addingTimeInterval(budget)
+        var first = true
+        scroll(to: offset)
+        while now < end {
+            let current = index
+            guard let anchor = tracker.anchorIndex(offset: offset, viewportHeight: header.viewport.height, in: current) else { return }
+            let post = posts[anchor]
+            let words = post.text?.split(whereSeparator: \.isWhitespace).count ?? 0
+            advance(reader.dwell(reader.level(words: words, random: &random), random: &random))
+            var target: Double
+            if !first, offset > 0, random.chance(reader.backwardChance) {
+                target = offset - reader.upwardDistance(from: offset, random: &random)
+            } else {
+                // Layout-driven: move by the height of the post just finished.
+                target = offset + current.y(of: anchor + 1) - current.y(of: anchor)
+            }
+            first = false
+            burst(to: target)
+            if offset > current.maximumContentOffset - 2 * header.viewport.height { loadOlder() }
+        }
+    }
+
+    /// Scrolls to `target` at a drawn speed, logging settled positions at most every 250 ms.
+    mutating func burst(to target: Double) {
+        let start = offset
+        let destination = index.clamp(offset: target)
+        let distance = abs(destination - start)
+        guard distance >= 1 else { return }
+        let duration = distance / reader.speed(random: &random)
+        let steps = min(8, Int(duration / 0.25))
+        if steps > 0 {
+            for step in 1...steps {
+                advance(0.25)
+                scroll(to: start + (destination - start) * Double(step) * 0.25 / duration)
+            }
+        }
+        advance(duration - Double(steps) * 0.25)
+        scroll(to: destination)
+    }
+
+    /// Infinite scroll: the next page of older posts is appended.
+    mutating func loadOlder() {
+        let page = min(20, corpus.count - olderCursor)
+        guard page > 0 else { return }
+        let older = corpus[olderCursor..<olderCursor + page].map { prepare($0) }
+        olderCursor += page
+        chronological += older
+        posts += older
+        cachedIndex = nil
+        advance(random.uniform(0.3, 1.2))
+        emit(.insert(index: posts.count, posts: older))
+    }
+
+    // MARK: Disruptions
+
+    /// The reader's place at the last scroll: the anchor's id and its viewportY.
+    mutating func truth() -> (id: String, position: Int, viewportY: Double)? {
+        let current = index
+        guard let anchor = tracker.anchorIndex(offset: lastScrollOffset, viewportHeight: header.viewport.height, in: current) else {
+            return nil
+        }
+        return (posts[anchor].id, anchor, current.y(of: anchor) - lastScrollOffset)
+    }
+
+    mutating func disrupt() {
+        guard let truth = truth() else { return }
+        let weights: [Episode: Double] = algorithmic
+            ? [.present: 0.15, .algorithmic: 0.25, .deleted: 0.1, .redrafted: 0.1, .relaunchSoft: 0.13, .relaunchHard: 0.14, .paused: 0.13]
+            : [.present: 0.18, .refresh: 0.18, .deleted: 0.12, .redrafted: 0.12, .relaunchSoft: 0.14, .relaunchHard: 0.14, .paused: 0.12]
+        let choices = Episode.allCases.filter { weights[$0] != nil }
+        let episode = choices[random.pick(weights: choices.map { weights[$0]! })]
+        let maxAge = options.tracker.anchorMaxAge
+        var expected = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
+        switch episode {
+        case .present:
+            advance(random.uniform(0.5, max(1, min(20, maxAge - 1))))
+            if random.chance(0.3) { changeHeights(above: truth.position) }
+        case .refresh:
+            advance(random.uniform(1, max(2, min(20, maxAge - 2))))
+            let fresh = takeNewer(random.integer(1...25))
+            chronological.insert(contentsOf: fresh, at: 0)
+            posts.insert(contentsOf: fresh, at: 0)
+            cachedIndex = nil
+            emit(.insert(index: 0, posts: fresh))
+            if random.chance(0.3) { changeHeights(above: truth.position + fresh.count) }
+            advance(random.uniform(0.2, 1))
+        case .algorithmic:
+            advance(random.uniform(1, max(2, min(20, maxAge - 2))))
+            chronological.insert(contentsOf: takeNewer(random.integer(0...25)), at: 0)
+            arrange()
+            emit(.timeline(reason: .refresh, posts: posts))
+            advance(random.uniform(0.2, 1))
+        case .deleted:
+            advance(random.uniform(1, max(2, min(20, maxAge - 2))))
+            var gone: Set<String> = [truth.id]
+            if random.chance(0.3) {
+                let spread = random.integer(1...3)
+                for position in max(0, truth.position - spread)...min(posts.count - 1, truth.position + spread) {
+                    if random.chance(0.6) { gone.insert(posts[position].id) }
+                }
+            }
+            let below = posts[(truth.position + 1)...].first { !gone.contains($0.id) }
+            let above = posts[..<truth.position].last { !gone.contains($0.id) }
+            guard let survivor = below ?? above else { return }
+            expected = SessionEvent.Expected(postId: survivor.id)
+            remove(gone)
+            advance(random.uniform(0.2, 1))
+        case .redrafted:
+            advance(random.uniform(1, max(2, min(20, maxAge - 2))))
+            let original = posts[truth.position]
+            remove([original.id])
+            redrafts += 1
+            var redraft = original
+            redraft.id = "\(original.id)-redraft\(redrafts)"
+            redraft.createdAt = now
+            redraft.text = edit(original.text)
+            if heightsKnown, let height = original.height {
+                // The same media; the text's share of the height follows the edit.
+                redraft.height = height - HeightEstimate.height(forText: original.text) + HeightEstimate.height(forText: redraft.text)
+            }
+            chronological.insert(redraft, at: 0)
+            posts.insert(redraft, at: 0)
+            cachedIndex = nil
+            advance(random.uniform(0.5, 3))
+            emit(.insert(index: 0, posts: [redraft]))
+            expected = SessionEvent.Expected(postId: redraft.id)
+            advance(random.uniform(0.2, 1))
+        case .relaunchSoft:
+            advance(random.uniform(0.5, 10))
+            emit(.lifecycle(.background))
+            let away = random.uniform(2, max(3, options.hardCloseThreshold * 0.9))
+            if random.chance(0.5) {
+                // The system ends the app in the background; the reader comes back soon after.
+                let killedAfter = away * random.uniform(0.2, 0.8)
+                advance(killedAfter)
+                emit(.lifecycle(.terminate))
+                advance(away - killedAfter)
+                emit(.lifecycle(.launch))
+                relaunchTimeline(newPosts: random.chance(0.5) ? random.integer(1...10) : 0)
+            } else {
+                advance(away)
+                emit(.lifecycle(.foreground))
+            }
+            advance(random.uniform(0.3, 1.5))
+        case .relaunchHard:
+            advance(random.uniform(0.5, 10))
+            if random.chance(0.5) {
+                emit(.lifecycle(.terminate))
+            } else {
+                emit(.lifecycle(.background))
+                advance(random.uniform(30, 600))
+                emit(.lifecycle(.terminate))
+            }
+            advance(max(options.hardCloseThreshold * 2, random.logNormal(mu: 7.1, sigma: 1.2)))
+            emit(.lifecycle(.launch))
+            relaunchTimeline(newPosts: random.integer(0...40))
+            advance(random.uniform(0.3, 1.5))
+        case .paused:
+            advance(maxAge * random.uniform(1.5, 10))
+        }
+        emit(.restore(tag: episode.rawValue, expected: expected))
+        // The reader carries on from where they truly were.
+        advance(random.uniform(0.3, 1))
+        if let position = index.index(of: expected.postId) {
+            scroll(to: index.y(of: position) - (expected.viewportY ?? 0))
+        }
+    }
+
+    mutating func remove(_ ids: Set<String>) {
+        chronological.removeAll { ids.contains($0.id) }
+        posts.removeAll { ids.contains($0.id) }
+        cachedIndex = nil
+        emit(.remove(ids: ids.sorted()))
+    }
+
+    /// After a relaunch the app loads the timeline again, with newer posts on top.
+    mutating func relaunchTimeline(newPosts: Int) {
+        chronological.insert(contentsOf: takeNewer(newPosts), at: 0)
+        arrange()
+        emit(.timeline(reason: .relaunch, posts: posts))
+    }
+
+    /// Posts above the reader change height (an image loads, a post is edited).
+    mutating func changeHeights(above position: Int) {
+        guard position > 0 else { return }
+        var changed: [Post] = []
+        for _ in 0..<random.integer(1...3) {
+            let target = random.integer(max(0, position - 6)...position - 1)
+            var post = posts[target]
+            if heightsKnown {
+                post.height = (post.height ?? HeightEstimate.height(forText: post.text)) + Double(4 * random.integer(10...50))
+            } else {
+                post.text = (post.text ?? "") + "\n[edited]"
+            }
+            posts[target] = post
+            if let chronologicalPosition = chronological.firstIndex(where: { $0.id == post.id }) { chronological[chronologicalPosition] = post }
+            changed.removeAll { $0.id == post.id }
+            changed.append(post)
+        }
+        cachedIndex = nil
+        advance(random.uniform(0.1, 0.5))
+        emit(.update(posts: changed))
+    }
+
+    /// A re-draft's text: the same in half the cases, otherwise a word added or one shortened.
+    mutating func edit(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return text }
+        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        switch random.integer(0...3) {
+        case 0, 1:
+            return text
+        case 2:
+            words.insert(["really", "now", "also", "still", "just"][random.integer(0...4)], at: random.integer(0...words.count))
+        default:
+            let candidates = words.indices.filter { words[$0].count > 3 }
+            guard let chosen = candidates.isEmpty ? nil : candidates[random.integer(0...candidates.count - 1)] else { return text + "!" }
+            words[chosen].removeLast()
+        }
+        return words.joined(separator: " ")
+    }
+}
+
+extension Date {
+    /// To the whole second, as the corpus's timestamps are.
+    func rounded() -> Date {
+        Date(timeIntervalSince1970: timeIntervalSince1970.rounded())
+    }
+}
