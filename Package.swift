@@ -166,6 +166,12 @@ let package = Package(
                            "StrategyTestSupport"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "SessionFormatTests", dependencies: ["SessionFormat", "TimelineCore", "TestSupport"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "SessionReplayTests",
+                    dependencies: ["SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine",
+                                   "Configuration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport"],
+                    swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // The conformance checks every strategy's tests run.

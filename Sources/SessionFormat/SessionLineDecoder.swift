@@ -31,6 +31,11 @@ struct SessionLineDecoder {
         try converting { try decodeEvent(bytes) }
     }
 
+    /// A number as written in JSON: `2`, not `2.0`.
+    static func describe(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : "\(number)"
+    }
+
     /// Whether `bytes` hold one whole JSON value (to tell a cut-off line from a wrong one).
     static func isCompleteJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var scanner = JSONScanner(bytes)
@@ -88,7 +93,7 @@ struct SessionLineDecoder {
             }
             guard let version else { throw Failure(message: "the header needs \"version\"", location: nil) }
             guard version == Double(SessionHeader.currentVersion) else {
-                throw Failure(message: "unsupported session format version \(Value.format(real: version)); this engine reads version \(SessionHeader.currentVersion)",
+                throw Failure(message: "unsupported session format version \(describe(version)); this engine reads version \(SessionHeader.currentVersion)",
                               location: nil)
             }
             for (name, value) in [("id", id), ("device", device), ("timeline", timeline), ("feed", feed)] where value == nil {
@@ -179,7 +184,7 @@ struct SessionLineDecoder {
                 fields = ["index", "posts"]
                 let position = try require(index, "index")
                 guard position >= 0, position == position.rounded(), position < 1e15 else {
-                    throw Failure(message: "\"index\" must be an integer of at least 0, found \(Value.format(real: position))", location: nil)
+                    throw Failure(message: "\"index\" must be an integer of at least 0, found \(describe(position))", location: nil)
                 }
                 kind = .insert(index: Int(position), posts: try require(posts, "posts"))
             case "remove":
@@ -248,7 +253,7 @@ struct SessionLineDecoder {
                     if !scanner.null() {
                         let value = try self.number(&scanner, "posts[\(number)].height")
                         guard value > 0 else {
-                            throw Failure(message: "\"posts[\(number)].height\" must be greater than 0, found \(Value.format(real: value))", location: nil)
+                            throw Failure(message: "\"posts[\(number)].height\" must be greater than 0, found \(describe(value))", location: nil)
                         }
                         height = value
                     }

@@ -28,4 +28,16 @@ public struct RestorePoint: Sendable {
     public var close: ResumePolicy.Close
     /// The timeline at the restore point.
     public var index: TimelineIndex
+
+    public init(line: Int, at: Date, tag: String, expected: SessionEvent.Expected, input: PositionSnapshot?,
+                inputSource: InputSource, close: ResumePolicy.Close, index: TimelineIndex) {
+        self.line = line
+        self.at = at
+        self.tag = tag
+        self.expected = expected
+        self.input = input
+        self.inputSource = inputSource
+        self.close = close
+        self.index = index
+    }
 }

@@ -73,7 +73,17 @@ public final class TextIndex: Sendable {
             current = String.UnicodeScalarView()
         }
         for scalar in text.unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+            let value = scalar.value
+            if value < 0x80 {
+                // ASCII without Unicode property lookups: most of the text in most feeds.
+                if (value >= 0x61 && value <= 0x7A) || (value >= 0x30 && value <= 0x39) {
+                    current.append(scalar)
+                } else if value >= 0x41 && value <= 0x5A {
+                    current.append(Unicode.Scalar(UInt8(value + 0x20)))
+                } else {
+                    flush()
+                }
+            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 current.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
             } else {
                 flush()

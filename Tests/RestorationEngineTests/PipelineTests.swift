@@ -26,7 +26,7 @@ struct PipelineTests {
     @Test("the seed's keys drive the default pipeline")
     func defaultPipeline() throws {
         #expect(try PipelineBuilder().build().summary
-                == "ExactMatch > NeighborAnchor > TemporalProximity > ContentSimilarity > Fallback | ViewportAnchor")
+                == "ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor > TemporalProximity > ContentSimilarity > Fallback | ViewportAnchor")
         let smartOff = Self.configuration("{\"PositionPersistence\": {\"SmartRestoration\": false}}")
         #expect(try PipelineBuilder(configuration: smartOff).build().summary == "ExactMatch > Fallback | ViewportAnchor")
         let disabled = Self.configuration("{\"PositionPersistence\": {\"Enabled\": false}}")

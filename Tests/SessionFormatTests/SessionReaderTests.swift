@@ -1,0 +1,111 @@
+import Foundation
+import SessionFormat
+import Testing
+import TimelineCore
+
+@Suite struct SessionReaderTests {
+    static let header = #"{"type":"session","version":1,"id":"s1","device":"phone","timeline":"home","feed":"chronological","viewport":{"width":390,"height":844},"startedAt":"2026-01-01T10:00:00Z"}"#
+
+    func read(_ lines: [String], terminated: Bool = true) throws -> RecordedSession {
+        try RecordedSession.read(Data((lines.joined(separator: "\n") + (terminated ? "\n" : "")).utf8), name: "s.jsonl")
+    }
+
+    @Test func readsEveryEventType() throws {
+        let session = try read([
+            Self.header,
+            #"{"type":"lifecycle","at":"2026-01-01T10:00:00Z","state":"launch"}"#,
+            #"{"type":"timeline","at":"2026-01-01T10:00:00.5Z","reason":"initial","posts":[{"id":"a","createdAt":"2026-01-01T09:00:00Z","author":"x","text":"hi","height":120},{"id":"b","createdAt":"2026-01-01T08:00:00Z"}]}"#,
+            #"{"type":"insert","at":"2026-01-01T10:00:01Z","index":0,"posts":[{"id":"c","createdAt":"2026-01-01T09:30:00Z"}]}"#,
+            #"{"type":"remove","at":"2026-01-01T10:00:02Z","ids":["b"]}"#,
+            #"{"type":"update","at":"2026-01-01T10:00:03Z","posts":[{"id":"a","createdAt":"2026-01-01T09:00:00Z","height":200}]}"#,
+            #"{"type":"scroll","at":"2026-01-01T10:00:04Z","offset":150.5}"#,
+            #"{"type":"restore","at":"2026-01-01T10:00:05+00:00","tag":"present","expected":{"postId":"a","viewportY":-10}}"#,
+        ])
+        #expect(session.warnings.isEmpty)
+        #expect(session.header.viewport == .init(width: 390, height: 844))
+        #expect(session.events.count == 7)
+        guard case .timeline(.initial, let posts) = session.events[1].kind else { Issue.record("not a timeline"); return }
+        #expect(posts == [Post(id: "a", createdAt: Date(timeIntervalSince1970: 1_767_258_000), author: "x", text: "hi", height: 120),
+                          Post(id: "b", createdAt: Date(timeIntervalSince1970: 1_767_254_400))])
+        #expect(session.events[1].at == Date(timeIntervalSince1970: 1_767_261_600.5))
+        #expect(session.events[5].kind == .scroll(offset: 150.5))
+        #expect(session.events[6].kind == .restore(tag: "present", expected: .init(postId: "a", viewportY: -10)))
+    }
+
+    @Test func writerAndReaderRoundTrip() throws {
+        let events: [SessionEvent] = [
+            SessionEvent(at: Date(timeIntervalSince1970: 1_767_261_600), .timeline(reason: .refresh, posts: [
+                Post(id: "a", createdAt: Date(timeIntervalSince1970: 1_767_258_000), author: "x", text: "line\n\"quoted\" ünïcode 🎉", height: 92.5),
+            ])),
+            SessionEvent(at: Date(timeIntervalSince1970: 1_767_261_600.25), .scroll(offset: -12)),
+            SessionEvent(at: Date(timeIntervalSince1970: 1_767_261_601), .lifecycle(.background)),
+            SessionEvent(at: Date(timeIntervalSince1970: 1_767_261_602), .restore(tag: nil, expected: .init(postId: "a"))),
+        ]
+        let header = SessionHeader(id: "s", device: "d", account: "me", timeline: "home", feed: .algorithmic,
+                                   viewport: .init(width: 390, height: 844), startedAt: Date(timeIntervalSince1970: 1_767_261_600))
+        let text = SessionWriter.text(of: RecordedSession(header: header, events: events))
+        let read = try RecordedSession.read(Data(text.utf8), name: "t")
+        #expect(read == RecordedSession(header: header, events: events))
+    }
+
+    @Test func headerProblemsMakeTheSessionUnreadable() {
+        func message(_ text: String) -> String {
+            do {
+                _ = try RecordedSession.read(Data(text.utf8), name: "s.jsonl")
+                return "read"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(message("") == "s.jsonl: error: the file is empty; a session starts with its header line")
+        #expect(message(#"{"type":"scroll","at":"2026-01-01T10:00:00Z","offset":1}"# + "\n")
+            == #"s.jsonl:1: error: the first line must be the session header; found a "scroll" event; the session cannot be read"#)
+        #expect(message(Self.header.replacingOccurrences(of: #""version":1"#, with: #""version":2"#) + "\n")
+            == "s.jsonl:1: error: unsupported session format version 2; this engine reads version 1; the session cannot be read")
+        #expect(message(Self.header.replacingOccurrences(of: #""feed":"chronological","#, with: "") + "\n")
+            == #"s.jsonl:1: error: the header needs "feed"; the session cannot be read"#)
+        #expect(message(String(Self.header.prefix(40)))
+            == "s.jsonl:1:41: error: the header line is incomplete: expected a string key, found end of line; the session cannot be read")
+    }
+
+    @Test func badLinesAreSkippedWithWarnings() throws {
+        let session = try read([
+            Self.header,
+            #"{"type":"scroll","at":"2026-01-01T10:00:04Z","offset":10}"#,
+            #"{"type":"scroll","at":"2026-01-01T10:00:05Z","offset":"far"}"#,
+            #"{"type":"scroll","at":"2026-01-01T10:00:03Z","offset":20}"#,
+            #"{"type":"scroll" "at":"2026-01-01T10:00:06Z"}"#,
+            #"{"type":"gesture","at":"2026-01-01T10:00:06Z","kind":"pinch"}"#,
+            #"{"type":"scroll","at":"2026-01-01T10:00:07Z","offset":30,"velocity":2}"#,
+            #"{"type":"scroll","at":"2026-01-01T10:00:08Z","offset":40,"velocity":3}"#,
+            #"{"type":"lifecycle","at":"2026-01-01T10:00:09Z","state":"sleep"}"#,
+            #"{"type":"insert","at":"2026-01-01T10:00:09Z","index":-1,"posts":[]}"#,
+            "",
+            #"{"type":"scroll","at":"2026-01-01T10:00:10Z","offs"#,
+        ], terminated: false)
+        #expect(session.events.map(\.kind) == [.scroll(offset: 10), .scroll(offset: 30), .scroll(offset: 40)])
+        #expect(session.warnings.map(\.description) == [
+            #"s.jsonl:3:55: warning: "offset" must be a number, found string; the line is skipped"#,
+            #"s.jsonl:4: warning: "at" goes backwards: 2026-01-01T10:00:03Z is before 2026-01-01T10:00:04Z; the event is skipped"#,
+            #"s.jsonl:5:18: warning: expected ',' or '}' after a member, found '"'; the line is skipped"#,
+            #"s.jsonl:6: warning: unknown event type "gesture"; skipped (and any later ones)"#,
+            #"s.jsonl:7: warning: unknown field "velocity" in scroll events; ignored"#,
+            #"s.jsonl:9: warning: "state" must be one of "background", "foreground", "terminate", "launch", found "sleep"; the line is skipped"#,
+            #"s.jsonl:10: warning: "index" must be an integer of at least 0, found -1; the line is skipped"#,
+            "s.jsonl:12: warning: the last line is incomplete, as when a recording is cut off by a crash; it is skipped",
+        ])
+    }
+
+    @Test func aCompleteLastLineWithoutANewlineStillCounts() throws {
+        let session = try read([Self.header, #"{"type":"scroll","at":"2026-01-01T10:00:04Z","offset":10}"#], terminated: false)
+        #expect(session.events.count == 1)
+        #expect(session.warnings.isEmpty)
+    }
+
+    @Test func hostileLinesDoNotCrash() throws {
+        let deep = String(repeating: "[", count: 100_000)
+        let session = try read([Self.header, #"{"type":"x","at":"2026-01-01T10:00:04Z","deep":"# + deep, "\u{FF}\u{FE}garbage", "null", "[]", "{}"])
+        #expect(session.events.isEmpty)
+        #expect(session.warnings.count == 5)
+    }
+}

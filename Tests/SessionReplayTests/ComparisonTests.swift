@@ -1,0 +1,117 @@
+import Configuration
+import Foundation
+import JSONText
+import SessionComparison
+import SessionFormat
+import SessionReplay
+import SessionSimulation
+import Testing
+import TestSupport
+
+@Suite struct HistogramTests {
+    @Test func percentilesAreExactBelow128AndWithinHalfAPercentAbove() {
+        var histogram = Histogram()
+        for value in 1...100 { histogram.record(UInt64(value)) }
+        #expect(histogram.quantile(0.5) == 50)
+        #expect(histogram.quantile(0.9) == 90)
+        #expect(histogram.quantile(1) == 100)
+        var large = Histogram()
+        for value in stride(from: 1000, through: 1_000_000, by: 997) { large.record(UInt64(value)) }
+        let median = Double(large.quantile(0.5)!)
+        #expect(abs(median - 500_000) / 500_000 < 0.01)
+        #expect(Histogram().quantile(0.5) == nil)
+    }
+
+    @Test func mergingEqualsRecordingEverythingInOne() {
+        var whole = Histogram(), left = Histogram(), right = Histogram()
+        for value in 0..<5000 {
+            let sample = UInt64((value * 7919) % 100_003)
+            whole.record(sample)
+            if value % 3 == 0 { left.record(sample) } else { right.record(sample) }
+        }
+        left.merge(right)
+        #expect(left == whole)
+    }
+}
+
+@Suite struct ComparisonTests {
+    static let sessions = Fixtures.repositoryURL("sessions")
+
+    func run(jobs: Int, shard: Shard? = nil) throws -> ComparisonReport {
+        let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: [])
+        let runner = ComparisonRunner(candidates: candidates, settings: ReplaySettings(configuration: .defaults), jobs: jobs)
+        var files = try SessionFiles.expand([Self.sessions.path])
+        if let shard { files = shard.select(files) }
+        var report = runner.run(files: files)
+        if let shard { report.shards = [shard.description] }
+        return report
+    }
+
+    /// Everything but the latencies, which are measured anew on each run.
+    func withoutLatency(_ report: ComparisonReport) -> ComparisonReport {
+        var copy = report
+        for position in copy.pipelines.indices {
+            copy.pipelines[position].all.latency = Histogram()
+            for tag in copy.pipelines[position].byTag.keys { copy.pipelines[position].byTag[tag]!.latency = Histogram() }
+        }
+        copy.shards = []
+        return copy
+    }
+
+    @Test func comparesTheConfiguredPipelineTheSingleStrategiesAndTheBaseline() throws {
+        let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: [])
+        #expect(candidates.map(\.name) == ["configured", "ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "baseline"])
+        #expect(candidates[1].pipeline.summary == "ExactMatch > Fallback | ViewportAnchor")
+        #expect(candidates.last?.pipeline.summary == "ExactMatch > Fallback(Mode: TopOfTimeline) | ViewportAnchor")
+    }
+
+    @Test func resultsAreTheSameForAnyNumberOfJobsAndForMergedShards() throws {
+        let single = try run(jobs: 1)
+        #expect(single.sessionsRead == 12)
+        #expect(withoutLatency(try run(jobs: 3)) == withoutLatency(single))
+        var merged = try run(jobs: 1, shard: Shard(number: 1, count: 3))
+        try merged.merge(try run(jobs: 2, shard: Shard(number: 2, count: 3)))
+        try merged.merge(try run(jobs: 1, shard: Shard(number: 3, count: 3)))
+        #expect(merged.shards == ["1/3", "2/3", "3/3"])
+        #expect(withoutLatency(merged) == withoutLatency(single))
+    }
+
+    @Test func theJSONReportReadsBackForMerging() throws {
+        let report = try run(jobs: 2)
+        let text = try JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))
+        let read = try ComparisonReportCoding.report(from: try JSONReader().read(text))
+        #expect(read == report)
+        let totals = try JSONReader().read(text)["pipelines"]?.arrayValue?.first?["totals"]
+        #expect(totals?.dictionaryValue?.keys.elements == [
+            "restorePoints", "unscored", "exact", "within1", "meanAbsIndexError", "skipped", "reread", "pixelErrorCount",
+            "pixelErrorMedian", "pixelErrorP90", "brier", "latencyP50Microseconds", "latencyP99Microseconds",
+        ])
+        #expect(throws: ComparisonReportError.self) { try ComparisonReportCoding.report(from: try JSONReader().read("{\"format\":\"x\"}")) }
+    }
+
+    /// The quality bars of the bundled sessions, held as regression tests.
+    @Test func theDefaultPipelineMeetsTheQualityBarsOnTheBundledSessions() throws {
+        let report = try run(jobs: 2)
+        let configured = try #require(report.pipelines.first)
+        #expect(configured.byTag["present"]?.summary.exact == 1)
+        #expect(configured.byTag["refresh"]?.summary.pixelErrorP90 == 0)
+        let within1 = try #require(configured.all.summary.within1)
+        #expect(within1 >= 0.95)
+        for other in report.pipelines.dropFirst() {
+            #expect(within1 > other.all.summary.within1 ?? 1, "configured vs \(other.name)")
+        }
+    }
+
+    @Test func rendersCSVAndSelfContainedHTML() throws {
+        let report = try run(jobs: 2)
+        let csv = ReportCSV.render(report).components(separatedBy: "\r\n")
+        #expect(csv[0] == "pipeline,spec,tag,restorePoints,exact,within1,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,unscored")
+        #expect(csv[1].hasPrefix("configured,ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor"))
+        #expect(csv.count == 1 + 6 * (1 + report.tags.count) + 1)
+        let html = ReportHTML.render(report)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.components(separatedBy: "<svg ").count == 4)
+        #expect(!html.contains("http://") || html.components(separatedBy: "http://").count - 1 == html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1)
+        #expect(!html.contains("<script"))
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import JSONSchema
+import JSONText
+import PositionTracking
+import SessionFormat
+import SessionReplay
+import SessionSimulation
+import Testing
+import TestSupport
+import TimelineCore
+import TimelineFormats
+
+@Suite struct SimulationTests {
+    static let corpus: [Post] = {
+        let data = (try? Data(contentsOf: Fixtures.url("posts/tweets-rtweet.jsonl"))) ?? Data()
+        return (try? TimelineFormat.read(data, format: .jsonl).posts) ?? []
+    }()
+
+    func simulate(seed: UInt64, sessions: Int = 6, feed: SimulationOptions.FeedMode = .mixed) -> [String] {
+        let simulator = SessionSimulator(corpus: Self.corpus, options: SimulationOptions(sessions: sessions, seed: seed, feed: feed))
+        return (1...sessions).map { SessionWriter.text(of: simulator.session(number: $0)) }
+    }
+
+    @Test func isDeterministicForASeed() {
+        #expect(simulate(seed: 11) == simulate(seed: 11))
+        #expect(simulate(seed: 11) != simulate(seed: 12))
+    }
+
+    @Test func everyLineMatchesTheSchemaAndReadsWithoutWarnings() throws {
+        let schema = try JSONSchema(json: try Data(contentsOf: Fixtures.repositoryURL("schemas/recorded-session.schema.json")))
+        for text in simulate(seed: 3, sessions: 3) {
+            let session = try RecordedSession.read(Data(text.utf8), name: "sim")
+            #expect(session.warnings.isEmpty)
+            for line in text.split(separator: "\n") {
+                let result = schema.validate(try JSONReader().read(String(line)))
+                #expect(result.isValid, "\(result.errors.first.map { "\($0.instancePath): \($0.message)" } ?? "")")
+            }
+        }
+    }
+
+    @Test func coversEveryCaseAndTheTruthIsInTheTimeline() throws {
+        var tags: Set<String> = []
+        for text in simulate(seed: 5, sessions: 20) {
+            var reader = try SessionReader(data: Data(text.utf8), name: "sim")
+            var replayer = SessionReplayer(header: reader.header, settings: ReplaySettings())
+            while let event = reader.next() {
+                guard let point = replayer.apply(event) else { continue }
+                tags.insert(point.tag)
+                #expect(point.index.index(of: point.expected.postId) != nil)
+                if point.tag == "present" || point.tag == "refresh" {
+                    // With nothing lost, the live anchor is the truth.
+                    #expect(point.input?.postId == point.expected.postId)
+                    #expect(point.input?.viewportY == point.expected.viewportY)
+                }
+                if point.tag == "redrafted" { #expect(point.expected.postId.contains("-redraft")) }
+            }
+        }
+        #expect(tags == ["present", "refresh", "algorithmic", "deleted", "redrafted", "relaunch-soft", "relaunch-hard", "paused"])
+    }
+
+    @Test func theBundledSessionsAreWhatTheDocumentedCommandWrites() throws {
+        let simulator = SessionSimulator(corpus: Self.corpus, options: SimulationOptions(sessions: 12, seed: 2026, feed: .mixed))
+        for number in [1, 12] {
+            let bundled = try String(contentsOf: Fixtures.repositoryURL("sessions/session-\(String(format: "%04d", number)).jsonl"), encoding: .utf8)
+            #expect(SessionWriter.text(of: simulator.session(number: number)) == bundled)
+        }
+    }
+}
