@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a simulated reader reads and scrolls, with every figure from
-/// `docs/READING_BEHAVIOUR.md` (Kong et al., ETRA 2023, for attention per post; Gooding et al.,
+/// `docs/data/reading-behaviour.md` (Kong et al., ETRA 2023, for attention per post; Gooding et al.,
 /// CoNLL 2021, for scroll mechanics).
 public struct ReadingModel: Sendable {
     /// Skip, skim or read in detail.

@@ -94,8 +94,8 @@ struct PipelineTests {
         let snapshot = PositionSnapshot(postId: "gone", postCreatedAt: Self.base.addingTimeInterval(-3000), viewportY: 0, index: 5, timelineCount: 20)
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: TimelineIndex(Timeline(posts: Self.posts))))
         #expect(outcome.restoration?.postId == "p5")
-        #expect(outcome.trace.map(\.stage) == ["ExactMatch", "NeighborAnchor", "TemporalProximity"])
-        #expect(outcome.trace.map(\.verdict) == ["no candidate", "no candidate", "chosen"])
+        #expect(outcome.trace.map(\.stage) == ["ExactMatch", "ContentSimilarity", "NeighborAnchor", "TemporalProximity"])
+        #expect(outcome.trace.map(\.verdict) == ["no candidate", "no candidate", "no candidate", "chosen"])
     }
 
     @Test("an empty timeline has nothing to restore")

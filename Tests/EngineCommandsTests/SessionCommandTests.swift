@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("engine compare, replay and simulate")
+struct SessionCommandTests {
+    static let config = "config/SocialFusionTimelineConfiguration.plist"
+
+    @Test("the README's main job compares the pipelines on the bundled sessions")
+    func compareBundledSessions() throws {
+        let result = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions/"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let lines = result.stdout.components(separatedBy: "\n")
+        #expect(lines[0] == "Compared 12 sessions: 101 restore points, 6 pipelines.")
+        #expect(lines[2].hasPrefix("pipeline           points  exact  within1  |idx err|  skipped  re-read  px p50  px p90  Brier"))
+        #expect(lines[3].hasPrefix("configured            101  0.881    0.950       0.21       12        9     0.0   120.5  0.115"))
+        #expect(result.stdout.contains("Tag relaunch-hard (9 restore points):"))
+    }
+
+    @Test("a session that cannot be read is left out, the rest still count, and the exit code is 1")
+    func badSessions() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = try String(contentsOf: Fixtures.repositoryURL("sessions/session-0001.jsonl"), encoding: .utf8)
+        var lines = good.components(separatedBy: "\n")
+        lines.insert(#"{"type":"scroll","at":"2000-01-01T00:00:00Z","offset":1}"#, at: 3)
+        try lines.joined(separator: "\n").write(to: directory.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
+        try #"{"type":"session","version":2}"#.write(to: directory.appendingPathComponent("b.jsonl"), atomically: true, encoding: .utf8)
+        let result = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", directory.path, "--format", "csv", "--jobs", "2"])
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            \(directory.path)/a.jsonl:4: warning: "at" goes backwards: 2000-01-01T00:00:00Z is before 2022-12-07T15:09:59Z; the event is skipped
+            \(directory.path)/b.jsonl:1: error: unsupported session format version 2; this engine reads version 1; the session cannot be read
+
+            """)
+        #expect(result.stdout.hasPrefix("pipeline,spec,tag,restorePoints"))
+    }
+
+    @Test("shards merged give the single run's report")
+    func shardsAndMerge() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var parts: [String] = []
+        for shard in ["1/2", "2/2"] {
+            let path = directory.appendingPathComponent("part\(parts.count).json").path
+            let result = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMatch > Fallback",
+                                                "--shard", shard, "--format", "json", "-o", path])
+            #expect(result.status == 0)
+            parts.append(path)
+        }
+        let merged = try EngineProcess.run(["compare", "--merge"] + parts + ["--format", "csv"])
+        let single = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMatch > Fallback",
+                                            "--format", "csv"])
+        #expect(merged.status == 0)
+        func dropLatency(_ csv: String) -> [String] {
+            csv.components(separatedBy: "\r\n").map { $0.components(separatedBy: ",").prefix(12).joined(separator: ",") }
+        }
+        #expect(dropLatency(merged.stdout) == dropLatency(single.stdout))
+        let html = try EngineProcess.run(["compare", "--merge"] + parts + ["--format", "html"])
+        #expect(html.stdout.contains("<p>Compared 12 sessions, shards 1/2, 2/2: 101 restore points, 1 pipelines.</p>"))
+    }
+
+    @Test("usage errors exit 2 with a clear message")
+    func usage() throws {
+        let noSessions = try EngineProcess.run(["compare", "--config", Self.config])
+        #expect(noSessions.status == 2)
+        #expect(noSessions.stderr.contains("Error: missing --sessions PATH..."))
+        let badShard = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--shard", "3/2"])
+        #expect(badShard.status == 2)
+        #expect(badShard.stderr.contains("Error: --shard must be K/N with 1 ≤ K ≤ N, e.g. 1/4"))
+        let missing = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "no-such-dir"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "no-such-dir: error: no such file or directory\n")
+        let badSpec = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMach"])
+        #expect(badSpec.status == 2)
+        #expect(badSpec.stderr.hasPrefix("error: unknown strategy \"ExactMach\"; did you mean \"ExactMatch\"?"))
+    }
+
+    @Test("replay shows each restore point step by step")
+    func replay() throws {
+        let result = try EngineProcess.run(["replay", "sessions/session-0001.jsonl", "--config", Self.config])
+        #expect(result.status == 0)
+        let text = result.stdout
+        #expect(text.hasPrefix("""
+            session sim-2026-1: simulated-393x852, algorithmic home timeline, viewport 393 pt × 852 pt
+            pipeline: ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor > TemporalProximity > ContentSimilarity > Fallback | ViewportAnchor
+
+            restore point 1 · line
+            """))
+        #expect(text.contains("  input (live anchor): post "))
+        #expect(text.contains("    ExactMatch: post "))
+        #expect(text.contains("  metrics: exact yes, within1 yes, indexError 0, pixelError 0 pt, latency "))
+        #expect(text.hasSuffix("\n\n6 restore points, 6 scored: exact 4, within1 5\n"))
+    }
+
+    @Test("simulate writes the same sessions for the same seed")
+    func simulate() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "2", "--seed", "2026",
+                                            "-o", directory.path])
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("wrote 2 sessions with "))
+        for name in ["session-0001.jsonl", "session-0002.jsonl"] {
+            #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == Data(contentsOf: Fixtures.repositoryURL("sessions/\(name)")))
+        }
+        let tooSmall = try EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/restore/timeline.jsonl", "--sessions", "1", "--seed", "1",
+                                              "-o", directory.path])
+        #expect(tooSmall.status == 1)
+        #expect(tooSmall.stderr == "Tests/Fixtures/restore/timeline.jsonl: error: the corpus has 30 posts; simulation needs at least 60\n")
+    }
+}
