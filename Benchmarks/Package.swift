@@ -18,5 +18,10 @@ let package = Package(
             dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .executableTarget(
+            name: "session-ingest",
+            dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

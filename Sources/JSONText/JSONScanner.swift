@@ -190,6 +190,8 @@ public struct JSONScanner {
     public mutating func string() throws(JSONSyntaxError) -> String {
         let start = offset
         let raw = try rawString()
+        // ASCII is valid UTF-8 by definition and takes the fast, non-generic initializer.
+        if JSONScanner.isASCII(raw) { return String(decoding: raw, as: UTF8.self) }
         guard let text = String(validating: raw, as: UTF8.self) else { throw error("string is not valid UTF-8", at: start) }
         return text
     }
@@ -279,6 +281,21 @@ public struct JSONScanner {
 
     // MARK: Helpers
 
+    /// Whether every byte is below 0x80, eight at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        while index + 8 <= bytes.count {
+            if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if base[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
     private func isDigit(_ index: Int) -> Bool {
         index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
     }
@@ -306,6 +323,7 @@ public struct JSONScanner {
         let open = offset
         offset += 1
         let start = offset
+        skipPlainStringBytes()
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
@@ -335,6 +353,20 @@ public struct JSONScanner {
             }
         }
         return scratch.contents
+    }
+
+    /// Skips eight bytes at a time while none is a quote, a backslash or a control character
+    /// (bit tricks on a 64-bit word; the byte loop after it finds the exact stop).
+    private mutating func skipPlainStringBytes() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while offset + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highs != 0 { return }
+            offset += 8
+        }
     }
 
     private mutating func escape() throws(JSONSyntaxError) {

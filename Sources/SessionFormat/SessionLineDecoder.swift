@@ -136,84 +136,113 @@ struct SessionLineDecoder {
 
     // MARK: Events
 
+    static let eventKeys: [StaticString] = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected"]
+    /// The number of a known event key (its bit in a presence mask), matched without making a String.
+    static func eventKeyNumber(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = key.first else { return nil }
+        let candidate: Int
+        switch (first, key.count) {
+        case (UInt8(ascii: "t"), 4): candidate = 0
+        case (UInt8(ascii: "a"), 2): candidate = 1
+        case (UInt8(ascii: "r"), 6): candidate = 2
+        case (UInt8(ascii: "p"), 5): candidate = 3
+        case (UInt8(ascii: "i"), 5): candidate = 4
+        case (UInt8(ascii: "i"), 3): candidate = 5
+        case (UInt8(ascii: "o"), 6): candidate = 6
+        case (UInt8(ascii: "s"), 5): candidate = 7
+        case (UInt8(ascii: "t"), 3): candidate = 8
+        case (UInt8(ascii: "e"), 8): candidate = 9
+        default: return nil
+        }
+        return key.spells(eventKeys[candidate]) ? candidate : nil
+    }
+
+    static let eventKeyNames = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected"]
+
     private static func decodeEvent(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Line {
         var scanner = JSONScanner(bytes)
         do {
             var type: String?, at: Date?, reason: String?, posts: [Post]?, index: Double?, ids: [String]?
             var offset: Double?, state: String?, tag: String?, expected: SessionEvent.Expected?
-            var present: [String] = []
+            var present: UInt16 = 0
             var unknown: [String] = []
             try scanner.beginObject()
             while let keyBytes = try scanner.nextKey() {
-                let key = String(decoding: keyBytes, as: UTF8.self)
-                if present.contains(key) { throw Failure(message: "duplicate key \(Value.quote(key))", location: nil) }
-                present.append(key)
-                switch key {
-                case "type": type = try string(&scanner, key)
-                case "at": at = try timestamp(&scanner, key)
-                case "reason": reason = try string(&scanner, key)
-                case "posts": posts = try self.posts(&scanner, unknown: &unknown)
-                case "index": index = try number(&scanner, key)
-                case "ids": ids = try stringArray(&scanner, key)
-                case "offset": offset = try number(&scanner, key)
-                case "state": state = try string(&scanner, key)
-                case "tag": tag = try optionalString(&scanner, key)
-                case "expected": expected = try self.expected(&scanner)
-                default:
+                // Known keys are matched on their bytes; a String is made only for others.
+                let known = SessionLineDecoder.eventKeyNumber(keyBytes)
+                if let known {
+                    guard present & (1 << known) == 0 else {
+                        throw Failure(message: "duplicate key \(Value.quote(SessionLineDecoder.eventKeyNames[known]))", location: nil)
+                    }
+                    present |= 1 << known
+                } else {
+                    let key = String(decoding: keyBytes, as: UTF8.self)
+                    if unknown.contains(key) { throw Failure(message: "duplicate key \(Value.quote(key))", location: nil) }
                     unknown.append(key)
                     try scanner.skipValue()
+                    continue
+                }
+                switch known {
+                case 0: type = try string(&scanner, "type")
+                case 1: at = try timestamp(&scanner, "at")
+                case 2: reason = try string(&scanner, "reason")
+                case 3: posts = try self.posts(&scanner, unknown: &unknown)
+                case 4: index = try number(&scanner, "index")
+                case 5: ids = try stringArray(&scanner, "ids")
+                case 6: offset = try number(&scanner, "offset")
+                case 7: state = try string(&scanner, "state")
+                case 8: tag = try optionalString(&scanner, "tag")
+                default: expected = try self.expected(&scanner)
                 }
             }
             try scanner.end()
             guard let type else { throw Failure(message: "an event needs \"type\"", location: nil) }
-            let fields: [String]
+            let fields: UInt16
             let kind: SessionEvent.Kind
-            func require<T>(_ value: T?, _ name: String) throws -> T {
-                guard let value else { throw Failure(message: "a \(type) event needs \(Value.quote(name))", location: nil) }
-                return value
-            }
+            func missing(_ name: String) -> Failure { Failure(message: "a \(type) event needs \(Value.quote(name))", location: nil) }
             switch type {
             case "timeline":
-                fields = ["reason", "posts"]
-                let reasonText = try require(reason, "reason")
+                fields = 0b1100
+                let reasonText = (try reason ?? { throw missing("reason") }())
                 guard let reason = SessionEvent.TimelineReason(rawValue: reasonText) else {
                     throw Failure(message: "\"reason\" must be one of \(SessionEvent.TimelineReason.allCases.map { Value.quote($0.rawValue) }.joined(separator: ", ")), found \(Value.quote(reasonText))", location: nil)
                 }
-                kind = .timeline(reason: reason, posts: try require(posts, "posts"))
+                kind = .timeline(reason: reason, posts: (try posts ?? { throw missing("posts") }()))
             case "insert":
-                fields = ["index", "posts"]
-                let position = try require(index, "index")
+                fields = 0b11000
+                let position = (try index ?? { throw missing("index") }())
                 guard position >= 0, position == position.rounded(), position < 1e15 else {
                     throw Failure(message: "\"index\" must be an integer of at least 0, found \(describe(position))", location: nil)
                 }
-                kind = .insert(index: Int(position), posts: try require(posts, "posts"))
+                kind = .insert(index: Int(position), posts: (try posts ?? { throw missing("posts") }()))
             case "remove":
-                fields = ["ids"]
-                kind = .remove(ids: try require(ids, "ids"))
+                fields = 0b100000
+                kind = .remove(ids: (try ids ?? { throw missing("ids") }()))
             case "update":
-                fields = ["posts"]
-                kind = .update(posts: try require(posts, "posts"))
+                fields = 0b1000
+                kind = .update(posts: (try posts ?? { throw missing("posts") }()))
             case "scroll":
-                fields = ["offset"]
-                kind = .scroll(offset: try require(offset, "offset"))
+                fields = 0b1000000
+                kind = .scroll(offset: (try offset ?? { throw missing("offset") }()))
             case "lifecycle":
-                fields = ["state"]
-                let stateText = try require(state, "state")
+                fields = 0b10000000
+                let stateText = (try state ?? { throw missing("state") }())
                 guard let lifecycle = SessionEvent.Lifecycle(rawValue: stateText) else {
                     throw Failure(message: "\"state\" must be one of \(SessionEvent.Lifecycle.allCases.map { Value.quote($0.rawValue) }.joined(separator: ", ")), found \(Value.quote(stateText))", location: nil)
                 }
                 kind = .lifecycle(lifecycle)
             case "restore":
-                fields = ["tag", "expected"]
-                kind = .restore(tag: tag, expected: try require(expected, "expected"))
+                fields = 0b1100000000
+                kind = .restore(tag: tag, expected: (try expected ?? { throw missing("expected") }()))
             case "session":
                 throw Failure(message: "a second session header; only the first line may be one", location: nil)
             default:
                 return .unknownType(type)
             }
-            let time = try require(at, "at")
+            let time = (try at ?? { throw missing("at") }())
             // Known fields that belong to other event types are unknown here.
-            let foreign = present.filter { !fields.contains($0) && $0 != "type" && $0 != "at" && !unknown.contains($0) }
+            let foreignBits = present & ~(fields | 0b11)
+            let foreign = SessionLineDecoder.eventKeyNames.indices.filter { foreignBits & (1 << $0) != 0 }.map { SessionLineDecoder.eventKeyNames[$0] }
             return .event(SessionEvent(at: time, kind), unknownFields: unknown + foreign)
         }
     }
@@ -293,47 +322,47 @@ struct SessionLineDecoder {
 
     // MARK: Typed fields
 
-    private static func mismatch(_ scanner: inout JSONScanner, _ key: String, _ wanted: String) -> Failure {
-        Failure(message: "\(Value.quote(key)) must be \(wanted), found \(scanner.peekTypeName())", location: scanner.location(at: scanner.offset))
+    private static func mismatch(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String, _ wanted: String) -> Failure {
+        Failure(message: "\(Value.quote(key())) must be \(wanted), found \(scanner.peekTypeName())", location: scanner.location(at: scanner.offset))
     }
 
-    private static func string(_ scanner: inout JSONScanner, _ key: String) throws -> String {
+    private static func string(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String) throws -> String {
         do {
-            guard try scanner.peek() == .string else { throw mismatch(&scanner, key, "a string") }
+            guard try scanner.peek() == .string else { throw mismatch(&scanner, key(), "a string") }
             return try scanner.string()
         }
     }
 
-    private static func optionalString(_ scanner: inout JSONScanner, _ key: String) throws -> String? {
-        scanner.null() ? nil : try string(&scanner, key)
+    private static func optionalString(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String) throws -> String? {
+        scanner.null() ? nil : try string(&scanner, key())
     }
 
-    private static func number(_ scanner: inout JSONScanner, _ key: String) throws -> Double {
+    private static func number(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String) throws -> Double {
         do {
-            guard try scanner.peek() == .number else { throw mismatch(&scanner, key, "a number") }
+            guard try scanner.peek() == .number else { throw mismatch(&scanner, key(), "a number") }
             return try scanner.number()
         }
     }
 
-    private static func timestamp(_ scanner: inout JSONScanner, _ key: String) throws -> Date {
+    private static func timestamp(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String) throws -> Date {
         do {
-            guard try scanner.peek() == .string else { throw mismatch(&scanner, key, "an RFC 3339 timestamp string") }
+            guard try scanner.peek() == .string else { throw mismatch(&scanner, key(), "an RFC 3339 timestamp string") }
             let start = scanner.offset
             let bytes = try scanner.stringBytes()
             guard let date = Timestamp.parse(bytes: bytes) else {
-                throw Failure(message: "\(Value.quote(key)) is not an RFC 3339 timestamp: \(Value.quote(String(decoding: bytes, as: UTF8.self)))",
+                throw Failure(message: "\(Value.quote(key())) is not an RFC 3339 timestamp: \(Value.quote(String(decoding: bytes, as: UTF8.self)))",
                               location: scanner.location(at: start))
             }
             return date
         }
     }
 
-    private static func stringArray(_ scanner: inout JSONScanner, _ key: String) throws -> [String] {
+    private static func stringArray(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String) throws -> [String] {
         do {
-            guard try scanner.peek() == .array else { throw mismatch(&scanner, key, "an array of strings") }
+            guard try scanner.peek() == .array else { throw mismatch(&scanner, key(), "an array of strings") }
             try scanner.beginArray()
             var values: [String] = []
-            while try scanner.nextElement() { values.append(try string(&scanner, "\(key)[\(values.count)]")) }
+            while try scanner.nextElement() { values.append(try string(&scanner, "\(key())[\(values.count)]")) }
             return values
         }
     }
