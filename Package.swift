@@ -26,6 +26,9 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "TimelineEngine", targets: ["TimelineEngine"]),
+        // Replaying and comparing recorded sessions, and simulating them: what `engine compare`
+        // and `engine simulate` are built on, for tools that want them as a library.
+        .library(name: "SessionComparison", targets: ["SessionComparison", "SessionReplay", "SessionSimulation"]),
         .executable(name: "engine", targets: ["engine"]),
     ],
     dependencies: [

@@ -20,7 +20,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "session-ingest",
-            dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine"),
+                           .product(name: "SessionComparison", package: "TimelineEngine")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -32,3 +32,13 @@ echo
 echo "## Restoration: index build and restore at 1k, 10k, 100k and 1M posts"
 swift build -c release --package-path Benchmarks --product restore-bench >&2
 Benchmarks/.build/release/restore-bench Tests/Fixtures/posts/tweets-rtweet.jsonl ${SIZES:-1000 10000 100000 1000000}
+
+echo
+echo "## Recorded sessions"
+swift build -c release --package-path Benchmarks --product session-ingest >&2
+rm -rf "$work/sessions-large" "$work/sessions-small"
+$engine simulate --posts Tests/Fixtures/posts/tweets-rtweet.jsonl --sessions ${SESSIONS:-500} --seed 1 -o "$work/sessions-large" --quiet
+mkdir -p "$work/sessions-small"
+ls "$work/sessions-large"/*.jsonl | head -n $(( ${SESSIONS:-500} / 10 )) | xargs -I{} cp {} "$work/sessions-small/"
+python3 Benchmarks/sessions-bench.py "$runs" "$engine" Benchmarks/.build/release/session-ingest \
+  config/SocialFusionTimelineConfiguration.plist "$work/sessions-small" "$work/sessions-large"

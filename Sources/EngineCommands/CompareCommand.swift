@@ -123,8 +123,10 @@ struct CompareCommand: ParsableCommand {
             throw EngineExit.usage
         }
         if let shard = shard.flatMap(Shard.init(parsing:)) { files = shard.select(files) }
+        let specs = strategy
         let runner = ComparisonRunner(candidates: candidates, settings: ReplaySettings(configuration: configuration),
-                                      jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+                                      jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                      rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs)) ?? candidates })
         let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
         var report = runner.run(files: files, diagnostics: { _, issues in
             for issue in issues { bar.print(issue.description) }

@@ -14,11 +14,16 @@ public struct ComparisonRunner: Sendable {
     public var candidates: [ComparisonCandidate]
     public var settings: ReplaySettings
     public var jobs: Int
+    /// Builds a fresh copy of the candidates for each parallel worker, so that workers share no
+    /// reference-counted stage objects (whose counts would bounce between processor caches).
+    public var rebuild: (@Sendable () -> [ComparisonCandidate])?
 
-    public init(candidates: [ComparisonCandidate], settings: ReplaySettings, jobs: Int = 1) {
+    public init(candidates: [ComparisonCandidate], settings: ReplaySettings, jobs: Int = 1,
+                rebuild: (@Sendable () -> [ComparisonCandidate])? = nil) {
         self.candidates = candidates
         self.settings = settings
         self.jobs = max(1, jobs)
+        self.rebuild = rebuild
     }
 
     /// An empty report for these candidates.
@@ -29,6 +34,10 @@ public struct ComparisonRunner: Sendable {
     /// Evaluates one session file into `report`; returns its diagnostics (warnings, or the error
     /// that kept it out).
     public func evaluate(file path: String, into report: inout ComparisonReport) -> [SessionIssue] {
+        evaluate(file: path, with: candidates, into: &report)
+    }
+
+    func evaluate(file path: String, with candidates: [ComparisonCandidate], into report: inout ComparisonReport) -> [SessionIssue] {
         var reader: SessionReader
         do {
             reader = try SessionReader(contentsOf: URL(fileURLWithPath: path), name: path)
@@ -36,11 +45,15 @@ public struct ComparisonRunner: Sendable {
             report.sessionsFailed += 1
             return [error]
         }
-        return evaluate(&reader, into: &report)
+        return evaluate(&reader, with: candidates, into: &report)
     }
 
     /// Evaluates the session `reader` reads into `report`.
     public func evaluate(_ reader: inout SessionReader, into report: inout ComparisonReport) -> [SessionIssue] {
+        evaluate(&reader, with: candidates, into: &report)
+    }
+
+    func evaluate(_ reader: inout SessionReader, with candidates: [ComparisonCandidate], into report: inout ComparisonReport) -> [SessionIssue] {
         var diagnostics = reader.takeWarnings()
         var replayer = SessionReplayer(header: reader.header, settings: settings)
         while let event = reader.next() {
@@ -69,8 +82,9 @@ public struct ComparisonRunner: Sendable {
         let template = emptyReport()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var local = template
+            let own = workers > 1 ? rebuild?() ?? candidates : candidates
             while let next = state.claim() {
-                let issues = evaluate(file: files[next], into: &local)
+                let issues = evaluate(file: files[next], with: own, into: &local)
                 state.finish(next, file: files[next], issues: issues)
             }
             state.collect(local)

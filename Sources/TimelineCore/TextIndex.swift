@@ -117,6 +117,17 @@ public final class TextIndex: Sendable {
             squares += weight * weight
         }
         let queryNorm = squares.squareRoot()
+        if let pruned = prunedCandidates(queryWeights, queryNorm: queryNorm, threshold: threshold) {
+            var results: [(text: Int, similarity: Double)] = []
+            for (text, dot) in pruned {
+                let norm = Double(norms[Int(text)]) * queryNorm
+                guard norm > 0 else { continue }
+                let similarity = min(1, dot / norm)
+                if similarity >= threshold { results.append((Int(text), similarity)) }
+            }
+            results.sort { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.text < $1.text }
+            return Array(results.prefix(limit))
+        }
         // In large collections, words found in more than a tenth of the texts are skipped when
         // the query has rarer ones; below 10,000 texts every word counts and scores are exact.
         let commonLimit = textCount >= 10_000 ? textCount / 10 : Int.max
@@ -137,6 +148,50 @@ public final class TextIndex: Sendable {
         }
         results.sort { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.text < $1.text }
         return Array(results.prefix(limit))
+    }
+
+    /// Exact dot products for the only texts that can reach `threshold`, when that is much less
+    /// work than visiting every posting (prefix filtering).
+    ///
+    /// Take the query's words rarest first until the weight left over is under `threshold` ×
+    /// the query's norm. By Cauchy–Schwarz a text sharing none of those words has a cosine below
+    /// `threshold`, so the candidates are the texts in their postings; the other words'
+    /// weights are found by binary search in their postings (sorted by text number). Nil below a
+    /// threshold of 0.5, where nearly every word is in the prefix, and when the candidates'
+    /// postings are not much shorter than all of the query's postings.
+    private func prunedCandidates(_ queryWeights: [(word: Int32, weight: Double)], queryNorm: Double,
+                                  threshold: Double) -> [Int32: Double]? {
+        guard threshold >= 0.5, queryWeights.count > 1 else { return nil }
+        let order = queryWeights.sorted {
+            documentFrequency[Int($0.word)] != documentFrequency[Int($1.word)]
+                ? documentFrequency[Int($0.word)] < documentFrequency[Int($1.word)] : $0.word < $1.word
+        }
+        var rest = order.reduce(0.0) { $0 + $1.weight * $1.weight }
+        let bound = threshold * threshold * queryNorm * queryNorm
+        var prefix = 0
+        while prefix < order.count, rest >= bound {
+            rest -= order[prefix].weight * order[prefix].weight
+            prefix += 1
+        }
+        let prefixPostings = order[..<prefix].reduce(0) { $0 + postings[Int($1.word)].count }
+        let allPostings = order.reduce(0) { $0 + postings[Int($1.word)].count }
+        guard prefix < order.count, prefixPostings * 4 < allPostings else { return nil }
+        var scores: [Int32: Double] = [:]
+        for (word, weight) in order[..<prefix] {
+            for posting in postings[Int(word)] { scores[posting.text, default: 0] += weight * Double(posting.weight) }
+        }
+        for (word, weight) in order[prefix...] {
+            let list = postings[Int(word)]
+            for (text, dot) in scores {
+                var low = 0, high = list.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if list[middle].text < text { low = middle + 1 } else { high = middle }
+                }
+                if low < list.count, list[low].text == text { scores[text] = dot + weight * Double(list[low].weight) }
+            }
+        }
+        return scores
     }
 
     /// Cosine similarity computed directly, without the index: the reference the index is

@@ -1,11 +1,13 @@
 // Reads recorded sessions with SessionReader, as engine compare does, and reports the
-// throughput. Usage: session-ingest FILE...
+// throughput. Usage: session-ingest FILE-OR-DIRECTORY...
 import Foundation
+import SessionComparison
 import TimelineEngine
 
 var bytes = 0, events = 0, restorePoints = 0, warnings = 0
 let started = DispatchTime.now().uptimeNanoseconds
-for path in CommandLine.arguments.dropFirst() {
+let files = (try? SessionFiles.expand(Array(CommandLine.arguments.dropFirst()))) ?? []
+for path in files {
     do {
         var reader = try SessionReader(contentsOf: URL(fileURLWithPath: path))
         while let event = reader.next() {
@@ -20,4 +22,4 @@ for path in CommandLine.arguments.dropFirst() {
     }
 }
 let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-print("\(CommandLine.arguments.count - 1) sessions, \(bytes) bytes, \(events) events, \(restorePoints) restore points, \(warnings) warnings in \(String(format: "%.3f", seconds)) s: \(String(format: "%.1f", Double(bytes) / 1e6 / seconds)) MB/s")
+print("\(files.count) sessions, \(bytes) bytes, \(events) events, \(restorePoints) restore points, \(warnings) warnings in \(String(format: "%.3f", seconds)) s: \(String(format: "%.1f", Double(bytes) / 1e6 / seconds)) MB/s")
