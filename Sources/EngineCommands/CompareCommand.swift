@@ -139,13 +139,7 @@ struct CompareCommand: ParsableCommand {
     private func mergeReports() throws -> ComparisonReport {
         var combined: ComparisonReport?
         for path in merge {
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                Console.error("\(path): error: cannot read file: \(FileErrorReason.describe(error))")
-                throw EngineExit.usage
-            }
+            let data = try FileInput.read(path)
             do {
                 let report = try ComparisonReportCoding.report(from: try JSONReader().read(data))
                 if combined == nil { combined = report } else { try combined!.merge(report) }

@@ -38,18 +38,7 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try ConfigurationInput.load(config)
-        let builder = PipelineBuilder(configuration: configuration)
-        let pipeline: Pipeline
-        do throws(PipelineError) {
-            if let strategy {
-                pipeline = try builder.build(spec: strategy)
-            } else {
-                pipeline = try builder.build()
-            }
-        } catch {
-            Console.error("error: \(error.description)")
-            throw strategy == nil ? EngineExit.invalid : EngineExit.usage
-        }
+        let pipeline = try PipelineInput.build(configuration, strategy: strategy)
         var reader: SessionReader
         do {
             reader = try SessionReader(contentsOf: URL(fileURLWithPath: session), name: session)

@@ -69,18 +69,7 @@ struct RestoreCommand: ParsableCommand {
 
         let timelineValue = try readTimeline()
         let snapshot = try readSnapshot()
-        let builder = PipelineBuilder(configuration: configuration)
-        let pipeline: Pipeline
-        do throws(PipelineError) {
-            if let strategy {
-                pipeline = try builder.build(spec: strategy)
-            } else {
-                pipeline = try builder.build()
-            }
-        } catch {
-            Console.error("error: \(error.description)")
-            throw strategy == nil ? EngineExit.invalid : EngineExit.usage
-        }
+        let pipeline = try PipelineInput.build(configuration, strategy: strategy)
         let started = DispatchTime.now()
         let index = TimelineIndex(timelineValue)
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
@@ -132,17 +121,8 @@ struct RestoreCommand: ParsableCommand {
         value == value.rounded() ? "\(Int(value)) pt" : String(format: "%.1f pt", value)
     }
 
-    private func readFile(_ path: String) throws -> Data {
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            Console.error("\(path): error: cannot read file: \(FileErrorReason.describe(error))")
-            throw EngineExit.usage
-        }
-    }
-
     private func readTimeline() throws -> Timeline {
-        let data = try readFile(timeline)
+        let data = try FileInput.read(timeline)
         do {
             return try TimelineFormat.read(data, format: timelineFormat)
         } catch {
@@ -152,7 +132,7 @@ struct RestoreCommand: ParsableCommand {
     }
 
     private func readSnapshot() throws -> PositionSnapshot {
-        let data = try readFile(position)
+        let data = try FileInput.read(position)
         do {
             return try SnapshotCoding.read(data)
         } catch {

@@ -56,13 +56,7 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try config.map(ConfigurationInput.load) ?? .defaults
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: posts))
-        } catch {
-            Console.error("\(posts): error: cannot read file: \(FileErrorReason.describe(error))")
-            throw EngineExit.usage
-        }
+        let data = try FileInput.read(posts)
         let corpus: [Post]
         do {
             corpus = try TimelineFormat.read(data, format: .jsonl).posts

@@ -275,57 +275,11 @@ private struct Parser {
 
     mutating func parseEscape(into buffer: inout [UInt8]) throws(JSONSyntaxError) {
         let escapeStart = position
-        position += 1
-        guard position < bytes.count else { throw fail("unterminated string") }
-        let byte = bytes[position]
-        position += 1
-        switch byte {
-        case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
-        case UInt8(ascii: "/"): buffer.append(UInt8(ascii: "/"))
-        case UInt8(ascii: "b"): buffer.append(0x08)
-        case UInt8(ascii: "f"): buffer.append(0x0C)
-        case UInt8(ascii: "n"): buffer.append(0x0A)
-        case UInt8(ascii: "r"): buffer.append(0x0D)
-        case UInt8(ascii: "t"): buffer.append(0x09)
-        case UInt8(ascii: "u"):
-            var code = try parseHex4(escapeStart: escapeStart)
-            if (0xD800...0xDBFF).contains(code) {
-                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
-                    throw fail("lone high surrogate \\u\(String(format: "%04X", code)) in string", at: escapeStart)
-                }
-                position += 2
-                let low = try parseHex4(escapeStart: escapeStart)
-                guard (0xDC00...0xDFFF).contains(low) else {
-                    throw fail("high surrogate \\u\(String(format: "%04X", code)) not followed by a low surrogate", at: escapeStart)
-                }
-                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00...0xDFFF).contains(code) {
-                throw fail("lone low surrogate \\u\(String(format: "%04X", code)) in string", at: escapeStart)
-            }
-            let scalar = Unicode.Scalar(code)!
-            buffer.append(contentsOf: UTF8.encode(scalar)!)
-        default:
-            throw fail("invalid escape '\\\(Character(Unicode.Scalar(byte)))' in string", at: escapeStart)
+        do {
+            try JSONEscape.decode(bytes, at: &position) { buffer.append($0) }
+        } catch {
+            throw fail(error.message, at: error == .unterminated ? nil : escapeStart)
         }
-    }
-
-    mutating func parseHex4(escapeStart: Int) throws(JSONSyntaxError) -> UInt32 {
-        guard position + 4 <= bytes.count else { throw fail("invalid \\u escape: expected four hex digits", at: escapeStart) }
-        var code: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw fail("invalid \\u escape: expected four hex digits", at: escapeStart)
-            }
-            code = code << 4 | digit
-            position += 1
-        }
-        return code
     }
 
     mutating func parseNumber(location here: SourceLocation) throws(JSONSyntaxError) -> Value {

@@ -371,54 +371,12 @@ public struct JSONScanner {
 
     private mutating func escape() throws(JSONSyntaxError) {
         let escapeStart = offset
-        offset += 1
-        guard offset < bytes.count else { throw error("unterminated string") }
-        let byte = bytes[offset]
-        offset += 1
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(byte)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "u"):
-            var code = try hex4(escapeStart)
-            if (0xD800...0xDBFF).contains(code) {
-                guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") else {
-                    throw error("lone high surrogate \\u\(String(format: "%04X", code)) in string", at: escapeStart)
-                }
-                offset += 2
-                let low = try hex4(escapeStart)
-                guard (0xDC00...0xDFFF).contains(low) else {
-                    throw error("high surrogate \\u\(String(format: "%04X", code)) not followed by a low surrogate", at: escapeStart)
-                }
-                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00...0xDFFF).contains(code) {
-                throw error("lone low surrogate \\u\(String(format: "%04X", code)) in string", at: escapeStart)
-            }
-            if let scalar = Unicode.Scalar(code), let encoded = UTF8.encode(scalar) { scratch.append(contentsOf: encoded) }
-        default:
-            throw error("invalid escape '\\\(Character(Unicode.Scalar(byte)))' in string", at: escapeStart)
+        let scratch = self.scratch
+        do {
+            try JSONEscape.decode(bytes, at: &offset) { scratch.append($0) }
+        } catch {
+            throw self.error(error.message, at: error == .unterminated ? nil : escapeStart)
         }
-    }
-
-    private mutating func hex4(_ escapeStart: Int) throws(JSONSyntaxError) -> UInt32 {
-        guard offset + 4 <= bytes.count else { throw error("invalid \\u escape: expected four hex digits", at: escapeStart) }
-        var code: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[offset]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("invalid \\u escape: expected four hex digits", at: escapeStart)
-            }
-            code = code << 4 | digit
-            offset += 1
-        }
-        return code
     }
 }
 

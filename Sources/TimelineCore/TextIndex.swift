@@ -118,15 +118,7 @@ public final class TextIndex: Sendable {
         }
         let queryNorm = squares.squareRoot()
         if let pruned = prunedCandidates(queryWeights, queryNorm: queryNorm, threshold: threshold) {
-            var results: [(text: Int, similarity: Double)] = []
-            for (text, dot) in pruned {
-                let norm = Double(norms[Int(text)]) * queryNorm
-                guard norm > 0 else { continue }
-                let similarity = min(1, dot / norm)
-                if similarity >= threshold { results.append((Int(text), similarity)) }
-            }
-            results.sort { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.text < $1.text }
-            return Array(results.prefix(limit))
+            return ranked(pruned, queryNorm: queryNorm, threshold: threshold, limit: limit)
         }
         // In large collections, words found in more than a tenth of the texts are skipped when
         // the query has rarer ones; below 10,000 texts every word counts and scores are exact.
@@ -139,6 +131,12 @@ public final class TextIndex: Sendable {
                 scores[posting.text, default: 0] += weight * Double(posting.weight)
             }
         }
+        return ranked(scores, queryNorm: queryNorm, threshold: threshold, limit: limit)
+    }
+
+    /// Dot products turned into cosines, those reaching `threshold`, most similar first (ties:
+    /// lower text number first), at most `limit`.
+    private func ranked(_ scores: [Int32: Double], queryNorm: Double, threshold: Double, limit: Int) -> [(text: Int, similarity: Double)] {
         var results: [(text: Int, similarity: Double)] = []
         for (text, dot) in scores {
             let norm = Double(norms[Int(text)]) * queryNorm
