@@ -153,7 +153,8 @@ let package = Package(
         .testTarget(
             name: "RobustnessTests",
             dependencies: [
-                "PropertyList", "JSONText", "Configuration", "TestSupport",
+                "PropertyList", "JSONText", "Configuration", "TestSupport", "SessionFormat", "SessionReplay", "RestorationEngine",
+                "PositionTracking",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings

@@ -2,7 +2,11 @@ import Configuration
 import Foundation
 import JSONText
 import PropertyBased
+import PositionTracking
 import PropertyList
+import RestorationEngine
+import SessionFormat
+import SessionReplay
 import Testing
 import TestSupport
 import ValueTree
@@ -91,6 +95,33 @@ struct MutationPropertyTests {
             let loaded = ConfigurationLoader().read(data: data, fileName: "x.json", format: .json)
             for diagnostic in loaded.diagnostics {
                 #expect(diagnostic.location != nil || diagnostic.path != nil, "\(mutation): \(diagnostic)")
+            }
+        }
+    }
+
+    static let sessionSeed: Data = (try? Data(contentsOf: Fixtures.repositoryURL("sessions/session-0001.jsonl")))
+        .map { Data($0.prefix(40_000)) } ?? Data()
+
+    @Test("mutated sessions never crash: a bad header is an error with a line, bad events are warnings with lines, and replay runs on the rest")
+    func sessions() async throws {
+        let pipeline = try PipelineBuilder().build()
+        await propertyCheck(count: 300, input: Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
+                            Gen.int(in: 1...40), Gen.uint8()) { seed, kind, position, length, byte in
+            let mutation = Self.mutation(seed, kind, position, length, byte)
+            let data = mutation.apply(to: Self.sessionSeed)
+            do {
+                var reader = try SessionReader(data: data, name: "m.jsonl")
+                var replayer = SessionReplayer(header: reader.header, settings: ReplaySettings())
+                while let event = reader.next() {
+                    if let point = replayer.apply(event, line: reader.line) {
+                        _ = RestoreEvaluation.evaluate(point, pipeline: pipeline, policy: ResumePolicy())
+                    }
+                }
+                for warning in reader.takeWarnings() { #expect(warning.line != nil, "\(mutation): \(warning)") }
+            } catch let error as SessionIssue {
+                #expect(error.severity == .error && (error.line != nil || data.isEmpty), "\(mutation): \(error)")
+            } catch {
+                Issue.record("unexpected error \(error)")
             }
         }
     }
