@@ -32,7 +32,7 @@ public enum ReportHTML {
         html += "<h2>Accuracy by pipeline</h2>\n" + accuracyChart(report)
         html += "<h2>All restore points</h2>\n" + table(rows: report.pipelines.map { ($0.name, $0.all.summary) })
         html += "<h2>Accuracy by tag (within1)</h2>\n" + tagChart(report)
-        html += "<h2>Latency</h2>\n" + latencyChart(report)
+        html += "<h2>Latency <span class=\"note\">(per restore, logarithmic scale)</span></h2>\n" + latencyChart(report)
         html += "<h2>Pipelines</h2>\n<table>\n<tr><th>name</th><th>pipeline</th></tr>\n"
         for pipeline in report.pipelines {
             html += "<tr><td>\(escape(pipeline.name))</td><td class=\"spec\">\(escape(pipeline.pipeline))</td></tr>\n"
@@ -66,9 +66,10 @@ public enum ReportHTML {
     /// Horizontal bars: exact and within1 for each pipeline.
     static func accuracyChart(_ report: ComparisonReport) -> String {
         let label = 170.0, plot = 560.0, bar = 12.0, group = 34.0
-        let height = 40 + group * Double(report.pipelines.count)
+        let axisY = 12 + group * Double(report.pipelines.count)
+        let height = axisY + 44
         var svg = svgOpen(width: label + plot + 80, height: height, title: "exact and within1 rate by pipeline")
-        svg += axis(x: label, width: plot, y: height - 22)
+        svg += axis(x: label, width: plot, y: axisY)
         for (row, pipeline) in report.pipelines.enumerated() {
             let summary = pipeline.all.summary
             let top = 10 + group * Double(row)
@@ -80,7 +81,7 @@ public enum ReportHTML {
                 svg += text(x: label + width + 4, y: y + bar - 2, anchor: "start", ReportColumns.rate(value))
             }
         }
-        svg += legend(["exact", "within1"], x: label + plot - 140, y: height - 8)
+        svg += legend(["exact", "within1"], x: label, y: axisY + 36)
         return svg + "</svg>\n"
     }
 
@@ -113,7 +114,7 @@ public enum ReportHTML {
         let high = max(10, values.max() ?? 10), low = max(0.01, min(0.1, values.filter { $0 > 0 }.min() ?? 0.1))
         let decades = log10(high / low)
         func width(_ value: Double) -> Double { value <= low ? 1 : plot * log10(value / low) / decades }
-        let height = 40 + group * Double(report.pipelines.count)
+        let height = 30 + group * Double(report.pipelines.count)
         var svg = svgOpen(width: label + plot + 110, height: height, title: "pipeline latency in microseconds, log scale")
         for (row, pipeline) in report.pipelines.enumerated() {
             let summary = pipeline.all.summary
@@ -126,7 +127,7 @@ public enum ReportHTML {
                 svg += text(x: label + w + 4, y: y + bar - 2, anchor: "start", value.map { String(format: "%.1f µs", $0) } ?? "-")
             }
         }
-        svg += legend(["p50", "p99"], x: label + plot - 140, y: height - 8, colors: [palette[2], palette[3]])
+        svg += legend(["p50", "p99"], x: label, y: height - 8, colors: [palette[2], palette[3]])
         return svg + "</svg>\n"
     }
 
