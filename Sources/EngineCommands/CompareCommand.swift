@@ -17,21 +17,21 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare restoration pipelines on recorded sessions.",
         discussion: """
-            Replays every session (a .jsonl file, or every .jsonl file under a directory) once,
-            and at each restore point runs every pipeline on the same input. Without --strategy
-            it compares the configured pipeline, each single strategy followed by the configured
-            Fallback, and the baseline of an app without smart restoration
+            Replays every session (a .jsonl file, or every .jsonl file under a directory) once, \
+            and at each restore point runs every pipeline on the same input. Without --strategy \
+            it compares the configured pipeline, each single strategy followed by the configured \
+            Fallback, and the baseline of an app without smart restoration \
             (ExactMatch > Fallback(Mode: TopOfTimeline)).
 
-            Columns: restore points; exact and within1 rates; mean |index error|; posts skipped
-            (landing below the expected post) and re-read (landing above); median and p90 pixel
+            Columns: restore points; exact and within1 rates; mean |index error|; posts skipped \
+            (landing below the expected post) and re-read (landing above); median and p90 pixel \
             error; Brier score of the confidence against exact; p50 and p99 latency.
 
-            --jobs runs sessions in parallel with identical results. --shard K/N evaluates every
-            N-th session starting at the K-th; --format json output of the shards combines with
+            --jobs runs sessions in parallel with identical results. --shard K/N evaluates every \
+            N-th session starting at the K-th; --format json output of the shards combines with \
             --merge into the report a single run gives.
 
-            Exit codes: 0 compared (warnings included), 1 a session or the configuration could
+            Exit codes: 0 compared (warnings included), 1 a session or the configuration could \
             not be read, 2 a bad path, spec or usage.
 
             Examples:

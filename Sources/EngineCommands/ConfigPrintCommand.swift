@@ -12,8 +12,8 @@ struct ConfigPrintCommand: ParsableCommand {
         commandName: "print",
         abstract: "Print a configuration, or with --resolved the effective one with every default filled in.",
         discussion: """
-            For an Info.plist only the SocialFusionTimelineConfiguration dictionary is printed.
-            With --resolved, invalid values are replaced by their defaults (as the library does
+            For an Info.plist only the SocialFusionTimelineConfiguration dictionary is printed. \
+            With --resolved, invalid values are replaced by their defaults (as the library does \
             at run time) and the diagnostics go to standard error; the exit code is then 1.
 
             Examples:

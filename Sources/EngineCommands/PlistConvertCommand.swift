@@ -17,13 +17,13 @@ struct PlistConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert a property list (or JSON) to xml1, json or typed-json.",
         discussion: """
-            xml1        the canonical XML property list (Apple's DOCTYPE, tab indentation)
+            xml1        the canonical XML property list (Apple's DOCTYPE, tab indentation) \
             json        plain JSON, as plutil -convert json prints it; dates and data have no
                         JSON form and are an error (use typed-json)
             typed-json  every value as a one-key object ({"integer": "5"}, {"date": …}), so
                         nothing is lost
 
-            The input may be an XML property list or JSON. Unlike plutil, the input file is never
+            The input may be an XML property list or JSON. Unlike plutil, the input file is never \
             overwritten: the result goes to standard output unless -o names a file.
 
             Examples:

@@ -9,9 +9,9 @@ struct PlistLintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Check that files are well-formed property lists.",
         discussion: """
-            Prints FILE: OK for each good file on standard output, and FILE:LINE: message for each
-            bad one on standard error, then goes on with the remaining files. Exits 1 if any
-            file failed. Files are checked as they stream through the parser, without being
+            Prints FILE: OK for each good file on standard output, and FILE:LINE: message for each \
+            bad one on standard error, then goes on with the remaining files. Exits 1 if any \
+            file failed. Files are checked as they stream through the parser, without being \
             held in memory.
 
             Examples:

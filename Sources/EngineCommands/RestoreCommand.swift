@@ -20,18 +20,18 @@ struct RestoreCommand: ParsableCommand {
         commandName: "restore",
         abstract: "Decide where to put the reader back in a timeline, and say why.",
         discussion: """
-            The pipeline comes from the configuration (Restoration.Pipeline, or the default that
+            The pipeline comes from the configuration (Restoration.Pipeline, or the default that \
             PositionPersistence implies) unless --strategy gives one in spec notation:
               'ExactMatch > TemporalProximity(Window: 1800) > Fallback(Mode: TopOfTimeline)'
               'BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5)) > Fallback'
-            Stages separated by > form a FirstMatch; ViewportAnchor positions the result unless
+            Stages separated by > form a FirstMatch; ViewportAnchor positions the result unless \
             the spec ends with another positioning stage.
 
-            Timelines: the engine's JSON ({"posts": [...], "viewportHeight": N}), JSON Lines of
-            posts, a Mastodon home timeline or a Bluesky getTimeline response (detected, or
+            Timelines: the engine's JSON ({"posts": [...], "viewportHeight": N}), JSON Lines of \
+            posts, a Mastodon home timeline or a Bluesky getTimeline response (detected, or \
             chosen with --timeline-format).
 
-            Exit codes: 0 restored, 1 nothing to restore (empty timeline) or invalid input,
+            Exit codes: 0 restored, 1 nothing to restore (empty timeline) or invalid input, \
             2 unreadable file or bad usage.
 
             Examples:

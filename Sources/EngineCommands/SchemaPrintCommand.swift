@@ -8,9 +8,9 @@ struct SchemaPrintCommand: ParsableCommand {
         commandName: "print",
         abstract: "Print the SocialFusionTimelineConfiguration JSON Schema.",
         discussion: """
-            The output is byte for byte schemas/SocialFusionTimelineConfiguration.schema.json.
-            With --compose, the schema is composed afresh from the registered strategies'
-            parameter schemas: after adding a strategy, write that to the schema file and run
+            The output is byte for byte schemas/SocialFusionTimelineConfiguration.schema.json. \
+            With --compose, the schema is composed afresh from the registered strategies' \
+            parameter schemas: after adding a strategy, write that to the schema file and run \
             schemas/embed-in-sources.sh.
             """
     )

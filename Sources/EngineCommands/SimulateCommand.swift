@@ -14,15 +14,15 @@ struct SimulateCommand: ParsableCommand {
         commandName: "simulate",
         abstract: "Write simulated reading sessions built from real posts.",
         discussion: """
-            Each session follows one reader through several visits to a timeline made of the
-            corpus's posts: reading and scrolling follow published reading figures
-            (docs/SIMULATION.md), and each visit ends in a refresh, a deletion, a re-draft, an
-            algorithmic re-rank, a soft or hard relaunch, a long pause or nothing, followed by a
+            Each session follows one reader through several visits to a timeline made of the \
+            corpus's posts: reading and scrolling follow published reading figures \
+            (docs/SIMULATION.md), and each visit ends in a refresh, a deletion, a re-draft, an \
+            algorithmic re-rank, a soft or hard relaunch, a long pause or nothing, followed by a \
             tagged restore point whose expected post is the anchor at the reader's last scroll.
 
-            The output is deterministic for a corpus, seed, session count and configuration:
-            DIR/session-0001.jsonl, DIR/session-0002.jsonl, … The configuration (default: the
-            built-in defaults) supplies AnchorVisibilityThreshold, AnchorMaxAge and
+            The output is deterministic for a corpus, seed, session count and configuration: \
+            DIR/session-0001.jsonl, DIR/session-0002.jsonl, … The configuration (default: the \
+            built-in defaults) supplies AnchorVisibilityThreshold, AnchorMaxAge and \
             Resume.HardCloseThreshold.
 
             Example:

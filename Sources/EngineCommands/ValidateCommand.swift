@@ -14,7 +14,7 @@ struct ValidateCommand: ParsableCommand {
             Every problem in every file is reported, in compiler style:
               FILE:LINE:COL: error: KEY.PATH: message
 
-            Exit codes: 0 valid (warnings allowed unless --strict), 1 invalid, 2 unreadable file
+            Exit codes: 0 valid (warnings allowed unless --strict), 1 invalid, 2 unreadable file \
             or bad usage.
 
             Examples:
