@@ -10,6 +10,7 @@ let swiftSettings: [SwiftSetting] = [
 let strategyNames = [
     "ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "Fallback", "ViewportAnchor",
     "FirstMatch", "BestConfidence", "WeightedVote",
+    "LRU", "TTL", "SizeBounded", "CacheChain",
 ]
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in

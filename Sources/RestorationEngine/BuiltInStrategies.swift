@@ -1,10 +1,14 @@
 import BestConfidence
+import CacheChain
 import ContentSimilarity
 import ExactMatch
 import Fallback
 import FirstMatch
+import LRU
 import NeighborAnchor
+import SizeBounded
 import StrategyKit
+import TTL
 import TemporalProximity
 import TimelineLogging
 import ValueTree
@@ -24,6 +28,10 @@ public enum BuiltInStrategies {
         FirstMatchStrategy.type,
         BestConfidenceStrategy.type,
         WeightedVoteStrategy.type,
+        LRUPolicy.type,
+        TTLPolicy.type,
+        SizeBoundedPolicy.type,
+        CacheChainPolicy.type,
     ] + logSinks
 
     /// The registry of the built-ins.

@@ -121,7 +121,7 @@ public struct PipelineBuilder: Sendable {
     }
 
     func type(named name: String) throws(PipelineError) -> StrategyType {
-        if let type = registry[name], type.kind != .logSink { return type }
+        if let type = registry[name], registry.stageTypes.contains(where: { $0.name == name }) { return type }
         let names = registry.stageTypes.map(\.name)
         var message = "unknown strategy \(Value.quote(name))"
         if let suggestion = Suggestions.closest(to: name, among: names) { message += "; did you mean \(Value.quote(suggestion))?" }

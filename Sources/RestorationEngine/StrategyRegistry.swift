@@ -21,6 +21,6 @@ public struct StrategyRegistry: Sendable {
 
     /// Every type that can stand in a pipeline (restoration, fallback and positioning).
     public var stageTypes: [StrategyType] {
-        types.filter { $0.kind != .logSink }
+        types.filter { [.restoration, .fallback, .positioning].contains($0.kind) }
     }
 }

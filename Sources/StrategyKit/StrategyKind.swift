@@ -1,5 +1,4 @@
-/// What a strategy type decides. Cache, merge and transport kinds arrive with persistence and
-/// sync.
+/// What a strategy type decides. Merge and transport kinds arrive with sync.
 public enum StrategyKind: String, CaseIterable, Sendable, Comparable {
     /// Finds the post to restore to (ExactMatch, NeighborAnchor, …, and the compositions).
     case restoration
@@ -9,6 +8,8 @@ public enum StrategyKind: String, CaseIterable, Sendable, Comparable {
     case positioning
     /// Receives log records (Stderr, JSONLines).
     case logSink = "log-sink"
+    /// Bounds a cache: which entries to evict (LRU, TTL, SizeBounded, CacheChain).
+    case cache
 
     public static func < (lhs: StrategyKind, rhs: StrategyKind) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -5,10 +5,13 @@ import ValueTree
 public struct StrategyOptions: Sendable {
     public var parameters: Value.Dictionary
     public var children: [any RestorationStage]
+    /// For cache compositions: the policies built from its arguments.
+    public var cachePolicies: [any CachePolicy]
 
-    public init(parameters: Value.Dictionary = [:], children: [any RestorationStage] = []) {
+    public init(parameters: Value.Dictionary = [:], children: [any RestorationStage] = [], cachePolicies: [any CachePolicy] = []) {
         self.parameters = parameters
         self.children = children
+        self.cachePolicies = cachePolicies
     }
 
     public func double(_ key: String) -> Double? { parameters[key]?.value.numberValue }
@@ -20,6 +23,7 @@ public struct StrategyOptions: Sendable {
 public enum BuiltStrategy: Sendable {
     case restoration(any RestorationStage)
     case positioning(any PositioningStage)
+    case cache(any CachePolicy)
 }
 
 /// A strategy type as the registry knows it: name, kind, summary, parameter schema, example
@@ -36,16 +40,20 @@ public struct StrategyType: Sendable {
     public let isComposition: Bool
     /// Named examples, run by the shared conformance suite.
     public let scenarios: [StrategyScenario]
+    /// Named examples of a cache policy, run by the shared conformance suite.
+    public let cacheScenarios: [CacheScenario]
     public let make: @Sendable (StrategyOptions) throws -> BuiltStrategy
 
     public init(name: String, kind: StrategyKind, summary: String, parameterSchema: Value, isComposition: Bool = false,
-                scenarios: [StrategyScenario] = [], make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
+                scenarios: [StrategyScenario] = [], cacheScenarios: [CacheScenario] = [],
+                make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
         self.name = name
         self.kind = kind
         self.summary = summary
         self.parameterSchema = parameterSchema
         self.isComposition = isComposition
         self.scenarios = scenarios
+        self.cacheScenarios = cacheScenarios
         self.make = make
     }
 

@@ -1,0 +1,48 @@
+import Foundation
+import StrategyKit
+import ValueTree
+
+/// TTL: evicts every entry stored more than `MaxAge` seconds ago (the seed's timeline cache kept
+/// entries for 7 days), oldest first.
+public struct TTLPolicy: CachePolicy {
+    public static let type = StrategyType(
+        name: "TTL", kind: .cache,
+        summary: "Evicts entries stored more than MaxAge seconds ago.",
+        parameterSchema: ParameterSchema.object([
+            ("MaxAge", ParameterSchema.number("Seconds an entry is kept after it is stored (604800 = 7 days).", default: 604_800,
+                                              exclusiveMinimum: 0)),
+        ]),
+        cacheScenarios: TTLPolicy.scenarios
+    ) { options in
+        .cache(TTLPolicy(maxAge: options.double("MaxAge") ?? 604_800))
+    }
+
+    public let name = "TTL"
+    public let maxAge: Double
+
+    public init(maxAge: Double) {
+        self.maxAge = maxAge
+    }
+
+    public func evictions(from entries: [CacheEntry], now: Date) -> [String] {
+        entries.filter { now.timeIntervalSince($0.storedAt) > maxAge }
+            .sorted { $0.storedAt != $1.storedAt ? $0.storedAt < $1.storedAt : $0.key < $1.key }
+            .map(\.key)
+    }
+
+    static let scenarios: [CacheScenario] = {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let entries = [
+            CacheEntry(key: "fresh", storedAt: now.addingTimeInterval(-60)),
+            CacheEntry(key: "week-old", storedAt: now.addingTimeInterval(-604_801), lastAccess: now),
+            CacheEntry(key: "exactly-max-age", storedAt: now.addingTimeInterval(-604_800)),
+            CacheEntry(key: "month-old", storedAt: now.addingTimeInterval(-2_592_000)),
+        ]
+        return [
+            CacheScenario(name: "evicts what is older than MaxAge, even if just used", entries: entries, now: now,
+                          expectedEvictions: ["month-old", "week-old"]),
+            CacheScenario(name: "a short MaxAge", entries: entries, now: now, parameters: ["MaxAge": 30],
+                          expectedEvictions: ["month-old", "week-old", "exactly-max-age", "fresh"]),
+        ]
+    }()
+}
