@@ -138,7 +138,8 @@ public struct ConfigurationLoader: Sendable {
         let resolved = DefaultsResolver.fill(sanitized, schema: ConfigurationSchema.document)
         let explicitPipeline = sanitized["Restoration"]?["Pipeline"] != nil
         return LoadedConfiguration(
-            configuration: TimelineConfiguration(resolved: resolved, explicitPipeline: explicitPipeline),
+            configuration: TimelineConfiguration(resolved: resolved, explicitPipeline: explicitPipeline,
+                                                 explicitCachePolicy: sanitized["TimelineCache"]?["Policy"] != nil),
             diagnostics: diagnostics, document: document, resolved: resolved, format: format)
     }
 

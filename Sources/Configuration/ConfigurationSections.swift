@@ -34,6 +34,9 @@ public struct TimelineCacheSettings: Sendable, Equatable {
     /// Seconds after which a cached entry expires.
     public var maxAge: Double
     public var maxReadPosts: Int
+    /// The eviction policies as written, or nil when the configuration leaves them to follow
+    /// `MaxAge` and `MaxCacheSize` (TTL, then LRU).
+    public var policy: [ComponentSpec]?
 }
 
 /// One stage of a pipeline, or one log sink: a registered name and its parameters.

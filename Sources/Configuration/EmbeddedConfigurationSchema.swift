@@ -155,7 +155,7 @@ extension ConfigurationSchema {
       "properties": {
         "MaxCacheSize": {
           "title": "Cache size",
-          "description": "Maximum number of cached timeline entries.",
+          "description": "Maximum number of cached timeline entries: the bound of the default eviction policy's LRU.",
           "type": "integer",
           "minimum": 1,
           "maximum": 1000000,
@@ -163,7 +163,7 @@ extension ConfigurationSchema {
         },
         "MaxAge": {
           "title": "Cache age limit",
-          "description": "Seconds after which a cached entry expires. The default is 7 days.",
+          "description": "Seconds after which a cached entry expires: the default eviction policy's TTL. The default is 7 days.",
           "type": "number",
           "minimum": 0,
           "default": 604800
@@ -175,6 +175,25 @@ extension ConfigurationSchema {
           "minimum": 0,
           "maximum": 1000000,
           "default": 1000
+        },
+        "Policy": {
+          "title": "Eviction policy",
+          "description": "The cache policies that bound the cached timeline entries, applied in order, each to what the previous ones kept: TTL (MaxAge seconds), LRU (MaxEntries), SizeBounded (MaxBytes), or CacheChain with its own Stages. When absent: TTL with MaxAge, then LRU with MaxCacheSize. The position history is kept to PositionPersistence.MaxHistorySize and the read-post set to MaxReadPosts, the newest first.",
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/cachePolicy"
+          },
+          "minItems": 1,
+          "default": [
+            {
+              "Strategy": "TTL",
+              "MaxAge": 604800
+            },
+            {
+              "Strategy": "LRU",
+              "MaxEntries": 500
+            }
+          ]
         }
       },
       "additionalProperties": false
@@ -187,7 +206,7 @@ extension ConfigurationSchema {
       "properties": {
         "Pipeline": {
           "title": "Pipeline",
-          "description": "The stages, tried in order. When absent, the pipeline follows PositionPersistence: ExactMatch, NeighborAnchor, TemporalProximity, ContentSimilarity, then Fallback with FallbackStrategy; only ExactMatch and Fallback when SmartRestoration is false; TopOfTimeline when Enabled is false.",
+          "description": "The stages, tried in order. When absent, the pipeline follows PositionPersistence: ExactMatch, ContentSimilarity with Threshold 0.8 (a re-drafted post), NeighborAnchor, TemporalProximity, ContentSimilarity, then Fallback with FallbackStrategy; only ExactMatch and Fallback when SmartRestoration is false; TopOfTimeline when Enabled is false.",
           "type": "array",
           "items": {
             "$ref": "#/$defs/stage"
@@ -196,6 +215,10 @@ extension ConfigurationSchema {
           "default": [
             {
               "Strategy": "ExactMatch"
+            },
+            {
+              "Strategy": "ContentSimilarity",
+              "Threshold": 0.8
             },
             {
               "Strategy": "NeighborAnchor"
@@ -729,6 +752,130 @@ extension ConfigurationSchema {
             },
             "required": [
               "Path"
+            ],
+            "additionalProperties": false
+          }
+        }
+      ]
+    },
+    "cachePolicy": {
+      "title": "Cache policy",
+      "description": "One cache policy: the registered policy's name under Strategy, and its parameters beside it. CacheChain lists its own policies under Stages.",
+      "type": "object",
+      "properties": {
+        "Strategy": {
+          "title": "Strategy",
+          "description": "The registered name. LRU: Keeps at most MaxEntries entries, evicting the least recently used first. TTL: Evicts entries stored more than MaxAge seconds ago. SizeBounded: Keeps the total size at most MaxBytes, evicting the least recently used first. CacheChain: Applies its policies in order, each to what the previous ones kept (e.g. TTL, then LRU).",
+          "type": "string",
+          "enum": [
+            "LRU",
+            "TTL",
+            "SizeBounded",
+            "CacheChain"
+          ]
+        }
+      },
+      "required": [
+        "Strategy"
+      ],
+      "allOf": [
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "LRU"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "MaxEntries": {
+                "description": "The most entries kept.",
+                "type": "integer",
+                "minimum": 0,
+                "default": 500
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "TTL"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "MaxAge": {
+                "description": "Seconds an entry is kept after it is stored (604800 = 7 days).",
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "default": 604800
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "SizeBounded"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "MaxBytes": {
+                "description": "The most bytes kept (52428800 = 50 MiB).",
+                "type": "integer",
+                "minimum": 0,
+                "default": 52428800
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "CacheChain"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Stages": {
+                "description": "The stages this composition combines, in order.",
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/cachePolicy"
+                },
+                "minItems": 1
+              }
+            },
+            "required": [
+              "Stages"
             ],
             "additionalProperties": false
           }

@@ -15,11 +15,13 @@ public struct TimelineConfiguration: Sendable, Equatable {
     /// The configuration of an empty file: every key at its schema default.
     public static let defaults: TimelineConfiguration = {
         let resolved = DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.document)
-        return TimelineConfiguration(resolved: resolved, explicitPipeline: false)
+        return TimelineConfiguration(resolved: resolved, explicitPipeline: false, explicitCachePolicy: false)
     }()
 
     /// Builds the model from a resolved (valid, defaults filled) configuration value.
-    init(resolved: Value, explicitPipeline: Bool) {
+    /// `explicitPipeline` and `explicitCachePolicy` say whether the file itself gave
+    /// `Restoration.Pipeline` and `TimelineCache.Policy`; otherwise they follow other keys.
+    init(resolved: Value, explicitPipeline: Bool, explicitCachePolicy: Bool) {
         let persistence = SectionReader(resolved, "PositionPersistence")
         positionPersistence = PositionPersistenceSettings(
             enabled: persistence.bool("Enabled"),
@@ -44,7 +46,8 @@ public struct TimelineConfiguration: Sendable, Equatable {
         timelineCache = TimelineCacheSettings(
             maxCacheSize: cache.int("MaxCacheSize"),
             maxAge: cache.double("MaxAge"),
-            maxReadPosts: cache.int("MaxReadPosts"))
+            maxReadPosts: cache.int("MaxReadPosts"),
+            policy: explicitCachePolicy ? cache.components("Policy", nameKey: "Strategy") : nil)
         let restoration = SectionReader(resolved, "Restoration")
         self.restoration = RestorationSettings(
             pipeline: explicitPipeline ? restoration.components("Pipeline", nameKey: "Strategy") : nil,

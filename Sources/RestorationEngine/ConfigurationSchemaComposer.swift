@@ -4,8 +4,8 @@ import StrategyKit
 import ValueTree
 
 /// Composes the strategies' parameter schemas into the configuration schema: `$defs/stage`
-/// accepts exactly the registered stage names, each with its own parameters, and `$defs/sink`
-/// the registered log sinks. `schemas/SocialFusionTimelineConfiguration.schema.json` is this
+/// accepts exactly the registered stage names, each with its own parameters, `$defs/cachePolicy`
+/// the registered cache policies, and `$defs/sink` the registered log sinks. `schemas/SocialFusionTimelineConfiguration.schema.json` is this
 /// composition; a test keeps it in step with the registry.
 public enum ConfigurationSchemaComposer {
     /// `base` with its stage and sink definitions generated from `registry`.
@@ -16,6 +16,10 @@ public enum ConfigurationSchemaComposer {
             title: "Pipeline stage",
             description: "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (FirstMatch, BestConfidence, WeightedVote) lists its own stages under Stages.",
             nameKey: "Strategy", types: registry.stageTypes))
+        definitions["cachePolicy"] = Value.Member(value: definition(
+            title: "Cache policy",
+            description: "One cache policy: the registered policy's name under Strategy, and its parameters beside it. CacheChain lists its own policies under Stages.",
+            nameKey: "Strategy", types: registry.types(of: .cache), stagesReference: "#/$defs/cachePolicy"))
         definitions["sink"] = Value.Member(value: definition(
             title: "Log sink",
             description: "One log destination: the registered sink's name under Sink, and its options beside it.",
@@ -29,7 +33,8 @@ public enum ConfigurationSchemaComposer {
         (try? JSONWriter(style: .pretty).write(compose(ConfigurationSchema.document, registry: registry))) ?? ""
     }
 
-    static func definition(title: String, description: String, nameKey: String, types: [StrategyType]) -> Value {
+    static func definition(title: String, description: String, nameKey: String, types: [StrategyType],
+                           stagesReference: String = "#/$defs/stage") -> Value {
         let names = types.map(\.name)
         let branches: [Value] = types.map { type in
             var properties: [(String, Value)] = [(nameKey, .bool(true))]
@@ -39,7 +44,7 @@ public enum ConfigurationSchemaComposer {
             if type.isComposition {
                 properties.append(("Stages", .dictionary([
                     ("description", .string("The stages this composition combines, in order.")),
-                    ("type", .string("array")), ("items", .dictionary([("$ref", .string("#/$defs/stage"))])), ("minItems", .integer(1)),
+                    ("type", .string("array")), ("items", .dictionary([("$ref", .string(stagesReference))])), ("minItems", .integer(1)),
                 ])))
             }
             var then: [(String, Value)] = [("properties", .dictionary(properties))]

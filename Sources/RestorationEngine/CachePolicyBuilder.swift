@@ -1,0 +1,68 @@
+import CacheChain
+import Configuration
+import JSONSchema
+import LRU
+import StrategyKit
+import TTL
+import ValueTree
+
+/// Builds the cache policies the configuration chooses, through the registry.
+///
+/// - Cached timeline entries: `TimelineCache.Policy` as written, or by default `TTL(MaxAge:
+///   TimelineCache.MaxAge)` then `LRU(MaxEntries: TimelineCache.MaxCacheSize)`.
+/// - Position history: `LRU(MaxEntries: PositionPersistence.MaxHistorySize)`, so the most
+///   recently saved snapshots stay.
+/// - Read-post ids: `LRU(MaxEntries: TimelineCache.MaxReadPosts)`, so the newest reads stay.
+public struct CachePolicyBuilder: Sendable {
+    public let registry: StrategyRegistry
+    public let configuration: TimelineConfiguration
+
+    public init(registry: StrategyRegistry = BuiltInStrategies.registry, configuration: TimelineConfiguration = .defaults) {
+        self.registry = registry
+        self.configuration = configuration
+    }
+
+    /// The policy for cached timeline entries.
+    public func timelineCache() throws(PipelineError) -> any CachePolicy {
+        let settings = configuration.timelineCache
+        guard let specs = settings.policy else {
+            return CacheChainPolicy([TTLPolicy(maxAge: settings.maxAge), LRUPolicy(maxEntries: settings.maxCacheSize)])
+        }
+        let pipelineBuilder = PipelineBuilder(registry: registry, configuration: configuration)
+        var policies: [any CachePolicy] = []
+        for spec in specs { policies.append(try policy(pipelineBuilder.node(from: spec), using: pipelineBuilder)) }
+        return policies.count == 1 ? policies[0] : CacheChainPolicy(policies)
+    }
+
+    /// The policy for the position history.
+    public func history() -> any CachePolicy {
+        LRUPolicy(maxEntries: configuration.positionPersistence.maxHistorySize)
+    }
+
+    /// The policy for the read-post ids.
+    public func readPosts() -> any CachePolicy {
+        LRUPolicy(maxEntries: configuration.timelineCache.maxReadPosts)
+    }
+
+    func policy(_ node: PipelineBuilder.Node, using pipelineBuilder: PipelineBuilder) throws(PipelineError) -> any CachePolicy {
+        guard let type = registry[node.name], type.kind == .cache else {
+            let names = registry.types(of: .cache).map(\.name)
+            var message = "unknown cache policy \(Value.quote(node.name))"
+            if let suggestion = Suggestions.closest(to: node.name, among: names) { message += "; did you mean \(Value.quote(suggestion))?" }
+            throw PipelineError(message + " Registered: \(names.joined(separator: ", "))")
+        }
+        let parameters = try pipelineBuilder.options(for: node, type: type)
+        var children: [any CachePolicy] = []
+        for child in node.children { children.append(try policy(child, using: pipelineBuilder)) }
+        do {
+            guard case .cache(let built) = try type.make(StrategyOptions(parameters: parameters, cachePolicies: children)) else {
+                throw PipelineError("\(node.name) did not build a cache policy")
+            }
+            return built
+        } catch let error as PipelineError {
+            throw error
+        } catch {
+            throw PipelineError("\(node.name): \(error)")
+        }
+    }
+}
