@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libxml2, through a shim header that keeps its ICU part away from Foundation's.
@@ -103,6 +104,12 @@ let package = Package(
                 swiftSettings: swiftSettings),
         // `engine simulate`: reading sessions simulated from real posts and published reading figures.
         .target(name: "SessionSimulation", dependencies: ["SessionFormat", "PositionTracking", "TimelineCore"],
+                swiftSettings: swiftSettings),
+        // The engine's state in one SQLite file (GRDB, WAL): cached timelines, position history,
+        // read posts, the last restoration; migrations, crash safety, maintenance by cache policy.
+        .target(name: "TimelineStore",
+                dependencies: ["TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree",
+                               .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
         // The library product: everything an app embeds.
         .target(
@@ -177,6 +184,12 @@ let package = Package(
                     dependencies: ["SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine",
                                    "Configuration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "TimelineStoreTests",
+                    dependencies: ["TimelineStore", "TimelineCore", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer"],
+                    swiftSettings: swiftSettings),
+        // A child process for the store's crash test: writes until it is killed.
+        .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore"], path: "Tests/StoreCrashWriter",
+                          swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // The conformance checks every strategy's tests run.

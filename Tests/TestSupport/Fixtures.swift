@@ -9,6 +9,13 @@ public enum Fixtures {
     /// The repository's top level.
     public static let repository: URL = root.deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The folder of the built products (executables the tests run), beside the test bundle.
+    public static let productsDirectory: URL = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if FileManager.default.fileExists(atPath: beside.appendingPathComponent("engine").path) { return beside }
+        return repositoryURL(".build/debug")
+    }()
+
     /// A file or folder under `Tests/Fixtures`.
     public static func url(_ relativePath: String) -> URL {
         root.appendingPathComponent(relativePath)

@@ -1,0 +1,68 @@
+import GRDB
+
+/// The store's tables, created and upgraded by GRDB's migrator. A migration, once released, is
+/// never edited: a change is a new migration appended here.
+enum StoreSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            // Cached posts of a timeline, in display order.
+            try db.create(table: "cachedPost") { table in
+                table.column("account", .text).notNull()
+                table.column("timeline", .text).notNull()
+                table.column("postId", .text).notNull()
+                table.column("position", .integer).notNull()
+                table.column("createdAt", .double).notNull()
+                table.column("author", .text)
+                table.column("text", .text)
+                table.column("height", .double)
+                table.column("storedAt", .double).notNull()
+                table.column("lastAccess", .double).notNull()
+                table.column("bytes", .integer).notNull()
+                table.primaryKey(["account", "timeline", "postId"])
+            }
+            try db.create(index: "cachedPostOrder", on: "cachedPost", columns: ["account", "timeline", "position"])
+            // When each timeline was last refreshed from its source.
+            try db.create(table: "timelineState") { table in
+                table.column("account", .text).notNull()
+                table.column("timeline", .text).notNull()
+                table.column("refreshedAt", .double)
+                table.column("viewportHeight", .double)
+                table.primaryKey(["account", "timeline"])
+            }
+            // Saved position snapshots (JSON, as engine restore --position reads them), newest first by savedAt.
+            try db.create(table: "positionHistory") { table in
+                table.column("account", .text).notNull()
+                table.column("timeline", .text).notNull()
+                table.column("postId", .text).notNull()
+                table.column("savedAt", .double).notNull()
+                table.column("snapshot", .text).notNull()
+                table.primaryKey(["account", "timeline", "postId"])
+            }
+            try db.create(table: "readPost") { table in
+                table.column("account", .text).notNull()
+                table.column("timeline", .text).notNull()
+                table.column("postId", .text).notNull()
+                table.column("readAt", .double).notNull()
+                table.primaryKey(["account", "timeline", "postId"])
+            }
+            try db.create(table: "lastRestoration") { table in
+                table.column("account", .text).notNull()
+                table.column("timeline", .text).notNull()
+                table.column("restoredAt", .double).notNull()
+                table.column("restoration", .text).notNull()
+                table.primaryKey(["account", "timeline"])
+            }
+            // Reserved for cross-device sync: changes waiting to be sent.
+            try db.create(table: "syncQueue") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("account", .text).notNull()
+                table.column("timeline", .text).notNull()
+                table.column("kind", .text).notNull()
+                table.column("payload", .text).notNull()
+                table.column("enqueuedAt", .double).notNull()
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import GRDB
+import JSONText
+import StrategyKit
+import TimelineCore
+import TimelineFormats
+import ValueTree
+
+/// The engine's state in one SQLite file (through GRDB, in WAL mode): per account and timeline,
+/// the cached posts, the position history, the read-post ids and the last restoration, plus a
+/// table reserved for the sync queue.
+///
+/// Every write is one transaction, so a process killed mid-write loses nothing it committed,
+/// and the file is consistent when reopened. A file that is not SQLite, a corrupt database, a
+/// schema newer than this version knows, or a location that cannot be written gives a
+/// `StoreError` naming the file; the file is never overwritten or deleted.
+public final class TimelineStore: Sendable {
+    /// What a timeline looked like when it was cached.
+    public struct CachedTimeline: Sendable, Equatable {
+        public var posts: [Post]
+        /// When the source last refreshed it; nil if it never did.
+        public var refreshedAt: Date?
+        public var viewportHeight: Double?
+    }
+
+    public let path: String
+    private let pool: DatabasePool
+
+    /// Opens the store at `path`, creating it (and its tables) when the file does not exist.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        try TimelineStore.checkBeforeOpening(path)
+        try TimelineStore.inspectExisting(path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw TimelineStore.describe(error, path: path)
+        }
+        do {
+            try StoreSchema.migrator.migrate(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw TimelineStore.describe(error, path: path)
+        }
+    }
+
+    /// Refuses a file that is not SQLite before SQLite can touch it, and a new file in a
+    /// directory that cannot be written.
+    static func checkBeforeOpening(_ path: String) throws(StoreError) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw StoreError(path: path, "is a directory, not a store file") }
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw StoreError(path: path, "cannot read the store: permission denied")
+            }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            try? handle.close()
+            if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
+                throw StoreError(path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is")
+            }
+        } else {
+            let directory = (path as NSString).deletingLastPathComponent
+            let parent = directory.isEmpty ? "." : directory
+            guard manager.fileExists(atPath: parent) else { throw StoreError(path: path, "cannot create the store: \(parent) does not exist") }
+            guard manager.isWritableFile(atPath: parent) else {
+                throw StoreError(path: path, "cannot create the store: the directory \(parent) is not writable")
+            }
+        }
+    }
+
+    /// Looks at an existing file read-only before anything can write to it: a SQLite file of
+    /// another application, a store from a newer version and a damaged database are refused
+    /// with the file untouched.
+    static func inspectExisting(_ path: String) throws(StoreError) {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.read { db in
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                if !tables.isEmpty, !tables.contains("grdb_migrations") {
+                    throw StoreError(path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: \(tables.prefix(5).joined(separator: ", "))); it is left as it is")
+                }
+                if !tables.isEmpty, try StoreSchema.migrator.hasBeenSuperseded(db) {
+                    throw StoreError(path: path, "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is")
+                }
+                let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                if check != ["ok"] {
+                    throw StoreError(path: path, "the database is damaged (quick_check: \(check.prefix(3).joined(separator: "; "))); it is left as it is")
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw describe(error, path: path)
+        }
+    }
+
+    static func describe(_ error: any Error, path: String) -> StoreError {
+        guard let error = error as? DatabaseError else { return StoreError(path: path, "\(error)") }
+        switch error.resultCode {
+        case .SQLITE_NOTADB: return StoreError(path: path, "not a SQLite database; it is left as it is")
+        case .SQLITE_CORRUPT: return StoreError(path: path, "the database is damaged (\(error.message ?? "corrupt")); it is left as it is")
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            return StoreError(path: path, "cannot open the store for writing (\(error.message ?? "\(error.resultCode)"))")
+        case .SQLITE_FULL: return StoreError(path: path, "the disk is full")
+        default: return StoreError(path: path, error.message ?? "\(error)")
+        }
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.write(body)
+        } catch {
+            throw TimelineStore.describe(error, path: path)
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw TimelineStore.describe(error, path: path)
+        }
+    }
+
+    // MARK: Timelines
+
+    /// Replaces the cached timeline of `scope`.
+    public func saveTimeline(_ posts: [Post], scope: StoreScope, viewportHeight: Double? = nil, refreshedAt: Date) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM cachedPost WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
+            let statement = try db.makeStatement(sql: """
+                INSERT OR REPLACE INTO cachedPost (account, timeline, postId, position, createdAt, author, text, height, storedAt, lastAccess, bytes)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            let now = refreshedAt.timeIntervalSince1970
+            for (position, post) in posts.enumerated() {
+                let bytes = 48 + post.id.utf8.count + (post.author?.utf8.count ?? 0) + (post.text?.utf8.count ?? 0)
+                try statement.execute(arguments: [scope.account, scope.timeline, post.id, position, post.createdAt.timeIntervalSince1970,
+                                                  post.author, post.text, post.height, now, now, bytes])
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO timelineState (account, timeline, refreshedAt, viewportHeight) VALUES (?, ?, ?, ?)",
+                           arguments: [scope.account, scope.timeline, now, viewportHeight])
+        }
+    }
+
+    /// The cached timeline of `scope`, in display order; nil when nothing was cached.
+    public func timeline(scope: StoreScope) throws(StoreError) -> CachedTimeline? {
+        try read { db in
+            let state = try Row.fetchOne(db, sql: "SELECT refreshedAt, viewportHeight FROM timelineState WHERE account = ? AND timeline = ?",
+                                         arguments: [scope.account, scope.timeline])
+            guard let state else { return nil }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT postId, createdAt, author, text, height FROM cachedPost
+                WHERE account = ? AND timeline = ? ORDER BY position
+                """, arguments: [scope.account, scope.timeline])
+            let posts = rows.map { row in
+                Post(id: row["postId"], createdAt: Date(timeIntervalSince1970: row["createdAt"]), author: row["author"], text: row["text"],
+                     height: row["height"])
+            }
+            let refreshed: Double? = state["refreshedAt"]
+            return CachedTimeline(posts: posts, refreshedAt: refreshed.map(Date.init(timeIntervalSince1970:)),
+                                  viewportHeight: state["viewportHeight"])
+        }
+    }
+
+    // MARK: Position history
+
+    /// Saves a snapshot: one per post, the newest replacing an older one.
+    public func saveSnapshot(_ snapshot: PositionSnapshot, scope: StoreScope) throws(StoreError) {
+        let json = (try? JSONWriter(style: .compact).write(SnapshotCoding.value(of: snapshot))) ?? "{}"
+        let savedAt = (snapshot.savedAt ?? Date()).timeIntervalSince1970
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [scope.account, scope.timeline, snapshot.postId, savedAt, json])
+        }
+    }
+
+    /// The saved snapshots of `scope`, newest first.
+    public func history(scope: StoreScope) throws(StoreError) -> [PositionSnapshot] {
+        let texts: [String] = try read { db in
+            try String.fetchAll(db, sql: "SELECT snapshot FROM positionHistory WHERE account = ? AND timeline = ? ORDER BY savedAt DESC, postId",
+                                arguments: [scope.account, scope.timeline])
+        }
+        return texts.compactMap { try? SnapshotCoding.read(Data($0.utf8)) }
+    }
+
+    // MARK: Read posts
+
+    public func markRead(_ ids: [String], scope: StoreScope, at date: Date) throws(StoreError) {
+        try write { db in
+            let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO readPost (account, timeline, postId, readAt) VALUES (?, ?, ?, ?)")
+            for id in ids { try statement.execute(arguments: [scope.account, scope.timeline, id, date.timeIntervalSince1970]) }
+        }
+    }
+
+    /// The read post ids of `scope`, most recently read first.
+    public func readPostIds(scope: StoreScope) throws(StoreError) -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT postId FROM readPost WHERE account = ? AND timeline = ? ORDER BY readAt DESC, postId",
+                                arguments: [scope.account, scope.timeline])
+        }
+    }
+
+    // MARK: Last restoration
+
+    public func saveRestoration(_ restoration: Restoration, scope: StoreScope, at date: Date) throws(StoreError) {
+        let json = (try? JSONWriter(style: .compact).write(SnapshotCoding.value(of: restoration))) ?? "{}"
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO lastRestoration (account, timeline, restoredAt, restoration) VALUES (?, ?, ?, ?)",
+                           arguments: [scope.account, scope.timeline, date.timeIntervalSince1970, json])
+        }
+    }
+
+    /// The last restoration of `scope`, as JSON, and when it happened.
+    public func lastRestoration(scope: StoreScope) throws(StoreError) -> (json: String, at: Date)? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT restoredAt, restoration FROM lastRestoration WHERE account = ? AND timeline = ?",
+                                             arguments: [scope.account, scope.timeline]) else { return nil }
+            return (row["restoration"], Date(timeIntervalSince1970: row["restoredAt"]))
+        }
+    }
+
+    // MARK: Maintenance
+
+    /// What `performMaintenance` removed.
+    public struct MaintenanceReport: Sendable, Equatable {
+        public var cachedPosts = 0
+        public var snapshots = 0
+        public var readPosts = 0
+
+        public init(cachedPosts: Int = 0, snapshots: Int = 0, readPosts: Int = 0) {
+            self.cachedPosts = cachedPosts
+            self.snapshots = snapshots
+            self.readPosts = readPosts
+        }
+    }
+
+    /// Trims every scope's cached posts, history and read ids by their policies, in one
+    /// transaction.
+    public func performMaintenance(timelinePolicy: any CachePolicy, historyPolicy: any CachePolicy, readPostsPolicy: any CachePolicy,
+                                   now: Date) throws(StoreError) -> MaintenanceReport {
+        try write { db in
+            var report = MaintenanceReport()
+            let scopes = try Row.fetchAll(db, sql: """
+                SELECT account, timeline FROM cachedPost UNION SELECT account, timeline FROM positionHistory
+                UNION SELECT account, timeline FROM readPost
+                """).map { StoreScope(account: $0["account"], timeline: $0["timeline"]) }
+            for scope in scopes {
+                let arguments: StatementArguments = [scope.account, scope.timeline]
+                let cached = try Row.fetchAll(db, sql: "SELECT postId, storedAt, lastAccess, bytes FROM cachedPost WHERE account = ? AND timeline = ?",
+                                              arguments: arguments).map {
+                    CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["storedAt"]),
+                               lastAccess: Date(timeIntervalSince1970: $0["lastAccess"]), bytes: $0["bytes"])
+                }
+                report.cachedPosts += try delete(timelinePolicy.evictions(from: cached, now: now), from: "cachedPost", scope: scope, db: db)
+                let history = try Row.fetchAll(db, sql: "SELECT postId, savedAt FROM positionHistory WHERE account = ? AND timeline = ?",
+                                               arguments: arguments).map {
+                    CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["savedAt"]))
+                }
+                report.snapshots += try delete(historyPolicy.evictions(from: history, now: now), from: "positionHistory", scope: scope, db: db)
+                let reads = try Row.fetchAll(db, sql: "SELECT postId, readAt FROM readPost WHERE account = ? AND timeline = ?",
+                                             arguments: arguments).map {
+                    CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["readAt"]))
+                }
+                report.readPosts += try delete(readPostsPolicy.evictions(from: reads, now: now), from: "readPost", scope: scope, db: db)
+            }
+            return report
+        }
+    }
+
+    private func delete(_ keys: [String], from table: String, scope: StoreScope, db: Database) throws -> Int {
+        guard !keys.isEmpty else { return 0 }
+        let statement = try db.makeStatement(sql: "DELETE FROM \(table) WHERE account = ? AND timeline = ? AND postId = ?")
+        for key in keys { try statement.execute(arguments: [scope.account, scope.timeline, key]) }
+        return keys.count
+    }
+
+    /// Row counts per table, for debugging and tests.
+    public func counts() throws(StoreError) -> [String: Int] {
+        try read { db in
+            var result: [String: Int] = [:]
+            for table in ["cachedPost", "positionHistory", "readPost", "lastRestoration", "syncQueue"] {
+                result[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import LRU
+import StrategyKit
+import Testing
+import TestSupport
+import TimelineCore
+import TimelineStore
+import TTL
+
+@Suite("TimelineStore")
+struct TimelineStoreTests {
+    static let now = Date(timeIntervalSince1970: 1_700_000_000)
+    static let scope = StoreScope(account: "me@example.social", timeline: "home")
+    static let posts = (0..<5).map {
+        Post(id: "p\($0)", createdAt: now.addingTimeInterval(Double(-60 * $0)), author: "a\($0)", text: "post \($0) ünï 🎉", height: $0 == 2 ? nil : 120)
+    }
+
+    @Test("timelines, history, read posts and the last restoration survive reopening")
+    func persists() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state.sqlite").path
+        do {
+            let store = try TimelineStore(path: path)
+            try store.saveTimeline(Self.posts, scope: Self.scope, viewportHeight: 800, refreshedAt: Self.now)
+            try store.saveSnapshot(PositionSnapshot(postId: "p1", viewportY: -20, contentOffset: 140, index: 1, timelineCount: 5,
+                                                    text: "post 1", savedAt: Self.now), scope: Self.scope)
+            try store.saveSnapshot(PositionSnapshot(postId: "p3", viewportY: 0, contentOffset: 360, savedAt: Self.now.addingTimeInterval(5)),
+                                   scope: Self.scope)
+            try store.markRead(["p0", "p1"], scope: Self.scope, at: Self.now)
+            try store.saveRestoration(Restoration(postId: "p3", index: 3, contentOffset: 360, viewportY: 0, method: .exactMatch,
+                                                  strategy: "ExactMatch", confidence: 1, explanation: "still there"),
+                                      scope: Self.scope, at: Self.now)
+        }
+        let reopened = try TimelineStore(path: path)
+        let cached = try #require(try reopened.timeline(scope: Self.scope))
+        #expect(cached.posts == Self.posts)
+        #expect(cached.refreshedAt == Self.now)
+        #expect(cached.viewportHeight == 800)
+        #expect(try reopened.history(scope: Self.scope).map(\.postId) == ["p3", "p1"])
+        #expect(try reopened.history(scope: Self.scope).last?.neighbors == PositionSnapshot.Neighbors())
+        #expect(try reopened.history(scope: Self.scope).last?.text == "post 1")
+        #expect(try reopened.readPostIds(scope: Self.scope).sorted() == ["p0", "p1"])
+        #expect(try reopened.lastRestoration(scope: Self.scope)?.json.contains("\"postId\":\"p3\"") == true)
+        #expect(try reopened.timeline(scope: StoreScope(account: "other")) == nil)
+        // WAL mode, as the store promises.
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test("maintenance trims each table by its policy and reports what it removed")
+    func maintenance() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("m.sqlite").path)
+        try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-10 * 86_400))
+        for number in 0..<6 {
+            try store.saveSnapshot(PositionSnapshot(postId: "s\(number)", savedAt: Self.now.addingTimeInterval(Double(number))), scope: Self.scope)
+        }
+        try store.markRead((0..<4).map { "r\($0)" }, scope: Self.scope, at: Self.now)
+        try store.markRead(["r9"], scope: Self.scope, at: Self.now.addingTimeInterval(1))
+        let report = try store.performMaintenance(timelinePolicy: TTLPolicy(maxAge: 7 * 86_400), historyPolicy: LRUPolicy(maxEntries: 2),
+                                                  readPostsPolicy: LRUPolicy(maxEntries: 1), now: Self.now)
+        #expect(report == TimelineStore.MaintenanceReport(cachedPosts: 5, snapshots: 4, readPosts: 4))
+        #expect(try store.history(scope: Self.scope).map(\.postId) == ["s5", "s4"])
+        #expect(try store.readPostIds(scope: Self.scope) == ["r9"])
+        #expect(try store.timeline(scope: Self.scope)?.posts.isEmpty == true)
+    }
+
+    @Test("a file that is not SQLite is refused and left as it is")
+    func notSQLite() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("notes.sqlite").path
+        let contents = Data("These are my notes, not a database.\n".utf8)
+        try contents.write(to: URL(fileURLWithPath: path))
+        #expect(throws: StoreError(path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is")) {
+            try TimelineStore(path: path)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
+    }
+
+    @Test("a damaged database is refused and left as it is")
+    func damaged() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("d.sqlite").path
+        do {
+            let store = try TimelineStore(path: path)
+            try store.saveTimeline((0..<300).map { Post(id: "p\($0)", createdAt: Self.now, text: String(repeating: "x", count: 200)) },
+                                   scope: Self.scope, refreshedAt: Self.now)
+        }
+        // Checkpoint the WAL into the main file, then overwrite pages after the header with garbage.
+        do {
+            let reopened = try TimelineStore(path: path)
+            _ = try reopened.counts()
+        }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        for index in 4096..<min(bytes.count, 4096 * 3) { bytes[index] = UInt8(truncatingIfNeeded: index &* 31) }
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        var message = ""
+        do {
+            _ = try TimelineStore(path: path)
+        } catch {
+            message = error.description
+        }
+        #expect(message.hasPrefix("\(path): error: "))
+        #expect(message.contains("damaged") || message.contains("not a SQLite database"), "\(message)")
+        let after = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let differing = zip(after, bytes).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        let same = after.count == bytes.count && differing.isEmpty
+        #expect(same, "\(after.count) vs \(bytes.count) bytes; first differing offsets \(Array(differing.prefix(8)))")
+    }
+
+    @Test("another application's SQLite database is refused and left as it is")
+    func foreignDatabase() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("photos.sqlite").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE photo (id INTEGER)'); c.commit()", path]
+        try process.run()
+        process.waitUntilExit()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: StoreError(path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: photo); it is left as it is")) {
+            try TimelineStore(path: path)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("a store from a newer version is refused")
+    func newerSchema() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("n.sqlite").path
+        _ = try TimelineStore(path: path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO grdb_migrations VALUES ('v2-from-the-future')\"); c.commit()", path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(throws: StoreError(path: path, "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is")) {
+            try TimelineStore(path: path)
+        }
+    }
+
+    @Test("a location that cannot be written is reported")
+    func unwritable() {
+        #expect(throws: StoreError(path: "/no/such/dir/s.sqlite", "cannot create the store: /no/such/dir does not exist")) {
+            try TimelineStore(path: "/no/such/dir/s.sqlite")
+        }
+        var message = ""
+        do {
+            _ = try TimelineStore(path: "/proc/timeline-store.sqlite")
+        } catch {
+            message = error.description
+        }
+        #expect(message.hasPrefix("/proc/timeline-store.sqlite: error: cannot"), "\(message)")
+    }
+
+    @Test("a writer killed with SIGKILL mid-burst loses nothing it committed")
+    func killedWriter() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("crash.sqlite").path
+        let writer = Process()
+        writer.executableURL = Fixtures.productsDirectory.appendingPathComponent("store-crash-writer")
+        writer.arguments = [path]
+        let output = Pipe()
+        writer.standardOutput = output
+        try writer.run()
+        // Read reported commits until a few hundred have gone by, then kill mid-write.
+        var lastReported = -1
+        var buffer = Data()
+        let reader = output.fileHandleForReading
+        while lastReported < 300 {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            if let complete = lines.dropLast().last, let number = Int(complete) { lastReported = number }
+        }
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+        #expect(writer.terminationReason == .uncaughtSignal)
+        #expect(lastReported >= 300)
+        let store = try TimelineStore(path: path)
+        let scope = StoreScope(account: "crash", timeline: "home")
+        let reads = Set(try store.readPostIds(scope: scope))
+        let history = Set(try store.history(scope: scope).map(\.postId))
+        for number in 0...lastReported {
+            #expect(reads.contains("post-\(number)") && history.contains("post-\(number)"), "write \(number) was reported committed but is gone")
+        }
+    }
+}
