@@ -116,7 +116,7 @@ let package = Package(
             name: "TimelineEngine",
             dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "Configuration", "TimelineLogging",
                            "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
-                           "SessionFormat"],
+                           "SessionFormat", "TimelineStore"],
             swiftSettings: swiftSettings
         ),
         // The `engine` command-line tool's commands, kept in a library so tests can call them.
@@ -155,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineCommandsTests",
-            dependencies: ["EngineCommands", "engine", "TestSupport"],
+            dependencies: ["EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

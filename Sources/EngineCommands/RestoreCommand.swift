@@ -7,6 +7,7 @@ import RestorationEngine
 import StrategyKit
 import TimelineCore
 import TimelineFormats
+import TimelineStore
 import ValueTree
 
 /// `engine restore --config C --timeline T --position P [--strategy SPEC] [--format text|json] [--explain]`.
@@ -48,7 +49,16 @@ struct RestoreCommand: ParsableCommand {
     var timeline: String
 
     @Option(name: .long, help: "The saved position (a PositionSnapshot as JSON).")
-    var position: String
+    var position: String?
+
+    @Option(name: .long, help: "Restore from the newest position saved in this store instead of --position.")
+    var store: String?
+
+    @Option(name: .long, help: "With --store: the account whose history to use.")
+    var account: String = StoreScope().account
+
+    @Option(name: .customLong("timeline-name"), help: "With --store: the timeline whose history to use.")
+    var timelineName: String = StoreScope().timeline
 
     @Option(name: .long, help: "A pipeline in spec notation, instead of the configuration's.")
     var strategy: String?
@@ -63,6 +73,10 @@ struct RestoreCommand: ParsableCommand {
     var explain = false
 
     @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard (position == nil) != (store == nil) else { throw ValidationError("give either --position FILE or --store PATH") }
+    }
 
     func run() throws {
         let configuration = try ConfigurationInput.load(config)
@@ -132,6 +146,22 @@ struct RestoreCommand: ParsableCommand {
     }
 
     private func readSnapshot() throws -> PositionSnapshot {
+        if let store {
+            let opened = try StoreOptions.parse(["--store", store, "--account", account, "--timeline-name", timelineName]).open()
+            let history: [PositionSnapshot]
+            do {
+                history = try opened.history(scope: StoreScope(account: account, timeline: timelineName))
+            } catch {
+                Console.error(error.description)
+                throw EngineExit.invalid
+            }
+            guard let newest = history.first else {
+                Console.error("\(store): error: no saved position for account \(Value.quote(account)), timeline \(Value.quote(timelineName))")
+                throw EngineExit.invalid
+            }
+            return newest
+        }
+        let position = self.position ?? ""
         let data = try FileInput.read(position)
         do {
             return try SnapshotCoding.read(data)

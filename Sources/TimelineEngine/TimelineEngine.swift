@@ -18,4 +18,5 @@
 @_exported import TimelineCore
 @_exported import TimelineFormats
 @_exported import TimelineLogging
+@_exported import TimelineStore
 @_exported import ValueTree

@@ -4,6 +4,7 @@ import PositionTracking
 import RestorationEngine
 import StrategyKit
 import TimelineCore
+import TimelineStore
 
 /// The engine an app holds: it observes scrolling and the app's lifecycle, keeps the position
 /// history, and restores the reader's place with the configured pipeline and resume policy.
@@ -32,17 +33,49 @@ public final class TimelineEngine: @unchecked Sendable {
     private var policy: ResumePolicy
     private let registry: StrategyRegistry
     private let clock: @Sendable () -> Date
+    private let store: TimelineStore?
+    private let scope: StoreScope
+    /// The last error the store reported; the engine keeps working in memory meanwhile.
+    public private(set) var lastStoreError: StoreError? {
+        get { locked { storeError } }
+        set { locked { storeError = newValue } }
+    }
+    private var storeError: StoreError?
     private var resumeState = ResumeState()
 
     /// Builds the engine from a configuration; throws when its pipeline cannot be built.
+    ///
+    /// With a `store`, saved positions are written to it as they are saved and the history is
+    /// loaded from it, so that after a restart restoration starts from the persisted history,
+    /// as session replay models a relaunch; without one, everything stays in memory.
     public init(configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
-                deviceId: String? = nil, clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
+                deviceId: String? = nil, store: TimelineStore? = nil, scope: StoreScope = StoreScope(),
+                clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
         self.configuration = configuration
         self.registry = registry
         self.clock = clock
+        self.store = store
+        self.scope = scope
         pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
         tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: deviceId)
         policy = ResumePolicy(configuration: configuration)
+        if let store {
+            do {
+                tracker.restoreHistory(try store.history(scope: scope))
+            } catch {
+                storeError = error
+            }
+        }
+    }
+
+    /// Writes a saved snapshot through to the store.
+    private func persist(_ snapshot: PositionSnapshot?) {
+        guard let snapshot, let store else { return }
+        do {
+            try store.saveSnapshot(snapshot, scope: scope)
+        } catch {
+            lastStoreError = error
+        }
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -68,17 +101,20 @@ public final class TimelineEngine: @unchecked Sendable {
     /// A scroll: the content offset of the viewport's top, against the timeline shown.
     public func observeScroll(offset: Double, viewportHeight: Double, in index: TimelineIndex) {
         let now = clock()
-        locked { _ = tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now) }
+        let saved = locked { tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now) }
+        persist(saved)
     }
 
     /// A lifecycle event; `index` is the timeline shown, needed when going to the background.
     public func observe(_ event: PositionTracker.Lifecycle, in index: TimelineIndex? = nil) {
         let now = clock()
-        locked {
-            guard configuration.positionPersistence.enabled else { return }
-            _ = tracker.observe(event, at: now, in: index)
+        let saved: PositionSnapshot? = locked {
+            guard configuration.positionPersistence.enabled else { return nil }
+            let saved = tracker.observe(event, at: now, in: index)
             resumeState.observe(event, at: now)
+            return saved
         }
+        persist(saved)
     }
 
     /// The snapshot a restore would start from now.
@@ -106,6 +142,13 @@ public final class TimelineEngine: @unchecked Sendable {
         let suggestions = SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history,
                                                           index: index, now: now)
         let restoration = policy.apply(outcome.restoration, after: close, in: index)
+        if let restoration, let store {
+            do {
+                try store.saveRestoration(restoration, scope: scope, at: now)
+            } catch {
+                lastStoreError = error
+            }
+        }
         let silent = policy.restoresSilently(after: close, confidence: restoration?.confidence ?? 0)
         return RestoreResult(restoration: restoration, close: close, restoreSilently: silent,
                              suggestions: silent ? [] : suggestions, trace: outcome.trace)

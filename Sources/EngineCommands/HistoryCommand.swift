@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import JSONText
+import TimelineFormats
+import TimelineCore
+import ValueTree
+
+/// `engine history --store PATH`: the saved positions, newest first.
+struct HistoryCommand: ParsableCommand {
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Print the position history saved in a store, newest first."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let history: [PositionSnapshotRow]
+        do {
+            history = try store.history(scope: storeOptions.scope).map(PositionSnapshotRow.init)
+        } catch {
+            Console.error(error.description)
+            throw EngineExit.invalid
+        }
+        switch format {
+        case .json:
+            let value = Value.array(history.map(\.value))
+            Console.outRaw((try? JSONWriter(style: .pretty).write(value)) ?? "[]\n")
+        case .text:
+            if history.isEmpty { Console.out("no saved positions for \(storeOptions.account) / \(storeOptions.timelineName)") }
+            for row in history { Console.out(row.line) }
+        }
+    }
+}
+
+/// One saved snapshot, for printing.
+struct PositionSnapshotRow {
+    let snapshot: PositionSnapshot
+
+    init(_ snapshot: PositionSnapshot) {
+        self.snapshot = snapshot
+    }
+
+    var value: Value { SnapshotCoding.value(of: snapshot) }
+
+    var line: String {
+        var text = snapshot.savedAt.map { Timestamp.format($0) } ?? "(no time)"
+        text += "  post \(snapshot.postId)"
+        if let index = snapshot.index, let count = snapshot.timelineCount { text += " at index \(index) of \(count)" }
+        text += ", viewportY \(RestoreCommand.points(snapshot.viewportY)), offset \(RestoreCommand.points(snapshot.contentOffset))"
+        if let device = snapshot.deviceId { text += ", on \(device)" }
+        return text
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TestSupport
+import TimelineCore
+import TimelineStore
+
+@Suite("engine history, maintenance and restore --store")
+struct StoreCommandTests {
+    static let config = "config/SocialFusionTimelineConfiguration.plist"
+
+    func makeStore(in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("state.sqlite").path
+        let store = try TimelineStore(path: path)
+        for (number, id) in ["1600586962619113472", "1600589425271926784"].enumerated() {
+            try store.saveSnapshot(PositionSnapshot(postId: id, viewportY: -40, contentOffset: 1824, index: 12, timelineCount: 40,
+                                                    savedAt: Date(timeIntervalSince1970: 1_670_450_000 + Double(number))), scope: StoreScope())
+        }
+        try store.markRead(["a", "b", "c"], scope: StoreScope(), at: Date(timeIntervalSince1970: 1_000))
+        return path
+    }
+
+    @Test("history prints the saved positions, newest first")
+    func history() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try makeStore(in: directory)
+        let result = try EngineProcess.run(["history", "--store", path])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            2022-12-07T21:53:21Z  post 1600589425271926784 at index 12 of 40, viewportY -40 pt, offset 1824 pt
+            2022-12-07T21:53:20Z  post 1600586962619113472 at index 12 of 40, viewportY -40 pt, offset 1824 pt
+
+            """)
+    }
+
+    @Test("restore --store restores from the newest saved position")
+    func restore() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try makeStore(in: directory)
+        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--store", path])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("post 1600589425271926784 at index 12, content offset 1824 pt, viewportY -40 pt\n"))
+        let neither = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl"])
+        #expect(neither.status == 2)
+        #expect(neither.stderr.contains("Error: give either --position FILE or --store PATH"))
+    }
+
+    @Test("maintenance trims by the configured policies and says what it removed")
+    func maintenance() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try makeStore(in: directory)
+        let configPath = directory.appendingPathComponent("c.json").path
+        try #"{"PositionPersistence": {"MaxHistorySize": 1}, "TimelineCache": {"MaxReadPosts": 2}}"#.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let result = try EngineProcess.run(["maintenance", "--store", path, "--config", configPath])
+        #expect(result.status == 0)
+        #expect(result.stdout == "removed 0 cached posts, 1 saved position, 1 read post id\n")
+    }
+
+    @Test("a file that is not a store is reported, and left alone")
+    func notAStore() throws {
+        let result = try EngineProcess.run(["history", "--store", "config/SocialFusionTimelineConfiguration.plist"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "config/SocialFusionTimelineConfiguration.plist: error: not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is\n")
+    }
+}
