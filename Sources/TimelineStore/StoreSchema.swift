@@ -63,6 +63,13 @@ enum StoreSchema {
                 table.column("enqueuedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v2-counters") { db in
+            // Cache hits and misses of timeline reads, for debug-export.
+            try db.create(table: "storeCounter") { table in
+                table.column("name", .text).primaryKey()
+                table.column("value", .integer).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -151,8 +151,22 @@ public final class TimelineStore: Sendable {
         }
     }
 
-    /// The cached timeline of `scope`, in display order; nil when nothing was cached.
+    /// The cached timeline of `scope`, in display order; nil when nothing was cached. Counts a
+    /// cache hit or miss.
     public func timeline(scope: StoreScope) throws(StoreError) -> CachedTimeline? {
+        let cached = try cachedTimeline(scope: scope)
+        try write { db in
+            try db.execute(sql: "INSERT INTO storeCounter (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1",
+                           arguments: [cached == nil ? "timelineMisses" : "timelineHits"])
+            if cached != nil {
+                try db.execute(sql: "UPDATE cachedPost SET lastAccess = ? WHERE account = ? AND timeline = ?",
+                               arguments: [Date().timeIntervalSince1970, scope.account, scope.timeline])
+            }
+        }
+        return cached
+    }
+
+    private func cachedTimeline(scope: StoreScope) throws(StoreError) -> CachedTimeline? {
         try read { db in
             let state = try Row.fetchOne(db, sql: "SELECT refreshedAt, viewportHeight FROM timelineState WHERE account = ? AND timeline = ?",
                                          arguments: [scope.account, scope.timeline])
@@ -281,6 +295,46 @@ public final class TimelineStore: Sendable {
         let statement = try db.makeStatement(sql: "DELETE FROM \(table) WHERE account = ? AND timeline = ? AND postId = ?")
         for key in keys { try statement.execute(arguments: [scope.account, scope.timeline, key]) }
         return keys.count
+    }
+
+    /// What the store holds, for `engine debug-export`.
+    public struct Statistics: Sendable, Equatable {
+        public var scopes: [StoreScope] = []
+        public var cachedPosts = 0
+        public var cachedBytes = 0
+        public var oldestCachedAt: Date?
+        public var snapshots = 0
+        public var readPosts = 0
+        public var timelineHits = 0
+        public var timelineMisses = 0
+        /// The migrations applied, oldest first.
+        public var migrations: [String] = []
+
+        /// Hits over reads; nil before the first read.
+        public var hitRatio: Double? {
+            let reads = timelineHits + timelineMisses
+            return reads > 0 ? Double(timelineHits) / Double(reads) : nil
+        }
+    }
+
+    public func statistics() throws(StoreError) -> Statistics {
+        try read { db in
+            var statistics = Statistics()
+            let scopeSQL = "SELECT account, timeline FROM timelineState UNION SELECT account, timeline FROM positionHistory "
+                + "UNION SELECT account, timeline FROM readPost ORDER BY account, timeline"
+            statistics.scopes = try Row.fetchAll(db, sql: scopeSQL).map { StoreScope(account: $0["account"], timeline: $0["timeline"]) }
+            let cached = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS count, COALESCE(SUM(bytes), 0) AS bytes, MIN(storedAt) AS oldest FROM cachedPost")
+            statistics.cachedPosts = cached?["count"] ?? 0
+            statistics.cachedBytes = cached?["bytes"] ?? 0
+            let oldest: Double? = cached?["oldest"]
+            statistics.oldestCachedAt = oldest.map(Date.init(timeIntervalSince1970:))
+            statistics.snapshots = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM positionHistory") ?? 0
+            statistics.readPosts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM readPost") ?? 0
+            statistics.timelineHits = try Int.fetchOne(db, sql: "SELECT value FROM storeCounter WHERE name = 'timelineHits'") ?? 0
+            statistics.timelineMisses = try Int.fetchOne(db, sql: "SELECT value FROM storeCounter WHERE name = 'timelineMisses'") ?? 0
+            statistics.migrations = try StoreSchema.migrator.appliedMigrations(db)
+            return statistics
+        }
     }
 
     /// Row counts per table, for debugging and tests.

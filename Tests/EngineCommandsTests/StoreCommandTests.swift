@@ -58,6 +58,30 @@ struct StoreCommandTests {
         #expect(result.stdout == "removed 0 cached posts, 1 saved position, 1 read post id\n")
     }
 
+    @Test("debug-export prints the summary, history, cache statistics and resolved configuration")
+    func debugExport() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try makeStore(in: directory)
+        let store = try TimelineStore(path: path)
+        try store.saveTimeline([Post(id: "x", createdAt: Date(timeIntervalSince1970: 0), text: "hello")], scope: StoreScope(),
+                               refreshedAt: Date(timeIntervalSince1970: 1_670_000_000))
+        _ = try store.timeline(scope: StoreScope())
+        _ = try store.timeline(scope: StoreScope())
+        _ = try store.timeline(scope: StoreScope(account: "nobody"))
+        let text = try EngineProcess.run(["debug-export", "--store", path])
+        #expect(text.status == 0)
+        let lines = text.stdout.components(separatedBy: "\n")
+        #expect(lines[0] == "store: \(path) (migrations v1, v2-counters)")
+        #expect(lines[1] == "scopes: default/home")
+        #expect(lines[2] == "cache: 1 post, 54 bytes, oldest 2022-12-02T16:53:20Z; hits 2, misses 1, hit ratio 0.67")
+        #expect(lines[3] == "saved positions: 2; read posts: 3")
+        #expect(text.stdout.contains("resolved configuration:\n{\n  \"PositionPersistence\""))
+        let json = try EngineProcess.run(["debug-export", "--store", path, "--format", "json"])
+        #expect(json.status == 0)
+        #expect(json.stdout.contains("\"hitRatio\": 0.6666666666666666"))
+    }
+
     @Test("a file that is not a store is reported, and left alone")
     func notAStore() throws {
         let result = try EngineProcess.run(["history", "--store", "config/SocialFusionTimelineConfiguration.plist"])
