@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RestorationEngine
+import SessionComparison
 import SessionFormat
 import SessionReplay
 import TimelineCore
@@ -51,7 +52,8 @@ struct ReplayCommand: ParsableCommand {
         let header = reader.header
         Console.out("session \(header.id): \(header.device), \(header.feed.rawValue) \(header.timeline) timeline, viewport \(Self.points(header.viewport.width)) × \(Self.points(header.viewport.height))")
         Console.out("pipeline: \(pipeline.summary)")
-        var count = 0, exact = 0, within1 = 0, scored = 0
+        var count = 0
+        var totals = MetricsAccumulator()
         for warning in reader.takeWarnings() { Console.error(warning.description) }
         while let event = reader.next() {
             for warning in reader.takeWarnings() { Console.error(warning.description) }
@@ -59,15 +61,11 @@ struct ReplayCommand: ParsableCommand {
             count += 1
             let evaluation = RestoreEvaluation.evaluate(point, pipeline: pipeline, policy: settings.policy)
             describe(point, evaluation, number: count)
-            if let score = evaluation.score {
-                scored += 1
-                if score.exact { exact += 1 }
-                if score.within1 { within1 += 1 }
-            }
+            totals.add(evaluation)
         }
         for warning in reader.takeWarnings() { Console.error(warning.description) }
         Console.out("")
-        Console.out("\(count) restore point\(count == 1 ? "" : "s"), \(scored) scored: exact \(exact), within1 \(within1)")
+        Console.out("\(count) restore point\(count == 1 ? "" : "s"), \(totals.restorePoints) scored: exact \(totals.exact), within1 \(totals.within1)")
     }
 
     private func describe(_ point: RestorePoint, _ evaluation: RestoreEvaluation, number: Int) {
@@ -84,15 +82,7 @@ struct ReplayCommand: ParsableCommand {
         } else {
             Console.out("  input: no snapshot; the fallback applies")
         }
-        for verdict in evaluation.trace {
-            let indent = String(repeating: "  ", count: verdict.depth + 2)
-            if let candidate = verdict.candidate {
-                Console.out("\(indent)\(verdict.stage): post \(posts[candidate.index].id) at index \(candidate.index) (confidence \(String(format: "%.2f", candidate.confidence))) — \(verdict.verdict)")
-                Console.out("\(indent)  \(candidate.explanation)")
-            } else {
-                Console.out("\(indent)\(verdict.stage): \(verdict.verdict)")
-            }
-        }
+        for line in TraceText.lines(evaluation.trace, posts: posts, indent: 2, showIndex: true) { Console.out(line) }
         if let restoration = evaluation.restoration {
             Console.out("  result: post \(restoration.postId) at index \(restoration.index), offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY)); \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence)), \(evaluation.restoresSilently ? "restored silently" : "offered as a suggestion")")
         } else {

@@ -118,15 +118,7 @@ struct RestoreCommand: ParsableCommand {
             if explain {
                 Console.out("")
                 Console.out("pipeline: \(pipeline.summary)")
-                for verdict in outcome.trace {
-                    let indent = String(repeating: "  ", count: verdict.depth + 1)
-                    if let candidate = verdict.candidate {
-                        Console.out("\(indent)\(verdict.stage): post \(index.posts[candidate.index].id) (confidence \(String(format: "%.2f", candidate.confidence))) — \(verdict.verdict)")
-                        Console.out("\(indent)  \(candidate.explanation)")
-                    } else {
-                        Console.out("\(indent)\(verdict.stage): \(verdict.verdict)")
-                    }
-                }
+                for line in TraceText.lines(outcome.trace, posts: index.posts, indent: 1, showIndex: false) { Console.out(line) }
             }
         }
     }
