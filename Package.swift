@@ -11,6 +11,7 @@ let strategyNames = [
     "ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "Fallback", "ViewportAnchor",
     "FirstMatch", "BestConfidence", "WeightedVote",
     "LRU", "TTL", "SizeBounded", "CacheChain",
+    "NoRetry", "ExponentialBackoff",
 ]
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in

@@ -34,9 +34,19 @@ public struct TimelineCacheSettings: Sendable, Equatable {
     /// Seconds after which a cached entry expires.
     public var maxAge: Double
     public var maxReadPosts: Int
+    /// What the caches keep under memory pressure: cached posts per timeline and read ids.
+    public var memoryPressureFloor: Int
     /// The eviction policies as written, or nil when the configuration leaves them to follow
     /// `MaxAge` and `MaxCacheSize` (TTL, then LRU).
     public var policy: [ComponentSpec]?
+}
+
+/// `Network`: how timelines are refreshed from their source.
+public struct NetworkSettings: Sendable, Equatable {
+    /// The retry policy (`NoRetry` by default).
+    public var policy: ComponentSpec
+    /// Seconds one request may take.
+    public var requestTimeout: Double
 }
 
 /// One stage of a pipeline, or one log sink: a registered name and its parameters.

@@ -176,6 +176,14 @@ extension ConfigurationSchema {
           "maximum": 1000000,
           "default": 1000
         },
+        "MemoryPressureFloor": {
+          "title": "Memory-pressure floor",
+          "description": "What the caches keep when memory use crosses Performance.MemoryWarningThreshold: this many cached posts per timeline (the most recently used) and this many read post ids (the newest); the position history keeps its newest snapshot.",
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 1000000,
+          "default": 100
+        },
         "Policy": {
           "title": "Eviction policy",
           "description": "The cache policies that bound the cached timeline entries, applied in order, each to what the previous ones kept: TTL (MaxAge seconds), LRU (MaxEntries), SizeBounded (MaxBytes), or CacheChain with its own Stages. When absent: TTL with MaxAge, then LRU with MaxCacheSize. The position history is kept to PositionPersistence.MaxHistorySize and the read-post set to MaxReadPosts, the newest first.",
@@ -194,6 +202,31 @@ extension ConfigurationSchema {
               "MaxEntries": 500
             }
           ]
+        }
+      },
+      "additionalProperties": false
+    },
+    "Network": {
+      "title": "Network",
+      "description": "How timelines are refreshed from their source: the retry policy and the request timeout.",
+      "type": "object",
+      "default": {},
+      "properties": {
+        "Policy": {
+          "title": "Retry policy",
+          "description": "Whether a failed refresh is tried again: NoRetry (one request, the server-friendly default) or ExponentialBackoff (MaxAttempts, BaseDelay, MaxDelay; full jitter; Retry-After is honoured). The cached timeline stands whichever way a refresh fails.",
+          "$ref": "#/$defs/networkPolicy",
+          "default": {
+            "Strategy": "NoRetry"
+          }
+        },
+        "RequestTimeout": {
+          "title": "Request timeout",
+          "description": "Seconds one request may take, from sending it to the last byte of the answer.",
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 600,
+          "default": 15
         }
       },
       "additionalProperties": false
@@ -877,6 +910,82 @@ extension ConfigurationSchema {
             "required": [
               "Stages"
             ],
+            "additionalProperties": false
+          }
+        }
+      ]
+    },
+    "networkPolicy": {
+      "title": "Network policy",
+      "description": "The retry policy for refreshing timelines: the registered policy's name under Strategy, and its parameters beside it.",
+      "type": "object",
+      "properties": {
+        "Strategy": {
+          "title": "Strategy",
+          "description": "The registered name. NoRetry: Makes one request per fetch and never retries. ExponentialBackoff: Retries transient failures with full-jitter exponential backoff, honouring Retry-After.",
+          "type": "string",
+          "enum": [
+            "NoRetry",
+            "ExponentialBackoff"
+          ]
+        }
+      },
+      "required": [
+        "Strategy"
+      ],
+      "allOf": [
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "NoRetry"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "ExponentialBackoff"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "MaxAttempts": {
+                "description": "The most requests per fetch, the first included.",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 20,
+                "default": 4
+              },
+              "BaseDelay": {
+                "description": "Seconds of the first backoff step; each retry doubles it.",
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "default": 0.5
+              },
+              "MaxDelay": {
+                "description": "The longest wait in seconds, for one step or for a server's Retry-After.",
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "default": 30
+              }
+            },
             "additionalProperties": false
           }
         }

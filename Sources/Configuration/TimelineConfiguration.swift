@@ -7,6 +7,7 @@ public struct TimelineConfiguration: Sendable, Equatable {
     public var performance: PerformanceSettings
     public var debug: DebugSettings
     public var timelineCache: TimelineCacheSettings
+    public var network: NetworkSettings
     public var restoration: RestorationSettings
     public var resume: ResumeSettings
     public var sync: SyncSettings
@@ -47,7 +48,12 @@ public struct TimelineConfiguration: Sendable, Equatable {
             maxCacheSize: cache.int("MaxCacheSize"),
             maxAge: cache.double("MaxAge"),
             maxReadPosts: cache.int("MaxReadPosts"),
+            memoryPressureFloor: cache.int("MemoryPressureFloor"),
             policy: explicitCachePolicy ? cache.components("Policy", nameKey: "Strategy") : nil)
+        let network = SectionReader(resolved, "Network")
+        self.network = NetworkSettings(
+            policy: network.component("Policy", nameKey: "Strategy") ?? ComponentSpec(name: "NoRetry"),
+            requestTimeout: network.double("RequestTimeout"))
         let restoration = SectionReader(resolved, "Restoration")
         self.restoration = RestorationSettings(
             pipeline: explicitPipeline ? restoration.components("Pipeline", nameKey: "Strategy") : nil,
@@ -95,10 +101,16 @@ private struct SectionReader {
     }
 
     func components(_ key: String, nameKey: String) -> [ComponentSpec] {
-        (section[key]?.arrayValue ?? []).compactMap { entry in
-            guard var members = entry.dictionaryValue, let name = members[nameKey]?.value.stringValue else { return nil }
-            members.removeValue(forKey: nameKey)
-            return ComponentSpec(name: name, parameters: members)
-        }
+        (section[key]?.arrayValue ?? []).compactMap { Self.component($0, nameKey: nameKey) }
+    }
+
+    func component(_ key: String, nameKey: String) -> ComponentSpec? {
+        section[key].flatMap { Self.component($0, nameKey: nameKey) }
+    }
+
+    static func component(_ entry: Value, nameKey: String) -> ComponentSpec? {
+        guard var members = entry.dictionaryValue, let name = members[nameKey]?.value.stringValue else { return nil }
+        members.removeValue(forKey: nameKey)
+        return ComponentSpec(name: name, parameters: members)
     }
 }

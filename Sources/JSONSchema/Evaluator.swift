@@ -307,6 +307,8 @@ struct Evaluator {
                     let known = Array(properties?.keys ?? [])
                     if let suggestion = Suggestions.closest(to: name, among: known) {
                         message += "; did you mean \(Value.quote(suggestion))?"
+                    } else if !known.isEmpty {
+                        message += "."
                     }
                     if !known.isEmpty {
                         message += " Valid keys: \(known.joined(separator: ", "))"

@@ -2,10 +2,12 @@ import BestConfidence
 import CacheChain
 import ContentSimilarity
 import ExactMatch
+import ExponentialBackoff
 import Fallback
 import FirstMatch
 import LRU
 import NeighborAnchor
+import NoRetry
 import SizeBounded
 import StrategyKit
 import TTL
@@ -32,6 +34,8 @@ public enum BuiltInStrategies {
         TTLPolicy.type,
         SizeBoundedPolicy.type,
         CacheChainPolicy.type,
+        NoRetryPolicy.type,
+        ExponentialBackoffPolicy.type,
     ] + logSinks
 
     /// The registry of the built-ins.

@@ -13,6 +13,7 @@ import ValueTree
 /// - Position history: `LRU(MaxEntries: PositionPersistence.MaxHistorySize)`, so the most
 ///   recently saved snapshots stay.
 /// - Read-post ids: `LRU(MaxEntries: TimelineCache.MaxReadPosts)`, so the newest reads stay.
+/// - Under memory pressure, each shrinks further to its floor (`memoryPressureFloors()`).
 public struct CachePolicyBuilder: Sendable {
     public let registry: StrategyRegistry
     public let configuration: TimelineConfiguration
@@ -42,6 +43,14 @@ public struct CachePolicyBuilder: Sendable {
     /// The policy for the read-post ids.
     public func readPosts() -> any CachePolicy {
         LRUPolicy(maxEntries: configuration.timelineCache.maxReadPosts)
+    }
+
+    /// The policies that apply under memory pressure (`Performance.MemoryWarningThreshold`
+    /// crossed): cached posts and read ids keep `TimelineCache.MemoryPressureFloor` entries, the
+    /// most recently used; the history keeps its newest snapshot.
+    public func memoryPressureFloors() -> (timeline: any CachePolicy, history: any CachePolicy, readPosts: any CachePolicy) {
+        let floor = configuration.timelineCache.memoryPressureFloor
+        return (LRUPolicy(maxEntries: floor), LRUPolicy(maxEntries: 1), LRUPolicy(maxEntries: floor))
     }
 
     func policy(_ node: PipelineBuilder.Node, using pipelineBuilder: PipelineBuilder) throws(PipelineError) -> any CachePolicy {

@@ -5,7 +5,7 @@ import ValueTree
 
 /// Composes the strategies' parameter schemas into the configuration schema: `$defs/stage`
 /// accepts exactly the registered stage names, each with its own parameters, `$defs/cachePolicy`
-/// the registered cache policies, and `$defs/sink` the registered log sinks. `schemas/SocialFusionTimelineConfiguration.schema.json` is this
+/// the registered cache policies, `$defs/networkPolicy` the network policies, and `$defs/sink` the registered log sinks. `schemas/SocialFusionTimelineConfiguration.schema.json` is this
 /// composition; a test keeps it in step with the registry.
 public enum ConfigurationSchemaComposer {
     /// `base` with its stage and sink definitions generated from `registry`.
@@ -20,6 +20,10 @@ public enum ConfigurationSchemaComposer {
             title: "Cache policy",
             description: "One cache policy: the registered policy's name under Strategy, and its parameters beside it. CacheChain lists its own policies under Stages.",
             nameKey: "Strategy", types: registry.types(of: .cache), stagesReference: "#/$defs/cachePolicy"))
+        definitions["networkPolicy"] = Value.Member(value: definition(
+            title: "Network policy",
+            description: "The retry policy for refreshing timelines: the registered policy's name under Strategy, and its parameters beside it.",
+            nameKey: "Strategy", types: registry.types(of: .network)))
         definitions["sink"] = Value.Member(value: definition(
             title: "Log sink",
             description: "One log destination: the registered sink's name under Sink, and its options beside it.",

@@ -10,6 +10,9 @@ public enum StrategyKind: String, CaseIterable, Sendable, Comparable {
     case logSink = "log-sink"
     /// Bounds a cache: which entries to evict (LRU, TTL, SizeBounded, CacheChain).
     case cache
+    /// Decides whether a failed request to a timeline source is retried (NoRetry,
+    /// ExponentialBackoff).
+    case network
 
     public static func < (lhs: StrategyKind, rhs: StrategyKind) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -24,6 +24,7 @@ public enum BuiltStrategy: Sendable {
     case restoration(any RestorationStage)
     case positioning(any PositioningStage)
     case cache(any CachePolicy)
+    case network(any NetworkPolicy)
 }
 
 /// A strategy type as the registry knows it: name, kind, summary, parameter schema, example
@@ -42,10 +43,12 @@ public struct StrategyType: Sendable {
     public let scenarios: [StrategyScenario]
     /// Named examples of a cache policy, run by the shared conformance suite.
     public let cacheScenarios: [CacheScenario]
+    /// Named examples of a network policy, run by the shared conformance suite.
+    public let networkScenarios: [NetworkScenario]
     public let make: @Sendable (StrategyOptions) throws -> BuiltStrategy
 
     public init(name: String, kind: StrategyKind, summary: String, parameterSchema: Value, isComposition: Bool = false,
-                scenarios: [StrategyScenario] = [], cacheScenarios: [CacheScenario] = [],
+                scenarios: [StrategyScenario] = [], cacheScenarios: [CacheScenario] = [], networkScenarios: [NetworkScenario] = [],
                 make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
         self.name = name
         self.kind = kind
@@ -54,6 +57,7 @@ public struct StrategyType: Sendable {
         self.isComposition = isComposition
         self.scenarios = scenarios
         self.cacheScenarios = cacheScenarios
+        self.networkScenarios = networkScenarios
         self.make = make
     }
 

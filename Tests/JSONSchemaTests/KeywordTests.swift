@@ -87,7 +87,7 @@ struct KeywordTests {
     func additionalProperties() throws {
         let schema = "{\"properties\": {\"Enabled\": {}, \"Window\": {}}, \"additionalProperties\": false}"
         #expect(try Self.issues(schema, "{\"Windw\": 1}") == ["Windw: unknown key \"Windw\"; did you mean \"Window\"? Valid keys: Enabled, Window"])
-        #expect(try Self.issues(schema, "{\"Zzzzzz\": 1}") == ["Zzzzzz: unknown key \"Zzzzzz\" Valid keys: Enabled, Window"])
+        #expect(try Self.issues(schema, "{\"Zzzzzz\": 1}") == ["Zzzzzz: unknown key \"Zzzzzz\". Valid keys: Enabled, Window"])
     }
 
     @Test("deprecated is a warning, not an error")

@@ -105,7 +105,7 @@ struct ConformanceTests {
                     #expect(posts[restoration.index].id == restoration.postId, "\(name) / \(scenario): the returned post exists")
                     #expect(restoration.contentOffset >= 0 && restoration.contentOffset <= index.maximumContentOffset)
                 }
-            case .cache:
+            case .cache, .network:
                 Issue.record("\(name) is a cache policy, not a pipeline stage")
             }
         }

@@ -1,0 +1,27 @@
+import StrategyKit
+import ValueTree
+
+/// Runs a network policy type's named scenarios: builds the policy from each scenario's
+/// parameters and asks it for the delay after each failure in turn.
+public enum NetworkScenarioRunner {
+    public struct Result {
+        public let scenario: NetworkScenario
+        public let delays: [Double?]
+    }
+
+    public static func run(_ type: StrategyType) throws -> [Result] {
+        try type.networkScenarios.map { scenario in
+            var parameters = Value.Dictionary()
+            for (key, number) in scenario.parameters.sorted(by: { $0.key < $1.key }) {
+                parameters[key] = Value.Member(value: number == number.rounded() ? .integer(Int(number)) : .real(number))
+            }
+            guard case .network(let policy) = try type.make(StrategyOptions(parameters: parameters)) else {
+                throw StrategyError("\(type.name) did not build a network policy")
+            }
+            let delays = scenario.failures.enumerated().map { index, failure in
+                policy.retryDelay(after: failure, attempt: index + 1, jitter: scenario.jitter)
+            }
+            return Result(scenario: scenario, delays: delays)
+        }
+    }
+}
