@@ -112,12 +112,17 @@ let package = Package(
                 dependencies: ["TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree",
                                .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
+        // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
+        // network policy, merging a refresh into the cache, restoring on the result.
+        .target(name: "TimelineLoading",
+                dependencies: ["TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats"],
+                swiftSettings: swiftSettings),
         // The library product: everything an app embeds.
         .target(
             name: "TimelineEngine",
             dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "Configuration", "TimelineLogging",
                            "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
-                           "SessionFormat", "TimelineStore"],
+                           "SessionFormat", "TimelineStore", "TimelineLoading"],
             swiftSettings: swiftSettings
         ),
         // The `engine` command-line tool's commands, kept in a library so tests can call them.
@@ -189,6 +194,10 @@ let package = Package(
                     dependencies: ["TimelineStore", "TimelineCore", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer"],
                     swiftSettings: swiftSettings),
         // A child process for the store's crash test: writes until it is killed.
+        .testTarget(name: "TimelineLoadingTests",
+                    dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "Configuration", "StrategyKit", "TimelineCore",
+                                   "ValueTree", "TestSupport"],
+                    swiftSettings: swiftSettings),
         .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore"], path: "Tests/StoreCrashWriter",
                           swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.

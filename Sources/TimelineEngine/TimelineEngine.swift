@@ -17,6 +17,7 @@
 @_exported import StrategyKit
 @_exported import TimelineCore
 @_exported import TimelineFormats
+@_exported import TimelineLoading
 @_exported import TimelineLogging
 @_exported import TimelineStore
 @_exported import ValueTree

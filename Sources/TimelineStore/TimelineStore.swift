@@ -132,9 +132,21 @@ public final class TimelineStore: Sendable {
 
     // MARK: Timelines
 
-    /// Replaces the cached timeline of `scope`.
-    public func saveTimeline(_ posts: [Post], scope: StoreScope, viewportHeight: Double? = nil, refreshedAt: Date) throws(StoreError) {
+    /// Replaces the cached timeline of `scope`. Every post counts as stored at `refreshedAt`,
+    /// except those in `unconfirmed` (cached posts the source did not speak for), which keep
+    /// the time they were first stored and last used, so that age-based policies still see
+    /// their real age.
+    public func saveTimeline(_ posts: [Post], scope: StoreScope, viewportHeight: Double? = nil, refreshedAt: Date,
+                             unconfirmed: Set<String> = []) throws(StoreError) {
         try write { db in
+            var previous: [String: (storedAt: Double, lastAccess: Double)] = [:]
+            if !unconfirmed.isEmpty {
+                let rows = try Row.fetchAll(db, sql: "SELECT postId, storedAt, lastAccess FROM cachedPost WHERE account = ? AND timeline = ?",
+                                            arguments: [scope.account, scope.timeline])
+                for row in rows where unconfirmed.contains(row["postId"]) {
+                    previous[row["postId"]] = (row["storedAt"], row["lastAccess"])
+                }
+            }
             try db.execute(sql: "DELETE FROM cachedPost WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
             let statement = try db.makeStatement(sql: """
                 INSERT OR REPLACE INTO cachedPost (account, timeline, postId, position, createdAt, author, text, height, storedAt, lastAccess, bytes)
@@ -143,11 +155,33 @@ public final class TimelineStore: Sendable {
             let now = refreshedAt.timeIntervalSince1970
             for (position, post) in posts.enumerated() {
                 let bytes = 48 + post.id.utf8.count + (post.author?.utf8.count ?? 0) + (post.text?.utf8.count ?? 0)
+                let times = previous[post.id] ?? (now, now)
                 try statement.execute(arguments: [scope.account, scope.timeline, post.id, position, post.createdAt.timeIntervalSince1970,
-                                                  post.author, post.text, post.height, now, now, bytes])
+                                                  post.author, post.text, post.height, times.storedAt, times.lastAccess, bytes])
             }
             try db.execute(sql: "INSERT OR REPLACE INTO timelineState (account, timeline, refreshedAt, viewportHeight) VALUES (?, ?, ?, ?)",
                            arguments: [scope.account, scope.timeline, now, viewportHeight])
+        }
+    }
+
+    /// Evicts from the cached timeline of `scope` what `policy` says, and returns the evicted
+    /// ids.
+    public func trimTimeline(scope: StoreScope, policy: any CachePolicy, now: Date) throws(StoreError) -> [String] {
+        try write { db in
+            let entries = try Self.cacheEntries(scope: scope, db: db)
+            let evicted = policy.evictions(from: entries, now: now)
+            _ = try delete(evicted, from: "cachedPost", scope: scope, db: db)
+            return evicted
+        }
+    }
+
+    /// The time the cached timeline of `scope` was last refreshed from its source, without
+    /// counting a cache hit.
+    public func refreshedAt(scope: StoreScope) throws(StoreError) -> Date? {
+        try read { db in
+            let value = try Double.fetchOne(db, sql: "SELECT refreshedAt FROM timelineState WHERE account = ? AND timeline = ?",
+                                            arguments: [scope.account, scope.timeline])
+            return value.map(Date.init(timeIntervalSince1970:))
         }
     }
 
@@ -269,11 +303,7 @@ public final class TimelineStore: Sendable {
                 """).map { StoreScope(account: $0["account"], timeline: $0["timeline"]) }
             for scope in scopes {
                 let arguments: StatementArguments = [scope.account, scope.timeline]
-                let cached = try Row.fetchAll(db, sql: "SELECT postId, storedAt, lastAccess, bytes FROM cachedPost WHERE account = ? AND timeline = ?",
-                                              arguments: arguments).map {
-                    CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["storedAt"]),
-                               lastAccess: Date(timeIntervalSince1970: $0["lastAccess"]), bytes: $0["bytes"])
-                }
+                let cached = try Self.cacheEntries(scope: scope, db: db)
                 report.cachedPosts += try delete(timelinePolicy.evictions(from: cached, now: now), from: "cachedPost", scope: scope, db: db)
                 let history = try Row.fetchAll(db, sql: "SELECT postId, savedAt FROM positionHistory WHERE account = ? AND timeline = ?",
                                                arguments: arguments).map {
@@ -287,6 +317,14 @@ public final class TimelineStore: Sendable {
                 report.readPosts += try delete(readPostsPolicy.evictions(from: reads, now: now), from: "readPost", scope: scope, db: db)
             }
             return report
+        }
+    }
+
+    private static func cacheEntries(scope: StoreScope, db: Database) throws -> [CacheEntry] {
+        try Row.fetchAll(db, sql: "SELECT postId, storedAt, lastAccess, bytes FROM cachedPost WHERE account = ? AND timeline = ?",
+                         arguments: [scope.account, scope.timeline]).map {
+            CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["storedAt"]),
+                       lastAccess: Date(timeIntervalSince1970: $0["lastAccess"]), bytes: $0["bytes"])
         }
     }
 

@@ -1,0 +1,46 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How long a server asked to wait: `Retry-After` (seconds or an HTTP date), or on a 429 the
+/// rate-limit reset headers Mastodon (`X-RateLimit-Reset`, a timestamp) and Bluesky
+/// (`RateLimit-Reset`, Unix seconds) send.
+enum RetryAfter {
+    static func seconds(from response: HTTPURLResponse, status: Int, now: Date = Date()) -> Double? {
+        if let value = response.value(forHTTPHeaderField: "Retry-After") { return parse(value, now: now) }
+        guard status == 429 else { return nil }
+        if let value = response.value(forHTTPHeaderField: "X-RateLimit-Reset"),
+           let reset = ISO8601DateFormatter.withFractions.date(from: value) ?? ISO8601DateFormatter().date(from: value) {
+            return max(0, reset.timeIntervalSince(now))
+        }
+        if let value = response.value(forHTTPHeaderField: "RateLimit-Reset"), let epoch = Double(value) {
+            return max(0, epoch - now.timeIntervalSince1970)
+        }
+        return nil
+    }
+
+    /// `Retry-After`: delay-seconds, or an HTTP-date (RFC 9110 §10.2.3).
+    static func parse(_ value: String, now: Date) -> Double? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(trimmed), seconds >= 0 { return Double(seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    static func describe(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.2f s", seconds)
+    }
+}
+
+extension ISO8601DateFormatter {
+    static var withFractions: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}

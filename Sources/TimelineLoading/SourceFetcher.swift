@@ -1,0 +1,110 @@
+import Foundation
+import StrategyKit
+import TimelineCore
+import TimelineFormats
+
+/// Fetches a timeline from its source, trying again as the network policy allows.
+public struct SourceFetcher: Sendable {
+    /// Decides whether and when a failed request is retried.
+    public var policy: any NetworkPolicy
+    /// Seconds one request may take.
+    public var requestTimeout: Double
+    /// Where token variables are looked up (the process environment by default).
+    public var environment: [String: String]
+    /// The uniform draw in [0, 1) for the policy's jitter.
+    public var jitter: @Sendable () -> Double
+
+    public init(policy: any NetworkPolicy, requestTimeout: Double, environment: [String: String] = ProcessInfo.processInfo.environment,
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.policy = policy
+        self.requestTimeout = requestTimeout
+        self.environment = environment
+        self.jitter = jitter
+    }
+
+    /// One request and how it went. Times are seconds since the fetch started.
+    public struct Attempt: Sendable, Equatable {
+        public var number: Int
+        public var startedAt: Double
+        public var duration: Double
+        /// Nil when the attempt succeeded.
+        public var failure: FetchFailure?
+        /// The wait before the next attempt, when the policy asked for one.
+        public var retryDelay: Double?
+    }
+
+    /// What a fetch reports as it goes, for a progress indicator.
+    public enum Progress: Sendable {
+        case attempting(number: Int, of: Int)
+        case failed(number: Int, message: String, retryIn: Double?)
+    }
+
+    /// The posts, or why there are none; and every request made.
+    public struct Outcome: Sendable {
+        public var result: Result<[Post], SourceError>
+        public var attempts: [Attempt]
+        public var viewportHeight: Double?
+    }
+
+    public func fetch(_ source: TimelineSource, progress: @Sendable (Progress) -> Void = { _ in }) async -> Outcome {
+        switch source {
+        case .file(let path, let format):
+            return readFile(path, format: format)
+        case .mastodon(let url, let variable), .bluesky(let url, let variable):
+            let api: TimelineSource.API = if case .mastodon = source { .mastodon } else { .bluesky }
+            return await fetchHTTP(url, api: api, token: environment[variable], progress: progress)
+        }
+    }
+
+    func readFile(_ path: String, format: TimelineFormat?) -> Outcome {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
+            return Outcome(result: .failure(SourceError(source: path, reason)), attempts: [])
+        }
+        do {
+            let timeline = try TimelineFormat.read(data, format: format)
+            return Outcome(result: .success(timeline.posts), attempts: [], viewportHeight: timeline.viewportHeight)
+        } catch {
+            let place = error.location.map { ":\($0.line)" + ($0.column.map { ":\($0)" } ?? "") } ?? ""
+            return Outcome(result: .failure(SourceError(source: path + place, error.message)), attempts: [])
+        }
+    }
+
+    func fetchHTTP(_ url: URL, api: TimelineSource.API, token: String?, progress: @Sendable (Progress) -> Void) async -> Outcome {
+        let client = HTTPTimelineClient(timeout: requestTimeout)
+        let clock = ContinuousClock()
+        let start = clock.now
+        func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        }
+        var attempts: [Attempt] = []
+        var number = 1
+        while true {
+            progress(.attempting(number: number, of: policy.maxAttempts))
+            let began = clock.now
+            let result = await client.fetch(url, api: api, token: token)
+            var attempt = Attempt(number: number, startedAt: seconds(began - start), duration: seconds(clock.now - began))
+            switch result {
+            case .success(let posts):
+                attempts.append(attempt)
+                return Outcome(result: .success(posts), attempts: attempts)
+            case .failure(let error):
+                attempt.failure = error.failure
+                let delay = Task.isCancelled ? nil : policy.retryDelay(after: error.failure, attempt: number, jitter: jitter())
+                attempt.retryDelay = delay
+                attempts.append(attempt)
+                progress(.failed(number: number, message: error.message, retryIn: delay))
+                guard let delay else {
+                    var message = error.message
+                    if attempts.count > 1 { message += " (after \(attempts.count) attempts)" }
+                    return Outcome(result: .failure(SourceError(source: url.absoluteString, message, failure: error.failure)), attempts: attempts)
+                }
+                try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                number += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import TimelineCore
+
+/// Merges what a source returned into the cached timeline: posts are deduplicated by id, the
+/// source's display order is kept, edits replace the cached version, and a cached post the
+/// source no longer has is removed only where the source is authoritative.
+public struct TimelineMerge: Sendable, Equatable {
+    /// Which cached posts an answer speaks for.
+    public enum Coverage: String, Sendable, Equatable {
+        /// The whole timeline (a file): a cached post not in the answer is gone.
+        case complete
+        /// The newest page (a first request, no cursor): it speaks for every cached post at
+        /// least as new as its oldest post, or shown above the last post it shares with the cache.
+        case head
+        /// A page from the middle (a cursor or max_id): it speaks for the cached posts between
+        /// its newest and oldest posts.
+        case window
+    }
+
+    /// The merged timeline, in display order.
+    public var posts: [Post]
+    /// Ids new to the cache, in display order.
+    public var added: [String]
+    /// Ids whose text, author or time changed (edits), in display order.
+    public var updated: [String]
+    /// Ids the source no longer has, within the range it speaks for, in cached order.
+    public var removed: [String]
+    /// Cached posts the answer left alone because they lie outside the range it speaks for.
+    public var retained: [String]
+    /// Posts in both, unchanged.
+    public var unchanged: Int
+
+    /// True when the merge changed nothing.
+    public var isEmpty: Bool { added.isEmpty && updated.isEmpty && removed.isEmpty }
+
+    /// Merges `fetched` (in the source's display order) into `cached` (in display order).
+    public init(cached: [Post], fetched: [Post], coverage: Coverage) {
+        var seen = Set<String>()
+        let incoming = fetched.filter { seen.insert($0.id).inserted }
+        var cachedIndex: [String: Int] = [:]
+        for (index, post) in cached.enumerated() where cachedIndex[post.id] == nil { cachedIndex[post.id] = index }
+
+        var merged: [Post] = []
+        merged.reserveCapacity(incoming.count + cached.count)
+        var added: [String] = []
+        var updated: [String] = []
+        var unchanged = 0
+        for post in incoming {
+            guard let index = cachedIndex[post.id] else {
+                added.append(post.id)
+                merged.append(post)
+                continue
+            }
+            let old = cached[index]
+            var new = post
+            if new.height == nil { new.height = old.height }
+            if old.text != new.text || old.author != new.author || old.createdAt != new.createdAt {
+                updated.append(post.id)
+            } else {
+                unchanged += 1
+            }
+            merged.append(new)
+        }
+
+        // The range the answer speaks for, by time and by position in the cache.
+        let times = incoming.map(\.createdAt)
+        let oldest = times.min()
+        let newest = times.max()
+        let sharedPositions = incoming.compactMap { cachedIndex[$0.id] }
+        let lastShared = sharedPositions.max()
+        let firstShared = sharedPositions.min()
+        func authoritative(_ post: Post, at index: Int) -> Bool {
+            switch coverage {
+            case .complete:
+                return true
+            case .head:
+                guard let oldest else { return false }
+                return post.createdAt >= oldest || (lastShared.map { index < $0 } ?? false)
+            case .window:
+                guard let oldest, let newest else { return false }
+                let byTime = post.createdAt >= oldest && post.createdAt <= newest
+                let byPosition = firstShared.map { first in lastShared.map { index > first && index < $0 } ?? false } ?? false
+                return byTime || byPosition
+            }
+        }
+
+        var above: [Post] = []
+        var below: [Post] = []
+        var removed: [String] = []
+        var retained: [String] = []
+        var placed = Set(incoming.map(\.id))
+        for (index, post) in cached.enumerated() where placed.insert(post.id).inserted {
+            if authoritative(post, at: index) {
+                removed.append(post.id)
+            } else {
+                retained.append(post.id)
+                // Only a window can leave cached posts above what it returned.
+                if coverage == .window, let newest, post.createdAt > newest, firstShared.map({ index < $0 }) ?? true {
+                    above.append(post)
+                } else {
+                    below.append(post)
+                }
+            }
+        }
+        posts = above + merged + below
+        self.added = added
+        self.updated = updated
+        self.removed = removed
+        self.retained = retained
+        self.unchanged = unchanged
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 for tests: it serves scripted answers per path and
+/// injects the failures a real server shows (slow or missing answers, bodies cut short,
+/// wrong content) at the byte level, which a framework's response model cannot express. Each
+/// connection gets one answer and is closed. Every request is recorded with its arrival time.
+public final class LoopbackHTTPServer: @unchecked Sendable {
+    /// One scripted answer.
+    public struct Answer: Sendable {
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: Data
+        /// Seconds to wait before answering.
+        public var delay: Double
+        /// Send only this many bytes of the body (the Content-Length still announces all of it),
+        /// then close the connection.
+        public var truncateAfter: Int?
+
+        public init(status: Int = 200, headers: [(String, String)] = [("Content-Type", "application/json; charset=utf-8")],
+                    body: Data = Data(), delay: Double = 0, truncateAfter: Int? = nil) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+            self.truncateAfter = truncateAfter
+        }
+
+        public static func json(_ body: Data, status: Int = 200) -> Answer { Answer(status: status, body: body) }
+    }
+
+    /// A request as it arrived.
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        public var headers: [String: String]
+        /// Seconds since the server started.
+        public var arrivedAt: Double
+    }
+
+    public let port: UInt16
+    private let listener: Int32
+    private let lock = NSLock()
+    private var scripts: [String: [Answer]] = [:]
+    private var requests: [Request] = []
+    private var stopped = false
+    private let started = Date()
+
+    /// Starts listening on an ephemeral loopback port.
+    public init() throws {
+        #if canImport(Glibc)
+        let socketType = Int32(SOCK_STREAM.rawValue)
+        #else
+        let socketType = SOCK_STREAM
+        #endif
+        let descriptor = socket(AF_INET, socketType, 0)
+        guard descriptor >= 0 else { throw POSIXError(.EIO) }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 64) == 0 else {
+            close(descriptor)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        listener = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The base URL, `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Answers requests to `path` with `answers` in turn; the last one repeats.
+    public func script(_ path: String, _ answers: [Answer]) {
+        lock.withLock { scripts[path] = answers }
+    }
+
+    /// The requests so far, in arrival order.
+    public var received: [Request] {
+        lock.withLock { requests }
+    }
+
+    /// Stops accepting connections.
+    public func stop() {
+        let wasStopped = lock.withLock {
+            defer { stopped = true }
+            return stopped
+        }
+        guard !wasStopped else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if lock.withLock({ stopped }) { return }
+                if errno == EINTR { continue }
+                return
+            }
+            let thread = Thread { [self] in serve(connection) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        var noSignal: Int32 = 1
+        #if canImport(Darwin)
+        setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+        #else
+        _ = noSignal
+        #endif
+        guard let head = readHead(connection) else { return }
+        let lines = head.components(separatedBy: "\r\n")
+        let parts = lines.first?.split(separator: " ").map(String.init) ?? []
+        guard parts.count >= 2 else { return }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let path = String(parts[1].split(separator: "?", maxSplits: 1).first ?? "")
+        let answer: Answer = lock.withLock {
+            requests.append(Request(method: parts[0], path: parts[1], headers: headers, arrivedAt: Date().timeIntervalSince(started)))
+            guard var queue = scripts[path], !queue.isEmpty else {
+                return Answer(status: 404, body: Data(#"{"error":"Record not found"}"#.utf8))
+            }
+            let next = queue.count > 1 ? queue.removeFirst() : queue[0]
+            scripts[path] = queue
+            return next
+        }
+        if answer.delay > 0 { Thread.sleep(forTimeInterval: answer.delay) }
+        var response = "HTTP/1.1 \(answer.status) \(Self.reason(answer.status))\r\n"
+        for (name, value) in answer.headers { response += "\(name): \(value)\r\n" }
+        response += "Content-Length: \(answer.body.count)\r\nConnection: close\r\n\r\n"
+        var bytes = Data(response.utf8)
+        bytes.append(answer.truncateAfter.map { answer.body.prefix($0) } ?? answer.body)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                #if canImport(Glibc)
+                let sent = send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                #else
+                let sent = send(connection, buffer.baseAddress! + offset, buffer.count - offset, 0)
+                #endif
+                if sent <= 0 { return }
+                offset += sent
+            }
+        }
+    }
+
+    private func readHead(_ connection: Int32) -> String? {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while data.count < 65_536 {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count <= 0 { return nil }
+            data.append(contentsOf: buffer[0..<count])
+            if let end = data.range(of: Data("\r\n\r\n".utf8)) { return String(decoding: data[..<end.lowerBound], as: UTF8.self) }
+        }
+        return nil
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 401: "Unauthorized"
+        case 404: "Not Found"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TimelineCore
+import TimelineLoading
+
+@Suite("Merging a refresh into the cache")
+struct TimelineMergeTests {
+    static let base = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// Post `n` is `n` minutes older than the newest.
+    static func post(_ n: Int, text: String? = nil) -> Post {
+        Post(id: "p\(n)", createdAt: base.addingTimeInterval(Double(-60 * n)), author: "a", text: text ?? "post \(n)")
+    }
+
+    static func posts(_ numbers: [Int]) -> [Post] { numbers.map { post($0) } }
+
+    @Test("a first page: new posts on top, edits applied, deletions within the page removed, older cached posts kept")
+    func head() {
+        let cached = Self.posts([3, 4, 5, 6, 7, 8, 9])
+        // The source now has p1 and p2 on top, p4 edited, p5 deleted, and its page ends at p7.
+        let fetched = [Self.post(1), Self.post(2), Self.post(3), Self.post(4, text: "post 4, edited"), Self.post(6), Self.post(7)]
+        let merge = TimelineMerge(cached: cached, fetched: fetched, coverage: .head)
+        #expect(merge.posts.map(\.id) == ["p1", "p2", "p3", "p4", "p6", "p7", "p8", "p9"])
+        #expect(merge.posts[3].text == "post 4, edited")
+        #expect(merge.added == ["p1", "p2"])
+        #expect(merge.updated == ["p4"])
+        #expect(merge.removed == ["p5"])
+        #expect(merge.retained == ["p8", "p9"])
+        #expect(merge.unchanged == 3)
+    }
+
+    @Test("a first page speaks for cached posts above its last shared post, even when their times are older")
+    func headByPosition() {
+        // An algorithmic feed: display order is not time order.
+        let cached = [Self.post(9), Self.post(2), Self.post(5), Self.post(7)]
+        let fetched = [Self.post(1), Self.post(5)]
+        let merge = TimelineMerge(cached: cached, fetched: fetched, coverage: .head)
+        // p9 and p2 were shown above p5, which the page still has: the page speaks for them.
+        #expect(merge.removed == ["p9", "p2"])
+        #expect(merge.posts.map(\.id) == ["p1", "p5", "p7"])
+    }
+
+    @Test("a file is the whole timeline: what it lacks is removed")
+    func complete() {
+        let merge = TimelineMerge(cached: Self.posts([1, 2, 3]), fetched: Self.posts([2]), coverage: .complete)
+        #expect(merge.posts.map(\.id) == ["p2"])
+        #expect(merge.removed == ["p1", "p3"])
+        #expect(TimelineMerge(cached: Self.posts([1, 2]), fetched: [], coverage: .complete).posts.isEmpty)
+    }
+
+    @Test("a page from the middle speaks only for its own time range and keeps what lies above and below")
+    func window() {
+        let cached = Self.posts([1, 2, 3, 4, 5, 6, 7])
+        let fetched = Self.posts([3, 5])
+        let merge = TimelineMerge(cached: cached, fetched: fetched, coverage: .window)
+        #expect(merge.removed == ["p4"])
+        #expect(merge.retained == ["p1", "p2", "p6", "p7"])
+        #expect(merge.posts.map(\.id) == ["p1", "p2", "p3", "p5", "p6", "p7"])
+    }
+
+    @Test("an empty page speaks for nothing; duplicates in an answer count once")
+    func emptyAndDuplicates() {
+        let cached = Self.posts([1, 2])
+        let empty = TimelineMerge(cached: cached, fetched: [], coverage: .head)
+        #expect(empty.posts == cached)
+        #expect(empty.isEmpty)
+        let doubled = TimelineMerge(cached: [], fetched: Self.posts([1, 2, 1]), coverage: .head)
+        #expect(doubled.posts.map(\.id) == ["p1", "p2"])
+        #expect(doubled.added == ["p1", "p2"])
+    }
+
+    @Test("a measured height survives a refresh that carries none")
+    func heights() {
+        var measured = Self.post(1)
+        measured.height = 240
+        let merge = TimelineMerge(cached: [measured], fetched: [Self.post(1)], coverage: .head)
+        #expect(merge.posts[0].height == 240)
+        #expect(merge.isEmpty)
+    }
+}
