@@ -12,7 +12,7 @@ public struct Engine: ParsableCommand {
             """,
         version: EngineVersion.current,
         subcommands: [ValidateCommand.self, CompareCommand.self, RestoreCommand.self, ReplayCommand.self, SimulateCommand.self,
-                      HistoryCommand.self, MaintenanceCommand.self, DebugExportCommand.self, StrategiesCommand.self, PlistCommand.self, SchemaCommand.self,
+                      TimelineCommand.self, HistoryCommand.self, MaintenanceCommand.self, DebugExportCommand.self, StrategiesCommand.self, PlistCommand.self, SchemaCommand.self,
                       ConfigCommand.self]
     )
 

@@ -16,11 +16,14 @@ struct EngineProcess {
     }()
 
     /// Runs `engine ARGUMENTS` in the repository's top level.
-    static func run(_ arguments: [String], in directory: URL = Fixtures.repository) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL = Fixtures.repository, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

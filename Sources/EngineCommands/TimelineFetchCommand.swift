@@ -1,0 +1,200 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import JSONText
+import RestorationEngine
+import StrategyKit
+import TimelineCore
+import TimelineFormats
+import TimelineLoading
+import TimelineStore
+import ValueTree
+
+/// `engine timeline fetch --source FILE|URL --store PATH`: cache-first loading.
+struct TimelineFetchCommand: ParsableCommand {
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Load a timeline cache-first: show the cached one, refresh it from its source, merge, store, restore.",
+        discussion: """
+            The source is a timeline file (any format engine restore reads) or an http(s) URL: a \
+            Mastodon home timeline (GET /api/v1/timelines/home) or a Bluesky \
+            app.bsky.feed.getTimeline. The access token is read from the environment variable \
+            named by --token-env, never from the command line. Requests follow the \
+            configuration's Network section (retry policy and timeout); the cached posts follow \
+            TimelineCache. When the refresh fails, the cached timeline stands and the status says \
+            offline (the source could not be reached) or stale (it answered with an error or \
+            something that is not a timeline).
+
+            Exit codes: 0 refreshed, 1 the refresh failed (the cache stands) or invalid input, \
+            2 unreadable file or bad usage.
+
+            Examples:
+              engine timeline fetch --source timeline.jsonl --store state.sqlite
+              ENGINE_ACCESS_TOKEN=… engine timeline fetch --source https://mastodon.social/api/v1/timelines/home?limit=40 --store state.sqlite
+              engine timeline fetch --source 'https://bsky.social/xrpc/app.bsky.feed.getTimeline?limit=50' --token-env BSKY_TOKEN --store s.sqlite
+            """
+    )
+
+    @Option(name: .long, help: "A timeline file, or the http(s) URL of a Mastodon or Bluesky timeline.")
+    var source: String
+
+    @Option(name: .long, help: "The store file (SQLite); created when missing.")
+    var store: String
+
+    @Option(name: .long, help: "The account the timeline belongs to.")
+    var account: String = StoreScope().account
+
+    @Option(name: .customLong("timeline"), help: "The timeline's name in the store.")
+    var timelineName: String = StoreScope().timeline
+
+    @Option(name: .long, help: "The configuration file (default: the built-in defaults).")
+    var config: String?
+
+    @Option(name: .long, help: "The API of an http(s) source when its path does not tell: mastodon or bluesky.")
+    var api: TimelineSource.API?
+
+    @Option(name: .customLong("token-env"), help: "The environment variable holding the access token.")
+    var tokenVariable: String = TimelineSource.defaultTokenVariable
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        let configuration = try config.map(ConfigurationInput.load) ?? .defaults
+        let parsed: TimelineSource
+        do {
+            parsed = try TimelineSource.parse(source, api: api, tokenVariable: tokenVariable)
+        } catch {
+            Console.error(error.description)
+            throw EngineExit.usage
+        }
+        let pipeline: Pipeline
+        let networkPolicy: any NetworkPolicy
+        let cachePolicy: any CachePolicy
+        do throws(PipelineError) {
+            pipeline = try PipelineBuilder(configuration: configuration).build()
+            networkPolicy = try NetworkPolicyBuilder(configuration: configuration).build()
+            cachePolicy = try CachePolicyBuilder(configuration: configuration).timelineCache()
+        } catch {
+            Console.error("error: \(error.description)")
+            throw EngineExit.invalid
+        }
+        let opened = try StoreOptions.parse(["--store", store]).open()
+        let loader = CacheFirstLoader(store: opened, scope: StoreScope(account: account, timeline: timelineName),
+                                      fetcher: SourceFetcher(policy: networkPolicy, requestTimeout: configuration.network.requestTimeout),
+                                      pipeline: pipeline, cachePolicy: cachePolicy)
+        let progress = FetchProgress(source: parsed.description)
+        let textOutput = format == .text
+        if case .file = parsed {} else { progress.start() }
+        let report: CacheFirstLoader.Report
+        do {
+            report = try AsyncBridge.run {
+                try await loader.load(from: parsed, onCached: { cached in
+                    // Step 1: the cached timeline, at once.
+                    if textOutput { Console.out(Self.cacheLine(cached, now: Date())) }
+                }, progress: progress.report)
+            }
+        } catch let error as StoreError {
+            progress.finish()
+            Console.error(error.description)
+            throw EngineExit.invalid
+        }
+        progress.finish()
+        switch format {
+        case .text: print(report, source: parsed, networkPolicy: networkPolicy)
+        case .json: Console.outRaw((try? JSONWriter(style: .pretty).write(Self.value(of: report, source: parsed))) ?? "{}\n")
+        }
+        if let error = report.error {
+            if format == .json { Console.error(error.description) }
+            throw EngineExit.invalid
+        }
+    }
+
+    static func cacheLine(_ cached: TimelineStore.CachedTimeline?, now: Date) -> String {
+        guard let cached else { return "cache: empty" }
+        let refreshed = cached.refreshedAt.map { "refreshed \(Timestamp.format($0)) (\(Age.describe(now.timeIntervalSince($0))) ago)" }
+            ?? "never refreshed"
+        return "cache: \(cached.posts.count) post\(cached.posts.count == 1 ? "" : "s"), \(refreshed)"
+    }
+
+    func print(_ report: CacheFirstLoader.Report, source: TimelineSource, networkPolicy: any NetworkPolicy) {
+        let kind = switch source {
+        case .file: "file"
+        case .mastodon: "Mastodon"
+        case .bluesky: "Bluesky"
+        }
+        Console.out("source: \(source) (\(kind)\(report.attempts.isEmpty ? "" : ", \(networkPolicy.name)"))")
+        for attempt in report.attempts {
+            var line = "  attempt \(attempt.number) at \(Self.seconds(attempt.startedAt)): "
+            if let failure = attempt.failure {
+                line += "\(failure) after \(Self.seconds(attempt.duration))"
+                if let delay = attempt.retryDelay { line += "; retry in \(Self.seconds(delay))" }
+            } else {
+                line += "ok in \(Self.seconds(attempt.duration))"
+            }
+            Console.out(line)
+        }
+        if let merge = report.merge {
+            Console.out("changes: \(merge.added.count) new, \(merge.updated.count) edited, \(merge.removed.count) removed, "
+                        + "\(merge.retained.count) kept beyond the answer, \(merge.unchanged) unchanged")
+            let evicted = report.evicted.isEmpty ? "" : " (\(report.evicted.count) evicted by the cache policy)"
+            Console.out("stored: \(report.timeline.posts.count) post\(report.timeline.posts.count == 1 ? "" : "s")\(evicted)")
+        }
+        let last = report.lastRefreshed.map { "last refreshed \(Timestamp.format($0))" } ?? "never refreshed"
+        switch report.status {
+        case .fresh: Console.out("status: fresh, \(last)")
+        case .offline, .stale:
+            let standing = report.timeline.posts.isEmpty ? "nothing is cached" : "the cached timeline stands"
+            Console.out("status: \(report.status.rawValue), \(standing); \(last)")
+        }
+        if let restoration = report.restoration {
+            Console.out("position: post \(restoration.postId) at index \(restoration.index), offset \(RestoreCommand.points(restoration.contentOffset)) "
+                        + "(\(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence)))")
+        } else if report.position == nil {
+            Console.out("position: none saved")
+        }
+        if let error = report.error { Console.error(error.description) }
+    }
+
+    static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+
+    static func value(of report: CacheFirstLoader.Report, source: TimelineSource) -> Value {
+        func date(_ value: Date?) -> Value { value.map { .string(Timestamp.format($0)) } ?? .null }
+        func ids(_ list: [String]) -> Value { .array(list.map(Value.string)) }
+        var members: [(String, Value)] = [
+            ("source", .string(source.description)),
+            ("status", .string(report.status.rawValue)),
+            ("lastRefreshed", date(report.lastRefreshed)),
+            ("cached", report.cached.map { .dictionary([("posts", .integer($0.posts.count)), ("refreshedAt", date($0.refreshedAt))]) } ?? .null),
+            ("attempts", .array(report.attempts.map { attempt in
+                .dictionary([
+                    ("number", .integer(attempt.number)), ("startedAt", .real(attempt.startedAt)), ("duration", .real(attempt.duration)),
+                    ("failure", attempt.failure.map { .string($0.description) } ?? .null),
+                    ("retryDelay", attempt.retryDelay.map(Value.real) ?? .null),
+                ])
+            })),
+            ("error", report.error.map { .string($0.description) } ?? .null),
+        ]
+        if let merge = report.merge {
+            members.append(("changes", .dictionary([
+                ("added", ids(merge.added)), ("edited", ids(merge.updated)), ("removed", ids(merge.removed)),
+                ("keptBeyondAnswer", ids(merge.retained)), ("unchanged", .integer(merge.unchanged)), ("evicted", ids(report.evicted)),
+            ])))
+        }
+        members.append(("posts", .integer(report.timeline.posts.count)))
+        if let restoration = report.restoration {
+            members.append(("restoration", .dictionary([
+                ("postId", .string(restoration.postId)), ("index", .integer(restoration.index)),
+                ("contentOffset", .real(restoration.contentOffset)), ("strategy", .string(restoration.strategy)),
+                ("confidence", .real(restoration.confidence)),
+            ])))
+        }
+        return .dictionary(members)
+    }
+}
+
+extension TimelineSource.API: ExpressibleByArgument {}

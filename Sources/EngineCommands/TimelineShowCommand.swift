@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import JSONText
+import TimelineCore
+import TimelineFormats
+import TimelineStore
+import ValueTree
+
+/// `engine timeline show --store PATH`: the cached timeline, in display order.
+struct TimelineShowCommand: ParsableCommand {
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print the cached timeline of a store, in display order, marking the reader's saved position.",
+        discussion: """
+            --format json writes the engine's timeline format, which engine restore --timeline reads.
+            """
+    )
+
+    @Option(name: .long, help: "The store file (SQLite).")
+    var store: String
+
+    @Option(name: .long, help: "The account whose timeline to show.")
+    var account: String = StoreScope().account
+
+    @Option(name: .customLong("timeline"), help: "The timeline's name in the store.")
+    var timelineName: String = StoreScope().timeline
+
+    @Option(name: .long, help: "Show at most this many posts (text only; 0 for all).")
+    var limit: Int = 20
+
+    @Option(name: .long, help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: store) else {
+            Console.error("\(store): error: no such store")
+            throw EngineExit.usage
+        }
+        let opened = try StoreOptions.parse(["--store", store]).open()
+        let scope = StoreScope(account: account, timeline: timelineName)
+        let cached: TimelineStore.CachedTimeline?
+        let saved: PositionSnapshot?
+        do {
+            cached = try opened.timeline(scope: scope)
+            saved = try opened.history(scope: scope).first
+        } catch {
+            Console.error(error.description)
+            throw EngineExit.invalid
+        }
+        guard let cached else {
+            Console.error("\(store): error: no cached timeline for account \(Value.quote(account)), timeline \(Value.quote(timelineName))")
+            throw EngineExit.invalid
+        }
+        switch format {
+        case .json:
+            var members: [(String, Value)] = [
+                ("account", .string(account)), ("timeline", .string(timelineName)),
+                ("refreshedAt", cached.refreshedAt.map { .string(Timestamp.format($0)) } ?? .null),
+                ("viewportHeight", .real(cached.viewportHeight ?? TimelineFormat.defaultViewportHeight)),
+            ]
+            members.append(("posts", .array(cached.posts.map(PostCoding.value(of:)))))
+            Console.outRaw((try? JSONWriter(style: .pretty).write(.dictionary(members))) ?? "{}\n")
+        case .text:
+            Console.out("\(account) / \(timelineName): " + TimelineFetchCommand.cacheLine(cached, now: Date()).dropFirst("cache: ".count))
+            let shown = limit > 0 ? Array(cached.posts.prefix(limit)) : cached.posts
+            let width = String(cached.posts.count).count
+            for (index, post) in shown.enumerated() {
+                let marker = post.id == saved?.postId ? ">" : " "
+                let number = String(index + 1).leftPadded(to: width)
+                let text = (post.text ?? "").replacingOccurrences(of: "\n", with: " ")
+                let clipped = text.count > 60 ? text.prefix(59) + "…" : Substring(text)
+                Console.out("\(marker) \(number)  \(Timestamp.format(post.createdAt))  \(post.author.map { "@\($0)" } ?? "-")  \(clipped)")
+            }
+            if shown.count < cached.posts.count { Console.out("  … \(cached.posts.count - shown.count) more (--limit 0 shows all)") }
+            if let saved {
+                let place = cached.posts.firstIndex { $0.id == saved.postId }.map { "post \($0 + 1)" } ?? "a post no longer cached"
+                Console.out("saved position: \(place) (\(saved.postId))")
+            }
+        }
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `engine timeline fetch` and `show`, end to end: the built tool against the loopback server.
+@Suite("engine timeline fetch and show")
+struct TimelineCommandTests {
+    static let path = "/api/v1/timelines/home"
+
+    static func answer(_ name: String) throws -> LoopbackHTTPServer.Answer {
+        .json(try Data(contentsOf: Fixtures.url("api/\(name)")))
+    }
+
+    /// Replaces times that vary from run to run: seconds, timestamps and ages.
+    static func normalized(_ text: String) -> String {
+        var result = text
+        for (pattern, replacement) in [(#"\d+\.\d\d s"#, "T s"), (#"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"#, "TIME"),
+                                       (#"\(\d+ (s|min|h|d) ago\)"#, "(AGE ago)"), (#"127\.0\.0\.1:\d+"#, "HOST")] {
+            result = result.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
+        }
+        return result
+    }
+
+    @Test("fetch loads cache-first from a Mastodon server and reports what changed; show prints the cache")
+    func mastodon() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer()
+        server.script(Self.path, [try Self.answer("mastodon-home.json"), try Self.answer("mastodon-home-refreshed.json")])
+        let store = directory.appendingPathComponent("state.sqlite").path
+        let arguments = ["timeline", "fetch", "--source", server.baseURL + Self.path + "?limit=40", "--store", store,
+                         "--account", "reader@mastodon.example", "--token-env", "TEST_MASTODON_TOKEN"]
+        let first = try EngineProcess.run(arguments, environment: ["TEST_MASTODON_TOKEN": "abc123"])
+        #expect(first.status == 0)
+        #expect(Self.normalized(first.stdout) == """
+            cache: empty
+            source: http://HOST/api/v1/timelines/home?limit=40 (Mastodon, NoRetry)
+              attempt 1 at T s: ok in T s
+            changes: 40 new, 0 edited, 0 removed, 0 kept beyond the answer, 0 unchanged
+            stored: 40 posts
+            status: fresh, last refreshed TIME
+            position: none saved
+
+            """)
+        #expect(server.received.first?.headers["authorization"] == "Bearer abc123")
+
+        let second = try EngineProcess.run(arguments, environment: ["TEST_MASTODON_TOKEN": "abc123"])
+        #expect(second.status == 0)
+        #expect(Self.normalized(second.stdout) == """
+            cache: 40 posts, refreshed TIME (AGE ago)
+            source: http://HOST/api/v1/timelines/home?limit=40 (Mastodon, NoRetry)
+              attempt 1 at T s: ok in T s
+            changes: 2 new, 1 edited, 1 removed, 1 kept beyond the answer, 37 unchanged
+            stored: 41 posts
+            status: fresh, last refreshed TIME
+
+            """ + "position: none saved\n")
+
+        let show = try EngineProcess.run(["timeline", "show", "--store", store, "--account", "reader@mastodon.example", "--limit", "3"])
+        #expect(show.status == 0)
+        #expect(Self.normalized(show.stdout) == """
+            reader@mastodon.example / home: 41 posts, refreshed TIME (AGE ago)
+               1  TIME  @ina_deutschmann  RT @matthewhirschey: 100% of research labs have LAB MEETING…
+               2  TIME  @Alfons_Valencia  RT @LluisMontoliu: Comentario de este artículo en Nature po…
+               3  TIME  @AErcoreca  ⚖️ El Tribunal Supremo declara nulo el despido de un trabaja…
+              … 38 more (--limit 0 shows all)
+
+            """)
+
+        // The JSON is the engine's timeline format, which restore reads.
+        let json = try EngineProcess.run(["timeline", "show", "--store", store, "--account", "reader@mastodon.example", "--format", "json"])
+        let file = directory.appendingPathComponent("timeline.json")
+        try Data(json.stdout.utf8).write(to: file)
+        let position = directory.appendingPathComponent("position.json")
+        try Data(#"{"postId": "1600602374875275267", "viewportY": -12}"#.utf8).write(to: position)
+        let restore = try EngineProcess.run(["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--timeline", file.path,
+                                             "--position", position.path])
+        #expect(restore.status == 0)
+        #expect(restore.stdout.hasPrefix("post 1600602374875275267 at index 2,"))
+    }
+
+    @Test("a failed refresh exits 1, leaves the cache as it was, and says stale or offline")
+    func failure() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer()
+        server.script(Self.path, [try Self.answer("mastodon-home.json"),
+                                  .json(Data(#"{"error":"This action is not allowed"}"#.utf8), status: 500)])
+        let store = directory.appendingPathComponent("state.sqlite").path
+        let arguments = ["timeline", "fetch", "--source", server.baseURL + Self.path, "--store", store]
+        #expect(try EngineProcess.run(arguments).status == 0)
+        let before = try EngineProcess.run(["timeline", "show", "--store", store, "--format", "json"]).stdout
+        let failed = try EngineProcess.run(arguments)
+        #expect(failed.status == 1)
+        #expect(Self.normalized(failed.stdout) == """
+            cache: 40 posts, refreshed TIME (AGE ago)
+            source: http://HOST/api/v1/timelines/home (Mastodon, NoRetry)
+              attempt 1 at T s: HTTP 500 after T s
+            status: stale, the cached timeline stands; last refreshed TIME
+            position: none saved
+
+            """)
+        #expect(Self.normalized(failed.stderr) == "http://HOST/api/v1/timelines/home: error: HTTP 500: This action is not allowed\n")
+        #expect(try EngineProcess.run(["timeline", "show", "--store", store, "--format", "json"]).stdout == before)
+
+        server.stop()
+        let offline = try EngineProcess.run(arguments)
+        #expect(offline.status == 1)
+        #expect(offline.stdout.contains("status: offline, the cached timeline stands; last refreshed "))
+    }
+
+    @Test("ExponentialBackoff from the configuration: retries are printed, with the wait on stderr")
+    func backoff() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer()
+        let limited = LoopbackHTTPServer.Answer(status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
+                                                body: Data(#"{"error":"Too many requests"}"#.utf8))
+        server.script("/xrpc/app.bsky.feed.getTimeline", [limited, try Self.answer("bluesky-timeline.json")])
+        let config = directory.appendingPathComponent("config.json")
+        try Data(#"{"Network": {"Policy": {"Strategy": "ExponentialBackoff", "MaxAttempts": 3, "BaseDelay": 0.1}}}"#.utf8).write(to: config)
+        let result = try EngineProcess.run(["timeline", "fetch", "--config", config.path, "--store", directory.appendingPathComponent("s.sqlite").path,
+                                            "--source", server.baseURL + "/xrpc/app.bsky.feed.getTimeline?limit=40"])
+        #expect(result.status == 0)
+        #expect(Self.normalized(result.stdout) == """
+            cache: empty
+            source: http://HOST/xrpc/app.bsky.feed.getTimeline?limit=40 (Bluesky, ExponentialBackoff)
+              attempt 1 at T s: HTTP 429 (retry after 1 s) after T s; retry in T s
+              attempt 2 at T s: ok in T s
+            changes: 40 new, 0 edited, 0 removed, 0 kept beyond the answer, 0 unchanged
+            stored: 40 posts
+            status: fresh, last refreshed TIME
+            position: none saved
+
+            """)
+        #expect(result.stderr.contains("attempt 1 failed: HTTP 429: Too many requests (the server asks to wait 1 s); retrying in 1.00 s\n"))
+        let arrivals = server.received.map(\.arrivedAt)
+        #expect(arrivals.count == 2)
+        #expect(arrivals[1] - arrivals[0] >= 1)
+    }
+
+    @Test("a long fetch shows progress on stderr")
+    func progress() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer()
+        var slow = try Self.answer("mastodon-home.json")
+        slow.delay = 1.6
+        server.script(Self.path, [slow])
+        let result = try EngineProcess.run(["timeline", "fetch", "--source", server.baseURL + Self.path,
+                                            "--store", directory.appendingPathComponent("s.sqlite").path])
+        #expect(result.status == 0)
+        #expect(Self.normalized(result.stderr) == "fetching http://HOST/api/v1/timelines/home: waiting for the answer, 1 s\n")
+    }
+
+    @Test("usage errors: an URL whose API cannot be told, --api on a file, a missing store")
+    func usage() throws {
+        let unknown = try EngineProcess.run(["timeline", "fetch", "--source", "https://example.com/feed", "--store", "/tmp/x.sqlite"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "https://example.com/feed: error: cannot tell the API from the URL; give --api mastodon or --api bluesky (Mastodon: /api/v1/timelines/home, Bluesky: /xrpc/app.bsky.feed.getTimeline)\n")
+        let apiOnFile = try EngineProcess.run(["timeline", "fetch", "--source", "t.json", "--api", "mastodon", "--store", "/tmp/x.sqlite"])
+        #expect(apiOnFile.status == 2)
+        #expect(apiOnFile.stderr == "t.json: error: --api applies to http(s) URLs only\n")
+        let missing = try EngineProcess.run(["timeline", "show", "--store", "/nonexistent/state.sqlite"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "/nonexistent/state.sqlite: error: no such store\n")
+    }
+}
