@@ -45,6 +45,28 @@ public struct CachePolicyBuilder: Sendable {
         LRUPolicy(maxEntries: configuration.timelineCache.maxReadPosts)
     }
 
+    /// What `performMaintenance` applies: the regular bounds, or under memory pressure the
+    /// floors.
+    public struct MaintenancePolicies: Sendable {
+        public var timeline: any CachePolicy
+        public var history: any CachePolicy
+        public var readPosts: any CachePolicy
+        /// True when `memoryUse` reached `Performance.MemoryWarningThreshold`.
+        public var underMemoryPressure: Bool
+    }
+
+    /// The policies for one maintenance pass. `memoryUse` is the fraction of memory in use
+    /// (0…1) as the app measures it; at or above `Performance.MemoryWarningThreshold` the caches
+    /// shrink to their floors, which first apply the regular policies and then the floor bound.
+    public func maintenancePolicies(memoryUse: Double? = nil) throws(PipelineError) -> MaintenancePolicies {
+        let regular = MaintenancePolicies(timeline: try timelineCache(), history: history(), readPosts: readPosts(), underMemoryPressure: false)
+        guard let memoryUse, memoryUse >= configuration.performance.memoryWarningThreshold else { return regular }
+        let floors = memoryPressureFloors()
+        return MaintenancePolicies(timeline: CacheChainPolicy([regular.timeline, floors.timeline]),
+                                   history: CacheChainPolicy([regular.history, floors.history]),
+                                   readPosts: CacheChainPolicy([regular.readPosts, floors.readPosts]), underMemoryPressure: true)
+    }
+
     /// The policies that apply under memory pressure (`Performance.MemoryWarningThreshold`
     /// crossed): cached posts and read ids keep `TimelineCache.MemoryPressureFloor` entries, the
     /// most recently used; the history keeps its newest snapshot.

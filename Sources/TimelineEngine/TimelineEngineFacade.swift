@@ -4,6 +4,7 @@ import PositionTracking
 import RestorationEngine
 import StrategyKit
 import TimelineCore
+import TimelineLoading
 import TimelineStore
 
 /// The engine an app holds: it observes scrolling and the app's lifecycle, keeps the position
@@ -152,6 +153,55 @@ public final class TimelineEngine: @unchecked Sendable {
         let silent = policy.restoresSilently(after: close, confidence: restoration?.confidence ?? 0)
         return RestoreResult(restoration: restoration, close: close, restoreSilently: silent,
                              suggestions: silent ? [] : suggestions, trace: outcome.trace)
+    }
+
+    /// What `performMaintenance` did.
+    public struct MaintenanceResult: Sendable, Equatable {
+        /// What was removed from the store (all zero without a store).
+        public var removed: TimelineStore.MaintenanceReport
+        /// Snapshots dropped from the in-memory history.
+        public var historyTrimmed: Int
+        /// True when the caches shrank to their floors.
+        public var underMemoryPressure: Bool
+    }
+
+    /// Trims the history, the read ids and the cached posts by the configured policies (the
+    /// seed's `performMaintenance`). When `memoryUse` (the fraction of memory in use, 0…1)
+    /// reaches `Performance.MemoryWarningThreshold`, every cache shrinks to its floor
+    /// (`TimelineCache.MemoryPressureFloor`; the history to its newest snapshot).
+    public func performMaintenance(memoryUse: Double? = nil) throws -> MaintenanceResult {
+        let configuration = locked { self.configuration }
+        let policies = try CachePolicyBuilder(registry: registry, configuration: configuration).maintenancePolicies(memoryUse: memoryUse)
+        let now = clock()
+        let trimmed = locked {
+            let history = tracker.history
+            let evicted = Set(policies.history.evictions(from: history.map { CacheEntry(key: $0.postId, storedAt: $0.savedAt ?? now) }, now: now))
+            guard !evicted.isEmpty else { return 0 }
+            tracker.restoreHistory(history.filter { !evicted.contains($0.postId) })
+            return evicted.count
+        }
+        var removed = TimelineStore.MaintenanceReport()
+        if let store {
+            removed = try store.performMaintenance(timelinePolicy: policies.timeline, historyPolicy: policies.history,
+                                                   readPostsPolicy: policies.readPosts, now: now)
+        }
+        return MaintenanceResult(removed: removed, historyTrimmed: trimmed, underMemoryPressure: policies.underMemoryPressure)
+    }
+
+    /// Loads `source` cache-first into the store (see `CacheFirstLoader`), with the configured
+    /// network policy, request timeout, cache policy and pipeline. The cached timeline is
+    /// handed to `onCached` before the refresh starts. Throws when the engine has no store or
+    /// the store fails; a failing source is reported in the result.
+    public func loadTimeline(from source: TimelineSource, onCached: @Sendable (TimelineStore.CachedTimeline?) -> Void = { _ in },
+                             progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }) async throws -> CacheFirstLoader.Report {
+        guard let store else { throw StoreError(path: "(none)", "the engine has no store; pass one to TimelineEngine(store:)") }
+        let (configuration, pipeline) = locked { (self.configuration, self.pipeline) }
+        let builder = CachePolicyBuilder(registry: registry, configuration: configuration)
+        let network = try NetworkPolicyBuilder(registry: registry, configuration: configuration).build()
+        let loader = CacheFirstLoader(store: store, scope: scope,
+                                      fetcher: SourceFetcher(policy: network, requestTimeout: configuration.network.requestTimeout),
+                                      pipeline: pipeline, cachePolicy: try builder.timelineCache(), now: clock)
+        return try await loader.load(from: source, onCached: onCached, progress: progress)
     }
 
     /// The ranked choices for "Continue reading?" in `index`.

@@ -58,6 +58,38 @@ struct StoreCommandTests {
         #expect(result.stdout == "removed 0 cached posts, 1 saved position, 1 read post id\n")
     }
 
+    @Test("maintenance under memory pressure shrinks the caches to their floors")
+    func memoryPressure() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = try makeStore(in: directory)
+        let store = try TimelineStore(path: path)
+        let posts = (0..<30).map { Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 1_670_000_000 - Double($0)), text: "post \($0)") }
+        try store.saveTimeline(posts, scope: StoreScope(), refreshedAt: Date())
+        let configPath = directory.appendingPathComponent("c.json").path
+        try #"{"TimelineCache": {"MemoryPressureFloor": 10}, "Performance": {"MemoryWarningThreshold": 0.8}}"#
+            .write(toFile: configPath, atomically: true, encoding: .utf8)
+        let relaxed = try EngineProcess.run(["maintenance", "--store", path, "--config", configPath, "--memory-use", "0.5"])
+        #expect(relaxed.status == 0)
+        #expect(relaxed.stdout == """
+            memory use 0.50 < MemoryWarningThreshold 0.80: regular bounds
+            removed 0 cached posts, 0 saved positions, 0 read post ids
+
+            """)
+        let pressed = try EngineProcess.run(["maintenance", "--store", path, "--config", configPath, "--memory-use", "0.93"])
+        #expect(pressed.status == 0)
+        #expect(pressed.stdout == """
+            memory use 0.93 ≥ MemoryWarningThreshold 0.80: caches shrink to their floors
+            removed 20 cached posts, 1 saved position, 0 read post ids
+
+            """)
+        #expect(try store.timeline(scope: StoreScope())?.posts.count == 10)
+        #expect(try store.history(scope: StoreScope()).map(\.postId) == ["1600589425271926784"])
+        let bad = try EngineProcess.run(["maintenance", "--store", path, "--config", configPath, "--memory-use", "93%"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr == "error: --memory-use takes a fraction from 0 to 1, or 'system'; got \"93%\"\n")
+    }
+
     @Test("debug-export prints the summary, history, cache statistics and resolved configuration")
     func debugExport() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -37,3 +37,60 @@ struct PersistenceTests {
         #expect(other.history.isEmpty)
     }
 }
+
+@Suite("Maintenance through the façade")
+struct FacadeMaintenanceTests {
+    @Test("performMaintenance shrinks the caches to their floors under memory pressure, and reports it")
+    func memoryPressure() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let posts = (0..<40).map { Post(id: "p\($0)", createdAt: now.addingTimeInterval(Double(-60 * $0)), text: "post \($0)") }
+        try store.saveTimeline(posts, scope: StoreScope(), refreshedAt: now)
+        for n in 0..<3 {
+            try store.saveSnapshot(PositionSnapshot(postId: "p\(n)", savedAt: now.addingTimeInterval(Double(n))), scope: StoreScope())
+        }
+        try store.markRead(posts.map(\.id), scope: StoreScope(), at: now)
+        let configuration = ConfigurationLoader().read(data: Data(#"{"TimelineCache": {"MemoryPressureFloor": 5}}"#.utf8)).configuration
+        let engine = try TimelineEngine(configuration: configuration, store: store, clock: { now })
+        let relaxed = try engine.performMaintenance(memoryUse: 0.3)
+        #expect(!relaxed.underMemoryPressure)
+        #expect(relaxed.removed == TimelineStore.MaintenanceReport())
+        let pressed = try engine.performMaintenance(memoryUse: 0.95)
+        #expect(pressed.underMemoryPressure)
+        #expect(pressed.removed == TimelineStore.MaintenanceReport(cachedPosts: 35, snapshots: 2, readPosts: 35))
+        #expect(pressed.historyTrimmed == 2)
+        #expect(engine.snapshot()?.postId == "p2")
+        #expect(try store.history(scope: StoreScope()).map(\.postId) == ["p2"])
+    }
+
+    @Test("the system's memory use is read from /proc/meminfo")
+    func systemMemory() {
+        #expect(SystemMemory.usedFraction(meminfo: "MemTotal:       16000000 kB\nMemFree: 1 kB\nMemAvailable:    4000000 kB\n") == 0.75)
+        #expect(SystemMemory.usedFraction(meminfo: "MemTotal: 0 kB\n") == nil)
+        #if os(Linux)
+        #expect(SystemMemory.usedFraction().map { (0...1).contains($0) } == true)
+        #endif
+    }
+}
+
+@Suite("Cache-first loading through the façade")
+struct FacadeLoadingTests {
+    @Test("loadTimeline stores the source's timeline and restores the persisted position on it")
+    func load() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
+        try store.saveSnapshot(PositionSnapshot(postId: "1600602374875275267", viewportY: -10, savedAt: Date()), scope: StoreScope())
+        let engine = try TimelineEngine(store: store)
+        let report = try await engine.loadTimeline(from: .file(path: Fixtures.url("posts/home-timeline-2022-12-07.jsonl").path, format: nil))
+        #expect(report.status == .fresh)
+        #expect(report.timeline.posts.count == 97)
+        #expect(report.restoration?.postId == "1600602374875275267")
+        #expect(report.restoration?.index == 2)
+        await #expect(throws: StoreError.self) {
+            _ = try await TimelineEngine().loadTimeline(from: .file(path: "x.json", format: nil))
+        }
+    }
+}
