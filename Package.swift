@@ -196,7 +196,7 @@ let package = Package(
         // A child process for the store's crash test: writes until it is killed.
         .testTarget(name: "TimelineLoadingTests",
                     dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "Configuration", "StrategyKit", "TimelineCore",
-                                   "ValueTree", "TestSupport"],
+                                   "ValueTree", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
         .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore"], path: "Tests/StoreCrashWriter",
                           swiftSettings: swiftSettings),

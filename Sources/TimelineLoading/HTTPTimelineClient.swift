@@ -11,9 +11,15 @@ import TimelineFormats
 public struct HTTPTimelineClient: Sendable {
     /// Seconds one request may take in all.
     public let timeout: Double
+    /// The largest answer body read, in bytes; a larger answer is cut off as it arrives.
+    public let maxBodyBytes: Int
 
-    public init(timeout: Double) {
+    /// 32 MiB: a page of 40 Mastodon statuses is about 100 KB.
+    public static let defaultMaxBodyBytes = 32 << 20
+
+    public init(timeout: Double, maxBodyBytes: Int = defaultMaxBodyBytes) {
         self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
     }
 
     /// One attempt that went wrong: the failure as the network policy sees it, and a sentence
@@ -33,15 +39,19 @@ public struct HTTPTimelineClient: Sendable {
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
         configuration.urlCache = nil
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
 
         let answer: (Data, URLResponse)
         let prepared = request
+        let limit = maxBodyBytes
         do {
-            answer = try await Self.withDeadline(seconds: timeout) { try await session.data(for: prepared) }
+            answer = try await Self.withDeadline(seconds: timeout) {
+                try await BoundedDownload.data(for: prepared, configuration: configuration, limit: limit)
+            }
         } catch let error as AttemptError {
             return .failure(error)
+        } catch let error as BoundedDownload.TooLarge {
+            return .failure(AttemptError(failure: .invalidContent("answer too large"),
+                                         message: "the answer is larger than \(error.limit) bytes; it was not read"))
         } catch {
             return .failure(Self.transportError(error))
         }
@@ -101,7 +111,9 @@ public struct HTTPTimelineClient: Sendable {
         switch nsError.code {
         case NSURLErrorTimedOut:
             return AttemptError(failure: .timeout, message: "timed out")
-        case NSURLErrorNetworkConnectionLost, NSURLErrorUnknown where nsError.localizedDescription.contains("bytes remaining"):
+        case NSURLErrorNetworkConnectionLost:
+            return AttemptError(failure: .truncated, message: "the connection was lost before the answer was complete")
+        case NSURLErrorUnknown where nsError.localizedDescription.contains("bytes remaining"):
             // libcurl (Linux) reports a body cut short of its Content-Length as an unknown error
             // "transfer closed with N bytes remaining to read".
             return AttemptError(failure: .truncated, message: "the connection was lost before the answer was complete")

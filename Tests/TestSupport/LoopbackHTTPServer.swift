@@ -20,14 +20,17 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         /// Send only this many bytes of the body (the Content-Length still announces all of it),
         /// then close the connection.
         public var truncateAfter: Int?
+        /// False to send no Content-Length: the body ends when the connection closes.
+        public var announcesLength: Bool
 
         public init(status: Int = 200, headers: [(String, String)] = [("Content-Type", "application/json; charset=utf-8")],
-                    body: Data = Data(), delay: Double = 0, truncateAfter: Int? = nil) {
+                    body: Data = Data(), delay: Double = 0, truncateAfter: Int? = nil, announcesLength: Bool = true) {
             self.status = status
             self.headers = headers
             self.body = body
             self.delay = delay
             self.truncateAfter = truncateAfter
+            self.announcesLength = announcesLength
         }
 
         public static func json(_ body: Data, status: Int = 200) -> Answer { Answer(status: status, body: body) }
@@ -153,7 +156,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         if answer.delay > 0 { Thread.sleep(forTimeInterval: answer.delay) }
         var response = "HTTP/1.1 \(answer.status) \(Self.reason(answer.status))\r\n"
         for (name, value) in answer.headers { response += "\(name): \(value)\r\n" }
-        response += "Content-Length: \(answer.body.count)\r\nConnection: close\r\n\r\n"
+        if answer.announcesLength { response += "Content-Length: \(answer.body.count)\r\n" }
+        response += "Connection: close\r\n\r\n"
         var bytes = Data(response.utf8)
         bytes.append(answer.truncateAfter.map { answer.body.prefix($0) } ?? answer.body)
         bytes.withUnsafeBytes { buffer in

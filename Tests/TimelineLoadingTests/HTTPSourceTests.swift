@@ -154,6 +154,30 @@ struct HTTPSourceTests {
         #expect(server.received.count == 3)
     }
 
+    @Test("an answer larger than the limit is cut off, whether announced or not")
+    func tooLarge() async throws {
+        let server = try LoopbackHTTPServer()
+        let body = try LoadingFixtures.answer("mastodon-home.json")
+        server.script(LoadingFixtures.mastodonPath, [.json(body)])
+        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"))
+        let client = HTTPTimelineClient(timeout: 5, maxBodyBytes: 10_000)
+        let url = URL(string: server.baseURL + LoadingFixtures.mastodonPath)!
+        guard case .failure(let error) = await client.fetch(url, api: .mastodon, token: nil) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.message == "the answer is larger than 10000 bytes; it was not read")
+        #expect(!error.failure.isTransient)
+        server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: body, announcesLength: false), .json(body)])
+        guard case .failure(let unannounced) = await client.fetch(url, api: .mastodon, token: nil) else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(unannounced.message == "the answer is larger than 10000 bytes; it was not read")
+        // Under the limit, the same answer reads.
+        #expect(try await fetcher.fetch(LoadingFixtures.mastodon(server)).result.get().count == 40)
+    }
+
     @Test("a refused connection is unreachable; a 401 without a token says so")
     func unreachableAndUnauthorized() async throws {
         let server = try LoopbackHTTPServer()

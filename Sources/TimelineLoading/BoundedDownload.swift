@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One URLSession data task whose body may not exceed a limit: an answer that announces more,
+/// or sends more, is cancelled as it arrives instead of being buffered whole. Cancelling the
+/// calling task cancels the request.
+final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    /// The body was larger than the limit.
+    struct TooLarge: Error {
+        let limit: Int
+    }
+
+    private let limit: Int
+    private let lock = NSLock()
+    private var body = Data()
+    private var response: URLResponse?
+    private var tooLarge = false
+    private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+
+    private init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Runs `request` on a new session built from `configuration`.
+    static func data(for request: URLRequest, configuration: URLSessionConfiguration, limit: Int) async throws -> (Data, URLResponse) {
+        let download = BoundedDownload(limit: limit)
+        let session = URLSession(configuration: configuration, delegate: download, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let task = session.dataTask(with: request)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                download.lock.withLock { download.continuation = continuation }
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let tooLong = response.expectedContentLength > Int64(limit)
+        lock.withLock {
+            self.response = response
+            if tooLong { tooLarge = true }
+        }
+        completionHandler(tooLong ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let exceeded = lock.withLock {
+            body.append(data)
+            if body.count > limit { tooLarge = true }
+            return tooLarge
+        }
+        if exceeded { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let (continuation, result): (CheckedContinuation<(Data, URLResponse), any Error>?, Result<(Data, URLResponse), any Error>) = lock.withLock {
+            defer { self.continuation = nil }
+            if tooLarge { return (self.continuation, .failure(TooLarge(limit: limit))) }
+            if let error { return (self.continuation, .failure(error)) }
+            guard let response else { return (self.continuation, .failure(URLError(.badServerResponse))) }
+            return (self.continuation, .success((body, response)))
+        }
+        continuation?.resume(with: result)
+    }
+}
