@@ -6,7 +6,8 @@ import PackageDescription
 let package = Package(
     name: "TimelineEngineBenchmarks",
     platforms: [.macOS(.v13)],
-    dependencies: [.package(name: "TimelineEngine", path: "..")],
+    dependencies: [.package(name: "TimelineEngine", path: ".."),
+                   .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")],
     targets: [
         .executableTarget(
             name: "plist-read",
@@ -16,6 +17,12 @@ let package = Package(
         .executableTarget(
             name: "restore-bench",
             dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "store-bench",
+            dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine"),
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

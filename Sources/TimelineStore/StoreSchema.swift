@@ -70,6 +70,14 @@ enum StoreSchema {
                 table.column("value", .integer).notNull()
             }
         }
+        migrator.registerMigration("v3-last-read") { db in
+            // When a timeline was last read: reading it uses every cached post, so a post's last
+            // use is the later of its own lastAccess and this, without rewriting every row on
+            // each read.
+            try db.alter(table: "timelineState") { table in
+                table.add(column: "lastReadAt", .double)
+            }
+        }
         return migrator
     }
 }

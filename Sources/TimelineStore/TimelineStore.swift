@@ -141,10 +141,8 @@ public final class TimelineStore: Sendable {
         try write { db in
             var previous: [String: (storedAt: Double, lastAccess: Double)] = [:]
             if !unconfirmed.isEmpty {
-                let rows = try Row.fetchAll(db, sql: "SELECT postId, storedAt, lastAccess FROM cachedPost WHERE account = ? AND timeline = ?",
-                                            arguments: [scope.account, scope.timeline])
-                for row in rows where unconfirmed.contains(row["postId"]) {
-                    previous[row["postId"]] = (row["storedAt"], row["lastAccess"])
+                for entry in try Self.cacheEntries(scope: scope, db: db) where unconfirmed.contains(entry.key) {
+                    previous[entry.key] = (entry.storedAt.timeIntervalSince1970, entry.lastAccess.timeIntervalSince1970)
                 }
             }
             try db.execute(sql: "DELETE FROM cachedPost WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
@@ -159,8 +157,10 @@ public final class TimelineStore: Sendable {
                 try statement.execute(arguments: [scope.account, scope.timeline, post.id, position, post.createdAt.timeIntervalSince1970,
                                                   post.author, post.text, post.height, times.storedAt, times.lastAccess, bytes])
             }
-            try db.execute(sql: "INSERT OR REPLACE INTO timelineState (account, timeline, refreshedAt, viewportHeight) VALUES (?, ?, ?, ?)",
-                           arguments: [scope.account, scope.timeline, now, viewportHeight])
+            try db.execute(sql: """
+                INSERT INTO timelineState (account, timeline, refreshedAt, viewportHeight) VALUES (?, ?, ?, ?)
+                ON CONFLICT(account, timeline) DO UPDATE SET refreshedAt = excluded.refreshedAt, viewportHeight = excluded.viewportHeight
+                """, arguments: [scope.account, scope.timeline, now, viewportHeight])
         }
     }
 
@@ -170,7 +170,7 @@ public final class TimelineStore: Sendable {
         try write { db in
             let entries = try Self.cacheEntries(scope: scope, db: db)
             let evicted = policy.evictions(from: entries, now: now)
-            _ = try delete(evicted, from: "cachedPost", scope: scope, db: db)
+            _ = try delete(evicted, from: "cachedPost", scope: scope, total: entries.count, db: db)
             return evicted
         }
     }
@@ -186,37 +186,34 @@ public final class TimelineStore: Sendable {
     }
 
     /// The cached timeline of `scope`, in display order; nil when nothing was cached. Counts a
-    /// cache hit or miss.
+    /// cache hit or miss, and marks the timeline's posts as used now.
     public func timeline(scope: StoreScope) throws(StoreError) -> CachedTimeline? {
-        let cached = try cachedTimeline(scope: scope)
         try write { db in
+            let cached = try Self.cachedTimeline(scope: scope, db: db)
             try db.execute(sql: "INSERT INTO storeCounter (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1",
                            arguments: [cached == nil ? "timelineMisses" : "timelineHits"])
             if cached != nil {
-                try db.execute(sql: "UPDATE cachedPost SET lastAccess = ? WHERE account = ? AND timeline = ?",
+                try db.execute(sql: "UPDATE timelineState SET lastReadAt = ? WHERE account = ? AND timeline = ?",
                                arguments: [Date().timeIntervalSince1970, scope.account, scope.timeline])
             }
+            return cached
         }
-        return cached
     }
 
-    private func cachedTimeline(scope: StoreScope) throws(StoreError) -> CachedTimeline? {
-        try read { db in
-            let state = try Row.fetchOne(db, sql: "SELECT refreshedAt, viewportHeight FROM timelineState WHERE account = ? AND timeline = ?",
-                                         arguments: [scope.account, scope.timeline])
-            guard let state else { return nil }
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT postId, createdAt, author, text, height FROM cachedPost
-                WHERE account = ? AND timeline = ? ORDER BY position
-                """, arguments: [scope.account, scope.timeline])
-            let posts = rows.map { row in
-                Post(id: row["postId"], createdAt: Date(timeIntervalSince1970: row["createdAt"]), author: row["author"], text: row["text"],
-                     height: row["height"])
-            }
-            let refreshed: Double? = state["refreshedAt"]
-            return CachedTimeline(posts: posts, refreshedAt: refreshed.map(Date.init(timeIntervalSince1970:)),
-                                  viewportHeight: state["viewportHeight"])
+    private static func cachedTimeline(scope: StoreScope, db: Database) throws -> CachedTimeline? {
+        let state = try Row.fetchOne(db, sql: "SELECT refreshedAt, viewportHeight FROM timelineState WHERE account = ? AND timeline = ?",
+                                     arguments: [scope.account, scope.timeline])
+        guard let state else { return nil }
+        var posts: [Post] = []
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT postId, createdAt, author, text, height FROM cachedPost
+            WHERE account = ? AND timeline = ? ORDER BY position
+            """, arguments: [scope.account, scope.timeline])
+        while let row = try rows.next() {
+            posts.append(Post(id: row[0], createdAt: Date(timeIntervalSince1970: row[1]), author: row[2], text: row[3], height: row[4]))
         }
+        let refreshed: Double? = state[0]
+        return CachedTimeline(posts: posts, refreshedAt: refreshed.map(Date.init(timeIntervalSince1970:)), viewportHeight: state[1])
     }
 
     // MARK: Position history
@@ -304,32 +301,59 @@ public final class TimelineStore: Sendable {
             for scope in scopes {
                 let arguments: StatementArguments = [scope.account, scope.timeline]
                 let cached = try Self.cacheEntries(scope: scope, db: db)
-                report.cachedPosts += try delete(timelinePolicy.evictions(from: cached, now: now), from: "cachedPost", scope: scope, db: db)
+                report.cachedPosts += try delete(timelinePolicy.evictions(from: cached, now: now), from: "cachedPost", scope: scope,
+                                                 total: cached.count, db: db)
                 let history = try Row.fetchAll(db, sql: "SELECT postId, savedAt FROM positionHistory WHERE account = ? AND timeline = ?",
                                                arguments: arguments).map {
                     CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["savedAt"]))
                 }
-                report.snapshots += try delete(historyPolicy.evictions(from: history, now: now), from: "positionHistory", scope: scope, db: db)
+                report.snapshots += try delete(historyPolicy.evictions(from: history, now: now), from: "positionHistory", scope: scope,
+                                               total: history.count, db: db)
                 let reads = try Row.fetchAll(db, sql: "SELECT postId, readAt FROM readPost WHERE account = ? AND timeline = ?",
                                              arguments: arguments).map {
                     CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["readAt"]))
                 }
-                report.readPosts += try delete(readPostsPolicy.evictions(from: reads, now: now), from: "readPost", scope: scope, db: db)
+                report.readPosts += try delete(readPostsPolicy.evictions(from: reads, now: now), from: "readPost", scope: scope,
+                                               total: reads.count, db: db)
             }
             return report
         }
     }
 
+    /// The cached posts of `scope` as cache entries; a post's last use is the later of its own
+    /// and the timeline's last read.
     private static func cacheEntries(scope: StoreScope, db: Database) throws -> [CacheEntry] {
-        try Row.fetchAll(db, sql: "SELECT postId, storedAt, lastAccess, bytes FROM cachedPost WHERE account = ? AND timeline = ?",
-                         arguments: [scope.account, scope.timeline]).map {
-            CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["storedAt"]),
-                       lastAccess: Date(timeIntervalSince1970: $0["lastAccess"]), bytes: $0["bytes"])
+        let lastRead = try Double.fetchOne(db, sql: "SELECT lastReadAt FROM timelineState WHERE account = ? AND timeline = ?",
+                                           arguments: [scope.account, scope.timeline]) ?? 0
+        var entries: [CacheEntry] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT postId, storedAt, lastAccess, bytes FROM cachedPost WHERE account = ? AND timeline = ?",
+                                       arguments: [scope.account, scope.timeline])
+        while let row = try rows.next() {
+            let lastAccess: Double = row[2]
+            entries.append(CacheEntry(key: row[0], storedAt: Date(timeIntervalSince1970: row[1]),
+                                      lastAccess: Date(timeIntervalSince1970: max(lastAccess, lastRead)), bytes: row[3]))
         }
+        return entries
     }
 
-    private func delete(_ keys: [String], from table: String, scope: StoreScope, db: Database) throws -> Int {
+    /// Deletes `keys` of `scope` from `table`, which holds `total` rows for the scope. When
+    /// most rows go, the few that stay are named instead, and the rest deleted in one pass in
+    /// storage order: several times faster than a lookup per evicted row.
+    private func delete(_ keys: [String], from table: String, scope: StoreScope, total: Int, db: Database) throws -> Int {
         guard !keys.isEmpty else { return 0 }
+        if keys.count > total / 2 {
+            let evicted = Set(keys)
+            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keptKey (key TEXT PRIMARY KEY)")
+            try db.execute(sql: "DELETE FROM temp.keptKey")
+            let keep = try db.makeStatement(sql: "INSERT OR IGNORE INTO temp.keptKey (key) VALUES (?)")
+            let all = try String.fetchAll(db, sql: "SELECT postId FROM \(table) WHERE account = ? AND timeline = ?",
+                                          arguments: [scope.account, scope.timeline])
+            for key in all where !evicted.contains(key) { try keep.execute(arguments: [key]) }
+            try db.execute(sql: "DELETE FROM \(table) WHERE account = ? AND timeline = ? AND postId NOT IN (SELECT key FROM temp.keptKey)",
+                           arguments: [scope.account, scope.timeline])
+            try db.execute(sql: "DELETE FROM temp.keptKey")
+            return keys.count
+        }
         let statement = try db.makeStatement(sql: "DELETE FROM \(table) WHERE account = ? AND timeline = ? AND postId = ?")
         for key in keys { try statement.execute(arguments: [scope.account, scope.timeline, key]) }
         return keys.count

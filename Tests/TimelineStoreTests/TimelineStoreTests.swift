@@ -66,6 +66,28 @@ struct TimelineStoreTests {
         #expect(try store.timeline(scope: Self.scope)?.posts.isEmpty == true)
     }
 
+    @Test("evicting most of a timeline keeps exactly the posts the policy keeps; a read counts as a use of every post")
+    func evictingMost() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
+        let posts = (0..<1000).map { Post(id: "p\($0)", createdAt: Self.now.addingTimeInterval(Double(-$0)), text: "post \($0)") }
+        // Stored in three batches: p0…p399 last, so the LRU keeps the newest of them.
+        try store.saveTimeline(Array(posts[600...]), scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-300))
+        try store.saveTimeline(Array(posts[400...]), scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-200),
+                               unconfirmed: Set(posts[600...].map(\.id)))
+        try store.saveTimeline(posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-100),
+                               unconfirmed: Set(posts[400...].map(\.id)))
+        let evicted = try store.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now)
+        #expect(evicted.count == 600)
+        #expect(try store.timeline(scope: Self.scope)?.posts.map(\.id) == posts[..<400].map(\.id))
+        // The read above used every cached post just now (the wall clock, later than Self.now):
+        // a post stored at Self.now is now the least recently used.
+        try store.saveTimeline(posts[..<400] + [Post(id: "new", createdAt: Self.now)], scope: Self.scope, refreshedAt: Self.now,
+                               unconfirmed: Set(posts[..<400].map(\.id)))
+        #expect(try store.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now) == ["new"])
+    }
+
     @Test("a file that is not SQLite is refused and left as it is")
     func notSQLite() throws {
         let directory = try Fixtures.temporaryDirectory()
