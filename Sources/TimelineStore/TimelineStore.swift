@@ -186,15 +186,15 @@ public final class TimelineStore: Sendable {
     }
 
     /// The cached timeline of `scope`, in display order; nil when nothing was cached. Counts a
-    /// cache hit or miss, and marks the timeline's posts as used now.
-    public func timeline(scope: StoreScope) throws(StoreError) -> CachedTimeline? {
+    /// cache hit or miss, and marks the timeline's posts as used at `date`.
+    public func timeline(scope: StoreScope, at date: Date = Date()) throws(StoreError) -> CachedTimeline? {
         try write { db in
             let cached = try Self.cachedTimeline(scope: scope, db: db)
             try db.execute(sql: "INSERT INTO storeCounter (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1",
                            arguments: [cached == nil ? "timelineMisses" : "timelineHits"])
             if cached != nil {
                 try db.execute(sql: "UPDATE timelineState SET lastReadAt = ? WHERE account = ? AND timeline = ?",
-                               arguments: [Date().timeIntervalSince1970, scope.account, scope.timeline])
+                               arguments: [date.timeIntervalSince1970, scope.account, scope.timeline])
             }
             return cached
         }
