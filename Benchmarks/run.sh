@@ -42,3 +42,8 @@ mkdir -p "$work/sessions-small"
 ls "$work/sessions-large"/*.jsonl | head -n $(( ${SESSIONS:-500} / 10 )) | xargs -I{} cp {} "$work/sessions-small/"
 python3 Benchmarks/sessions-bench.py "$runs" "$engine" Benchmarks/.build/release/session-ingest \
   config/SocialFusionTimelineConfiguration.plist "$work/sessions-small" "$work/sessions-large"
+
+echo
+echo "## The store"
+swift build -c release --package-path Benchmarks --product store-bench >&2
+Benchmarks/.build/release/store-bench Tests/Fixtures/posts/tweets-rtweet.jsonl ${STORE_POSTS:-1000000}

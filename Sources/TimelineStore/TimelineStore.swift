@@ -170,7 +170,7 @@ public final class TimelineStore: Sendable {
         try write { db in
             let entries = try Self.cacheEntries(scope: scope, db: db)
             let evicted = policy.evictions(from: entries, now: now)
-            _ = try delete(evicted, from: "cachedPost", scope: scope, total: entries.count, db: db)
+            _ = try delete(evicted, from: "cachedPost", scope: scope, among: entries, db: db)
             return evicted
         }
     }
@@ -302,19 +302,19 @@ public final class TimelineStore: Sendable {
                 let arguments: StatementArguments = [scope.account, scope.timeline]
                 let cached = try Self.cacheEntries(scope: scope, db: db)
                 report.cachedPosts += try delete(timelinePolicy.evictions(from: cached, now: now), from: "cachedPost", scope: scope,
-                                                 total: cached.count, db: db)
+                                                 among: cached, db: db)
                 let history = try Row.fetchAll(db, sql: "SELECT postId, savedAt FROM positionHistory WHERE account = ? AND timeline = ?",
                                                arguments: arguments).map {
                     CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["savedAt"]))
                 }
                 report.snapshots += try delete(historyPolicy.evictions(from: history, now: now), from: "positionHistory", scope: scope,
-                                               total: history.count, db: db)
+                                               among: history, db: db)
                 let reads = try Row.fetchAll(db, sql: "SELECT postId, readAt FROM readPost WHERE account = ? AND timeline = ?",
                                              arguments: arguments).map {
                     CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["readAt"]))
                 }
                 report.readPosts += try delete(readPostsPolicy.evictions(from: reads, now: now), from: "readPost", scope: scope,
-                                               total: reads.count, db: db)
+                                               among: reads, db: db)
             }
             return report
         }
@@ -336,19 +336,17 @@ public final class TimelineStore: Sendable {
         return entries
     }
 
-    /// Deletes `keys` of `scope` from `table`, which holds `total` rows for the scope. When
+    /// Deletes `keys` of `scope` from `table`, whose rows for the scope are `all`. When
     /// most rows go, the few that stay are named instead, and the rest deleted in one pass in
     /// storage order: several times faster than a lookup per evicted row.
-    private func delete(_ keys: [String], from table: String, scope: StoreScope, total: Int, db: Database) throws -> Int {
+    private func delete(_ keys: [String], from table: String, scope: StoreScope, among all: [CacheEntry], db: Database) throws -> Int {
         guard !keys.isEmpty else { return 0 }
-        if keys.count > total / 2 {
+        if keys.count > all.count / 2 {
             let evicted = Set(keys)
             try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keptKey (key TEXT PRIMARY KEY)")
             try db.execute(sql: "DELETE FROM temp.keptKey")
             let keep = try db.makeStatement(sql: "INSERT OR IGNORE INTO temp.keptKey (key) VALUES (?)")
-            let all = try String.fetchAll(db, sql: "SELECT postId FROM \(table) WHERE account = ? AND timeline = ?",
-                                          arguments: [scope.account, scope.timeline])
-            for key in all where !evicted.contains(key) { try keep.execute(arguments: [key]) }
+            for entry in all where !evicted.contains(entry.key) { try keep.execute(arguments: [entry.key]) }
             try db.execute(sql: "DELETE FROM \(table) WHERE account = ? AND timeline = ? AND postId NOT IN (SELECT key FROM temp.keptKey)",
                            arguments: [scope.account, scope.timeline])
             try db.execute(sql: "DELETE FROM temp.keptKey")

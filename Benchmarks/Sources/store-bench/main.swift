@@ -84,6 +84,26 @@ for _ in 0..<runs {
     foundationJSON.append(milliseconds(since: start))
     precondition(foundation.posts.count == 10_000)
 }
+// CPython's json.load on the same file, timed inside Python (no start-up).
+func pythonJSONMilliseconds(_ path: String) -> Double? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", """
+        import json, sys, time
+        times = []
+        for _ in range(9):
+            start = time.perf_counter(); json.load(open(sys.argv[1], "rb")); times.append(time.perf_counter() - start)
+        print(sorted(times)[4] * 1000)
+        """, path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return nil }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+}
+let pythonJSON = pythonJSONMilliseconds(directory.appendingPathComponent("10k.json").path)
+
 print("## Time to first timeline, 10,000 cached posts (median of \(runs))")
 print()
 print("| how | time |")
@@ -92,6 +112,7 @@ print(String(format: "| store: open the file and read the timeline | %.1f ms |",
 print(String(format: "| store: read the timeline (store already open) | %.1f ms |", median(readOnly)))
 print(String(format: "| JSON file, the engine's reader (`TimelineFormat.read`) | %.1f ms |", median(engineJSON)))
 print(String(format: "| JSON file, Foundation `JSONDecoder` (strings only, no dates) | %.1f ms |", median(foundationJSON)))
+if let pythonJSON { print(String(format: "| JSON file, CPython `json.load` (dicts, no posts) | %.1f ms |", pythonJSON)) }
 print()
 
 // 2. Saved positions per second, autosave semantics: each save is its own transaction.
