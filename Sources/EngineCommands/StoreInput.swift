@@ -24,3 +24,23 @@ struct StoreOptions: ParsableArguments {
         }
     }
 }
+
+/// `--store PATH [--account A] [--timeline T]` for the `timeline` commands, where `--timeline`
+/// names the timeline in the store (there is no timeline file to confuse it with).
+struct TimelineScopeOptions: ParsableArguments {
+    @Option(name: .long, help: "The store file (SQLite).")
+    var store: String
+
+    @Option(name: .long, help: "The account the timeline belongs to.")
+    var account: String = StoreScope().account
+
+    @Option(name: .customLong("timeline"), help: "The timeline's name in the store.")
+    var timelineName: String = StoreScope().timeline
+
+    var scope: StoreScope { StoreScope(account: account, timeline: timelineName) }
+
+    /// Opens the store as `StoreOptions.open` does.
+    func open() throws -> TimelineStore {
+        try StoreOptions.parse(["--store", store]).open()
+    }
+}

@@ -42,14 +42,7 @@ struct TimelineFetchCommand: ParsableCommand {
     @Option(name: .long, help: "A timeline file, or the http(s) URL of a Mastodon or Bluesky timeline.")
     var source: String
 
-    @Option(name: .long, help: "The store file (SQLite); created when missing.")
-    var store: String
-
-    @Option(name: .long, help: "The account the timeline belongs to.")
-    var account: String = StoreScope().account
-
-    @Option(name: .customLong("timeline"), help: "The timeline's name in the store.")
-    var timelineName: String = StoreScope().timeline
+    @OptionGroup var scopeOptions: TimelineScopeOptions
 
     @Option(name: .long, help: "The configuration file (default: the built-in defaults).")
     var config: String?
@@ -83,8 +76,8 @@ struct TimelineFetchCommand: ParsableCommand {
             Console.error("error: \(error.description)")
             throw EngineExit.invalid
         }
-        let opened = try StoreOptions.parse(["--store", store]).open()
-        let loader = CacheFirstLoader(store: opened, scope: StoreScope(account: account, timeline: timelineName),
+        let opened = try scopeOptions.open()
+        let loader = CacheFirstLoader(store: opened, scope: scopeOptions.scope,
                                       fetcher: SourceFetcher(policy: networkPolicy, requestTimeout: configuration.network.requestTimeout),
                                       pipeline: pipeline, cachePolicy: cachePolicy)
         let progress = FetchProgress(source: parsed.description)

@@ -20,14 +20,7 @@ struct TimelineShowCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The store file (SQLite).")
-    var store: String
-
-    @Option(name: .long, help: "The account whose timeline to show.")
-    var account: String = StoreScope().account
-
-    @Option(name: .customLong("timeline"), help: "The timeline's name in the store.")
-    var timelineName: String = StoreScope().timeline
+    @OptionGroup var scopeOptions: TimelineScopeOptions
 
     @Option(name: .long, help: "Show at most this many posts (text only; 0 for all).")
     var limit: Int = 20
@@ -36,12 +29,12 @@ struct TimelineShowCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     func run() throws {
+        let (store, account, timelineName, scope) = (scopeOptions.store, scopeOptions.account, scopeOptions.timelineName, scopeOptions.scope)
         guard FileManager.default.fileExists(atPath: store) else {
             Console.error("\(store): error: no such store")
             throw EngineExit.usage
         }
-        let opened = try StoreOptions.parse(["--store", store]).open()
-        let scope = StoreScope(account: account, timeline: timelineName)
+        let opened = try scopeOptions.open()
         let cached: TimelineStore.CachedTimeline?
         let saved: PositionSnapshot?
         do {

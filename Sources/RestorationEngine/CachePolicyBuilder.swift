@@ -76,24 +76,13 @@ public struct CachePolicyBuilder: Sendable {
     }
 
     func policy(_ node: PipelineBuilder.Node, using pipelineBuilder: PipelineBuilder) throws(PipelineError) -> any CachePolicy {
-        guard let type = registry[node.name], type.kind == .cache else {
-            let names = registry.types(of: .cache).map(\.name)
-            var message = "unknown cache policy \(Value.quote(node.name))"
-            if let suggestion = Suggestions.closest(to: node.name, among: names) { message += "; did you mean \(Value.quote(suggestion))?" }
-            throw PipelineError(message + " Registered: \(names.joined(separator: ", "))")
-        }
+        let type = try pipelineBuilder.type(named: node.name, among: registry.types(of: .cache), label: "cache policy")
         let parameters = try pipelineBuilder.options(for: node, type: type)
         var children: [any CachePolicy] = []
         for child in node.children { children.append(try policy(child, using: pipelineBuilder)) }
-        do {
-            guard case .cache(let built) = try type.make(StrategyOptions(parameters: parameters, cachePolicies: children)) else {
-                throw PipelineError("\(node.name) did not build a cache policy")
-            }
-            return built
-        } catch let error as PipelineError {
-            throw error
-        } catch {
-            throw PipelineError("\(node.name): \(error)")
+        guard case .cache(let built) = try pipelineBuilder.make(type, StrategyOptions(parameters: parameters, cachePolicies: children)) else {
+            throw PipelineError("\(node.name) did not build a cache policy")
         }
+        return built
     }
 }

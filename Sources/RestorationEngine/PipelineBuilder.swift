@@ -121,11 +121,28 @@ public struct PipelineBuilder: Sendable {
     }
 
     func type(named name: String) throws(PipelineError) -> StrategyType {
-        if let type = registry[name], registry.stageTypes.contains(where: { $0.name == name }) { return type }
-        let names = registry.stageTypes.map(\.name)
-        var message = "unknown strategy \(Value.quote(name))"
+        try type(named: name, among: registry.stageTypes, label: "strategy")
+    }
+
+    /// The type registered under `name` among `types`, or an error naming the registered ones
+    /// (with "did you mean"); `label` names what was asked for ("strategy", "cache policy", …).
+    func type(named name: String, among types: [StrategyType], label: String) throws(PipelineError) -> StrategyType {
+        if let type = types.first(where: { $0.name == name }) { return type }
+        let names = types.map(\.name)
+        var message = "unknown \(label) \(Value.quote(name))"
         if let suggestion = Suggestions.closest(to: name, among: names) { message += "; did you mean \(Value.quote(suggestion))?" }
         throw PipelineError(message + " Registered: \(names.joined(separator: ", "))")
+    }
+
+    /// Runs a type's factory; what it throws becomes a `PipelineError` naming the strategy.
+    func make(_ type: StrategyType, _ options: StrategyOptions) throws(PipelineError) -> BuiltStrategy {
+        do {
+            return try type.make(options)
+        } catch let error as PipelineError {
+            throw error
+        } catch {
+            throw PipelineError("\(type.name): \(error)")
+        }
     }
 
     /// Validates a node's parameters against its type's schema and fills in defaults.
@@ -164,30 +181,18 @@ public struct PipelineBuilder: Sendable {
         var children: [any RestorationStage] = []
         for child in node.children { children.append(try restorationStage(child)) }
         if type.isComposition, children.isEmpty { throw PipelineError("\(node.name) needs at least one stage") }
-        do {
-            guard case .restoration(let stage) = try type.make(StrategyOptions(parameters: parameters, children: children)) else {
-                throw PipelineError("\(node.name) did not build a restoration stage")
-            }
-            return stage
-        } catch let error as PipelineError {
-            throw error
-        } catch {
-            throw PipelineError("\(node.name): \(error)")
+        guard case .restoration(let stage) = try make(type, StrategyOptions(parameters: parameters, children: children)) else {
+            throw PipelineError("\(node.name) did not build a restoration stage")
         }
+        return stage
     }
 
     func positioningStage(_ node: Node) throws(PipelineError) -> any PositioningStage {
         let type = try type(named: node.name)
         let parameters = try options(for: node, type: type)
-        do {
-            guard case .positioning(let stage) = try type.make(StrategyOptions(parameters: parameters)) else {
-                throw PipelineError("\(node.name) is not a positioning strategy")
-            }
-            return stage
-        } catch let error as PipelineError {
-            throw error
-        } catch {
-            throw PipelineError("\(node.name): \(error)")
+        guard case .positioning(let stage) = try make(type, StrategyOptions(parameters: parameters)) else {
+            throw PipelineError("\(node.name) is not a positioning strategy")
         }
+        return stage
     }
 }
