@@ -49,6 +49,22 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler(tooLong ? .cancel : .allow)
     }
 
+    /// Follows redirects, but sends the access token only to the origin it was meant for: a
+    /// redirect to another scheme, host or port loses the `Authorization` header.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        var next = request
+        if let from = task.originalRequest?.url, let to = request.url, !Self.sameOrigin(from, to) {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+        }
+        completionHandler(next)
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil) }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let exceeded = lock.withLock {
             body.append(data)

@@ -28,6 +28,13 @@ public enum TimelineSource: Sendable, Equatable, CustomStringConvertible {
         let lowered = text.lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else {
             if api != nil { throw SourceError(source: text, "--api applies to http(s) URLs only") }
+            if lowered.hasPrefix("file://") {
+                guard let url = URL(string: text), url.isFileURL else { throw SourceError(source: text, "is not a valid URL") }
+                return .file(path: url.path, format: nil)
+            }
+            if text.contains("://"), URL(string: text)?.scheme != nil {
+                throw SourceError(source: text, "only http, https and file URLs are sources")
+            }
             return .file(path: text, format: nil)
         }
         guard let url = URL(string: text), url.host != nil else { throw SourceError(source: text, "is not a valid URL") }

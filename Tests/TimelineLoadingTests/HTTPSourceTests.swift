@@ -179,6 +179,25 @@ struct HTTPSourceTests {
         #expect(try await fetcher.fetch(LoadingFixtures.mastodon(server)).result.get().count == 40)
     }
 
+    @Test("a redirect is followed, and the token goes only to the origin it was meant for")
+    func redirects() async throws {
+        let server = try LoopbackHTTPServer()
+        let body = try LoadingFixtures.answer("mastodon-home.json")
+        // Same origin: the token follows.
+        server.script("/old", [LoopbackHTTPServer.Answer(status: 301, headers: [("Location", LoadingFixtures.mastodonPath)])])
+        server.script(LoadingFixtures.mastodonPath, [.json(body)])
+        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"))
+        let same = await fetcher.fetch(.mastodon(URL(string: server.baseURL + "/old")!, tokenVariable: "TEST_TOKEN"))
+        #expect(try same.result.get().count == 40)
+        #expect(server.received.map { $0.headers["authorization"] } == ["Bearer secret-token", "Bearer secret-token"])
+        // Another host (localhost is not 127.0.0.1): the token stays behind.
+        let elsewhere = "http://localhost:\(server.port)\(LoadingFixtures.mastodonPath)"
+        server.script("/moved", [LoopbackHTTPServer.Answer(status: 302, headers: [("Location", elsewhere)])])
+        let other = await fetcher.fetch(.mastodon(URL(string: server.baseURL + "/moved")!, tokenVariable: "TEST_TOKEN"))
+        #expect(try other.result.get().count == 40)
+        #expect(server.received.suffix(2).map { $0.headers["authorization"] } == ["Bearer secret-token", nil])
+    }
+
     @Test("a refused connection is unreachable; a 401 without a token says so")
     func unreachableAndUnauthorized() async throws {
         let server = try LoopbackHTTPServer()

@@ -78,3 +78,34 @@ struct TimelineMergeTests {
         #expect(merge.isEmpty)
     }
 }
+
+@Suite("Sources from the command line")
+struct TimelineSourceTests {
+    @Test("paths and file URLs are files; http(s) URLs are told apart by their path or --api")
+    func parse() throws {
+        #expect(try TimelineSource.parse("timeline.jsonl") == .file(path: "timeline.jsonl", format: nil))
+        #expect(try TimelineSource.parse("file:///tmp/t.json") == .file(path: "/tmp/t.json", format: nil))
+        let mastodon = try TimelineSource.parse("https://mastodon.social/api/v1/timelines/home?limit=40")
+        #expect(mastodon == .mastodon(URL(string: "https://mastodon.social/api/v1/timelines/home?limit=40")!, tokenVariable: "ENGINE_ACCESS_TOKEN"))
+        let bluesky = try TimelineSource.parse("https://bsky.social/xrpc/app.bsky.feed.getTimeline", tokenVariable: "BSKY")
+        #expect(bluesky == .bluesky(URL(string: "https://bsky.social/xrpc/app.bsky.feed.getTimeline")!, tokenVariable: "BSKY"))
+        #expect(try TimelineSource.parse("https://example.com/feed", api: .bluesky)
+                == .bluesky(URL(string: "https://example.com/feed")!, tokenVariable: "ENGINE_ACCESS_TOKEN"))
+    }
+
+    @Test("what cannot be a source is refused with the reason")
+    func refused() {
+        for (text, message) in [
+            ("ftp://example.com/t.json", "ftp://example.com/t.json: error: only http, https and file URLs are sources"),
+            ("https://", "https://: error: is not a valid URL"),
+            ("https://example.com/feed", "https://example.com/feed: error: cannot tell the API from the URL; give --api mastodon or --api bluesky (Mastodon: /api/v1/timelines/home, Bluesky: /xrpc/app.bsky.feed.getTimeline)"),
+        ] {
+            #expect(throws: SourceError.self) { try TimelineSource.parse(text) }
+            do {
+                _ = try TimelineSource.parse(text)
+            } catch {
+                #expect(error.description == message)
+            }
+        }
+    }
+}
