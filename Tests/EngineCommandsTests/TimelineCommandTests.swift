@@ -26,6 +26,7 @@ struct TimelineCommandTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         server.script(Self.path, [try Self.answer("mastodon-home.json"), try Self.answer("mastodon-home-refreshed.json")])
         let store = directory.appendingPathComponent("state.sqlite").path
         let arguments = ["timeline", "fetch", "--source", server.baseURL + Self.path + "?limit=40", "--store", store,
@@ -84,6 +85,7 @@ struct TimelineCommandTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         server.script(Self.path, [try Self.answer("mastodon-home.json"),
                                   .json(Data(#"{"error":"This action is not allowed"}"#.utf8), status: 500)])
         let store = directory.appendingPathComponent("state.sqlite").path
@@ -114,6 +116,7 @@ struct TimelineCommandTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         let limited = LoopbackHTTPServer.Answer(status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
                                                 body: Data(#"{"error":"Too many requests"}"#.utf8))
         server.script("/xrpc/app.bsky.feed.getTimeline", [limited, try Self.answer("bluesky-timeline.json")])
@@ -144,6 +147,7 @@ struct TimelineCommandTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         var slow = try Self.answer("mastodon-home.json")
         slow.delay = 1.6
         server.script(Self.path, [slow])

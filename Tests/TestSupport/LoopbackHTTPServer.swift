@@ -81,9 +81,25 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
         listener = descriptor
         port = UInt16(bigEndian: address.sin_port)
-        let thread = Thread { [self] in acceptLoop() }
+        // The accept loop holds the server weakly, so that dropping the server stops it.
+        let thread = Thread { [weak self, descriptor] in
+            while true {
+                let connection = accept(descriptor, nil, nil)
+                if connection < 0 {
+                    if errno == EINTR, self?.isStopped == false { continue }
+                    return
+                }
+                guard let self else {
+                    close(connection)
+                    return
+                }
+                Thread { self.serve(connection) }.start()
+            }
+        }
         thread.start()
     }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
 
     deinit {
         stop()
@@ -111,19 +127,6 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
-    }
-
-    private func acceptLoop() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if lock.withLock({ stopped }) { return }
-                if errno == EINTR { continue }
-                return
-            }
-            let thread = Thread { [self] in serve(connection) }
-            thread.start()
-        }
     }
 
     private func serve(_ connection: Int32) {

@@ -12,6 +12,7 @@ struct HTTPSourceTests {
     @Test("a Mastodon home timeline: the bearer token from the environment, the statuses as posts")
     func mastodon() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [.json(try LoadingFixtures.answer("mastodon-home.json"))])
         let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")).fetch(LoadingFixtures.mastodon(server))
         let posts = try outcome.result.get()
@@ -31,6 +32,7 @@ struct HTTPSourceTests {
     @Test("a Bluesky timeline: app.bsky.feed.getTimeline's feed as posts")
     func bluesky() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         server.script(LoadingFixtures.blueskyPath, [.json(try LoadingFixtures.answer("bluesky-timeline.json"))])
         let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")).fetch(LoadingFixtures.bluesky(server))
         let posts = try outcome.result.get()
@@ -42,6 +44,7 @@ struct HTTPSourceTests {
     @Test("NoRetry makes one request on a 500 and reports the server's message")
     func noRetry() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [.json(Data(#"{"error":"Something went wrong"}"#.utf8), status: 500)])
         let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")).fetch(LoadingFixtures.mastodon(server))
         #expect(server.received.count == 1)
@@ -54,6 +57,7 @@ struct HTTPSourceTests {
     @Test("ExponentialBackoff retries 500s with growing waits until the server answers")
     func backoff() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         let error = LoopbackHTTPServer.Answer.json(Data(#"{"error":"busy"}"#.utf8), status: 503)
         server.script(LoadingFixtures.mastodonPath, [error, error, .json(try LoadingFixtures.answer("mastodon-home.json"))])
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 4, "BaseDelay": 0.2])
@@ -70,6 +74,7 @@ struct HTTPSourceTests {
     @Test("ExponentialBackoff stops at MaxAttempts and says how many it made")
     func givesUp() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [.json(Data("{}".utf8), status: 502)])
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 3, "BaseDelay": 0.05])
         let outcome = await LoadingFixtures.fetcher(policy).fetch(LoadingFixtures.mastodon(server))
@@ -81,6 +86,7 @@ struct HTTPSourceTests {
     @Test("a 429 is retried no sooner than its Retry-After")
     func rateLimit() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         let limited = LoopbackHTTPServer.Answer(status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
                                                 body: Data(#"{"error":"Too many requests"}"#.utf8))
         server.script(LoadingFixtures.blueskyPath, [limited, .json(try LoadingFixtures.answer("bluesky-timeline.json"))])
@@ -97,6 +103,7 @@ struct HTTPSourceTests {
     @Test("a Retry-After beyond MaxDelay stops at once instead of retrying early; Bluesky's RateLimit-Reset counts too")
     func rateLimitTooLong() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         let reset = Int(Date().timeIntervalSince1970) + 300
         server.script(LoadingFixtures.blueskyPath, [LoopbackHTTPServer.Answer(
             status: 429, headers: [("Content-Type", "application/json"), ("RateLimit-Reset", "\(reset)")],
@@ -111,6 +118,7 @@ struct HTTPSourceTests {
     @Test("a server that does not answer in time is a timeout, and the source counts as unreachable")
     func timeout() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: Data("[]".utf8), delay: 3)])
         let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), timeout: 0.5).fetch(LoadingFixtures.mastodon(server))
         guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); return }
@@ -123,6 +131,7 @@ struct HTTPSourceTests {
     @Test("a body cut short of its Content-Length is reported as truncated, and retried")
     func truncated() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         let body = try LoadingFixtures.answer("mastodon-home.json")
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: body, truncateAfter: 1000), .json(body)])
         let noRetry = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")).fetch(LoadingFixtures.mastodon(server))
@@ -138,6 +147,7 @@ struct HTTPSourceTests {
     @Test("wrong JSON and a wrong content type are reported clearly and not retried")
     func wrongContent() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["BaseDelay": 0.05])
         server.script(LoadingFixtures.mastodonPath, [.json(Data(#"{"feed": []}"#.utf8))])
         let shape = await LoadingFixtures.fetcher(policy).fetch(LoadingFixtures.mastodon(server))
@@ -158,6 +168,7 @@ struct HTTPSourceTests {
     @Test("an answer larger than the limit is cut off, whether announced or not")
     func tooLarge() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         let body = try LoadingFixtures.answer("mastodon-home.json")
         server.script(LoadingFixtures.mastodonPath, [.json(body)])
         let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"))
@@ -182,6 +193,7 @@ struct HTTPSourceTests {
     @Test("a redirect is followed, and the token goes only to the origin it was meant for")
     func redirects() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         let body = try LoadingFixtures.answer("mastodon-home.json")
         // Same origin: the token follows.
         server.script("/old", [LoopbackHTTPServer.Answer(status: 301, headers: [("Location", LoadingFixtures.mastodonPath)])])
@@ -201,6 +213,7 @@ struct HTTPSourceTests {
     @Test("a refused connection is unreachable; a 401 without a token says so")
     func unreachableAndUnauthorized() async throws {
         let server = try LoopbackHTTPServer()
+        defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [.json(Data(#"{"error":"The access token is invalid"}"#.utf8), status: 401)])
         let unauthorized = await LoadingFixtures.fetcher(try LoadingFixtures.policy("ExponentialBackoff"), token: nil)
             .fetch(LoadingFixtures.mastodon(server))
