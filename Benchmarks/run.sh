@@ -47,3 +47,7 @@ echo
 echo "## The store"
 swift build -c release --package-path Benchmarks --product store-bench >&2
 Benchmarks/.build/release/store-bench Tests/Fixtures/posts/tweets-rtweet.jsonl ${STORE_POSTS:-1000000}
+
+echo
+echo "## Network policies against injected failures"
+python3 Benchmarks/retry-bench.py "$engine"

@@ -4,16 +4,22 @@
 Serves the recorded answers in this folder on 127.0.0.1:
   GET /api/v1/timelines/home            mastodon-home.json, then mastodon-home-refreshed.json
   GET /xrpc/app.bsky.feed.getTimeline   bluesky-timeline.json, then bluesky-timeline-refreshed.json
-and can inject failures before answering:
-  --fail N          answer 503 to the first N requests
-  --rate-limit S    answer the first request 429 with Retry-After: S
+and can answer the first requests with failures, in order, before the recorded answers:
+  --failures LIST   a comma-separated list of
+                      503         an HTTP 503 with a JSON error
+                      429:S       an HTTP 429 with Retry-After: S
+                      hang:S      no answer for S seconds, then the recorded answer
+                      truncate    the recorded answer cut off after 1,000 bytes
+                      garbage     a 200 whose body is not JSON
+                      html        a 200 login page (Content-Type text/html)
 
-Usage: python3 serve.py [--port 8080] [--fail N] [--rate-limit S]
+Usage: python3 serve.py [--port 8080] [--failures 503,503]
 """
 import argparse
 import http.server
 import os
 import threading
+import time
 
 here = os.path.dirname(os.path.abspath(__file__))
 routes = {
@@ -25,38 +31,53 @@ routes = {
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8080)
-    parser.add_argument("--fail", type=int, default=0)
-    parser.add_argument("--rate-limit", type=int, default=None)
+    parser.add_argument("--failures", default="")
     options = parser.parse_args()
     lock = threading.Lock()
-    state = {"failures": options.fail, "limited": options.rate_limit is not None, "served": {}}
+    state = {"failures": [f for f in options.failures.split(",") if f], "served": {}}
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
             path = self.path.split("?", 1)[0]
             with lock:
-                if state["limited"]:
-                    state["limited"] = False
-                    return self.answer(429, b'{"error":"Too many requests"}', [("Retry-After", str(options.rate_limit))])
-                if state["failures"] > 0:
-                    state["failures"] -= 1
-                    return self.answer(503, b'{"error":"Service unavailable"}')
+                failure = state["failures"].pop(0) if state["failures"] else None
                 if path not in routes:
                     return self.answer(404, b'{"error":"Record not found"}')
-                count = state["served"].get(path, 0)
-                state["served"][path] = count + 1
+                if failure is None or failure.startswith("hang") or failure == "truncate":
+                    count = state["served"].get(path, 0)
+                    state["served"][path] = count + 1
+            kind, _, argument = (failure or "").partition(":")
+            if kind == "503":
+                return self.answer(503, b'{"error":"Service unavailable"}')
+            if kind == "429":
+                return self.answer(429, b'{"error":"Too many requests"}', [("Retry-After", argument or "1")])
+            if kind == "garbage":
+                return self.answer(200, b'<?xml version="1.0"?><error/>')
+            if kind == "html":
+                return self.answer(200, b"<html><body>Log in</body></html>", content_type="text/html")
+            if kind == "hang":
+                time.sleep(float(argument or "30"))
             name = routes[path][min(count, len(routes[path]) - 1)]
             with open(os.path.join(here, name), "rb") as file:
-                self.answer(200, file.read())
+                body = file.read()
+            self.answer(200, body, cut=1000 if kind == "truncate" else None)
 
-        def answer(self, status, body, headers=()):
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            for name, value in headers:
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(body)
+        def answer(self, status, body, headers=(), content_type="application/json; charset=utf-8", cut=None):
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body if cut is None else body[:cut])
+                if cut is not None:
+                    self.close_connection = True
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (its timeout)
+
+        def log_message(self, format, *args):
+            pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
     print(f"serving on http://127.0.0.1:{options.port}", flush=True)
