@@ -71,7 +71,7 @@ public struct CacheFirstLoader: Sendable {
     /// fails is reported in the result.
     public func load(from source: TimelineSource, onCached: @Sendable (TimelineStore.CachedTimeline?) -> Void = { _ in },
                      progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }) async throws(StoreError) -> Report {
-        let cached = try store.timeline(scope: scope)
+        let cached = try store.timeline(scope: scope, at: now())
         onCached(cached)
         let outcome = await fetcher.fetch(source, progress: progress)
         let viewportHeight = cached?.viewportHeight ?? outcome.viewportHeight ?? TimelineFormat.defaultViewportHeight
