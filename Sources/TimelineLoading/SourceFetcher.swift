@@ -35,17 +35,23 @@ public struct SourceFetcher: Sendable {
 
     /// What a fetch reports as it goes, for a progress indicator.
     public enum Progress: Sendable {
+        /// Request `number` of at most `of` is being made.
         case attempting(number: Int, of: Int)
+        /// Request `number` failed; the next comes after `retryIn` seconds, or none (nil).
         case failed(number: Int, message: String, retryIn: Double?)
     }
 
     /// The posts, or why there are none; and every request made.
     public struct Outcome: Sendable {
         public var result: Result<[Post], SourceError>
+        /// Every request, in order (none for a file).
         public var attempts: [Attempt]
+        /// The viewport height a file gave, if any.
         public var viewportHeight: Double?
     }
 
+    /// Reads a file, or requests an HTTP source until it answers or the policy stops, waiting
+    /// between attempts as the policy says. Never throws: a failure is the outcome's result.
     public func fetch(_ source: TimelineSource, progress: @Sendable (Progress) -> Void = { _ in }) async -> Outcome {
         switch source {
         case .file(let path, let format):
