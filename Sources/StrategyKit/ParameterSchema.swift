@@ -36,6 +36,14 @@ public enum ParameterSchema {
         return .dictionary(pairs)
     }
 
+    /// Parameters given as numbers (as scenarios give them), in key order, each as `number(_:)`
+    /// writes it.
+    public static func parameters(_ numbers: [String: Double]) -> Value.Dictionary {
+        var parameters = Value.Dictionary()
+        for (key, value) in numbers.sorted(by: { $0.key < $1.key }) { parameters[key] = Value.Member(value: number(value)) }
+        return parameters
+    }
+
     /// Integral doubles print as integers (3600, not 3600.0).
     static func number(_ value: Double) -> Value {
         if value == value.rounded(), abs(value) < 1e15 { return .integer(Int(value)) }

@@ -88,8 +88,8 @@ public struct TimelineMerge: Sendable, Equatable {
         var below: [Post] = []
         var removed: [String] = []
         var retained: [String] = []
-        var placed = Set(incoming.map(\.id))
-        for (index, post) in cached.enumerated() where placed.insert(post.id).inserted {
+        // `seen` holds the answer's ids: each cached post not among them is placed once.
+        for (index, post) in cached.enumerated() where seen.insert(post.id).inserted {
             if authoritative(post, at: index) {
                 removed.append(post.id)
             } else {

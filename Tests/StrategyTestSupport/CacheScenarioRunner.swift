@@ -11,10 +11,7 @@ public enum CacheScenarioRunner {
 
     public static func run(_ type: StrategyType, children: (CacheScenario) -> [any CachePolicy] = { _ in [] }) throws -> [Result] {
         try type.cacheScenarios.map { scenario in
-            var parameters = Value.Dictionary()
-            for (key, number) in scenario.parameters.sorted(by: { $0.key < $1.key }) {
-                parameters[key] = Value.Member(value: number == number.rounded() ? .integer(Int(number)) : .real(number))
-            }
+            let parameters = ParameterSchema.parameters(scenario.parameters)
             guard case .cache(let policy) = try type.make(StrategyOptions(parameters: parameters, cachePolicies: children(scenario))) else {
                 throw StrategyError("\(type.name) did not build a cache policy")
             }

@@ -11,10 +11,7 @@ public enum NetworkScenarioRunner {
 
     public static func run(_ type: StrategyType) throws -> [Result] {
         try type.networkScenarios.map { scenario in
-            var parameters = Value.Dictionary()
-            for (key, number) in scenario.parameters.sorted(by: { $0.key < $1.key }) {
-                parameters[key] = Value.Member(value: number == number.rounded() ? .integer(Int(number)) : .real(number))
-            }
+            let parameters = ParameterSchema.parameters(scenario.parameters)
             guard case .network(let policy) = try type.make(StrategyOptions(parameters: parameters)) else {
                 throw StrategyError("\(type.name) did not build a network policy")
             }

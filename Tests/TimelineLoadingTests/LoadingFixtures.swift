@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import RestorationEngine
 import StrategyKit
@@ -16,11 +17,7 @@ enum LoadingFixtures {
 
     /// A network policy by registry spec, e.g. `ExponentialBackoff(MaxAttempts: 3)`.
     static func policy(_ name: String, _ parameters: [String: Double] = [:]) throws -> any NetworkPolicy {
-        var dictionary = Value.Dictionary()
-        for (key, value) in parameters.sorted(by: { $0.key < $1.key }) {
-            dictionary[key] = Value.Member(value: value == value.rounded() ? .integer(Int(value)) : .real(value))
-        }
-        return try NetworkPolicyBuilder().policy(from: ComponentSpec(name: name, parameters: dictionary))
+        try NetworkPolicyBuilder().policy(from: ComponentSpec(name: name, parameters: ParameterSchema.parameters(parameters)))
     }
 
     /// A fetcher with a fixed jitter draw, so delays are known.
@@ -36,6 +33,3 @@ enum LoadingFixtures {
         .bluesky(URL(string: server.baseURL + blueskyPath + "?limit=40")!, tokenVariable: "TEST_TOKEN")
     }
 }
-
-import ValueTree
-import Configuration
