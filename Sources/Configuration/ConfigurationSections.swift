@@ -7,6 +7,8 @@ public struct PositionPersistenceSettings: Sendable, Equatable {
     public var maxHistorySize: Int
     /// Seconds between automatic saves while scrolling.
     public var autoSaveInterval: Double
+    /// Seconds scrolling must rest before the last position is saved.
+    public var autoSaveSettleDelay: Double
     public var crossSessionSync: Bool
     public var iCloudSyncEnabled: Bool
     public var fallbackStrategy: FallbackStrategy
@@ -75,7 +77,7 @@ public struct RestorationSettings: Sendable, Equatable {
     public var pipeline: [ComponentSpec]?
     public var composition: Composition
     public var minimumConfidence: Double
-    /// Seconds after which the live anchor is stale.
+    /// Seconds in the background after which the live anchor expires.
     public var anchorMaxAge: Double
     public var anchorVisibilityThreshold: Double
 }

@@ -45,6 +45,14 @@ extension ConfigurationSchema {
           "maximum": 3600,
           "default": 5
         },
+        "AutoSaveSettleDelay": {
+          "title": "Auto-save settle delay",
+          "description": "Seconds scrolling must rest before the last position is saved, so that the place the reader stopped at is never lost to the interval above. 0 saves at the next event after the scroll.",
+          "type": "number",
+          "minimum": 0,
+          "maximum": 3600,
+          "default": 1
+        },
         "CrossSessionSync": {
           "title": "Cross-session sync",
           "description": "Share the reading position with the reader's other devices and later sessions.",
@@ -288,7 +296,7 @@ extension ConfigurationSchema {
         },
         "AnchorMaxAge": {
           "title": "Anchor maximum age",
-          "description": "Seconds after which the live scroll anchor is stale and the last saved snapshot is used instead.",
+          "description": "Seconds the app may stay in the background before the live scroll anchor expires and a return starts from the last saved snapshot. While the app stays in the foreground, the live anchor is the reader's place however long they rest on it.",
           "type": "number",
           "minimum": 0,
           "default": 30

@@ -29,6 +29,7 @@ public struct TimelineConfiguration: Sendable, Equatable {
             smartRestoration: persistence.bool("SmartRestoration"),
             maxHistorySize: persistence.int("MaxHistorySize"),
             autoSaveInterval: persistence.double("AutoSaveInterval"),
+            autoSaveSettleDelay: persistence.double("AutoSaveSettleDelay"),
             crossSessionSync: persistence.bool("CrossSessionSync"),
             iCloudSyncEnabled: persistence.bool("iCloudSyncEnabled"),
             fallbackStrategy: persistence.enumeration("FallbackStrategy", default: .nearestContent))

@@ -304,7 +304,8 @@ struct Evaluator {
             } else if let additional {
                 if additional.boolValue == false {
                     var message = "unknown key \(Value.quote(name))"
-                    let known = Array(properties?.keys ?? [])
+                    // Deprecated keys stay valid but are never offered.
+                    let known = (properties ?? [:]).filter { $0.value.value["deprecated"]?.boolValue != true }.map(\.key)
                     if let suggestion = Suggestions.closest(to: name, among: known) {
                         message += "; did you mean \(Value.quote(suggestion))?"
                     } else if !known.isEmpty {

@@ -6,13 +6,26 @@ import TimelineCore
 ///
 /// - The **anchor** is the first post from the top whose visible fraction (its height inside
 ///   `[offset, offset + viewportHeight]` over its height) is at least `anchorVisibilityThreshold`.
-/// - **Autosave**: on a scroll, when `autoSaveInterval` seconds have passed since the last save
-///   of either kind (or nothing was saved yet); always on `background`, capturing the anchor at
-///   the last scroll offset against the current timeline (a background with no scroll since
-///   launch saves nothing); never on `terminate`. The clock carries across relaunches.
+/// - **Autosave** is a throttle with a leading and a trailing edge, as apps save when scrolling
+///   comes to rest:
+///   - on a scroll, when `autoSaveInterval` seconds have passed since the last save of either
+///     kind (or nothing was saved yet);
+///   - once scrolling has rested for `settleDelay` seconds, the last scroll position is saved
+///     (the *trailing* save), unless it was saved already. Time only moves with the events, so
+///     a save that came due is made by the next call (`settle(at:)`, or any observation);
+///   - always on `background`, capturing the anchor at the last scroll offset against the
+///     current timeline (without a timeline, the last scroll's snapshot; a background with no
+///     scroll since launch saves nothing);
+///   - never on `terminate`: a trailing save that came due before it was made, one that did not
+///     is lost with the process, as is any pending save at a `launch`.
+///
+///   The clock carries across relaunches.
 /// - **History**: at most `maxHistorySize` snapshots, newest first, one per post.
-/// - The live anchor (the last scroll observation) does not survive a relaunch, and is stale
-///   after `anchorMaxAge` seconds.
+/// - The **live anchor** (the last scroll observation) is the reader's place while the app stays
+///   in the foreground, however long the reader rests on it. It does not survive a relaunch,
+///   and it expires when the app stays in the background longer than `anchorMaxAge`: a return
+///   after that starts from the saved snapshot, as an anchor whose screen is gone (Catbird's
+///   30 s expiry of an anchor captured for a refresh that never came).
 ///
 /// A value type: the `TimelineEngine` façade serialises access to it.
 public struct PositionTracker: Sendable {
@@ -21,16 +34,21 @@ public struct PositionTracker: Sendable {
     }
 
     public struct Settings: Sendable, Equatable {
+        /// Seconds between two saves while the reader keeps scrolling (`AutoSaveInterval`).
         public var autoSaveInterval: Double
+        /// Seconds scrolling must rest before the last position is saved (`AutoSaveSettleDelay`).
+        public var settleDelay: Double
         public var maxHistorySize: Int
         public var anchorVisibilityThreshold: Double
+        /// Seconds in the background after which the live anchor expires (`AnchorMaxAge`).
         public var anchorMaxAge: Double
         /// How many neighbours to record on each side (NeighborAnchor's default Depth).
         public var neighborCount: Int
 
-        public init(autoSaveInterval: Double = 5, maxHistorySize: Int = 10, anchorVisibilityThreshold: Double = 0.3,
-                    anchorMaxAge: Double = 30, neighborCount: Int = 5) {
+        public init(autoSaveInterval: Double = 5, settleDelay: Double = 1, maxHistorySize: Int = 10,
+                    anchorVisibilityThreshold: Double = 0.3, anchorMaxAge: Double = 30, neighborCount: Int = 5) {
             self.autoSaveInterval = autoSaveInterval
+            self.settleDelay = settleDelay
             self.maxHistorySize = maxHistorySize
             self.anchorVisibilityThreshold = anchorVisibilityThreshold
             self.anchorMaxAge = anchorMaxAge
@@ -46,10 +64,16 @@ public struct PositionTracker: Sendable {
     public private(set) var liveAnchor: PositionSnapshot?
     public private(set) var lastScrollAt: Date?
     public private(set) var lastSaveAt: Date?
+    /// The last scroll's snapshot while it waits for its trailing save.
+    public private(set) var pendingSave: PositionSnapshot?
     private var lastScrollOffset: Double?
     private var lastViewportHeight: Double?
     /// True when a launch came after the last scroll.
     public private(set) var launchedSinceLastScroll = false
+    /// When the app went to the background, while it is there.
+    public private(set) var backgroundedAt: Date?
+    /// True when the app stayed in the background longer than `anchorMaxAge` since the last scroll.
+    private var anchorExpiredInBackground = false
 
     public init(settings: Settings = Settings(), deviceId: String? = nil) {
         self.settings = settings
@@ -84,50 +108,93 @@ public struct PositionTracker: Sendable {
             text: post.text, savedAt: date, deviceId: deviceId)
     }
 
-    /// A scroll observation. Returns the snapshot if it was autosaved.
+    /// When the pending trailing save is due: `settleDelay` after the last scroll. Nil when
+    /// nothing is pending.
+    public var pendingSaveDue: Date? {
+        guard pendingSave != nil, let lastScrollAt else { return nil }
+        return lastScrollAt.addingTimeInterval(settings.settleDelay)
+    }
+
+    /// Makes the trailing save if it is due at `date`. Returns the snapshot it saved.
     @discardableResult
-    public mutating func observeScroll(offset: Double, viewportHeight: Double, in index: TimelineIndex, at date: Date) -> PositionSnapshot? {
+    public mutating func settle(at date: Date) -> PositionSnapshot? {
+        guard let pending = pendingSave, let due = pendingSaveDue, due <= date else { return nil }
+        save(pending, at: due)
+        return pending
+    }
+
+    /// A scroll observation. Returns the snapshots saved, oldest first: a trailing save that
+    /// came due before it, and this scroll's own when the interval has passed.
+    @discardableResult
+    public mutating func observeScroll(offset: Double, viewportHeight: Double, in index: TimelineIndex, at date: Date) -> [PositionSnapshot] {
+        var saved = settle(at: date).map { [$0] } ?? []
         lastScrollAt = date
         lastScrollOffset = offset
         lastViewportHeight = viewportHeight
         launchedSinceLastScroll = false
+        anchorExpiredInBackground = false
         liveAnchor = capture(offset: offset, viewportHeight: viewportHeight, in: index, at: date)
-        guard let liveAnchor else { return nil }
-        if let lastSaveAt, date.timeIntervalSince(lastSaveAt) < settings.autoSaveInterval { return nil }
+        pendingSave = liveAnchor
+        guard let liveAnchor else { return saved }
+        if let lastSaveAt, date.timeIntervalSince(lastSaveAt) < settings.autoSaveInterval { return saved }
         save(liveAnchor, at: date)
-        return liveAnchor
+        saved.append(liveAnchor)
+        return saved
     }
 
     /// A lifecycle event. `index` is the current timeline, needed for `background`. Returns the
-    /// snapshot if one was saved.
+    /// snapshots saved, oldest first.
     @discardableResult
-    public mutating func observe(_ event: Lifecycle, at date: Date, in index: TimelineIndex? = nil) -> PositionSnapshot? {
+    public mutating func observe(_ event: Lifecycle, at date: Date, in index: TimelineIndex? = nil) -> [PositionSnapshot] {
+        var saved = event == .launch ? [] : (settle(at: date).map { [$0] } ?? [])
         switch event {
         case .background:
-            guard !launchedSinceLastScroll, let offset = lastScrollOffset, let height = lastViewportHeight, let index,
-                  let snapshot = capture(offset: offset, viewportHeight: height, in: index, at: date) else { return nil }
-            save(snapshot, at: date)
-            return snapshot
+            if backgroundedAt == nil { backgroundedAt = date }
+            if !launchedSinceLastScroll, let offset = lastScrollOffset, let height = lastViewportHeight, let index,
+               let snapshot = capture(offset: offset, viewportHeight: height, in: index, at: date) {
+                save(snapshot, at: date)
+                saved.append(snapshot)
+            } else if let pending = pendingSave {
+                // No timeline given: the last scroll's own snapshot stands for it.
+                save(pending, at: date)
+                saved.append(pending)
+            }
+            pendingSave = nil
+        case .foreground:
+            if let backgroundedAt, date.timeIntervalSince(backgroundedAt) > settings.anchorMaxAge { anchorExpiredInBackground = true }
+            backgroundedAt = nil
+        case .terminate:
+            pendingSave = nil
         case .launch:
+            pendingSave = nil
             liveAnchor = nil
+            backgroundedAt = nil
             launchedSinceLastScroll = true
-            return nil
-        case .foreground, .terminate:
-            return nil
         }
+        return saved
     }
 
-    /// The snapshot a restore at `date` starts from: the most recent saved one after a relaunch;
-    /// otherwise the live anchor if it is at most `anchorMaxAge` old, else the most recent saved.
+    /// Whether the live anchor has expired by `date`: the app stayed in the background longer
+    /// than `anchorMaxAge` since the last scroll.
+    public func liveAnchorExpired(at date: Date) -> Bool {
+        if anchorExpiredInBackground { return true }
+        if let backgroundedAt { return date.timeIntervalSince(backgroundedAt) > settings.anchorMaxAge }
+        return false
+    }
+
+    /// The snapshot a restore at `date` starts from: the most recent saved one after a relaunch
+    /// or once the live anchor has expired; otherwise the live anchor. A trailing save due by
+    /// `date` counts as saved.
     public func restoreInput(at date: Date) -> PositionSnapshot? {
-        if launchedSinceLastScroll { return history.first }
-        if let liveAnchor, let lastScrollAt, date.timeIntervalSince(lastScrollAt) <= settings.anchorMaxAge { return liveAnchor }
+        if !launchedSinceLastScroll, let liveAnchor, !liveAnchorExpired(at: date) { return liveAnchor }
+        if let pendingSave, let due = pendingSaveDue, due <= date { return pendingSave }
         return history.first
     }
 
     /// Adds a snapshot to the history (newest first, one per post, bounded).
     public mutating func save(_ snapshot: PositionSnapshot, at date: Date) {
         lastSaveAt = date
+        if pendingSave == snapshot { pendingSave = nil }
         history.removeAll { $0.postId == snapshot.postId }
         history.insert(snapshot, at: 0)
         if history.count > settings.maxHistorySize { history.removeLast(history.count - settings.maxHistorySize) }
@@ -135,8 +202,10 @@ public struct PositionTracker: Sendable {
 
     /// Replaces the history (for example with one loaded from storage).
     public mutating func restoreHistory(_ snapshots: [PositionSnapshot]) {
+        let pending = pendingSave
         history = []
         for snapshot in snapshots.reversed() { save(snapshot, at: snapshot.savedAt ?? Date(timeIntervalSince1970: 0)) }
         lastSaveAt = snapshots.compactMap(\.savedAt).max()
+        pendingSave = pending
     }
 }

@@ -55,6 +55,7 @@ extension PositionTracker.Settings {
     /// The tracker settings the configuration describes (`PositionPersistence` and `Restoration`).
     public init(configuration: TimelineConfiguration) {
         self.init(autoSaveInterval: configuration.positionPersistence.autoSaveInterval,
+                  settleDelay: configuration.positionPersistence.autoSaveSettleDelay,
                   maxHistorySize: configuration.positionPersistence.maxHistorySize,
                   anchorVisibilityThreshold: configuration.restoration.anchorVisibilityThreshold,
                   anchorMaxAge: configuration.restoration.anchorMaxAge)

@@ -7,7 +7,7 @@ import TimelineCore
 public struct RestorePoint: Sendable {
     /// Where the pipeline's input came from.
     public enum InputSource: String, Sendable, Equatable {
-        /// The last scroll observation, at most `AnchorMaxAge` old, with no launch since.
+        /// The last scroll observation, with no launch since and not expired in the background.
         case liveAnchor = "live anchor"
         /// The most recent saved snapshot.
         case savedSnapshot = "saved snapshot"

@@ -8,12 +8,13 @@ import TimelineCore
 ///
 /// - The timeline is what the `timeline`, `insert`, `remove` and `update` events made it.
 /// - The position tracker sees every `scroll` (offset, the header's viewport height, the
-///   current timeline) and every lifecycle event: it autosaves on scrolls every
-///   `AutoSaveInterval` seconds, saves on `background`, never on `terminate`, and forgets the
-///   live anchor on `launch`.
+///   current timeline) and every lifecycle event: it saves on scrolls every `AutoSaveInterval`
+///   seconds and once scrolling has rested for `AutoSaveSettleDelay` (a save due before an
+///   event is made before it), saves on `background`, never on `terminate` (a save not yet due
+///   is lost), and forgets the live anchor on `launch`.
 /// - At a `restore`, the input is the most recent saved snapshot if a `launch` came after the
-///   last scroll; otherwise the live anchor if it is at most `AnchorMaxAge` old; otherwise the
-///   most recent saved snapshot; with no snapshot at all, none (the pipeline's fallback
+///   last scroll, or if the app stayed in the background longer than `AnchorMaxAge` since it;
+///   otherwise the live anchor; with no snapshot at all, none (the pipeline's fallback
 ///   applies). A restore changes no tracker state.
 public struct SessionReplayer {
     public let header: SessionHeader
@@ -47,7 +48,7 @@ public struct SessionReplayer {
             if input == nil {
                 source = .none
             } else if !tracker.launchedSinceLastScroll, let live = tracker.liveAnchor, input == live,
-                      let lastScroll = tracker.lastScrollAt, event.at.timeIntervalSince(lastScroll) <= settings.tracker.anchorMaxAge {
+                      !tracker.liveAnchorExpired(at: event.at) {
                 source = .liveAnchor
             } else {
                 source = .savedSnapshot

@@ -69,14 +69,44 @@ public final class TimelineEngine: @unchecked Sendable {
         }
     }
 
-    /// Writes a saved snapshot through to the store.
-    private func persist(_ snapshot: PositionSnapshot?) {
-        guard let snapshot, let store else { return }
-        do {
-            try store.saveSnapshot(snapshot, scope: scope)
-        } catch {
-            lastStoreError = error
+    /// Writes saved snapshots through to the store, oldest first.
+    private func persist(_ snapshots: [PositionSnapshot]) {
+        guard let store else { return }
+        for snapshot in snapshots {
+            do {
+                try store.saveSnapshot(snapshot, scope: scope)
+            } catch {
+                lastStoreError = error
+            }
         }
+    }
+
+    /// True while a timer waits to make the tracker's trailing save.
+    private var settleTimerArmed = false
+
+    /// Arms a timer for the tracker's pending trailing save, unless one is armed. Called with the lock held.
+    private func armSettleTimer(now: Date) {
+        guard !settleTimerArmed, let due = tracker.pendingSaveDue else { return }
+        settleTimerArmed = true
+        let delay = max(0.05, due.timeIntervalSince(now))
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self else { return }
+            self.locked { self.settleTimerArmed = false }
+            self.settle()
+        }
+    }
+
+    /// Makes the trailing save of the last scroll position if scrolling has rested for
+    /// `PositionPersistence.AutoSaveSettleDelay`. The engine calls it itself from a timer; an
+    /// app may call it when it knows scrolling ended (`scrollViewDidEndDecelerating`).
+    public func settle() {
+        let now = clock()
+        let saved: [PositionSnapshot] = locked {
+            let saved = tracker.settle(at: now).map { [$0] } ?? []
+            armSettleTimer(now: now)
+            return saved
+        }
+        persist(saved)
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -102,15 +132,19 @@ public final class TimelineEngine: @unchecked Sendable {
     /// A scroll: the content offset of the viewport's top, against the timeline shown.
     public func observeScroll(offset: Double, viewportHeight: Double, in index: TimelineIndex) {
         let now = clock()
-        let saved = locked { tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now) }
+        let saved = locked {
+            let saved = tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now)
+            armSettleTimer(now: now)
+            return saved
+        }
         persist(saved)
     }
 
     /// A lifecycle event; `index` is the timeline shown, needed when going to the background.
     public func observe(_ event: PositionTracker.Lifecycle, in index: TimelineIndex? = nil) {
         let now = clock()
-        let saved: PositionSnapshot? = locked {
-            guard configuration.positionPersistence.enabled else { return nil }
+        let saved: [PositionSnapshot] = locked {
+            guard configuration.positionPersistence.enabled else { return [] }
             let saved = tracker.observe(event, at: now, in: index)
             resumeState.observe(event, at: now)
             return saved
@@ -129,6 +163,7 @@ public final class TimelineEngine: @unchecked Sendable {
 
     /// Where to put the reader back in `index`, whether to do it silently, and the choices to offer.
     public func restore(in index: TimelineIndex) -> RestoreResult {
+        settle()
         let now = clock()
         let (pipeline, snapshot, history, policy, resumeState) = locked {
             (self.pipeline, tracker.restoreInput(at: now), tracker.history, self.policy, self.resumeState)

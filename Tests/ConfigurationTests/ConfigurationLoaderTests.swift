@@ -57,7 +57,7 @@ struct ConfigurationLoaderTests {
                 </dict>
             """)
         #expect(Self.diagnostics(data) == [
-            "config.plist:6:9: error: PositionPersistence.FallbackStratgy: unknown key \"FallbackStratgy\"; did you mean \"FallbackStrategy\"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy, MaxUnreadHistory",
+            "config.plist:6:9: error: PositionPersistence.FallbackStratgy: unknown key \"FallbackStratgy\"; did you mean \"FallbackStrategy\"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy",
         ])
     }
 

@@ -14,7 +14,7 @@ struct SessionCommandTests {
         let lines = result.stdout.components(separatedBy: "\n")
         #expect(lines[0] == "Compared 12 sessions: 101 restore points, 6 pipelines.")
         #expect(lines[2].hasPrefix("pipeline           points  exact  within1  |idx err|  skipped  re-read  px p50  px p90  Brier"))
-        #expect(lines[3].hasPrefix("configured            101  0.881    0.950       0.21       12        9     0.0   120.5  0.115"))
+        #expect(lines[3].hasPrefix("configured            101  0.980    0.980       0.05        5        0     0.0     0.0  0.016"))
         #expect(result.stdout.contains("Tag relaunch-hard (9 restore points):"))
     }
 
@@ -91,7 +91,7 @@ struct SessionCommandTests {
         #expect(text.contains("  input (live anchor): post "))
         #expect(text.contains("    ExactMatch: post "))
         #expect(text.contains("  metrics: exact yes, within1 yes, indexError 0, pixelError 0 pt, latency "))
-        #expect(text.hasSuffix("\n\n6 restore points, 6 scored: exact 4, within1 5\n"))
+        #expect(text.hasSuffix("\n\n6 restore points, 6 scored: exact 5, within1 5\n"))
     }
 
     @Test("simulate writes the same sessions for the same seed")

@@ -50,7 +50,7 @@ struct ValidateCommandTests {
         #expect(result.status == 1)
         #expect(result.stdout == "")
         #expect(result.stderr == """
-            bad.plist:6:3: error: PositionPersistence.FallbackStratgy: unknown key "FallbackStratgy"; did you mean "FallbackStrategy"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy, MaxUnreadHistory
+            bad.plist:6:3: error: PositionPersistence.FallbackStratgy: unknown key "FallbackStratgy"; did you mean "FallbackStrategy"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy
             bad.plist:9:3: error: PositionPersistence.AutoSaveInterval: expected number, found string "5"
             bad.plist:10:3: warning: PositionPersistence.MaxUnreadHistory: key "MaxUnreadHistory" is deprecated: The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead.
             bad.json:1:27: error: Debug.VerboseMode: expected boolean, found integer 1
@@ -78,7 +78,7 @@ struct ValidateCommandTests {
         let result = try EngineProcess.run(["validate", "--format", "github", "bad.plist"], in: directory)
         #expect(result.status == 1)
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
-            "::error file=bad.plist,line=6,col=3,title=PositionPersistence.FallbackStratgy::unknown key \"FallbackStratgy\"; did you mean \"FallbackStrategy\"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy, MaxUnreadHistory",
+            "::error file=bad.plist,line=6,col=3,title=PositionPersistence.FallbackStratgy::unknown key \"FallbackStratgy\"; did you mean \"FallbackStrategy\"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy",
             "::error file=bad.plist,line=9,col=3,title=PositionPersistence.AutoSaveInterval::expected number, found string \"5\"",
             "::warning file=bad.plist,line=10,col=3,title=PositionPersistence.MaxUnreadHistory::key \"MaxUnreadHistory\" is deprecated: The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead.",
         ])

@@ -25,27 +25,108 @@ struct PositionTrackerTests {
 
     @Test("autosave: every AutoSaveInterval while scrolling, always on background, never on terminate")
     func autosave() {
-        var tracker = PositionTracker(settings: .init(autoSaveInterval: 5))
-        #expect(tracker.observeScroll(offset: 0, viewportHeight: 500, in: Self.index, at: Self.start) != nil)
-        #expect(tracker.observeScroll(offset: 300, viewportHeight: 500, in: Self.index, at: Self.start.addingTimeInterval(2)) == nil)
-        #expect(tracker.observeScroll(offset: 600, viewportHeight: 500, in: Self.index, at: Self.start.addingTimeInterval(5)) != nil)
-        #expect(tracker.observeScroll(offset: 900, viewportHeight: 500, in: Self.index, at: Self.start.addingTimeInterval(6)) == nil)
-        #expect(tracker.observe(.background, at: Self.start.addingTimeInterval(7), in: Self.index)?.postId == "p9")
-        #expect(tracker.observe(.terminate, at: Self.start.addingTimeInterval(8), in: Self.index) == nil)
+        var tracker = PositionTracker(settings: .init(autoSaveInterval: 5, settleDelay: 100))
+        let at = { (second: Double) in Self.start.addingTimeInterval(second) }
+        #expect(tracker.observeScroll(offset: 0, viewportHeight: 500, in: Self.index, at: at(0)).map(\.postId) == ["p0"])
+        #expect(tracker.observeScroll(offset: 300, viewportHeight: 500, in: Self.index, at: at(2)).isEmpty)
+        #expect(tracker.observeScroll(offset: 600, viewportHeight: 500, in: Self.index, at: at(5)).map(\.postId) == ["p6"])
+        #expect(tracker.observeScroll(offset: 900, viewportHeight: 500, in: Self.index, at: at(6)).isEmpty)
+        #expect(tracker.observe(.background, at: at(7), in: Self.index).map(\.postId) == ["p9"])
+        #expect(tracker.observe(.terminate, at: at(8), in: Self.index).isEmpty)
         #expect(tracker.history.map(\.postId) == ["p9", "p6", "p0"])
-        tracker.observe(.launch, at: Self.start.addingTimeInterval(100))
+        tracker.observe(.launch, at: at(100))
         #expect(tracker.liveAnchor == nil)
-        #expect(tracker.observe(.background, at: Self.start.addingTimeInterval(101), in: Self.index) == nil)
-        #expect(tracker.restoreInput(at: Self.start.addingTimeInterval(102))?.postId == "p9")
+        #expect(tracker.observe(.background, at: at(101), in: Self.index).isEmpty)
+        #expect(tracker.restoreInput(at: at(102))?.postId == "p9")
     }
 
-    @Test("the live anchor is used until it is older than AnchorMaxAge")
-    func anchorAge() {
-        var tracker = PositionTracker(settings: .init(autoSaveInterval: 1000, anchorMaxAge: 30))
+    @Test("the trailing save: the place where scrolling rests is saved after the settle delay")
+    func trailingSave() {
+        var tracker = PositionTracker(settings: .init(autoSaveInterval: 5, settleDelay: 1))
+        let at = { (second: Double) in Self.start.addingTimeInterval(second) }
+        #expect(tracker.observeScroll(offset: 0, viewportHeight: 500, in: Self.index, at: at(0)).map(\.postId) == ["p0"])
+        #expect(tracker.observeScroll(offset: 300, viewportHeight: 500, in: Self.index, at: at(2)).isEmpty)
+        #expect(tracker.observeScroll(offset: 700, viewportHeight: 500, in: Self.index, at: at(2.25)).isEmpty)
+        // Scrolling rests at 2.25 s: the save is due at 3.25 s, not at 5 s.
+        #expect(tracker.pendingSaveDue == at(3.25))
+        #expect(tracker.settle(at: at(3.2)) == nil)
+        #expect(tracker.settle(at: at(3.25))?.postId == "p7")
+        #expect(tracker.lastSaveAt == at(3.25))
+        #expect(tracker.pendingSaveDue == nil)
+        // A save that came due between two events is made by the next one, at the time it came
+        // due; the interval then counts from it.
+        #expect(tracker.observeScroll(offset: 1000, viewportHeight: 500, in: Self.index, at: at(4)).isEmpty)
+        #expect(tracker.observeScroll(offset: 1500, viewportHeight: 500, in: Self.index, at: at(9)).map(\.postId) == ["p10"])
+        #expect(tracker.lastSaveAt == at(5))
+        #expect(tracker.history.map(\.postId) == ["p10", "p7", "p0"])
+        #expect(tracker.observeScroll(offset: 1600, viewportHeight: 500, in: Self.index, at: at(9.5)).isEmpty)
+        #expect(tracker.observeScroll(offset: 1800, viewportHeight: 500, in: Self.index, at: at(10)).map(\.postId) == ["p18"])
+    }
+
+    @Test("while scrolling goes on, the interval still bounds the time between saves")
+    func intervalWhileScrolling() {
+        var tracker = PositionTracker(settings: .init(autoSaveInterval: 5, settleDelay: 1))
+        var savedAt: [Double] = []
+        for step in 0..<40 {
+            let second = Double(step) * 0.25
+            if !tracker.observeScroll(offset: Double(step * 30), viewportHeight: 500, in: Self.index, at: Self.start.addingTimeInterval(second)).isEmpty {
+                savedAt.append(second)
+            }
+        }
+        #expect(savedAt == [0, 5])
+        #expect(tracker.pendingSaveDue == Self.start.addingTimeInterval(10.75))
+    }
+
+    @Test("a hard close keeps the trailing save that came due before it, and loses one that did not")
+    func hardClose() {
+        let at = { (second: Double) in Self.start.addingTimeInterval(second) }
+        var killedLate = PositionTracker(settings: .init(autoSaveInterval: 5, settleDelay: 1))
+        killedLate.observeScroll(offset: 0, viewportHeight: 500, in: Self.index, at: at(0))
+        killedLate.observeScroll(offset: 1200, viewportHeight: 500, in: Self.index, at: at(2))
+        #expect(killedLate.observe(.terminate, at: at(3.5)).map(\.postId) == ["p12"])
+        killedLate.observe(.launch, at: at(60))
+        #expect(killedLate.restoreInput(at: at(61))?.postId == "p12")
+
+        var killedEarly = PositionTracker(settings: .init(autoSaveInterval: 5, settleDelay: 1))
+        killedEarly.observeScroll(offset: 0, viewportHeight: 500, in: Self.index, at: at(0))
+        killedEarly.observeScroll(offset: 1200, viewportHeight: 500, in: Self.index, at: at(2))
+        #expect(killedEarly.observe(.terminate, at: at(2.5)).isEmpty)
+        killedEarly.observe(.launch, at: at(60))
+        #expect(killedEarly.pendingSave == nil)
+        #expect(killedEarly.restoreInput(at: at(61))?.postId == "p0")
+    }
+
+    @Test("a reader who has not scrolled keeps their live anchor, however long they rest")
+    func restingReader() {
+        var tracker = PositionTracker(settings: .init(autoSaveInterval: 1000, settleDelay: 1000, anchorMaxAge: 30))
         tracker.observeScroll(offset: 0, viewportHeight: 500, in: Self.index, at: Self.start)
         tracker.observeScroll(offset: 1200, viewportHeight: 500, in: Self.index, at: Self.start.addingTimeInterval(1))
         #expect(tracker.restoreInput(at: Self.start.addingTimeInterval(31))?.postId == "p12")
-        #expect(tracker.restoreInput(at: Self.start.addingTimeInterval(32))?.postId == "p0")
+        #expect(tracker.restoreInput(at: Self.start.addingTimeInterval(3600))?.postId == "p12")
+        #expect(!tracker.liveAnchorExpired(at: Self.start.addingTimeInterval(3600)))
+    }
+
+    @Test("the live anchor expires after AnchorMaxAge in the background; a scroll renews it")
+    func anchorExpiresInBackground() {
+        let at = { (second: Double) in Self.start.addingTimeInterval(second) }
+        let timeline = TimelineIndex(Timeline(posts: Array(Self.index.posts.dropFirst(3)), viewportHeight: 500))
+        var tracker = PositionTracker(settings: .init(autoSaveInterval: 1000, settleDelay: 1000, anchorMaxAge: 30))
+        tracker.observeScroll(offset: 1200, viewportHeight: 500, in: Self.index, at: at(0))
+        // The background save captures the last offset against the timeline of that moment.
+        #expect(tracker.observe(.background, at: at(10), in: timeline).map(\.postId) == ["p15"])
+        #expect(tracker.restoreInput(at: at(40))?.postId == "p12")
+        #expect(tracker.restoreInput(at: at(41))?.postId == "p15")
+        tracker.observe(.foreground, at: at(41))
+        #expect(tracker.liveAnchorExpired(at: at(42)))
+        #expect(tracker.restoreInput(at: at(42))?.postId == "p15")
+        tracker.observeScroll(offset: 200, viewportHeight: 500, in: Self.index, at: at(50))
+        #expect(tracker.restoreInput(at: at(500))?.postId == "p2")
+
+        var shortTrip = PositionTracker(settings: .init(autoSaveInterval: 1000, settleDelay: 1000, anchorMaxAge: 30))
+        shortTrip.observeScroll(offset: 1200, viewportHeight: 500, in: Self.index, at: at(0))
+        shortTrip.observe(.background, at: at(10), in: timeline)
+        shortTrip.observe(.foreground, at: at(40))
+        #expect(shortTrip.restoreInput(at: at(500))?.postId == "p12")
     }
 
     @Test("history is bounded, one snapshot per post, newest first")

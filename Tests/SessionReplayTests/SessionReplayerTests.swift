@@ -7,7 +7,8 @@ import Testing
 import TimelineCore
 
 /// Hand-built sessions: ten posts of 100 pt, a 300 pt viewport, the default tracker settings
-/// (autosave every 5 s, anchor visible at 30 %, live anchor good for 30 s).
+/// (autosave every 5 s and 1 s after scrolling rests, anchor visible at 30 %, live anchor good
+/// for 30 s in the background).
 struct Script {
     static let start = Date(timeIntervalSince1970: 1_767_261_600)
     static let posts = (0..<10).map { Post(id: "p\($0)", createdAt: start.addingTimeInterval(Double(-60 * $0)), text: "post number \($0)", height: 100) }
@@ -46,39 +47,46 @@ struct Script {
         #expect(point.close == .hard)  // launched without a clean background before
         // A restore changes nothing: the same question gets the same answer.
         #expect(script.restore(3, expecting: "p6").input?.postId == "p6")
-        // 38 s after the last scroll the live anchor is stale: the saved snapshot answers.
+        #expect(script.replayer.tracker.history.map(\.postId) == ["p2"])
+        // A reader resting on a post for 38 s is still on it: the live anchor answers.
         point = script.restore(40, expecting: "p6")
-        #expect(point.inputSource == .savedSnapshot)
-        #expect(point.input?.postId == "p2")
-        // 5 s or more since the last save: this scroll saves.
+        #expect(point.inputSource == .liveAnchor)
+        #expect(point.input?.postId == "p6")
+        // The next scroll first makes the trailing save that came due 1 s after the scroll at
+        // 2 s; 5 s or more since that save, this scroll saves too.
         script.at(41, .scroll(offset: 0))
-        #expect(script.replayer.tracker.history.map(\.postId) == ["p0", "p2"])
+        #expect(script.replayer.tracker.history.map(\.postId) == ["p0", "p6", "p2"])
         script.at(42, .scroll(offset: 400))
-        // Background saves the anchor at the last offset against the current timeline, which
-        // has changed since: two posts on top move p4 down to 600–700, so p4 → the anchor at 400 is p2.
+        // Background makes the trailing save due at 43 s (p4), then saves the anchor at the last
+        // offset against the current timeline, which has changed since: two posts on top move p4
+        // down to 600–700, so the anchor at 400 is p2.
         script.at(43, .insert(index: 0, posts: [Post(id: "n1", createdAt: Script.start, height: 100), Post(id: "n2", createdAt: Script.start, height: 100)]))
         script.at(44, .lifecycle(.background))
-        #expect(script.replayer.tracker.history.map(\.postId) == ["p2", "p0"])
+        #expect(script.replayer.tracker.history.map(\.postId) == ["p2", "p4", "p0", "p6"])
         // Back within 30 s without a terminate: a soft close, and the live anchor (still p4 from
-        // the scroll at 42 s, 3 s old) answers.
+        // the scroll at 42 s) answers.
         script.at(50, .lifecycle(.foreground))
         point = script.restore(51, expecting: "p4")
         #expect(point.close == .soft)
         #expect(point.inputSource == .liveAnchor)
         #expect(point.input?.postId == "p4")
-        // Terminate saves nothing; after the launch the live anchor is gone and the most recent
-        // saved snapshot answers; the terminate makes it a hard close.
+        // 8 s since the last save: this scroll saves p7. The next one, 0.5 s later, waits for
+        // its trailing save, and the terminate 0.5 s after it comes first: terminate saves
+        // nothing, and the waiting save is lost with the process.
         script.at(52, .scroll(offset: 900))
+        script.at(52.5, .scroll(offset: 600))
         script.at(53, .lifecycle(.terminate))
-        #expect(script.replayer.tracker.history.map(\.postId) == ["p7", "p2", "p0"])
+        #expect(script.replayer.tracker.history.map(\.postId) == ["p7", "p2", "p4", "p0", "p6"])
+        // After the launch the live anchor is gone and the most recent saved snapshot answers;
+        // the terminate makes it a hard close.
         script.at(60, .lifecycle(.launch))
-        point = script.restore(61, expecting: "p7")
+        point = script.restore(61, expecting: "p4")
         #expect(point.inputSource == .savedSnapshot)
         #expect(point.input?.postId == "p7")
         #expect(point.close == .hard)
         // A background with no scroll since the launch saves nothing.
         script.at(62, .lifecycle(.background))
-        #expect(script.replayer.tracker.history.count == 3)
+        #expect(script.replayer.tracker.history.count == 5)
     }
 
     @Test func withNoSnapshotTheFallbackApplies() throws {

@@ -38,6 +38,48 @@ struct PersistenceTests {
     }
 }
 
+@Suite("Trailing saves through the façade")
+struct FacadeTrailingSaveTests {
+    @Test("the place where scrolling rests reaches the store, so a hard close after it loses nothing")
+    func settledPositionSurvivesAHardClose() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("engine.sqlite").path
+        let clock = TestClock()
+        let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
+        do {
+            let engine = try TimelineEngine(store: try TimelineStore(path: path), clock: { clock.now })
+            engine.observeScroll(offset: 1230, viewportHeight: 600, in: index)   // saved: the first scroll
+            clock.advance(2)
+            engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)   // 2 s after the save: waits
+            engine.settle()
+            #expect(try TimelineStore(path: path).history(scope: StoreScope()).map(\.postId) == ["p12"])
+            clock.advance(1)                                                     // AutoSaveSettleDelay has passed
+            engine.settle()
+            #expect(engine.history.map(\.postId) == ["p20", "p12"])
+            // The process is killed here: no background, no terminate.
+        }
+        let engine = try TimelineEngine(store: try TimelineStore(path: path), clock: { clock.now })
+        clock.advance(600)
+        engine.observe(.launch)
+        #expect(engine.restore(in: index).restoration?.postId == "p20")
+    }
+
+    @Test("the engine makes the trailing save by itself once scrolling rests")
+    func timerMakesTheSave() async throws {
+        let configuration = ConfigurationLoader().read(data: Data(#"{"PositionPersistence": {"AutoSaveSettleDelay": 0.05}}"#.utf8)).configuration
+        let engine = try TimelineEngine(configuration: configuration)
+        let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
+        engine.observeScroll(offset: 0, viewportHeight: 600, in: index)
+        engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)
+        // Bounded wait for the timer: up to 10 s, however loaded the machine.
+        for _ in 0..<200 where engine.history.first?.postId != "p20" {
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        #expect(engine.history.map(\.postId) == ["p20", "p0"])
+    }
+}
+
 @Suite("Maintenance through the façade")
 struct FacadeMaintenanceTests {
     @Test("performMaintenance shrinks the caches to their floors under memory pressure, and reports it")
