@@ -168,7 +168,7 @@ let package = Package(
             name: "RobustnessTests",
             dependencies: [
                 "PropertyList", "JSONText", "Configuration", "TestSupport", "SessionFormat", "SessionReplay", "RestorationEngine",
-                "PositionTracking",
+                "PositionTracking", "SessionComparison", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings

@@ -91,7 +91,11 @@ struct RestoreCommand: ParsableCommand {
         logging.logger(.position).debug("restored in \(Int(elapsed)) µs with \(pipeline.summary)")
 
         guard let restoration = outcome.restoration else {
-            Console.error("\(timeline): the timeline is empty; there is nothing to restore")
+            if index.count == 0 {
+                Console.error("\(timeline): the timeline is empty; there is nothing to restore")
+            } else {
+                Console.error("error: no stage of \(pipeline.summary) found a place in the \(index.count) posts of \(timeline); end the pipeline with Fallback to always find one")
+            }
             throw EngineExit.invalid
         }
         switch format {
@@ -124,7 +128,7 @@ struct RestoreCommand: ParsableCommand {
     }
 
     static func points(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) pt" : String(format: "%.1f pt", value)
+        value == value.rounded() ? "\(Value.describe(number: value)) pt" : String(format: "%.1f pt", value)
     }
 
     private func readTimeline() throws -> Timeline {

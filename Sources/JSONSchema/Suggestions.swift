@@ -3,17 +3,24 @@
 public enum Suggestions {
     /// The candidate nearest to `word`, when its edit distance (case-insensitive) is at most a
     /// third of the word's length, and at least 1 and at most 3 edits.
+    ///
+    /// The distance is at least the difference in length, so a candidate whose length differs
+    /// by more than the allowed edits is skipped without measuring: a megabyte-long word costs
+    /// no more than a short one.
     public static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let length = word.unicodeScalars.count
+        let allowed = min(3, max(1, length / 3))
+        let near = candidates.filter { abs($0.unicodeScalars.count - length) <= allowed }
+        guard !near.isEmpty else { return nil }
         let lowered = word.lowercased()
         var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
+        for candidate in near {
             let distance = editDistance(lowered, candidate.lowercased())
             if best == nil || distance < best!.distance {
                 best = (candidate, distance)
             }
         }
         guard let best else { return nil }
-        let allowed = min(3, max(1, word.count / 3))
         return best.distance <= allowed ? best.candidate : nil
     }
 

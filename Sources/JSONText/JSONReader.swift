@@ -320,6 +320,9 @@ private struct Parser {
         guard let double = Double(string), double.isFinite else {
             throw fail("number \(string) is out of range", at: start)
         }
+        if DecimalText.underflows(text, value: double) {
+            throw fail("number \(string) is too small to represent; it would read as 0", at: start)
+        }
         return Value(.real(double), location: here)
     }
 }

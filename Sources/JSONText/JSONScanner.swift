@@ -243,6 +243,7 @@ public struct JSONScanner {
         if simple { return negative ? -Double(mantissa) : Double(mantissa) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw error("number \(text) is out of range", at: start) }
+        if DecimalText.underflows(text.utf8, value: value) { throw error("number \(text) is too small to represent; it would read as 0", at: start) }
         return value
     }
 

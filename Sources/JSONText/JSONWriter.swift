@@ -3,8 +3,8 @@ import ValueTree
 /// Writes a `Value` tree as JSON text, keeping dictionary order.
 ///
 /// `compact` is what `plutil -convert json` prints (no spaces, one line); `pretty` indents by two
-/// spaces. Dates and data have no JSON form: writing one throws `JSONWriter.UnrepresentableValue`
-/// naming where it is (use the typed form for those).
+/// spaces. Dates, data, infinities and NaN have no JSON form: writing one throws
+/// `JSONWriter.UnrepresentableValue` naming where it is (use the typed form for dates and data).
 public struct JSONWriter: Sendable {
     public enum Style: Sendable {
         case compact
@@ -41,7 +41,10 @@ public struct JSONWriter: Sendable {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
         case .integer(let integer): output += integer.description
-        case .real(let real): output += Value.format(real: real)
+        case .real(let real):
+            // JSON has no infinity or NaN; writing "inf" would make a file no reader accepts.
+            guard real.isFinite else { throw UnrepresentableValue(path: path, typeName: "non-finite number \(real)", location: value.location) }
+            output += Value.format(real: real)
         case .string(let string): JSONWriter.appendQuoted(string, to: &output)
         case .date, .data:
             throw UnrepresentableValue(path: path, typeName: value.typeName, location: value.location)

@@ -128,6 +128,10 @@ public struct PositionTracker: Sendable {
     @discardableResult
     public mutating func observeScroll(offset: Double, viewportHeight: Double, in index: TimelineIndex, at date: Date) -> [PositionSnapshot] {
         var saved = settle(at: date).map { [$0] } ?? []
+        // An offset or viewport out of `GeometryLimits` (infinite, NaN) is no position: ignored.
+        guard GeometryLimits.problem(withOffset: offset) == nil, GeometryLimits.problem(withViewportSize: viewportHeight) == nil else {
+            return saved
+        }
         lastScrollAt = date
         lastScrollOffset = offset
         lastViewportHeight = viewportHeight

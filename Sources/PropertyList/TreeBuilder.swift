@@ -308,6 +308,10 @@ final class TreeBuilder {
             }
             return nil
         case .real:
+            if let real = TreeBuilder.parseReal(text), DecimalText.underflows(text, value: real) {
+                fail("invalid real \(Value.quote(textSnippet)): too small to represent; it would read as 0", at: location)
+                return nil
+            }
             guard let real = TreeBuilder.parseReal(text) else {
                 fail(text.isEmpty ? "empty <real>" : "invalid real \(Value.quote(textSnippet)): expected a finite decimal number", at: location)
                 return nil

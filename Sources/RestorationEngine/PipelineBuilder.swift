@@ -43,10 +43,22 @@ public struct PipelineBuilder: Sendable {
         } catch {
             throw PipelineError("invalid --strategy spec at \(error.description)")
         }
-        switch spec {
-        case .sequence(let stages): return try assemble(stages.map(node(from:)), composition: "FirstMatch")
-        case .stage: return try assemble([node(from: spec)], composition: "FirstMatch")
+        var positioning: Node?
+        var restoration = spec
+        if case .positioned(let stages, let by) = spec {
+            restoration = stages
+            positioning = node(from: by)
+            if let positioning, let type = registry[positioning.name], type.kind != .positioning {
+                throw PipelineError("\(positioning.name) is a \(type.kind.rawValue) strategy; only a positioning strategy can follow '|'")
+            }
         }
+        var nodes: [Node]
+        switch restoration {
+        case .sequence(let stages): nodes = stages.map(node(from:))
+        case .stage, .positioned: nodes = [node(from: restoration)]
+        }
+        if let positioning { nodes.append(positioning) }
+        return try assemble(nodes, composition: "FirstMatch")
     }
 
     /// The similarity above which the default pipeline takes a text for a re-draft of the saved one.
@@ -80,6 +92,9 @@ public struct PipelineBuilder: Sendable {
         switch spec {
         case .sequence(let stages):
             return Node(name: "FirstMatch", parameters: [:], children: stages.map(node(from:)))
+        case .positioned(let stages, _):
+            // The parser puts `|` at the top only, where `build(spec:)` takes it apart.
+            return node(from: stages)
         case .stage(let name, let parameters, let arguments):
             var dictionary = Value.Dictionary()
             for (key, value) in parameters { dictionary[key] = Value.Member(value: value) }
@@ -97,21 +112,30 @@ public struct PipelineBuilder: Sendable {
             stages.removeLast()
         }
         guard !stages.isEmpty else { throw PipelineError("the pipeline has no restoration stage") }
-        let root: any RestorationStage
-        if stages.count == 1, registry[stages[0].name]?.isComposition == true {
-            root = try restorationStage(stages[0])
-        } else {
-            root = try restorationStage(Node(name: composition, parameters: [:], children: stages))
-        }
-        let summary = (stages.count == 1 ? describe(stages[0]) : stages.map(describe).joined(separator: " > "))
-            + (composition == "FirstMatch" || stages.count == 1 ? "" : " [\(composition)]") + " | " + positioningName
-        return Pipeline(root: root, positioning: positioning, summary: summary)
+        let rootNode = stages.count == 1 && registry[stages[0].name]?.isComposition == true
+            ? stages[0] : Node(name: composition, parameters: [:], children: stages)
+        let root = try restorationStage(rootNode)
+        return Pipeline(root: root, positioning: positioning, summary: summary(of: rootNode) + " | " + positioningName)
     }
 
+    /// The root in spec notation, which `build(spec:)` reads back into the same pipeline under
+    /// the same configuration: a FirstMatch whose parameters are its defaults is written
+    /// `A > B`, any other root in full.
+    func summary(of root: Node) -> String {
+        guard root.name == "FirstMatch", root.parameters.isEmpty, let type = registry[root.name],
+              inherited(for: root).allSatisfy({ type.defaults[$0.key]?.value == $0.value.value }) else {
+            return describe(root)
+        }
+        return root.children.map(describe).joined(separator: " > ")
+    }
+
+    /// A stage in spec notation, with the parameters it was given and those it takes from
+    /// configuration keys, so that an edit of such a key shows.
     func describe(_ node: Node) -> String {
-        let parameters = node.parameters.map { "\($0.key): \(literal($0.value.value))" }
+        var parameters = node.parameters
+        for (key, member) in inherited(for: node) where parameters[key] == nil { parameters[key] = member }
         let arguments = node.children.map(describe)
-        let inside = (arguments + parameters).joined(separator: ", ")
+        let inside = (arguments + parameters.map { "\($0.key): \(literal($0.value.value))" }).joined(separator: ", ")
         return inside.isEmpty ? node.name : "\(node.name)(\(inside))"
     }
 
@@ -162,24 +186,33 @@ public struct PipelineBuilder: Sendable {
             throw PipelineError("\(node.name) is not a composition and takes no stages")
         }
         var parameters = type.defaults
-        if node.name == "Fallback", node.parameters["Mode"] == nil {
-            parameters["Mode"] = Value.Member(value: .string(configuration.positionPersistence.fallbackStrategy.rawValue))
-        }
-        if node.name == "FirstMatch", node.parameters["MinimumConfidence"] == nil {
-            parameters["MinimumConfidence"] = Value.Member(value: .real(configuration.restoration.minimumConfidence))
-        }
+        for (key, member) in inherited(for: node) { parameters[key] = member }
         for (key, member) in node.parameters { parameters[key] = member }
         return parameters
     }
 
-    func restorationStage(_ node: Node) throws(PipelineError) -> any RestorationStage {
+    /// The parameters a stage takes from configuration keys when the stage does not set them:
+    /// Fallback's Mode from `PositionPersistence.FallbackStrategy`, FirstMatch's
+    /// MinimumConfidence from `Restoration.MinimumConfidence`.
+    func inherited(for node: Node) -> Value.Dictionary {
+        switch node.name {
+        case "Fallback": return ["Mode": Value.Member(value: .string(configuration.positionPersistence.fallbackStrategy.rawValue))]
+        case "FirstMatch": return ["MinimumConfidence": Value.Member(value: .real(configuration.restoration.minimumConfidence))]
+        default: return [:]
+        }
+    }
+
+    func restorationStage(_ node: Node, depth: Int = 1) throws(PipelineError) -> any RestorationStage {
+        guard depth <= PipelineSpec.maximumDepth else {
+            throw PipelineError("compositions nest deeper than \(PipelineSpec.maximumDepth) levels")
+        }
         let type = try type(named: node.name)
         guard type.kind == .restoration || type.kind == .fallback else {
             throw PipelineError("\(node.name) is a \(type.kind.rawValue) strategy; it can only come last in a pipeline")
         }
         let parameters = try options(for: node, type: type)
         var children: [any RestorationStage] = []
-        for child in node.children { children.append(try restorationStage(child)) }
+        for child in node.children { children.append(try restorationStage(child, depth: depth + 1)) }
         if type.isComposition, children.isEmpty { throw PipelineError("\(node.name) needs at least one stage") }
         guard case .restoration(let stage) = try make(type, StrategyOptions(parameters: parameters, children: children)) else {
             throw PipelineError("\(node.name) did not build a restoration stage")

@@ -5,14 +5,23 @@ import ValueTree
 ///
 /// Stages are separated by `>` (a FirstMatch); a stage is `Name` or `Name(Key: value, …)`; a
 /// composition's arguments are specs themselves: `BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5))`.
-/// Values are numbers, `true`/`false`, bare words or quoted strings.
+/// Values are numbers, `true`/`false`, bare words or quoted strings. A positioning stage may
+/// follow the whole spec after `|` (`ExactMatch > Fallback | ViewportAnchor`), as the tools
+/// print pipelines. Compositions nest at most `maximumDepth` deep, and a stage names each
+/// parameter once.
 public indirect enum PipelineSpec: Sendable, Equatable {
     case stage(name: String, parameters: [(String, Value)], arguments: [PipelineSpec])
     case sequence([PipelineSpec])
+    /// A spec and the positioning stage after its `|`.
+    case positioned(PipelineSpec, by: PipelineSpec)
+
+    /// How deep compositions may nest: deeper specs are refused rather than risk the stack.
+    public static let maximumDepth = 64
 
     public static func == (lhs: PipelineSpec, rhs: PipelineSpec) -> Bool {
         switch (lhs, rhs) {
         case (.sequence(let a), .sequence(let b)): return a == b
+        case (.positioned(let a, let p), .positioned(let b, let q)): return a == b && p == q
         case (.stage(let n1, let p1, let a1), .stage(let n2, let p2, let a2)):
             return n1 == n2 && a1 == a2 && p1.count == p2.count && zip(p1, p2).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
@@ -28,8 +37,14 @@ public indirect enum PipelineSpec: Sendable, Equatable {
 
     public static func parse(_ text: String) throws(SyntaxError) -> PipelineSpec {
         var parser = SpecParser(Array(text.unicodeScalars))
-        let spec = try parser.parseSequence()
+        var spec = try parser.parseSequence(depth: 1)
         parser.skipSpaces()
+        if parser.peek == "|" {
+            parser.position += 1
+            let positioning = try parser.parseStage(depth: 1)
+            spec = .positioned(spec, by: positioning)
+            parser.skipSpaces()
+        }
         if !parser.atEnd { throw parser.error("unexpected '\(parser.peek!)'") }
         return spec
     }
@@ -54,12 +69,12 @@ private struct SpecParser {
         while let scalar = peek, scalar.properties.isWhitespace { position += 1 }
     }
 
-    mutating func parseSequence() throws(PipelineSpec.SyntaxError) -> PipelineSpec {
-        var stages = [try parseStage()]
+    mutating func parseSequence(depth: Int) throws(PipelineSpec.SyntaxError) -> PipelineSpec {
+        var stages = [try parseStage(depth: depth)]
         skipSpaces()
         while peek == ">" {
             position += 1
-            stages.append(try parseStage())
+            stages.append(try parseStage(depth: depth))
             skipSpaces()
         }
         return stages.count == 1 ? stages[0] : .sequence(stages)
@@ -74,8 +89,11 @@ private struct SpecParser {
         return name
     }
 
-    mutating func parseStage() throws(PipelineSpec.SyntaxError) -> PipelineSpec {
+    mutating func parseStage(depth: Int) throws(PipelineSpec.SyntaxError) -> PipelineSpec {
         skipSpaces()
+        guard depth <= PipelineSpec.maximumDepth else {
+            throw error("compositions nest deeper than \(PipelineSpec.maximumDepth) levels")
+        }
         let name = identifier()
         guard !name.isEmpty else { throw error(atEnd ? "expected a strategy name at the end" : "expected a strategy name, found '\(peek!)'") }
         skipSpaces()
@@ -91,12 +109,16 @@ private struct SpecParser {
                     let word = identifier()
                     skipSpaces()
                     if !word.isEmpty, peek == ":" {
+                        if parameters.contains(where: { $0.0 == word }) {
+                            position = start
+                            throw error("\(name) is given the parameter \(word) twice")
+                        }
                         position += 1
                         skipSpaces()
                         parameters.append((word, try parseValue()))
                     } else {
                         position = start
-                        arguments.append(try parseSequence())
+                        arguments.append(try parseSequence(depth: depth + 1))
                     }
                     skipSpaces()
                     if peek == "," { position += 1; continue }

@@ -41,7 +41,9 @@ public struct MetricsAccumulator: Sendable, Equatable {
         absoluteIndexError += abs(score.indexError)
         if score.indexError > 0 { skipped += score.indexError } else { reread -= score.indexError }
         if let pixels = score.pixelError {
-            pixelError.record(UInt64((pixels * MetricsAccumulator.pixelUnitsPerPoint).rounded()))
+            // Readers bound offsets (`GeometryLimits`); saturate anyway rather than trap.
+            let units = (pixels * MetricsAccumulator.pixelUnitsPerPoint).rounded()
+            pixelError.record(units < 0x1p63 ? UInt64(max(0, units)) : 1 << 63)
         }
         let miss = min(1, max(0, score.confidence)) - (score.exact ? 1 : 0)
         brier += Int64((miss * miss * MetricsAccumulator.brierUnitsPerOne).rounded())

@@ -33,7 +33,7 @@ struct SessionLineDecoder {
 
     /// A number as written in JSON: `2`, not `2.0`.
     static func describe(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : "\(number)"
+        Value.describe(number: number)
     }
 
     /// Whether `bytes` hold one whole JSON value (to tell a cut-off line from a wrong one).
@@ -127,8 +127,13 @@ struct SessionLineDecoder {
                     try scanner.skipValue()
                 }
             }
-            guard let width, let height, width > 0, height > 0 else {
+            guard let width, let height else {
                 throw Failure(message: "\"viewport\" needs a \"width\" and a \"height\" greater than 0", location: nil)
+            }
+            for (name, size) in [("width", width), ("height", height)] {
+                if let problem = GeometryLimits.problem(withViewportSize: size) {
+                    throw Failure(message: "\"viewport.\(name)\" \(problem), found \(describe(size))", location: nil)
+                }
             }
             return SessionHeader.Viewport(width: width, height: height)
         }
@@ -211,8 +216,8 @@ struct SessionLineDecoder {
             case "insert":
                 fields = 0b11000
                 let position = (try index ?? { throw missing("index") }())
-                guard position >= 0, position == position.rounded(), position < 1e15 else {
-                    throw Failure(message: "\"index\" must be an integer of at least 0, found \(describe(position))", location: nil)
+                if let problem = GeometryLimits.problem(withIndex: position) {
+                    throw Failure(message: "\"index\" \(problem), found \(describe(position))", location: nil)
                 }
                 kind = .insert(index: Int(position), posts: (try posts ?? { throw missing("posts") }()))
             case "remove":
@@ -223,7 +228,11 @@ struct SessionLineDecoder {
                 kind = .update(posts: (try posts ?? { throw missing("posts") }()))
             case "scroll":
                 fields = 0b1000000
-                kind = .scroll(offset: (try offset ?? { throw missing("offset") }()))
+                let offset = (try offset ?? { throw missing("offset") }())
+                if let problem = GeometryLimits.problem(withOffset: offset) {
+                    throw Failure(message: "\"offset\" \(problem), found \(describe(offset))", location: nil)
+                }
+                kind = .scroll(offset: offset)
             case "lifecycle":
                 fields = 0b10000000
                 let stateText = (try state ?? { throw missing("state") }())
@@ -281,8 +290,8 @@ struct SessionLineDecoder {
                 } else if key.spells("height") {
                     if !scanner.null() {
                         let value = try self.number(&scanner, "posts[\(number)].height")
-                        guard value > 0 else {
-                            throw Failure(message: "\"posts[\(number)].height\" must be greater than 0, found \(describe(value))", location: nil)
+                        if let problem = GeometryLimits.problem(withHeight: value) {
+                            throw Failure(message: "\"posts[\(number)].height\" \(problem), found \(describe(value))", location: nil)
                         }
                         height = value
                     }
@@ -311,6 +320,9 @@ struct SessionLineDecoder {
                     postId = try string(&scanner, "expected.postId")
                 } else if key.spells("viewportY") {
                     viewportY = scanner.null() ? nil : try number(&scanner, "expected.viewportY")
+                    if let viewportY, let problem = GeometryLimits.problem(withOffset: viewportY) {
+                        throw Failure(message: "\"expected.viewportY\" \(problem), found \(describe(viewportY))", location: nil)
+                    }
                 } else {
                     try scanner.skipValue()
                 }

@@ -20,7 +20,7 @@ public struct Post: Sendable, Equatable, Hashable {
 
     /// The height used for layout: the known height, or the estimate from the text.
     public var effectiveHeight: Double {
-        if let height, height.isFinite, height > 0 { return height }
-        return HeightEstimate.height(forText: text)
+        if let height, height.isFinite, height > 0 { return min(height, GeometryLimits.maximumPostHeight) }
+        return min(HeightEstimate.height(forText: text), GeometryLimits.maximumPostHeight)
     }
 }

@@ -26,8 +26,11 @@ public enum PostCoding {
         }
         var height: Double?
         if let heightValue = value["height"], heightValue != .null {
-            guard let number = heightValue.numberValue, number > 0 else {
-                throw TimelineFormatError("post \(id): \"height\" must be a number greater than 0", at: heightValue.location)
+            guard let number = heightValue.numberValue else {
+                throw TimelineFormatError("post \(id): \"height\" must be a number, found \(heightValue.typeName)", at: heightValue.location)
+            }
+            if let problem = GeometryLimits.problem(withHeight: number) {
+                throw TimelineFormatError("post \(id): \"height\" \(problem), found \(heightValue.description)", at: heightValue.location)
             }
             height = number
         }

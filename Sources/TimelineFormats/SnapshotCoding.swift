@@ -22,10 +22,14 @@ public enum SnapshotCoding {
         guard let postId = root["postId"]?.stringValue else {
             throw TimelineFormatError("a position needs \"postId\"", at: root["postId"]?.location ?? root.location)
         }
-        func number(_ key: String) throws(TimelineFormatError) -> Double? {
+        /// A number in its range: `limit` says why a value is out of it.
+        func number(_ key: String, _ limit: (Double) -> String?) throws(TimelineFormatError) -> Double? {
             guard let value = root[key], value != .null else { return nil }
             guard let number = value.numberValue else {
                 throw TimelineFormatError("\"\(key)\" must be a number, found \(value.typeName)", at: value.location)
+            }
+            if let problem = limit(number) {
+                throw TimelineFormatError("\"\(key)\" \(problem), found \(value.description)", at: value.location)
             }
             return number
         }
@@ -40,9 +44,11 @@ public enum SnapshotCoding {
             root["neighbors"]?[side]?.arrayValue?.compactMap(\.stringValue) ?? []
         }
         return PositionSnapshot(
-            postId: postId, postCreatedAt: try date("postCreatedAt"), viewportY: try number("viewportY") ?? 0,
-            contentOffset: try number("contentOffset") ?? 0, viewportHeight: try number("viewportHeight"),
-            index: try number("index").map { Int($0) }, timelineCount: try number("timelineCount").map { Int($0) },
+            postId: postId, postCreatedAt: try date("postCreatedAt"), viewportY: try number("viewportY", GeometryLimits.problem(withOffset:)) ?? 0,
+            contentOffset: try number("contentOffset", GeometryLimits.problem(withOffset:)) ?? 0,
+            viewportHeight: try number("viewportHeight", GeometryLimits.problem(withViewportSize:)),
+            index: try number("index", GeometryLimits.problem(withIndex:)).map { Int($0) },
+            timelineCount: try number("timelineCount", GeometryLimits.problem(withIndex:)).map { Int($0) },
             neighbors: .init(above: ids("above"), below: ids("below")), text: root["text"]?.stringValue,
             savedAt: try date("savedAt"), deviceId: root["deviceId"]?.stringValue)
     }

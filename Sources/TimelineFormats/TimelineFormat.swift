@@ -39,7 +39,9 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
             decoded.reserveCapacity(posts.count)
             for post in posts { decoded.append(try PostCoding.post(from: post)) }
             let height = root["viewportHeight"]?.numberValue ?? defaultViewportHeight
-            guard height > 0 else { throw TimelineFormatError("viewportHeight must be greater than 0", at: root["viewportHeight"]?.location) }
+            if let problem = GeometryLimits.problem(withViewportSize: height) {
+                throw TimelineFormatError("viewportHeight \(problem), found \(Value.describe(number: height))", at: root["viewportHeight"]?.location)
+            }
             return Timeline(posts: decoded, viewportHeight: height)
         case .mastodon:
             return Timeline(posts: try MastodonTimeline.posts(from: root), viewportHeight: defaultViewportHeight)

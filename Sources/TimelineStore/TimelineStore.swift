@@ -27,24 +27,61 @@ public final class TimelineStore: Sendable {
     private let pool: DatabasePool
 
     /// Opens the store at `path`, creating it (and its tables) when the file does not exist.
-    public init(path: String) throws(StoreError) {
+    ///
+    /// Several processes may open one store at once: each waits up to `busyTimeout` for the
+    /// others, also where SQLite does not wait by itself (turning a new file to WAL mode), and a
+    /// migration that another process applied first is taken as done.
+    ///
+    /// With `create` false, a path with no file is `StoreError.Kind.missing` ("no such store"):
+    /// tools that only read a store must not leave an empty one behind a mistyped path.
+    public init(path: String, create: Bool = true) throws(StoreError) {
         self.path = path
+        if !create, !FileManager.default.fileExists(atPath: path) {
+            throw StoreError(path: path, "no such store", kind: .missing)
+        }
         try TimelineStore.checkBeforeOpening(path)
-        try TimelineStore.inspectExisting(path)
+        pool = try TimelineStore.retryingWhileBusy(path: path) {
+            try TimelineStore.inspectExisting(path)
+            let pool = try DatabasePool(path: path, configuration: TimelineStore.connectionConfiguration(readonly: false))
+            do {
+                try StoreSchema.migrator.migrate(pool)
+            } catch {
+                // Another process may have applied the same migration between our check and our
+                // change; its schema is then complete and ours failed harmlessly.
+                guard (try? pool.read(StoreSchema.migrator.hasCompletedMigrations)) == true else { throw error }
+            }
+            return pool
+        }
+    }
+
+    /// Runs `body` again, after a short random pause, while it fails because another process
+    /// holds a lock, for up to `busyTimeout` in all.
+    static func retryingWhileBusy<T>(path: String, _ body: () throws -> T) throws(StoreError) -> T {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            do {
+                return try body()
+            } catch let error as StoreError {
+                throw error
+            } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && Date() < deadline {
+                Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.025))
+            } catch {
+                throw describe(error, path: path)
+            }
+        }
+    }
+
+    /// How long a connection waits for another process's lock before it reports
+    /// "database is locked".
+    public static let busyTimeout: TimeInterval = 5
+
+    /// The settings of every connection the store opens: each waits `busyTimeout` for locks
+    /// held by other processes, the read-only inspection as well as the pool.
+    static func connectionConfiguration(readonly: Bool) -> Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-        } catch {
-            throw TimelineStore.describe(error, path: path)
-        }
-        do {
-            try StoreSchema.migrator.migrate(pool)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw TimelineStore.describe(error, path: path)
-        }
+        configuration.readonly = readonly
+        configuration.busyMode = .timeout(busyTimeout)
+        return configuration
     }
 
     /// Refuses a file that is not SQLite before SQLite can touch it, and a new file in a
@@ -53,21 +90,21 @@ public final class TimelineStore: Sendable {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw StoreError(path: path, "is a directory, not a store file") }
+            if isDirectory.boolValue { throw StoreError(path: path, "not a regular file: it is a directory", kind: .unusablePath) }
             guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw StoreError(path: path, "cannot read the store: permission denied")
+                throw StoreError(path: path, "cannot read the store: permission denied", kind: .unusablePath)
             }
             let header = (try? handle.read(upToCount: 16)) ?? Data()
             try? handle.close()
             if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
-                throw StoreError(path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is")
+                throw StoreError(path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
             }
         } else {
             let directory = (path as NSString).deletingLastPathComponent
             let parent = directory.isEmpty ? "." : directory
-            guard manager.fileExists(atPath: parent) else { throw StoreError(path: path, "cannot create the store: \(parent) does not exist") }
+            guard manager.fileExists(atPath: parent) else { throw StoreError(path: path, "cannot create the store: \(parent) does not exist", kind: .unusablePath) }
             guard manager.isWritableFile(atPath: parent) else {
-                throw StoreError(path: path, "cannot create the store: the directory \(parent) is not writable")
+                throw StoreError(path: path, "cannot create the store: the directory \(parent) is not writable", kind: .unusablePath)
             }
         }
     }
@@ -75,27 +112,27 @@ public final class TimelineStore: Sendable {
     /// Looks at an existing file read-only before anything can write to it: a SQLite file of
     /// another application, a store from a newer version and a damaged database are refused
     /// with the file untouched.
-    static func inspectExisting(_ path: String) throws(StoreError) {
+    static func inspectExisting(_ path: String) throws {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
-        var configuration = Configuration()
-        configuration.readonly = true
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try DatabaseQueue(path: path, configuration: connectionConfiguration(readonly: true))
             defer { try? queue.close() }
             try queue.read { db in
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
                 if !tables.isEmpty, !tables.contains("grdb_migrations") {
-                    throw StoreError(path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: \(tables.prefix(5).joined(separator: ", "))); it is left as it is")
+                    throw StoreError(path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: \(tables.prefix(5).joined(separator: ", "))); it is left as it is", kind: .notAStore)
                 }
                 if !tables.isEmpty, try StoreSchema.migrator.hasBeenSuperseded(db) {
-                    throw StoreError(path: path, "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is")
+                    throw StoreError(path: path, "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is", kind: .incompatible)
                 }
                 let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
                 if check != ["ok"] {
-                    throw StoreError(path: path, "the database is damaged (quick_check: \(check.prefix(3).joined(separator: "; "))); it is left as it is")
+                    throw StoreError(path: path, "the database is damaged (quick_check: \(check.prefix(3).joined(separator: "; "))); it is left as it is", kind: .incompatible)
                 }
             }
         } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {
             throw error
         } catch {
             throw describe(error, path: path)
@@ -105,10 +142,10 @@ public final class TimelineStore: Sendable {
     static func describe(_ error: any Error, path: String) -> StoreError {
         guard let error = error as? DatabaseError else { return StoreError(path: path, "\(error)") }
         switch error.resultCode {
-        case .SQLITE_NOTADB: return StoreError(path: path, "not a SQLite database; it is left as it is")
-        case .SQLITE_CORRUPT: return StoreError(path: path, "the database is damaged (\(error.message ?? "corrupt")); it is left as it is")
+        case .SQLITE_NOTADB: return StoreError(path: path, "not a SQLite database; it is left as it is", kind: .notAStore)
+        case .SQLITE_CORRUPT: return StoreError(path: path, "the database is damaged (\(error.message ?? "corrupt")); it is left as it is", kind: .incompatible)
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
-            return StoreError(path: path, "cannot open the store for writing (\(error.message ?? "\(error.resultCode)"))")
+            return StoreError(path: path, "cannot open the store for writing (\(error.message ?? "\(error.resultCode)"))", kind: .unusablePath)
         case .SQLITE_FULL: return StoreError(path: path, "the disk is full")
         default: return StoreError(path: path, error.message ?? "\(error)")
         }

@@ -183,10 +183,25 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
         value.description
     }
 
-    /// A string in double quotes, with quotes, backslashes and control characters escaped.
+    /// A number as people write it: `2`, not `2.0`; `1e+20` where digits would run long.
+    public static func describe(number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : number.description
+    }
+
+    /// The most characters `quote` shows of a string; a longer one is cut short with `…` and
+    /// its size, so that a diagnostic about a huge value stays one readable line.
+    public static let maximumQuotedLength = 100
+
+    /// A string in double quotes, with quotes, backslashes and control characters escaped; cut
+    /// short after `maximumQuotedLength` characters.
     public static func quote(_ text: String) -> String {
         var result = "\""
+        var shown = 0
         for scalar in text.unicodeScalars {
+            if shown == maximumQuotedLength {
+                return result + "…\" (\(text.utf8.count) bytes)"
+            }
+            shown += 1
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"

@@ -47,14 +47,14 @@ public struct ValuePath: Hashable, Sendable, CustomStringConvertible, Expressibl
     }
 
     /// The key path: keys joined by dots, indexes in brackets, `(root)` for the root. Keys that
-    /// are not plain words are quoted in brackets: `["a.b"]`.
+    /// are not plain words, or too long to show whole, are quoted in brackets: `["a.b"]`.
     public var description: String {
         if components.isEmpty { return "(root)" }
         var text = ""
         for component in components {
             switch component {
             case .key(let key):
-                if ValuePath.isPlain(key) {
+                if ValuePath.isPlain(key), key.utf8.count <= Value.maximumQuotedLength {
                     if !text.isEmpty { text += "." }
                     text += key
                 } else {

@@ -48,6 +48,20 @@ public struct FallbackStrategy: RestorationStage {
         self.weight = weight
     }
 
+    /// `index` of `count` mapped to the same relative position among `newCount` posts, rounded
+    /// half up, without overflow however large the saved figures are.
+    static func scale(_ index: Int, from count: Int, to newCount: Int) -> Int {
+        let saved = min(max(0, index), count)
+        let (product, overflow) = saved.multipliedReportingOverflow(by: newCount)
+        let scaled: Int
+        if !overflow, product <= Int.max / 2 - count {
+            scaled = (2 * product + count) / (2 * count)
+        } else {
+            scaled = Int((Double(saved) / Double(count) * Double(newCount)).rounded())
+        }
+        return min(max(0, scaled), newCount - 1)
+    }
+
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
         let index = request.index
         let count = index.count
@@ -56,8 +70,7 @@ public struct FallbackStrategy: RestorationStage {
         switch mode {
         case .nearestContent:
             if let saved = snapshot?.index, let savedCount = snapshot?.timelineCount, savedCount > 0 {
-                let scaled = (2 * saved * count + savedCount) / (2 * savedCount)
-                let chosen = min(max(0, scaled), count - 1)
+                let chosen = Self.scale(saved, from: savedCount, to: count)
                 return candidate(chosen, 0.2, .postAtTop, "NearestContent: index \(saved) of \(savedCount) maps to index \(chosen) of \(count)")
             }
             return candidate(count / 2, 0.2, .postAtTop, "NearestContent: the snapshot has no index, so the middle of the timeline")
@@ -67,7 +80,7 @@ public struct FallbackStrategy: RestorationStage {
             let offset = index.clamp(offset: snapshot?.contentOffset ?? 0)
             let chosen = index.index(atOffset: offset) ?? 0
             return candidate(chosen, 0.25, .contentOffset(snapshot?.contentOffset ?? 0),
-                             "LastKnownPosition: the saved scroll offset \(Int(offset)) pt")
+                             "LastKnownPosition: the saved scroll offset \(Int(offset.rounded(.down))) pt")
         case .newestPost:
             return candidate(index.newestIndex ?? 0, 0.15, .postAtTop, "NewestPost: the most recently created post")
         case .oldestPost:

@@ -91,6 +91,35 @@ struct RestoreCommandTests {
         #expect(result.stderr == "\(empty): the timeline is empty; there is nothing to restore\n")
     }
 
+    @Test("a pipeline that finds nothing says so, not that the timeline is empty")
+    func nothingFound() throws {
+        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
+                                            "--position", "Tests/Fixtures/restore/position-lost.json", "--strategy", "ExactMatch"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: no stage of ExactMatch | ViewportAnchor found a place in the 30 posts of \(Self.timeline); end the pipeline with Fallback to always find one\n")
+    }
+
+    @Test("numbers that overflow a conversion are refused at their line, not a crash (exit 132 before)")
+    func extremeNumbers() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tall = directory.appendingPathComponent("tall.jsonl").path
+        try Data(#"{"id":"a","createdAt":"2022-12-07T21:31:40Z","height":1e20}\#n{"id":"b","createdAt":"2022-12-07T21:30:40Z"}"#.utf8).write(to: URL(fileURLWithPath: tall))
+        let far = directory.appendingPathComponent("far.json").path
+        try Data(#"{"postId":"a","index":9223372036854775808}"#.utf8).write(to: URL(fileURLWithPath: far))
+        let tallResult = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", tall, "--position", "Tests/Fixtures/restore/position.json"])
+        #expect(tallResult.status == 1)
+        #expect(tallResult.stderr == "\(tall):1:55: post a: \"height\" must be greater than 0 and at most 1000000, found 1e+20\n")
+        let farResult = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline, "--position", far])
+        #expect(farResult.status == 1)
+        #expect(farResult.stderr == "\(far):1:23: \"index\" must be an integer from 0 to 2147483647, found 9223372036854775808\n")
+        let deep = String(repeating: "BestConfidence(", count: 8000) + "ExactMatch" + String(repeating: ")", count: 8000)
+        let deepResult = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
+                                                "--position", "Tests/Fixtures/restore/position.json", "--strategy", deep])
+        #expect(deepResult.status == 2)
+        #expect(deepResult.stderr == "error: invalid --strategy spec at column 961: compositions nest deeper than 64 levels\n")
+    }
+
     @Test("a bad spec is a usage error")
     func badSpec() throws {
         let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,

@@ -84,7 +84,7 @@ struct SessionCommandTests {
         let text = result.stdout
         #expect(text.hasPrefix("""
             session sim-2026-1: simulated-393x852, algorithmic home timeline, viewport 393 pt × 852 pt
-            pipeline: ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor > TemporalProximity > ContentSimilarity > Fallback | ViewportAnchor
+            pipeline: ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor > TemporalProximity > ContentSimilarity > Fallback(Mode: NearestContent) | ViewportAnchor
 
             restore point 1 · line
             """))

@@ -144,4 +144,22 @@ struct ValidateCommandTests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("engine validate --format github config/*.plist config/*.json"))
     }
+
+    @Test("a huge value is quoted short and checked quickly: no echo of megabytes, no edit distance on them")
+    func hugeValue() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("huge.plist").path
+        let value = String(repeating: "A", count: 5_000_000)
+        try Data(("<plist version=\"1.0\"><dict><key>PositionPersistence</key><dict><key>FallbackStrategy</key><string>" + value
+                  + "</string><key>" + value + "</key><true/></dict></dict></plist>").utf8).write(to: URL(fileURLWithPath: path))
+        let result = try EngineProcess.run(["validate", path])
+        #expect(result.status == 1)
+        let shown = "\"" + String(repeating: "A", count: 100) + "…\" (5000000 bytes)"
+        #expect(result.stderr == """
+            \(path):1:91: error: PositionPersistence.FallbackStrategy: \(shown) is not one of the allowed values: "NearestContent", "TopOfTimeline", "LastKnownPosition", "NewestPost", "OldestPost"
+            \(path):1:5000108: error: PositionPersistence[\(shown)]: unknown key \(shown). Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy
+
+            """)
+    }
 }

@@ -11,6 +11,16 @@ struct KeywordTests {
         try JSONSchema(json: Data(schema.utf8)).validate(JSONReader().read(instance)).issues.map(\.description)
     }
 
+    @Test("did you mean: a typo is found, a word of very different length is skipped unmeasured")
+    func suggestionsForLongWords() {
+        let keys = ["FallbackStrategy", "MaxHistorySize", "AutoSaveInterval"]
+        #expect(Suggestions.closest(to: "FallbackStratgy", among: keys) == "FallbackStrategy")
+        #expect(Suggestions.closest(to: "fallbackstrategy", among: keys) == "FallbackStrategy")
+        #expect(Suggestions.closest(to: "Fallback", among: keys) == nil)
+        // 5 MB: the length difference rules every candidate out before any distance is measured.
+        #expect(Suggestions.closest(to: String(repeating: "F", count: 5_000_000), among: keys) == nil)
+    }
+
     @Test("const, with 1 == 1.0 and false ≠ 0")
     func const() throws {
         #expect(try Self.issues("{\"const\": 1}", "1.0").isEmpty)

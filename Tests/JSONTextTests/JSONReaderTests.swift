@@ -47,6 +47,7 @@ struct JSONReaderTests {
         Bad(text: "\"\\ud800\"", message: "lone high surrogate \\uD800 in string", line: 1, column: 2),
         Bad(text: "[1] 2", message: "unexpected '2' after the end of the JSON value", line: 1, column: 5),
         Bad(text: "1e999", message: "number 1e999 is out of range", line: 1, column: 1),
+        Bad(text: "[0.0, 1e-400]", message: "number 1e-400 is too small to represent; it would read as 0", line: 1, column: 7),
         Bad(text: "{\"a\": [1, 2", message: "unexpected end of input: expected ',' or ']' in array", line: 1, column: 12),
     ]
 
@@ -63,6 +64,17 @@ struct JSONReaderTests {
         let error = #expect(throws: JSONSyntaxError.self) { try JSONReader().read(deep) }
         #expect(error?.message == "nesting too deep: more than 512 levels of arrays and objects")
         #expect(throws: Never.self) { try JSONReader(maximumDepth: 1000).read(deep) }
+    }
+
+    @Test("the writer refuses infinity and NaN, which JSON cannot hold")
+    func nonFinite() {
+        for number in [Double.infinity, -Double.infinity, Double.nan] {
+            let error = #expect(throws: JSONWriter.UnrepresentableValue.self) {
+                try JSONWriter().write(.dictionary([("x", .array([.real(1), .real(number)]))]))
+            }
+            #expect(error?.description == "non-finite number \(number) at x[1] has no JSON representation")
+        }
+        #expect((try? JSONWriter().write(.array([.real(0), .real(4.9e-324)]))) == "[0.0,5e-324]")
     }
 
     @Test("writer: compact like plutil, pretty with two spaces, order kept")

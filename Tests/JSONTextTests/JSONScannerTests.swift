@@ -60,6 +60,8 @@ import Testing
         #expect(firstError("\"abc") == "1:1: unterminated string")
         #expect(firstError("[1] 2") == "1:5: unexpected '2' after the value")
         #expect(firstError(String(repeating: "[", count: 600)) == "1:513: nesting deeper than 512 levels")
+        #expect(firstError("[1e-400]") == "1:2: number 1e-400 is too small to represent; it would read as 0")
+        #expect(firstError("[1e400]") == "1:2: number 1e400 is out of range")
     }
 
     @Test func rejectsInvalidUTF8InStrings() throws {

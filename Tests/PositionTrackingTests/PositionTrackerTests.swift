@@ -129,6 +129,17 @@ struct PositionTrackerTests {
         #expect(shortTrip.restoreInput(at: at(500))?.postId == "p12")
     }
 
+    @Test("an offset or viewport that is not a position (infinite, NaN, beyond GeometryLimits) is ignored")
+    func nonFiniteScrolls() {
+        var tracker = PositionTracker(settings: .init(autoSaveInterval: 0))
+        tracker.observeScroll(offset: 300, viewportHeight: 500, in: Self.index, at: Self.start)
+        for (offset, height) in [(Double.nan, 500.0), (.infinity, 500), (-1e300, 500), (300, .infinity), (300, 0), (300, .nan)] {
+            #expect(tracker.observeScroll(offset: offset, viewportHeight: height, in: Self.index, at: Self.start.addingTimeInterval(1)).isEmpty)
+        }
+        #expect(tracker.liveAnchor?.postId == "p3")
+        #expect(tracker.history.map(\.postId) == ["p3"])
+    }
+
     @Test("history is bounded, one snapshot per post, newest first")
     func history() {
         var tracker = PositionTracker(settings: .init(autoSaveInterval: 0, maxHistorySize: 3))

@@ -46,6 +46,8 @@ struct StrictnessTests {
              message: "invalid real \"nan\": expected a finite decimal number"),
         Case(name: "real overflowing to infinity", document: "<plist><real>1e999</real></plist>", line: 1,
              message: "invalid real \"1e999\": expected a finite decimal number"),
+        Case(name: "real underflowing to zero", document: "<plist><real>1e-400</real></plist>", line: 1,
+             message: "invalid real \"1e-400\": too small to represent; it would read as 0"),
         Case(name: "impossible date", document: "<plist><date>2023-02-29T10:00:00Z</date></plist>", line: 1,
              message: "invalid date \"2023-02-29T10:00:00Z\": expected a real UTC date and time as YYYY-MM-DDTHH:MM:SSZ"),
         Case(name: "hour 24", document: "<plist><date>2023-01-01T24:00:00Z</date></plist>", line: 1,

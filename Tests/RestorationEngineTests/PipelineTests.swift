@@ -26,9 +26,9 @@ struct PipelineTests {
     @Test("the seed's keys drive the default pipeline")
     func defaultPipeline() throws {
         #expect(try PipelineBuilder().build().summary
-                == "ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor > TemporalProximity > ContentSimilarity > Fallback | ViewportAnchor")
+                == "ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor > TemporalProximity > ContentSimilarity > Fallback(Mode: NearestContent) | ViewportAnchor")
         let smartOff = Self.configuration("{\"PositionPersistence\": {\"SmartRestoration\": false}}")
-        #expect(try PipelineBuilder(configuration: smartOff).build().summary == "ExactMatch > Fallback | ViewportAnchor")
+        #expect(try PipelineBuilder(configuration: smartOff).build().summary == "ExactMatch > Fallback(Mode: NearestContent) | ViewportAnchor")
         let disabled = Self.configuration("{\"PositionPersistence\": {\"Enabled\": false}}")
         #expect(try PipelineBuilder(configuration: disabled).build().summary == "Fallback(Mode: TopOfTimeline) | ViewportAnchor")
     }
@@ -67,11 +67,32 @@ struct PipelineTests {
         let builder = PipelineBuilder()
         #expect(try builder.build(spec: "ExactMatch > TemporalProximity(Window: 1800) > Fallback(Mode: TopOfTimeline)").summary
                 == "ExactMatch > TemporalProximity(Window: 1800) > Fallback(Mode: TopOfTimeline) | ViewportAnchor")
+        // A Fallback without a Mode shows the one it takes from PositionPersistence.FallbackStrategy.
         #expect(try builder.build(spec: "BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5)) > Fallback").summary
-                == "BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5)) > Fallback | ViewportAnchor")
+                == "BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5)) > Fallback(Mode: NearestContent) | ViewportAnchor")
         #expect(try PipelineSpec.parse("A(B > C, X: 'y z')") == .stage(name: "A", parameters: [("X", .string("y z"))],
                                                                           arguments: [.sequence([.stage(name: "B", parameters: [], arguments: []),
                                                                                                  .stage(name: "C", parameters: [], arguments: [])])]))
+    }
+
+    @Test("what the tools print reads back into the same pipeline, under any composition and minimum confidence")
+    func summariesParse() throws {
+        let configurations = [
+            #"{}"#,
+            #"{"PositionPersistence": {"FallbackStrategy": "TopOfTimeline"}, "Restoration": {"MinimumConfidence": 0.7}}"#,
+            #"{"Restoration": {"Composition": "BestConfidence"}}"#,
+            #"{"Restoration": {"Composition": "WeightedVote", "Pipeline": [{"Strategy": "ExactMatch", "Weight": 2}, {"Strategy": "Fallback"}]}}"#,
+            #"{"PositionPersistence": {"SmartRestoration": false}}"#,
+        ]
+        for text in configurations {
+            let configuration = ConfigurationLoader().read(data: Data(text.utf8)).configuration
+            let builder = PipelineBuilder(configuration: configuration)
+            let summary = try builder.build().summary
+            #expect(try builder.build(spec: summary).summary == summary, "\(text)")
+        }
+        let configuration = ConfigurationLoader().read(data: Data(configurations[1].utf8)).configuration
+        #expect(try PipelineBuilder(configuration: configuration).build().summary == "FirstMatch(ExactMatch, ContentSimilarity(Threshold: 0.8), NeighborAnchor, TemporalProximity, ContentSimilarity, Fallback(Mode: TopOfTimeline), MinimumConfidence: 0.7) | ViewportAnchor")
+        #expect(try PipelineBuilder().build(spec: "ExactMatch | ViewportAnchor").summary == "ExactMatch | ViewportAnchor")
     }
 
     @Test("bad specs are clear errors", arguments: [
@@ -82,6 +103,11 @@ struct PipelineTests {
         ("ExactMatch(", "invalid --strategy spec at column 12: expected a strategy name at the end"),
         ("ViewportAnchor > ExactMatch", "ViewportAnchor is a positioning strategy; it can only come last in a pipeline"),
         ("ExactMatch(Fallback)", "ExactMatch is not a composition and takes no stages"),
+        ("ContentSimilarity(Threshold: 0.9, Threshold: 0.0)", "invalid --strategy spec at column 35: ContentSimilarity is given the parameter Threshold twice"),
+        ("ExactMatch | Fallback", "Fallback is a fallback strategy; only a positioning strategy can follow '|'"),
+        ("ExactMatch | ViewportAnchor | ViewportAnchor", "invalid --strategy spec at column 29: unexpected '|'"),
+        (String(repeating: "BestConfidence(", count: 8000) + "ExactMatch" + String(repeating: ")", count: 8000),
+         "invalid --strategy spec at column 961: compositions nest deeper than 64 levels"),
     ])
     func badSpecs(_ spec: String, _ message: String) {
         let error = #expect(throws: PipelineError.self) { try PipelineBuilder().build(spec: spec) }

@@ -91,7 +91,7 @@ import TimelineCore
             #"s.jsonl:6: warning: unknown event type "gesture"; skipped (and any later ones)"#,
             #"s.jsonl:7: warning: unknown field "velocity" in scroll events; ignored"#,
             #"s.jsonl:9: warning: "state" must be one of "background", "foreground", "terminate", "launch", found "sleep"; the line is skipped"#,
-            #"s.jsonl:10: warning: "index" must be an integer of at least 0, found -1; the line is skipped"#,
+            #"s.jsonl:10: warning: "index" must be an integer from 0 to 2147483647, found -1; the line is skipped"#,
             "s.jsonl:12: warning: the last line is incomplete, as when a recording is cut off by a crash; it is skipped",
         ])
     }

@@ -61,7 +61,7 @@ import TestSupport
     @Test func comparesTheConfiguredPipelineTheSingleStrategiesAndTheBaseline() throws {
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: [])
         #expect(candidates.map(\.name) == ["configured", "ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "baseline"])
-        #expect(candidates[1].pipeline.summary == "ExactMatch > Fallback | ViewportAnchor")
+        #expect(candidates[1].pipeline.summary == "ExactMatch > Fallback(Mode: NearestContent) | ViewportAnchor")
         #expect(candidates.last?.pipeline.summary == "ExactMatch > Fallback(Mode: TopOfTimeline) | ViewportAnchor")
     }
 

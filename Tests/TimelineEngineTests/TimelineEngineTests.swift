@@ -77,7 +77,7 @@ struct TimelineEngineTests {
         var configuration = TimelineConfiguration.defaults
         configuration.positionPersistence.smartRestoration = false
         try engine.reload(configuration: configuration)
-        #expect(engine.pipelineSummary == "ExactMatch > Fallback | ViewportAnchor")
+        #expect(engine.pipelineSummary == "ExactMatch > Fallback(Mode: NearestContent) | ViewportAnchor")
     }
 
     @Test("safe to use from many tasks at once")

@@ -95,7 +95,7 @@ struct TimelineStoreTests {
         let path = directory.appendingPathComponent("notes.sqlite").path
         let contents = Data("These are my notes, not a database.\n".utf8)
         try contents.write(to: URL(fileURLWithPath: path))
-        #expect(throws: StoreError(path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is")) {
+        #expect(throws: StoreError(path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)) {
             try TimelineStore(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
@@ -146,7 +146,7 @@ struct TimelineStoreTests {
         try process.run()
         process.waitUntilExit()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(throws: StoreError(path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: photo); it is left as it is")) {
+        #expect(throws: StoreError(path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: photo); it is left as it is", kind: .notAStore)) {
             try TimelineStore(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -164,14 +164,14 @@ struct TimelineStoreTests {
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(throws: StoreError(path: path, "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is")) {
+        #expect(throws: StoreError(path: path, "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is", kind: .incompatible)) {
             try TimelineStore(path: path)
         }
     }
 
     @Test("a location that cannot be written is reported")
     func unwritable() {
-        #expect(throws: StoreError(path: "/no/such/dir/s.sqlite", "cannot create the store: /no/such/dir does not exist")) {
+        #expect(throws: StoreError(path: "/no/such/dir/s.sqlite", "cannot create the store: /no/such/dir does not exist", kind: .unusablePath)) {
             try TimelineStore(path: "/no/such/dir/s.sqlite")
         }
         var message = ""
@@ -181,6 +181,32 @@ struct TimelineStoreTests {
             message = error.description
         }
         #expect(message.hasPrefix("/proc/timeline-store.sqlite: error: cannot"), "\(message)")
+    }
+
+    @Test("two processes opening and writing one store at once never see \"database is locked\"")
+    func twoProcesses() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("shared.sqlite").path
+        let count = 150
+        let writers = try ["a", "b"].map { name -> (Process, Pipe) in
+            let writer = Process()
+            writer.executableURL = Fixtures.productsDirectory.appendingPathComponent("store-crash-writer")
+            writer.arguments = [path, "reopen", "\(count)", name]
+            let errors = Pipe()
+            writer.standardError = errors
+            try writer.run()
+            return (writer, errors)
+        }
+        for (writer, errors) in writers {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            writer.waitUntilExit()
+            #expect(writer.terminationStatus == 0, "\(message)")
+        }
+        // Every save of both processes is there.
+        let history = try TimelineStore(path: path).history(scope: StoreScope(account: "crash", timeline: "home"))
+        let missing = Set(["a", "b"].flatMap { name in (0..<count).map { "\(name)-\($0)" } }).subtracting(history.map(\.postId))
+        #expect(missing.isEmpty, "saves lost: \(missing.sorted().prefix(10))")
     }
 
     @Test("a writer killed with SIGKILL mid-burst loses nothing it committed")

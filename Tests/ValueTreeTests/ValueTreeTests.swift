@@ -37,6 +37,19 @@ struct ValueTreeTests {
         #expect(DateValue(old.date)?.description == "1869-01-03T08:16:32Z")
     }
 
+    @Test("a quoted value in a diagnostic is cut short with its size; so is a long key in a path")
+    func longValuesAreCutShort() {
+        let long = String(repeating: "A", count: 5_000_000)
+        #expect(Value.quote(long) == "\"" + String(repeating: "A", count: 100) + "…\" (5000000 bytes)")
+        #expect(Value.quote(String(repeating: "é", count: 100)) == "\"" + String(repeating: "é", count: 100) + "\"")
+        #expect(Value.quote(String(repeating: "é", count: 101)) == "\"" + String(repeating: "é", count: 100) + "…\" (202 bytes)")
+        let path = ValuePath.root.appending(key: "Section").appending(key: String(repeating: "K", count: 200))
+        #expect(path.description == "Section[\"" + String(repeating: "K", count: 100) + "…\" (200 bytes)]")
+        #expect(Value.describe(number: 2) == "2")
+        #expect(Value.describe(number: 1e20) == "1e+20")
+        #expect(Value.describe(number: -0.5) == "-0.5")
+    }
+
     @Test("paths print as key paths and JSON pointers")
     func paths() {
         let path = ValuePath([.key("Restoration"), .key("Pipeline"), .index(2), .key("a/b~c"), .key("x.y")])
