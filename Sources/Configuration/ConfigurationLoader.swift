@@ -51,14 +51,17 @@ public struct ConfigurationLoader: Sendable {
     public func read(contentsOf url: URL, displayName: String? = nil) -> LoadedConfiguration {
         let name = displayName ?? url.relativePath
         let data: Data
+        if let problem = FileData.problem(atPath: url.path) {
+            return finish(unreadable: FileData.ReadError(reason: problem).description, file: name)
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
+           size.intValue > reader.maximumInputSize {
+            return finish(unreadable: "file is \(size.intValue) bytes, more than the limit of \(reader.maximumInputSize) bytes", file: name)
+        }
         do {
-            if let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber,
-               size.intValue > reader.maximumInputSize {
-                return finish(unreadable: "file is \(size.intValue) bytes, more than the limit of \(reader.maximumInputSize) bytes", file: name)
-            }
-            data = try Data(contentsOf: url)
+            data = try FileData.read(url)
         } catch {
-            return finish(unreadable: "cannot read file: \(FileErrorReason.describe(error))", file: name)
+            return finish(unreadable: error.description, file: name)
         }
         return read(data: data, fileName: name)
     }

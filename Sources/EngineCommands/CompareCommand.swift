@@ -10,7 +10,12 @@ import SessionReplay
 /// often each put the reader back on the right post and pixel, and how fast.
 struct CompareCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case table, json, csv, html
+        case text, json, csv, html
+
+        /// `table`, this format's name before every command said `text`, is still read.
+        init?(argument: String) {
+            self.init(rawValue: argument == "table" ? "text" : argument)
+        }
     }
 
     static let configuration = CommandConfiguration(
@@ -35,9 +40,11 @@ struct CompareCommand: ParsableCommand {
             not be read, 2 a bad path, spec or usage.
 
             Examples:
-              engine compare --config config/SocialFusionTimelineConfiguration.plist --sessions sessions/
-              engine compare --config c.plist --sessions s/ --strategy 'ExactMatch > Fallback' --strategy 'TemporalProximity(Window: 1800) > Fallback'
-              engine compare --config c.plist --sessions s/ --shard 1/2 --format json -o part1.json
+              engine compare --config app.plist --sessions sessions/
+              engine compare --config app.plist --sessions s/ --strategy 'ExactMatch'
+              engine compare --config c.plist --sessions s/ --strategy 'A > B' --strategy C
+              engine compare --config c.plist --sessions s/ --shard 1/2 --format json \\
+                -o part1.json
               engine compare --merge part1.json part2.json --format html -o report.html
             """
     )
@@ -51,13 +58,13 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .long, help: "A pipeline in spec notation; repeat to compare several.")
     var strategy: [String] = []
 
-    @Option(name: .long, help: "Output format: table, json, csv or html.")
-    var format: OutputFormat = .table
+    @Option(name: .long, help: "Output format: text (an aligned table), json, csv or html.")
+    var format: OutputFormat = .text
 
     @Option(name: .shortAndLong, help: "Write the report to this file instead of standard output.")
     var output: String?
 
-    @Option(name: .long, help: "Sessions evaluated in parallel (default: the number of processors).")
+    @Option(name: .long, parsing: .unconditional, help: "Sessions evaluated in parallel (default: the number of processors).")
     var jobs: Int?
 
     @Option(name: .long, help: "Evaluate shard K of N (K/N).")
@@ -68,6 +75,8 @@ struct CompareCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Never draw the progress bar.")
     var noProgress = false
+
+    @OptionGroup var lenientOption: LenientOption
 
     @OptionGroup var logging: LoggingOptions
 
@@ -80,7 +89,7 @@ struct CompareCommand: ParsableCommand {
         }
         guard config != nil else { throw ValidationError("missing --config (or --merge REPORT...)") }
         guard !sessions.isEmpty else { throw ValidationError("missing --sessions PATH...") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, e.g. 1/4") }
     }
 
@@ -88,7 +97,7 @@ struct CompareCommand: ParsableCommand {
         let report = merge.isEmpty ? try compare() : try mergeReports()
         let text: String
         switch format {
-        case .table: text = ReportTable.render(report)
+        case .text: text = ReportTable.render(report)
         case .csv: text = ReportCSV.render(report)
         case .html: text = ReportHTML.render(report)
         case .json: text = (try? JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))) ?? "{}\n"
@@ -107,7 +116,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     private func compare() throws -> ComparisonReport {
-        let configuration = try ConfigurationInput.load(config ?? "")
+        let configuration = try ConfigurationInput.load(config ?? "", lenient: lenientOption.lenient)
         let candidates: [ComparisonCandidate]
         do throws(PipelineError) {
             candidates = try ComparisonCandidate.candidates(configuration: configuration, specs: strategy)
@@ -121,6 +130,9 @@ struct CompareCommand: ParsableCommand {
         } catch {
             Console.error(error.description)
             throw EngineExit.usage
+        }
+        if files.isEmpty {
+            throw CommandFailure(.unreadable, "\(sessions.joined(separator: ", ")): error: no session files (.jsonl) to compare")
         }
         if let shard = shard.flatMap(Shard.init(parsing:)) { files = shard.select(files) }
         let specs = strategy

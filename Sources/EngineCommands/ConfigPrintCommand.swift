@@ -18,7 +18,7 @@ struct ConfigPrintCommand: ParsableCommand {
 
             Examples:
               engine config print config/Info.plist
-              engine config print --resolved --format json config/SocialFusionTimelineConfiguration.plist
+              engine config print --resolved --format json app.plist
             """
     )
 

@@ -18,14 +18,19 @@ struct DebugExportCommand: ParsableCommand {
         abstract: "Print a store's state: summary, position history, cache statistics and the resolved configuration."
     )
 
-    @Option(name: .long, help: "The store file (SQLite).")
-    var store: String
+    @OptionGroup var storeOptions: StoreOptions
 
     @Option(name: .long, help: "The configuration to resolve and include (default: the built-in defaults).")
     var config: String?
 
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
+
+    @OptionGroup var lenientOption: LenientOption
+
+    @OptionGroup var logging: LoggingOptions
+
+    var store: String { storeOptions.store }
 
     static func gather(_ store: TimelineStore) throws(StoreError) -> (TimelineStore.Statistics, [(StoreScope, [PositionSnapshotRow])]) {
         let statistics = try store.statistics()
@@ -35,18 +40,17 @@ struct DebugExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let opened = try StoreOptions.parse(["--store", store]).open()
+        let opened = try storeOptions.open(create: false)
         var resolved = DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.document)
         if let config {
-            _ = try ConfigurationInput.load(config)
+            _ = try ConfigurationInput.load(config, lenient: lenientOption.lenient)
             resolved = ConfigurationLoader().read(contentsOf: URL(fileURLWithPath: config), displayName: config).resolved
         }
         let gathered: (TimelineStore.Statistics, [(StoreScope, [PositionSnapshotRow])])
         do {
             gathered = try Self.gather(opened)
         } catch {
-            Console.error(error.description)
-            throw EngineExit.invalid
+            throw CommandFailure(error)
         }
         let (statistics, histories) = gathered
         func ratio(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "-" }

@@ -18,9 +18,9 @@ enum DocumentInput {
     static func read(_ path: String, reader: PropertyListReader = PropertyListReader()) -> Result<(Value, ConfigurationFormat), Failure> {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try FileData.read(URL(fileURLWithPath: path))
         } catch {
-            return .failure(Failure(message: "\(path): cannot read file: \(FileErrorReason.describe(error))", unreadable: true))
+            return .failure(Failure(message: "\(path): \(error.description)", unreadable: true))
         }
         // Anything that does not open like XML is JSON, whatever the file is called: a JSON
         // data file may hold a bare number or string.
@@ -34,7 +34,7 @@ enum DocumentInput {
         do {
             return .success((try reader.read(data), .plist))
         } catch {
-            return .failure(Failure(message: lintLine(path, error), unreadable: error.location == nil))
+            return .failure(Failure(message: lintLine(path, error), unreadable: error.isUnreadable))
         }
     }
 

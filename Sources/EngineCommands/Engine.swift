@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import TimelineStore
 
 /// The `engine` command: validate configurations, read and convert property lists, validate
 /// data against JSON Schemas.
-public struct Engine: ParsableCommand {
+public struct Engine: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "engine",
         abstract: "TimelineEngine's command-line tool: keeps a reader's place in a timeline.",
@@ -18,13 +19,24 @@ public struct Engine: ParsableCommand {
 
     public init() {}
 
-    /// Runs the command line and exits with the documented codes: argument errors exit 2,
-    /// not ArgumentParser's 64.
-    public static func runAndExit(arguments: [String]? = nil) -> Never {
+    /// Runs the command line and exits with the documented codes: a `CommandFailure` by its
+    /// kind, argument errors with 2 (not ArgumentParser's 64).
+    public static func runAndExit(arguments: [String]? = nil) async -> Never {
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
             Foundation.exit(0)
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data((failure.message + "\n").utf8))
+            Foundation.exit(failure.kind.exitCode.rawValue)
+        } catch let error as StoreError {
+            let failure = CommandFailure(error)
+            FileHandle.standardError.write(Data((failure.message + "\n").utf8))
+            Foundation.exit(failure.kind.exitCode.rawValue)
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch {

@@ -5,9 +5,9 @@ import ValueTree
 enum FileInput {
     static func read(_ path: String) throws -> Data {
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try FileData.read(URL(fileURLWithPath: path))
         } catch {
-            Console.error("\(path): error: cannot read file: \(FileErrorReason.describe(error))")
+            Console.error("\(path): error: \(error.description)")
             throw EngineExit.usage
         }
     }

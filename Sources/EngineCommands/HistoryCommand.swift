@@ -3,6 +3,7 @@ import Foundation
 import JSONText
 import TimelineFormats
 import TimelineCore
+import TimelineStore
 import ValueTree
 
 /// `engine history --store PATH`: the saved positions, newest first.
@@ -18,24 +19,27 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @OptionGroup var scopeOptions: StoreScopeOptions
+
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.open(create: false)
         let history: [PositionSnapshotRow]
         do {
-            history = try store.history(scope: storeOptions.scope).map(PositionSnapshotRow.init)
+            history = try store.history(scope: scopeOptions.scope).map(PositionSnapshotRow.init)
         } catch {
-            Console.error(error.description)
-            throw EngineExit.invalid
+            throw CommandFailure(error)
         }
         switch format {
         case .json:
             let value = Value.array(history.map(\.value))
             Console.outRaw((try? JSONWriter(style: .pretty).write(value)) ?? "[]\n")
         case .text:
-            if history.isEmpty { Console.out("no saved positions for \(storeOptions.account) / \(storeOptions.timelineName)") }
+            if history.isEmpty { Console.out("no saved positions for \(scopeOptions.account) / \(scopeOptions.timelineName)") }
             for row in history { Console.out(row.line) }
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import TimelineLogging
 
+
 /// `--verbose` and `--quiet`, shared by every subcommand.
 struct LoggingOptions: ParsableArguments {
     @Flag(name: .long, help: "Log everything, in every category (trace level).")

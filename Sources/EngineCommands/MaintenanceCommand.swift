@@ -21,55 +21,57 @@ struct MaintenanceCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The store file (SQLite).")
-    var store: String
+    @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: "The configuration file (plist, Info.plist or JSON).")
-    var config: String
+    @Option(name: .long, help: "The configuration file (plist, Info.plist or JSON; default: the built-in defaults).")
+    var config: String?
 
-    @Option(name: .customLong("memory-use"),
+    @Option(name: .customLong("memory-use"), parsing: .unconditional,
             help: "The fraction of memory in use (0…1) as the app measured it, or 'system' to read this machine's.")
     var memoryUse: String?
 
+    @OptionGroup var lenientOption: LenientOption
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        if let memoryUse, memoryUse != "system", Double(memoryUse).map({ (0...1).contains($0) }) != true {
+            throw ValidationError("--memory-use takes a fraction from 0 to 1, or 'system'; got \(Value.quote(memoryUse))")
+        }
+    }
+
     func run() throws {
-        let configuration = try ConfigurationInput.load(config)
-        let builder = CachePolicyBuilder(configuration: configuration)
+        let configuration = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) } ?? .defaults
         var use: Double?
-        if let memoryUse {
-            if memoryUse == "system" {
-                guard let measured = SystemMemory.usedFraction() else {
-                    Console.error("error: this system does not report its memory use; give --memory-use a fraction")
-                    throw EngineExit.usage
-                }
-                use = measured
-            } else if let fraction = Double(memoryUse), (0...1).contains(fraction) {
-                use = fraction
-            } else {
-                Console.error("error: --memory-use takes a fraction from 0 to 1, or 'system'; got \(Value.quote(memoryUse))")
-                throw EngineExit.usage
+        if memoryUse == "system" {
+            guard let measured = SystemMemory.usedFraction() else {
+                throw CommandFailure(.usage, "error: this system does not report its memory use; give --memory-use a fraction")
             }
+            use = measured
+        } else {
+            use = memoryUse.flatMap(Double.init)
         }
-        let policies: CachePolicyBuilder.MaintenancePolicies
-        do throws(PipelineError) {
-            policies = try builder.maintenancePolicies(memoryUse: use)
-        } catch {
-            Console.error("error: \(error.description)")
-            throw EngineExit.invalid
-        }
-        let opened = try StoreOptions.parse(["--store", store]).open()
+        let engine: TimelineEngine
         do {
-            if let use {
-                let threshold = configuration.performance.memoryWarningThreshold
-                Console.out(policies.underMemoryPressure
-                    ? "memory use \(String(format: "%.2f", use)) ≥ MemoryWarningThreshold \(String(format: "%.2f", threshold)): caches shrink to their floors"
-                    : "memory use \(String(format: "%.2f", use)) < MemoryWarningThreshold \(String(format: "%.2f", threshold)): regular bounds")
-            }
-            let report = try opened.performMaintenance(timelinePolicy: policies.timeline, historyPolicy: policies.history,
-                                                       readPostsPolicy: policies.readPosts, now: Date())
-            Console.out("removed \(report.cachedPosts) cached post\(report.cachedPosts == 1 ? "" : "s"), \(report.snapshots) saved position\(report.snapshots == 1 ? "" : "s"), \(report.readPosts) read post id\(report.readPosts == 1 ? "" : "s")")
-        } catch {
-            Console.error(error.description)
-            throw EngineExit.invalid
+            engine = try TimelineEngine(configuration: configuration, store: try storeOptions.open(create: false))
+        } catch let error as PipelineError {
+            throw CommandFailure(.invalidInput, "error: \(error.description)")
         }
+        if let use {
+            let threshold = configuration.performance.memoryWarningThreshold
+            Console.out(use >= threshold
+                ? "memory use \(String(format: "%.2f", use)) ≥ MemoryWarningThreshold \(String(format: "%.2f", threshold)): caches shrink to their floors"
+                : "memory use \(String(format: "%.2f", use)) < MemoryWarningThreshold \(String(format: "%.2f", threshold)): regular bounds")
+        }
+        let result: TimelineEngine.MaintenanceResult
+        do {
+            result = try engine.performMaintenance(memoryUse: use)
+        } catch let error as StoreError {
+            throw CommandFailure(error)
+        } catch {
+            throw CommandFailure(.invalidInput, "error: \(error)")
+        }
+        let report = result.removed
+        Console.out("removed \(report.cachedPosts) cached post\(report.cachedPosts == 1 ? "" : "s"), \(report.snapshots) saved position\(report.snapshots == 1 ? "" : "s"), \(report.readPosts) read post id\(report.readPosts == 1 ? "" : "s")")
     }
 }

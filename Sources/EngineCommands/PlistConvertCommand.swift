@@ -27,7 +27,7 @@ struct PlistConvertCommand: ParsableCommand {
             overwritten: the result goes to standard output unless -o names a file.
 
             Examples:
-              engine plist convert --format json config/SocialFusionTimelineConfiguration.plist
+              engine plist convert --format json app.plist --output app.json
               engine plist convert --format xml1 settings.json -o settings.plist
               engine plist convert --format typed-json Info.plist -o -
             """
@@ -36,7 +36,7 @@ struct PlistConvertCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: xml1, json or typed-json.")
     var format: Format
 
-    @Option(name: .short, help: "Output file, or - for standard output (the default).")
+    @Option(name: .shortAndLong, help: "Output file, or - for standard output (the default).")
     var output: String = "-"
 
     @OptionGroup var logging: LoggingOptions

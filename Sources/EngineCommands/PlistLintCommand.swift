@@ -20,7 +20,7 @@ struct PlistLintCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("max-size"), help: "Largest file accepted, in bytes (default 64 MiB).")
+    @Option(name: .customLong("max-size"), parsing: .unconditional, help: "Largest file accepted, in bytes (default 64 MiB).")
     var maximumSize: Int = PropertyListReader.defaultMaximumInputSize
 
     @OptionGroup var logging: LoggingOptions
@@ -30,21 +30,24 @@ struct PlistLintCommand: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one file to lint") }
-        if maximumSize <= 0 { throw ValidationError("--max-size must be a positive number of bytes") }
+        if maximumSize <= 0 { throw ValidationError("--max-size must be a positive number of bytes, got \(maximumSize)") }
     }
 
     func run() throws {
         let reader = PropertyListReader(maximumInputSize: maximumSize)
-        var failed = false
+        var failed = false, unreadable = false
         for file in files {
             do {
                 try reader.check(contentsOf: URL(fileURLWithPath: file))
                 Console.out("\(file): OK")
             } catch {
                 failed = true
+                unreadable = unreadable || error.isUnreadable
                 Console.error(DocumentInput.lintLine(file, error))
             }
         }
+        // As every command: 2 when a file could not be read at all, else 1 when one is malformed.
+        if unreadable { throw EngineExit.usage }
         if failed { throw EngineExit.invalid }
     }
 }

@@ -22,7 +22,7 @@ struct ReplayCommand: ParsableCommand {
             read, 2 a bad path, spec or usage.
 
             Example:
-              engine replay sessions/session-0001.jsonl --config config/SocialFusionTimelineConfiguration.plist
+              engine replay sessions/session-0001.jsonl --config app.plist
             """
     )
 
@@ -35,10 +35,12 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .long, help: "A pipeline in spec notation, instead of the configuration's.")
     var strategy: String?
 
+    @OptionGroup var lenientOption: LenientOption
+
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        let configuration = try ConfigurationInput.load(config)
+        let configuration = try ConfigurationInput.load(config, lenient: lenientOption.lenient)
         let pipeline = try PipelineInput.build(configuration, strategy: strategy)
         var reader: SessionReader
         do {

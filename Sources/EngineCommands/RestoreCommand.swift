@@ -23,22 +23,26 @@ struct RestoreCommand: ParsableCommand {
         discussion: """
             The pipeline comes from the configuration (Restoration.Pipeline, or the default that \
             PositionPersistence implies) unless --strategy gives one in spec notation:
-              'ExactMatch > TemporalProximity(Window: 1800) > Fallback(Mode: TopOfTimeline)'
+              'ExactMatch > TemporalProximity(Window: 1800) > Fallback(Mode: OldestPost)'
               'BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5)) > Fallback'
             Stages separated by > form a FirstMatch; ViewportAnchor positions the result unless \
-            the spec ends with another positioning stage.
+            the spec ends with another positioning stage, as in '… > Fallback | ViewportAnchor', \
+            the form --explain prints.
 
             Timelines: the engine's JSON ({"posts": [...], "viewportHeight": N}), JSON Lines of \
             posts, a Mastodon home timeline or a Bluesky getTimeline response (detected, or \
             chosen with --timeline-format).
 
-            Exit codes: 0 restored, 1 nothing to restore (empty timeline) or invalid input, \
+            Exit codes: 0 restored, 1 nothing to restore (an empty timeline, a pipeline without \
+            Fallback that found nothing) or invalid input (--lenient runs with a configuration \
+            that has errors, as the library does), \
             2 unreadable file or bad usage.
 
             Examples:
-              engine restore --config config/SocialFusionTimelineConfiguration.plist --timeline timeline.json --position position.json
-              engine restore --config config/Info.plist --timeline home.json --position position.json --explain
-              engine restore --config c.plist --timeline t.jsonl --position p.json --strategy 'ExactMatch > Fallback' --format json
+              engine restore --config app.plist --timeline t.json --position p.json
+              engine restore --config Info.plist --timeline t.json --store s.sqlite
+              engine restore --config app.plist --timeline t.jsonl --position p.json \\
+                --explain --strategy 'ExactMatch > Fallback' --format json
             """
     )
 
@@ -54,11 +58,7 @@ struct RestoreCommand: ParsableCommand {
     @Option(name: .long, help: "Restore from the newest position saved in this store instead of --position.")
     var store: String?
 
-    @Option(name: .long, help: "With --store: the account whose history to use.")
-    var account: String = StoreScope().account
-
-    @Option(name: .customLong("timeline-name"), help: "With --store: the timeline whose history to use.")
-    var timelineName: String = StoreScope().timeline
+    @OptionGroup var scopeOptions: StoreScopeOptions
 
     @Option(name: .long, help: "A pipeline in spec notation, instead of the configuration's.")
     var strategy: String?
@@ -72,6 +72,8 @@ struct RestoreCommand: ParsableCommand {
     @Flag(name: .long, help: "Show every stage's candidate and why it was taken or passed over.")
     var explain = false
 
+    @OptionGroup var lenientOption: LenientOption
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -79,7 +81,7 @@ struct RestoreCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try ConfigurationInput.load(config)
+        let configuration = try ConfigurationInput.load(config, lenient: lenientOption.lenient)
 
         let timelineValue = try readTimeline()
         let snapshot = try readSnapshot()
@@ -143,17 +145,15 @@ struct RestoreCommand: ParsableCommand {
 
     private func readSnapshot() throws -> PositionSnapshot {
         if let store {
-            let opened = try StoreOptions.parse(["--store", store, "--account", account, "--timeline-name", timelineName]).open()
+            let opened = try StoreOptions.open(store, create: false)
             let history: [PositionSnapshot]
             do {
-                history = try opened.history(scope: StoreScope(account: account, timeline: timelineName))
+                history = try opened.history(scope: scopeOptions.scope)
             } catch {
-                Console.error(error.description)
-                throw EngineExit.invalid
+                throw CommandFailure(error)
             }
             guard let newest = history.first else {
-                Console.error("\(store): error: no saved position for account \(Value.quote(account)), timeline \(Value.quote(timelineName))")
-                throw EngineExit.invalid
+                throw CommandFailure(.invalidInput, "\(store): error: no saved position for account \(Value.quote(scopeOptions.account)), timeline \(Value.quote(scopeOptions.timelineName))")
             }
             return newest
         }

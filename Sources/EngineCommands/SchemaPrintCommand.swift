@@ -18,6 +18,8 @@ struct SchemaPrintCommand: ParsableCommand {
     @Flag(name: .long, help: "Compose the strategies' parameter schemas from the registry afresh.")
     var compose = false
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
         Console.outRaw(compose ? ConfigurationSchemaComposer.composedText() : ConfigurationSchema.text)
     }

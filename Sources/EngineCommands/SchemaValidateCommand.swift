@@ -18,7 +18,7 @@ struct SchemaValidateCommand: ParsableCommand {
             Exit codes: 0 all valid, 1 some invalid, 2 unreadable file, bad schema or bad usage.
 
             Examples:
-              engine schema validate --schema schemas/SocialFusionTimelineConfiguration.schema.json config/*.json
+              engine schema validate --schema person.schema.json people/*.json
               engine schema validate --schema person.schema.json alice.json bob.plist
             """
     )

@@ -26,17 +26,21 @@ struct SimulateCommand: ParsableCommand {
             Resume.HardCloseThreshold.
 
             Example:
-              engine simulate --posts Tests/Fixtures/posts/tweets-rtweet.jsonl --sessions 12 --seed 7 -o sessions/
+              engine simulate --posts posts.jsonl --sessions 12 --seed 7 -o sessions/
             """
     )
 
     @Option(name: .long, help: "A post corpus: JSON Lines of {id, createdAt, author?, text?}.")
     var posts: String
 
-    @Option(name: .long, help: "How many sessions to write.")
+    @Option(name: .long, parsing: .unconditional, help: "How many sessions to write.")
     var sessions: Int
 
-    @Option(name: .long, help: "The random seed.")
+    @Option(name: .long, parsing: .unconditional, help: "The random seed, from 0 to 18446744073709551615.",
+            transform: { text in
+                guard let seed = UInt64(text) else { throw ValidationError("--seed takes an integer from 0 to 18446744073709551615") }
+                return seed
+            })
     var seed: UInt64
 
     @Option(name: .shortAndLong, help: "The directory to write the sessions to (created if needed).")
@@ -48,14 +52,16 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "A configuration whose tracker and resume settings the ground truth follows.")
     var config: String?
 
+    @OptionGroup var lenientOption: LenientOption
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
-        guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1") }
+        guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1, got \(sessions)") }
     }
 
     func run() throws {
-        let configuration = try config.map(ConfigurationInput.load) ?? .defaults
+        let configuration = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) } ?? .defaults
         let data = try FileInput.read(posts)
         let corpus: [Post]
         do {

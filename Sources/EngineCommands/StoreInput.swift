@@ -1,46 +1,48 @@
 import ArgumentParser
 import TimelineStore
 
-/// `--store PATH [--account A] [--timeline T]`, shared by the commands that read the store.
+/// `--store PATH`, for the commands that work on a store.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: "The store file (SQLite), as the app's TimelineEngine writes it.")
     var store: String
 
-    @Option(name: .long, help: "The account whose state to use.")
-    var account: String = StoreScope().account
+    /// Opens the store. Only a command that writes may `create` it: a mistyped path for one
+    /// that reads must say "no such store", not leave an empty store behind.
+    func open(create: Bool) throws -> TimelineStore {
+        try Self.open(store, create: create)
+    }
 
-    @Option(name: .customLong("timeline-name"), help: "The timeline whose state to use.")
-    var timelineName: String = StoreScope().timeline
-
-    var scope: StoreScope { StoreScope(account: account, timeline: timelineName) }
-
-    /// Opens the store; a store that cannot be used is reported and exits 1 (2 when missing).
-    func open() throws -> TimelineStore {
+    static func open(_ path: String, create: Bool) throws -> TimelineStore {
         do {
-            return try TimelineStore(path: store)
+            return try TimelineStore(path: path, create: create)
         } catch {
-            Console.error(error.description)
-            throw error.message.hasPrefix("cannot create") ? EngineExit.usage : EngineExit.invalid
+            throw CommandFailure(error)
         }
     }
 }
 
-/// `--store PATH [--account A] [--timeline T]` for the `timeline` commands, where `--timeline`
-/// names the timeline in the store (there is no timeline file to confuse it with).
-struct TimelineScopeOptions: ParsableArguments {
-    @Option(name: .long, help: "The store file (SQLite).")
-    var store: String
-
-    @Option(name: .long, help: "The account the timeline belongs to.")
+/// `--account A --timeline-name T`: whose state in a store a command works on.
+struct StoreScopeOptions: ParsableArguments {
+    @Option(name: .long, help: "The account whose state to use.")
     var account: String = StoreScope().account
 
-    @Option(name: .customLong("timeline"), help: "The timeline's name in the store.")
+    @Option(name: .customLong("timeline-name"), help: "The timeline whose state to use (its name in the store).")
     var timelineName: String = StoreScope().timeline
 
     var scope: StoreScope { StoreScope(account: account, timeline: timelineName) }
+}
 
-    /// Opens the store as `StoreOptions.open` does.
-    func open() throws -> TimelineStore {
-        try StoreOptions.parse(["--store", store]).open()
+/// `--timeline NAME`, the spelling `engine timeline fetch` and `show` had for the timeline's
+/// name before `--timeline` came to mean a timeline file everywhere: still read by those two
+/// commands, which take no timeline file, and no longer shown.
+struct LegacyTimelineNameOption: ParsableArguments {
+    @Option(name: .customLong("timeline"), help: .hidden)
+    var timelineName: String?
+
+    /// `scope` with the legacy name, when given, in place of `--timeline-name`.
+    func applied(to options: StoreScopeOptions) -> StoreScopeOptions {
+        var options = options
+        if let timelineName { options.timelineName = timelineName }
+        return options
     }
 }

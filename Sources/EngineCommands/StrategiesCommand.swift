@@ -19,6 +19,8 @@ struct StrategiesCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
         let types = BuiltInStrategies.registry.types
         switch format {

@@ -7,11 +7,12 @@ import StrategyKit
 import TimelineCore
 import TimelineFormats
 import TimelineLoading
+import TimelineEngine
 import TimelineStore
 import ValueTree
 
 /// `engine timeline fetch --source FILE|URL --store PATH`: cache-first loading.
-struct TimelineFetchCommand: ParsableCommand {
+struct TimelineFetchCommand: AsyncParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case text, json
     }
@@ -34,15 +35,22 @@ struct TimelineFetchCommand: ParsableCommand {
 
             Examples:
               engine timeline fetch --source timeline.jsonl --store state.sqlite
-              ENGINE_ACCESS_TOKEN=… engine timeline fetch --source https://mastodon.social/api/v1/timelines/home?limit=40 --store state.sqlite
-              engine timeline fetch --source 'https://bsky.social/xrpc/app.bsky.feed.getTimeline?limit=50' --token-env BSKY_TOKEN --store s.sqlite
+              export ENGINE_ACCESS_TOKEN=…
+              engine timeline fetch --store state.sqlite \\
+                --source 'https://mastodon.social/api/v1/timelines/home?limit=40'
+              engine timeline fetch --store s.sqlite --token-env BSKY_TOKEN \\
+                --source 'https://bsky.social/xrpc/app.bsky.feed.getTimeline?limit=50'
             """
     )
 
     @Option(name: .long, help: "A timeline file, or the http(s) URL of a Mastodon or Bluesky timeline.")
     var source: String
 
-    @OptionGroup var scopeOptions: TimelineScopeOptions
+    @OptionGroup var storeOptions: StoreOptions
+
+    @OptionGroup var scopeOptions: StoreScopeOptions
+
+    @OptionGroup var legacyName: LegacyTimelineNameOption
 
     @Option(name: .long, help: "The configuration file (default: the built-in defaults).")
     var config: String?
@@ -56,49 +64,46 @@ struct TimelineFetchCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    func run() throws {
-        let configuration = try config.map(ConfigurationInput.load) ?? .defaults
+    @OptionGroup var lenientOption: LenientOption
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() async throws {
+        let configuration = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) } ?? .defaults
         let parsed: TimelineSource
         do {
             parsed = try TimelineSource.parse(source, api: api, tokenVariable: tokenVariable)
         } catch {
-            Console.error(error.description)
-            throw EngineExit.usage
+            throw CommandFailure(.usage, error.description)
         }
-        let pipeline: Pipeline
-        let networkPolicy: any NetworkPolicy
-        let cachePolicy: any CachePolicy
-        do throws(PipelineError) {
-            pipeline = try PipelineBuilder(configuration: configuration).build()
-            networkPolicy = try NetworkPolicyBuilder(configuration: configuration).build()
-            cachePolicy = try CachePolicyBuilder(configuration: configuration).timelineCache()
-        } catch {
-            Console.error("error: \(error.description)")
-            throw EngineExit.invalid
+        // A file that cannot be read is the user's mistake (exit 2), not a source that answered
+        // with something unusable (stale, exit 1).
+        if case .file(let path, _) = parsed, let problem = FileData.problem(atPath: path) {
+            throw CommandFailure(.unreadable, "\(path): error: \(FileData.ReadError(reason: problem))")
         }
-        let opened = try scopeOptions.open()
-        let loader = CacheFirstLoader(store: opened, scope: scopeOptions.scope,
-                                      fetcher: SourceFetcher(policy: networkPolicy, requestTimeout: configuration.network.requestTimeout),
-                                      pipeline: pipeline, cachePolicy: cachePolicy)
+        let scope = legacyName.applied(to: scopeOptions).scope
+        let engine: TimelineEngine
+        do {
+            engine = try TimelineEngine(configuration: configuration, store: try storeOptions.open(create: true), scope: scope)
+        } catch let error as PipelineError {
+            throw CommandFailure(.invalidInput, "error: \(error.description)")
+        }
         let progress = FetchProgress(source: parsed.description)
         let textOutput = format == .text
         if case .file = parsed {} else { progress.start() }
+        defer { progress.finish() }
         let report: CacheFirstLoader.Report
         do {
-            report = try AsyncBridge.run {
-                try await loader.load(from: parsed, onCached: { cached in
-                    // Step 1: the cached timeline, at once.
-                    if textOutput { Console.out(Self.cacheLine(cached, now: Date())) }
-                }, progress: progress.report)
-            }
-        } catch let error as StoreError {
-            progress.finish()
-            Console.error(error.description)
-            throw EngineExit.invalid
+            report = try await engine.loadTimeline(from: parsed, onCached: { cached in
+                // Step 1: the cached timeline, at once.
+                if textOutput { Console.out(Self.cacheLine(cached, now: Date())) }
+            }, progress: progress.report)
+        } catch let error as PipelineError {
+            throw CommandFailure(.invalidInput, "error: \(error.description)")
         }
         progress.finish()
         switch format {
-        case .text: print(report, source: parsed, networkPolicy: networkPolicy)
+        case .text: print(report, source: parsed, policyName: configuration.network.policy.name)
         case .json: Console.outRaw((try? JSONWriter(style: .pretty).write(Self.value(of: report, source: parsed))) ?? "{}\n")
         }
         if let error = report.error {
@@ -114,13 +119,13 @@ struct TimelineFetchCommand: ParsableCommand {
         return "cache: \(cached.posts.count) post\(cached.posts.count == 1 ? "" : "s"), \(refreshed)"
     }
 
-    func print(_ report: CacheFirstLoader.Report, source: TimelineSource, networkPolicy: any NetworkPolicy) {
+    func print(_ report: CacheFirstLoader.Report, source: TimelineSource, policyName: String) {
         let kind = switch source {
         case .file: "file"
         case .mastodon: "Mastodon"
         case .bluesky: "Bluesky"
         }
-        Console.out("source: \(source) (\(kind)\(report.attempts.isEmpty ? "" : ", \(networkPolicy.name)"))")
+        Console.out("source: \(source) (\(kind)\(report.attempts.isEmpty ? "" : ", \(policyName)"))")
         for attempt in report.attempts {
             var line = "  attempt \(attempt.number) at \(Self.seconds(attempt.startedAt)): "
             if let failure = attempt.failure {

@@ -20,29 +20,35 @@ struct TimelineShowCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var scopeOptions: TimelineScopeOptions
+    @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: "Show at most this many posts (text only; 0 for all).")
+    @OptionGroup var scopeOptions: StoreScopeOptions
+
+    @OptionGroup var legacyName: LegacyTimelineNameOption
+
+    @Option(name: .long, parsing: .unconditional, help: "Show at most this many posts (text only; 0 for all).")
     var limit: Int = 20
 
     @Option(name: .long, help: "Output format: text or json.")
     var format: OutputFormat = .text
 
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        if limit < 0 { throw ValidationError("--limit must be 0 (all) or more, got \(limit)") }
+    }
+
     func run() throws {
-        let (store, account, timelineName, scope) = (scopeOptions.store, scopeOptions.account, scopeOptions.timelineName, scopeOptions.scope)
-        guard FileManager.default.fileExists(atPath: store) else {
-            Console.error("\(store): error: no such store")
-            throw EngineExit.usage
-        }
-        let opened = try scopeOptions.open()
+        let scope = legacyName.applied(to: scopeOptions).scope
+        let (store, account, timelineName) = (storeOptions.store, scope.account, scope.timeline)
+        let opened = try storeOptions.open(create: false)
         let cached: TimelineStore.CachedTimeline?
         let saved: PositionSnapshot?
         do {
             cached = try opened.timeline(scope: scope)
             saved = try opened.history(scope: scope).first
         } catch {
-            Console.error(error.description)
-            throw EngineExit.invalid
+            throw CommandFailure(error)
         }
         guard let cached else {
             Console.error("\(store): error: no cached timeline for account \(Value.quote(account)), timeline \(Value.quote(timelineName))")
@@ -61,12 +67,13 @@ struct TimelineShowCommand: ParsableCommand {
             Console.out("\(account) / \(timelineName): " + TimelineFetchCommand.cacheLine(cached, now: Date()).dropFirst("cache: ".count))
             let shown = limit > 0 ? Array(cached.posts.prefix(limit)) : cached.posts
             let width = String(cached.posts.count).count
+            let idWidth = shown.map(\.id.count).max() ?? 0
             for (index, post) in shown.enumerated() {
                 let marker = post.id == saved?.postId ? ">" : " "
                 let number = String(index + 1).leftPadded(to: width)
                 let text = (post.text ?? "").replacingOccurrences(of: "\n", with: " ")
                 let clipped = text.count > 60 ? text.prefix(59) + "…" : Substring(text)
-                Console.out("\(marker) \(number)  \(Timestamp.format(post.createdAt))  \(post.author.map { "@\($0)" } ?? "-")  \(clipped)")
+                Console.out("\(marker) \(number)  \(post.id.leftPadded(to: idWidth))  \(Timestamp.format(post.createdAt))  \(post.author.map { "@\($0)" } ?? "-")  \(clipped)")
             }
             if shown.count < cached.posts.count { Console.out("  … \(cached.posts.count - shown.count) more (--limit 0 shows all)") }
             if let saved {

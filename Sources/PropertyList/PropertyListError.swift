@@ -8,6 +8,10 @@ public struct PropertyListError: Error, Sendable, Equatable, CustomStringConvert
     /// input as a whole (unreadable, too large) have none.
     public let location: SourceLocation?
 
+    /// True when the file could not be read at all (missing, a directory, a device, no
+    /// permission), as opposed to read and found malformed or too large.
+    public let isUnreadable: Bool
+
     /// Set by checking mode when it stopped at a duplicate key without the first one's line.
     let isDuplicateFoundWhileChecking: Bool
 
@@ -15,10 +19,16 @@ public struct PropertyListError: Error, Sendable, Equatable, CustomStringConvert
         self.init(message, at: location, duplicateFoundWhileChecking: false)
     }
 
-    init(_ message: String, at location: SourceLocation?, duplicateFoundWhileChecking: Bool) {
+    /// A file that could not be read.
+    init(unreadable error: FileData.ReadError) {
+        self.init(error.description, at: nil, duplicateFoundWhileChecking: false, unreadable: true)
+    }
+
+    init(_ message: String, at location: SourceLocation?, duplicateFoundWhileChecking: Bool, unreadable: Bool = false) {
         self.message = message
         self.location = location
         self.isDuplicateFoundWhileChecking = duplicateFoundWhileChecking
+        self.isUnreadable = unreadable
     }
 
     public static func == (lhs: PropertyListError, rhs: PropertyListError) -> Bool {

@@ -87,10 +87,11 @@ public struct PropertyListReader: Sendable {
 
     private func parse(contentsOf url: URL, retainingValues: Bool) throws(PropertyListError) -> Value {
         let handle: FileHandle
+        if let problem = FileData.problem(atPath: url.path) { throw PropertyListError(unreadable: FileData.ReadError(reason: problem)) }
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw PropertyListError("cannot open file: \(FileErrorReason.describe(error))", at: nil)
+            throw PropertyListError(unreadable: FileData.ReadError(reason: FileErrorReason.describe(error)))
         }
         defer { try? handle.close() }
         if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber,
@@ -104,7 +105,7 @@ public struct PropertyListReader: Sendable {
             do {
                 chunk = try handle.read(upToCount: 1 << 16) ?? Data()
             } catch {
-                throw PropertyListError("cannot read file: \(FileErrorReason.describe(error))", at: nil)
+                throw PropertyListError(unreadable: FileData.ReadError(reason: FileErrorReason.describe(error)))
             }
             total += chunk.count
             if total > maximumInputSize { throw sizeError(total) }

@@ -66,7 +66,8 @@ public enum ReportTable {
         if report.sessionsFailed > 0 { parts.append("\(report.sessionsFailed) left out") }
         if report.warnings > 0 { parts.append("\(report.warnings) warning\(report.warnings == 1 ? "" : "s")") }
         if !report.shards.isEmpty { parts.append("shards \(report.shards.joined(separator: ", "))") }
-        return "Compared \(parts.joined(separator: ", ")): \(report.restorePointCount) restore points, \(report.pipelines.count) pipelines."
+        let points = report.restorePointCount, pipelines = report.pipelines.count
+        return "Compared \(parts.joined(separator: ", ")): \(points) restore point\(points == 1 ? "" : "s"), \(pipelines) pipeline\(pipelines == 1 ? "" : "s")."
     }
 
     static func table(rows: [(String, MetricsSummary)]) -> String {

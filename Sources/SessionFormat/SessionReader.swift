@@ -59,9 +59,9 @@ public struct SessionReader {
         let displayName = name ?? url.path
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            data = try FileData.read(url, mapped: true)
         } catch {
-            throw SessionIssue(.error, file: displayName, "cannot read file: \(FileErrorReason.describe(error))")
+            throw SessionIssue(.error, file: displayName, error.description)
         }
         try self.init(data: data, name: displayName)
     }

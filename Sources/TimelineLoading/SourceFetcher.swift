@@ -1,4 +1,5 @@
 import Foundation
+import ValueTree
 import StrategyKit
 import TimelineCore
 import TimelineFormats
@@ -65,10 +66,9 @@ public struct SourceFetcher: Sendable {
     func readFile(_ path: String, format: TimelineFormat?) -> Outcome {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try FileData.read(URL(fileURLWithPath: path))
         } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            return Outcome(result: .failure(SourceError(source: path, reason)), attempts: [])
+            return Outcome(result: .failure(SourceError(source: path, error.description)), attempts: [])
         }
         do {
             let timeline = try TimelineFormat.read(data, format: format)

@@ -1,3 +1,3 @@
 import EngineCommands
 
-Engine.runAndExit()
+await Engine.runAndExit()

@@ -4,18 +4,19 @@ import TestSupport
 
 @Suite("engine plist, schema and config")
 struct PlistAndSchemaCommandTests {
-    @Test("plist lint: OK lines on stdout, FILE:LINE: message on stderr, continues, exit 1")
+    @Test("plist lint: OK lines on stdout, FILE:LINE: message on stderr, continues; exit 1 for a bad file, 2 when one cannot be read")
     func lint() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("<plist><true/></plist>".utf8).write(to: directory.appendingPathComponent("good.plist"))
         try Data("<plist>\n<dict><key>a</key></dict></plist>".utf8).write(to: directory.appendingPathComponent("bad.plist"))
         let result = try EngineProcess.run(["plist", "lint", "bad.plist", "good.plist", "gone.plist"], in: directory)
-        #expect(result.status == 1)
+        #expect(result.status == 2)
+        #expect(try EngineProcess.run(["plist", "lint", "bad.plist", "good.plist"], in: directory).status == 1)
         #expect(result.stdout == "good.plist: OK\n")
         #expect(result.stderr == """
             bad.plist:2: key "a" has no value
-            gone.plist: cannot open file: No such file or directory
+            gone.plist: cannot read file: No such file or directory
 
             """)
         let ok = try EngineProcess.run(["plist", "lint", "good.plist"], in: directory)

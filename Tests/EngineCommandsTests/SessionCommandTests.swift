@@ -58,7 +58,7 @@ struct SessionCommandTests {
         }
         #expect(dropLatency(merged.stdout) == dropLatency(single.stdout))
         let html = try EngineProcess.run(["compare", "--merge"] + parts + ["--format", "html"])
-        #expect(html.stdout.contains("<p>Compared 12 sessions, shards 1/2, 2/2: 101 restore points, 1 pipelines.</p>"))
+        #expect(html.stdout.contains("<p>Compared 12 sessions, shards 1/2, 2/2: 101 restore points, 1 pipeline.</p>"))
     }
 
     @Test("usage errors exit 2 with a clear message")

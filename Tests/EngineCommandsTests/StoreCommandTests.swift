@@ -87,7 +87,15 @@ struct StoreCommandTests {
         #expect(try store.history(scope: StoreScope()).map(\.postId) == ["1600589425271926784"])
         let bad = try EngineProcess.run(["maintenance", "--store", path, "--config", configPath, "--memory-use", "93%"])
         #expect(bad.status == 2)
-        #expect(bad.stderr == "error: --memory-use takes a fraction from 0 to 1, or 'system'; got \"93%\"\n")
+        #expect(bad.stderr == """
+            Error: --memory-use takes a fraction from 0 to 1, or 'system'; got "93%"
+            Usage: engine maintenance --store <store> [--config <config>] [--memory-use <memory-use>] [--lenient] [--verbose] [--quiet]
+              See 'engine maintenance --help' for more information.
+
+            """)
+        let negative = try EngineProcess.run(["maintenance", "--store", path, "--memory-use", "-0.5"])
+        #expect(negative.status == 2)
+        #expect(negative.stderr.hasPrefix("Error: --memory-use takes a fraction from 0 to 1, or 'system'; got \"-0.5\"\n"))
     }
 
     @Test("debug-export prints the summary, history, cache statistics and resolved configuration")

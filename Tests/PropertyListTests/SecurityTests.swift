@@ -98,7 +98,8 @@ struct SecurityTests {
         let error = #expect(throws: PropertyListError.self) {
             try PropertyListReader().read(contentsOf: URL(fileURLWithPath: "/nonexistent/file.plist"))
         }
-        #expect(error?.message == "cannot open file: No such file or directory")
+        #expect(error?.message == "cannot read file: No such file or directory")
+        #expect(error?.isUnreadable == true)
         #expect(error?.location == nil)
     }
 }

@@ -129,7 +129,7 @@ struct CacheFirstLoaderTests {
 
         let missing = try await setup.loader(try LoadingFixtures.policy("NoRetry")).load(from: .file(path: "/nonexistent/t.json", format: nil))
         #expect(missing.status == .stale)
-        #expect(missing.error?.description == "/nonexistent/t.json: error: no such file")
+        #expect(missing.error?.description == "/nonexistent/t.json: error: cannot read file: No such file or directory")
         #expect(missing.timeline.posts.count == 50)
     }
 }
