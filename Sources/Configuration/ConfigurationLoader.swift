@@ -103,7 +103,7 @@ public struct ConfigurationLoader: Sendable {
             // of an "unknown key" for every app key.
             let diagnostic = ConfigurationDiagnostic(
                 severity: .error, kind: .schema, file: fileName, location: root.location, path: .root, keyword: "required",
-                message: "no \(ConfigurationSchema.rootKey) key and none of the configuration's sections (\(sections.joined(separator: ", ")))")
+                message: "no \(ConfigurationSchema.rootKey) key and none of the configuration's sections (\(sections.map(\.string).joined(separator: ", ")))")
             return finish([diagnostic], document: Value(.dictionary([:])), format: format)
         }
         let issues = ConfigurationSchema.schema.validate(document).issues

@@ -22,7 +22,7 @@ extension LoggingSettings {
             }
             var options: [String: String] = [:]
             for (key, member) in spec.parameters {
-                if let text = member.value.stringValue { options[key] = text }
+                if let text = member.value.stringValue { options[key.string] = text }
             }
             do {
                 sinks.append(try factory.make(options))

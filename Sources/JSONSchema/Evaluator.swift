@@ -5,7 +5,8 @@ import ValueTree
 /// `unevaluatedProperties` and `unevaluatedItems` need.
 struct Outcome {
     var issues: [ValidationIssue] = []
-    var evaluatedProperties: Set<String> = []
+    /// By Unicode scalars, as JSON Schema compares property names.
+    var evaluatedProperties: Set<Value.Key> = []
     var evaluatedItemPrefix = 0
     var evaluatedItems: Set<Int> = []
 
@@ -181,7 +182,7 @@ struct Evaluator {
         }
         if let members = instance.dictionaryValue, let dependent = keywords["dependentSchemas"]?.value.dictionaryValue {
             for (name, subschema) in dependent where members[name] != nil {
-                outcome.absorb(sub(subschema.value, schemaPath + "/dependentSchemas/" + SchemaCompiler.escape(name),
+                outcome.absorb(sub(subschema.value, schemaPath + "/dependentSchemas/" + SchemaCompiler.escape(name.string),
                                    instance, path, keyLocation: keyLocation))
             }
         }
@@ -288,14 +289,14 @@ struct Evaluator {
             var matched = false
             if let subschema = properties?[name]?.value {
                 matched = true
-                outcome.absorb(evaluate(schema: subschema, schemaPath: schemaPath + "/properties/" + SchemaCompiler.escape(name),
+                outcome.absorb(evaluate(schema: subschema, schemaPath: schemaPath + "/properties/" + SchemaCompiler.escape(name.string),
                                         instance: member.value, path: memberPath, depth: depth + 1, keyLocation: member.keyLocation))
             }
             if let patternProperties {
-                for (pattern, subschema) in patternProperties where patterns[pattern]?.matches(name) == true {
+                for (pattern, subschema) in patternProperties where patterns[pattern.string]?.matches(name.string) == true {
                     matched = true
                     outcome.absorb(evaluate(schema: subschema.value,
-                                            schemaPath: schemaPath + "/patternProperties/" + SchemaCompiler.escape(pattern),
+                                            schemaPath: schemaPath + "/patternProperties/" + SchemaCompiler.escape(pattern.string),
                                             instance: member.value, path: memberPath, depth: depth + 1, keyLocation: member.keyLocation))
                 }
             }
@@ -305,8 +306,8 @@ struct Evaluator {
                 if additional.boolValue == false {
                     var message = "unknown key \(Value.quote(name))"
                     // Deprecated keys stay valid but are never offered.
-                    let known = (properties ?? [:]).filter { $0.value.value["deprecated"]?.boolValue != true }.map(\.key)
-                    if let suggestion = Suggestions.closest(to: name, among: known) {
+                    let known = (properties ?? [:]).filter { $0.value.value["deprecated"]?.boolValue != true }.map(\.key.string)
+                    if let suggestion = Suggestions.closest(to: name.string, among: known) {
                         message += "; did you mean \(Value.quote(suggestion))?"
                     } else if !known.isEmpty {
                         message += "."
@@ -323,7 +324,7 @@ struct Evaluator {
             }
             if let propertyNames {
                 let result = evaluate(schema: propertyNames, schemaPath: schemaPath + "/propertyNames",
-                                      instance: Value(.string(name), location: member.keyLocation), path: memberPath, depth: depth + 1)
+                                      instance: Value(.string(name.string), location: member.keyLocation), path: memberPath, depth: depth + 1)
                 for failure in result.issues where failure.severity == .error {
                     issue("propertyNames", "key \(Value.quote(name)) is not an allowed name: \(failure.message)", .error,
                           member.keyLocation, memberPath)

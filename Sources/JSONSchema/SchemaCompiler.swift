@@ -24,7 +24,7 @@ struct SchemaCompiler {
         }
         for (keyword, member) in object {
             let value = member.value
-            let keywordPath = path + "/" + SchemaCompiler.escape(keyword)
+            let keywordPath = path + "/" + SchemaCompiler.escape(keyword.string)
             switch keyword {
             case "type":
                 let names: [Value] = value.arrayValue ?? [value]
@@ -63,8 +63,8 @@ struct SchemaCompiler {
                     throw error(keywordPath, "\"\(keyword)\" must be an object of schemas", value)
                 }
                 for (name, sub) in members {
-                    if keyword == "patternProperties" { try compile(name, path: keywordPath, value: sub.value) }
-                    try check(sub.value, path: keywordPath + "/" + SchemaCompiler.escape(name))
+                    if keyword == "patternProperties" { try compile(name.string, path: keywordPath, value: sub.value) }
+                    try check(sub.value, path: keywordPath + "/" + SchemaCompiler.escape(name.string))
                 }
             case "additionalProperties", "items", "not", "contains", "if", "then", "else", "propertyNames",
                  "unevaluatedProperties", "unevaluatedItems":

@@ -66,9 +66,9 @@ public struct JSONWriter: Sendable {
                 if !first { output += "," }
                 first = false
                 newline(indent + 1, into: &output)
-                JSONWriter.appendQuoted(key, to: &output)
+                JSONWriter.appendQuoted(key.string, to: &output)
                 output += style == .pretty ? ": " : ":"
-                try write(member.value, path: path.appending(key: key), indent: indent + 1, into: &output)
+                try write(member.value, path: path.appending(key: key.string), indent: indent + 1, into: &output)
             }
             newline(indent, into: &output)
             output += "}"

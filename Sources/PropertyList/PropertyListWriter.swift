@@ -76,9 +76,9 @@ public struct PropertyListWriter: Sendable {
             output += indent + "<dict>\n"
             for (key, member) in members {
                 output += indent + "\t<key>"
-                try PropertyListWriter.appendEscaped(key, path: path.appending(key: key), location: member.keyLocation, to: &output)
+                try PropertyListWriter.appendEscaped(key.string, path: path.appending(key: key.string), location: member.keyLocation, to: &output)
                 output += "</key>\n"
-                try write(member.value, path: path.appending(key: key), depth: depth + 1, into: &output)
+                try write(member.value, path: path.appending(key: key.string), depth: depth + 1, into: &output)
             }
             output += indent + "</dict>\n"
         }

@@ -40,7 +40,7 @@ final class TreeBuilder {
         var pendingKey: PendingKey?
         var root: Value?
         /// In checking mode, the keys seen so far (for duplicate detection).
-        var keys: Set<String> = []
+        var keys: Set<Value.Key> = []
 
         init(tag: Tag, location: SourceLocation) {
             self.tag = tag
@@ -267,7 +267,7 @@ final class TreeBuilder {
             guard let pendingKey = parent.pendingKey else { return }
             parent.pendingKey = nil
             if !retainsValues {
-                if !parent.keys.insert(pendingKey.key).inserted {
+                if !parent.keys.insert(Value.Key(pendingKey.key)).inserted {
                     // The first occurrence's line is not kept in checking mode; the reader
                     // reads the document again to report it.
                     foundDuplicateWhileChecking = true
@@ -276,7 +276,7 @@ final class TreeBuilder {
                 return
             }
             let member = Value.Member(keyLocation: pendingKey.location, value: value)
-            if let previous = parent.members.updateValue(member, forKey: pendingKey.key) {
+            if let previous = parent.members.updateValue(member, forKey: Value.Key(pendingKey.key)) {
                 let first = previous.keyLocation.map { " (first at line \($0.line))" } ?? ""
                 fail("duplicate key \(Value.quote(pendingKey.key))\(first)", at: pendingKey.location)
             }

@@ -52,9 +52,9 @@ public enum TypedJSON {
             output += "{\"dict\": [\n"
             for (offset, (key, member)) in members.enumerated() {
                 output += String(repeating: " ", count: depth + 1) + "["
-                JSONWriter.appendQuoted(key, to: &output)
+                JSONWriter.appendQuoted(key.string, to: &output)
                 output += ", "
-                try encode(member.value, path: path.appending(key: key), depth: depth + 1, into: &output)
+                try encode(member.value, path: path.appending(key: key.string), depth: depth + 1, into: &output)
                 output += offset == members.count - 1 ? "]\n" : "],\n"
             }
             output += String(repeating: " ", count: depth) + "]}"

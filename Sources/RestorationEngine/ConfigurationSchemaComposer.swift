@@ -43,7 +43,7 @@ public enum ConfigurationSchemaComposer {
         let branches: [Value] = types.map { type in
             var properties: [(String, Value)] = [(nameKey, .bool(true))]
             for (name, member) in type.parameterSchema["properties"]?.dictionaryValue ?? [:] {
-                properties.append((name, member.value))
+                properties.append((name.string, member.value))
             }
             if type.isComposition {
                 properties.append(("Stages", .dictionary([

@@ -80,7 +80,7 @@ public enum ComparisonReportCoding {
             guard let all = accumulators["all"] else { throw ComparisonReportError("pipeline \(name): \"accumulators\" lacks \"all\"") }
             results.all = try accumulator(from: all, in: name)
             for (tag, member) in accumulators["tags"]?.dictionaryValue ?? [:] {
-                results.byTag[tag] = try accumulator(from: member.value, in: name)
+                results.byTag[tag.string] = try accumulator(from: member.value, in: name)
             }
             pipelines.append(results)
         }

@@ -63,7 +63,7 @@ public struct StrategyType: Sendable {
 
     /// The parameters' names, in declaration order.
     public var parameterNames: [String] {
-        parameterSchema["properties"]?.dictionaryValue.map { Array($0.keys) } ?? []
+        parameterSchema["properties"]?.dictionaryValue.map { $0.keys.map(\.string) } ?? []
     }
 
     /// The parameters' defaults.

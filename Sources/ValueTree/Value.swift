@@ -4,8 +4,40 @@ import Foundation
 /// A node of the value tree that property lists and JSON are both read into, and that the schema
 /// validator and the configuration work on. Every node remembers where it came from.
 public struct Value: Sendable, Equatable, CustomStringConvertible {
-    /// The dictionary representation: members in document order, looked up by key.
-    public typealias Dictionary = OrderedDictionary<String, Member>
+    /// The dictionary representation: members in document order, looked up by key. Keys
+    /// compare by Unicode scalars (`Key`), as JSON Schema and property lists do.
+    public typealias Dictionary = OrderedDictionary<Key, Member>
+
+    /// A dictionary key. Two keys are the same only when their Unicode scalars are: "é"
+    /// (U+00E9) and "e" + U+0301 are two keys, as JSON (RFC 8259), JSON Schema and Apple's
+    /// property lists have it, where Swift's `String ==` would take them for one.
+    public struct Key: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+        public let string: String
+
+        public init(_ string: String) {
+            self.string = string
+        }
+
+        public init(stringLiteral value: String) {
+            self.string = value
+        }
+
+        public static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.string.utf8.elementsEqual(rhs.string.utf8)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            var utf8 = string
+            utf8.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+
+        /// Order by Unicode scalars (code points), as JSON Schema and sorted plists do.
+        public static func < (lhs: Key, rhs: Key) -> Bool {
+            lhs.string.unicodeScalars.lexicographicallyPrecedes(rhs.string.unicodeScalars)
+        }
+
+        public var description: String { string }
+    }
 
     /// What a node holds. `date` and `data` come only from property lists, `null` only from JSON.
     public enum Content: Sendable {
@@ -70,7 +102,7 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
     /// A dictionary from key–value pairs in order; a repeated key keeps its last value.
     public static func dictionary(_ pairs: [(String, Value)]) -> Value {
         var members = Dictionary()
-        for (key, value) in pairs { members[key] = Member(value: value) }
+        for (key, value) in pairs { members[Key(key)] = Member(value: value) }
         return Value(.dictionary(members))
     }
 
@@ -161,14 +193,14 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Structural equality in document order. Types are distinct (1 ≠ 1.0, `true` ≠ 1);
-    /// locations do not count.
+    /// strings and keys are equal only when their Unicode scalars are; locations do not count.
     public static func == (lhs: Value, rhs: Value) -> Bool {
         switch (lhs.content, rhs.content) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
         case (.integer(let a), .integer(let b)): return a == b
         case (.real(let a), .real(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)   // by Unicode scalars, not canonical equivalence
         case (.date(let a), .date(let b)): return a == b
         case (.data(let a), .data(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
@@ -191,6 +223,11 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
     /// The most characters `quote` shows of a string; a longer one is cut short with `…` and
     /// its size, so that a diagnostic about a huge value stays one readable line.
     public static let maximumQuotedLength = 100
+
+    /// A key in double quotes, as `quote(_:)` quotes a string.
+    public static func quote(_ key: Key) -> String {
+        quote(key.string)
+    }
 
     /// A string in double quotes, with quotes, backslashes and control characters escaped; cut
     /// short after `maximumQuotedLength` characters.
@@ -215,5 +252,19 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
             }
         }
         return result + "\""
+    }
+}
+
+extension OrderedDictionary where Key == ValueTree.Value.Key {
+    /// The member under the key spelled `key`, compared by Unicode scalars.
+    public subscript(_ key: String) -> Value? {
+        get { self[Key(key)] }
+        set { self[Key(key)] = newValue }
+    }
+
+    /// Removes the member under the key spelled `key`.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> Value? {
+        removeValue(forKey: Key(key))
     }
 }

@@ -30,6 +30,7 @@ public struct ValuePath: Hashable, Sendable, CustomStringConvertible, Expressibl
     }
 
     public func appending(key: String) -> ValuePath { appending(.key(key)) }
+    public func appending(key: Value.Key) -> ValuePath { appending(.key(key.string)) }
     public func appending(index: Int) -> ValuePath { appending(.index(index)) }
 
     /// The path one step up; the root's parent is the root.

@@ -18,7 +18,7 @@ struct ConfigurationSchemaTests {
         if let reference = schema["$ref"]?.stringValue, let target = ConfigurationSchema.schema.subschema(at: String(reference.dropFirst())) {
             schema = target
         }
-        return schema["properties"]?.dictionaryValue?.map { ($0.key, $0.value.value) } ?? []
+        return schema["properties"]?.dictionaryValue?.map { ($0.key.string, $0.value.value) } ?? []
     }
 
     @Test("every key has a title, a description and a default")

@@ -17,7 +17,7 @@ struct CacheConformanceTests {
         var policies: [any CachePolicy] = []
         for (name, key) in [("TTL", "MaxAge"), ("LRU", "MaxEntries")] {
             guard let number = scenario.parameters[key], let type = BuiltInStrategies.registry[name] else { continue }
-            let parameters: Value.Dictionary = [key: Value.Member(value: .real(number))]
+            let parameters: Value.Dictionary = [Value.Key(key): Value.Member(value: .real(number))]
             if case .cache(let policy)? = try? type.make(StrategyOptions(parameters: parameters)) { policies.append(policy) }
         }
         return policies

@@ -121,7 +121,7 @@ struct ConformanceTests {
             if let maximum = schema["maximum"]?.numberValue { bad.append(.real(maximum + 1)) }
             if schema["enum"] != nil { bad[0] = .string("NoSuchValue") }
             for value in bad {
-                var stage: [(String, Value)] = [("Strategy", .string(name)), (parameter, value)]
+                var stage: [(String, Value)] = [("Strategy", .string(name)), (parameter.string, value)]
                 if type.isComposition { stage.append(("Stages", .array([.dictionary([("Strategy", .string("ExactMatch"))])]))) }
                 let document = Value.dictionary([("Restoration", .dictionary([("Pipeline", .array([.dictionary(stage)]))]))])
                 let errors = ConfigurationSchema.schema.validate(document).errors
