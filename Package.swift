@@ -180,7 +180,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "RestorationEngineTests",
-            dependencies: ["RestorationEngine", "StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "TestSupport",
+            dependencies: ["RestorationEngine", "StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "JSONText", "TestSupport",
                            "StrategyTestSupport"],
             swiftSettings: swiftSettings
         ),

@@ -11,16 +11,25 @@ struct SchemaPrintCommand: ParsableCommand {
             The output is byte for byte schemas/SocialFusionTimelineConfiguration.schema.json. \
             With --compose, the schema is composed afresh from the registered strategies' \
             parameter schemas: after adding a strategy, write that to the schema file and run \
-            schemas/embed-in-sources.sh.
+            schemas/embed-in-sources.sh. With --file, the schema of a JSON configuration file \
+            as users write it, with the configuration under SocialFusionTimelineConfiguration \
+            and "$schema" beside it: schemas/SocialFusionTimelineConfiguration.file.schema.json.
             """
     )
 
     @Flag(name: .long, help: "Compose the strategies' parameter schemas from the registry afresh.")
     var compose = false
 
+    @Flag(name: .long, help: "Print the schema of a JSON configuration file as users write it (schemas/SocialFusionTimelineConfiguration.file.schema.json).")
+    var file = false
+
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        Console.outRaw(compose ? ConfigurationSchemaComposer.composedText() : ConfigurationSchema.text)
+        if file {
+            Console.outRaw(ConfigurationSchemaComposer.fileSchemaText())
+        } else {
+            Console.outRaw(compose ? ConfigurationSchemaComposer.composedText() : ConfigurationSchema.text)
+        }
     }
 }

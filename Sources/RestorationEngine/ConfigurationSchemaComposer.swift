@@ -37,6 +37,36 @@ public enum ConfigurationSchemaComposer {
         (try? JSONWriter(style: .pretty).write(compose(ConfigurationSchema.document, registry: registry))) ?? ""
     }
 
+    /// The schema of a JSON configuration file as users write it: the configuration under
+    /// `SocialFusionTimelineConfiguration`, and `$schema` beside it so that editors find this
+    /// schema. Self-contained: the configuration schema is its `$defs/configuration`, and that
+    /// schema's own definitions sit beside it, where its `#/$defs/…` references point.
+    public static func fileSchema(registry: StrategyRegistry = BuiltInStrategies.registry) -> Value {
+        let composed = compose(ConfigurationSchema.document, registry: registry)
+        guard var configuration = composed.dictionaryValue else { return composed }
+        var definitions = configuration.removeValue(forKey: "$defs")?.value.dictionaryValue ?? [:]
+        configuration.removeValue(forKey: "$schema")
+        definitions["configuration"] = Value.Member(value: Value(.dictionary(configuration)))
+        return .dictionary([
+            ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
+            ("title", .string("SocialFusionTimelineConfiguration file")),
+            ("description", .string("A JSON configuration file as users write it: the configuration under \(ConfigurationSchema.rootKey), and, for editors, \"$schema\" naming this file. The configuration itself is $defs/configuration, the schema of SocialFusionTimelineConfiguration.schema.json.")),
+            ("type", .string("object")),
+            ("properties", .dictionary([
+                ("$schema", .dictionary([("description", .string("Where editors find this schema.")), ("type", .string("string"))])),
+                (ConfigurationSchema.rootKey, .dictionary([("$ref", .string("#/$defs/configuration"))])),
+            ])),
+            ("required", .array([.string(ConfigurationSchema.rootKey)])),
+            ("additionalProperties", .bool(false)),
+            ("$defs", Value(.dictionary(definitions))),
+        ])
+    }
+
+    /// `fileSchema` as the text of its file.
+    public static func fileSchemaText(registry: StrategyRegistry = BuiltInStrategies.registry) -> String {
+        (try? JSONWriter(style: .pretty).write(fileSchema(registry: registry))) ?? ""
+    }
+
     static func definition(title: String, description: String, nameKey: String, types: [StrategyType],
                            stagesReference: String = "#/$defs/stage") -> Value {
         let names = types.map(\.name)

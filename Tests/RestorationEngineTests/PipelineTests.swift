@@ -1,4 +1,6 @@
 import Configuration
+import JSONSchema
+import JSONText
 import Foundation
 import RestorationEngine
 import StrategyKit
@@ -138,6 +140,20 @@ struct ComposedSchemaTests {
         let file = try String(contentsOf: Fixtures.repositoryURL("schemas/SocialFusionTimelineConfiguration.schema.json"), encoding: .utf8)
         #expect(ConfigurationSchemaComposer.composedText() == file,
                 "run: swift run engine schema print --compose > schemas/SocialFusionTimelineConfiguration.schema.json && schemas/embed-in-sources.sh")
+    }
+
+    @Test("schemas/ holds the schema of a JSON configuration file as users write it, and the bundled JSON configuration names it")
+    func fileSchemaInStep() throws {
+        let file = try String(contentsOf: Fixtures.repositoryURL("schemas/SocialFusionTimelineConfiguration.file.schema.json"), encoding: .utf8)
+        #expect(ConfigurationSchemaComposer.fileSchemaText() == file,
+                "run: swift run engine schema print --file > schemas/SocialFusionTimelineConfiguration.file.schema.json")
+        let schema = try JSONSchema(ConfigurationSchemaComposer.fileSchema())
+        let bundled = try JSONReader().read(Data(contentsOf: Fixtures.repositoryURL("config/SocialFusionTimelineConfiguration.json")))
+        #expect(bundled["$schema"]?.stringValue == "../schemas/SocialFusionTimelineConfiguration.file.schema.json")
+        #expect(schema.validate(bundled).isValid)
+        #expect(!schema.validate(try JSONReader().read(#"{"PositionPersistence": {}}"#)).isValid)
+        // The loader reads the file as it reads any wrapped configuration: "$schema" is not a setting.
+        #expect(ConfigurationLoader().read(data: Data(#"{"$schema": "x", "SocialFusionTimelineConfiguration": {}}"#.utf8)).diagnostics.isEmpty)
     }
 
     @Test("engine validate checks strategy names and parameters at their lines")
