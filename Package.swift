@@ -72,7 +72,7 @@ let package = Package(
         // SocialFusionTimelineConfiguration: its schema, model, loader and diagnostics.
         .target(
             name: "Configuration",
-            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "TimelineLogging"],
+            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "TimelineLogging", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // The domain model: posts, timelines, the timeline index, snapshots, restorations. No I/O.
@@ -87,7 +87,7 @@ let package = Package(
         // configuration schema composed with the strategies' parameter schemas.
         .target(
             name: "RestorationEngine",
-            dependencies: ["StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "JSONText", "TimelineLogging"]
+            dependencies: ["StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "JSONText", "TimelineLogging", "TimelineFormats", "ValueTree"]
                 + strategyNames.map { .target(name: $0) },
             swiftSettings: swiftSettings
         ),
@@ -115,7 +115,7 @@ let package = Package(
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.
         .target(name: "TimelineLoading",
-                dependencies: ["TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats"],
+                dependencies: ["TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree"],
                 swiftSettings: swiftSettings),
         // The library product: everything an app embeds.
         .target(
@@ -130,6 +130,8 @@ let package = Package(
             name: "EngineCommands",
             dependencies: [
                 "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation",
+                "Configuration", "JSONSchema", "JSONText", "PositionTracking", "PropertyList", "RestorationEngine", "SessionFormat",
+                "StrategyKit", "TimelineCore", "TimelineFormats", "TimelineLoading", "TimelineLogging", "TimelineStore", "ValueTree",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -138,30 +140,31 @@ let package = Package(
         .executableTarget(name: "engine", dependencies: ["EngineCommands"], swiftSettings: swiftSettings),
 
         .testTarget(name: "ValueTreeTests", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
-        .testTarget(name: "JSONTextTests", dependencies: ["JSONText"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "ValueTree"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", "JSONText", "TestSupport"],
+            dependencies: ["PropertyList", "JSONText", "TestSupport", "ValueTree"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "JSONSchemaTests",
-            dependencies: ["JSONSchema", "JSONText", "TestSupport"],
+            dependencies: ["JSONSchema", "JSONText", "TestSupport", "ValueTree"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "TimelineLogging", "PropertyList", "TestSupport"],
+            dependencies: ["Configuration", "TimelineLogging", "PropertyList", "TestSupport", "ValueTree"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "TimelineLoggingTests",
-            dependencies: ["TimelineLogging", "JSONText", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TimelineLogging", "JSONText", "TestSupport", "ValueTree", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EngineCommandsTests",
-            dependencies: ["EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore"],
+            dependencies: ["EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -181,13 +184,14 @@ let package = Package(
         .testTarget(
             name: "RestorationEngineTests",
             dependencies: ["RestorationEngine", "StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "JSONText", "TestSupport",
+                           "TimelineFormats", "ValueTree",
                            "StrategyTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "SessionFormatTests", dependencies: ["SessionFormat", "TimelineCore", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SessionReplayTests",
-                    dependencies: ["SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine",
+                    dependencies: ["SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine", "TimelineFormats",
                                    "Configuration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineStoreTests",
@@ -195,7 +199,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         // A child process for the store's crash test: writes until it is killed.
         .testTarget(name: "TimelineLoadingTests",
-                    dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "Configuration", "StrategyKit", "TimelineCore",
+                    dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "Configuration", "StrategyKit", "TimelineCore", "TimelineFormats",
                                    "ValueTree", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
         .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore"], path: "Tests/StoreCrashWriter",

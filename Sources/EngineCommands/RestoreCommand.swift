@@ -102,20 +102,7 @@ struct RestoreCommand: ParsableCommand {
         }
         switch format {
         case .json:
-            var value = SnapshotCoding.value(of: restoration)
-            if explain, var members = value.dictionaryValue {
-                members["pipeline"] = Value.Member(value: .string(pipeline.summary))
-                members["trace"] = Value.Member(value: .array(outcome.trace.map { verdict in
-                    .dictionary([
-                        ("stage", .string(verdict.stage)), ("depth", .integer(verdict.depth)),
-                        ("postId", verdict.candidate.map { .string(index.posts[$0.index].id) } ?? .null),
-                        ("confidence", verdict.candidate.map { .real($0.confidence) } ?? .null),
-                        ("verdict", .string(verdict.verdict)),
-                        ("explanation", verdict.candidate.map { .string($0.explanation) } ?? .null),
-                    ])
-                }))
-                value = Value(.dictionary(members))
-            }
+            let value = outcome.value(pipeline: pipeline, index: index, explained: explain) ?? .null
             Console.outRaw(try JSONWriter(style: .pretty).write(value))
         case .text:
             Console.out("post \(restoration.postId) at index \(restoration.index), content offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY))")

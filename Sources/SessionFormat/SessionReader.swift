@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 import TimelineFormats
 import ValueTree
 
@@ -100,8 +101,28 @@ public struct SessionReader {
                 }
                 lastAt = event.at
                 for field in unknown { warnOnce(field: field, in: "\(event.typeName) events", line: lineNumber) }
+                if let (id, first, second) = Self.repeatedPost(in: event) {
+                    warn(line: lineNumber, column: nil,
+                         "post id \(Value.quote(id)) appears twice in \"posts\" (posts[\(first)] and posts[\(second)]); lookups by id find the first")
+                }
                 return event
             }
+        }
+        return nil
+    }
+
+    /// The first post id that an event's posts repeat, with the positions of both.
+    static func repeatedPost(in event: SessionEvent) -> (id: String, first: Int, second: Int)? {
+        let posts: [Post]
+        switch event.kind {
+        case .timeline(_, let list), .insert(_, let list), .update(let list): posts = list
+        default: return nil
+        }
+        guard posts.count > 1 else { return nil }
+        var seen: [String: Int] = [:]
+        seen.reserveCapacity(posts.count)
+        for (position, post) in posts.enumerated() {
+            if let first = seen.updateValue(position, forKey: post.id) { return (post.id, first, position) }
         }
         return nil
     }

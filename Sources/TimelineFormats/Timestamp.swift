@@ -12,22 +12,11 @@ public enum Timestamp {
 
     /// Parses the UTF-8 bytes of a timestamp.
     public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
-        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t") || bytes[10] == UInt8(ascii: " "),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-              let minute = number(14..<16), let second = number(17..<19),
-              let date = DateValue(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))
+        guard bytes.count >= 20,
+              let date = DateValue.parseDateAndTime(bytes, separators: [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")],
+                                                    clampingLeapSecond: true)
         else { return nil }
+        func number(_ range: Range<Int>) -> Int? { DateValue.digits(bytes, range) }
         var index = 19
         var fraction = 0.0
         if bytes[index] == UInt8(ascii: ".") {

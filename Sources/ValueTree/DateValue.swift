@@ -47,23 +47,34 @@ public struct DateValue: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Parses the property-list form `YYYY-MM-DDTHH:MM:SSZ`.
     public static func parse(_ text: some Collection<UInt8>) -> DateValue? {
         let bytes = Array(text)
-        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
-              bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
-        else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
+        guard bytes.count == 20, bytes[19] == UInt8(ascii: "Z") else { return nil }
+        return bytes.withUnsafeBufferPointer { parseDateAndTime($0, separators: [UInt8(ascii: "T")], clampingLeapSecond: false) }
+    }
+
+    /// Parses the `YYYY-MM-DDTHH:MM:SS` that starts `bytes` (19 bytes), with the date and time
+    /// separated by one of `separators`. A second of 60 (a leap second) is read as 59 when
+    /// `clampingLeapSecond`, and refused otherwise. What follows the 19 bytes is the caller's.
+    /// The one parser of dates and times: property lists and RFC 3339 timestamps use it.
+    public static func parseDateAndTime(_ bytes: UnsafeBufferPointer<UInt8>, separators: [UInt8], clampingLeapSecond: Bool) -> DateValue? {
+        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), separators.contains(bytes[10]),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+        func number(_ range: Range<Int>) -> Int? { digits(bytes, range) }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
         else { return nil }
-        return DateValue(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return DateValue(year: year, month: month, day: day, hour: hour, minute: minute,
+                         second: clampingLeapSecond ? min(second, 59) : second)
+    }
+
+    /// The decimal number written with the ASCII digits `bytes[range]`; nil if one is not a digit.
+    public static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var value = 0
+        for index in range {
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     /// The Foundation `Date` this denotes.

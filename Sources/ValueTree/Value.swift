@@ -229,8 +229,8 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
         quote(key.string)
     }
 
-    /// A string in double quotes, with quotes, backslashes and control characters escaped; cut
-    /// short after `maximumQuotedLength` characters.
+    /// A string in double quotes, escaped as in JSON (`appendEscaped`); cut short after
+    /// `maximumQuotedLength` characters.
     public static func quote(_ text: String) -> String {
         var result = "\""
         var shown = 0
@@ -239,19 +239,29 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
                 return result + "…\" (\(text.utf8.count) bytes)"
             }
             shown += 1
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
+            appendEscaped(scalar, to: &result)
         }
         return result + "\""
+    }
+
+    /// Appends `scalar` as it stands inside a JSON string literal: `"` and `\` escaped, the
+    /// control characters as `\n`, `\r`, `\t`, `\b`, `\f` or `\u00XX`. The one escaper of the
+    /// engine: diagnostics quote with it and `JSONWriter` writes with it.
+    public static func appendEscaped(_ scalar: Unicode.Scalar, to output: inout String) {
+        switch scalar {
+        case "\"": output += "\\\""
+        case "\\": output += "\\\\"
+        case "\n": output += "\\n"
+        case "\r": output += "\\r"
+        case "\t": output += "\\t"
+        case "\u{08}": output += "\\b"
+        case "\u{0C}": output += "\\f"
+        case _ where scalar.value < 0x20:
+            let hex = String(scalar.value, radix: 16)
+            output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default:
+            output.unicodeScalars.append(scalar)
+        }
     }
 }
 

@@ -28,13 +28,9 @@ public struct BestConfidenceStrategy: RestorationStage {
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
         var best: (candidate: Candidate, trace: Int)?
         for stage in stages {
-            var nested: [StageVerdict] = []
-            let candidate = stage.propose(request, trace: &nested, depth: depth + 1)
-            let position = trace.count
-            trace.append(StageVerdict(stage: stage.name, candidate: candidate,
-                                      verdict: candidate == nil ? "no candidate" : "passed over: a more confident candidate won",
-                                      depth: depth))
-            trace += nested
+            let (candidate, position) = CompositionStep.run(stage, request, trace: &trace, depth: depth) {
+                $0 == nil ? "no candidate" : "passed over: a more confident candidate won"
+            }
             if let candidate, best == nil || candidate.confidence > best!.candidate.confidence {
                 best = (candidate, position)
             }

@@ -37,23 +37,13 @@ public struct FirstMatchStrategy: RestorationStage {
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
         var lastAnswer: (candidate: Candidate, trace: Int)?
         for stage in stages {
-            var nested: [StageVerdict] = []
-            let candidate = stage.propose(request, trace: &nested, depth: depth + 1)
-            let position = trace.count
-            guard let candidate else {
-                trace.append(StageVerdict(stage: stage.name, candidate: nil, verdict: "no candidate", depth: depth))
-                trace += nested
-                continue
+            let (candidate, position) = CompositionStep.run(stage, request, trace: &trace, depth: depth) { candidate in
+                guard let candidate else { return "no candidate" }
+                if candidate.confidence >= minimumConfidence { return "chosen" }
+                return "passed over: confidence \(format(candidate.confidence)) below \(format(minimumConfidence))"
             }
-            if candidate.confidence >= minimumConfidence {
-                trace.append(StageVerdict(stage: stage.name, candidate: candidate, verdict: "chosen", depth: depth))
-                trace += nested
-                return candidate
-            }
-            trace.append(StageVerdict(
-                stage: stage.name, candidate: candidate,
-                verdict: "passed over: confidence \(format(candidate.confidence)) below \(format(minimumConfidence))", depth: depth))
-            trace += nested
+            guard let candidate else { continue }
+            if candidate.confidence >= minimumConfidence { return candidate }
             lastAnswer = (candidate, position)
         }
         guard let lastAnswer else { return nil }

@@ -37,12 +37,7 @@ public struct WeightedVoteStrategy: RestorationStage {
         }
         var tallies: [Int: Tally] = [:]
         for (order, stage) in stages.enumerated() {
-            var nested: [StageVerdict] = []
-            let candidate = stage.propose(request, trace: &nested, depth: depth + 1)
-            let position = trace.count
-            trace.append(StageVerdict(stage: stage.name, candidate: candidate,
-                                      verdict: candidate == nil ? "no candidate" : "outvoted", depth: depth))
-            trace += nested
+            let (candidate, position) = CompositionStep.run(stage, request, trace: &trace, depth: depth) { $0 == nil ? "no candidate" : "outvoted" }
             guard let candidate else { continue }
             var tally = tallies[candidate.index] ?? Tally(best: candidate, firstStage: order)
             tally.total += stage.weight

@@ -126,6 +126,19 @@ struct PipelineTests {
         #expect(outcome.trace.map(\.verdict) == ["no candidate", "no candidate", "no candidate", "chosen"])
     }
 
+    @Test("the outcome as JSON: the restoration's fields, and with explained the pipeline and every verdict")
+    func outcomeJSON() throws {
+        let pipeline = try PipelineBuilder().build(spec: "ExactMatch > Fallback(Mode: TopOfTimeline)")
+        let index = TimelineIndex(Timeline(posts: Self.posts))
+        let outcome = pipeline.restore(RestorationRequest(snapshot: PositionSnapshot(postId: "gone"), index: index))
+        let plain = try #require(outcome.value(pipeline: pipeline, index: index, explained: false))
+        #expect(plain.dictionaryValue?.keys.map(\.string) == ["postId", "index", "contentOffset", "viewportY", "method", "strategy", "confidence", "explanation"])
+        let explained = try #require(outcome.value(pipeline: pipeline, index: index, explained: true))
+        #expect(explained["pipeline"]?.stringValue == "ExactMatch > Fallback(Mode: TopOfTimeline) | ViewportAnchor")
+        #expect(try JSONWriter().write(explained["trace"]!) == #"[{"stage":"ExactMatch","depth":0,"postId":null,"confidence":null,"verdict":"no candidate","explanation":null},{"stage":"Fallback","depth":0,"postId":"p0","confidence":0.1,"verdict":"chosen: the last stage that answered (no candidate reached 0.50)","explanation":"TopOfTimeline: the top of the timeline"}]"#)
+        #expect(pipeline.restore(RestorationRequest(snapshot: nil, index: TimelineIndex(Timeline(posts: [])))).value(pipeline: pipeline, index: index, explained: true) == nil)
+    }
+
     @Test("an empty timeline has nothing to restore")
     func emptyTimeline() throws {
         let outcome = try PipelineBuilder().build().restore(RestorationRequest(snapshot: nil, index: TimelineIndex(Timeline(posts: []))))

@@ -81,9 +81,13 @@ import TimelineCore
             #"{"type":"lifecycle","at":"2026-01-01T10:00:09Z","state":"sleep"}"#,
             #"{"type":"insert","at":"2026-01-01T10:00:09Z","index":-1,"posts":[]}"#,
             "",
-            #"{"type":"scroll","at":"2026-01-01T10:00:10Z","offs"#,
+            #"{"type":"scroll","at":"2026-01-01T10:00:10Z","offset":1e300}"#,
+            #"{"type":"update","at":"2026-01-01T10:00:10Z","posts":[{"id":"a","createdAt":"2026-01-01T09:00:00Z","height":1e20}]}"#,
+            #"{"type":"timeline","at":"2026-01-01T10:00:11Z","reason":"refresh","posts":[{"id":"a","createdAt":"2026-01-01T09:00:00Z"},{"id":"b","createdAt":"2026-01-01T09:00:00Z"},{"id":"a","createdAt":"2026-01-01T08:00:00Z"}]}"#,
+            #"{"type":"scroll","at":"2026-01-01T10:00:12Z","offs"#,
         ], terminated: false)
-        #expect(session.events.map(\.kind) == [.scroll(offset: 10), .scroll(offset: 30), .scroll(offset: 40)])
+        #expect(session.events.map(\.kind).count == 4)
+        #expect(session.events.prefix(3).map(\.kind) == [.scroll(offset: 10), .scroll(offset: 30), .scroll(offset: 40)])
         #expect(session.warnings.map(\.description) == [
             #"s.jsonl:3:55: warning: "offset" must be a number, found string; the line is skipped"#,
             #"s.jsonl:4: warning: "at" goes backwards: 2026-01-01T10:00:03Z is before 2026-01-01T10:00:04Z; the event is skipped"#,
@@ -92,7 +96,10 @@ import TimelineCore
             #"s.jsonl:7: warning: unknown field "velocity" in scroll events; ignored"#,
             #"s.jsonl:9: warning: "state" must be one of "background", "foreground", "terminate", "launch", found "sleep"; the line is skipped"#,
             #"s.jsonl:10: warning: "index" must be an integer from 0 to 2147483647, found -1; the line is skipped"#,
-            "s.jsonl:12: warning: the last line is incomplete, as when a recording is cut off by a crash; it is skipped",
+            #"s.jsonl:12: warning: "offset" must be between -1000000000000 and 1000000000000, found 1e+300; the line is skipped"#,
+            #"s.jsonl:13: warning: "posts[0].height" must be greater than 0 and at most 1000000, found 1e+20; the line is skipped"#,
+            #"s.jsonl:14: warning: post id "a" appears twice in "posts" (posts[0] and posts[2]); lookups by id find the first"#,
+            "s.jsonl:15: warning: the last line is incomplete, as when a recording is cut off by a crash; it is skipped",
         ])
     }
 
