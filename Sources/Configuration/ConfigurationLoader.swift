@@ -106,13 +106,65 @@ public struct ConfigurationLoader: Sendable {
                 message: "no \(ConfigurationSchema.rootKey) key and none of the configuration's sections (\(sections.map(\.string).joined(separator: ", ")))")
             return finish([diagnostic], document: Value(.dictionary([:])), format: format)
         }
-        let issues = ConfigurationSchema.schema.validate(document).issues
-        let diagnostics = issues.map { issue in
+        // Compositions nested too deep are refused before the schema sees them: they would
+        // otherwise read as a reference cycle, and no pipeline could be built from them.
+        let (checked, tooDeep) = ConfigurationLoader.removingDeepCompositions(document, path: .root)
+        var diagnostics = tooDeep.map { path, location in
+            ConfigurationDiagnostic(severity: .error, kind: .schema, file: fileName, location: location, path: path, keyword: "Stages",
+                                    message: "compositions nest deeper than \(ConfigurationLoader.maximumCompositionDepth) levels")
+        }
+        let issues = ConfigurationSchema.schema.validate(checked).issues
+        diagnostics += issues.map { issue in
             ConfigurationDiagnostic(
                 severity: issue.severity == .error ? .error : .warning, kind: .schema, file: fileName,
                 location: issue.location, path: issue.instancePath, keyword: issue.keyword, message: issue.message)
         }
-        return finish(diagnostics, document: document, format: format)
+        diagnostics.sort { lhs, rhs in
+            switch (lhs.location, rhs.location) {
+            case (let l?, let r?): return l < r
+            case (nil, _?): return false
+            default: return lhs.location != nil
+            }
+        }
+        return finish(diagnostics, document: checked, format: format)
+    }
+
+    /// How deep compositions (`Stages` within `Stages`) may nest in a configuration, as in a
+    /// `--strategy` spec.
+    public static let maximumCompositionDepth = 64
+
+    /// `value` without the arrays whose compositions nest deeper than `maximumCompositionDepth`
+    /// (the whole top-level array, as any error inside an array drops it), and where each was.
+    static func removingDeepCompositions(_ value: Value, path: ValuePath) -> (Value, [(ValuePath, SourceLocation?)]) {
+        guard var members = value.dictionaryValue else { return (value, []) }
+        var found: [(ValuePath, SourceLocation?)] = []
+        for (key, member) in members {
+            let memberPath = path.appending(key: key)
+            if let elements = member.value.arrayValue {
+                if let (deepPath, location) = deepStage(in: elements, path: memberPath, depth: 1) {
+                    found.append((deepPath, location))
+                    members.removeValue(forKey: key)
+                }
+            } else if member.value.dictionaryValue != nil {
+                let (trimmed, deeper) = removingDeepCompositions(member.value, path: memberPath)
+                members[key]?.value = trimmed
+                found += deeper
+            }
+        }
+        var result = value
+        result.content = .dictionary(members)
+        return (result, found)
+    }
+
+    /// The first stage in `stages` (and the stages they compose) beyond the allowed depth.
+    private static func deepStage(in stages: [Value], path: ValuePath, depth: Int) -> (ValuePath, SourceLocation?)? {
+        for (position, stage) in stages.enumerated() {
+            let stagePath = path.appending(index: position)
+            guard let children = stage["Stages"]?.arrayValue else { continue }
+            if depth >= maximumCompositionDepth { return (stagePath.appending(key: "Stages"), stage["Stages"]?.location ?? stage.location) }
+            if let deeper = deepStage(in: children, path: stagePath.appending(key: "Stages"), depth: depth + 1) { return deeper }
+        }
+        return nil
     }
 
     private func apply(_ mode: Mode, to loaded: LoadedConfiguration) throws(ConfigurationError) -> LoadedConfiguration {

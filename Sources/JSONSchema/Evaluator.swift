@@ -64,7 +64,7 @@ struct Evaluator {
         }
         guard let keywords = schema.dictionaryValue else { return outcome }
         if depth > Evaluator.maximumDepth {
-            issue("$ref", "schema references nest more than \(Evaluator.maximumDepth) levels deep (a reference cycle?)")
+            issue("$ref", "the evaluation nests more than \(Evaluator.maximumDepth) levels deep: a reference cycle, or a value nested too deep for this schema")
             return outcome
         }
 

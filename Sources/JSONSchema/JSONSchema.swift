@@ -34,7 +34,19 @@ public struct JSONSchema: Sendable {
     }
 
     /// Validates `instance`, returning every error and warning found (not just the first).
+    ///
+    /// An instance nested more than a few dozen levels deep is evaluated on a thread with a
+    /// large stack (`DeepStack`), so that no document the readers accept can overflow the
+    /// caller's stack.
     public func validate(_ instance: Value) -> ValidationResult {
+        if instance.nestingDepth(limit: 33) > 32 {
+            let schema = self
+            return DeepStack.run { schema.evaluate(instance) }
+        }
+        return evaluate(instance)
+    }
+
+    private func evaluate(_ instance: Value) -> ValidationResult {
         let evaluator = Evaluator(root: root, patterns: patterns)
         var outcome = evaluator.evaluate(schema: root, schemaPath: "", instance: instance, path: .root, depth: 0)
         outcome.issues.sort { lhs, rhs in

@@ -1,3 +1,4 @@
+import Configuration
 import ValueTree
 
 /// The compact pipeline notation of the command line:
@@ -16,7 +17,7 @@ public indirect enum PipelineSpec: Sendable, Equatable {
     case positioned(PipelineSpec, by: PipelineSpec)
 
     /// How deep compositions may nest: deeper specs are refused rather than risk the stack.
-    public static let maximumDepth = 64
+    public static let maximumDepth = ConfigurationLoader.maximumCompositionDepth
 
     public static func == (lhs: PipelineSpec, rhs: PipelineSpec) -> Bool {
         switch (lhs, rhs) {

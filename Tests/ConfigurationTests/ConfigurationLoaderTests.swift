@@ -320,4 +320,21 @@ final class MemorySink: LogSink, @unchecked Sendable {
         stored.append(record.message)
         lock.unlock()
     }
+
+    @Test("compositions nested deeper than 64 levels are an error at their line, and the pipeline falls back to the default")
+    func deepCompositions() {
+        func nested(_ levels: Int) -> String {
+            var stage = #"{"Strategy": "ExactMatch"}"#
+            for _ in 0..<levels { stage = #"{"Strategy": "BestConfidence", "Stages": ["# + stage + "]}" }
+            return #"{"Restoration": {"Pipeline": ["# + stage + "]}}"
+        }
+        #expect(ConfigurationLoader().read(data: Data(nested(63).utf8), fileName: "ok.json").diagnostics.isEmpty)
+        let loaded = ConfigurationLoader().read(data: Data(nested(100).utf8), fileName: "deep.json")
+        #expect(loaded.diagnostics.count == 1)
+        let diagnostic = loaded.diagnostics.first
+        #expect(diagnostic?.message == "compositions nest deeper than 64 levels")
+        #expect(diagnostic?.location == SourceLocation(line: 1, column: 2718))
+        #expect(diagnostic?.path?.description == "Restoration.Pipeline" + String(repeating: "[0].Stages", count: 64))
+        #expect(loaded.configuration.restoration.pipeline == nil)
+    }
 }

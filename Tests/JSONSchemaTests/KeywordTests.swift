@@ -11,6 +11,17 @@ struct KeywordTests {
         try JSONSchema(json: Data(schema.utf8)).validate(JSONReader().read(instance)).issues.map(\.description)
     }
 
+    @Test("a value nested 500 deep under a recursive schema is evaluated without overflowing the stack (a crash before)")
+    func deepInstance() throws {
+        let schema = try JSONSchema(json: Data(##"{"type": "array", "items": {"$ref": "#"}}"##.utf8))
+        let shallow = try JSONReader().read(String(repeating: "[", count: 200) + String(repeating: "]", count: 200))
+        #expect(schema.validate(shallow).isValid)
+        let deep = try JSONReader().read(String(repeating: "[", count: 500) + String(repeating: "]", count: 500))
+        let issues = schema.validate(deep).issues
+        #expect(issues.count == 1)
+        #expect(issues.first?.message == "the evaluation nests more than 512 levels deep: a reference cycle, or a value nested too deep for this schema")
+    }
+
     @Test("did you mean: a typo is found, a word of very different length is skipped unmeasured")
     func suggestionsForLongWords() {
         let keys = ["FallbackStrategy", "MaxHistorySize", "AutoSaveInterval"]
