@@ -31,7 +31,27 @@ python3 Benchmarks/measure.py "$runs" \
 echo
 echo "## Restoration: index build and restore at 1k, 10k, 100k and 1M posts"
 swift build -c release --package-path Benchmarks --product restore-bench >&2
-Benchmarks/.build/release/restore-bench Tests/Fixtures/posts/tweets-rtweet.jsonl ${SIZES:-1000 10000 100000 1000000}
+# Texts: the fixture's cycled (every text has near-copies: the worst case for similarity),
+# sampled word by word from real posts (no near-copies: the typical case), and real posts once
+# each (up to the 23,130 of both corpora; ../shared/data/posts/tweets-trump.jsonl is read when
+# it is there).
+corpora="Tests/Fixtures/posts/tweets-rtweet.jsonl"
+[ -f ../shared/data/posts/tweets-trump.jsonl ] && corpora="$corpora ../shared/data/posts/tweets-trump.jsonl"
+Benchmarks/.build/release/restore-bench --texts cycled Tests/Fixtures/posts/tweets-rtweet.jsonl ${SIZES:-1000 10000 100000 1000000}
+echo
+Benchmarks/.build/release/restore-bench --texts sampled $corpora ${SIZES:-1000 10000 100000 1000000}
+echo
+Benchmarks/.build/release/restore-bench --texts real $corpora 1000 10000 20000
+
+echo
+posts=${LOAD_POSTS:-1000000}
+echo "## Loading a $posts-post JSON Lines timeline and restoring on it ($runs runs)"
+python3 Benchmarks/generate-large-timeline.py Tests/Fixtures/posts/tweets-rtweet.jsonl "$posts" "$work/large.jsonl" \
+  "$work/present.json" "$work/gone.json"
+python3 Benchmarks/measure.py "$runs" \
+  "engine restore, post present=$engine restore --config config/SocialFusionTimelineConfiguration.plist --timeline $work/large.jsonl --position $work/present.json" \
+  "engine restore, post gone (builds the text index)=$engine restore --config config/SocialFusionTimelineConfiguration.plist --timeline $work/large.jsonl --position $work/gone.json" \
+  "CPython json.loads per line + dict index=python3 Benchmarks/load-timeline.py $work/large.jsonl $(python3 -c "import json; print(json.load(open('$work/present.json'))['postId'])")"
 
 echo
 echo "## Recorded sessions"

@@ -3,9 +3,10 @@ import ValueTree
 
 /// Reads a file named on the command line; an unreadable one is reported and exits 2.
 enum FileInput {
-    static func read(_ path: String) throws -> Data {
+    /// `mapped` maps a large file into memory instead of copying it (timelines, sessions).
+    static func read(_ path: String, mapped: Bool = false) throws -> Data {
         do {
-            return try FileData.read(URL(fileURLWithPath: path))
+            return try FileData.read(URL(fileURLWithPath: path), mapped: mapped)
         } catch {
             Console.error("\(path): error: \(error.description)")
             throw EngineExit.usage

@@ -46,8 +46,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             reader = try SessionReader(contentsOf: URL(fileURLWithPath: session), name: session)
         } catch {
-            Console.error(error.description)
-            throw error.message.hasPrefix("cannot read file") ? EngineExit.usage : EngineExit.invalid
+            throw CommandFailure(error.isUnreadable ? .unreadable : .invalidInput, error.description)
         }
         let settings = ReplaySettings(configuration: configuration)
         var replayer = SessionReplayer(header: reader.header, settings: settings)

@@ -88,6 +88,7 @@ struct RestoreCommand: ParsableCommand {
         let pipeline = try PipelineInput.build(configuration, strategy: strategy)
         let started = DispatchTime.now()
         let index = TimelineIndex(timelineValue)
+        KeptUntilExit.shared.keep(index)
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1000
         logging.logger(.position).debug("restored in \(Int(elapsed)) µs with \(pipeline.summary)")
@@ -121,7 +122,7 @@ struct RestoreCommand: ParsableCommand {
     }
 
     private func readTimeline() throws -> Timeline {
-        let data = try FileInput.read(timeline)
+        let data = try FileInput.read(timeline, mapped: true)
         do {
             return try TimelineFormat.read(data, format: timelineFormat)
         } catch {

@@ -14,13 +14,17 @@ public struct SessionIssue: Error, Sendable, Equatable, CustomStringConvertible 
     public var line: Int?
     public var column: Int?
     public var message: String
+    /// True when the file could not be read at all (missing, a directory, a device), as
+    /// opposed to read and found wrong.
+    public var isUnreadable: Bool
 
-    public init(_ severity: Severity, file: String, line: Int? = nil, column: Int? = nil, _ message: String) {
+    public init(_ severity: Severity, file: String, line: Int? = nil, column: Int? = nil, _ message: String, unreadable: Bool = false) {
         self.severity = severity
         self.file = file
         self.line = line
         self.column = column
         self.message = message
+        self.isUnreadable = unreadable
     }
 
     public var description: String {

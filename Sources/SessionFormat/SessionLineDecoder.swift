@@ -271,39 +271,15 @@ struct SessionLineDecoder {
     }
 
     private static func post(_ scanner: inout JSONScanner, number: Int, unknown: inout [String]) throws -> Post {
+        var found: [String] = []
         do {
-            let start = scanner.offset
-            guard try scanner.peek() == .object else {
-                throw Failure(message: "posts[\(number)] must be an object, found \(scanner.peekTypeName())", location: scanner.location(at: scanner.offset))
+            let post = try PostScanner.post(&scanner, path: "posts[\(number)]", integerIds: false) { key in
+                found.append("posts[].\(String(decoding: key, as: UTF8.self))")
             }
-            try scanner.beginObject()
-            var id: String?, createdAt: Date?, author: String?, text: String?, height: Double?
-            while let key = try scanner.nextKey() {
-                if key.spells("id") {
-                    id = try string(&scanner, "posts[\(number)].id")
-                } else if key.spells("createdAt") {
-                    createdAt = try timestamp(&scanner, "posts[\(number)].createdAt")
-                } else if key.spells("text") {
-                    text = try optionalString(&scanner, "posts[\(number)].text")
-                } else if key.spells("author") {
-                    author = try optionalString(&scanner, "posts[\(number)].author")
-                } else if key.spells("height") {
-                    if !scanner.null() {
-                        let value = try self.number(&scanner, "posts[\(number)].height")
-                        if let problem = GeometryLimits.problem(withHeight: value) {
-                            throw Failure(message: "\"posts[\(number)].height\" \(problem), found \(describe(value))", location: nil)
-                        }
-                        height = value
-                    }
-                } else {
-                    let name = "posts[].\(String(decoding: key, as: UTF8.self))"
-                    if !unknown.contains(name) { unknown.append(name) }
-                    try scanner.skipValue()
-                }
-            }
-            guard let id else { throw Failure(message: "posts[\(number)] needs an \"id\"", location: scanner.location(at: start)) }
-            guard let createdAt else { throw Failure(message: "post \(id) needs \"createdAt\"", location: scanner.location(at: start)) }
-            return Post(id: id, createdAt: createdAt, author: author, text: text, height: height)
+            for name in found where !unknown.contains(name) { unknown.append(name) }
+            return post
+        } catch {
+            throw Failure(message: error.message, location: error.location)
         }
     }
 

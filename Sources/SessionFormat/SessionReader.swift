@@ -62,7 +62,7 @@ public struct SessionReader {
         do {
             data = try FileData.read(url, mapped: true)
         } catch {
-            throw SessionIssue(.error, file: displayName, error.description)
+            throw SessionIssue(.error, file: displayName, error.description, unreadable: true)
         }
         try self.init(data: data, name: displayName)
     }

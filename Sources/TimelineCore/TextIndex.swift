@@ -7,9 +7,7 @@ import Foundation
 /// characters, and numbers of any length). A word's weight in a text is `(1 + ln tf) × idf` with
 /// `idf = ln((N + 1) / (df + 1)) + 1`; similarity is the cosine of the two weight vectors, in
 /// [0, 1]. Each word keeps a postings list (text number and weight), so a query only visits
-/// the texts that share a word with it. In collections of 10,000 texts or more, words found in
-/// more than a tenth of the texts are skipped when the query has rarer ones: their weight is
-/// small and their lists are long.
+/// the texts that share a word with it, and a bounded number of them (`mostSimilar`).
 public final class TextIndex: Sendable {
     private let wordIDs: [String: Int32]
     private let postings: [[(text: Int32, weight: Float)]]
@@ -93,10 +91,45 @@ public final class TextIndex: Sendable {
         return words
     }
 
+    /// At most this many postings of one word are visited to find candidates: the texts that
+    /// come first in the timeline (lowest text number). A word found in more texts still counts
+    /// in the scores of the candidates that other words bring.
+    public static let maximumPostingsPerWord = 512
+
+    /// The cap at a threshold of 0.5 or more, where a text must share the query's rarest words
+    /// to qualify: a near-copy is among the first postings of each.
+    public static let maximumPostingsPerWordAtHighThresholds = 128
+
+    /// At most this many candidates are scored exactly, best bound first.
+    public static let maximumExactScores = 256
+
+    /// The exact scores at a threshold of 0.5 or more, where a qualifying text has a high
+    /// bound and comes first.
+    public static let maximumExactScoresAtHighThresholds = 32
+
     /// The texts whose cosine similarity with `query` is at least `threshold`, most similar
     /// first (ties: lower text number first), at most `limit` of them.
-    public func mostSimilar(to query: String, threshold: Double, limit: Int = 10) -> [(text: Int, similarity: Double)] {
-        guard textCount > 0 else { return [] }
+    ///
+    /// The work per query is bounded, whatever the collection's size:
+    /// - The query's words are taken rarest first. At a threshold of 0.5 or more only the
+    ///   rarest words whose weight could not be made up by the others are scanned (prefix
+    ///   filtering: by Cauchy–Schwarz a text sharing none of them stays below the threshold);
+    ///   below it, every word is scanned.
+    /// - A scanned word contributes at most `maximumPostingsPerWord` postings as candidates:
+    ///   all of them when it has no more; otherwise the first half (the top of the timeline,
+    ///   where new and re-drafted posts land) and, when `near` gives a text number (the saved
+    ///   position), the half around it.
+    /// - Each candidate's score from the scanned postings, plus the largest share the other
+    ///   words could add (the norm of their weights over the query's), bounds its cosine.
+    ///   Candidates are scored exactly (binary search in the other words' postings) in order of
+    ///   that bound, and the search stops when the bound can no longer reach the threshold or
+    ///   the `limit`-th best, or after `maximumExactScores` candidates.
+    ///
+    /// When no scanned word has more postings than the cap, every text that can reach the
+    /// threshold is a candidate and the result is exact; otherwise texts found only past the
+    /// cap are not considered.
+    public func mostSimilar(to query: String, threshold: Double, limit: Int = 10, near: Int? = nil) -> [(text: Int, similarity: Double)] {
+        guard textCount > 0, limit > 0 else { return [] }
         var local: [Int32: Int32] = [:]
         var unknown: [String: Int] = [:]
         for word in TextIndex.words(query) {
@@ -117,21 +150,132 @@ public final class TextIndex: Sendable {
             squares += weight * weight
         }
         let queryNorm = squares.squareRoot()
-        if let pruned = prunedCandidates(queryWeights, queryNorm: queryNorm, threshold: threshold) {
-            return ranked(pruned, queryNorm: queryNorm, threshold: threshold, limit: limit)
+        let order = queryWeights.sorted {
+            documentFrequency[Int($0.word)] != documentFrequency[Int($1.word)]
+                ? documentFrequency[Int($0.word)] < documentFrequency[Int($1.word)] : $0.word < $1.word
         }
-        // In large collections, words found in more than a tenth of the texts are skipped when
-        // the query has rarer ones; below 10,000 texts every word counts and scores are exact.
-        let commonLimit = textCount >= 10_000 ? textCount / 10 : Int.max
-        let hasRare = queryWeights.contains { Int(documentFrequency[Int($0.word)]) <= commonLimit }
-        var scores: [Int32: Double] = [:]
-        for (word, weight) in queryWeights {
-            if hasRare, Int(documentFrequency[Int(word)]) > commonLimit { continue }
-            for posting in postings[Int(word)] {
-                scores[posting.text, default: 0] += weight * Double(posting.weight)
+        // The scanned words: at a high threshold the shortest prefix whose remaining weight
+        // cannot reach it; otherwise all.
+        var scanned = order.count
+        if threshold >= 0.5 {
+            var rest = order.reduce(0.0) { $0 + $1.weight * $1.weight }
+            let bound = threshold * threshold * queryNorm * queryNorm
+            scanned = 0
+            while scanned < order.count, rest >= bound {
+                rest -= order[scanned].weight * order[scanned].weight
+                scanned += 1
             }
         }
-        return ranked(scores, queryNorm: queryNorm, threshold: threshold, limit: limit)
+        let cap = threshold >= 0.5 ? TextIndex.maximumPostingsPerWordAtHighThresholds : TextIndex.maximumPostingsPerWord
+        // Per candidate: the dot product so far, and the squares of its own weights found so far.
+        var partial: [Int32: (dot: Double, squares: Double)] = [:]
+        partial.reserveCapacity(min(textCount, scanned * cap))
+        // The words whose postings were visited only in part, with the ranges of text numbers
+        // visited: a candidate in one of them that was not met does not hold the word.
+        var truncated: [(word: Int, weight: Double, ranges: [ClosedRange<Int32>])] = []
+        var unscanned: [(word: Int, weight: Double)] = []
+        for (position, (word, weight)) in order.enumerated() {
+            let list = postings[Int(word)]
+            guard position < scanned else {
+                unscanned.append((Int(word), weight))
+                continue
+            }
+            let windows = TextIndex.windows(count: list.count, cap: cap, near: near.map { TextIndex.position(before: Int32($0), in: list) })
+            for window in windows {
+                for posting in list[window] {
+                    let value = Double(posting.weight)
+                    partial[posting.text, default: (0, 0)].dot += weight * value
+                    partial[posting.text, default: (0, 0)].squares += value * value
+                }
+            }
+            if list.count > cap {
+                truncated.append((Int(word), weight, windows.map { list[$0.lowerBound].text...list[$0.upperBound - 1].text }))
+            }
+        }
+        if truncated.isEmpty && unscanned.isEmpty {
+            return ranked(partial.mapValues(\.dot), queryNorm: queryNorm, threshold: threshold, limit: limit)
+        }
+        let unscannedSquares = unscanned.reduce(0.0) { $0 + $1.weight * $1.weight }
+        // Bounds: what is known plus the most the unknown words could add (Cauchy–Schwarz over
+        // the unknown weights of the query and what is left of the text's norm).
+        var bounds: [(text: Int32, bound: Double, dot: Double, squares: Double)] = []
+        for (text, known) in partial {
+            let textNorm = Double(norms[Int(text)])
+            guard textNorm > 0 else { continue }
+            var unknownSquares = unscannedSquares
+            for word in truncated where !word.ranges.contains(where: { $0.contains(text) }) { unknownSquares += word.weight * word.weight }
+            let left = max(0, textNorm * textNorm - known.squares).squareRoot()
+            let bound = (known.dot + unknownSquares.squareRoot() * left) / (textNorm * queryNorm)
+            if bound + 1e-12 >= threshold { bounds.append((text, bound, known.dot, known.squares)) }
+        }
+        bounds.sort { $0.bound != $1.bound ? $0.bound > $1.bound : $0.text < $1.text }
+        var results: [(text: Int, similarity: Double)] = []
+        let exactScores = threshold >= 0.5 ? TextIndex.maximumExactScoresAtHighThresholds : TextIndex.maximumExactScores
+        for candidate in bounds.prefix(exactScores) {
+            let needed = results.count < limit ? threshold : max(threshold, results[results.count - 1].similarity)
+            if candidate.bound + 1e-12 < needed { break }
+            let textNorm = Double(norms[Int(candidate.text)])
+            // The unknown words, heaviest first; stop early when even the rest cannot reach `needed`.
+            var unknown = unscanned.map { (word: $0.word, weight: $0.weight) }
+            for word in truncated where !word.ranges.contains(where: { $0.contains(candidate.text) }) { unknown.append((word.word, word.weight)) }
+            unknown.sort { $0.weight > $1.weight }
+            var dot = candidate.dot, squares = candidate.squares
+            var restSquares = unknown.reduce(0.0) { $0 + $1.weight * $1.weight }
+            var reachable = true
+            for word in unknown {
+                let list = postings[word.word]
+                if let found = TextIndex.position(of: candidate.text, in: list, from: 0) {
+                    let value = Double(list[found].weight)
+                    dot += word.weight * value
+                    squares += value * value
+                }
+                restSquares -= word.weight * word.weight
+                let left = max(0, textNorm * textNorm - squares).squareRoot()
+                if (dot + max(0, restSquares).squareRoot() * left) / (textNorm * queryNorm) + 1e-12 < needed {
+                    reachable = false
+                    break
+                }
+            }
+            guard reachable else { continue }
+            let similarity = min(1, dot / (textNorm * queryNorm))
+            guard similarity >= threshold else { continue }
+            let entry = (text: Int(candidate.text), similarity: similarity)
+            let at = results.firstIndex { $0.similarity < similarity || ($0.similarity == similarity && $0.text > entry.text) } ?? results.count
+            results.insert(entry, at: at)
+            if results.count > limit { results.removeLast() }
+        }
+        return results
+    }
+
+    /// The parts of a postings list of `count` entries a query visits: all of it within `cap`;
+    /// otherwise its first half-cap (the top of the timeline, where new and re-drafted posts
+    /// land) and, given the position `near` of a text number in it, the half-cap around it.
+    static func windows(count: Int, cap: Int, near: Int?) -> [Range<Int>] {
+        guard count > cap else { return [0..<count] }
+        guard let near else { return [0..<cap] }
+        let head = 0..<cap / 2
+        let start = min(max(head.upperBound, near - cap / 4), count - cap / 2)
+        return [head, start..<start + cap / 2]
+    }
+
+    /// The position of the first entry of `list` whose text number is not below `text`.
+    static func position(before text: Int32, in list: [(text: Int32, weight: Float)]) -> Int {
+        var low = 0, high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].text < text { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Where `text` is in `list` (sorted by text number) at or after `from`, by binary search.
+    static func position(of text: Int32, in list: [(text: Int32, weight: Float)], from: Int) -> Int? {
+        var low = from, high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].text < text { low = middle + 1 } else { high = middle }
+        }
+        return low < list.count && list[low].text == text ? low : nil
     }
 
     /// Dot products turned into cosines, those reaching `threshold`, most similar first (ties:
@@ -146,50 +290,6 @@ public final class TextIndex: Sendable {
         }
         results.sort { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.text < $1.text }
         return Array(results.prefix(limit))
-    }
-
-    /// Exact dot products for the only texts that can reach `threshold`, when that is much less
-    /// work than visiting every posting (prefix filtering).
-    ///
-    /// Take the query's words rarest first until the weight left over is under `threshold` ×
-    /// the query's norm. By Cauchy–Schwarz a text sharing none of those words has a cosine below
-    /// `threshold`, so the candidates are the texts in their postings; the other words'
-    /// weights are found by binary search in their postings (sorted by text number). Nil below a
-    /// threshold of 0.5, where nearly every word is in the prefix, and when the candidates'
-    /// postings are not much shorter than all of the query's postings.
-    private func prunedCandidates(_ queryWeights: [(word: Int32, weight: Double)], queryNorm: Double,
-                                  threshold: Double) -> [Int32: Double]? {
-        guard threshold >= 0.5, queryWeights.count > 1 else { return nil }
-        let order = queryWeights.sorted {
-            documentFrequency[Int($0.word)] != documentFrequency[Int($1.word)]
-                ? documentFrequency[Int($0.word)] < documentFrequency[Int($1.word)] : $0.word < $1.word
-        }
-        var rest = order.reduce(0.0) { $0 + $1.weight * $1.weight }
-        let bound = threshold * threshold * queryNorm * queryNorm
-        var prefix = 0
-        while prefix < order.count, rest >= bound {
-            rest -= order[prefix].weight * order[prefix].weight
-            prefix += 1
-        }
-        let prefixPostings = order[..<prefix].reduce(0) { $0 + postings[Int($1.word)].count }
-        let allPostings = order.reduce(0) { $0 + postings[Int($1.word)].count }
-        guard prefix < order.count, prefixPostings * 4 < allPostings else { return nil }
-        var scores: [Int32: Double] = [:]
-        for (word, weight) in order[..<prefix] {
-            for posting in postings[Int(word)] { scores[posting.text, default: 0] += weight * Double(posting.weight) }
-        }
-        for (word, weight) in order[prefix...] {
-            let list = postings[Int(word)]
-            for (text, dot) in scores {
-                var low = 0, high = list.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if list[middle].text < text { low = middle + 1 } else { high = middle }
-                }
-                if low < list.count, list[low].text == text { scores[text] = dot + weight * Double(list[low].weight) }
-            }
-        }
-        return scores
     }
 
     /// Cosine similarity computed directly, without the index: the reference the index is

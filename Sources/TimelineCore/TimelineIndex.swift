@@ -2,22 +2,34 @@ import Foundation
 
 /// Lookup structures over a timeline, built once and shared by every strategy:
 ///
-/// - id → display index
+/// - id → display index (a scan for the first few lookups, then a table)
 /// - the display indexes sorted by `createdAt` (display order may differ from time order), for
-///   binary search by time
+///   binary search by time, sorted on first use
 /// - prefix sums of heights, so that index → content offset and offset → index are cheap
 /// - a word index over the texts, built on first use
 ///
 /// Immutable after creation and safe to share between threads.
 public final class TimelineIndex: @unchecked Sendable {
     public let timeline: Timeline
-    private let positions: [String: Int32]
-    /// Display indexes ordered by (createdAt, display index).
-    public let timeOrder: [Int32]
-    /// `createdAt` of `timeOrder[k]`, as seconds since 1970, for binary search.
-    private let sortedTimes: [Double]
+    /// The id table, built once lookups show the index is used for more than a few: a single
+    /// restore that finds its post by id scans the ids instead (about 10 ms at a million posts,
+    /// against 250 ms to build the table).
+    private let positionsLock = NSLock()
+    private var builtPositions: [String: Int32]?
+    private var lookups = 0
+    /// Lookups answered by a scan before the id table is built.
+    static let scannedLookups = 3
     /// `offsets[i]` is the y of post i's top edge; `offsets[count]` is the content height.
     private let offsets: [Double]
+    /// The display indexes ordered by (createdAt, display index), with their times: sorted on
+    /// first use, since a restore that finds its post by id never needs them.
+    private struct TimeOrder {
+        let order: [Int32]
+        /// `createdAt` of `order[k]`, as seconds since 1970, for binary search.
+        let times: [Double]
+    }
+    private let timeOrderLock = NSLock()
+    private var builtTimeOrder: TimeOrder?
     private let textIndexLock = NSLock()
     private var builtTextIndex: TextIndex?
     private var builtTextIndexNanoseconds: UInt64?
@@ -25,26 +37,48 @@ public final class TimelineIndex: @unchecked Sendable {
     public init(_ timeline: Timeline) {
         self.timeline = timeline
         let posts = timeline.posts
-        var positions = [String: Int32](minimumCapacity: posts.count)
         var offsets = [Double](repeating: 0, count: posts.count + 1)
-        var times = [Double](repeating: 0, count: posts.count)
-        var y = 0.0
-        for (index, post) in posts.enumerated() {
-            if positions[post.id] == nil { positions[post.id] = Int32(index) }
-            offsets[index] = y
-            y += post.effectiveHeight
-            times[index] = post.createdAt.timeIntervalSince1970
+        posts.withUnsafeBufferPointer { buffer in
+            var y = 0.0
+            for index in buffer.indices {
+                offsets[index] = y
+                y += buffer[index].effectiveHeight
+            }
+            offsets[buffer.count] = y
         }
-        offsets[posts.count] = y
-        let order = (0..<Int32(posts.count)).sorted { a, b in
+        self.offsets = offsets
+    }
+
+    /// The id table: id → first display index.
+    private func buildPositions() -> [String: Int32] {
+        var positions = [String: Int32](minimumCapacity: count)
+        timeline.posts.withUnsafeBufferPointer { buffer in
+            // Backwards, so that the first occurrence of a repeated id is the one that stays,
+            // with one hash lookup per post.
+            for index in buffer.indices.reversed() { positions.updateValue(Int32(index), forKey: buffer[index].id) }
+        }
+        return positions
+    }
+
+    private var sortedByTime: TimeOrder {
+        timeOrderLock.lock()
+        defer { timeOrderLock.unlock() }
+        if let builtTimeOrder { return builtTimeOrder }
+        let times = timeline.posts.map { $0.createdAt.timeIntervalSince1970 }
+        let order = (0..<Int32(times.count)).sorted { a, b in
             let ta = times[Int(a)], tb = times[Int(b)]
             return ta != tb ? ta < tb : a < b
         }
-        self.positions = positions
-        self.offsets = offsets
-        self.timeOrder = order
-        self.sortedTimes = order.map { times[Int($0)] }
+        let built = TimeOrder(order: order, times: order.map { times[Int($0)] })
+        builtTimeOrder = built
+        return built
     }
+
+    /// Display indexes ordered by (createdAt, display index).
+    public var timeOrder: [Int32] { sortedByTime.order }
+
+    /// `createdAt` of `timeOrder[k]`, as seconds since 1970.
+    private var sortedTimes: [Double] { sortedByTime.times }
 
     public var count: Int { timeline.posts.count }
 
@@ -53,19 +87,33 @@ public final class TimelineIndex: @unchecked Sendable {
     /// index.
     public var memoryFootprint: Int {
         // A Swift dictionary keeps its load factor at most 3/4, in a power-of-two bucket count;
-        // each bucket holds a key and a value, plus one bit of occupancy.
+        // each bucket holds a key and a value, plus one bit of occupancy. The table counts as
+        // built, as it is once the index serves more than a few lookups.
         var buckets = 1
-        while Double(buckets) * 0.75 < Double(max(1, positions.capacity)) { buckets *= 2 }
+        while Double(buckets) * 0.75 < Double(max(1, count)) { buckets *= 2 }
         let table = buckets * (MemoryLayout<String>.stride + MemoryLayout<Int32>.stride) + buckets / 8
-        return table + timeOrder.capacity * MemoryLayout<Int32>.stride + sortedTimes.capacity * MemoryLayout<Double>.stride
-            + offsets.capacity * MemoryLayout<Double>.stride
+        // The time order counts as built: it is, once any strategy but ExactMatch has run.
+        return table + count * (MemoryLayout<Int32>.stride + MemoryLayout<Double>.stride) + offsets.capacity * MemoryLayout<Double>.stride
     }
     public var posts: [Post] { timeline.posts }
     public var viewportHeight: Double { timeline.viewportHeight }
 
     /// The display index of the post with `id` (its first occurrence).
     public func index(of id: String) -> Int? {
-        positions[id].map(Int.init)
+        positionsLock.lock()
+        if let builtPositions {
+            positionsLock.unlock()
+            return builtPositions[id].map(Int.init)
+        }
+        lookups += 1
+        if lookups > TimelineIndex.scannedLookups {
+            let built = buildPositions()
+            builtPositions = built
+            positionsLock.unlock()
+            return built[id].map(Int.init)
+        }
+        positionsLock.unlock()
+        return timeline.posts.withUnsafeBufferPointer { buffer in buffer.firstIndex { $0.id == id } }
     }
 
     /// The y of the post's top edge, from the top of the content.
@@ -98,6 +146,7 @@ public final class TimelineIndex: @unchecked Sendable {
     /// The position in `timeOrder` of the first post created at or after `date`.
     public func timeOrderPosition(atOrAfter date: Date) -> Int {
         let target = date.timeIntervalSince1970
+        let sortedTimes = self.sortedTimes
         var low = 0, high = sortedTimes.count
         while low < high {
             let middle = (low + high) / 2
@@ -109,6 +158,7 @@ public final class TimelineIndex: @unchecked Sendable {
     /// The position in `timeOrder` of the first post created strictly after `seconds`
     /// (seconds since 1970).
     public func timeOrderPosition(after seconds: Double) -> Int {
+        let sortedTimes = self.sortedTimes
         var low = 0, high = sortedTimes.count
         while low < high {
             let middle = (low + high) / 2
@@ -124,10 +174,11 @@ public final class TimelineIndex: @unchecked Sendable {
 
     /// The index of the newest post (greatest `createdAt`; the lower display index on a tie).
     public var newestIndex: Int? {
-        guard let last = sortedTimes.last else { return nil }
-        var position = sortedTimes.count - 1
-        while position > 0, sortedTimes[position - 1] == last { position -= 1 }
-        return Int(timeOrder[position])
+        let sorted = sortedByTime
+        guard let last = sorted.times.last else { return nil }
+        var position = sorted.times.count - 1
+        while position > 0, sorted.times[position - 1] == last { position -= 1 }
+        return Int(sorted.order[position])
     }
 
     /// The index of the oldest post (least `createdAt`; the lower display index on a tie).

@@ -19,9 +19,15 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     public static let defaultViewportHeight = 800.0
 
     /// Reads a timeline; `format` is detected when nil.
+    ///
+    /// JSON Lines and the engine's JSON decode their posts straight from the bytes
+    /// (`PostScanner`); Mastodon and Bluesky answers are read into a value tree first.
     public static func read(_ data: Data, format: TimelineFormat? = nil) throws(TimelineFormatError) -> Timeline {
         if format == .jsonl || (format == nil && looksLikeJSONLines(data)) {
             return try readJSONLines(data)
+        }
+        if format == .engine || (format == nil && hasTopLevelPosts(data)) {
+            return try readEngineJSON(data)
         }
         let root: Value
         do {
@@ -67,23 +73,98 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     }
 
     static func readJSONLines(_ data: Data) throws(TimelineFormatError) -> Timeline {
-        var posts: [Post] = []
-        var lineNumber = 0
-        for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            lineNumber += 1
-            if line.allSatisfy({ [0x20, 0x09, 0x0D].contains($0) }) { continue }
-            let value: Value
-            do {
-                value = try JSONReader().read(Data(line))
-            } catch {
-                throw TimelineFormatError(error.message, at: SourceLocation(line: lineNumber, column: error.location.column))
+        let result = data.withUnsafeBytes { raw -> Result<[Post], TimelineFormatError> in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var posts: [Post] = []
+            var lineStart = 0, lineNumber = 0
+            while lineStart < bytes.count {
+                lineNumber += 1
+                var end = lineStart
+                if let base = bytes.baseAddress, let found = memchr(base + lineStart, 0x0A, bytes.count - lineStart) {
+                    end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                } else {
+                    end = bytes.count
+                }
+                let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
+                lineStart = end + 1
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                var scanner = JSONScanner(line, firstLine: lineNumber)
+                do {
+                    posts.append(try PostScanner.post(&scanner, path: ""))
+                    try scanner.end()
+                } catch let error as TimelineFormatError {
+                    return .failure(error)
+                } catch let error as JSONSyntaxError {
+                    return .failure(TimelineFormatError(error.message, at: error.location))
+                } catch {
+                    return .failure(TimelineFormatError("\(error)", at: SourceLocation(line: lineNumber)))
+                }
             }
+            return .success(posts)
+        }
+        return Timeline(posts: try result.get(), viewportHeight: defaultViewportHeight)
+    }
+
+    /// True when the document is an object with a top-level `"posts"`: the engine's format.
+    static func hasTopLevelPosts(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
+            guard (try? scanner.peek()) == .object, (try? scanner.beginObject()) != nil else { return false }
+            while let key = try? scanner.nextKey() {
+                if key.spells("posts") { return true }
+                guard (try? scanner.skipValue()) != nil else { return false }
+            }
+            return false
+        }
+    }
+
+    /// The engine's JSON, `{"posts": [...], "viewportHeight": N}`, decoded straight from the bytes.
+    static func readEngineJSON(_ data: Data) throws(TimelineFormatError) -> Timeline {
+        let result = data.withUnsafeBytes { raw -> Result<Timeline, TimelineFormatError> in
+            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
             do {
-                posts.append(try PostCoding.post(from: value))
+                guard try scanner.peek() == .object else {
+                    throw TimelineFormatError("expected an object with \"posts\" (the engine's timeline format)", at: scanner.location(at: scanner.offset))
+                }
+                let start = scanner.offset
+                try scanner.beginObject()
+                var posts: [Post]?
+                var height = defaultViewportHeight
+                while let key = try scanner.nextKey() {
+                    if key.spells("posts") {
+                        guard try scanner.peek() == .array else {
+                            throw TimelineFormatError("\"posts\" must be an array of posts, found \(scanner.peekTypeName())", at: scanner.location(at: scanner.offset))
+                        }
+                        try scanner.beginArray()
+                        var decoded: [Post] = []
+                        while try scanner.nextElement() { decoded.append(try PostScanner.post(&scanner, path: "posts[\(decoded.count)]")) }
+                        posts = decoded
+                    } else if key.spells("viewportHeight") {
+                        let valueStart = scanner.offset
+                        guard try scanner.peek() == .number else {
+                            throw TimelineFormatError("viewportHeight must be a number, found \(scanner.peekTypeName())", at: scanner.location(at: valueStart))
+                        }
+                        height = try scanner.number()
+                        if let problem = GeometryLimits.problem(withViewportSize: height) {
+                            throw TimelineFormatError("viewportHeight \(problem), found \(Value.describe(number: height))", at: scanner.location(at: valueStart))
+                        }
+                    } else {
+                        try scanner.skipValue()
+                    }
+                }
+                try scanner.end()
+                guard let posts else {
+                    throw TimelineFormatError("expected an object with \"posts\" (the engine's timeline format)", at: scanner.location(at: start))
+                }
+                return .success(Timeline(posts: posts, viewportHeight: height))
+            } catch let error as TimelineFormatError {
+                return .failure(error)
+            } catch let error as JSONSyntaxError {
+                return .failure(TimelineFormatError(error.message, at: error.location))
             } catch {
-                throw TimelineFormatError(error.message, at: SourceLocation(line: lineNumber, column: error.location?.column))
+                return .failure(TimelineFormatError("\(error)", at: nil))
             }
         }
-        return Timeline(posts: posts, viewportHeight: defaultViewportHeight)
+        return try result.get()
     }
 }

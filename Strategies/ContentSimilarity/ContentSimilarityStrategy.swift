@@ -35,7 +35,9 @@ public struct ContentSimilarityStrategy: RestorationStage {
 
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
         guard let text = request.snapshot?.text, !text.isEmpty, request.index.count > 0 else { return nil }
-        guard let best = request.index.textIndex.mostSimilar(to: text, threshold: max(threshold, 1e-9), limit: 1).first else {
+        // Where the saved post was: its stand-ins are looked for there as well as at the top.
+        let near = request.snapshot?.index.map { min(max(0, $0), request.index.count - 1) }
+        guard let best = request.index.textIndex.mostSimilar(to: text, threshold: max(threshold, 1e-9), limit: 1, near: near).first else {
             return nil
         }
         let post = request.index.posts[best.text]

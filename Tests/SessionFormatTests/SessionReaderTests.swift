@@ -97,7 +97,7 @@ import TimelineCore
             #"s.jsonl:9: warning: "state" must be one of "background", "foreground", "terminate", "launch", found "sleep"; the line is skipped"#,
             #"s.jsonl:10: warning: "index" must be an integer from 0 to 2147483647, found -1; the line is skipped"#,
             #"s.jsonl:12: warning: "offset" must be between -1000000000000 and 1000000000000, found 1e+300; the line is skipped"#,
-            #"s.jsonl:13: warning: "posts[0].height" must be greater than 0 and at most 1000000, found 1e+20; the line is skipped"#,
+            #"s.jsonl:13:109: warning: "posts[0].height" must be greater than 0 and at most 1000000, found 1e+20; the line is skipped"#,
             #"s.jsonl:14: warning: post id "a" appears twice in "posts" (posts[0] and posts[2]); lookups by id find the first"#,
             "s.jsonl:15: warning: the last line is incomplete, as when a recording is cut off by a crash; it is skipped",
         ])

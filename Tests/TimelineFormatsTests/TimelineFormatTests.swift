@@ -29,7 +29,7 @@ struct TimelineFormatTests {
     func errors() {
         let lines = Data("{\"id\": \"a\", \"createdAt\": \"2022-12-07T21:31:40Z\"}\n{\"id\": \"b\", \"createdAt\": \"yesterday\"}\n".utf8)
         let error = #expect(throws: TimelineFormatError.self) { try TimelineFormat.read(lines) }
-        #expect(error?.description == "2:26: post b: \"createdAt\" \"yesterday\" is not an RFC 3339 timestamp")
+        #expect(error?.description == "2:26: post b: \"createdAt\" is not an RFC 3339 timestamp: \"yesterday\"")
     }
 
     @Test("a Mastodon home timeline: boosts are their own entries, HTML becomes text")

@@ -1,6 +1,12 @@
 // Index build and restore costs for every strategy and the default pipeline at 1k, 10k, 100k
 // and 1M posts, memory per post, and ContentSimilarity against a brute-force scan.
-// Usage: restore-bench [POSTS.jsonl] [SIZES...]   (texts are taken from POSTS.jsonl, cycled)
+//
+// Usage: restore-bench [--texts cycled|sampled|real] [POSTS.jsonl...] [SIZES...]
+//   cycled  (default) the corpus's texts repeated, each made unique by a "#i" suffix: every
+//           text has size/corpus near-copies, the worst case for a similarity query.
+//   sampled texts drawn word by word from the corpus's vocabulary and text lengths (seeded):
+//           no near-copies, the typical case of a home timeline.
+//   real    the corpus's texts once each, no repetition; sizes beyond the corpus are skipped.
 import Foundation
 import TimelineEngine
 
@@ -11,31 +17,76 @@ func median(_ values: [Double]) -> Double {
     return sorted[sorted.count / 2]
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-let textsFile = arguments.first { $0.hasSuffix(".jsonl") }
-let sizes = arguments.compactMap { Int($0) }.isEmpty ? [1_000, 10_000, 100_000, 1_000_000] : arguments.compactMap { Int($0) }
+var arguments = Array(CommandLine.arguments.dropFirst())
+var mode = "cycled"
+if let flag = arguments.firstIndex(of: "--texts"), flag + 1 < arguments.count {
+    mode = arguments[flag + 1]
+    arguments.removeSubrange(flag...flag + 1)
+}
+let textFiles = arguments.filter { $0.hasSuffix(".jsonl") }
+let requestedSizes = arguments.compactMap { Int($0) }.isEmpty ? [1_000, 10_000, 100_000, 1_000_000] : arguments.compactMap { Int($0) }
 let texts: [String] = {
-    if let textsFile, let data = FileManager.default.contents(atPath: textsFile),
-       let timeline = try? TimelineFormat.read(data, format: .jsonl) {
+    let all = textFiles.flatMap { file -> [String] in
+        guard let data = FileManager.default.contents(atPath: file), let timeline = try? TimelineFormat.read(data, format: .jsonl) else { return [] }
         return timeline.posts.compactMap(\.text)
     }
-    return ["a post about the timeline"]
+    return all.isEmpty ? ["a post about the timeline"] : all
 }()
+let sizes = mode == "real" ? requestedSizes.filter { $0 <= texts.count } : requestedSizes
+
+/// SplitMix64: reproducible texts for a seed.
+struct Random {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Texts drawn from the corpus: each word by its frequency in the corpus, each length from a
+/// corpus text's length.
+struct SampledTexts {
+    let words: [Substring]
+    let lengths: [Int]
+    var random = Random(state: 2026)
+
+    init(_ texts: [String]) {
+        let split = texts.map { $0.split(separator: " ") }
+        words = split.flatMap { $0 }
+        lengths = split.map(\.count).filter { $0 > 0 }
+    }
+
+    mutating func next() -> String {
+        let length = lengths[Int(random.next() % UInt64(lengths.count))]
+        return (0..<length).map { _ in words[Int(random.next() % UInt64(words.count))] }.joined(separator: " ")
+    }
+}
 
 let base = Date(timeIntervalSince1970: 1_700_000_000)
 @MainActor
 func makePosts(_ count: Int) -> [Post] {
     var posts: [Post] = []
     posts.reserveCapacity(count)
+    var sampler = SampledTexts(texts)
     for i in 0..<count {
+        let text: String
+        switch mode {
+        case "sampled": text = sampler.next()
+        case "real": text = texts[i]
+        default: text = texts[i % texts.count] + " #\(i)"
+        }
         // Every 3rd post is out of time order, as in an algorithmic feed.
         let age = i % 3 == 0 ? Double((i * 7919) % max(1, count)) * 30 : Double(i) * 30
         posts.append(Post(id: String(1_600_000_000_000_000_000 + i), createdAt: base.addingTimeInterval(-age),
-                          author: "user\(i % 997)", text: texts[i % texts.count] + " #\(i)", height: Double(80 + (i * 37) % 240)))
+                          author: "user\(i % 997)", text: text, height: Double(80 + (i * 37) % 240)))
     }
     return posts
 }
 
+print("Texts: \(mode), from \(texts.count) corpus texts\n")
 print("| posts | decode JSON Lines | index build | index memory/post | Post struct |")
 print("|---|---|---|---|---|")
 var restoreRows: [String] = []

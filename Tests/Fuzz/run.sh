@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (with the address sanitizer) and runs each for SECONDS (default
+# 60), starting from seed corpora taken from the repository's fixtures. A crash is written to
+# Tests/Fuzz/crashes/TARGET/ and the run of that target stops; every crash found becomes a
+# regression test in the main package. Figures go to docs/RELIABILITY.md.
+# Usage: Tests/Fuzz/run.sh [SECONDS]   (Linux; libFuzzer comes with the Swift toolchain)
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-60}
+root=../..
+swift build -c release --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz >&2
+bin=$(swift build -c release --sanitize=fuzzer --sanitize=address --scratch-path .build-fuzz --show-bin-path)
+work=${WORK:-$(mktemp -d)}
+
+seed() {
+    local target=$1; shift
+    mkdir -p "$work/$target"
+    for file in "$@"; do cp "$file" "$work/$target/$(basename "$file")"; done
+}
+seed fuzz-plist "$root"/Tests/Fixtures/plist-corpus/valid/*.plist "$root"/Tests/Fixtures/plist-corpus/invalid/*.plist "$root"/config/*.plist
+seed fuzz-config "$root"/config/* "$root"/Tests/Fixtures/config-json/valid/*.json "$root"/Tests/Fixtures/config-json/invalid/*.json
+head -c 20000 "$root/sessions/session-0001.jsonl" > "$work/session-head.jsonl"
+head -n 40 "$root/Tests/Fixtures/restore/timeline.jsonl" > "$work/timeline-head.jsonl"
+seed fuzz-json "$work/session-head.jsonl" "$work/timeline-head.jsonl" "$root"/Tests/Fixtures/restore/position*.json \
+    "$root"/Tests/Fixtures/config-json/valid/*.json
+mkdir -p "$work/fuzz-spec"
+n=0
+for spec in "ExactMatch > Fallback" "ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor > Fallback(Mode: NearestContent) | ViewportAnchor" \
+            "BestConfidence(ExactMatch, ContentSimilarity(Threshold: 0.5)) > Fallback" "WeightedVote(ExactMatch(Weight: 2), TemporalProximity(Window: 1800))" \
+            "FirstMatch(ExactMatch, Fallback(Mode: 'TopOfTimeline'), MinimumConfidence: 0.7) | ViewportAnchor"; do
+    n=$((n + 1)); printf '%s' "$spec" > "$work/fuzz-spec/seed$n"
+done
+
+for target in fuzz-plist fuzz-json fuzz-spec fuzz-config; do
+    mkdir -p "crashes/$target"
+    echo "== $target, $seconds s, seeds: $(ls "$work/$target" | wc -l)"
+    "$bin/$target" "$work/$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+        -artifact_prefix="crashes/$target/" -print_final_stats=1 2>&1 | grep -E "^(#|stat::|==|SUMMARY|Done)" | tail -n 12 || true
+done
