@@ -179,6 +179,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "StrategyKitTests",
+                    dependencies: ["StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch", "BestConfidence", "WeightedVote"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "PositionTrackingTests", dependencies: ["PositionTracking", "TimelineCore"], swiftSettings: swiftSettings),
         .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport"],

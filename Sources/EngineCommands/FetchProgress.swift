@@ -21,23 +21,14 @@ final class FetchProgress: @unchecked Sendable {
 
     /// Starts the clock that prints the waiting line.
     func start(after delay: Double = 1) {
+        let first = FetchProgressLines(source: source, interactive: interactive, start: start, delay: delay)
         Thread.detachNewThread { [self] in
-            Thread.sleep(forTimeInterval: delay)
-            var lastLine = Date.distantPast
+            var lines = first
             while true {
                 let (done, state) = lock.withLock { (finished, self.state) }
                 if done { return }
-                let elapsed = Date().timeIntervalSince(start)
-                if interactive {
-                    draw("\rfetching \(source): \(state), \(String(format: "%.1f", elapsed)) s \u{1B}[K")
-                    Thread.sleep(forTimeInterval: 0.1)
-                } else if Date().timeIntervalSince(lastLine) >= 3 {
-                    draw("fetching \(source): \(state), \(Int(elapsed)) s\n")
-                    lastLine = Date()
-                    Thread.sleep(forTimeInterval: 0.25)
-                } else {
-                    Thread.sleep(forTimeInterval: 0.25)
-                }
+                if let text = lines.line(at: Date(), state: state) { draw(text) }
+                Thread.sleep(forTimeInterval: interactive ? 0.1 : 0.25)
             }
         }
     }
@@ -69,5 +60,33 @@ final class FetchProgress: @unchecked Sendable {
     private func draw(_ text: String) {
         lock.withLock { drawn = true }
         FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// What the progress indicator draws at a given time: nothing before `delay`; then, on a
+/// terminal, the line redrawn in place; otherwise a line every 3 seconds. Decided from the time
+/// alone, so that it is tested without waiting.
+struct FetchProgressLines {
+    let source: String
+    let interactive: Bool
+    let start: Date
+    let delay: Double
+    private var lastLine = Date.distantPast
+
+    init(source: String, interactive: Bool, start: Date, delay: Double = 1) {
+        self.source = source
+        self.interactive = interactive
+        self.start = start
+        self.delay = delay
+    }
+
+    /// The text to draw at `now` while the fetch is in `state`, or nil.
+    mutating func line(at now: Date, state: String) -> String? {
+        let elapsed = now.timeIntervalSince(start)
+        guard elapsed >= delay else { return nil }
+        if interactive { return "\rfetching \(source): \(state), \(String(format: "%.1f", elapsed)) s \u{1B}[K" }
+        guard now.timeIntervalSince(lastLine) >= 3 else { return nil }
+        lastLine = now
+        return "fetching \(source): \(state), \(Int(elapsed)) s\n"
     }
 }

@@ -15,17 +15,22 @@ import ValueTree
 /// gets a diagnostic with a line.
 @Suite("Robustness under mutation")
 struct MutationPropertyTests {
-    static let plistSeeds: [Data] = {
+    /// The seed documents; a fixture that cannot be read fails the test instead of leaving it
+    /// with nothing to mutate.
+    static func plistSeeds() throws -> [Data] {
         let files = Fixtures.files(in: "plist-corpus/valid", withSuffix: ".plist")
             .filter { !$0.lastPathComponent.hasPrefix("libplist-4") && !$0.lastPathComponent.hasPrefix("libplist-3") }
-        return files.compactMap { try? Data(contentsOf: $0) }
-            + [try! Data(contentsOf: Fixtures.repositoryURL("config/SocialFusionTimelineConfiguration.plist"))]
-    }()
+        #expect(files.count >= 10, "the plist corpus is missing from Tests/Fixtures")
+        return try files.map { try Data(contentsOf: $0) }
+            + [try Data(contentsOf: Fixtures.repositoryURL("config/SocialFusionTimelineConfiguration.plist"))]
+    }
 
-    static let jsonSeeds: [Data] = [
-        try! Data(contentsOf: Fixtures.repositoryURL("config/SocialFusionTimelineConfiguration.json")),
-        Data("{\"Restoration\": {\"Pipeline\": [{\"Strategy\": \"ExactMatch\"}], \"MinimumConfidence\": 0.5}}".utf8),
-    ]
+    static func jsonSeeds() throws -> [Data] {
+        [
+            try Data(contentsOf: Fixtures.repositoryURL("config/SocialFusionTimelineConfiguration.json")),
+            Data("{\"Restoration\": {\"Pipeline\": [{\"Strategy\": \"ExactMatch\"}], \"MinimumConfidence\": 0.5}}".utf8),
+        ]
+    }
 
     /// A mutation of a document: truncate, delete, duplicate, or overwrite a byte range.
     struct Mutation: Sendable, CustomStringConvertible {
@@ -46,7 +51,10 @@ struct MutationPropertyTests {
             case 2: bytes.insert(contentsOf: bytes[at..<end], at: end)
             case 3: for index in at..<end { bytes[index] = byte }
             case 4: bytes.insert(contentsOf: Array("<".utf8) + [byte], at: at)
-            default: bytes.insert(contentsOf: Array("&#x0;]]>\"{}[]:,".utf8).shuffled().prefix(length), at: at)
+            default:
+                // Shuffled by a generator seeded from the mutation, so that a failure replays.
+                var generator = SeededGenerator(seed: UInt64(seed) &* 31 &+ UInt64(byte))
+                bytes.insert(contentsOf: Array("&#x0;]]>\"{}[]:,".utf8).shuffled(using: &generator).prefix(length), at: at)
             }
             return Data(bytes)
         }
@@ -59,11 +67,12 @@ struct MutationPropertyTests {
     }
 
     @Test("mutated plists never crash, and every rejection has a line")
-    func plists() async {
+    func plists() async throws {
+        let plistSeeds = try Self.plistSeeds()
         await propertyCheck(count: 400, input: Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
                             Gen.int(in: 1...40), Gen.uint8()) { seed, kind, position, length, byte in
             let mutation = Self.mutation(seed, kind, position, length, byte)
-            let data = mutation.apply(to: Self.plistSeeds[mutation.seed % Self.plistSeeds.count])
+            let data = mutation.apply(to: plistSeeds[mutation.seed % plistSeeds.count])
             do {
                 let value = try PropertyListReader().read(data)
                 _ = try? PropertyListWriter().write(value)
@@ -80,11 +89,12 @@ struct MutationPropertyTests {
     }
 
     @Test("mutated JSON never crashes, and every rejection has a line")
-    func json() async {
+    func json() async throws {
+        let jsonSeeds = try Self.jsonSeeds()
         await propertyCheck(count: 400, input: Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
                             Gen.int(in: 1...40), Gen.uint8()) { seed, kind, position, length, byte in
             let mutation = Self.mutation(seed, kind, position, length, byte)
-            let data = mutation.apply(to: Self.jsonSeeds[mutation.seed % Self.jsonSeeds.count])
+            let data = mutation.apply(to: jsonSeeds[mutation.seed % jsonSeeds.count])
             do {
                 _ = try JSONReader().read(data)
             } catch let error as JSONSyntaxError {
@@ -99,16 +109,21 @@ struct MutationPropertyTests {
         }
     }
 
-    static let sessionSeed: Data = (try? Data(contentsOf: Fixtures.repositoryURL("sessions/session-0001.jsonl")))
-        .map { Data($0.prefix(40_000)) } ?? Data()
+    /// The first 40 kB of a bundled session; its absence fails the test.
+    static func sessionSeed() throws -> Data {
+        let data = try Data(contentsOf: Fixtures.repositoryURL("sessions/session-0001.jsonl"))
+        #expect(data.count > 40_000)
+        return Data(data.prefix(40_000))
+    }
 
     @Test("mutated sessions never crash: a bad header is an error with a line, bad events are warnings with lines, and replay runs on the rest")
     func sessions() async throws {
         let pipeline = try PipelineBuilder().build()
+        let sessionSeed = try Self.sessionSeed()
         await propertyCheck(count: 300, input: Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
                             Gen.int(in: 1...40), Gen.uint8()) { seed, kind, position, length, byte in
             let mutation = Self.mutation(seed, kind, position, length, byte)
-            let data = mutation.apply(to: Self.sessionSeed)
+            let data = mutation.apply(to: sessionSeed)
             do {
                 var reader = try SessionReader(data: data, name: "m.jsonl")
                 var replayer = SessionReplayer(header: reader.header, settings: ReplaySettings())
@@ -119,6 +134,7 @@ struct MutationPropertyTests {
                 }
                 for warning in reader.takeWarnings() { #expect(warning.line != nil, "\(mutation): \(warning)") }
             } catch let error as SessionIssue {
+                // Only an empty file has no line to name: the seed is never empty.
                 #expect(error.severity == .error && (error.line != nil || data.isEmpty), "\(mutation): \(error)")
             } catch {
                 Issue.record("unexpected error \(error)")
@@ -138,5 +154,22 @@ struct MutationPropertyTests {
         #expect(members.keys.last == "k99999")
         #expect(members["k4242"]?.value == .integer(4242))
         try PropertyListReader().check(Data(document.utf8))
+    }
+}
+
+/// SplitMix64: a seeded generator, so that a failing case replays from its seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

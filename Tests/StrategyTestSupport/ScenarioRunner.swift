@@ -18,7 +18,9 @@ public enum ScenarioRunner {
             var parameters = type.defaults
             for (key, member) in scenario.parameters { parameters[key] = member }
             let built = try type.make(StrategyOptions(parameters: parameters))
-            guard case .restoration(let stage) = built else { return Result(scenario: scenario, candidate: nil) }
+            guard case .restoration(let stage) = built else {
+                throw StrategyError("\(type.name) built no restoration stage for its scenario \"\(scenario.name)\"")
+            }
             var trace: [StageVerdict] = []
             let request = RestorationRequest(snapshot: scenario.snapshot, index: TimelineIndex(scenario.timeline))
             return Result(scenario: scenario, candidate: stage.propose(request, trace: &trace, depth: 0))

@@ -80,21 +80,37 @@ struct TimelineEngineTests {
         #expect(engine.pipelineSummary == "ExactMatch > Fallback(Mode: NearestContent) | ViewportAnchor")
     }
 
-    @Test("safe to use from many tasks at once")
+    @Test("safe to use from many tasks at once: every saved position is one a task observed, every restore answers, every reload succeeds")
     func concurrency() async throws {
         let engine = try TimelineEngine()
         let index = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
-        await withTaskGroup(of: Void.self) { group in
+        let offsets = (0..<8).flatMap { task in (0..<200).map { step in Double((task * 200 + step) % 4000) } }
+        let restored = try await withThrowingTaskGroup(of: Int.self) { group in
             for task in 0..<8 {
                 group.addTask {
+                    var answered = 0
                     for step in 0..<200 {
-                        engine.observeScroll(offset: Double((task * 200 + step) % 4000), viewportHeight: 600, in: index)
-                        _ = engine.restore(in: index)
-                        if step % 50 == 0 { try? engine.reload(configuration: .defaults) }
+                        engine.observeScroll(offset: offsets[task * 200 + step], viewportHeight: 600, in: index)
+                        if engine.restore(in: index).restoration != nil { answered += 1 }
+                        if step % 50 == 0 { try engine.reload(configuration: .defaults) }
                     }
+                    return answered
                 }
             }
+            return try await group.reduce(0, +)
         }
-        #expect(engine.history.count <= TimelineConfiguration.defaults.positionPersistence.maxHistorySize)
+        #expect(restored == 8 * 200)
+        let history = engine.history
+        #expect(!history.isEmpty)
+        #expect(history.count <= TimelineConfiguration.defaults.positionPersistence.maxHistorySize)
+        #expect(Set(history.map(\.postId)).count == history.count)
+        // Each saved snapshot is the capture of an offset a task scrolled to, against this timeline.
+        let tracker = PositionTracker()
+        for snapshot in history {
+            #expect(offsets.contains(snapshot.contentOffset), "\(snapshot.contentOffset) was never observed")
+            let anchor = tracker.anchorIndex(offset: snapshot.contentOffset, viewportHeight: 600, in: index)
+            #expect(anchor.map { index.posts[$0].id } == snapshot.postId)
+            #expect(anchor.map { index.y(of: $0) - snapshot.contentOffset } == snapshot.viewportY)
+        }
     }
 }
