@@ -178,7 +178,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyKitTests",
                     dependencies: ["StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch", "BestConfidence", "WeightedVote"],
                     swiftSettings: swiftSettings),
@@ -200,14 +200,15 @@ let package = Package(
                                    "Configuration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineStoreTests",
-                    dependencies: ["TimelineStore", "TimelineCore", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer"],
+                    dependencies: ["TimelineStore", "TimelineCore", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer",
+                                   .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         // A child process for the store's crash test: writes until it is killed.
         .testTarget(name: "TimelineLoadingTests",
                     dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "Configuration", "StrategyKit", "TimelineCore", "TimelineFormats",
                                    "ValueTree", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
-        .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore"], path: "Tests/StoreCrashWriter",
+        .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU"], path: "Tests/StoreCrashWriter",
                           swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),

@@ -49,6 +49,17 @@ public struct RestoreEvaluation: Sendable {
     public var score: RestoreScore?
     public var unscoredReason: String?
 
+    public init(restoration: Restoration?, pipelineRestoration: Restoration?, trace: [StageVerdict], restoresSilently: Bool,
+                latencyNanoseconds: UInt64, score: RestoreScore?, unscoredReason: String? = nil) {
+        self.restoration = restoration
+        self.pipelineRestoration = pipelineRestoration
+        self.trace = trace
+        self.restoresSilently = restoresSilently
+        self.latencyNanoseconds = latencyNanoseconds
+        self.score = score
+        self.unscoredReason = unscoredReason
+    }
+
     /// Runs `pipeline` at `point` and scores it.
     public static func evaluate(_ point: RestorePoint, pipeline: Pipeline, policy: ResumePolicy) -> RestoreEvaluation {
         let request = RestorationRequest(snapshot: point.input, index: point.index)

@@ -37,9 +37,9 @@ done
 for target in fuzz-plist fuzz-json fuzz-spec fuzz-config; do
     mkdir -p "crashes/$target"
     echo "== $target, $seconds s, seeds: $(ls "$work/$target" | wc -l)"
-    # -detect_leaks=0: the Swift runtime's caches, kept for the life of the process, would be
+    # No leak detection: the Swift runtime's caches, kept for the life of the process, would be
     # reported as leaks at exit on every run.
-    "$bin/$target" "$work/$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 -detect_leaks=0 \
+    ASAN_OPTIONS=detect_leaks=0 "$bin/$target" "$work/$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=4096 -detect_leaks=0 \
         -artifact_prefix="crashes/$target/" -print_final_stats=1 2>&1 \
         | grep -E "INITED|DONE|ERROR|SUMMARY|Test unit written|number_of_executed_units|peak_rss" || true
 done

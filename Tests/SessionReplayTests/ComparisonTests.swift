@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 @Suite struct HistogramTests {
-    @Test func percentilesAreExactBelow128AndWithinHalfAPercentAbove() {
+    @Test func percentilesAreExactBelow128AndWithinPointEightPercentAbove() {
         var histogram = Histogram()
         for value in 1...100 { histogram.record(UInt64(value)) }
         #expect(histogram.quantile(0.5) == 50)
@@ -17,8 +17,10 @@ import TestSupport
         #expect(histogram.quantile(1) == 100)
         var large = Histogram()
         for value in stride(from: 1000, through: 1_000_000, by: 997) { large.record(UInt64(value)) }
+        // 1,001 values from 1,000 by 997: the 501st is 1,000 + 500 × 997 = 499,500. A bucket is
+        // 1/64 of its power of two wide and shown by its middle: at most 1/128 (0.78 %) off.
         let median = Double(large.quantile(0.5)!)
-        #expect(abs(median - 500_000) / 500_000 < 0.01)
+        #expect(abs(median - 499_500) / 499_500 <= 0.008)
         #expect(Histogram().quantile(0.5) == nil)
     }
 

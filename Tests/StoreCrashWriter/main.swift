@@ -8,12 +8,34 @@
 //     Opens the store anew COUNT times and saves one snapshot (NAME-k) each time, as separate
 //     processes of an app or `engine` invocations do. Exits 1 with the error on stderr at the
 //     first failure. Two of them run at once to show that no open fails with "database is locked".
+//   store-crash-writer STORE timelines FIRST
+//     Cycles through the multi-row transactions, from version FIRST on, printing each step once
+//     it is committed: "save K" (the timeline replaced by 300 posts "K-0"…), "trim K" (trimmed
+//     to 200 by LRU) and "maintain K" (maintenance to 150). The store's crash test kills it at
+//     random points and checks that the timeline is wholly one of those states.
 import Foundation
+import LRU
 import TimelineCore
 import TimelineStore
 
 let arguments = CommandLine.arguments
 let scope = StoreScope(account: "crash", timeline: "home")
+if arguments.count == 4, arguments[2] == "timelines", var version = Int(arguments[3]) {
+    let store = try TimelineStore(path: arguments[1])
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+    func report(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    while true {
+        let posts = (0..<300).map { Post(id: "\(version)-\($0)", createdAt: now.addingTimeInterval(Double(-$0)), text: "post \($0) of \(version)") }
+        try store.saveTimeline(posts, scope: scope, refreshedAt: now)
+        report("save \(version)")
+        _ = try store.trimTimeline(scope: scope, policy: LRUPolicy(maxEntries: 200), now: now)
+        report("trim \(version)")
+        _ = try store.performMaintenance(timelinePolicy: LRUPolicy(maxEntries: 150), historyPolicy: LRUPolicy(maxEntries: 10),
+                                         readPostsPolicy: LRUPolicy(maxEntries: 10), now: now)
+        report("maintain \(version)")
+        version += 1
+    }
+}
 if arguments.count == 5, arguments[2] == "reopen", let count = Int(arguments[3]) {
     for number in 0..<count {
         do {

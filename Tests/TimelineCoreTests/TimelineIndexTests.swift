@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TimelineCore
 
 @Suite("Timeline index")
@@ -44,6 +45,62 @@ struct TimelineIndexTests {
         #expect(HeightEstimate.height(forText: "one\ntwo\nthree") == 132)
         #expect(Post(id: "a", createdAt: Self.base, text: "short").effectiveHeight == 92)
         #expect(Post(id: "a", createdAt: Self.base, text: "short", height: 40).effectiveHeight == 40)
+    }
+
+    /// TF-IDF by hand, for the four texts below (N = 4): idf = ln((N + 1) / (df + 1)) + 1, so
+    /// idf(the, df 3) = 1.22314, idf(timeline and cache, df 2) = 1.51083, idf(a word in one
+    /// text) = 1.91629, idf(an unknown word) = 2.60944; a word's weight is (1 + ln tf) × idf.
+    /// "rebuilt timeline cache" is (1.91629, 1.51083, 1.51083), |q| = 2.83734;
+    /// text 2 "we rebuilt the timeline cache today" has |d| = √(4 × 1.91629² + 1.22314² + 2 × 1.51083²) = 4.51386,
+    ///   q·d = 1.91629² + 2 × 1.51083² = 8.23733, cosine 8.23733 / (2.83734 × 4.51386) = 0.694510;
+    /// text 0 "the timeline cache broke": |d| = √(1.22314² + 2 × 1.51083² + 1.91629²) = 3.12808,
+    ///   q·d = 2 × 1.51083² = 4.56518, cosine 0.509837.
+    /// "cache cache zebra": cache weighs (1 + ln 2) × 1.51083 = 2.55805, zebra 2.60944 (unknown,
+    /// counted in the norm only), |q| = 3.65414; cosines 2.55805 × 1.51083 / (3.65414 × 3.12808) =
+    /// 0.339004 for text 0 and 2.55805 × 1.51083 / (3.65414 × 4.51386) = 0.255930 for text 2.
+    static let handTexts = ["the timeline cache broke", "lunch was the best", "we rebuilt the timeline cache today", "grey weather"]
+
+    @Test("TF-IDF cosines and their ranking match the hand-worked values")
+    func textIndexByHand() {
+        let index = TextIndex(Self.handTexts)
+        let results = index.mostSimilar(to: "rebuilt timeline cache", threshold: 0.1)
+        #expect(results.map(\.text) == [2, 0])
+        #expect(abs(results[0].similarity - 0.694510) < 1e-5)
+        #expect(abs(results[1].similarity - 0.509837) < 1e-5)
+        let repeated = index.mostSimilar(to: "cache cache zebra", threshold: 0.1)
+        #expect(repeated.map(\.text) == [0, 2])
+        #expect(abs(repeated[0].similarity - 0.339004) < 1e-5)
+        #expect(abs(repeated[1].similarity - 0.255930) < 1e-5)
+        // The threshold cuts, and the limit keeps the best.
+        #expect(index.mostSimilar(to: "rebuilt timeline cache", threshold: 0.6).map(\.text) == [2])
+        #expect(index.mostSimilar(to: "rebuilt timeline cache", threshold: 0.1, limit: 1).map(\.text) == [2])
+        // At 0.5 and above the search scans only the rarest words' postings (prefix filtering);
+        // the answer is the same.
+        #expect(index.mostSimilar(to: "rebuilt timeline cache", threshold: 0.5).map(\.text) == [2, 0])
+    }
+
+    @Test("on 12,000 real texts, the bounded search agrees with a brute-force scan for every query drawn from them")
+    func textIndexAtScale() throws {
+        let data = try Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/posts/tweets-rtweet.jsonl"))
+        let corpus = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
+        }
+        #expect(corpus.count == 2369)
+        // 12,000 texts: each real text with a few words of a second one, so that words repeat
+        // across many texts as in a large timeline and lists outgrow the postings cap.
+        let texts = (0..<12_000).map { corpus[$0 % corpus.count] + " " + corpus[($0 * 7) % corpus.count].split(separator: " ").prefix(3).joined(separator: " ") }
+        let index = TextIndex(texts)
+        for number in stride(from: 0, to: 12_000, by: 2_501) {
+            let query = texts[number]
+            let best = index.mostSimilar(to: query, threshold: 0.8, limit: 1).first
+            var bruteBest = (text: -1, similarity: 0.0)
+            for (other, text) in texts.enumerated() {
+                let similarity = index.similarity(query, text)
+                if similarity > bruteBest.similarity + 1e-9 { bruteBest = (other, similarity) }
+            }
+            #expect(best != nil, "query \(number)")
+            #expect(abs((best?.similarity ?? 0) - bruteBest.similarity) < 1e-6, "query \(number)")
+        }
     }
 
     @Test("the text index ranks by TF-IDF cosine and matches a direct computation")

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+import TimelineCore
+@testable import TimelineStore
+
+/// Store files written by each released schema version (`Tests/Fixtures/stores/`) open, migrate
+/// and keep their data.
+@Suite("Store upgrades")
+struct StoreUpgradeTests {
+    static let versions = ["v1", "v2-counters", "v3-last-read"]
+    static let scope = StoreScope(account: "upgrade@example.social", timeline: "home")
+    static let posts = ["p0", "p1", "p2"]
+
+    /// Writes the fixtures: the schema of `version` exactly as that release's migrations made it,
+    /// and the rows that release wrote. Run once with TIMELINE_STORE_WRITE_FIXTURES=1 when a
+    /// migration is released; the files are committed and never rewritten after.
+    @Test("the fixtures are written by the released migrations", .enabled(if: ProcessInfo.processInfo.environment["TIMELINE_STORE_WRITE_FIXTURES"] == "1"))
+    func writeFixtures() throws {
+        for version in Self.versions {
+            let url = Fixtures.repositoryURL("Tests/Fixtures/stores/store-\(version).sqlite")
+            try? FileManager.default.removeItem(at: url)
+            let queue = try DatabaseQueue(path: url.path)
+            try StoreSchema.migrator.migrate(queue, upTo: version)
+            try queue.write { db in
+                for (position, id) in Self.posts.enumerated() {
+                    try db.execute(sql: """
+                        INSERT INTO cachedPost (account, timeline, postId, position, createdAt, author, text, height, storedAt, lastAccess, bytes)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, arguments: [Self.scope.account, Self.scope.timeline, id, position, 1_700_000_000 - Double(60 * position),
+                                         "author\(position)", "text of \(id) ünï", 100 + Double(position), 1_700_000_100, 1_700_000_100, 40])
+                }
+                try db.execute(sql: "INSERT INTO timelineState (account, timeline, refreshedAt, viewportHeight) VALUES (?, ?, ?, ?)",
+                               arguments: [Self.scope.account, Self.scope.timeline, 1_700_000_100, 812])
+                try db.execute(sql: "INSERT INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [Self.scope.account, Self.scope.timeline, "p1", 1_700_000_200,
+                                           #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"index":1,"timelineCount":3,"neighbors":{"above":["p0"],"below":["p2"]},"savedAt":"2023-11-14T22:16:40Z"}"#])
+                try db.execute(sql: "INSERT INTO readPost (account, timeline, postId, readAt) VALUES (?, ?, ?, ?)",
+                               arguments: [Self.scope.account, Self.scope.timeline, "p0", 1_700_000_150])
+                try db.execute(sql: "INSERT INTO lastRestoration (account, timeline, restoredAt, restoration) VALUES (?, ?, ?, ?)",
+                               arguments: [Self.scope.account, Self.scope.timeline, 1_700_000_300,
+                                           #"{"postId":"p1","index":1,"contentOffset":80.0,"viewportY":-20.0,"method":"exact_match","strategy":"ExactMatch","confidence":1.0,"explanation":"post p1 is still in the timeline at index 1"}"#])
+                if version != "v1" {
+                    try db.execute(sql: "INSERT INTO storeCounter (name, value) VALUES ('timelineHits', 4), ('timelineMisses', 1)")
+                }
+                if version == "v3-last-read" {
+                    try db.execute(sql: "UPDATE timelineState SET lastReadAt = ?", arguments: [1_700_000_250])
+                }
+            }
+            try queue.writeWithoutTransaction { try $0.execute(sql: "VACUUM") }
+        }
+    }
+
+    @Test("a store of every earlier version opens, migrates to the current schema and keeps its data", arguments: versions)
+    func upgrades(_ version: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        try FileManager.default.copyItem(at: Fixtures.repositoryURL("Tests/Fixtures/stores/store-\(version).sqlite"), to: URL(fileURLWithPath: path))
+        let store = try TimelineStore(path: path, create: false)
+        let statistics = try store.statistics()
+        #expect(statistics.migrations == Self.versions)
+        let cached = try #require(try store.timeline(scope: Self.scope))
+        #expect(cached.posts.map(\.id) == Self.posts)
+        #expect(cached.posts.map(\.text) == ["text of p0 ünï", "text of p1 ünï", "text of p2 ünï"])
+        #expect(cached.posts.map(\.height) == [100, 101, 102])
+        #expect(cached.posts[2].createdAt == Date(timeIntervalSince1970: 1_699_999_880))
+        #expect(cached.refreshedAt == Date(timeIntervalSince1970: 1_700_000_100))
+        #expect(cached.viewportHeight == 812)
+        let history = try store.history(scope: Self.scope)
+        #expect(history.map(\.postId) == ["p1"])
+        #expect(history.first?.neighbors.below == ["p2"])
+        #expect(try store.readPostIds(scope: Self.scope) == ["p0"])
+        #expect(try store.lastRestoration(scope: Self.scope)?.json.contains(#""postId":"p1""#) == true)
+        // Counters came with v2: a v1 store starts them at zero (taken before the reads above).
+        #expect(statistics.timelineHits == (version == "v1" ? 0 : 4))
+        #expect(statistics.timelineMisses == (version == "v1" ? 0 : 1))
+        // The store writes after the upgrade.
+        try store.saveSnapshot(PositionSnapshot(postId: "p2", savedAt: Date(timeIntervalSince1970: 1_700_000_400)), scope: Self.scope)
+        #expect(try store.history(scope: Self.scope).map(\.postId) == ["p2", "p1"])
+    }
+}
