@@ -165,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineCommandsTests",
-            dependencies: ["EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore",
+            dependencies: ["EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore", "RestorationEngine",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import RestorationEngine
 import Testing
 import TestSupport
 
@@ -6,6 +7,8 @@ import TestSupport
 struct RestoreCommandTests {
     static let timeline = "Tests/Fixtures/restore/timeline.jsonl"
     static let config = "config/SocialFusionTimelineConfiguration.plist"
+    /// The names an unknown-strategy message lists, from the registry.
+    static let registeredStages = BuiltInStrategies.registry.stageTypes.map(\.name).joined(separator: ", ")
 
     @Test("the reader lands on the same post and pixel")
     func exactMatch() throws {
@@ -125,7 +128,7 @@ struct RestoreCommandTests {
         let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
                                             "--position", "Tests/Fixtures/restore/position.json", "--strategy", "ExactMatch > Fallbak"])
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("error: unknown strategy \"Fallbak\"; did you mean \"Fallback\"?"))
+        #expect(result.stderr == "error: unknown strategy \"Fallbak\"; did you mean \"Fallback\"? Registered: \(Self.registeredStages)\n")
     }
 
     @Test("engine strategies lists every registered type")

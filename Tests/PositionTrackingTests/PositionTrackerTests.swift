@@ -172,4 +172,64 @@ struct PositionTrackerTests {
         #expect(list.map(\.title) == ["Continue where you left off · 2 h ago", "Jump to newest"])
         #expect(list[0].description == "@a10 at 21:53: “post 10” — close in time")
     }
+
+    @Test("the save clock carries across a relaunch: the first scroll after it waits out the interval")
+    func clockAcrossRelaunch() {
+        var tracker = PositionTracker(settings: .init(autoSaveInterval: 5, settleDelay: 100))
+        let at = { (second: Double) in Self.start.addingTimeInterval(second) }
+        #expect(tracker.observeScroll(offset: 0, viewportHeight: 500, in: Self.index, at: at(0)).map(\.postId) == ["p0"])
+        tracker.observe(.terminate, at: at(1))
+        tracker.observe(.launch, at: at(2))
+        #expect(tracker.observeScroll(offset: 300, viewportHeight: 500, in: Self.index, at: at(3)).isEmpty)
+        #expect(tracker.observeScroll(offset: 600, viewportHeight: 500, in: Self.index, at: at(5)).map(\.postId) == ["p6"])
+    }
+
+    @Test("when no post is visible enough, the anchor is the post at the offset")
+    func noPostVisibleEnough() {
+        let tall = TimelineIndex(Timeline(posts: (0..<5).map { Post(id: "t\($0)", createdAt: Self.start, height: 400) }, viewportHeight: 100))
+        let tracker = PositionTracker(settings: .init(anchorVisibilityThreshold: 0.5))
+        // At 250 the viewport shows 250–350 of t0 (0–400): 25 % of it, under the threshold, and
+        // nothing else: the post at the offset stands.
+        #expect(tracker.anchorIndex(offset: 250, viewportHeight: 100, in: tall) == 0)
+        #expect(tracker.capture(offset: 250, viewportHeight: 100, in: tall, at: Self.start)?.viewportY == -250)
+        #expect(tracker.anchorIndex(offset: 1000, viewportHeight: 100, in: tall) == 2)
+    }
+
+    @Test("restoring silently, for each way the app was closed")
+    func silentRestoreByClose() {
+        let suggest = ResumePolicy(hardCloseThreshold: 30, afterHardClose: .suggest, silentRestoreConfidence: 0.8)
+        #expect(suggest.restoresSilently(after: .soft, confidence: 0))
+        #expect(!suggest.restoresSilently(after: .freshInstall, confidence: 1))
+        #expect(suggest.restoresSilently(after: .hard, confidence: 0.8))
+        #expect(!suggest.restoresSilently(after: .hard, confidence: 0.79))
+        #expect(ResumePolicy(afterHardClose: .restore).restoresSilently(after: .hard, confidence: 0))
+        #expect(!ResumePolicy(afterHardClose: .topOfTimeline).restoresSilently(after: .hard, confidence: 1))
+    }
+
+    @Test("relative times read as people say them")
+    func relativeTimes() {
+        let cases: [(Double, String)] = [(0, "just now"), (59, "just now"), (60, "1 min ago"), (3599, "59 min ago"), (3600, "1 h ago"),
+                                         (86_399, "23 h ago"), (86_400, "1 day ago"), (2 * 86_400, "2 days ago"), (45 * 86_400, "45 days ago")]
+        for (seconds, text) in cases { #expect(SuggestionBuilder.relative(seconds) == text, "\(seconds) s") }
+    }
+
+    @Test("every suggestion title: continue, around a time, an earlier position, newest; one per post")
+    func suggestionTitles() {
+        var builder = SuggestionBuilder()
+        builder.timeZone = TimeZone(identifier: "UTC")!
+        let snapshot = PositionSnapshot(postId: "gone", postCreatedAt: Self.start.addingTimeInterval(-600), savedAt: Self.start.addingTimeInterval(-300))
+        let earlier = PositionSnapshot(postId: "p20", savedAt: Self.start.addingTimeInterval(-5400))
+        let restoration = Restoration(postId: "p7", index: 7, contentOffset: 700, viewportY: 0, method: .neighborAnchor,
+                                      strategy: "NeighborAnchor", confidence: 0.7, explanation: "a neighbour")
+        let list = builder.suggestions(restoration: restoration, snapshot: snapshot, history: [snapshot, earlier], index: Self.index, now: Self.start)
+        #expect(list.map(\.title) == ["Continue where you left off · 5 min ago", "Posts from around 22:03", "Earlier position · 1 h ago", "Jump to newest"])
+        #expect(list.map(\.postId) == ["p7", "p5", "p20", "p0"])
+        // p5 was created at −600 s, exactly the saved post's time: 0.6 × (1 − 0 / 3600).
+        #expect(list.map(\.confidence) == [0.7, 0.6, 0.4, 0.1])
+        // When the restoration is the newest post, it is offered once.
+        let atTop = Restoration(postId: "p0", index: 0, contentOffset: 0, viewportY: 0, method: .fallback, strategy: "Fallback",
+                                confidence: 0.2, explanation: "top")
+        #expect(builder.suggestions(restoration: atTop, snapshot: nil, history: [], index: Self.index, now: Self.start).map(\.title)
+                == ["Continue where you left off"])
+    }
 }

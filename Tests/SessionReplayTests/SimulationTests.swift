@@ -11,9 +11,14 @@ import TimelineCore
 import TimelineFormats
 
 @Suite struct SimulationTests {
+    /// The fixture's posts; a missing or broken fixture stops the tests instead of simulating
+    /// from nothing.
     static let corpus: [Post] = {
-        let data = (try? Data(contentsOf: Fixtures.url("posts/tweets-rtweet.jsonl"))) ?? Data()
-        return (try? TimelineFormat.read(data, format: .jsonl).posts) ?? []
+        do {
+            return try TimelineFormat.read(try Data(contentsOf: Fixtures.url("posts/tweets-rtweet.jsonl")), format: .jsonl).posts
+        } catch {
+            fatalError("Tests/Fixtures/posts/tweets-rtweet.jsonl cannot be read: \(error)")
+        }
     }()
 
     func simulate(seed: UInt64, sessions: Int = 6, feed: SimulationOptions.FeedMode = .mixed) -> [String] {
@@ -60,7 +65,11 @@ import TimelineFormats
 
     @Test func theBundledSessionsAreWhatTheDocumentedCommandWrites() throws {
         let simulator = SessionSimulator(corpus: Self.corpus, options: SimulationOptions(sessions: 12, seed: 2026, feed: .mixed))
-        for number in [1, 12] {
+        #expect(Self.corpus.count == 2369)
+        // Every bundled session, byte for byte: any change in the simulator's output shows.
+        let sessions = try FileManager.default.contentsOfDirectory(atPath: Fixtures.repositoryURL("sessions").path).filter { $0.hasSuffix(".jsonl") }
+        #expect(sessions.count == 12)
+        for number in 1...12 {
             let bundled = try String(contentsOf: Fixtures.repositoryURL("sessions/session-\(String(format: "%04d", number)).jsonl"), encoding: .utf8)
             #expect(SessionWriter.text(of: simulator.session(number: number)) == bundled)
         }

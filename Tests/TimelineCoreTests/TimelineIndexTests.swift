@@ -116,3 +116,74 @@ struct TimelineIndexTests {
         #expect(TextIndex.words("Hello, World! Ünïcode 7 x") == ["hello", "world", "ünïcode", "7"])
     }
 }
+
+@Suite("Timeline index edge cases")
+struct TimelineIndexEdgeTests {
+    static let base = Date(timeIntervalSince1970: 1_700_000_000)
+
+    @Test("a repeated id finds its first occurrence, by scan and by table alike")
+    func duplicateIds() {
+        let posts = ["a", "b", "a", "c", "b"].enumerated().map { Post(id: $0.element, createdAt: Self.base.addingTimeInterval(Double($0.offset))) }
+        let index = TimelineIndex(Timeline(posts: posts))
+        // The first lookups scan; past them the id table answers: the same either way.
+        for _ in 0..<6 {
+            #expect(index.index(of: "a") == 0)
+            #expect(index.index(of: "b") == 1)
+            #expect(index.index(of: "c") == 3)
+            #expect(index.index(of: "z") == nil)
+        }
+    }
+
+    @Test("ties for newest and oldest go to the lower display index")
+    func ties() {
+        let times: [Double] = [5, 9, 1, 9, 1]
+        let index = TimelineIndex(Timeline(posts: times.enumerated().map { Post(id: "p\($0.offset)", createdAt: Self.base.addingTimeInterval($0.element)) }))
+        #expect(index.newestIndex == 1)
+        #expect(index.oldestIndex == 2)
+        #expect(index.timeOrder == [2, 4, 0, 1, 3])
+    }
+
+    @Test("an empty timeline: no index, no anchor, no newest, zero content")
+    func empty() {
+        let index = TimelineIndex(Timeline(posts: [], viewportHeight: 500))
+        #expect(index.count == 0)
+        #expect(index.index(of: "a") == nil)
+        #expect(index.index(atOffset: 0) == nil)
+        #expect(index.newestIndex == nil)
+        #expect(index.oldestIndex == nil)
+        #expect(index.contentHeight == 0)
+        #expect(index.maximumContentOffset == 0)
+        #expect(index.y(of: 0) == 0)
+        #expect(index.textIndex.mostSimilar(to: "anything", threshold: 0).isEmpty)
+    }
+
+    @Test("y(of:) clamps below 0 and past the end to the content's edges")
+    func yClamps() {
+        let index = TimelineIndex(Timeline(posts: (0..<3).map { Post(id: "p\($0)", createdAt: Self.base, height: 100) }))
+        #expect(index.y(of: -4) == 0)
+        #expect(index.y(of: 1) == 100)
+        #expect(index.y(of: 3) == 300)
+        #expect(index.y(of: 99) == 300)
+    }
+
+    @Test("the lazy text index and time order are built once when many threads ask at once")
+    func lazyFromManyThreads() async {
+        let posts = (0..<2000).map { Post(id: "p\($0)", createdAt: Self.base.addingTimeInterval(Double(($0 * 7919) % 2000)), text: "post number \($0) about \($0 % 17)") }
+        let index = TimelineIndex(Timeline(posts: posts))
+        let answers = await withTaskGroup(of: (Int, Int?, Int?).self) { group in
+            for task in 0..<16 {
+                group.addTask {
+                    let best = index.textIndex.mostSimilar(to: "post number \(task) about \(task % 17)", threshold: 0.5, limit: 1).first?.text
+                    return (task, best, index.newestIndex)
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 16)
+        for (task, best, newest) in answers {
+            #expect(best == task)
+            #expect(newest == index.timeOrder.last.map(Int.init))
+        }
+        #expect(index.textIndexBuildNanoseconds != nil)
+    }
+}

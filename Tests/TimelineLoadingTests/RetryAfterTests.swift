@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StrategyKit
+import Testing
+import TestSupport
+@testable import TimelineLoading
+
+/// How long a server asks to wait, in each of the forms servers use, and a fetch cancelled
+/// mid-request.
+@Suite("Retry-After, rate-limit resets and cancellation")
+struct RetryAfterTests {
+    static let now = Date(timeIntervalSince1970: 1_445_412_450)   // Wed, 21 Oct 2015 07:27:30 GMT
+
+    static func response(_ headers: [String: String]) -> HTTPURLResponse {
+        HTTPURLResponse(url: URL(string: "http://127.0.0.1/x")!, statusCode: 429, httpVersion: "HTTP/1.1", headerFields: headers)!
+    }
+
+    @Test("Retry-After as seconds or as an HTTP date (RFC 9110), never negative")
+    func retryAfter() {
+        #expect(RetryAfter.parse("120", now: Self.now) == 120)
+        #expect(RetryAfter.parse(" 0 ", now: Self.now) == 0)
+        #expect(RetryAfter.parse("Wed, 21 Oct 2015 07:28:00 GMT", now: Self.now) == 30)
+        #expect(RetryAfter.parse("Wed, 21 Oct 2015 07:20:00 GMT", now: Self.now) == 0)
+        #expect(RetryAfter.parse("-5", now: Self.now) == nil)
+        #expect(RetryAfter.parse("soon", now: Self.now) == nil)
+    }
+
+    @Test("on a 429: Mastodon's X-RateLimit-Reset (a timestamp) and Bluesky's RateLimit-Reset (Unix seconds); Retry-After first")
+    func rateLimitResets() {
+        #expect(RetryAfter.seconds(from: Self.response(["X-RateLimit-Reset": "2015-10-21T07:28:10.000Z"]), status: 429, now: Self.now) == 40)
+        #expect(RetryAfter.seconds(from: Self.response(["X-RateLimit-Reset": "2015-10-21T07:27:45Z"]), status: 429, now: Self.now) == 15)
+        #expect(RetryAfter.seconds(from: Self.response(["RateLimit-Reset": "1445412460"]), status: 429, now: Self.now) == 10)
+        #expect(RetryAfter.seconds(from: Self.response(["Retry-After": "3", "X-RateLimit-Reset": "2015-10-21T07:28:10Z"]), status: 429,
+                                   now: Self.now) == 3)
+        // The reset headers say when a quota renews, not that a 503 should wait.
+        #expect(RetryAfter.seconds(from: Self.response(["X-RateLimit-Reset": "2015-10-21T07:28:10Z"]), status: 503, now: Self.now) == nil)
+        #expect(RetryAfter.seconds(from: Self.response([:]), status: 429, now: Self.now) == nil)
+    }
+
+    @Test("a fetch cancelled while the server takes its time ends at once, without the answer and without a retry")
+    func cancellation() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        var slow = LoopbackHTTPServer.Answer.json(try LoadingFixtures.answer("mastodon-home.json"))
+        slow.delay = 8
+        server.script(LoadingFixtures.mastodonPath, [slow, slow])
+        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 3, "BaseDelay": 0.1]), timeout: 30)
+        let task = Task { await fetcher.fetch(LoadingFixtures.mastodon(server)) }
+        // Cancel once the request is under way.
+        for _ in 0..<100 where server.received.isEmpty { try await Task.sleep(nanoseconds: 20_000_000) }
+        task.cancel()
+        let outcome = await task.value
+        // Had cancellation been ignored, the answer would have arrived after 8 s, a success.
+        #expect(throws: SourceError.self) { try outcome.result.get() }
+        #expect(outcome.attempts.last?.retryDelay == nil)
+        #expect(server.received.count == 1)
+    }
+}
