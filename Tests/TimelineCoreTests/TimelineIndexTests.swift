@@ -186,4 +186,32 @@ struct TimelineIndexEdgeTests {
         }
         #expect(index.textIndexBuildNanoseconds != nil)
     }
+
+    @Test("a word with no more postings than the cap is searched whole: the best text is found wherever it is")
+    func exactBelowTheCap() {
+        // "zebra" and "lion" each in about 100 texts (under the cap of 128 at a high threshold);
+        // the one text with both comes 90th in each list, found only through those lists.
+        var texts = (0..<400).map { "filler text number \($0)" }
+        for position in 0..<100 {
+            texts[position * 4] = "zebra runs \(position)"
+            texts[position * 4 + 1] = "lion sleeps \(position)"
+        }
+        texts[90 * 4 + 1] = "zebra lion"
+        let index = TextIndex(texts)
+        #expect(index.mostSimilar(to: "zebra lion", threshold: 0.8, limit: 1).first?.text == 361)
+    }
+
+    @Test("past the cap, the top of the timeline and the texts around the saved position are searched")
+    func capAndNearHint() {
+        // "zebra" in 1,000 texts, past the cap; the near-copy of the query is the 600th of them.
+        var texts = (0..<1000).map { "zebra walks \($0)" }
+        texts[600] = "zebra giraffe lion"
+        let index = TextIndex(texts)
+        #expect(index.mostSimilar(to: "zebra giraffe lion", threshold: 0.8, limit: 1).first?.text == 600)   // rare words: exact
+        texts[600] = "zebra walks giraffe"
+        let common = TextIndex(texts.map { $0.replacingOccurrences(of: "giraffe", with: "walks") })
+        let query = "zebra walks walks"
+        // Every word is in every text: without a hint only the first 64 postings are candidates.
+        #expect(common.mostSimilar(to: query, threshold: 0.8, limit: 1, near: 600).first?.text == 600)
+    }
 }
