@@ -59,7 +59,9 @@ public struct ContentSimilarityStrategy: RestorationStage {
         posts[2].id = "redraft2"
         return [
             StrategyScenario(name: "re-drafted under a new id", timeline: Timeline(posts: posts), snapshot: snapshot,
-                             expectedPostId: "redraft2", expectedMethod: .contentSimilarity),
+                             // The TF-IDF cosine of the two texts over these four, by the formula in TextIndex.
+                             expectedPostId: "redraft2", expectedMethod: .contentSimilarity, expectedConfidence: 0.917_816_838,
+                             expectedPlacement: .standIn, expectedExplanation: "post redraft2 has the most similar text (cosine 0.92)"),
             StrategyScenario(name: "nothing similar", timeline: Timeline(posts: posts),
                              snapshot: PositionSnapshot(postId: "x", text: "Completely unrelated words here"), expectedPostId: nil),
         ]

@@ -43,9 +43,11 @@ public struct ExactMatchStrategy: RestorationStage {
                          Post(id: "new2", createdAt: base.addingTimeInterval(30), height: 100)] + posts
         return [
             StrategyScenario(name: "post present", timeline: Timeline(posts: posts), snapshot: snapshot,
-                             expectedPostId: "p3", expectedMethod: .exactMatch),
+                             expectedPostId: "p3", expectedMethod: .exactMatch, expectedConfidence: 1, expectedPlacement: .standIn,
+                             expectedExplanation: "post p3 is still in the timeline at index 3"),
             StrategyScenario(name: "posts inserted above", timeline: Timeline(posts: refreshed), snapshot: snapshot,
-                             expectedPostId: "p3", expectedMethod: .exactMatch),
+                             expectedPostId: "p3", expectedMethod: .exactMatch, expectedConfidence: 1, expectedPlacement: .standIn,
+                             expectedExplanation: "post p3 is still in the timeline, now at index 5 (was 3)"),
             StrategyScenario(name: "post deleted", timeline: Timeline(posts: posts.filter { $0.id != "p3" }), snapshot: snapshot,
                              expectedPostId: nil),
         ]

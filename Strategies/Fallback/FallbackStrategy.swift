@@ -101,15 +101,22 @@ public struct FallbackStrategy: RestorationStage {
         func mode(_ name: String) -> Value.Dictionary { ["Mode": Value.Member(value: .string(name))] }
         return [
             StrategyScenario(name: "NearestContent keeps the relative position", timeline: Timeline(posts: posts), snapshot: snapshot,
-                             parameters: mode("NearestContent"), expectedPostId: "p3", expectedMethod: .fallback),
+                             parameters: mode("NearestContent"), expectedPostId: "p3", expectedMethod: .fallback,
+                             expectedConfidence: 0.2, expectedPlacement: .postAtTop,
+                             expectedExplanation: "NearestContent: index 5 of 10 maps to index 3 of 5"),
             StrategyScenario(name: "TopOfTimeline", timeline: Timeline(posts: posts), snapshot: snapshot,
-                             parameters: mode("TopOfTimeline"), expectedPostId: "p0", expectedMethod: .fallback),
+                             parameters: mode("TopOfTimeline"), expectedPostId: "p0", expectedMethod: .fallback,
+                             expectedConfidence: 0.1, expectedPlacement: .topOfTimeline, expectedExplanation: "TopOfTimeline: the top of the timeline"),
             StrategyScenario(name: "LastKnownPosition", timeline: Timeline(posts: posts, viewportHeight: 200), snapshot: snapshot,
-                             parameters: mode("LastKnownPosition"), expectedPostId: "p2", expectedMethod: .fallback),
+                             parameters: mode("LastKnownPosition"), expectedPostId: "p2", expectedMethod: .fallback,
+                             expectedConfidence: 0.25, expectedPlacement: .contentOffset(250),
+                             expectedExplanation: "LastKnownPosition: the saved scroll offset 250 pt"),
             StrategyScenario(name: "NewestPost is not the top of an algorithmic feed", timeline: Timeline(posts: posts),
-                             snapshot: snapshot, parameters: mode("NewestPost"), expectedPostId: "p3", expectedMethod: .fallback),
+                             snapshot: snapshot, parameters: mode("NewestPost"), expectedPostId: "p3", expectedMethod: .fallback,
+                             expectedConfidence: 0.15, expectedPlacement: .postAtTop, expectedExplanation: "NewestPost: the most recently created post"),
             StrategyScenario(name: "OldestPost", timeline: Timeline(posts: posts), snapshot: snapshot,
-                             parameters: mode("OldestPost"), expectedPostId: "p2", expectedMethod: .fallback),
+                             parameters: mode("OldestPost"), expectedPostId: "p2", expectedMethod: .fallback,
+                             expectedConfidence: 0.15, expectedPlacement: .postAtTop, expectedExplanation: "OldestPost: the earliest created post"),
         ]
     }()
 }

@@ -58,10 +58,15 @@ public struct NeighborAnchorStrategy: RestorationStage {
                                         neighbors: .init(above: ["p4", "p3", "p2"], below: ["p6", "p7", "p8"]))
         return [
             StrategyScenario(name: "below wins at equal distance", timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
-                             snapshot: snapshot, expectedPostId: "p6", expectedMethod: .neighborAnchor),
+                             snapshot: snapshot, expectedPostId: "p6", expectedMethod: .neighborAnchor,
+                             // Distance 1: 0.9 − 0.1 × (1 − 1).
+                             expectedConfidence: 0.9, expectedPlacement: .standIn,
+                             expectedExplanation: "post p5 is gone; its neighbour p6, 1 below, survives at index 5"),
             StrategyScenario(name: "above 1 before below 2",
                              timeline: Timeline(posts: posts.filter { !["p5", "p6"].contains($0.id) }),
-                             snapshot: snapshot, expectedPostId: "p4", expectedMethod: .neighborAnchor),
+                             snapshot: snapshot, expectedPostId: "p4", expectedMethod: .neighborAnchor,
+                             expectedConfidence: 0.9, expectedPlacement: .standIn,
+                             expectedExplanation: "post p5 is gone; its neighbour p4, 1 above, survives at index 4"),
             StrategyScenario(name: "no neighbour survives",
                              timeline: Timeline(posts: posts.filter { ["p0", "p1", "p9"].contains($0.id) }),
                              snapshot: snapshot, expectedPostId: nil),

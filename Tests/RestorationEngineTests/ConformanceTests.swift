@@ -68,11 +68,18 @@ struct ConformanceTests {
         return try type.make(options)
     }
 
-    @Test("named scenarios give the expected post", arguments: types.filter { !$0.scenarios.isEmpty }.map(\.name))
+    @Test("named scenarios give the expected post, method, confidence, placement and explanation", arguments: types.filter { !$0.scenarios.isEmpty }.map(\.name))
     func namedScenarios(_ name: String) throws {
         let type = try #require(BuiltInStrategies.registry[name])
         for result in try ScenarioRunner.run(type) {
-            #expect(result.chosenPostId == result.scenario.expectedPostId, "\(name): \(result.scenario.name)")
+            let scenario = result.scenario, label = "\(name): \(scenario.name)"
+            #expect(result.chosenPostId == scenario.expectedPostId, "\(label)")
+            if let method = scenario.expectedMethod { #expect(result.candidate?.method == method, "\(label)") }
+            if let confidence = scenario.expectedConfidence {
+                #expect(abs((result.candidate?.confidence ?? -1) - confidence) < 1e-6, "\(label): \(result.candidate?.confidence ?? -1)")
+            }
+            if let placement = scenario.expectedPlacement { #expect(result.candidate?.placement == placement, "\(label)") }
+            if let explanation = scenario.expectedExplanation { #expect(result.candidate?.explanation == explanation, "\(label)") }
         }
     }
 
