@@ -5,6 +5,7 @@ import RestorationEngine
 import StrategyKit
 import StrategyTestSupport
 import Testing
+import TestSupport
 import TimelineCore
 import ValueTree
 
@@ -149,20 +150,7 @@ enum ExactMatchType {
     }
 }
 
-/// A deterministic random generator (SplitMix64), so shuffled scenarios are the same every run.
-struct SeededGenerator: RandomNumberGenerator {
+/// The generator the shuffled scenarios share, seeded, so that they are the same every run.
+extension SeededGenerator {
     nonisolated(unsafe) static var shared = SeededGenerator(seed: 42)
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
