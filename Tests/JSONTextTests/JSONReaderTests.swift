@@ -74,7 +74,7 @@ struct JSONReaderTests {
             }
             #expect(error?.description == "non-finite number \(number) at x[1] has no JSON representation")
         }
-        #expect((try? JSONWriter().write(.array([.real(0), .real(4.9e-324)]))) == "[0.0,5e-324]")
+        #expect((try? JSONWriter().write(.array([.real(0), .real(.leastNonzeroMagnitude)]))) == "[0.0,5e-324]")
     }
 
     @Test("writer: compact like plutil, pretty with two spaces, order kept")

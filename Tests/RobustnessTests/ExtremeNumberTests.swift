@@ -106,7 +106,8 @@ struct ExtremeNumberTests {
                     results.byTag = ["t": metrics]
                     let report = ComparisonReport(pipelines: [results])
                     #expect(throws: Never.self) { try JSONWriter().write(ComparisonReportCoding.value(of: report)) }
-                } catch let error as SessionIssue {
+                } catch {
+                    // Only the header can make a session unreadable, and it is on line 1.
                     #expect(error.line != nil, "\(number): \(error)")
                 }
             }
