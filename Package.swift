@@ -173,8 +173,8 @@ let package = Package(
             name: "RobustnessTests",
             dependencies: [
                 "PropertyList", "JSONText", "Configuration", "TestSupport", "SessionFormat", "SessionReplay", "RestorationEngine",
-                "PositionTracking", "SessionComparison", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "PositionTracking", "SessionComparison", "SessionSimulation", "StrategyKit", "TimelineCore", "TimelineFormats",
+                "ValueTree", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "RestorationEngineTests",
             dependencies: ["RestorationEngine", "StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "JSONText", "TestSupport",
-                           "TimelineFormats", "ValueTree",
+                           "TimelineFormats", "ValueTree", "SessionSimulation",
                            "StrategyTestSupport"],
             swiftSettings: swiftSettings
         ),

@@ -2,6 +2,7 @@ import Configuration
 import Foundation
 import JSONSchema
 import RestorationEngine
+import SessionSimulation
 import StrategyKit
 import StrategyTestSupport
 import Testing
@@ -42,7 +43,8 @@ struct ConformanceTests {
         let twenty = posts(20)
         let saved = snapshot(of: twenty, at: 8)
         var algorithmic = twenty
-        algorithmic.shuffle(using: &SeededGenerator.shared)
+        var generator = SimulationRandom(seed: 42)
+        algorithmic.shuffle(using: &generator)
         var equal = twenty
         for i in equal.indices { equal[i].createdAt = base }
         let million = posts(1_000_000, text: false)
@@ -148,9 +150,4 @@ enum ExactMatchType {
         }
         return stage
     }
-}
-
-/// The generator the shuffled scenarios share, seeded, so that they are the same every run.
-extension SeededGenerator {
-    nonisolated(unsafe) static var shared = SeededGenerator(seed: 42)
 }

@@ -7,6 +7,7 @@ import PropertyList
 import RestorationEngine
 import SessionFormat
 import SessionReplay
+import SessionSimulation
 import Testing
 import TestSupport
 import ValueTree
@@ -53,7 +54,7 @@ struct MutationPropertyTests {
             case 4: bytes.insert(contentsOf: Array("<".utf8) + [byte], at: at)
             default:
                 // Shuffled by a generator seeded from the mutation, so that a failure replays.
-                var generator = SeededGenerator(seed: UInt64(seed) &* 31 &+ UInt64(byte))
+                var generator = SimulationRandom(seed: UInt64(seed) &* 31 &+ UInt64(byte))
                 bytes.insert(contentsOf: Array("&#x0;]]>\"{}[]:,".utf8).shuffled(using: &generator).prefix(length), at: at)
             }
             return Data(bytes)
