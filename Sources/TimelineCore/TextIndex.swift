@@ -224,7 +224,7 @@ public final class TextIndex: Sendable {
             var reachable = true
             for word in unknown {
                 let list = postings[word.word]
-                if let found = TextIndex.position(of: candidate.text, in: list, from: 0) {
+                if let found = TextIndex.position(of: candidate.text, in: list) {
                     let value = Double(list[found].weight)
                     dot += word.weight * value
                     squares += value * value
@@ -260,21 +260,12 @@ public final class TextIndex: Sendable {
 
     /// The position of the first entry of `list` whose text number is not below `text`.
     static func position(before text: Int32, in list: [(text: Int32, weight: Float)]) -> Int {
-        var low = 0, high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if list[middle].text < text { low = middle + 1 } else { high = middle }
-        }
-        return low
+        list.partitionPoint { !($0.text < text) }
     }
 
-    /// Where `text` is in `list` (sorted by text number) at or after `from`, by binary search.
-    static func position(of text: Int32, in list: [(text: Int32, weight: Float)], from: Int) -> Int? {
-        var low = from, high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if list[middle].text < text { low = middle + 1 } else { high = middle }
-        }
+    /// Where `text` is in `list` (sorted by text number), by binary search.
+    static func position(of text: Int32, in list: [(text: Int32, weight: Float)]) -> Int? {
+        let low = position(before: text, in: list)
         return low < list.count && list[low].text == text ? low : nil
     }
 

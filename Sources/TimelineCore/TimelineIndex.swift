@@ -135,36 +135,21 @@ public final class TimelineIndex: @unchecked Sendable {
     /// The display index of the post covering content offset `offset` (clamped to the content).
     public func index(atOffset offset: Double) -> Int? {
         guard count > 0 else { return nil }
-        var low = 0, high = count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if offsets[middle] <= offset { low = middle } else { high = middle - 1 }
-        }
-        return low
+        // The last post whose top edge is at or above `offset` (the first when there is none, or
+        // `offset` is NaN).
+        return max(0, offsets[..<count].partitionPoint { !($0 <= offset) } - 1)
     }
 
     /// The position in `timeOrder` of the first post created at or after `date`.
     public func timeOrderPosition(atOrAfter date: Date) -> Int {
         let target = date.timeIntervalSince1970
-        let sortedTimes = self.sortedTimes
-        var low = 0, high = sortedTimes.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sortedTimes[middle] < target { low = middle + 1 } else { high = middle }
-        }
-        return low
+        return sortedTimes.partitionPoint { !($0 < target) }
     }
 
     /// The position in `timeOrder` of the first post created strictly after `seconds`
     /// (seconds since 1970).
     public func timeOrderPosition(after seconds: Double) -> Int {
-        let sortedTimes = self.sortedTimes
-        var low = 0, high = sortedTimes.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sortedTimes[middle] <= seconds { low = middle + 1 } else { high = middle }
-        }
-        return low
+        sortedTimes.partitionPoint { !($0 <= seconds) }
     }
 
     /// `createdAt` (seconds since 1970) of the post at `position` in `timeOrder`.
