@@ -4,9 +4,9 @@ import TimelineCore
 import ValueTree
 
 /// Decodes the engine's post object, `{"id", "createdAt", "author"?, "text"?, "height"?}`, straight
-/// from JSON bytes with `JSONScanner`: the rules of `PostCoding` without building a value tree
-/// first, which makes reading a large timeline several times faster. JSON Lines timelines, the
-/// engine's JSON timelines and recorded sessions all decode their posts here.
+/// from JSON bytes with `JSONScanner`, without building a value tree first, which makes reading
+/// a large timeline several times faster. JSON Lines timelines, the engine's JSON timelines and
+/// recorded sessions all decode their posts here; `PostCoding` writes them.
 public enum PostScanner {
     /// Decodes the post at the scanner's position. `path` names it in messages
     /// (`posts[3]` gives `"posts[3].height" must be …`; empty gives `"height" must be …`).
@@ -19,8 +19,7 @@ public enum PostScanner {
         func field(_ name: String) -> String {
             path.isEmpty ? (id.map { "post \($0): " } ?? "") + Value.quote(name) : Value.quote("\(path).\(name)")
         }
-        func failure(_ syntax: JSONSyntaxError) -> TimelineFormatError { TimelineFormatError(syntax.message, at: syntax.location) }
-        do {
+        return try TimelineFormatError.scanning {
             let start = scanner.offset
             guard try scanner.peek() == .object else {
                 throw TimelineFormatError("\(path.isEmpty ? "a post" : path) must be an object, found \(scanner.peekTypeName())",
@@ -87,12 +86,6 @@ public enum PostScanner {
             guard let id else { throw TimelineFormatError("\(path.isEmpty ? "a post" : path) needs an \"id\"", at: scanner.location(at: start)) }
             guard let createdAt else { throw TimelineFormatError("post \(id) needs \"createdAt\" (RFC 3339)", at: scanner.location(at: start)) }
             return Post(id: id, createdAt: createdAt, author: author, text: text, height: height)
-        } catch let error as TimelineFormatError {
-            throw error
-        } catch let error as JSONSyntaxError {
-            throw failure(error)
-        } catch {
-            throw TimelineFormatError("\(error)", at: nil)
         }
     }
 }

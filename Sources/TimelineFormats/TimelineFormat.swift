@@ -38,17 +38,8 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
         let chosen = format ?? detect(root)
         switch chosen {
         case .engine, .jsonl:
-            guard let posts = root["posts"]?.arrayValue else {
-                throw TimelineFormatError("expected an object with \"posts\" (the engine's timeline format)", at: root.location)
-            }
-            var decoded: [Post] = []
-            decoded.reserveCapacity(posts.count)
-            for post in posts { decoded.append(try PostCoding.post(from: post)) }
-            let height = root["viewportHeight"]?.numberValue ?? defaultViewportHeight
-            if let problem = GeometryLimits.problem(withViewportSize: height) {
-                throw TimelineFormatError("viewportHeight \(problem), found \(Value.describe(number: height))", at: root["viewportHeight"]?.location)
-            }
-            return Timeline(posts: decoded, viewportHeight: height)
+            // An object with "posts" went to `readEngineJSON` above: this one has none.
+            throw TimelineFormatError("expected an object with \"posts\" (the engine's timeline format)", at: root.location)
         case .mastodon:
             return Timeline(posts: try MastodonTimeline.posts(from: root), viewportHeight: defaultViewportHeight)
         case .bluesky:
@@ -89,15 +80,13 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
                 lineStart = end + 1
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                 var scanner = JSONScanner(line, firstLine: lineNumber)
-                do {
-                    posts.append(try PostScanner.post(&scanner, path: ""))
-                    try scanner.end()
-                } catch let error as TimelineFormatError {
-                    return .failure(error)
-                } catch let error as JSONSyntaxError {
-                    return .failure(TimelineFormatError(error.message, at: error.location))
+                do throws(TimelineFormatError) {
+                    try TimelineFormatError.scanning(fallback: SourceLocation(line: lineNumber)) {
+                        posts.append(try PostScanner.post(&scanner, path: ""))
+                        try scanner.end()
+                    }
                 } catch {
-                    return .failure(TimelineFormatError("\(error)", at: SourceLocation(line: lineNumber)))
+                    return .failure(error)
                 }
             }
             return .success(posts)
@@ -122,7 +111,7 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     static func readEngineJSON(_ data: Data) throws(TimelineFormatError) -> Timeline {
         let result = data.withUnsafeBytes { raw -> Result<Timeline, TimelineFormatError> in
             var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
-            do {
+            return Result { () throws(TimelineFormatError) in try TimelineFormatError.scanning {
                 guard try scanner.peek() == .object else {
                     throw TimelineFormatError("expected an object with \"posts\" (the engine's timeline format)", at: scanner.location(at: scanner.offset))
                 }
@@ -156,14 +145,8 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
                 guard let posts else {
                     throw TimelineFormatError("expected an object with \"posts\" (the engine's timeline format)", at: scanner.location(at: start))
                 }
-                return .success(Timeline(posts: posts, viewportHeight: height))
-            } catch let error as TimelineFormatError {
-                return .failure(error)
-            } catch let error as JSONSyntaxError {
-                return .failure(TimelineFormatError(error.message, at: error.location))
-            } catch {
-                return .failure(TimelineFormatError("\(error)", at: nil))
-            }
+                return Timeline(posts: posts, viewportHeight: height)
+            } }
         }
         return try result.get()
     }
