@@ -57,12 +57,6 @@ struct MaintenanceCommand: ParsableCommand {
         } catch let error as PipelineError {
             throw CommandFailure(.invalidInput, "error: \(error.description)")
         }
-        if let use {
-            let threshold = configuration.performance.memoryWarningThreshold
-            Console.out(use >= threshold
-                ? "memory use \(String(format: "%.2f", use)) ≥ MemoryWarningThreshold \(String(format: "%.2f", threshold)): caches shrink to their floors"
-                : "memory use \(String(format: "%.2f", use)) < MemoryWarningThreshold \(String(format: "%.2f", threshold)): regular bounds")
-        }
         let result: TimelineEngine.MaintenanceResult
         do {
             result = try engine.performMaintenance(memoryUse: use)
@@ -70,6 +64,12 @@ struct MaintenanceCommand: ParsableCommand {
             throw CommandFailure(error)
         } catch {
             throw CommandFailure(.invalidInput, "error: \(error)")
+        }
+        if let use {
+            let threshold = configuration.performance.memoryWarningThreshold
+            Console.out(result.underMemoryPressure
+                ? "memory use \(String(format: "%.2f", use)) ≥ MemoryWarningThreshold \(String(format: "%.2f", threshold)): caches shrink to their floors"
+                : "memory use \(String(format: "%.2f", use)) < MemoryWarningThreshold \(String(format: "%.2f", threshold)): regular bounds")
         }
         let report = result.removed
         Console.out("removed \(report.cachedPosts) cached post\(report.cachedPosts == 1 ? "" : "s"), \(report.snapshots) saved position\(report.snapshots == 1 ? "" : "s"), \(report.readPosts) read post id\(report.readPosts == 1 ? "" : "s")")
