@@ -3,13 +3,15 @@ import TimelineStore
 
 /// An error a command stops with: its message, printed on standard error as it is, and its
 /// kind, which alone decides the exit code. `Kind.exitCode` is the one place that maps them.
+/// A command that has printed several diagnostics itself (`validate`, `plist lint`) ends with
+/// the `EngineExit` code alone.
 struct CommandFailure: Error, CustomStringConvertible {
     enum Kind: Equatable {
         /// Some input was read and found invalid.
         case invalidInput
         /// The work could not be done: a refresh failed, a store could not be written.
         case failed
-        /// A file could not be read, does not exist, or is not a file.
+        /// A file could not be read or written, does not exist, or is not a file.
         case unreadable
         /// The command line was wrong.
         case usage

@@ -106,8 +106,7 @@ struct CompareCommand: ParsableCommand {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: output))
             } catch {
-                Console.error("\(output): error: cannot write the report: \(FileErrorReason.describe(error))")
-                throw EngineExit.usage
+                throw CommandFailure(.unreadable, "\(output): error: cannot write the report: \(FileErrorReason.describe(error))")
             }
         } else {
             Console.outRaw(text)
@@ -128,8 +127,7 @@ struct CompareCommand: ParsableCommand {
         do {
             files = try SessionFiles.expand(sessions)
         } catch {
-            Console.error(error.description)
-            throw EngineExit.usage
+            throw CommandFailure(.unreadable, error.description)
         }
         if files.isEmpty {
             throw CommandFailure(.unreadable, "\(sessions.joined(separator: ", ")): error: no session files (.jsonl) to compare")
@@ -156,11 +154,9 @@ struct CompareCommand: ParsableCommand {
                 let report = try ComparisonReportCoding.report(from: try JSONReader().read(data))
                 if combined == nil { combined = report } else { try combined!.merge(report) }
             } catch let error as JSONSyntaxError {
-                Console.error("\(path):\(error.description)")
-                throw EngineExit.invalid
+                throw CommandFailure(.invalidInput, "\(path):\(error.description)")
             } catch {
-                Console.error("\(path): error: \(error)")
-                throw EngineExit.invalid
+                throw CommandFailure(.invalidInput, "\(path): error: \(error)")
             }
         }
         return combined ?? ComparisonReport(pipelines: [])

@@ -45,8 +45,7 @@ struct ConfigPrintCommand: ParsableCommand {
             case .json: Console.outRaw(try JSONWriter(style: .pretty).write(value))
             }
         } catch {
-            Console.error("\(file): \(error)")
-            throw EngineExit.invalid
+            throw CommandFailure(.invalidInput, "\(file): \(error)")
         }
         if !loaded.errors.isEmpty { throw EngineExit.invalid }
     }

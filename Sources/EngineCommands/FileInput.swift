@@ -8,8 +8,7 @@ enum FileInput {
         do {
             return try FileData.read(URL(fileURLWithPath: path), mapped: mapped)
         } catch {
-            Console.error("\(path): error: \(error.description)")
-            throw EngineExit.usage
+            throw CommandFailure(.unreadable, "\(path): error: \(error.description)")
         }
     }
 }

@@ -61,11 +61,9 @@ struct PlistConvertCommand: ParsableCommand {
             case .json: text = try JSONWriter(style: .compact).write(value) + "\n"
             }
         } catch let error as PropertyListError {
-            Console.error("\(file)\(error.location.map { ":\($0.line)" } ?? ""): \(error.message)")
-            throw EngineExit.invalid
+            throw CommandFailure(.invalidInput, "\(file)\(error.location.map { ":\($0.line)" } ?? ""): \(error.message)")
         } catch let error as JSONWriter.UnrepresentableValue {
-            Console.error("\(file)\(error.location.map { ":\($0.line)" } ?? ""): \(error.description); use --format typed-json to keep it")
-            throw EngineExit.invalid
+            throw CommandFailure(.invalidInput, "\(file)\(error.location.map { ":\($0.line)" } ?? ""): \(error.description); use --format typed-json to keep it")
         }
         if output == "-" {
             Console.outRaw(text)
@@ -74,8 +72,7 @@ struct PlistConvertCommand: ParsableCommand {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            Console.error("\(output): cannot write file: \(FileErrorReason.describe(error))")
-            throw EngineExit.usage
+            throw CommandFailure(.unreadable, "\(output): cannot write file: \(FileErrorReason.describe(error))")
         }
     }
 }

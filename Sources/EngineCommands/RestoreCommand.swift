@@ -94,12 +94,9 @@ struct RestoreCommand: ParsableCommand {
         logging.logger(.position).debug("restored in \(Int(elapsed)) µs with \(pipeline.summary)")
 
         guard let restoration = outcome.restoration else {
-            if index.count == 0 {
-                Console.error("\(timeline): the timeline is empty; there is nothing to restore")
-            } else {
-                Console.error("error: no stage of \(pipeline.summary) found a place in the \(index.count) posts of \(timeline); end the pipeline with Fallback to always find one")
-            }
-            throw EngineExit.invalid
+            throw CommandFailure(.invalidInput, index.count == 0
+                ? "\(timeline): the timeline is empty; there is nothing to restore"
+                : "error: no stage of \(pipeline.summary) found a place in the \(index.count) posts of \(timeline); end the pipeline with Fallback to always find one")
         }
         switch format {
         case .json:
@@ -126,8 +123,7 @@ struct RestoreCommand: ParsableCommand {
         do {
             return try TimelineFormat.read(data, format: timelineFormat)
         } catch {
-            Console.error("\(timeline):\(error.location == nil ? " " : "")\(error.description)")
-            throw EngineExit.invalid
+            throw CommandFailure(.invalidInput, "\(timeline):\(error.location == nil ? " " : "")\(error.description)")
         }
     }
 
@@ -150,8 +146,7 @@ struct RestoreCommand: ParsableCommand {
         do {
             return try SnapshotCoding.read(data)
         } catch {
-            Console.error("\(position):\(error.location == nil ? " " : "")\(error.description)")
-            throw EngineExit.invalid
+            throw CommandFailure(.invalidInput, "\(position):\(error.location == nil ? " " : "")\(error.description)")
         }
     }
 }

@@ -39,15 +39,13 @@ struct SchemaValidateCommand: ParsableCommand {
         let compiled: JSONSchema
         switch DocumentInput.read(schema) {
         case .failure(let failure):
-            Console.error(failure.message)
-            throw EngineExit.usage
+            throw CommandFailure(.unreadable, failure.message)
         case .success(let (document, _)):
             do {
                 compiled = try JSONSchema(document)
             } catch {
                 let position = error.location.map { ":\($0.line)" + ($0.column.map { ":\($0)" } ?? "") } ?? ""
-                Console.error("\(schema)\(position): error: \(error.description)")
-                throw EngineExit.usage
+                throw CommandFailure(.usage, "\(schema)\(position): error: \(error.description)")
             }
         }
         var failed = false

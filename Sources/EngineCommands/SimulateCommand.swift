@@ -67,12 +67,10 @@ struct SimulateCommand: ParsableCommand {
         do {
             corpus = try TimelineFormat.read(data, format: .jsonl).posts
         } catch {
-            Console.error("\(posts):\(error.location == nil ? " " : "")\(error.description)")
-            throw EngineExit.invalid
+            throw CommandFailure(.invalidInput, "\(posts):\(error.location == nil ? " " : "")\(error.description)")
         }
         guard corpus.count >= SessionSimulator.minimumCorpusSize else {
-            Console.error("\(posts): error: the corpus has \(corpus.count) posts; simulation needs at least \(SessionSimulator.minimumCorpusSize)")
-            throw EngineExit.invalid
+            throw CommandFailure(.invalidInput, "\(posts): error: the corpus has \(corpus.count) posts; simulation needs at least \(SessionSimulator.minimumCorpusSize)")
         }
         let options = SimulationOptions(sessions: sessions, seed: seed, feed: feed,
                                         tracker: PositionTracker.Settings(configuration: configuration),
@@ -82,8 +80,7 @@ struct SimulateCommand: ParsableCommand {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            Console.error("\(output): error: cannot create the directory: \(FileErrorReason.describe(error))")
-            throw EngineExit.usage
+            throw CommandFailure(.unreadable, "\(output): error: cannot create the directory: \(FileErrorReason.describe(error))")
         }
         var tags: [String: Int] = [:]
         var restorePoints = 0
@@ -101,8 +98,7 @@ struct SimulateCommand: ParsableCommand {
             do {
                 try Data(SessionWriter.text(of: session).utf8).write(to: file)
             } catch {
-                Console.error("\(file.path): error: cannot write: \(FileErrorReason.describe(error))")
-                throw EngineExit.usage
+                throw CommandFailure(.unreadable, "\(file.path): error: cannot write: \(FileErrorReason.describe(error))")
             }
         }
         let breakdown = tags.keys.sorted().map { "\($0) \(tags[$0]!)" }.joined(separator: ", ")

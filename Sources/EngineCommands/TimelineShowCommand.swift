@@ -51,8 +51,7 @@ struct TimelineShowCommand: ParsableCommand {
             throw CommandFailure(error)
         }
         guard let cached else {
-            Console.error("\(store): error: no cached timeline for account \(Value.quote(account)), timeline \(Value.quote(timelineName))")
-            throw EngineExit.invalid
+            throw CommandFailure(.invalidInput, "\(store): error: no cached timeline for account \(Value.quote(account)), timeline \(Value.quote(timelineName))")
         }
         switch format {
         case .json:
