@@ -30,16 +30,13 @@ public struct Engine: AsyncParsableCommand {
                 try command.run()
             }
             Foundation.exit(0)
-        } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data((failure.message + "\n").utf8))
-            Foundation.exit(failure.kind.exitCode.rawValue)
-        } catch let error as StoreError {
-            let failure = CommandFailure(error)
-            FileHandle.standardError.write(Data((failure.message + "\n").utf8))
-            Foundation.exit(failure.kind.exitCode.rawValue)
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch {
+            if let failure = (error as? CommandFailure) ?? (error as? StoreError).map(CommandFailure.init) {
+                FileHandle.standardError.write(Data((failure.message + "\n").utf8))
+                Foundation.exit(failure.kind.exitCode.rawValue)
+            }
             let code = exitCode(for: error)
             if code == .success {
                 exit(withError: error)
