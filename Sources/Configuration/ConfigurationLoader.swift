@@ -26,12 +26,17 @@ public struct ConfigurationLoader: Sendable {
     public var reader: PropertyListReader
     /// Where lenient loading logs its warnings.
     public var logger: Logger
+    /// The schema files are validated against: the built-in one, or the one composed from the
+    /// registry in use (`StrategyRegistry.configurationSchema`), so that its strategies'
+    /// parameters are checked.
+    public var schema: ConfigurationSchema
 
     public init(mode: Mode = .lenient, reader: PropertyListReader = PropertyListReader(),
-                logger: Logger = LogCategory.timeline.logger) {
+                logger: Logger = LogCategory.timeline.logger, schema: ConfigurationSchema = .embedded) {
         self.mode = mode
         self.reader = reader
         self.logger = logger
+        self.schema = schema
     }
 
     /// Loads the configuration file at `url`; diagnostics name it `displayName` (default: the
@@ -96,7 +101,7 @@ public struct ConfigurationLoader: Sendable {
     /// Validates an already-read document (a plist or JSON root) without logging or throwing.
     public func validate(_ root: Value, fileName: String?, format: ConfigurationFormat? = nil) -> LoadedConfiguration {
         let document = root[ConfigurationSchema.rootKey] ?? root
-        let sections = ConfigurationSchema.document["properties"]?.dictionaryValue?.keys.map { $0 } ?? []
+        let sections = schema.sections
         if root[ConfigurationSchema.rootKey] == nil, let members = root.dictionaryValue, !members.isEmpty,
            !members.keys.contains(where: sections.contains) {
             // Most likely an app's Info.plist without the configuration: one clear error instead
@@ -113,7 +118,7 @@ public struct ConfigurationLoader: Sendable {
             ConfigurationDiagnostic(severity: .error, kind: .schema, file: fileName, location: location, path: path, keyword: "Stages",
                                     message: "compositions nest deeper than \(ConfigurationLoader.maximumCompositionDepth) levels")
         }
-        let issues = ConfigurationSchema.schema.validate(checked).issues
+        let issues = schema.compiled.validate(checked).issues
         diagnostics += issues.map { issue in
             ConfigurationDiagnostic(
                 severity: issue.severity == .error ? .error : .warning, kind: .schema, file: fileName,
@@ -189,8 +194,8 @@ public struct ConfigurationLoader: Sendable {
     }
 
     private func finish(_ diagnostics: [ConfigurationDiagnostic], document: Value?, format: ConfigurationFormat?) -> LoadedConfiguration {
-        let sanitized = ConfigurationLoader.sanitize(document ?? Value(.dictionary([:])))
-        let resolved = DefaultsResolver.fill(sanitized, schema: ConfigurationSchema.document)
+        let sanitized = ConfigurationLoader.sanitize(document ?? Value(.dictionary([:])), schema: schema)
+        let resolved = DefaultsResolver.fill(sanitized, schema: schema.document)
         let explicitPipeline = sanitized["Restoration"]?["Pipeline"] != nil
         return LoadedConfiguration(
             configuration: TimelineConfiguration(resolved: resolved, explicitPipeline: explicitPipeline,
@@ -201,10 +206,10 @@ public struct ConfigurationLoader: Sendable {
     /// Removes every invalid value, so that its default applies. A problem inside an array
     /// removes the whole array (a pipeline with a broken stage falls back to the default
     /// pipeline rather than running without that stage).
-    static func sanitize(_ document: Value) -> Value {
+    static func sanitize(_ document: Value, schema: ConfigurationSchema) -> Value {
         var current = document
         for _ in 0..<8 {
-            let errors = ConfigurationSchema.schema.validate(current).errors
+            let errors = schema.compiled.validate(current).errors
             if errors.isEmpty { return current }
             for error in errors {
                 var components: [ValuePath.Component] = []

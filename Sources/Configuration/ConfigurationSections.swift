@@ -11,7 +11,9 @@ public struct PositionPersistenceSettings: Sendable, Equatable {
     public var autoSaveSettleDelay: Double
     public var crossSessionSync: Bool
     public var iCloudSyncEnabled: Bool
-    public var fallbackStrategy: FallbackStrategy
+    /// Where the reader goes when no better position is found: a mode of the Fallback
+    /// strategy, whose declaration lists the allowed values.
+    public var fallbackStrategy: String
 }
 
 /// `Performance`: rendering and memory tuning.
@@ -45,8 +47,8 @@ public struct TimelineCacheSettings: Sendable, Equatable {
 
 /// `Network`: how timelines are refreshed from their source.
 public struct NetworkSettings: Sendable, Equatable {
-    /// The retry policy (`NoRetry` by default).
-    public var policy: ComponentSpec
+    /// The retry policy as written, or nil for the default.
+    public var policy: ComponentSpec?
     /// Seconds one request may take.
     public var requestTimeout: Double
 }
@@ -66,16 +68,11 @@ public struct ComponentSpec: Sendable, Equatable {
 
 /// `Restoration`: how the restoration pipeline is composed.
 public struct RestorationSettings: Sendable, Equatable {
-    public enum Composition: String, CaseIterable, Sendable {
-        case firstMatch = "FirstMatch"
-        case bestConfidence = "BestConfidence"
-        case weightedVote = "WeightedVote"
-    }
-
     /// The stages as written, or nil when the configuration leaves the pipeline to follow
     /// `PositionPersistence`.
     public var pipeline: [ComponentSpec]?
-    public var composition: Composition
+    /// The registered composition that combines the stages.
+    public var composition: String
     public var minimumConfidence: Double
     /// Seconds in the background after which the live anchor expires.
     public var anchorMaxAge: Double

@@ -573,7 +573,7 @@ extension ConfigurationSchema {
             "properties": {
               "Strategy": true,
               "Mode": {
-                "description": "Where to go. Without Mode, PositionPersistence.FallbackStrategy applies.",
+                "description": "Where to go when no better position is found. Without it, PositionPersistence.FallbackStrategy applies.",
                 "type": "string",
                 "enum": [
                   "NearestContent",
@@ -635,11 +635,10 @@ extension ConfigurationSchema {
             "properties": {
               "Strategy": true,
               "MinimumConfidence": {
-                "description": "The confidence (0 to 1) a candidate needs; without it, Restoration.MinimumConfidence applies.",
+                "description": "The confidence (0 to 1) a candidate needs before it is chosen; below it, the next stage is tried. Without it, Restoration.MinimumConfidence applies.",
                 "type": "number",
                 "minimum": 0,
-                "maximum": 1,
-                "default": 0.5
+                "maximum": 1
               },
               "Weight": {
                 "description": "This stage's vote in a WeightedVote composition.",
@@ -736,7 +735,7 @@ extension ConfigurationSchema {
     },
     "sink": {
       "title": "Log sink",
-      "description": "One log destination: the registered sink's name under Sink, and its options beside it.",
+      "description": "One log destination: the sink's name under Sink, and its options beside it.",
       "type": "object",
       "properties": {
         "Sink": {
@@ -801,7 +800,7 @@ extension ConfigurationSchema {
     },
     "cachePolicy": {
       "title": "Cache policy",
-      "description": "One cache policy: the registered policy's name under Strategy, and its parameters beside it. CacheChain lists its own policies under Stages.",
+      "description": "One cache policy: the registered policy's name under Strategy, and its parameters beside it. A composition lists its own policies under Stages.",
       "type": "object",
       "properties": {
         "Strategy": {

@@ -12,17 +12,27 @@ public struct TimelineConfiguration: Sendable, Equatable {
     public var resume: ResumeSettings
     public var sync: SyncSettings
     public var logging: LoggingSettings
+    /// The whole resolved configuration, for values read by key path.
+    public let resolved: Value
 
     /// The configuration of an empty file: every key at its schema default.
     public static let defaults: TimelineConfiguration = {
-        let resolved = DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.document)
+        let resolved = DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.embedded.document)
         return TimelineConfiguration(resolved: resolved, explicitPipeline: false, explicitCachePolicy: false)
     }()
+
+    /// The resolved value at a dotted key path (`Restoration.MinimumConfidence`), or nil.
+    public func value(at keyPath: String) -> Value? {
+        var current: Value? = resolved
+        for key in keyPath.split(separator: ".") { current = current?[String(key)] }
+        return current
+    }
 
     /// Builds the model from a resolved (valid, defaults filled) configuration value.
     /// `explicitPipeline` and `explicitCachePolicy` say whether the file itself gave
     /// `Restoration.Pipeline` and `TimelineCache.Policy`; otherwise they follow other keys.
     init(resolved: Value, explicitPipeline: Bool, explicitCachePolicy: Bool) {
+        self.resolved = resolved
         let persistence = SectionReader(resolved, "PositionPersistence")
         positionPersistence = PositionPersistenceSettings(
             enabled: persistence.bool("Enabled"),
@@ -32,7 +42,7 @@ public struct TimelineConfiguration: Sendable, Equatable {
             autoSaveSettleDelay: persistence.double("AutoSaveSettleDelay"),
             crossSessionSync: persistence.bool("CrossSessionSync"),
             iCloudSyncEnabled: persistence.bool("iCloudSyncEnabled"),
-            fallbackStrategy: persistence.enumeration("FallbackStrategy", default: .nearestContent))
+            fallbackStrategy: persistence.string("FallbackStrategy"))
         let performance = SectionReader(resolved, "Performance")
         self.performance = PerformanceSettings(
             lazyLoadingEnabled: performance.bool("LazyLoadingEnabled"),
@@ -53,12 +63,12 @@ public struct TimelineConfiguration: Sendable, Equatable {
             policy: explicitCachePolicy ? cache.components("Policy", nameKey: "Strategy") : nil)
         let network = SectionReader(resolved, "Network")
         self.network = NetworkSettings(
-            policy: network.component("Policy", nameKey: "Strategy") ?? ComponentSpec(name: "NoRetry"),
+            policy: network.component("Policy", nameKey: "Strategy"),
             requestTimeout: network.double("RequestTimeout"))
         let restoration = SectionReader(resolved, "Restoration")
         self.restoration = RestorationSettings(
             pipeline: explicitPipeline ? restoration.components("Pipeline", nameKey: "Strategy") : nil,
-            composition: restoration.enumeration("Composition", default: .firstMatch),
+            composition: restoration.string("Composition"),
             minimumConfidence: restoration.double("MinimumConfidence"),
             anchorMaxAge: restoration.double("AnchorMaxAge"),
             anchorVisibilityThreshold: restoration.double("AnchorVisibilityThreshold"))
@@ -96,6 +106,8 @@ private struct SectionReader {
     }
 
     func double(_ key: String) -> Double { section[key]?.numberValue ?? 0 }
+
+    func string(_ key: String) -> String { section[key]?.stringValue ?? "" }
 
     func enumeration<E: RawRepresentable>(_ key: String, default fallback: E) -> E where E.RawValue == String {
         section[key]?.stringValue.flatMap(E.init(rawValue:)) ?? fallback

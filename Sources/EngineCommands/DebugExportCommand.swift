@@ -41,7 +41,7 @@ struct DebugExportCommand: ParsableCommand {
 
     func run() throws {
         let opened = try storeOptions.open(create: false)
-        var resolved = DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.document)
+        var resolved = DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.embedded.document)
         if let config {
             _ = try ConfigurationInput.load(config, lenient: lenientOption.lenient)
             resolved = ConfigurationLoader().read(contentsOf: URL(fileURLWithPath: config), displayName: config).resolved

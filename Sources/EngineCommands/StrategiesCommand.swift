@@ -9,6 +9,8 @@ struct StrategiesCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case text
         case json
+        /// The table of `Strategies/README.md`.
+        case markdown
     }
 
     static let configuration = CommandConfiguration(
@@ -16,7 +18,7 @@ struct StrategiesCommand: ParsableCommand {
         abstract: "List every registered strategy type with its kind, parameters, defaults and summary."
     )
 
-    @Option(name: .long, help: "Output format: text or json.")
+    @Option(name: .long, help: "Output format: text, json or markdown (the table of Strategies/README.md).")
     var format: OutputFormat = .text
 
     @OptionGroup var logging: LoggingOptions
@@ -32,6 +34,14 @@ struct StrategiesCommand: ParsableCommand {
                 ])
             })
             Console.outRaw(try JSONWriter(style: .pretty).write(value))
+        case .markdown:
+            Console.out("| strategy | kind | parameters | what it does |")
+            Console.out("|---|---|---|---|")
+            for type in types {
+                let kind = type.kind.rawValue + (type.isComposition ? " (composition)" : "")
+                let parameters = type.parameterNames.map { "`\($0)`" }.joined(separator: ", ")
+                Console.out("| `\(type.name)` | \(kind) | \(parameters) | \(type.summary) |")
+            }
         case .text:
             for kind in StrategyKind.allCases {
                 let ofKind = types.filter { $0.kind == kind }

@@ -1,40 +1,81 @@
 import Configuration
 import JSONText
 import StrategyKit
+import TimelineLogging
 import ValueTree
 
 /// Composes the strategies' parameter schemas into the configuration schema: `$defs/stage`
 /// accepts exactly the registered stage names, each with its own parameters, `$defs/cachePolicy`
-/// the registered cache policies, `$defs/networkPolicy` the network policies, and `$defs/sink` the registered log sinks. `schemas/SocialFusionTimelineConfiguration.schema.json` is this
-/// composition; a test keeps it in step with the registry.
+/// the registered cache policies, `$defs/networkPolicy` the network policies, and `$defs/sink`
+/// the log sinks. A configuration key that a parameter inherits takes its type, allowed values
+/// and default from that parameter's declaration, and `Restoration.Composition` lists the
+/// registered compositions. `schemas/SocialFusionTimelineConfiguration.schema.json` is this
+/// composition for the built-ins; a test keeps it in step with the registry.
 public enum ConfigurationSchemaComposer {
-    /// `base` with its stage and sink definitions generated from `registry`.
+    /// `base` with its strategy definitions generated from `registry`.
     public static func compose(_ base: Value, registry: StrategyRegistry = BuiltInStrategies.registry) -> Value {
         guard var root = base.dictionaryValue else { return base }
         var definitions = root["$defs"]?.value.dictionaryValue ?? [:]
         definitions["stage"] = Value.Member(value: definition(
             title: "Pipeline stage",
-            description: "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (FirstMatch, BestConfidence, WeightedVote) lists its own stages under Stages.",
-            nameKey: "Strategy", types: registry.stageTypes))
+            description: "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (\(compositionNames(registry).joined(separator: ", "))) lists its own stages under Stages.",
+            nameKey: "Strategy", entries: registry.stageTypes.map(Entry.init)))
         definitions["cachePolicy"] = Value.Member(value: definition(
             title: "Cache policy",
-            description: "One cache policy: the registered policy's name under Strategy, and its parameters beside it. CacheChain lists its own policies under Stages.",
-            nameKey: "Strategy", types: registry.types(of: .cache), stagesReference: "#/$defs/cachePolicy"))
+            description: "One cache policy: the registered policy's name under Strategy, and its parameters beside it. A composition lists its own policies under Stages.",
+            nameKey: "Strategy", entries: registry.types(of: .cache).map(Entry.init), stagesReference: "#/$defs/cachePolicy"))
         definitions["networkPolicy"] = Value.Member(value: definition(
             title: "Network policy",
             description: "The retry policy for refreshing timelines: the registered policy's name under Strategy, and its parameters beside it.",
-            nameKey: "Strategy", types: registry.types(of: .network)))
+            nameKey: "Strategy", entries: registry.types(of: .network).map(Entry.init)))
         definitions["sink"] = Value.Member(value: definition(
             title: "Log sink",
-            description: "One log destination: the registered sink's name under Sink, and its options beside it.",
-            nameKey: "Sink", types: registry.types(of: .logSink)))
+            description: "One log destination: the sink's name under Sink, and its options beside it.",
+            nameKey: "Sink", entries: LogSinkFactory.builtIns.map { Entry(name: $0.name, summary: $0.summary, schema: $0.optionSchema, composes: false) }))
         root["$defs"] = Value.Member(value: Value(.dictionary(definitions)))
-        return Value(.dictionary(root))
+        var composed = Value(.dictionary(root))
+        // The first declaration that inherits a key decides its schema (built-ins come first);
+        // a later one shares the key's value and its own default stays its own.
+        var claimed: Set<String> = []
+        for type in registry.types {
+            for declaration in type.parameters {
+                guard let keyPath = declaration.inherits, claimed.insert(keyPath).inserted else { continue }
+                composed = replacing(keyPath.split(separator: ".").map(String.init), in: composed) { key in
+                    var members = key.dictionaryValue ?? [:]
+                    for name in ["type", "enum", "minimum", "maximum", "exclusiveMinimum", "default"] { members.removeValue(forKey: Value.Key(name)) }
+                    for (name, value) in declaration.keySchema { members[Value.Key(name)] = Value.Member(value: value) }
+                    return Value(.dictionary(members))
+                }
+            }
+        }
+        composed = replacing(["Restoration", "Composition"], in: composed) { key in
+            var members = key.dictionaryValue ?? [:]
+            members["enum"] = Value.Member(value: .array(compositionNames(registry).map(Value.string)))
+            return Value(.dictionary(members))
+        }
+        return composed
+    }
+
+    /// The restoration compositions, which `Restoration.Composition` may name.
+    static func compositionNames(_ registry: StrategyRegistry) -> [String] {
+        registry.types(of: .restoration).filter { $0.composes == .restoration }.map(\.name)
+    }
+
+    /// `schema` with the property schema at the configuration key path `keys` changed by
+    /// `change`; unchanged when the schema has no such key.
+    static func replacing(_ keys: [String], in schema: Value, _ change: (Value) -> Value) -> Value {
+        guard let first = keys.first, var members = schema.dictionaryValue,
+              var properties = members["properties"]?.value.dictionaryValue, let property = properties[Value.Key(first)] else { return schema }
+        properties[Value.Key(first)]?.value = keys.count == 1 ? change(property.value) : replacing(Array(keys.dropFirst()), in: property.value, change)
+        members["properties"]?.value = Value(.dictionary(properties))
+        var result = schema
+        result.content = .dictionary(members)
+        return result
     }
 
     /// The composed schema as the text of the schema file.
     public static func composedText(registry: StrategyRegistry = BuiltInStrategies.registry) -> String {
-        (try? JSONWriter(style: .pretty).write(compose(ConfigurationSchema.document, registry: registry))) ?? ""
+        (try? JSONWriter(style: .pretty).write(compose(ConfigurationSchema.embedded.document, registry: registry))) ?? ""
     }
 
     /// The schema of a JSON configuration file as users write it: the configuration under
@@ -42,7 +83,7 @@ public enum ConfigurationSchemaComposer {
     /// schema. Self-contained: the configuration schema is its `$defs/configuration`, and that
     /// schema's own definitions sit beside it, where its `#/$defs/…` references point.
     public static func fileSchema(registry: StrategyRegistry = BuiltInStrategies.registry) -> Value {
-        let composed = compose(ConfigurationSchema.document, registry: registry)
+        let composed = compose(ConfigurationSchema.embedded.document, registry: registry)
         guard var configuration = composed.dictionaryValue else { return composed }
         var definitions = configuration.removeValue(forKey: "$defs")?.value.dictionaryValue ?? [:]
         configuration.removeValue(forKey: "$schema")
@@ -67,34 +108,53 @@ public enum ConfigurationSchemaComposer {
         (try? JSONWriter(style: .pretty).write(fileSchema(registry: registry))) ?? ""
     }
 
-    static func definition(title: String, description: String, nameKey: String, types: [StrategyType],
+    /// What a definition lists: a registered name, its summary, its parameter schema.
+    struct Entry {
+        var name: String
+        var summary: String
+        var schema: Value
+        var composes: Bool
+
+        init(name: String, summary: String, schema: Value, composes: Bool) {
+            self.name = name
+            self.summary = summary
+            self.schema = schema
+            self.composes = composes
+        }
+
+        init(_ type: StrategyType) {
+            self.init(name: type.name, summary: type.summary, schema: type.parameterSchema, composes: type.isComposition)
+        }
+    }
+
+    static func definition(title: String, description: String, nameKey: String, entries: [Entry],
                            stagesReference: String = "#/$defs/stage") -> Value {
-        let names = types.map(\.name)
-        let branches: [Value] = types.map { type in
+        let names = entries.map(\.name)
+        let branches: [Value] = entries.map { entry in
             var properties: [(String, Value)] = [(nameKey, .bool(true))]
-            for (name, member) in type.parameterSchema["properties"]?.dictionaryValue ?? [:] {
+            for (name, member) in entry.schema["properties"]?.dictionaryValue ?? [:] {
                 properties.append((name.string, member.value))
             }
-            if type.isComposition {
+            if entry.composes {
                 properties.append(("Stages", .dictionary([
                     ("description", .string("The stages this composition combines, in order.")),
                     ("type", .string("array")), ("items", .dictionary([("$ref", .string(stagesReference))])), ("minItems", .integer(1)),
                 ])))
             }
             var then: [(String, Value)] = [("properties", .dictionary(properties))]
-            var required = type.parameterSchema["required"]?.arrayValue ?? []
-            if type.isComposition { required.append(.string("Stages")) }
+            var required = entry.schema["required"]?.arrayValue ?? []
+            if entry.composes { required.append(.string("Stages")) }
             if !required.isEmpty { then.append(("required", .array(required))) }
             then.append(("additionalProperties", .bool(false)))
             return .dictionary([
                 ("if", .dictionary([
-                    ("properties", .dictionary([(nameKey, .dictionary([("const", .string(type.name))]))])),
+                    ("properties", .dictionary([(nameKey, .dictionary([("const", .string(entry.name))]))])),
                     ("required", .array([.string(nameKey)])),
                 ])),
                 ("then", .dictionary(then)),
             ])
         }
-        let summaries = types.map { "\($0.name): \($0.summary)" }.joined(separator: " ")
+        let summaries = entries.map { "\($0.name): \($0.summary)" }.joined(separator: " ")
         return .dictionary([
             ("title", .string(title)),
             ("description", .string(description)),

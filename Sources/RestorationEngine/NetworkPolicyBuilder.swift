@@ -1,10 +1,9 @@
 import Configuration
-import JSONSchema
 import StrategyKit
 import ValueTree
 
-/// Builds the network policy the configuration's `Network.Policy` chooses, through the
-/// registry.
+/// Builds the network policy the configuration's `Network.Policy` chooses (by default
+/// `DefaultComponents.networkPolicy`), through the registry.
 public struct NetworkPolicyBuilder: Sendable {
     public let registry: StrategyRegistry
     public let configuration: TimelineConfiguration
@@ -16,15 +15,12 @@ public struct NetworkPolicyBuilder: Sendable {
 
     /// The configured policy.
     public func build() throws(PipelineError) -> any NetworkPolicy {
-        try policy(from: configuration.network.policy)
+        try policy(from: configuration.network.policy ?? DefaultComponents.networkPolicy)
     }
 
     /// The policy a spec names, with its parameters checked against the type's schema.
     public func policy(from spec: ComponentSpec) throws(PipelineError) -> any NetworkPolicy {
-        let pipelineBuilder = PipelineBuilder(registry: registry, configuration: configuration)
-        let type = try pipelineBuilder.type(named: spec.name, among: registry.types(of: .network), label: "network policy")
-        let parameters = try pipelineBuilder.options(for: pipelineBuilder.node(from: spec), type: type)
-        guard case .network(let built) = try pipelineBuilder.make(type, StrategyOptions(parameters: parameters)) else {
+        guard case .network(let built) = try registry.build(StrategyNode(spec), kind: .network) else {
             throw PipelineError("\(spec.name) did not build a network policy")
         }
         return built

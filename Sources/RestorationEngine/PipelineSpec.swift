@@ -16,6 +16,9 @@ public indirect enum PipelineSpec: Sendable, Equatable {
     /// A spec and the positioning stage after its `|`.
     case positioned(PipelineSpec, by: PipelineSpec)
 
+    /// The composition `A > B > C` stands for: the stages in order, the first confident one wins.
+    public static let sequenceComposition = "FirstMatch"
+
     /// How deep compositions may nest: deeper specs are refused rather than risk the stack.
     public static let maximumDepth = ConfigurationLoader.maximumCompositionDepth
 

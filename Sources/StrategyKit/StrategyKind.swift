@@ -6,13 +6,23 @@ public enum StrategyKind: String, CaseIterable, Sendable, Comparable {
     case fallback
     /// Puts the chosen post at the right pixel (ViewportAnchor).
     case positioning
-    /// Receives log records (Stderr, JSONLines).
-    case logSink = "log-sink"
     /// Bounds a cache: which entries to evict (LRU, TTL, SizeBounded, CacheChain).
     case cache
     /// Decides whether a failed request to a timeline source is retried (NoRetry,
     /// ExponentialBackoff).
     case network
+
+    /// True for the kinds that stand in a restoration pipeline.
+    public var isStage: Bool { self == .restoration || self == .fallback || self == .positioning }
+
+    /// What the kind is called in messages ("cache policy").
+    public var label: String {
+        switch self {
+        case .restoration, .fallback, .positioning: "strategy"
+        case .cache: "cache policy"
+        case .network: "network policy"
+        }
+    }
 
     public static func < (lhs: StrategyKind, rhs: StrategyKind) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

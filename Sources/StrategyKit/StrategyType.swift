@@ -1,9 +1,11 @@
 import ValueTree
 
-/// What a strategy type's factory receives: its validated parameters (defaults filled in) and,
-/// for compositions, the stages built from its arguments.
+/// What a strategy type's factory receives: its validated parameters (defaults and inherited
+/// configuration values filled in) and, for compositions, the components built from its
+/// arguments.
 public struct StrategyOptions: Sendable {
     public var parameters: Value.Dictionary
+    /// For restoration compositions: the stages built from its arguments.
     public var children: [any RestorationStage]
     /// For cache compositions: the policies built from its arguments.
     public var cachePolicies: [any CachePolicy]
@@ -12,6 +14,11 @@ public struct StrategyOptions: Sendable {
         self.parameters = parameters
         self.children = children
         self.cachePolicies = cachePolicies
+    }
+
+    /// The value of `parameter`, or its default.
+    public func callAsFunction<T>(_ parameter: Parameter<T>) -> T {
+        parameter.value(in: self)
     }
 
     public func double(_ key: String) -> Double? { parameters[key]?.value.numberValue }
@@ -25,20 +32,35 @@ public enum BuiltStrategy: Sendable {
     case positioning(any PositioningStage)
     case cache(any CachePolicy)
     case network(any NetworkPolicy)
+
+    /// The kind of component this is (a fallback stage reads as `restoration`).
+    public var kindName: String {
+        switch self {
+        case .restoration: "restoration stage"
+        case .positioning: "positioning stage"
+        case .cache: "cache policy"
+        case .network: "network policy"
+        }
+    }
 }
 
-/// A strategy type as the registry knows it: name, kind, summary, parameter schema, example
-/// scenarios and factory. Each built-in declares one, in its own target under `Strategies/`.
+/// A strategy type as the registry knows it: name, kind, summary, parameters, example
+/// scenarios and factory. Each built-in declares one, in its own target under `Strategies/`;
+/// a plugin describes one through the C ABI.
 public struct StrategyType: Sendable {
     public let name: String
     public let kind: StrategyKind
-    /// One line saying what it does.
+    /// One line saying what it does: the one description, from which the schema's and
+    /// `Strategies/README.md`'s are generated.
     public let summary: String
+    /// The declared parameters, in order (empty for a type described by a raw schema).
+    public let parameters: [ParameterDeclaration]
     /// The JSON Schema of its parameters: an object schema whose `properties` give each
-    /// parameter's type, range, `default` and `description`.
+    /// parameter's type, range, `default` and `description`. Restoration and fallback stages
+    /// also accept `Weight`, added here for every one of them.
     public let parameterSchema: Value
-    /// True for compositions, whose arguments are stages.
-    public let isComposition: Bool
+    /// For compositions, the kind of the components listed under `Stages`.
+    public let composes: StrategyKind?
     /// Named examples, run by the shared conformance suite.
     public let scenarios: [StrategyScenario]
     /// Named examples of a cache policy, run by the shared conformance suite.
@@ -47,26 +69,59 @@ public struct StrategyType: Sendable {
     public let networkScenarios: [NetworkScenario]
     public let make: @Sendable (StrategyOptions) throws -> BuiltStrategy
 
-    public init(name: String, kind: StrategyKind, summary: String, parameterSchema: Value, isComposition: Bool = false,
+    /// A type whose parameters are declared with `Parameter`.
+    public init(name: String, kind: StrategyKind, summary: String, parameters: [ParameterDeclaration] = [], composes: StrategyKind? = nil,
                 scenarios: [StrategyScenario] = [], cacheScenarios: [CacheScenario] = [], networkScenarios: [NetworkScenario] = [],
                 make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
+        var all = parameters
+        if kind.isStage, kind != .positioning { all.append(StrategyWeight.parameter.declaration) }
+        let schema = Value.dictionary([
+            ("type", .string("object")),
+            ("properties", .dictionary(all.map { ($0.name, $0.schema) })),
+        ])
+        self.init(name: name, kind: kind, summary: summary, declarations: all, parameterSchema: schema, composes: composes,
+                  scenarios: scenarios, cacheScenarios: cacheScenarios, networkScenarios: networkScenarios, make: make)
+    }
+
+    /// A type described by a raw parameter schema (an object schema), as a plugin describes
+    /// itself; `Weight` is added for restoration and fallback stages.
+    public init(name: String, kind: StrategyKind, summary: String, parameterSchema: Value, composes: StrategyKind? = nil,
+                scenarios: [StrategyScenario] = [], make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
+        var schema = parameterSchema
+        if kind.isStage, kind != .positioning, var members = schema.dictionaryValue {
+            var properties = members["properties"]?.value.dictionaryValue ?? [:]
+            properties[Value.Key(StrategyWeight.parameter.name)] = Value.Member(value: StrategyWeight.parameter.declaration.schema)
+            members["properties"] = Value.Member(value: Value(.dictionary(properties)))
+            schema = Value(.dictionary(members))
+        }
+        self.init(name: name, kind: kind, summary: summary, declarations: [], parameterSchema: schema, composes: composes,
+                  scenarios: scenarios, cacheScenarios: [], networkScenarios: [], make: make)
+    }
+
+    private init(name: String, kind: StrategyKind, summary: String, declarations: [ParameterDeclaration], parameterSchema: Value,
+                 composes: StrategyKind?, scenarios: [StrategyScenario], cacheScenarios: [CacheScenario],
+                 networkScenarios: [NetworkScenario], make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
         self.name = name
         self.kind = kind
         self.summary = summary
+        self.parameters = declarations
         self.parameterSchema = parameterSchema
-        self.isComposition = isComposition
+        self.composes = composes
         self.scenarios = scenarios
         self.cacheScenarios = cacheScenarios
         self.networkScenarios = networkScenarios
         self.make = make
     }
 
+    /// True for compositions, whose arguments are components.
+    public var isComposition: Bool { composes != nil }
+
     /// The parameters' names, in declaration order.
     public var parameterNames: [String] {
         parameterSchema["properties"]?.dictionaryValue.map { $0.keys.map(\.string) } ?? []
     }
 
-    /// The parameters' defaults.
+    /// The parameters' defaults (an inherited parameter's default belongs to its key).
     public var defaults: Value.Dictionary {
         var result = Value.Dictionary()
         for (name, member) in parameterSchema["properties"]?.dictionaryValue ?? [:] {
@@ -74,6 +129,36 @@ public struct StrategyType: Sendable {
         }
         return result
     }
+
+    /// True when `value` is the declared default of `parameter` (numbers compare by value).
+    public func isDefault(_ value: Value, for parameter: String) -> Bool {
+        let declared = parameters.first { $0.name == parameter }?.defaultValue ?? defaults[parameter]?.value
+        guard let declared else { return false }
+        if let number = value.numberValue, let other = declared.numberValue { return number == other }
+        return declared == value
+    }
+
+    /// The parameters that inherit a configuration key, and the key paths.
+    public var inheritedKeys: [(parameter: String, keyPath: String)] {
+        parameters.compactMap { declaration in declaration.inherits.map { (declaration.name, $0) } }
+    }
+}
+
+/// The `Weight` every restoration and fallback stage accepts; the registry applies it, so no
+/// strategy handles it.
+public enum StrategyWeight {
+    public static let parameter = Parameter<Double>("Weight", help: "This stage's vote in a WeightedVote composition.", default: 1,
+                                                    minimum: 0)
+}
+
+/// A strategy whose registered name comes from its type: `name` is `Self.type.name`.
+public protocol DeclaredStrategy {
+    static var type: StrategyType { get }
+}
+
+extension DeclaredStrategy {
+    /// The registered name.
+    public var name: String { Self.type.name }
 }
 
 /// A strategy that cannot be built from its options.

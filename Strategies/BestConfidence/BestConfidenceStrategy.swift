@@ -5,24 +5,20 @@ import ValueTree
 
 /// BestConfidence: runs every stage; the most confident candidate wins (the earlier stage on a
 /// tie).
-public struct BestConfidenceStrategy: RestorationStage {
+public struct BestConfidenceStrategy: RestorationStage, DeclaredStrategy {
     public static let type = StrategyType(
         name: "BestConfidence", kind: .restoration,
         summary: "Runs every stage; the most confident candidate wins.",
-        parameterSchema: ParameterSchema.object([("Weight", ParameterSchema.weight)]),
-        isComposition: true
+        composes: .restoration
     ) { options in
         guard !options.children.isEmpty else { throw StrategyError("BestConfidence needs at least one stage") }
-        return .restoration(BestConfidenceStrategy(stages: options.children, weight: options.double("Weight") ?? 1))
+        return .restoration(BestConfidenceStrategy(stages: options.children))
     }
 
-    public let name = "BestConfidence"
     public let stages: [any RestorationStage]
-    public let weight: Double
 
-    public init(stages: [any RestorationStage], weight: Double = 1) {
+    public init(stages: [any RestorationStage]) {
         self.stages = stages
-        self.weight = weight
     }
 
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {

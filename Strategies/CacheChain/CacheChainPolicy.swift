@@ -4,18 +4,17 @@ import ValueTree
 
 /// CacheChain: applies its policies in order, each to what the previous ones kept (for example
 /// TTL, then LRU), and evicts the union, in that order.
-public struct CacheChainPolicy: CachePolicy {
+public struct CacheChainPolicy: CachePolicy, DeclaredStrategy {
     public static let type = StrategyType(
         name: "CacheChain", kind: .cache,
         summary: "Applies its policies in order, each to what the previous ones kept (e.g. TTL, then LRU).",
-        parameterSchema: ParameterSchema.object([]), isComposition: true,
+        composes: .cache,
         cacheScenarios: CacheChainPolicy.scenarios
     ) { options in
         guard !options.cachePolicies.isEmpty else { throw StrategyError("CacheChain needs at least one policy") }
         return .cache(CacheChainPolicy(options.cachePolicies))
     }
 
-    public let name = "CacheChain"
     public let policies: [any CachePolicy]
 
     public init(_ policies: [any CachePolicy]) {

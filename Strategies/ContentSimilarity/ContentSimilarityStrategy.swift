@@ -11,26 +11,23 @@ import ValueTree
 /// TF-IDF cosine rather than MinHash: posts are short (tens of words), where MinHash estimates
 /// are noisy unless many hash functions are used; cosine is exact and deterministic, weighs rare
 /// words above common ones, and an inverted index keeps a restore from scanning every text.
-public struct ContentSimilarityStrategy: RestorationStage {
+public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
+    public static let thresholdParameter = Parameter<Double>(
+        "Threshold", help: "Least cosine similarity (0 to 1) a candidate needs.", default: 0.3, range: 0...1)
+
     public static let type = StrategyType(
         name: "ContentSimilarity", kind: .restoration,
         summary: "Finds the post whose text is most similar to the saved text (TF-IDF cosine).",
-        parameterSchema: ParameterSchema.object([
-            ("Threshold", ParameterSchema.number("Least cosine similarity (0 to 1) a candidate needs.", default: 0.3, minimum: 0, maximum: 1)),
-            ("Weight", ParameterSchema.weight),
-        ]),
+        parameters: [thresholdParameter.declaration],
         scenarios: ContentSimilarityStrategy.scenarios
     ) { options in
-        .restoration(ContentSimilarityStrategy(threshold: options.double("Threshold") ?? 0.3, weight: options.double("Weight") ?? 1))
+        .restoration(ContentSimilarityStrategy(threshold: options(thresholdParameter)))
     }
 
-    public let name = "ContentSimilarity"
     public let threshold: Double
-    public let weight: Double
 
-    public init(threshold: Double = 0.3, weight: Double = 1) {
+    public init(threshold: Double = thresholdParameter.defaultValue) {
         self.threshold = threshold
-        self.weight = weight
     }
 
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {

@@ -5,22 +5,16 @@ import ValueTree
 
 /// ExactMatch: finds the saved post by id. The post keeps its `viewportY`, so the reader lands
 /// on the same pixel, not just the same post (the seed app restored offset 0 inside the post).
-public struct ExactMatchStrategy: RestorationStage {
+public struct ExactMatchStrategy: RestorationStage, DeclaredStrategy {
     public static let type = StrategyType(
         name: "ExactMatch", kind: .restoration,
         summary: "Finds the saved post by id; the reader lands on the same pixel.",
-        parameterSchema: ParameterSchema.object([("Weight", ParameterSchema.weight)]),
         scenarios: ExactMatchStrategy.scenarios
-    ) { options in
-        .restoration(ExactMatchStrategy(weight: options.double("Weight") ?? 1))
+    ) { _ in
+        .restoration(ExactMatchStrategy())
     }
 
-    public let name = "ExactMatch"
-    public let weight: Double
-
-    public init(weight: Double = 1) {
-        self.weight = weight
-    }
+    public init() {}
 
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
         guard let snapshot = request.snapshot, let index = request.index.index(of: snapshot.postId) else { return nil }

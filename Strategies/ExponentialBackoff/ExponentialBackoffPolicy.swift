@@ -11,25 +11,24 @@ import ValueTree
 /// stops instead of retrying early. A rate limit without a stated wait waits the whole
 /// exponential step, without jitter, so a 429 is never retried faster than the backoff allows.
 /// Failures that asking again cannot fix (other 4xx, a body of the wrong shape) stop at once.
-public struct ExponentialBackoffPolicy: NetworkPolicy {
+public struct ExponentialBackoffPolicy: NetworkPolicy, DeclaredStrategy {
+    public static let maxAttemptsParameter = Parameter<Int>(
+        "MaxAttempts", help: "The most requests per fetch, the first included.", default: 4, range: 1...20)
+    public static let baseDelayParameter = Parameter<Double>(
+        "BaseDelay", help: "Seconds of the first backoff step; each retry doubles it.", default: 0.5, above: 0)
+    public static let maxDelayParameter = Parameter<Double>(
+        "MaxDelay", help: "The longest wait in seconds, for one step or for a server's Retry-After.", default: 30, above: 0)
+
     public static let type = StrategyType(
         name: "ExponentialBackoff", kind: .network,
         summary: "Retries transient failures with full-jitter exponential backoff, honouring Retry-After.",
-        parameterSchema: ParameterSchema.object([
-            ("MaxAttempts", ParameterSchema.integer("The most requests per fetch, the first included.", default: 4, minimum: 1,
-                                                    maximum: 20)),
-            ("BaseDelay", ParameterSchema.number("Seconds of the first backoff step; each retry doubles it.", default: 0.5,
-                                                 exclusiveMinimum: 0)),
-            ("MaxDelay", ParameterSchema.number("The longest wait in seconds, for one step or for a server's Retry-After.",
-                                                default: 30, exclusiveMinimum: 0)),
-        ]),
+        parameters: [maxAttemptsParameter.declaration, baseDelayParameter.declaration, maxDelayParameter.declaration],
         networkScenarios: ExponentialBackoffPolicy.scenarios
     ) { options in
-        .network(ExponentialBackoffPolicy(maxAttempts: options.int("MaxAttempts") ?? 4, baseDelay: options.double("BaseDelay") ?? 0.5,
-                                          maxDelay: options.double("MaxDelay") ?? 30))
+        .network(ExponentialBackoffPolicy(maxAttempts: options(maxAttemptsParameter), baseDelay: options(baseDelayParameter),
+                                          maxDelay: options(maxDelayParameter)))
     }
 
-    public let name = "ExponentialBackoff"
     public let maxAttempts: Int
     public let baseDelay: Double
     public let maxDelay: Double

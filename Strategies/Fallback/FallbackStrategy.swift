@@ -15,8 +15,9 @@ import ValueTree
 ///   algorithmic feed); a tie goes to the lower index. Confidence 0.15.
 ///
 /// Without `Mode`, the pipeline passes `PositionPersistence.FallbackStrategy`.
-public struct FallbackStrategy: RestorationStage {
-    public enum Mode: String, CaseIterable, Sendable {
+public struct FallbackStrategy: RestorationStage, DeclaredStrategy {
+    /// Where the fallback goes; `PositionPersistence.FallbackStrategy` takes its values from here.
+    public enum Mode: String, ParameterChoice {
         case nearestContent = "NearestContent"
         case topOfTimeline = "TopOfTimeline"
         case lastKnownPosition = "LastKnownPosition"
@@ -24,28 +25,23 @@ public struct FallbackStrategy: RestorationStage {
         case oldestPost = "OldestPost"
     }
 
+    public static let modeParameter = Parameter<Mode>(
+        "Mode", help: "Where to go when no better position is found.",
+        default: .nearestContent, inherits: "PositionPersistence.FallbackStrategy")
+
     public static let type = StrategyType(
         name: "Fallback", kind: .fallback,
         summary: "Always answers, with low confidence: same relative position, top, saved offset, newest or oldest post.",
-        parameterSchema: ParameterSchema.object([
-            ("Mode", ParameterSchema.choice(
-                "Where to go. Without Mode, PositionPersistence.FallbackStrategy applies.",
-                Mode.allCases.map(\.rawValue), default: nil)),
-            ("Weight", ParameterSchema.weight),
-        ]),
+        parameters: [modeParameter.declaration],
         scenarios: FallbackStrategy.scenarios
     ) { options in
-        .restoration(FallbackStrategy(mode: options.string("Mode").flatMap(Mode.init(rawValue:)) ?? .nearestContent,
-                                      weight: options.double("Weight") ?? 1))
+        .restoration(FallbackStrategy(mode: options(modeParameter)))
     }
 
-    public let name = "Fallback"
     public let mode: Mode
-    public let weight: Double
 
-    public init(mode: Mode = .nearestContent, weight: Double = 1) {
+    public init(mode: Mode = modeParameter.defaultValue) {
         self.mode = mode
-        self.weight = weight
     }
 
     /// `index` of `count` mapped to the same relative position among `newCount` posts, rounded

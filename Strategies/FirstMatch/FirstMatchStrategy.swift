@@ -6,32 +6,29 @@ import ValueTree
 /// FirstMatch: runs its stages in order; the first candidate whose confidence reaches
 /// `MinimumConfidence` wins. When none does, the last stage that answered decides (normally
 /// the Fallback). `A > B > C` in a spec is FirstMatch(A, B, C).
-public struct FirstMatchStrategy: RestorationStage {
+public struct FirstMatchStrategy: RestorationStage, DeclaredStrategy {
+    /// The confidence a candidate needs.
+    public static let minimumConfidenceParameter = Parameter<Double>(
+        "MinimumConfidence",
+        help: "The confidence (0 to 1) a candidate needs before it is chosen; below it, the next stage is tried.",
+        default: 0.5, range: 0...1, inherits: "Restoration.MinimumConfidence")
+
     public static let type = StrategyType(
         name: "FirstMatch", kind: .restoration,
         summary: "Tries its stages in order; the first confident enough candidate wins, else the last answer.",
-        parameterSchema: ParameterSchema.object([
-            ("MinimumConfidence", ParameterSchema.number(
-                "The confidence (0 to 1) a candidate needs; without it, Restoration.MinimumConfidence applies.",
-                default: 0.5, minimum: 0, maximum: 1)),
-            ("Weight", ParameterSchema.weight),
-        ]),
-        isComposition: true
+        parameters: [minimumConfidenceParameter.declaration],
+        composes: .restoration
     ) { options in
         guard !options.children.isEmpty else { throw StrategyError("FirstMatch needs at least one stage") }
-        return .restoration(FirstMatchStrategy(stages: options.children, minimumConfidence: options.double("MinimumConfidence") ?? 0.5,
-                                               weight: options.double("Weight") ?? 1))
+        return .restoration(FirstMatchStrategy(stages: options.children, minimumConfidence: options(minimumConfidenceParameter)))
     }
 
-    public let name = "FirstMatch"
     public let stages: [any RestorationStage]
     public let minimumConfidence: Double
-    public let weight: Double
 
-    public init(stages: [any RestorationStage], minimumConfidence: Double = 0.5, weight: Double = 1) {
+    public init(stages: [any RestorationStage], minimumConfidence: Double = minimumConfidenceParameter.defaultValue) {
         self.stages = stages
         self.minimumConfidence = minimumConfidence
-        self.weight = weight
     }
 
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {

@@ -5,19 +5,18 @@ import ValueTree
 /// LRU: keeps at most `MaxEntries` entries, evicting the least recently used first (ties: the
 /// one stored earlier, then by key). For the read-post set, where an entry's last use is when
 /// the post was read, this keeps the newest reads.
-public struct LRUPolicy: CachePolicy {
+public struct LRUPolicy: CachePolicy, DeclaredStrategy {
+    public static let maxEntriesParameter = Parameter<Int>("MaxEntries", help: "The most entries kept.", default: 500, minimum: 0)
+
     public static let type = StrategyType(
         name: "LRU", kind: .cache,
         summary: "Keeps at most MaxEntries entries, evicting the least recently used first.",
-        parameterSchema: ParameterSchema.object([
-            ("MaxEntries", ParameterSchema.integer("The most entries kept.", default: 500, minimum: 0)),
-        ]),
+        parameters: [maxEntriesParameter.declaration],
         cacheScenarios: LRUPolicy.scenarios
     ) { options in
-        .cache(LRUPolicy(maxEntries: options.int("MaxEntries") ?? 500))
+        .cache(LRUPolicy(maxEntries: options(maxEntriesParameter)))
     }
 
-    public let name = "LRU"
     public let maxEntries: Int
 
     public init(maxEntries: Int) {

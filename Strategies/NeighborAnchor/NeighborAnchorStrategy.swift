@@ -7,26 +7,23 @@ import ValueTree
 /// snapshot stands in for it. Neighbours are tried nearest first and, at equal distance, the one
 /// below (next in reading direction) first: below 1, above 1, below 2, above 2, … up to `Depth`
 /// per side. Confidence is `0.9 − 0.1 × (distance − 1)`, never below 0.1.
-public struct NeighborAnchorStrategy: RestorationStage {
+public struct NeighborAnchorStrategy: RestorationStage, DeclaredStrategy {
+    public static let depthParameter = Parameter<Int>(
+        "Depth", help: "How many recorded neighbours to consult on each side.", default: 5, range: 1...100)
+
     public static let type = StrategyType(
         name: "NeighborAnchor", kind: .restoration,
         summary: "Stands in the nearest surviving neighbour of the saved post (below first at equal distance).",
-        parameterSchema: ParameterSchema.object([
-            ("Depth", ParameterSchema.integer("How many recorded neighbours to consult on each side.", default: 5, minimum: 1, maximum: 100)),
-            ("Weight", ParameterSchema.weight),
-        ]),
+        parameters: [depthParameter.declaration],
         scenarios: NeighborAnchorStrategy.scenarios
     ) { options in
-        .restoration(NeighborAnchorStrategy(depth: options.int("Depth") ?? 5, weight: options.double("Weight") ?? 1))
+        .restoration(NeighborAnchorStrategy(depth: options(depthParameter)))
     }
 
-    public let name = "NeighborAnchor"
     public let depth: Int
-    public let weight: Double
 
-    public init(depth: Int = 5, weight: Double = 1) {
+    public init(depth: Int = depthParameter.defaultValue) {
         self.depth = depth
-        self.weight = weight
     }
 
     public static func confidence(distance: Int) -> Double {

@@ -4,17 +4,15 @@ import ValueTree
 /// NoRetry: one request per fetch, whatever happens. The seed's server-friendly default: a
 /// failed refresh leaves the cached timeline in place and never adds load to a struggling
 /// server.
-public struct NoRetryPolicy: NetworkPolicy {
+public struct NoRetryPolicy: NetworkPolicy, DeclaredStrategy {
     public static let type = StrategyType(
         name: "NoRetry", kind: .network,
         summary: "Makes one request per fetch and never retries.",
-        parameterSchema: ParameterSchema.object([]),
         networkScenarios: NoRetryPolicy.scenarios
     ) { _ in
         .network(NoRetryPolicy())
     }
 
-    public let name = "NoRetry"
     public let maxAttempts = 1
 
     public init() {}

@@ -4,19 +4,19 @@ import ValueTree
 
 /// SizeBounded: keeps the entries' total size at most `MaxBytes`, evicting the least recently
 /// used first until it fits.
-public struct SizeBoundedPolicy: CachePolicy {
+public struct SizeBoundedPolicy: CachePolicy, DeclaredStrategy {
+    public static let maxBytesParameter = Parameter<Int>(
+        "MaxBytes", help: "The most bytes kept (52428800 = 50 MiB).", default: 52_428_800, minimum: 0)
+
     public static let type = StrategyType(
         name: "SizeBounded", kind: .cache,
         summary: "Keeps the total size at most MaxBytes, evicting the least recently used first.",
-        parameterSchema: ParameterSchema.object([
-            ("MaxBytes", ParameterSchema.integer("The most bytes kept (52428800 = 50 MiB).", default: 52_428_800, minimum: 0)),
-        ]),
+        parameters: [maxBytesParameter.declaration],
         cacheScenarios: SizeBoundedPolicy.scenarios
     ) { options in
-        .cache(SizeBoundedPolicy(maxBytes: options.int("MaxBytes") ?? 52_428_800))
+        .cache(SizeBoundedPolicy(maxBytes: options(maxBytesParameter)))
     }
 
-    public let name = "SizeBounded"
     public let maxBytes: Int
 
     public init(maxBytes: Int) {

@@ -4,20 +4,19 @@ import ValueTree
 
 /// TTL: evicts every entry stored more than `MaxAge` seconds ago (the seed's timeline cache kept
 /// entries for 7 days), oldest first.
-public struct TTLPolicy: CachePolicy {
+public struct TTLPolicy: CachePolicy, DeclaredStrategy {
+    public static let maxAgeParameter = Parameter<Double>(
+        "MaxAge", help: "Seconds an entry is kept after it is stored (604800 = 7 days).", default: 604_800, above: 0)
+
     public static let type = StrategyType(
         name: "TTL", kind: .cache,
         summary: "Evicts entries stored more than MaxAge seconds ago.",
-        parameterSchema: ParameterSchema.object([
-            ("MaxAge", ParameterSchema.number("Seconds an entry is kept after it is stored (604800 = 7 days).", default: 604_800,
-                                              exclusiveMinimum: 0)),
-        ]),
+        parameters: [maxAgeParameter.declaration],
         cacheScenarios: TTLPolicy.scenarios
     ) { options in
-        .cache(TTLPolicy(maxAge: options.double("MaxAge") ?? 604_800))
+        .cache(TTLPolicy(maxAge: options(maxAgeParameter)))
     }
 
-    public let name = "TTL"
     public let maxAge: Double
 
     public init(maxAge: Double) {

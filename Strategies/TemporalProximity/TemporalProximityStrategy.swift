@@ -8,27 +8,23 @@ import ValueTree
 /// display order is not time order (algorithmic feeds, federated timelines). At equal |Δt| the
 /// post with the larger display index (lower on screen) wins. Confidence is
 /// `0.8 × (1 − |Δt| / Window)` (0.8 when Window is 0).
-public struct TemporalProximityStrategy: RestorationStage {
+public struct TemporalProximityStrategy: RestorationStage, DeclaredStrategy {
+    public static let windowParameter = Parameter<Double>(
+        "Window", help: "Largest |Δt| in seconds between the saved post's creation time and a candidate's.", default: 3600, minimum: 0)
+
     public static let type = StrategyType(
         name: "TemporalProximity", kind: .restoration,
         summary: "Finds the post created closest in time to the saved one, within Window seconds.",
-        parameterSchema: ParameterSchema.object([
-            ("Window", ParameterSchema.number("Largest |Δt| in seconds between the saved post's creation time and a candidate's.",
-                                              default: 3600, minimum: 0)),
-            ("Weight", ParameterSchema.weight),
-        ]),
+        parameters: [windowParameter.declaration],
         scenarios: TemporalProximityStrategy.scenarios
     ) { options in
-        .restoration(TemporalProximityStrategy(window: options.double("Window") ?? 3600, weight: options.double("Weight") ?? 1))
+        .restoration(TemporalProximityStrategy(window: options(windowParameter)))
     }
 
-    public let name = "TemporalProximity"
     public let window: Double
-    public let weight: Double
 
-    public init(window: Double = 3600, weight: Double = 1) {
+    public init(window: Double = windowParameter.defaultValue) {
         self.window = window
-        self.weight = weight
     }
 
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {

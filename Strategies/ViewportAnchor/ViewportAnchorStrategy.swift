@@ -16,29 +16,27 @@ import ValueTree
 /// so with known heights a surviving post does not drift, however many posts were inserted or
 /// removed above it. `AtTop: RevealNew` keeps a reader who was at offset 0 at the top, so that
 /// new posts show.
-public struct ViewportAnchorStrategy: PositioningStage {
-    public enum AtTop: String, CaseIterable, Sendable {
+public struct ViewportAnchorStrategy: PositioningStage, DeclaredStrategy {
+    public enum AtTop: String, ParameterChoice {
         case keepPosition = "KeepPosition"
         case revealNew = "RevealNew"
     }
 
+    public static let atTopParameter = Parameter<AtTop>(
+        "AtTop", help: "KeepPosition anchors even a reader at offset 0; RevealNew keeps them at the top so new posts show.",
+        default: .keepPosition)
+
     public static let type = StrategyType(
         name: "ViewportAnchor", kind: .positioning,
         summary: "Puts the chosen post at the saved viewportY (or the top), clamped to the content.",
-        parameterSchema: ParameterSchema.object([
-            ("AtTop", ParameterSchema.choice(
-                "KeepPosition anchors even a reader at offset 0; RevealNew keeps them at the top so new posts show.",
-                AtTop.allCases.map(\.rawValue), default: AtTop.keepPosition.rawValue)),
-        ]),
-        scenarios: []
+        parameters: [atTopParameter.declaration]
     ) { options in
-        .positioning(ViewportAnchorStrategy(atTop: options.string("AtTop").flatMap(AtTop.init(rawValue:)) ?? .keepPosition))
+        .positioning(ViewportAnchorStrategy(atTop: options(atTopParameter)))
     }
 
-    public let name = "ViewportAnchor"
     public let atTop: AtTop
 
-    public init(atTop: AtTop = .keepPosition) {
+    public init(atTop: AtTop = atTopParameter.defaultValue) {
         self.atTop = atTop
     }
 

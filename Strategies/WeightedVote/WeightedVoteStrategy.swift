@@ -7,24 +7,20 @@ import ValueTree
 /// highest total wins (on a tie, the one whose best voter is more confident, then the earlier
 /// stage). The result's confidence is the weighted mean of its voters' confidences, and its
 /// method and placement are those of its most confident voter.
-public struct WeightedVoteStrategy: RestorationStage {
+public struct WeightedVoteStrategy: RestorationStage, DeclaredStrategy {
     public static let type = StrategyType(
         name: "WeightedVote", kind: .restoration,
         summary: "Every stage votes with its Weight; the post with the highest total wins.",
-        parameterSchema: ParameterSchema.object([("Weight", ParameterSchema.weight)]),
-        isComposition: true
+        composes: .restoration
     ) { options in
         guard !options.children.isEmpty else { throw StrategyError("WeightedVote needs at least one stage") }
-        return .restoration(WeightedVoteStrategy(stages: options.children, weight: options.double("Weight") ?? 1))
+        return .restoration(WeightedVoteStrategy(stages: options.children))
     }
 
-    public let name = "WeightedVote"
     public let stages: [any RestorationStage]
-    public let weight: Double
 
-    public init(stages: [any RestorationStage], weight: Double = 1) {
+    public init(stages: [any RestorationStage]) {
         self.stages = stages
-        self.weight = weight
     }
 
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {

@@ -31,7 +31,7 @@ struct ConfigurationLoaderTests {
         let document = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\(block)</dict>\n</plist>\n"
         let loaded = ConfigurationLoader().read(data: Data(document.utf8), fileName: "seed.plist")
         #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
-        #expect(loaded.configuration.positionPersistence.fallbackStrategy == .nearestContent)
+        #expect(loaded.configuration.positionPersistence.fallbackStrategy == "NearestContent")
         #expect(loaded.configuration.debug.timelineLogging)
         #expect(loaded.configuration.performance.memoryWarningThreshold == 0.8)
     }
@@ -179,7 +179,7 @@ struct ConfigurationLoaderTests {
             """)
         let loaded = ConfigurationLoader().read(data: data)
         #expect(loaded.diagnostics.isEmpty)
-        #expect(loaded.configuration.positionPersistence.fallbackStrategy == .oldestPost)
+        #expect(loaded.configuration.positionPersistence.fallbackStrategy == "OldestPost")
     }
 
     @Test("an Info.plist without the configuration gets one clear error")
@@ -199,7 +199,7 @@ struct ConfigurationLoaderTests {
         #expect(configuration == TimelineConfiguration.defaults)
         #expect(configuration.positionPersistence.maxHistorySize == 10)
         #expect(configuration.positionPersistence.autoSaveInterval == 5)
-        #expect(configuration.positionPersistence.fallbackStrategy == .nearestContent)
+        #expect(configuration.positionPersistence.fallbackStrategy == "NearestContent")
         #expect(configuration.timelineCache.maxCacheSize == 500)
         #expect(configuration.restoration.anchorMaxAge == 30)
         #expect(configuration.restoration.anchorVisibilityThreshold == 0.3)
@@ -236,7 +236,7 @@ struct ConfigurationLoaderTests {
         ])
         #expect(loaded.errors.count == 2)
         #expect(loaded.configuration.positionPersistence.maxHistorySize == 10)
-        #expect(loaded.configuration.positionPersistence.fallbackStrategy == .topOfTimeline)
+        #expect(loaded.configuration.positionPersistence.fallbackStrategy == "TopOfTimeline")
         #expect(loaded.configuration.restoration.pipeline == nil)
         #expect(loaded.resolved["PositionPersistence"]?["MaxHistorySize"] == .integer(10))
     }
@@ -269,7 +269,7 @@ struct ConfigurationLoaderTests {
         let configuration = ConfigurationLoader().read(data: json).configuration
         #expect(configuration.restoration.pipeline?.map(\.name) == ["ExactMatch", "TemporalProximity"])
         #expect(configuration.restoration.pipeline?[1].parameters["Window"]?.value == .integer(1800))
-        #expect(configuration.restoration.composition == .bestConfidence)
+        #expect(configuration.restoration.composition == "BestConfidence")
     }
 
     @Test("an unreadable file is reported as such")

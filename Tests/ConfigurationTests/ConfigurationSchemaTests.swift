@@ -15,7 +15,7 @@ struct ConfigurationSchemaTests {
 
     static func properties(_ schema: Value, root: Value) -> [(String, Value)] {
         var schema = schema
-        if let reference = schema["$ref"]?.stringValue, let target = ConfigurationSchema.schema.subschema(at: String(reference.dropFirst())) {
+        if let reference = schema["$ref"]?.stringValue, let target = ConfigurationSchema.embedded.compiled.subschema(at: String(reference.dropFirst())) {
             schema = target
         }
         return schema["properties"]?.dictionaryValue?.map { ($0.key.string, $0.value.value) } ?? []
@@ -23,7 +23,7 @@ struct ConfigurationSchemaTests {
 
     @Test("every key has a title, a description and a default")
     func documented() {
-        let root = ConfigurationSchema.document
+        let root = ConfigurationSchema.embedded.document
         for (section, sectionSchema) in Self.properties(root, root: root) {
             for keyword in ["title", "description", "default"] {
                 #expect(sectionSchema[keyword] != nil, "\(section) lacks \(keyword)")
@@ -39,7 +39,7 @@ struct ConfigurationSchemaTests {
     @Test("the commented example shows every key that is not deprecated")
     func commentedExampleIsComplete() throws {
         let example = try PropertyListReader().read(contentsOf: Fixtures.repositoryURL("config/SocialFusionTimelineConfiguration.commented.plist"))
-        let root = ConfigurationSchema.document
+        let root = ConfigurationSchema.embedded.document
         for (section, sectionSchema) in Self.properties(root, root: root) {
             for (key, keySchema) in Self.properties(sectionSchema, root: root) where keySchema["deprecated"] != .bool(true) {
                 #expect(example[section]?[key] != nil, "\(section).\(key) is missing from the commented example")
@@ -50,6 +50,6 @@ struct ConfigurationSchemaTests {
     @Test("the defaults in the schema validate against the schema")
     func defaultsAreValid() {
         let resolved = ConfigurationLoader().read(data: Data("{}".utf8)).resolved
-        #expect(ConfigurationSchema.schema.validate(resolved).issues.isEmpty)
+        #expect(ConfigurationSchema.embedded.compiled.validate(resolved).issues.isEmpty)
     }
 }

@@ -137,9 +137,16 @@ struct RestoreCommandTests {
         #expect(text.status == 0)
         #expect(text.stdout.contains("      Window: number ≥ 0, default 3600 — Largest |Δt| in seconds"))
         let json = try EngineProcess.run(["strategies", "--format", "json"])
-        for name in ["ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "Fallback", "ViewportAnchor",
-                     "FirstMatch", "BestConfidence", "WeightedVote", "Stderr", "JSONLines"] {
+        for name in BuiltInStrategies.registry.names {
             #expect(json.stdout.contains("\"name\": \"\(name)\""), "\(name)")
         }
+    }
+
+    @Test("Strategies/README.md's table is the registry's, as engine strategies --format markdown prints it")
+    func readmeTable() throws {
+        let table = try EngineProcess.run(["strategies", "--format", "markdown"])
+        let readme = try String(contentsOf: Fixtures.repositoryURL("Strategies/README.md"), encoding: .utf8)
+        let section = readme.components(separatedBy: "<!-- strategies:begin -->\n").last?.components(separatedBy: "<!-- strategies:end -->").first
+        #expect(section == table.stdout, "run Strategies/generate.sh")
     }
 }

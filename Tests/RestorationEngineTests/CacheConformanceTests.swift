@@ -38,11 +38,6 @@ struct CacheConformanceTests {
         func evictions(from entries: [CacheEntry], now: Date) -> [String] { entries.filter { now.timeIntervalSince($0.storedAt) > 60 }.map(\.key) }
     }
 
-    @Test("the registry has the cache policies")
-    func registered() {
-        #expect(Self.types.map(\.name) == ["LRU", "TTL", "SizeBounded", "CacheChain"])
-    }
-
     @Test("every named scenario evicts the expected keys", arguments: types.map(\.name))
     func scenarios(_ name: String) throws {
         let type = try #require(BuiltInStrategies.registry[name])

@@ -40,11 +40,11 @@ struct CachePolicyBuilderTests {
     }
 
     @Test("history and read posts keep the newest")
-    func histories() {
+    func histories() throws {
         let builder = CachePolicyBuilder(configuration: Self.configuration(
             #"{"PositionPersistence": {"MaxHistorySize": 2}, "TimelineCache": {"MaxReadPosts": 1}}"#))
-        #expect(builder.history().evictions(from: Self.entries(4), now: Self.now) == ["e3", "e2"])
-        #expect(builder.readPosts().evictions(from: Self.entries(4), now: Self.now) == ["e3", "e2", "e1"])
+        #expect(try builder.history().evictions(from: Self.entries(4), now: Self.now) == ["e3", "e2"])
+        #expect(try builder.readPosts().evictions(from: Self.entries(4), now: Self.now) == ["e3", "e2", "e1"])
     }
 
     @Test("engine validate checks policy names and parameters at their lines")

@@ -134,7 +134,7 @@ struct ConformanceTests {
                 var stage: [(String, Value)] = [("Strategy", .string(name)), (parameter.string, value)]
                 if type.isComposition { stage.append(("Stages", .array([.dictionary([("Strategy", .string("ExactMatch"))])]))) }
                 let document = Value.dictionary([("Restoration", .dictionary([("Pipeline", .array([.dictionary(stage)]))]))])
-                let errors = ConfigurationSchema.schema.validate(document).errors
+                let errors = ConfigurationSchema.embedded.compiled.validate(document).errors
                 #expect(!errors.isEmpty, "\(name).\(parameter) = \(value) was accepted by the schema")
                 let spec = "\(name)(\(type.isComposition ? "ExactMatch, " : "")\(parameter): \(value.stringValue.map { "'\($0)'" } ?? value.description))"
                 #expect(throws: PipelineError.self, "\(spec)") { try PipelineBuilder().build(spec: spec) }

@@ -14,11 +14,6 @@ struct NetworkPolicyTests {
         ConfigurationLoader().read(data: Data(json.utf8)).configuration
     }
 
-    @Test("the registry has the network policies")
-    func registered() {
-        #expect(Self.types.map(\.name) == ["NoRetry", "ExponentialBackoff"])
-    }
-
     @Test("every named scenario answers the expected delays", arguments: types.map(\.name))
     func scenarios(_ name: String) throws {
         let results = try NetworkScenarioRunner.run(try #require(BuiltInStrategies.registry[name]))

@@ -11,7 +11,7 @@ public enum CacheScenarioRunner {
 
     public static func run(_ type: StrategyType, children: (CacheScenario) -> [any CachePolicy] = { _ in [] }) throws -> [Result] {
         try type.cacheScenarios.map { scenario in
-            let parameters = ParameterSchema.parameters(scenario.parameters)
+            let parameters = ScenarioParameters.dictionary(scenario.parameters)
             guard case .cache(let policy) = try type.make(StrategyOptions(parameters: parameters, cachePolicies: children(scenario))) else {
                 throw StrategyError("\(type.name) did not build a cache policy")
             }

@@ -11,7 +11,7 @@ public enum NetworkScenarioRunner {
 
     public static func run(_ type: StrategyType) throws -> [Result] {
         try type.networkScenarios.map { scenario in
-            let parameters = ParameterSchema.parameters(scenario.parameters)
+            let parameters = ScenarioParameters.dictionary(scenario.parameters)
             guard case .network(let policy) = try type.make(StrategyOptions(parameters: parameters)) else {
                 throw StrategyError("\(type.name) did not build a network policy")
             }

@@ -5,6 +5,7 @@ import StrategyKit
 import TestSupport
 import TimelineLoading
 import TimelineStore
+import ValueTree
 
 /// The recorded answers, the loopback server and the fetchers the loading tests share.
 enum LoadingFixtures {
@@ -17,7 +18,9 @@ enum LoadingFixtures {
 
     /// A network policy by registry spec, e.g. `ExponentialBackoff(MaxAttempts: 3)`.
     static func policy(_ name: String, _ parameters: [String: Double] = [:]) throws -> any NetworkPolicy {
-        try NetworkPolicyBuilder().policy(from: ComponentSpec(name: name, parameters: ParameterSchema.parameters(parameters)))
+        var values = Value.Dictionary()
+        for (key, value) in parameters.sorted(by: { $0.key < $1.key }) { values[key] = Value.Member(value: value.schemaValue) }
+        return try NetworkPolicyBuilder().policy(from: ComponentSpec(name: name, parameters: values))
     }
 
     /// A fetcher with a fixed jitter draw, so delays are known.

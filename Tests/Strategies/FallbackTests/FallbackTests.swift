@@ -1,10 +1,8 @@
 @testable import Fallback
-import StrategyKit
-import StrategyTestSupport
 import Testing
 
-@Suite("Fallback scenarios")
-struct FallbackScenarioTests {
+@Suite("Fallback")
+struct FallbackTests {
     @Test("NearestContent maps a saved index to the same relative place, rounding half up, whatever the figures")
     func scaling() {
         #expect(FallbackStrategy.scale(20, from: 40, to: 30) == 15)
@@ -17,15 +15,4 @@ struct FallbackScenarioTests {
         #expect(FallbackStrategy.scale(Int.max, from: Int.max, to: 10) == 9)
     }
 
-    @Test("every named scenario gives the expected post")
-    func scenarios() throws {
-        let results = try ScenarioRunner.run(FallbackStrategy.type)
-        #expect(!results.isEmpty)
-        for result in results {
-            #expect(result.chosenPostId == result.scenario.expectedPostId, "\(result.scenario.name)")
-            if let method = result.scenario.expectedMethod, result.candidate != nil {
-                #expect(result.candidate?.method == method, "\(result.scenario.name)")
-            }
-        }
-    }
 }

@@ -1,0 +1,40 @@
+import Configuration
+import Foundation
+import JSONSchema
+import StrategyKit
+
+/// Holds a registry's composed and compiled configuration schema, computed once.
+final class ConfigurationSchemaCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var schema: ConfigurationSchema?
+
+    func value(_ make: () -> ConfigurationSchema) -> ConfigurationSchema {
+        lock.lock()
+        defer { lock.unlock() }
+        if let schema { return schema }
+        let made = make()
+        schema = made
+        return made
+    }
+}
+
+extension StrategyRegistry {
+    /// The configuration schema for this registry: the embedded one when the registry holds
+    /// exactly the built-ins (the embedded file is their composition, kept in step by a test),
+    /// otherwise composed from these types and compiled, once per registry.
+    public var configurationSchema: ConfigurationSchema {
+        schemaCache.value {
+            if names == BuiltInStrategies.registry.names,
+               zip(types, BuiltInStrategies.all).allSatisfy({ $0.parameterSchema == $1.parameterSchema && $0.summary == $1.summary }) {
+                return .embedded
+            }
+            let document = ConfigurationSchemaComposer.compose(ConfigurationSchema.embedded.document, registry: self)
+            do {
+                return try ConfigurationSchema(document: document)
+            } catch {
+                // Every parameter schema compiled when it was registered, so the composition does.
+                preconditionFailure("the composed configuration schema does not compile: \(error)")
+            }
+        }
+    }
+}

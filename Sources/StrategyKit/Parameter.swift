@@ -1,0 +1,179 @@
+import ValueTree
+
+/// A strategy parameter, declared once: its name, help, default and range produce the JSON
+/// Schema the configuration loader validates against, and the same declaration reads the
+/// validated value back in the factory. Modelled on swift-argument-parser's `@Option`.
+///
+/// ```swift
+/// static let threshold = Parameter<Double>("Threshold", help: "Least cosine similarity a candidate needs.",
+///                                          default: 0.3, range: 0...1)
+/// // in the factory:
+/// ContentSimilarityStrategy(threshold: threshold.value(in: options))
+/// ```
+///
+/// A parameter that `inherits` a configuration key takes that key's value when a stage does
+/// not set it, and the key's type, allowed values and default come from this declaration.
+public struct Parameter<T: ParameterValue>: Sendable {
+    public let name: String
+    public let help: String
+    public let defaultValue: T
+    /// The configuration key path (`Restoration.MinimumConfidence`) whose value applies when a
+    /// stage does not set the parameter.
+    public let inherits: String?
+    let constraints: [(String, Value)]
+
+    /// A parameter with an optional inclusive range.
+    public init(_ name: String, help: String, default value: T, range: ClosedRange<T>? = nil, inherits: String? = nil)
+        where T: Comparable {
+        var constraints: [(String, Value)] = []
+        if let range {
+            constraints = [("minimum", range.lowerBound.schemaValue), ("maximum", range.upperBound.schemaValue)]
+        }
+        self.init(name, help: help, default: value, constraints: constraints, inherits: inherits)
+    }
+
+    /// A parameter with a lower bound, inclusive (`minimum`) or exclusive (`above`).
+    public init(_ name: String, help: String, default value: T, minimum: T? = nil, above: T? = nil, inherits: String? = nil)
+        where T: Comparable {
+        var constraints: [(String, Value)] = []
+        if let minimum { constraints.append(("minimum", minimum.schemaValue)) }
+        if let above { constraints.append(("exclusiveMinimum", above.schemaValue)) }
+        self.init(name, help: help, default: value, constraints: constraints, inherits: inherits)
+    }
+
+    /// A parameter whose values are the cases of `T` (a `ParameterChoice`).
+    public init(_ name: String, help: String, default value: T, inherits: String? = nil) where T: ParameterChoice {
+        self.init(name, help: help, default: value, constraints: [], inherits: inherits)
+    }
+
+    init(_ name: String, help: String, default value: T, constraints: [(String, Value)], inherits: String?) {
+        self.name = name
+        self.help = help
+        self.defaultValue = value
+        self.constraints = constraints
+        self.inherits = inherits
+    }
+
+    /// The validated value in `options`, or the default.
+    public func value(in options: StrategyOptions) -> T {
+        options.parameters[name].flatMap { T(schemaValue: $0.value) } ?? defaultValue
+    }
+
+    /// This declaration without its type, as a strategy type lists it.
+    public var declaration: ParameterDeclaration {
+        ParameterDeclaration(name: name, help: help, type: T.schemaType, allowedValues: T.allowedValues, constraints: constraints,
+                             defaultValue: defaultValue.schemaValue, inherits: inherits)
+    }
+}
+
+/// A parameter declaration without its Swift type: what the registry, the schema composer and
+/// the documentation read.
+public struct ParameterDeclaration: Sendable {
+    public let name: String
+    public let help: String
+    /// The JSON Schema type: `number`, `integer`, `string` or `boolean`.
+    public let type: String
+    /// For choices: the allowed values, in declaration order.
+    public let allowedValues: [String]?
+    let constraints: [(String, Value)]
+    public let defaultValue: Value
+    public let inherits: String?
+
+    /// The parameter's JSON Schema as a stage writes it: type, allowed values, range and help.
+    /// An inherited parameter has no `default` here (the configuration key supplies it).
+    public var schema: Value {
+        var pairs: [(String, Value)] = [("description", .string(description)), ("type", .string(type))]
+        if let allowedValues { pairs.append(("enum", .array(allowedValues.map(Value.string)))) }
+        pairs += constraints
+        if inherits == nil { pairs.append(("default", defaultValue)) }
+        return .dictionary(pairs)
+    }
+
+    /// The schema the inherited configuration key takes from this declaration: type, allowed
+    /// values, range and default.
+    public var keySchema: [(String, Value)] {
+        var pairs: [(String, Value)] = [("type", .string(type))]
+        if let allowedValues { pairs.append(("enum", .array(allowedValues.map(Value.string)))) }
+        pairs += constraints
+        pairs.append(("default", defaultValue))
+        return pairs
+    }
+
+    /// The help, with where an unset inherited value comes from.
+    public var description: String {
+        guard let inherits else { return help }
+        return help + " Without it, \(inherits) applies."
+    }
+}
+
+/// A Swift type a parameter can have: how it is written in JSON Schema and read back.
+public protocol ParameterValue: Sendable {
+    static var schemaType: String { get }
+    /// The allowed values, for a choice.
+    static var allowedValues: [String]? { get }
+    var schemaValue: Value { get }
+    init?(schemaValue: Value)
+}
+
+extension ParameterValue {
+    public static var allowedValues: [String]? { nil }
+}
+
+extension Double: ParameterValue {
+    public static var schemaType: String { "number" }
+    /// Integral values print as integers (3600, not 3600.0).
+    public var schemaValue: Value {
+        if self == rounded(), abs(self) < 1e15 { return .integer(Int(self)) }
+        return .real(self)
+    }
+
+    public init?(schemaValue: Value) {
+        guard let number = schemaValue.numberValue else { return nil }
+        self = number
+    }
+}
+
+extension Int: ParameterValue {
+    public static var schemaType: String { "integer" }
+    public var schemaValue: Value { .integer(self) }
+
+    public init?(schemaValue: Value) {
+        guard let number = schemaValue.numberValue, let integer = Int(exactly: number.rounded()) else { return nil }
+        self = integer
+    }
+}
+
+extension Bool: ParameterValue {
+    public static var schemaType: String { "boolean" }
+    public var schemaValue: Value { .bool(self) }
+
+    public init?(schemaValue: Value) {
+        guard let bool = schemaValue.boolValue else { return nil }
+        self = bool
+    }
+}
+
+extension String: ParameterValue {
+    public static var schemaType: String { "string" }
+    public var schemaValue: Value { .string(self) }
+
+    public init?(schemaValue: Value) {
+        guard let string = schemaValue.stringValue else { return nil }
+        self = string
+    }
+}
+
+/// A parameter whose values are the cases of a string enum: the schema's `enum` lists them,
+/// and a misspelt value gets "did you mean".
+public protocol ParameterChoice: ParameterValue, CaseIterable, RawRepresentable where RawValue == String {}
+
+extension ParameterChoice {
+    public static var schemaType: String { "string" }
+    public static var allowedValues: [String]? { allCases.map(\.rawValue) }
+    public var schemaValue: Value { .string(rawValue) }
+
+    public init?(schemaValue: Value) {
+        guard let string = schemaValue.stringValue else { return nil }
+        self.init(rawValue: string)
+    }
+}

@@ -1,0 +1,164 @@
+import Configuration
+import Fallback
+import FirstMatch
+import Foundation
+import RestorationEngine
+import StrategyKit
+import Testing
+import TestSupport
+import TimelineCore
+import ValueTree
+
+/// The registry as the one source of truth: declarations, registration, the one factory, the
+/// composed schema.
+@Suite("Strategy registry")
+struct RegistryTests {
+    /// A stage whose parameter inherits `Restoration.MinimumConfidence`: it proposes the top
+    /// post with that confidence.
+    struct Floor: RestorationStage, DeclaredStrategy {
+        static let level = Parameter<Double>("Level", help: "The confidence it answers with.", default: 0.25, range: 0...1,
+                                             inherits: "Restoration.MinimumConfidence")
+        static let type = StrategyType(name: "Floor", kind: .restoration, summary: "Answers the top post.",
+                                       parameters: [level.declaration]) { options in
+            .restoration(Floor(level: options(level)))
+        }
+        let level: Double
+
+        func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
+            Candidate(index: 0, confidence: level, method: .fallback, placement: .postAtTop, strategy: name, explanation: "top")
+        }
+    }
+
+    static func configuration(_ json: String) -> TimelineConfiguration {
+        ConfigurationLoader().read(data: Data(json.utf8)).configuration
+    }
+
+    @Test("a parameter declaration is its schema and reads its value back")
+    func declaration() throws {
+        let threshold = Parameter<Double>("Threshold", help: "Least similarity.", default: 0.3, range: 0...1)
+        #expect(threshold.declaration.schema == .dictionary([
+            ("description", .string("Least similarity.")), ("type", .string("number")),
+            ("minimum", .integer(0)), ("maximum", .integer(1)), ("default", .real(0.3)),
+        ]))
+        #expect(threshold.value(in: StrategyOptions()) == 0.3)
+        #expect(threshold.value(in: StrategyOptions(parameters: ["Threshold": Value.Member(value: .integer(1))])) == 1)
+        let mode = FallbackStrategy.modeParameter.declaration
+        #expect(mode.allowedValues == FallbackStrategy.Mode.allCases.map(\.rawValue))
+        #expect(mode.schema["default"] == nil, "an inherited parameter's default belongs to its configuration key")
+        #expect(mode.description == "Where to go when no better position is found. Without it, PositionPersistence.FallbackStrategy applies.")
+    }
+
+    @Test("a configuration key a parameter inherits takes its allowed values and default from the declaration")
+    func inheritedKeysComeFromDeclarations() throws {
+        let document = ConfigurationSchema.embedded.document
+        let fallback = try #require(document["properties"]?["PositionPersistence"]?["properties"]?["FallbackStrategy"])
+        #expect(fallback["enum"]?.arrayValue?.compactMap(\.stringValue) == FallbackStrategy.Mode.allCases.map(\.rawValue))
+        #expect(fallback["default"]?.stringValue == FallbackStrategy.modeParameter.defaultValue.rawValue)
+        let minimum = try #require(document["properties"]?["Restoration"]?["properties"]?["MinimumConfidence"])
+        #expect(minimum["default"]?.numberValue == FirstMatchStrategy.minimumConfidenceParameter.defaultValue)
+        let composition = try #require(document["properties"]?["Restoration"]?["properties"]?["Composition"])
+        #expect(composition["enum"]?.arrayValue?.compactMap(\.stringValue)
+                == BuiltInStrategies.registry.types(of: .restoration).filter { $0.composes == .restoration }.map(\.name))
+        #expect(TimelineConfiguration.defaults.positionPersistence.fallbackStrategy == "NearestContent")
+    }
+
+    @Test("a parameter schema that does not compile, a name registered twice or a bad name is refused at registration")
+    func refusedAtRegistration() {
+        let broken = StrategyType(name: "Broken", kind: .restoration, summary: "",
+                                  parameterSchema: .dictionary([("type", .string("object")), ("properties", .dictionary([
+                                      ("X", .dictionary([("type", .string("whole number"))])),
+                                  ]))])) { _ in throw StrategyError("never built") }
+        #expect(throws: RegistryError("Broken: the parameter schema does not compile: schema at /properties/X/type: \"type\" must name one of array, boolean, integer, null, number, object, string")) {
+            try StrategyRegistry([broken])
+        }
+        #expect(throws: RegistryError("strategy \"ExactMatch\" is registered twice")) {
+            try BuiltInStrategies.registry.adding([BuiltInStrategies.registry["ExactMatch"]!])
+        }
+        let spaced = StrategyType(name: "Two Words", kind: .restoration, summary: "") { _ in throw StrategyError("never built") }
+        #expect(throws: RegistryError("strategy name \"Two Words\" must be letters and digits only")) { try StrategyRegistry([spaced]) }
+    }
+
+    @Test("the builder resolves an inherited parameter generically: the stage's own value, else the key, else the default")
+    func inheritance() throws {
+        let registry = try BuiltInStrategies.registry.adding([Floor.type])
+        let configured = Self.configuration(#"{"Restoration": {"MinimumConfidence": 0.7}}"#)
+        let request = RestorationRequest(snapshot: nil, index: TimelineIndex(Timeline(posts: [Post(id: "a", createdAt: Date())])))
+        func confidence(_ spec: String, _ configuration: TimelineConfiguration) throws -> Double? {
+            try PipelineBuilder(registry: registry, configuration: configuration).build(spec: spec).restore(request).restoration?.confidence
+        }
+        #expect(try confidence("Floor", configured) == 0.7)
+        #expect(try confidence("Floor(Level: 0.9)", configured) == 0.9)
+        #expect(try confidence("Floor", .defaults) == 0.5)
+        let summary = try PipelineBuilder(registry: registry, configuration: configured).build(spec: "Floor > Fallback").summary
+        #expect(summary == "FirstMatch(Floor(Level: 0.7), Fallback(Mode: NearestContent), MinimumConfidence: 0.7) | ViewportAnchor")
+    }
+
+    @Test("Weight is applied by the registry to any restoration stage, which keeps its name")
+    func weight() throws {
+        let stage = try BuiltInStrategies.registry.build(StrategyNode(name: "ExactMatch", parameters: ["Weight": Value.Member(value: .integer(3))]),
+                                                         kind: .restoration)
+        guard case .restoration(let built) = stage else { Issue.record("not a stage"); return }
+        #expect(built.weight == 3)
+        #expect(built.name == "ExactMatch")
+        #expect(throws: PipelineError("LRU: Weight: unknown key \"Weight\". Valid keys: MaxEntries")) {
+            try BuiltInStrategies.registry.build(StrategyNode(name: "LRU", parameters: ["Weight": Value.Member(value: .integer(3))]), kind: .cache)
+        }
+    }
+
+    @Test("an enum parameter gets did-you-mean, as strategy names do")
+    func enumSuggestion() {
+        #expect(throws: PipelineError("Fallback: Mode: \"NewestPosts\" is not one of the allowed values: \"NearestContent\", \"TopOfTimeline\", \"LastKnownPosition\", \"NewestPost\", \"OldestPost\"; did you mean \"NewestPost\"?")) {
+            try PipelineBuilder().build(spec: "ExactMatch > Fallback(Mode: NewestPosts)")
+        }
+    }
+
+    @Test("a registry with another strategy composes its own schema: the loader checks its parameters with lines")
+    func composedSchemaChecksAnAppStrategy() throws {
+        let registry = try BuiltInStrategies.registry.adding([Floor.type])
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+                <key>Restoration</key>
+                <dict>
+                    <key>Pipeline</key>
+                    <array>
+                        <dict><key>Strategy</key><string>Floor</string><key>Level</key><real>1.5</real></dict>
+                    </array>
+                </dict>
+            </dict>
+            </plist>
+            """
+        let withBuiltIns = ConfigurationLoader().read(data: Data(plist.utf8), fileName: "app.plist")
+        #expect(withBuiltIns.diagnostics.first?.description.hasPrefix("app.plist:8:38: error: Restoration.Pipeline[0].Strategy: \"Floor\" is not one of the allowed values") == true)
+        let loader = ConfigurationLoader(schema: registry.configurationSchema)
+        #expect(loader.read(data: Data(plist.utf8), fileName: "app.plist").diagnostics.map(\.description)
+                == ["app.plist:8:76: error: Restoration.Pipeline[0].Level: 1.5 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)"])
+        let good = plist.replacingOccurrences(of: "1.5", with: "0.6")
+        let loaded = loader.read(data: Data(good.utf8), fileName: "app.plist")
+        #expect(loaded.diagnostics.isEmpty)
+        let pipeline = try PipelineBuilder(registry: registry, configuration: loaded.configuration).build()
+        #expect(pipeline.summary == "Floor(Level: 0.6) | ViewportAnchor")
+        #expect(BuiltInStrategies.registry.configurationSchema.document == ConfigurationSchema.embedded.document)
+    }
+
+    @Test("the generic builders name no strategy: the defaults are specs in DefaultComponents")
+    func buildersNameNoStrategy() throws {
+        for file in ["PipelineBuilder", "CachePolicyBuilder", "NetworkPolicyBuilder", "StrategyRegistry", "ConfigurationSchemaComposer"] {
+            let source = try String(contentsOf: Fixtures.repositoryURL("Sources/RestorationEngine/\(file).swift"), encoding: .utf8)
+            for name in BuiltInStrategies.registry.names {
+                #expect(!source.contains("\"\(name)\""), "\(file).swift names \(name)")
+            }
+        }
+    }
+
+    @Test("the registry lists exactly the strategies of Package.swift, in order (Strategies/generate.sh)")
+    func builtInsFromPackage() throws {
+        let package = try String(contentsOf: Fixtures.repositoryURL("Package.swift"), encoding: .utf8)
+        let list = try #require(package.range(of: "let strategyNames = [").flatMap { start in
+            package[start.upperBound...].range(of: "]").map { package[start.upperBound..<$0.lowerBound] }
+        })
+        let names = list.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+        #expect(BuiltInStrategies.registry.names == names)
+    }
+}
