@@ -11,7 +11,7 @@ let swiftSettings: [SwiftSetting] = [
 /// strategy's scenarios without one). `Strategies/generate.sh` writes the registry's list,
 /// `BuiltInStrategies.swift`, from this one.
 let strategyNames = [
-    "ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "Fallback", "ViewportAnchor",
+    "ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "AuthorRun", "Fallback", "ViewportAnchor",
     "FirstMatch", "BestConfidence", "WeightedVote",
     "LRU", "TTL", "SizeBounded", "CacheChain",
     "NoRetry", "ExponentialBackoff",

@@ -423,13 +423,14 @@ extension ConfigurationSchema {
       "properties": {
         "Strategy": {
           "title": "Strategy",
-          "description": "The registered name. ExactMatch: Finds the saved post by id; the reader lands on the same pixel. NeighborAnchor: Stands in the nearest surviving neighbour of the saved post (below first at equal distance). TemporalProximity: Finds the post created closest in time to the saved one, within Window seconds. ContentSimilarity: Finds the post whose text is most similar to the saved text (TF-IDF cosine). Fallback: Always answers, with low confidence: same relative position, top, saved offset, newest or oldest post. ViewportAnchor: Puts the chosen post at the saved viewportY (or the top), clamped to the content. FirstMatch: Tries its stages in order; the first confident enough candidate wins, else the last answer. BestConfidence: Runs every stage; the most confident candidate wins. WeightedVote: Every stage votes with its Weight; the post with the highest total wins.",
+          "description": "The registered name. ExactMatch: Finds the saved post by id; the reader lands on the same pixel. NeighborAnchor: Stands in the nearest surviving neighbour of the saved post (below first at equal distance). TemporalProximity: Finds the post created closest in time to the saved one, within Window seconds. ContentSimilarity: Finds the post whose text is most similar to the saved text (TF-IDF cosine). AuthorRun: Stands in the saved author's post created closest in time to the saved one, within Window seconds. Fallback: Always answers, with low confidence: same relative position, top, saved offset, newest or oldest post. ViewportAnchor: Puts the chosen post at the saved viewportY (or the top), clamped to the content. FirstMatch: Tries its stages in order; the first confident enough candidate wins, else the last answer. BestConfidence: Runs every stage; the most confident candidate wins. WeightedVote: Every stage votes with its Weight; the post with the highest total wins.",
           "type": "string",
           "enum": [
             "ExactMatch",
             "NeighborAnchor",
             "TemporalProximity",
             "ContentSimilarity",
+            "AuthorRun",
             "Fallback",
             "ViewportAnchor",
             "FirstMatch",
@@ -547,6 +548,43 @@ extension ConfigurationSchema {
                 "minimum": 0,
                 "maximum": 1,
                 "default": 0.3
+              },
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "default": 1
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "AuthorRun"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Window": {
+                "description": "Largest |Δt| in seconds between the saved post's creation time and the author's post.",
+                "type": "number",
+                "minimum": 0,
+                "default": 3600
+              },
+              "MaxVisited": {
+                "description": "The most posts looked at around the saved time before giving up.",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1000000,
+                "default": 2000
               },
               "Weight": {
                 "description": "This stage's vote in a WeightedVote composition.",

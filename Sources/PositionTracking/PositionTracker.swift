@@ -105,7 +105,7 @@ public struct PositionTracker: Sendable {
             viewportHeight: viewportHeight, index: anchor, timelineCount: index.count,
             neighbors: .init(above: (max(0, anchor - count)..<anchor).reversed().map { posts[$0].id },
                              below: (anchor + 1..<min(index.count, anchor + 1 + count)).map { posts[$0].id }),
-            text: post.text, savedAt: date, deviceId: deviceId)
+            text: post.text, author: post.author, savedAt: date, deviceId: deviceId)
     }
 
     /// When the pending trailing save is due: `settleDelay` after the last scroll. Nil when

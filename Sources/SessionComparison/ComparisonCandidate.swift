@@ -20,20 +20,21 @@ public struct ComparisonCandidate: Sendable {
 
     /// The pipelines `engine compare` runs.
     ///
-    /// With `specs`, one candidate per spec, named by the spec. Without, the configured pipeline,
-    /// then each single restoration strategy of the registry followed by the configured
-    /// `Fallback`, then the baseline.
+    /// With `specs`, the configured pipeline, one candidate per spec (named by the spec), then
+    /// the baseline, so that a new pipeline is always seen beside what ships and what an app
+    /// without smart restoration does. Without, the configured pipeline, then each single
+    /// restoration strategy of the registry followed by the configured `Fallback`, then the
+    /// baseline.
     public static func candidates(configuration: TimelineConfiguration, specs: [String],
                                   registry: StrategyRegistry = BuiltInStrategies.registry) throws(PipelineError) -> [ComparisonCandidate] {
         let builder = PipelineBuilder(registry: registry, configuration: configuration)
-        if !specs.isEmpty {
-            var candidates: [ComparisonCandidate] = []
-            for spec in specs { candidates.append(ComparisonCandidate(name: spec, pipeline: try builder.build(spec: spec))) }
-            return candidates
-        }
         var candidates = [ComparisonCandidate(name: configuredName, pipeline: try builder.build())]
-        for type in registry.types(of: .restoration) where !type.isComposition {
-            candidates.append(ComparisonCandidate(name: type.name, pipeline: try builder.build(spec: "\(type.name) > Fallback")))
+        if !specs.isEmpty {
+            for spec in specs { candidates.append(ComparisonCandidate(name: spec, pipeline: try builder.build(spec: spec))) }
+        } else {
+            for type in registry.types(of: .restoration) where !type.isComposition {
+                candidates.append(ComparisonCandidate(name: type.name, pipeline: try builder.build(spec: "\(type.name) > Fallback")))
+            }
         }
         candidates.append(ComparisonCandidate(name: baselineName, pipeline: try builder.build(spec: baselineSpec)))
         return candidates

@@ -28,12 +28,15 @@ public struct PositionSnapshot: Sendable, Equatable {
     public var neighbors: Neighbors
     /// The post's text (or a fingerprint of it), for content similarity.
     public var text: String?
+    /// The post's author, for strategies that stand in another post by the same author.
+    public var author: String?
     public var savedAt: Date?
     public var deviceId: String?
 
     public init(postId: String, postCreatedAt: Date? = nil, viewportY: Double = 0, contentOffset: Double = 0,
                 viewportHeight: Double? = nil, index: Int? = nil, timelineCount: Int? = nil,
-                neighbors: Neighbors = Neighbors(), text: String? = nil, savedAt: Date? = nil, deviceId: String? = nil) {
+                neighbors: Neighbors = Neighbors(), text: String? = nil, author: String? = nil, savedAt: Date? = nil,
+                deviceId: String? = nil) {
         self.postId = postId
         self.postCreatedAt = postCreatedAt
         self.viewportY = viewportY
@@ -43,6 +46,7 @@ public struct PositionSnapshot: Sendable, Equatable {
         self.timelineCount = timelineCount
         self.neighbors = neighbors
         self.text = text
+        self.author = author
         self.savedAt = savedAt
         self.deviceId = deviceId
     }

@@ -1,10 +1,36 @@
 /// How a restoration found its post.
-public enum RestorationMethod: String, Sendable, CaseIterable, Equatable {
-    case exactMatch = "exact_match"
-    case neighborAnchor = "neighbor_anchor"
-    case temporalProximity = "temporal_proximity"
-    case contentSimilarity = "content_similarity"
-    case fallback = "fallback"
+public struct RestorationMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The method as outputs write it (`exact_match`); a strategy from outside the engine names
+    /// its own.
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The saved post itself.
+    public static let exactMatch = RestorationMethod(rawValue: "exact_match")
+    /// A recorded neighbour of the saved post.
+    public static let neighborAnchor = RestorationMethod(rawValue: "neighbor_anchor")
+    /// The post created closest in time.
+    public static let temporalProximity = RestorationMethod(rawValue: "temporal_proximity")
+    /// The most similar text.
+    public static let contentSimilarity = RestorationMethod(rawValue: "content_similarity")
+    /// A position chosen without finding the saved post or a stand-in.
+    public static let fallback = RestorationMethod(rawValue: "fallback")
+
+    /// The method of a strategy named `strategyName` (`AuthorRun` → `author_run`), for
+    /// strategies that add a method of their own.
+    public static func named(_ strategyName: String) -> RestorationMethod {
+        var result = ""
+        for (offset, character) in strategyName.enumerated() {
+            if character.isUppercase, offset > 0 { result += "_" }
+            result += character.lowercased()
+        }
+        return RestorationMethod(rawValue: result)
+    }
+
+    public var description: String { rawValue }
 }
 
 /// Where to put the reader back, why, and how sure the engine is.

@@ -50,7 +50,7 @@ public enum SnapshotCoding {
             index: try number("index", GeometryLimits.problem(withIndex:)).map { Int($0) },
             timelineCount: try number("timelineCount", GeometryLimits.problem(withIndex:)).map { Int($0) },
             neighbors: .init(above: ids("above"), below: ids("below")), text: root["text"]?.stringValue,
-            savedAt: try date("savedAt"), deviceId: root["deviceId"]?.stringValue)
+            author: root["author"]?.stringValue, savedAt: try date("savedAt"), deviceId: root["deviceId"]?.stringValue)
     }
 
     public static func value(of snapshot: PositionSnapshot) -> Value {
@@ -64,6 +64,7 @@ public enum SnapshotCoding {
         pairs.append(("neighbors", .dictionary([("above", .array(snapshot.neighbors.above.map(Value.string))),
                                                 ("below", .array(snapshot.neighbors.below.map(Value.string)))])))
         if let text = snapshot.text { pairs.append(("text", .string(text))) }
+        if let author = snapshot.author { pairs.append(("author", .string(author))) }
         if let saved = snapshot.savedAt { pairs.append(("savedAt", .string(Timestamp.format(saved)))) }
         if let device = snapshot.deviceId { pairs.append(("deviceId", .string(device))) }
         return .dictionary(pairs)

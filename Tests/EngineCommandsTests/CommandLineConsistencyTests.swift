@@ -103,7 +103,7 @@ struct CommandLineConsistencyTests {
         let text = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions/session-0001.jsonl", "--format", "text"])
         #expect(table.status == 0 && text.status == 0)
         #expect(table.stdout.components(separatedBy: "\n").prefix(3) == text.stdout.components(separatedBy: "\n").prefix(3))
-        #expect(text.stdout.hasPrefix("Compared 1 session: 6 restore points, 6 pipelines.\n"))
+        #expect(text.stdout.hasPrefix("Compared 1 session: 6 restore points, \(SessionCommandTests.defaultPipelines) pipelines.\n"))
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("c.json").path

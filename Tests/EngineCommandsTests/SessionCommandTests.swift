@@ -1,10 +1,14 @@
 import Foundation
+import RestorationEngine
 import Testing
 import TestSupport
 
 @Suite("engine compare, replay and simulate")
 struct SessionCommandTests {
     static let config = "config/SocialFusionTimelineConfiguration.plist"
+    /// What compare runs by default: the configured pipeline, each single restoration strategy,
+    /// the baseline.
+    static let defaultPipelines = 2 + BuiltInStrategies.registry.types.filter { $0.kind.rawValue == "restoration" && !$0.isComposition }.count
 
     @Test("the README's main job compares the pipelines on the bundled sessions")
     func compareBundledSessions() throws {
@@ -12,7 +16,7 @@ struct SessionCommandTests {
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let lines = result.stdout.components(separatedBy: "\n")
-        #expect(lines[0] == "Compared 12 sessions: 101 restore points, 6 pipelines.")
+        #expect(lines[0] == "Compared 12 sessions: 101 restore points, \(Self.defaultPipelines) pipelines.")
         #expect(lines[2].hasPrefix("pipeline           points  exact  within1  |idx err|  skipped  re-read  px p50  px p90  Brier"))
         #expect(lines[3].hasPrefix("configured            101  0.980    0.980       0.05        5        0     0.0     0.0  0.016"))
         #expect(result.stdout.contains("Tag relaunch-hard (9 restore points):"))
@@ -58,7 +62,7 @@ struct SessionCommandTests {
         }
         #expect(dropLatency(merged.stdout) == dropLatency(single.stdout))
         let html = try EngineProcess.run(["compare", "--merge"] + parts + ["--format", "html"])
-        #expect(html.stdout.contains("<p>Compared 12 sessions, shards 1/2, 2/2: 101 restore points, 1 pipeline.</p>"))
+        #expect(html.stdout.contains("<p>Compared 12 sessions, shards 1/2, 2/2: 101 restore points, 3 pipelines.</p>"))
     }
 
     @Test("usage errors exit 2 with a clear message")

@@ -97,8 +97,11 @@ struct PipelineTests {
         #expect(try PipelineBuilder().build(spec: "ExactMatch | ViewportAnchor").summary == "ExactMatch | ViewportAnchor")
     }
 
+    /// The registered stage names, as messages list them.
+    static let stageNames = BuiltInStrategies.registry.stageTypes.map(\.name)
+
     @Test("bad specs are clear errors", arguments: [
-        ("ExactMatch > TemporalProximty", "unknown strategy \"TemporalProximty\"; did you mean \"TemporalProximity\"? Registered: ExactMatch, NeighborAnchor, TemporalProximity, ContentSimilarity, Fallback, ViewportAnchor, FirstMatch, BestConfidence, WeightedVote"),
+        ("ExactMatch > TemporalProximty", "unknown strategy \"TemporalProximty\"; did you mean \"TemporalProximity\"? Registered: \(Self.stageNames.joined(separator: ", "))"),
         ("TemporalProximity(Window: -5)", "TemporalProximity: Window: -5 is less than the minimum 0 (allowed: ≥ 0)"),
         ("ContentSimilarity(Treshold: 0.5)", "ContentSimilarity: Treshold: unknown key \"Treshold\"; did you mean \"Threshold\"? Valid keys: Threshold, Weight"),
         ("Fallback(Mode: Top)", "Fallback: Mode: \"Top\" is not one of the allowed values: \"NearestContent\", \"TopOfTimeline\", \"LastKnownPosition\", \"NewestPost\", \"OldestPost\""),
@@ -179,7 +182,7 @@ struct ComposedSchemaTests {
         let diagnostics = ConfigurationLoader().read(data: Data(json.utf8), fileName: "c.json").diagnostics.map(\.description)
         #expect(diagnostics == [
             "c.json:2:47: error: Restoration.Pipeline[0].Window: -5 is less than the minimum 0 (allowed: ≥ 0)",
-            "c.json:3:16: error: Restoration.Pipeline[1].Strategy: \"ExactMach\" is not one of the allowed values: \"ExactMatch\", \"NeighborAnchor\", \"TemporalProximity\", \"ContentSimilarity\", \"Fallback\", \"ViewportAnchor\", \"FirstMatch\", \"BestConfidence\", \"WeightedVote\"; did you mean \"ExactMatch\"?",
+            "c.json:3:16: error: Restoration.Pipeline[1].Strategy: \"ExactMach\" is not one of the allowed values: \(PipelineTests.stageNames.map { "\"\($0)\"" }.joined(separator: ", ")); did you mean \"ExactMatch\"?",
         ])
     }
 }

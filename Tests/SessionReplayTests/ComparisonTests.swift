@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import JSONText
+import RestorationEngine
 import SessionComparison
 import SessionFormat
 import SessionReplay
@@ -62,7 +63,8 @@ import TestSupport
 
     @Test func comparesTheConfiguredPipelineTheSingleStrategiesAndTheBaseline() throws {
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: [])
-        #expect(candidates.map(\.name) == ["configured", "ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "baseline"])
+        let singles = BuiltInStrategies.registry.types.filter { $0.kind.rawValue == "restoration" && !$0.isComposition }.map(\.name)
+        #expect(candidates.map(\.name) == ["configured"] + singles + ["baseline"])
         #expect(candidates[1].pipeline.summary == "ExactMatch > Fallback(Mode: NearestContent) | ViewportAnchor")
         #expect(candidates.last?.pipeline.summary == "ExactMatch > Fallback(Mode: TopOfTimeline) | ViewportAnchor")
     }
@@ -109,7 +111,7 @@ import TestSupport
         let csv = ReportCSV.render(report).components(separatedBy: "\r\n")
         #expect(csv[0] == "pipeline,spec,tag,restorePoints,exact,within1,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,unscored")
         #expect(csv[1].hasPrefix("configured,ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor"))
-        #expect(csv.count == 1 + 6 * (1 + report.tags.count) + 1)
+        #expect(csv.count == 1 + report.pipelines.count * (1 + report.tags.count) + 1)
         let html = ReportHTML.render(report)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.components(separatedBy: "<svg ").count == 4)
