@@ -35,6 +35,8 @@ let package = Package(
         // and `engine simulate` are built on, for tools that want them as a library.
         .library(name: "SessionComparison", targets: ["SessionComparison", "SessionReplay", "SessionSimulation"]),
         .executable(name: "engine", targets: ["engine"]),
+        // The C header a strategy plugin builds against (docs/PLUGINS.md).
+        .library(name: "TimelinePluginABI", targets: ["CTimelinePlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -96,6 +98,13 @@ let package = Package(
                 + strategyNames.map { .target(name: $0) },
             swiftSettings: swiftSettings
         ),
+        // The C ABI of strategy plugins: one header, which plugins build against.
+        .target(name: "CTimelinePlugin"),
+        // Loading strategy plugins through that ABI into a registry.
+        .target(name: "StrategyPlugins",
+                dependencies: ["CTimelinePlugin", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "Configuration",
+                               "JSONText", "ValueTree"],
+                swiftSettings: swiftSettings),
         // Recorded sessions: the JSON Lines format, its streaming reader, writer and recorder.
         .target(name: "SessionFormat", dependencies: ["TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
                 swiftSettings: swiftSettings),
@@ -134,7 +143,7 @@ let package = Package(
         .target(
             name: "EngineCommands",
             dependencies: [
-                "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation",
+                "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation", "StrategyPlugins",
                 "Configuration", "JSONSchema", "JSONText", "PositionTracking", "PropertyList", "RestorationEngine", "SessionFormat",
                 "StrategyKit", "TimelineCore", "TimelineFormats", "TimelineLoading", "TimelineLogging", "TimelineStore", "ValueTree",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -412,6 +412,16 @@ extension ConfigurationSchema {
         }
       },
       "additionalProperties": false
+    },
+    "Plugins": {
+      "title": "Plugins",
+      "description": "Strategy plugins to load: shared libraries built against the plugin ABI (docs/PLUGINS.md), as paths absolute or relative to this file. Their strategies can then be named in the pipeline, and engine validate checks their parameters. A plugin runs in the process with the engine's rights: list only libraries you trust.",
+      "type": "array",
+      "items": {
+        "type": "string",
+        "minLength": 1
+      },
+      "default": []
     }
   },
   "additionalProperties": false,

@@ -78,6 +78,8 @@ struct CompareCommand: ParsableCommand {
 
     @OptionGroup var lenientOption: LenientOption
 
+    @OptionGroup var plugins: PluginOptions
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -115,10 +117,11 @@ struct CompareCommand: ParsableCommand {
     }
 
     private func compare() throws -> ComparisonReport {
-        let configuration = try ConfigurationInput.load(config ?? "", lenient: lenientOption.lenient)
+        let engine = try ConfigurationInput.load(config ?? "", lenient: lenientOption.lenient, plugins: plugins.paths)
+        let configuration = engine.configuration, registry = engine.registry
         let candidates: [ComparisonCandidate]
         do throws(PipelineError) {
-            candidates = try ComparisonCandidate.candidates(configuration: configuration, specs: strategy)
+            candidates = try ComparisonCandidate.candidates(configuration: configuration, specs: strategy, registry: registry)
         } catch {
             Console.error("error: \(error.description)")
             throw strategy.isEmpty ? EngineExit.invalid : EngineExit.usage
@@ -136,7 +139,7 @@ struct CompareCommand: ParsableCommand {
         let specs = strategy
         let runner = ComparisonRunner(candidates: candidates, settings: ReplaySettings(configuration: configuration),
                                       jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                      rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs)) ?? candidates })
+                                      rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs, registry: registry)) ?? candidates })
         let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
         var report = runner.run(files: files, diagnostics: { _, issues in
             for issue in issues { bar.print(issue.description) }

@@ -43,7 +43,7 @@ struct DebugExportCommand: ParsableCommand {
         let opened = try storeOptions.open(create: false)
         var resolved = DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.embedded.document)
         if let config {
-            _ = try ConfigurationInput.load(config, lenient: lenientOption.lenient)
+            _ = try ConfigurationInput.load(config, lenient: lenientOption.lenient).configuration
             resolved = ConfigurationLoader().read(contentsOf: URL(fileURLWithPath: config), displayName: config).resolved
         }
         let gathered: (TimelineStore.Statistics, [(StoreScope, [PositionSnapshotRow])])

@@ -41,7 +41,7 @@ struct MaintenanceCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) } ?? .defaults
+        let configuration = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient).configuration } ?? .defaults
         var use: Double?
         if memoryUse == "system" {
             guard let measured = SystemMemory.usedFraction() else {

@@ -37,11 +37,14 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var lenientOption: LenientOption
 
+    @OptionGroup var plugins: PluginOptions
+
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        let configuration = try ConfigurationInput.load(config, lenient: lenientOption.lenient)
-        let pipeline = try PipelineInput.build(configuration, strategy: strategy)
+        let engine = try ConfigurationInput.load(config, lenient: lenientOption.lenient, plugins: plugins.paths)
+        let configuration = engine.configuration
+        let pipeline = try PipelineInput.build(engine, strategy: strategy)
         var reader: SessionReader
         do {
             reader = try SessionReader(contentsOf: URL(fileURLWithPath: session), name: session)

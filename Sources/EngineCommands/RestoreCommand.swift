@@ -74,6 +74,8 @@ struct RestoreCommand: ParsableCommand {
 
     @OptionGroup var lenientOption: LenientOption
 
+    @OptionGroup var plugins: PluginOptions
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -81,11 +83,11 @@ struct RestoreCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try ConfigurationInput.load(config, lenient: lenientOption.lenient)
+        let engine = try ConfigurationInput.load(config, lenient: lenientOption.lenient, plugins: plugins.paths)
 
         let timelineValue = try readTimeline()
         let snapshot = try readSnapshot()
-        let pipeline = try PipelineInput.build(configuration, strategy: strategy)
+        let pipeline = try PipelineInput.build(engine, strategy: strategy)
         let started = DispatchTime.now()
         let index = TimelineIndex(timelineValue)
         KeptUntilExit.shared.keep(index)

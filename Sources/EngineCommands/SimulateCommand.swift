@@ -61,7 +61,7 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) } ?? .defaults
+        let configuration = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient).configuration } ?? .defaults
         let data = try FileInput.read(posts)
         let corpus: [Post]
         do {

@@ -1,69 +1,12 @@
 import ArgumentParser
-import JSONText
-import RestorationEngine
-import StrategyKit
-import ValueTree
 
-/// `engine strategies [--format text|json]`: every registered strategy type.
+/// `engine strategies`: the registered strategy types (`list`, the default) and the conformance
+/// checks of a strategy, a plugin's above all (`check`).
 struct StrategiesCommand: ParsableCommand {
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text
-        case json
-        /// The table of `Strategies/README.md`.
-        case markdown
-    }
-
     static let configuration = CommandConfiguration(
         commandName: "strategies",
-        abstract: "List every registered strategy type with its kind, parameters, defaults and summary."
+        abstract: "List the registered strategy types, or check them against their scenarios.",
+        subcommands: [StrategiesListCommand.self, StrategiesCheckCommand.self],
+        defaultSubcommand: StrategiesListCommand.self
     )
-
-    @Option(name: .long, help: "Output format: text, json or markdown (the table of Strategies/README.md).")
-    var format: OutputFormat = .text
-
-    @OptionGroup var logging: LoggingOptions
-
-    func run() throws {
-        let types = BuiltInStrategies.registry.types
-        switch format {
-        case .json:
-            let value = Value.array(types.map { type in
-                .dictionary([
-                    ("name", .string(type.name)), ("kind", .string(type.kind.rawValue)), ("summary", .string(type.summary)),
-                    ("composition", .bool(type.isComposition)), ("parameters", type.parameterSchema),
-                ])
-            })
-            Console.outRaw(try JSONWriter(style: .pretty).write(value))
-        case .markdown:
-            Console.out("| strategy | kind | parameters | what it does |")
-            Console.out("|---|---|---|---|")
-            for type in types {
-                let kind = type.kind.rawValue + (type.isComposition ? " (composition)" : "")
-                let parameters = type.parameterNames.map { "`\($0)`" }.joined(separator: ", ")
-                Console.out("| `\(type.name)` | \(kind) | \(parameters) | \(type.summary) |")
-            }
-        case .text:
-            for kind in StrategyKind.allCases {
-                let ofKind = types.filter { $0.kind == kind }
-                guard !ofKind.isEmpty else { continue }
-                Console.out("\(kind.rawValue):")
-                for type in ofKind {
-                    Console.out("  \(type.name)\(type.isComposition ? " (composition)" : "") — \(type.summary)")
-                    for (name, member) in type.parameterSchema["properties"]?.dictionaryValue ?? [:] {
-                        let schema = member.value
-                        var line = "      \(name): \(schema["type"]?.stringValue ?? "any")"
-                        if let choices = schema["enum"]?.arrayValue { line += " (\(choices.compactMap(\.stringValue).joined(separator: ", ")))" }
-                        var range: [String] = []
-                        if let minimum = schema["minimum"] { range.append("≥ \(minimum)") }
-                        if let minimum = schema["exclusiveMinimum"] { range.append("> \(minimum)") }
-                        if let maximum = schema["maximum"] { range.append("≤ \(maximum)") }
-                        if !range.isEmpty { line += " \(range.joined(separator: ", "))" }
-                        if let value = schema["default"] { line += ", default \(value.stringValue ?? value.description)" }
-                        if let description = schema["description"]?.stringValue { line += " — \(description)" }
-                        Console.out(line)
-                    }
-                }
-            }
-        }
-    }
 }

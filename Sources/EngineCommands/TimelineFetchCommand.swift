@@ -69,7 +69,8 @@ struct TimelineFetchCommand: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let configuration = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) } ?? .defaults
+        let configured = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) }
+        let configuration = configured?.configuration ?? .defaults
         let parsed: TimelineSource
         do {
             parsed = try TimelineSource.parse(source, api: api, tokenVariable: tokenVariable)
@@ -84,7 +85,7 @@ struct TimelineFetchCommand: AsyncParsableCommand {
         let scope = legacyName.applied(to: scopeOptions).scope
         let engine: TimelineEngine
         do {
-            engine = try TimelineEngine(configuration: configuration, store: try storeOptions.open(create: true), scope: scope)
+            engine = try TimelineEngine(configuration: configuration, registry: configured?.registry ?? BuiltInStrategies.registry, store: try storeOptions.open(create: true), scope: scope)
         } catch let error as PipelineError {
             throw CommandFailure(.invalidInput, "error: \(error.description)")
         }

@@ -3,6 +3,7 @@ import Configuration
 import Foundation
 import JSONText
 import Logging
+import RestorationEngine
 import ValueTree
 
 /// `engine validate FILE...`: checks configuration files against the configuration schema.
@@ -14,8 +15,11 @@ struct ValidateCommand: ParsableCommand {
             Every problem in every file is reported, in compiler style:
               FILE:LINE:COL: error: KEY.PATH: message
 
-            Exit codes: 0 valid (warnings allowed unless --strict), 1 invalid, 2 unreadable file \
-            or bad usage.
+            Strategy names and parameters are checked against the built-ins, the --plugin \
+            libraries and the plugins a file lists under Plugins.
+
+            Exit codes: 0 valid (warnings allowed unless --strict), 1 invalid, 2 unreadable file, \
+            a plugin that cannot be loaded, or bad usage.
 
             Examples:
               engine validate config/SocialFusionTimelineConfiguration.plist
@@ -31,6 +35,8 @@ struct ValidateCommand: ParsableCommand {
     @Flag(name: .long, help: "Treat warnings (deprecated keys) as errors.")
     var strict = false
 
+    @OptionGroup var plugins: PluginOptions
+
     @OptionGroup var logging: LoggingOptions
 
     @Argument(help: "Configuration files: standalone plists, Info.plists or JSON.")
@@ -42,13 +48,13 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let logger = logging.logger(.timeline)
-        let loader = ConfigurationLoader()
+        let registry = try plugins.registry()
         var unreadable = false
         var failed = false
         var reports: [Value] = []
         for file in files {
             let started = Date()
-            let loaded = loader.read(contentsOf: URL(fileURLWithPath: file), displayName: file)
+            let (loaded, _) = try ConfigurationInput.read(file, registry: registry)
             logger.debug("validated \(file) in \(Int(Date().timeIntervalSince(started) * 1000)) ms: \(loaded.errors.count) errors, \(loaded.warnings.count) warnings")
             if loaded.diagnostics.contains(where: { $0.kind == .unreadable }) { unreadable = true }
             let fileFailed = !loaded.errors.isEmpty || (strict && !loaded.warnings.isEmpty)

@@ -30,6 +30,8 @@ public final class TimelineIndex: @unchecked Sendable {
     }
     private let timeOrderLock = NSLock()
     private var builtTimeOrder: TimeOrder?
+    private let attachmentsLock = NSLock()
+    private var attachments: [ObjectIdentifier: any Sendable] = [:]
     private let textIndexLock = NSLock()
     private var builtTextIndex: TextIndex?
     private var builtTextIndexNanoseconds: UInt64?
@@ -115,6 +117,20 @@ public final class TimelineIndex: @unchecked Sendable {
         positionsLock.unlock()
         return timeline.posts.withUnsafeBufferPointer { buffer in buffer.firstIndex { $0.id == id } }
     }
+
+    /// A structure derived from this index by another module (a plugin's columnar view, say),
+    /// built by `make` on first need and kept as long as the index, under `key`.
+    public func attachment<T: Sendable>(_ key: ObjectIdentifier, make: () -> T) -> T {
+        attachmentsLock.lock()
+        defer { attachmentsLock.unlock() }
+        if let existing = attachments[key] as? T { return existing }
+        let made = make()
+        attachments[key] = made
+        return made
+    }
+
+    /// `count + 1` offsets: the y of each post's top edge, then the content height.
+    public var topEdges: [Double] { offsets }
 
     /// The y of the post's top edge, from the top of the content.
     public func y(of index: Int) -> Double {

@@ -189,7 +189,7 @@ struct ConfigurationLoaderTests {
                 <string>com.example.app</string>
             """)
         #expect(Self.diagnostics(data, file: "Info.plist") == [
-            "Info.plist:3:1: error: no SocialFusionTimelineConfiguration key and none of the configuration's sections (PositionPersistence, Performance, Debug, TimelineCache, Network, Restoration, Resume, Sync, Logging)",
+            "Info.plist:3:1: error: no SocialFusionTimelineConfiguration key and none of the configuration's sections (PositionPersistence, Performance, Debug, TimelineCache, Network, Restoration, Resume, Sync, Logging, Plugins)",
         ])
     }
 
