@@ -190,6 +190,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Builds and runs the packages under Examples/ as their users would.
+        .testTarget(name: "ExamplesTests", dependencies: ["TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "StrategyPluginsTests",
+                    dependencies: ["StrategyPlugins", "RestorationEngine", "StrategyKit", "TimelineCore", "AuthorRun", "TestSupport",
+                                   .product(name: "PropertyBased", package: "swift-property-based")],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyKitTests",
                     dependencies: ["StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch", "BestConfidence", "WeightedVote"],

@@ -1,0 +1,25 @@
+// swift-tools-version: 6.1
+// An app's own restoration strategy, in its own package, registered beside the built-ins
+// without editing the engine (docs/ADDING_A_STRATEGY.md, "A strategy in your own package").
+import PackageDescription
+
+let package = Package(
+    name: "PackageStrategy",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "NextUnread", targets: ["NextUnread"]),
+        .executable(name: "next-unread-demo", targets: ["next-unread-demo"]),
+    ],
+    dependencies: [
+        .package(name: "TimelineEngine", path: "../.."),
+    ],
+    targets: [
+        // The strategy: what an app would put in its own module.
+        .target(name: "NextUnread", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+                swiftSettings: [.swiftLanguageMode(.v6)]),
+        // What the app does with it: one registry, one schema, one loader, one pipeline.
+        .executableTarget(name: "next-unread-demo",
+                          dependencies: ["NextUnread", .product(name: "TimelineEngine", package: "TimelineEngine")],
+                          swiftSettings: [.swiftLanguageMode(.v6)]),
+    ]
+)

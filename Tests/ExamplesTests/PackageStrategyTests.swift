@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `Examples/PackageStrategy`: an app's own strategy in its own package, depending on
+/// TimelineEngine by path. It is built here and run as an app would run it, with no change to
+/// the engine.
+@Suite("A strategy from another package", .serialized)
+struct PackageStrategyTests {
+    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = try ExampleBuilds.build("PackageStrategy").appendingPathComponent("next-unread-demo")
+        process.arguments = arguments
+        process.currentDirectoryURL = Fixtures.repository
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test("its registry's schema validates a plist that configures the strategy, with lines for a bad parameter")
+    func validate() throws {
+        let good = try Self.run(["validate", "Tests/Fixtures/examples/next-unread.plist"])
+        #expect(good.status == 0)
+        #expect(good.stdout == "Tests/Fixtures/examples/next-unread.plist: OK\n")
+        let bad = try Self.run(["validate", "Tests/Fixtures/examples/next-unread-bad.plist"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr == """
+            Tests/Fixtures/examples/next-unread-bad.plist:9:56: error: Restoration.Pipeline[1].MaxGapp: unknown key "MaxGapp"; did you mean "MaxGap"? Valid keys: Strategy, MaxGap, Confidence, Weight
+            Tests/Fixtures/examples/next-unread-bad.plist:9:117: error: Restoration.Pipeline[1].Confidence: 1.5 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)
+
+            """)
+    }
+
+    @Test("it restores with the strategy, configured with its parameters")
+    func restore() throws {
+        let result = try Self.run(["restore", "Tests/Fixtures/examples/next-unread.plist", "Tests/Fixtures/restore/timeline.jsonl",
+                                   "Tests/Fixtures/restore/position-author.json"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            ExactMatch > NextUnread(MaxGap: 600, Confidence: 0.65) > Fallback(Mode: NearestContent) | ViewportAnchor
+            1600571630564306944 by NextUnread, confidence 0.65: post 1600571630564306944 is the newest post older than the saved one, by 112 s
+
+            """)
+    }
+}
