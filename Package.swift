@@ -37,6 +37,8 @@ let package = Package(
         .executable(name: "engine", targets: ["engine"]),
         // The C header a strategy plugin builds against (docs/PLUGINS.md).
         .library(name: "TimelinePluginABI", targets: ["CTimelinePlugin"]),
+        // Loading plugins into a registry, for tools that want `--plugin` of their own.
+        .library(name: "StrategyPlugins", targets: ["StrategyPlugins"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

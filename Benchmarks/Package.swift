@@ -26,6 +26,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "plugin-bench",
+            dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine"),
+                           .product(name: "StrategyPlugins", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "session-ingest",
             dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine"),
                            .product(name: "SessionComparison", package: "TimelineEngine")],

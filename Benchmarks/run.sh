@@ -69,5 +69,11 @@ swift build -c release --package-path Benchmarks --product store-bench >&2
 Benchmarks/.build/release/store-bench Tests/Fixtures/posts/tweets-rtweet.jsonl ${STORE_POSTS:-1000000}
 
 echo
+echo "## A plugin strategy against the same algorithm built in"
+swift build -c release --package-path Examples/SameAuthorPlugin >&2
+swift build -c release --package-path Benchmarks --product plugin-bench >&2
+Benchmarks/.build/release/plugin-bench "$(swift build -c release --package-path Examples/SameAuthorPlugin --show-bin-path)/libSameAuthorPlugin.$( [ "$(uname)" = Darwin ] && echo dylib || echo so)" ${PLUGIN_SIZES:-10000 1000000}
+
+echo
 echo "## Network policies against injected failures"
 python3 Benchmarks/retry-bench.py "$engine"

@@ -22,15 +22,54 @@ final class PluginTimelineView: @unchecked Sendable {
         index.attachment(ObjectIdentifier(PluginTimelineView.self)) { PluginTimelineView(index) }
     }
 
+    /// The columns, built side by side: ids, authors, and the numeric ones (which need the
+    /// index's time order, itself a sort) are independent, so a large timeline's view costs
+    /// about as long as its slowest column.
+    private final class Columns: @unchecked Sendable {
+        var ids: (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>)?
+        var authors: (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>)?
+        var numbers: (tops: UnsafeMutableBufferPointer<Double>, order: UnsafeMutableBufferPointer<Int32>,
+                      times: UnsafeMutableBufferPointer<Double>, heights: UnsafeMutableBufferPointer<Double>)?
+    }
+
+    /// Below this many posts the columns are built one after the other: starting threads would
+    /// cost more than it saves.
+    static let parallelThreshold = 4_096
+
     private init(_ index: TimelineIndex) {
         self.index = index
         let posts = index.posts
-        (idBytes, idOffsets) = Self.strings(posts.map(\.id))
-        (authorBytes, authorOffsets) = Self.strings(posts.map { $0.author ?? "" })
-        createdAt = Self.copy(posts.map { $0.createdAt.timeIntervalSince1970 })
-        heights = Self.copy(posts.map(\.effectiveHeight))
-        tops = Self.copy(index.topEdges)
-        timeOrder = Self.copy(index.timeOrder)
+        let columns = Columns()
+        let build: @Sendable (Int) -> Void = { part in
+            switch part {
+            case 0: columns.ids = Self.ids(posts)
+            case 1: columns.authors = Self.authors(posts)
+            default: columns.numbers = Self.numbers(index)
+            }
+        }
+        if posts.count >= Self.parallelThreshold {
+            DispatchQueue.concurrentPerform(iterations: 3, execute: build)
+        } else {
+            for part in 0..<3 { build(part) }
+        }
+        (idBytes, idOffsets) = columns.ids!
+        (authorBytes, authorOffsets) = columns.authors!
+        (tops, timeOrder, createdAt, heights) = columns.numbers!
+    }
+
+    /// Top edges, time order, creation times and heights, from the index's own arrays, without
+    /// touching the posts.
+    private static func numbers(_ index: TimelineIndex) -> (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Int32>,
+                                                             UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) {
+        let tops = copy(index.topEdges), order = copy(index.timeOrder)
+        let count = index.count
+        let times = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, count))
+        index.timeOrderTimes.withUnsafeBufferPointer { sorted in
+            for position in 0..<count { times[Int(order[position])] = sorted[position] }
+        }
+        let heights = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, count))
+        for position in 0..<count { heights[position] = tops[position + 1] - tops[position] }
+        return (tops, order, times, heights)
     }
 
     deinit {
@@ -43,26 +82,47 @@ final class PluginTimelineView: @unchecked Sendable {
         timeOrder.deallocate()
     }
 
-    private static func copy<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+    private static func copy<T: BitwiseCopyable>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
         let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, values.count))
-        _ = buffer.initialize(from: values)
+        values.withUnsafeBytes { source in
+            if let base = source.baseAddress { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base, byteCount: source.count) }
+        }
         return buffer
     }
 
-    /// All `strings` in one buffer, and `count + 1` offsets into it.
-    private static func strings(_ strings: [String]) -> (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>) {
-        let total = strings.reduce(0) { $0 + $1.utf8.count }
+    private static func ids(_ posts: [Post]) -> (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>) {
+        posts.withUnsafeBufferPointer { posts in
+            var total = 0
+            for post in posts { total += post.id.utf8.count }
+            return strings(count: posts.count, total: total) { posts[$0].id }
+        }
+    }
+
+    private static func authors(_ posts: [Post]) -> (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>) {
+        posts.withUnsafeBufferPointer { posts in
+            var total = 0
+            for post in posts { total += post.author?.utf8.count ?? 0 }
+            return strings(count: posts.count, total: total) { posts[$0].author }
+        }
+    }
+
+    /// `count` strings (nil counts as empty), `total` bytes in all, in one buffer, and
+    /// `count + 1` offsets into it; each string is copied with one memcpy.
+    @inline(__always)
+    private static func strings(count: Int, total: Int, _ string: (Int) -> String?) -> (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>) {
         let bytes = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(1, total))
-        let offsets = UnsafeMutableBufferPointer<Int64>.allocate(capacity: strings.count + 1)
+        let offsets = UnsafeMutableBufferPointer<Int64>.allocate(capacity: count + 1)
+        let raw = UnsafeMutableRawPointer(bytes.baseAddress!)
         var position = 0
-        for (number, string) in strings.enumerated() {
+        for number in 0..<count {
             offsets[number] = Int64(position)
-            for byte in string.utf8 {
-                bytes[position] = CChar(bitPattern: byte)
-                position += 1
+            guard var text = string(number) else { continue }
+            text.withUTF8 { source in
+                if let base = source.baseAddress { (raw + position).copyMemory(from: base, byteCount: source.count) }
+                position += source.count
             }
         }
-        offsets[strings.count] = Int64(position)
+        offsets[count] = Int64(position)
         return (bytes, offsets)
     }
 

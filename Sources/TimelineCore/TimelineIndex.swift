@@ -79,6 +79,10 @@ public final class TimelineIndex: @unchecked Sendable {
     /// Display indexes ordered by (createdAt, display index).
     public var timeOrder: [Int32] { sortedByTime.order }
 
+    /// `createdAt` of each `timeOrder` entry, as seconds since 1970: the whole array, for
+    /// readers that walk all of it.
+    public var timeOrderTimes: [Double] { sortedByTime.times }
+
     /// `createdAt` of `timeOrder[k]`, as seconds since 1970.
     private var sortedTimes: [Double] { sortedByTime.times }
 
