@@ -46,6 +46,14 @@ for _ in 0..<20 {
     loads.append(Double(now() - started) / 1e6)
 }
 print("Loading the plugin (dlopen, ABI check, describe, schema compile, registration, its 3 scenarios and the 4 common checks): median \(String(format: "%.2f", median(loads))) ms over 20 loads; the first \(String(format: "%.2f", loads[0])) ms")
+var compositions: [Double] = []
+for _ in 0..<20 {
+    let fresh = try PluginLoader.load([plugin], into: BuiltInStrategies.registry)
+    let started = now()
+    _ = fresh.configurationSchema
+    compositions.append(Double(now() - started) / 1e6)
+}
+print("Composing and compiling the configuration schema with the plugin's strategy (once per registry, then cached): median \(String(format: "%.2f", median(compositions))) ms")
 print()
 let builtIn = try PipelineBuilder(registry: registry).build(spec: "AuthorRun")
 let fromPlugin = try PipelineBuilder(registry: registry).build(spec: "SameAuthor")
