@@ -52,7 +52,8 @@ struct PluginCommandTests {
         let names = (BuiltInStrategies.registry.stageTypes.map(\.name) + ["SameAuthor"]).map { "\"\($0)\"" }.joined(separator: ", ")
         #expect(bad.stderr == """
             Tests/Fixtures/plugins/same-author-bad.plist:9:73: error: Restoration.Pipeline[1].Window: -3 is less than the minimum 0 (allowed: ≥ 0)
-            Tests/Fixtures/plugins/same-author-bad.plist:10:29: error: Restoration.Pipeline[2].Strategy: "Falback" is not one of the allowed values: \(names); did you mean "Fallback"?
+            Tests/Fixtures/plugins/same-author-bad.plist:10:29: error: Restoration.Pipeline[2].Strategy: "SameAuthr" is not one of the allowed values: \(names); did you mean "SameAuthor"?
+            Tests/Fixtures/plugins/same-author-bad.plist:11:29: error: Restoration.Pipeline[3].Strategy: "Falback" is not one of the allowed values: \(names); did you mean "Fallback"?
 
             """)
         let without = try EngineProcess.run(["validate", "Tests/Fixtures/plugins/same-author.plist"])
@@ -118,6 +119,7 @@ struct PluginCommandTests {
         ("CLASH", "strategy \"ExactMatch\" is already registered"),
         ("BAD_KIND", "describe: strategies[0].kind must be one of restoration, fallback, found \"cache\""),
         ("FAILING_SCENARIO", "TopPost fails its check \"the top post\": expected post p1, got post p0 (engine strategies check --plugin PLUGIN shows every check)"),
+        ("MAKE_FAILS", "TopPost fails its check \"the top post\": cannot be built: TopPost: this build cannot make TopPost (engine strategies check --plugin PLUGIN shows every check)"),
     ])
     func refused(_ define: String, _ message: String) throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -10,6 +10,7 @@
  *   -DCLASH             calls its strategy ExactMatch, a built-in's name
  *   -DBAD_KIND          declares a kind a plugin cannot provide
  *   -DFAILING_SCENARIO  ships a scenario it does not pass
+ *   -DMAKE_FAILS        describes a strategy its make refuses to make
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,10 @@ const char *timeline_plugin_describe(void) {
 typedef struct { double level; } top_post;
 
 void *timeline_plugin_make(const char *name, const char *parameters, char *error, int64_t capacity) {
+#ifdef MAKE_FAILS
+    snprintf(error, (size_t)capacity, "this build cannot make %s", name);
+    return NULL;
+#endif
     if (strcmp(name, NAME) != 0) {
         snprintf(error, (size_t)capacity, "unknown strategy %s", name);
         return NULL;
