@@ -66,13 +66,7 @@ public struct AuthorRunStrategy: RestorationStage, DeclaredStrategy {
         guard let best else { return nil }
         let confidence = window > 0 ? 0.75 * (1 - best.delta / window) : 0.75
         return Candidate(index: best.index, confidence: confidence, method: .named(name), placement: .standIn, strategy: name,
-                         explanation: "post \(posts[best.index].id) by \(author) was created \(Self.describe(best.delta)) from the saved post")
-    }
-
-    static func describe(_ seconds: Double) -> String {
-        if seconds < 120 { return "\(Int(seconds.rounded())) s" }
-        if seconds < 7200 { return "\(Int((seconds / 60).rounded())) min" }
-        return "\(Int((seconds / 3600).rounded())) h"
+                         explanation: "post \(posts[best.index].id) by \(author) was created \(TimeDistance.describe(best.delta)) from the saved post")
     }
 
     static let scenarios: [StrategyScenario] = {

@@ -50,13 +50,7 @@ public struct TemporalProximityStrategy: RestorationStage, DeclaredStrategy {
         let post = index.posts[choice]
         return Candidate(
             index: choice, confidence: confidence, method: .temporalProximity, placement: .standIn, strategy: name,
-            explanation: "post \(post.id) was created \(TemporalProximityStrategy.describe(best)) from the saved post (window \(TemporalProximityStrategy.describe(window)))")
-    }
-
-    static func describe(_ seconds: Double) -> String {
-        if seconds < 120 { return "\(Int(seconds.rounded())) s" }
-        if seconds < 7200 { return "\(Int((seconds / 60).rounded())) min" }
-        return "\(Int((seconds / 3600).rounded())) h"
+            explanation: "post \(post.id) was created \(TimeDistance.describe(best)) from the saved post (window \(TimeDistance.describe(window)))")
     }
 
     static let scenarios: [StrategyScenario] = {
