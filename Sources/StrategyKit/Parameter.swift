@@ -108,10 +108,13 @@ public struct ParameterDeclaration: Sendable {
 
 /// A Swift type a parameter can have: how it is written in JSON Schema and read back.
 public protocol ParameterValue: Sendable {
+    /// The JSON Schema `type`: `number`, `integer`, `boolean` or `string`.
     static var schemaType: String { get }
     /// The allowed values, for a choice.
     static var allowedValues: [String]? { get }
+    /// The value as the schema and the parameters write it.
     var schemaValue: Value { get }
+    /// The value read back from a validated parameter, or nil when it has another type.
     init?(schemaValue: Value)
 }
 

@@ -147,12 +147,14 @@ public struct StrategyType: Sendable {
 /// The `Weight` every restoration and fallback stage accepts; the registry applies it, so no
 /// strategy handles it.
 public enum StrategyWeight {
+    /// `Weight`: a number ≥ 0, 1 by default.
     public static let parameter = Parameter<Double>("Weight", help: "This stage's vote in a WeightedVote composition.", default: 1,
                                                     minimum: 0)
 }
 
 /// A strategy whose registered name comes from its type: `name` is `Self.type.name`.
 public protocol DeclaredStrategy {
+    /// The strategy's one declaration, which the registry holds.
     static var type: StrategyType { get }
 }
 
