@@ -15,10 +15,11 @@ let strategyNames = [
     "FirstMatch", "BestConfidence", "WeightedVote",
     "LRU", "TTL", "SizeBounded", "CacheChain",
     "NoRetry", "ExponentialBackoff",
+    "LastWriterWins", "FurthestRead",
 ]
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
-    let target = Target.target(name: name, dependencies: ["StrategyKit", "TimelineCore", "ValueTree"], path: "Strategies/\(name)",
+    let target = Target.target(name: name, dependencies: ["StrategyKit", "TimelineCore", "ValueTree", "SyncModel"], path: "Strategies/\(name)",
                                swiftSettings: swiftSettings)
     let tests = "Tests/Strategies/\(name)Tests"
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(tests)") else { return [target] }
@@ -90,8 +91,12 @@ let package = Package(
         .target(name: "TimelineFormats", dependencies: ["TimelineCore", "ValueTree", "JSONText"], swiftSettings: swiftSettings),
         // The position tracker, the resume policy (soft and hard closes) and suggestions.
         .target(name: "PositionTracking", dependencies: ["TimelineCore", "Configuration"], swiftSettings: swiftSettings),
+        // Cross-device sync's model: hybrid logical clocks, position registers and their total
+        // order, replica state, merge policies and transports as protocols, the wire format.
+        .target(name: "SyncModel", dependencies: ["TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
+                swiftSettings: swiftSettings),
         // What a strategy is: kinds, stages, candidates, the StrategyType a registry holds.
-        .target(name: "StrategyKit", dependencies: ["TimelineCore", "ValueTree"], swiftSettings: swiftSettings),
+        .target(name: "StrategyKit", dependencies: ["TimelineCore", "ValueTree", "SyncModel"], swiftSettings: swiftSettings),
         // The registry of built-ins, pipelines built from the configuration or a spec, and the
         // configuration schema composed with the strategies' parameter schemas.
         .target(
@@ -210,7 +215,8 @@ let package = Package(
             name: "RestorationEngineTests",
             dependencies: ["RestorationEngine", "StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "JSONText", "TestSupport",
                            "TimelineFormats", "ValueTree", "SessionSimulation",
-                           "StrategyTestSupport", "Fallback", "FirstMatch"],
+                           "StrategyTestSupport", "Fallback", "FirstMatch", "SyncModel",
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "SessionFormatTests", dependencies: ["SessionFormat", "TimelineCore", "TestSupport"],

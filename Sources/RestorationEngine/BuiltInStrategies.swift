@@ -9,7 +9,9 @@ import ExactMatch
 import ExponentialBackoff
 import Fallback
 import FirstMatch
+import FurthestRead
 import LRU
+import LastWriterWins
 import NeighborAnchor
 import NoRetry
 import SizeBounded
@@ -38,6 +40,8 @@ public enum BuiltInStrategies {
         CacheChainPolicy.type,
         NoRetryPolicy.type,
         ExponentialBackoffPolicy.type,
+        LastWriterWinsPolicy.type,
+        FurthestReadPolicy.type,
     ]
 
     /// The registry of the built-ins.

@@ -86,7 +86,7 @@ public struct StrategyRegistry: Sendable {
                 switch try build(child, kind: composes, inherited: inherited, depth: depth + 1) {
                 case .restoration(let stage): options.children.append(stage)
                 case .cache(let policy): options.cachePolicies.append(policy)
-                case .positioning, .network: throw PipelineError("\(node.name) cannot combine \(child.name)")
+                case .positioning, .network, .merge, .transport: throw PipelineError("\(node.name) cannot combine \(child.name)")
                 }
             }
         } else if !node.children.isEmpty {
@@ -104,7 +104,7 @@ public struct StrategyRegistry: Sendable {
         case (.restoration(let stage), .restoration), (.restoration(let stage), .fallback):
             let weight = StrategyWeight.parameter.value(in: options)
             return weight == StrategyWeight.parameter.defaultValue ? built : .restoration(WeightedStage(stage, weight: weight))
-        case (.positioning, .positioning), (.cache, .cache), (.network, .network):
+        case (.positioning, .positioning), (.cache, .cache), (.network, .network), (.merge, .merge), (.transport, .transport):
             return built
         default:
             throw PipelineError("\(node.name) built a \(built.kindName), not a \(type.kind.rawValue) strategy")
@@ -116,7 +116,7 @@ public struct StrategyRegistry: Sendable {
     /// you mean".
     public func lookup(_ name: String, kind: StrategyKind) throws(PipelineError) -> StrategyType {
         let family = types.filter { $0.kind.label == kind.label }
-        if let type = family.first(where: { $0.name == name }) { return type }
+        if let type = family.first(where: { $0.name == name || $0.aliases.contains(name) }) { return type }
         let names = family.map(\.name)
         var message = "unknown \(kind.label) \(Value.quote(name))"
         if let suggestion = Suggestions.closest(to: name, among: names) { message += "; did you mean \(Value.quote(suggestion))?" }

@@ -1,4 +1,4 @@
-/// What a strategy type decides. Merge and transport kinds arrive with sync.
+/// What a strategy type decides.
 public enum StrategyKind: String, CaseIterable, Sendable, Comparable {
     /// Finds the post to restore to (ExactMatch, NeighborAnchor, …, and the compositions).
     case restoration
@@ -11,6 +11,11 @@ public enum StrategyKind: String, CaseIterable, Sendable, Comparable {
     /// Decides whether a failed request to a timeline source is retried (NoRetry,
     /// ExponentialBackoff).
     case network
+    /// Picks a position register's value among the devices' writes (LastWriterWins,
+    /// FurthestRead).
+    case merge
+    /// Carries positions between devices (None, Directory).
+    case transport
 
     /// True for the kinds that stand in a restoration pipeline.
     public var isStage: Bool { self == .restoration || self == .fallback || self == .positioning }
@@ -21,6 +26,8 @@ public enum StrategyKind: String, CaseIterable, Sendable, Comparable {
         case .restoration, .fallback, .positioning: "strategy"
         case .cache: "cache policy"
         case .network: "network policy"
+        case .merge: "merge policy"
+        case .transport: "transport"
         }
     }
 

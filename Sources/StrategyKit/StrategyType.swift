@@ -1,3 +1,4 @@
+import SyncModel
 import ValueTree
 
 /// What a strategy type's factory receives: its validated parameters (defaults and inherited
@@ -32,6 +33,8 @@ public enum BuiltStrategy: Sendable {
     case positioning(any PositioningStage)
     case cache(any CachePolicy)
     case network(any NetworkPolicy)
+    case merge(any MergePolicy)
+    case transport(any SyncTransport)
 
     /// The kind of component this is (a fallback stage reads as `restoration`).
     public var kindName: String {
@@ -40,6 +43,8 @@ public enum BuiltStrategy: Sendable {
         case .positioning: "positioning stage"
         case .cache: "cache policy"
         case .network: "network policy"
+        case .merge: "merge policy"
+        case .transport: "transport"
         }
     }
 }
@@ -67,11 +72,17 @@ public struct StrategyType: Sendable {
     public let cacheScenarios: [CacheScenario]
     /// Named examples of a network policy, run by the shared conformance suite.
     public let networkScenarios: [NetworkScenario]
+    /// Named examples of a merge policy, run by the shared conformance suite.
+    public let mergeScenarios: [MergeScenario]
+    /// Former names that still select this type; the configuration schema accepts them with a
+    /// warning naming the current one.
+    public let aliases: [String]
     public let make: @Sendable (StrategyOptions) throws -> BuiltStrategy
 
     /// A type whose parameters are declared with `Parameter`.
     public init(name: String, kind: StrategyKind, summary: String, parameters: [ParameterDeclaration] = [], composes: StrategyKind? = nil,
                 scenarios: [StrategyScenario] = [], cacheScenarios: [CacheScenario] = [], networkScenarios: [NetworkScenario] = [],
+                mergeScenarios: [MergeScenario] = [], aliases: [String] = [],
                 make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
         var all = parameters
         if kind.isStage, kind != .positioning { all.append(StrategyWeight.parameter.declaration) }
@@ -80,7 +91,8 @@ public struct StrategyType: Sendable {
             ("properties", .dictionary(all.map { ($0.name, $0.schema) })),
         ])
         self.init(name: name, kind: kind, summary: summary, declarations: all, parameterSchema: schema, composes: composes,
-                  scenarios: scenarios, cacheScenarios: cacheScenarios, networkScenarios: networkScenarios, make: make)
+                  scenarios: scenarios, cacheScenarios: cacheScenarios, networkScenarios: networkScenarios,
+                  mergeScenarios: mergeScenarios, aliases: aliases, make: make)
     }
 
     /// A type described by a raw parameter schema (an object schema), as a plugin describes
@@ -95,12 +107,13 @@ public struct StrategyType: Sendable {
             schema = Value(.dictionary(members))
         }
         self.init(name: name, kind: kind, summary: summary, declarations: [], parameterSchema: schema, composes: composes,
-                  scenarios: scenarios, cacheScenarios: [], networkScenarios: [], make: make)
+                  scenarios: scenarios, cacheScenarios: [], networkScenarios: [], mergeScenarios: [], aliases: [], make: make)
     }
 
     private init(name: String, kind: StrategyKind, summary: String, declarations: [ParameterDeclaration], parameterSchema: Value,
                  composes: StrategyKind?, scenarios: [StrategyScenario], cacheScenarios: [CacheScenario],
-                 networkScenarios: [NetworkScenario], make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
+                 networkScenarios: [NetworkScenario], mergeScenarios: [MergeScenario], aliases: [String],
+                 make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
         self.name = name
         self.kind = kind
         self.summary = summary
@@ -110,6 +123,8 @@ public struct StrategyType: Sendable {
         self.scenarios = scenarios
         self.cacheScenarios = cacheScenarios
         self.networkScenarios = networkScenarios
+        self.mergeScenarios = mergeScenarios
+        self.aliases = aliases
         self.make = make
     }
 

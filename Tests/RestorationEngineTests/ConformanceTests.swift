@@ -115,8 +115,8 @@ struct ConformanceTests {
                     #expect(posts[restoration.index].id == restoration.postId, "\(name) / \(scenario): the returned post exists")
                     #expect(restoration.contentOffset >= 0 && restoration.contentOffset <= index.maximumContentOffset)
                 }
-            case .cache, .network:
-                Issue.record("\(name) is a cache policy, not a pipeline stage")
+            case .cache, .network, .merge, .transport:
+                Issue.record("\(name) is not a pipeline stage")
             }
         }
     }

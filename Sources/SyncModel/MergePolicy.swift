@@ -1,0 +1,19 @@
+/// How a register picks its value among the writes it has seen: a strict total order, of which
+/// the register keeps the greatest. A max over a total order is commutative, associative and
+/// idempotent, so replicas that have seen the same writes hold the same value whatever the
+/// order, duplication or delay of delivery. The conformance suite checks this for every
+/// registered policy.
+public protocol MergePolicy: Sendable {
+    /// The registered name.
+    var name: String { get }
+    /// True when `lhs` loses to `rhs`. Must be a strict total order on the writes of one
+    /// register; end with `RegisterStamp` order to break every tie.
+    func precedes(_ lhs: PositionRecord, _ rhs: PositionRecord) -> Bool
+}
+
+extension MergePolicy {
+    /// The winner of two writes.
+    public func merge(_ lhs: PositionRecord, _ rhs: PositionRecord) -> PositionRecord {
+        precedes(lhs, rhs) ? rhs : lhs
+    }
+}

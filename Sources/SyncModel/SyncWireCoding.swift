@@ -1,0 +1,125 @@
+import Foundation
+import JSONText
+import TimelineCore
+import TimelineFormats
+import ValueTree
+
+/// The sync wire format, version 1: one JSON document per device, as a Directory transport's
+/// file and an HTTP transport's body carry it (`schemas/sync-wire.schema.json`):
+///
+/// ```json
+/// {"format": "timeline-sync", "version": 1, "device": "phone", "records": [
+///   {"account": "me", "timeline": "home", "hlc": "0192f4a1b2c30007", "device": "phone",
+///    "savedAt": "2026-11-24T09:00:00Z", "epoch": {"hlc": "0000000000000000", "device": ""},
+///    "progress": {"createdAt": 1700000000, "postId": "42"},
+///    "position": {"postId": "42", "viewportY": -40, …}}]}
+/// ```
+///
+/// `position: null` is a tombstone. Unknown fields are ignored (newer writers may add them); a
+/// missing or mistyped field, a malformed timestamp or an empty device id is an error naming
+/// where it is.
+public enum SyncWireCoding {
+    public static let format = "timeline-sync"
+    public static let version = 1
+
+    /// A document that cannot be read: where, and why.
+    public struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// A decoded document.
+    public struct Document: Sendable, Equatable {
+        public var device: String
+        public var records: [PositionRecord]
+
+        public init(device: String, records: [PositionRecord]) {
+            self.device = device
+            self.records = records
+        }
+    }
+
+    public static func encode(_ document: Document) -> Data {
+        let value = Value.dictionary([
+            ("format", .string(format)), ("version", .integer(version)), ("device", .string(document.device)),
+            ("records", .array(document.records.map(value(of:)))),
+        ])
+        return Data(((try? JSONWriter(style: .compact).write(value)) ?? "{}").utf8)
+    }
+
+    public static func value(of record: PositionRecord) -> Value {
+        var pairs: [(String, Value)] = [
+            ("account", .string(record.key.account)), ("timeline", .string(record.key.timeline)),
+            ("hlc", .string(record.stamp.time.description)), ("device", .string(record.device)),
+            ("savedAt", .string(Timestamp.format(record.savedAt))),
+            ("epoch", .dictionary([("hlc", .string(record.epoch.time.description)), ("device", .string(record.epoch.device))])),
+        ]
+        if let progress = record.progress {
+            pairs.append(("progress", .dictionary([("createdAt", .real(progress.createdAt)), ("postId", .string(progress.postId))])))
+        }
+        pairs.append(("position", record.snapshot.map(SnapshotCoding.value(of:)) ?? .null))
+        return .dictionary(pairs)
+    }
+
+    public static func decode(_ data: Data) throws(DecodingError) -> Document {
+        let root: Value
+        do {
+            root = try JSONReader(maximumDepth: 64).read(data)
+        } catch {
+            throw DecodingError("not JSON: \(error.description)")
+        }
+        guard root["format"]?.stringValue == format else { throw DecodingError("\"format\" must be \"\(format)\"") }
+        guard let version = root["version"]?.numberValue else { throw DecodingError("\"version\" must be a number") }
+        guard version == Double(Self.version) else {
+            throw DecodingError("version \(root["version"]!.description) is not supported; this engine reads version \(Self.version)")
+        }
+        let device = try string(root, "device", at: "")
+        guard let records = root["records"]?.arrayValue else { throw DecodingError("\"records\" must be an array") }
+        var decoded: [PositionRecord] = []
+        for (number, entry) in records.enumerated() { decoded.append(try record(entry, at: "records[\(number)]")) }
+        return Document(device: device, records: decoded)
+    }
+
+    public static func record(_ entry: Value, at path: String) throws(DecodingError) -> PositionRecord {
+        guard entry.dictionaryValue != nil else { throw DecodingError("\(path) must be an object") }
+        let key = RegisterKey(account: try string(entry, "account", at: path), timeline: try string(entry, "timeline", at: path))
+        let stamp = RegisterStamp(time: try timestamp(entry, "hlc", at: path), device: try string(entry, "device", at: path))
+        guard let savedText = entry["savedAt"]?.stringValue, let savedAt = Timestamp.parse(savedText) else {
+            throw DecodingError("\(path).savedAt must be an RFC 3339 timestamp")
+        }
+        guard let epochValue = entry["epoch"], epochValue.dictionaryValue != nil else { throw DecodingError("\(path).epoch must be an object") }
+        guard let epochDevice = epochValue["device"]?.stringValue else { throw DecodingError("\(path).epoch.device must be a string") }
+        let epoch = RegisterStamp(time: try timestamp(epochValue, "hlc", at: path + ".epoch"), device: epochDevice)
+        var progress: PositionRecord.Progress?
+        if let written = entry["progress"], written != .null {
+            guard let createdAt = written["createdAt"]?.numberValue, createdAt.isFinite, let postId = written["postId"]?.stringValue else {
+                throw DecodingError("\(path).progress must have a number createdAt and a string postId")
+            }
+            progress = PositionRecord.Progress(createdAt: createdAt, postId: postId)
+        }
+        guard let position = entry["position"] else { throw DecodingError("\(path).position is missing (null for a tombstone)") }
+        var snapshot: PositionSnapshot?
+        if position != .null {
+            do {
+                snapshot = try SnapshotCoding.snapshot(from: position)
+            } catch {
+                throw DecodingError("\(path).position: \(error.message)")
+            }
+        }
+        return PositionRecord(key: key, stamp: stamp, savedAt: savedAt, snapshot: snapshot, epoch: epoch, progress: progress)
+    }
+
+    private static func string(_ value: Value, _ key: String, at path: String) throws(DecodingError) -> String {
+        let where_ = path.isEmpty ? key : "\(path).\(key)"
+        guard let text = value[key]?.stringValue else { throw DecodingError("\(where_) must be a string") }
+        guard !text.isEmpty else { throw DecodingError("\(where_) must not be empty") }
+        return text
+    }
+
+    private static func timestamp(_ value: Value, _ key: String, at path: String) throws(DecodingError) -> HybridTimestamp {
+        guard let text = value[key]?.stringValue, let time = HybridTimestamp(text) else {
+            throw DecodingError("\(path).\(key) must be a hybrid timestamp: 16 hexadecimal digits")
+        }
+        return time
+    }
+}

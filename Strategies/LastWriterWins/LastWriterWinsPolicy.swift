@@ -1,0 +1,42 @@
+import Foundation
+import StrategyKit
+import SyncModel
+import TimelineCore
+
+/// LastWriterWins: the write with the greatest (hybrid timestamp, device id) wins, a tombstone
+/// like any other write. A write made after seeing another wins over it, whatever the wall
+/// clocks say, because the hybrid clock of the later writer has moved past the one it saw.
+public struct LastWriterWinsPolicy: MergePolicy, DeclaredStrategy {
+    public static let type = StrategyType(
+        name: "LastWriterWins", kind: .merge,
+        summary: "The latest write wins, by hybrid logical clock, then device id; a tombstone like any write.",
+        mergeScenarios: LastWriterWinsPolicy.scenarios
+    ) { _ in
+        .merge(LastWriterWinsPolicy())
+    }
+
+    public init() {}
+
+    public func precedes(_ lhs: PositionRecord, _ rhs: PositionRecord) -> Bool {
+        lhs.stamp < rhs.stamp
+    }
+
+    static let scenarios: [MergeScenario] = {
+        let key = RegisterKey(account: "me", timeline: "home")
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        func write(_ millis: UInt64, _ counter: UInt16, _ device: String, _ post: String?, created: Double = 0) -> PositionRecord {
+            let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: millis, counter: counter), device: device)
+            return PositionRecord(key: key, stamp: stamp, savedAt: date, snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: .zero,
+                                  progress: post.map { .init(createdAt: created, postId: $0) })
+        }
+        return [
+            MergeScenario(name: "the later write wins, even further back in the timeline",
+                          records: [write(1_000, 0, "phone", "p9", created: 900), write(2_000, 0, "ipad", "p1", created: 100)], expectedWinner: 1),
+            MergeScenario(name: "the same millisecond: the counter decides",
+                          records: [write(1_000, 2, "phone", "p1"), write(1_000, 1, "ipad", "p2")], expectedWinner: 0),
+            MergeScenario(name: "the same timestamp: the device id decides, the same way everywhere",
+                          records: [write(1_000, 0, "phone", "p1"), write(1_000, 0, "ipad", "p2")], expectedWinner: 0),
+            MergeScenario(name: "a later tombstone wins", records: [write(1_000, 0, "phone", "p1"), write(3_000, 0, "ipad", nil)], expectedWinner: 1),
+        ]
+    }()
+}
