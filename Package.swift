@@ -16,6 +16,7 @@ let strategyNames = [
     "LRU", "TTL", "SizeBounded", "CacheChain",
     "NoRetry", "ExponentialBackoff",
     "LastWriterWins", "FurthestRead",
+    "None", "Directory",
 ]
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
@@ -130,8 +131,13 @@ let package = Package(
         // The engine's state in one SQLite file (GRDB, WAL): cached timelines, position history,
         // read posts, the last restoration; migrations, crash safety, maintenance by cache policy.
         .target(name: "TimelineStore",
-                dependencies: ["TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree",
+                dependencies: ["TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree", "SyncModel",
                                .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: swiftSettings),
+        // Cross-device sync on a store: the configured merge policy and transport, and the
+        // pull → merge → push round.
+        .target(name: "PositionSync",
+                dependencies: ["SyncModel", "TimelineStore", "RestorationEngine", "StrategyKit", "Configuration"],
                 swiftSettings: swiftSettings),
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.
@@ -150,7 +156,7 @@ let package = Package(
         .target(
             name: "EngineCommands",
             dependencies: [
-                "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation", "StrategyPlugins",
+                "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation", "StrategyPlugins", "PositionSync", "SyncModel",
                 "Configuration", "JSONSchema", "JSONText", "PositionTracking", "PropertyList", "RestorationEngine", "SessionFormat",
                 "StrategyKit", "TimelineCore", "TimelineFormats", "TimelineLoading", "TimelineLogging", "TimelineStore", "ValueTree",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -202,6 +208,10 @@ let package = Package(
         .testTarget(name: "StrategyPluginsTests",
                     dependencies: ["StrategyPlugins", "RestorationEngine", "StrategyKit", "TimelineCore", "AuthorRun", "TestSupport",
                                    .product(name: "PropertyBased", package: "swift-property-based")],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "PositionSyncTests",
+                    dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "Configuration", "StrategyKit",
+                                   "Directory", "FurthestRead", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyKitTests",

@@ -98,21 +98,16 @@ public struct ResumeSettings: Sendable, Equatable {
 
 /// `Sync`: carrying the position across devices.
 public struct SyncSettings: Sendable, Equatable {
-    public enum Policy: String, CaseIterable, Sendable {
-        case lastWriterWins = "LastWriterWins"
-        case merge = "Merge"
-    }
-
-    public enum Transport: String, CaseIterable, Sendable {
-        case none = "None"
-        case directory = "Directory"
-        case http = "HTTP"
-    }
-
-    public var policy: Policy
-    public var transport: Transport
+    /// The merge policy, as written (a name alone reads as a spec without parameters).
+    public var policy: ComponentSpec
+    /// The transport, as written.
+    public var transport: ComponentSpec
+    /// Seconds to wait after a local change before a round.
     public var debounceInterval: Double
+    /// Seconds within which a remote position on the same post does not move the reader.
     public var samePostDeadband: Double
+    /// Seconds a tombstone is kept.
+    public var tombstoneGracePeriod: Double
 }
 
 /// `Logging`: where log records go.

@@ -355,23 +355,14 @@ extension ConfigurationSchema {
       "properties": {
         "Policy": {
           "title": "Merge policy",
-          "description": "How concurrent positions from several devices are reconciled: LastWriterWins keeps the most recent read time (ties broken by device id); Merge keeps the furthest-read position per timeline.",
-          "type": "string",
-          "enum": [
-            "LastWriterWins",
-            "Merge"
-          ],
+          "description": "How a position register picks its value among the devices' writes: a registered merge policy's name, or a dictionary with its name under Strategy and its parameters. LastWriterWins keeps the latest write by hybrid logical clock; FurthestRead keeps the position furthest along the timeline, so a stale device never drags the reader back.",
+          "$ref": "#/$defs/mergePolicy",
           "default": "LastWriterWins"
         },
         "Transport": {
           "title": "Transport",
-          "description": "Where positions travel: None keeps them on this device; Directory shares a folder; HTTP talks to a sync server.",
-          "type": "string",
-          "enum": [
-            "None",
-            "Directory",
-            "HTTP"
-          ],
+          "description": "Where positions travel: a registered transport's name, or a dictionary with its name under Strategy and its parameters, e.g. {Strategy: Directory, Path: /Volumes/shared/timeline-sync}. None keeps them on this device, and applies whatever this says when PositionPersistence.CrossSessionSync is false.",
+          "$ref": "#/$defs/transport",
           "default": "None"
         },
         "DebounceInterval": {
@@ -387,6 +378,13 @@ extension ConfigurationSchema {
           "type": "number",
           "minimum": 0,
           "default": 30
+        },
+        "TombstoneGracePeriod": {
+          "title": "Tombstone grace period",
+          "description": "Seconds a forgotten position's tombstone is kept so that every device hears of it (2592000 = 30 days). A device that comes back after longer starts again from what the others hold, so it cannot bring a forgotten position back.",
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "default": 2592000
         }
       },
       "additionalProperties": false
@@ -1045,6 +1043,214 @@ extension ConfigurationSchema {
           }
         }
       ]
+    },
+    "mergePolicy": {
+      "title": "Merge policy",
+      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. Merge: the former name of FurthestRead.",
+      "if": {
+        "type": "string"
+      },
+      "then": {
+        "type": "string",
+        "enum": [
+          "LastWriterWins",
+          "FurthestRead",
+          "Merge"
+        ],
+        "allOf": [
+          {
+            "if": {
+              "const": "Merge"
+            },
+            "then": {
+              "const": "Merge",
+              "deprecated": true,
+              "description": "\"Merge\" is the former name of \"FurthestRead\", which it selects; write \"FurthestRead\""
+            }
+          }
+        ]
+      },
+      "else": {
+        "title": "Merge policy",
+        "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
+        "type": "object",
+        "properties": {
+          "Strategy": {
+            "title": "Strategy",
+            "description": "The registered name. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. Merge: the former name of FurthestRead.",
+            "type": "string",
+            "enum": [
+              "LastWriterWins",
+              "FurthestRead",
+              "Merge"
+            ],
+            "allOf": [
+              {
+                "if": {
+                  "const": "Merge"
+                },
+                "then": {
+                  "const": "Merge",
+                  "deprecated": true,
+                  "description": "\"Merge\" is the former name of \"FurthestRead\", which it selects; write \"FurthestRead\""
+                }
+              }
+            ]
+          }
+        },
+        "required": [
+          "Strategy"
+        ],
+        "allOf": [
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "LastWriterWins"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "FurthestRead"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "Merge"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
+              "additionalProperties": false
+            }
+          }
+        ]
+      }
+    },
+    "transport": {
+      "title": "Transport",
+      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's.",
+      "if": {
+        "type": "string"
+      },
+      "then": {
+        "type": "string",
+        "enum": [
+          "None",
+          "Directory"
+        ],
+        "allOf": [
+          {
+            "not": {
+              "const": "Directory",
+              "description": "Directory needs Path: write it as a dictionary, {Strategy: Directory, Path: …}"
+            }
+          }
+        ]
+      },
+      "else": {
+        "title": "Transport",
+        "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it.",
+        "type": "object",
+        "properties": {
+          "Strategy": {
+            "title": "Strategy",
+            "description": "The registered name. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's.",
+            "type": "string",
+            "enum": [
+              "None",
+              "Directory"
+            ]
+          }
+        },
+        "required": [
+          "Strategy"
+        ],
+        "allOf": [
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "None"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "Directory"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "Path": {
+                  "description": "The shared folder. It must exist: it is never created.",
+                  "type": "string",
+                  "minLength": 1
+                },
+                "PollInterval": {
+                  "description": "Seconds between two rounds when nothing local has changed.",
+                  "type": "number",
+                  "exclusiveMinimum": 0,
+                  "default": 60
+                }
+              },
+              "required": [
+                "Path"
+              ],
+              "additionalProperties": false
+            }
+          }
+        ]
+      }
     }
   }
 }

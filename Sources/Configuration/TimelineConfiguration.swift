@@ -79,10 +79,11 @@ public struct TimelineConfiguration: Sendable, Equatable {
             silentRestoreConfidence: resume.double("SilentRestoreConfidence"))
         let sync = SectionReader(resolved, "Sync")
         self.sync = SyncSettings(
-            policy: sync.enumeration("Policy", default: .lastWriterWins),
-            transport: sync.enumeration("Transport", default: .none),
+            policy: sync.component("Policy", nameKey: "Strategy") ?? ComponentSpec(name: sync.string("Policy")),
+            transport: sync.component("Transport", nameKey: "Strategy") ?? ComponentSpec(name: sync.string("Transport")),
             debounceInterval: sync.double("DebounceInterval"),
-            samePostDeadband: sync.double("SamePostDeadband"))
+            samePostDeadband: sync.double("SamePostDeadband"),
+            tombstoneGracePeriod: sync.double("TombstoneGracePeriod"))
         let logging = SectionReader(resolved, "Logging")
         self.logging = LoggingSettings(sinks: logging.components("Sinks", nameKey: "Sink"))
     }

@@ -15,12 +15,16 @@ struct CommandFailure: Error, CustomStringConvertible {
         case unreadable
         /// The command line was wrong.
         case usage
+        /// The sync transport could not be reached.
+        case offline
 
-        /// The documented exit codes: 1 invalid input or a failure, 2 an unreadable file or bad usage.
+        /// The documented exit codes: 1 invalid input or a failure, 2 an unreadable file or bad
+        /// usage, 3 a sync transport that cannot be reached.
         var exitCode: ExitCode {
             switch self {
             case .invalidInput, .failed: return EngineExit.invalid
             case .unreadable, .usage: return EngineExit.usage
+            case .offline: return EngineExit.offline
             }
         }
     }

@@ -13,7 +13,7 @@ public struct Engine: AsyncParsableCommand {
             """,
         version: EngineVersion.current,
         subcommands: [ValidateCommand.self, CompareCommand.self, RestoreCommand.self, ReplayCommand.self, SimulateCommand.self,
-                      TimelineCommand.self, HistoryCommand.self, MaintenanceCommand.self, DebugExportCommand.self, StrategiesCommand.self, PlistCommand.self, SchemaCommand.self,
+                      TimelineCommand.self, HistoryCommand.self, PositionCommand.self, SyncCommand.self, MaintenanceCommand.self, DebugExportCommand.self, StrategiesCommand.self, PlistCommand.self, SchemaCommand.self,
                       ConfigCommand.self]
     )
 
@@ -60,4 +60,6 @@ public enum EngineExit {
     public static let invalid = ExitCode(1)
     /// A file could not be read, or the command line was wrong.
     public static let usage = ExitCode(2)
+    /// The sync transport could not be reached (offline): the outbox keeps the changes.
+    public static let offline = ExitCode(3)
 }

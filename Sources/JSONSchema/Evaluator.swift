@@ -166,7 +166,8 @@ struct Evaluator {
         }
         if let negated = keywords["not"]?.value {
             if sub(negated, schemaPath + "/not", instance, path, keyLocation: keyLocation).isValid {
-                issue("not", "\(Evaluator.found(instance)) matches a schema it must not match")
+                // A `not` that says why (its description) is clearer than the generic message.
+                issue("not", negated["description"]?.stringValue ?? "\(Evaluator.found(instance)) matches a schema it must not match")
             }
         }
         if let condition = keywords["if"]?.value {
@@ -213,6 +214,10 @@ struct Evaluator {
         if keywords["deprecated"]?.value.boolValue == true {
             var message = "\(path.lastKey.map { "key \(Value.quote($0))" } ?? "this value") is deprecated"
             if let description = keywords["description"]?.value.stringValue { message += ": \(description)" }
+            // A deprecated value (a `const` beside it) is described by its own note.
+            if keywords["const"] != nil || keywords["enum"] != nil, let description = keywords["description"]?.value.stringValue {
+                message = description
+            }
             issue("deprecated", message, severity: .warning, at: keyLocation ?? instance.location)
         }
         return outcome

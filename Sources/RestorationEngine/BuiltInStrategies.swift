@@ -5,6 +5,7 @@ import AuthorRun
 import BestConfidence
 import CacheChain
 import ContentSimilarity
+import Directory
 import ExactMatch
 import ExponentialBackoff
 import Fallback
@@ -14,6 +15,7 @@ import LRU
 import LastWriterWins
 import NeighborAnchor
 import NoRetry
+import None
 import SizeBounded
 import StrategyKit
 import TTL
@@ -42,6 +44,8 @@ public enum BuiltInStrategies {
         ExponentialBackoffPolicy.type,
         LastWriterWinsPolicy.type,
         FurthestReadPolicy.type,
+        NoneTransport.type,
+        DirectoryTransport.type,
     ]
 
     /// The registry of the built-ins.

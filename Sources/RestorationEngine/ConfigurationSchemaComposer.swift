@@ -28,6 +28,14 @@ public enum ConfigurationSchemaComposer {
             title: "Network policy",
             description: "The retry policy for refreshing timelines: the registered policy's name under Strategy, and its parameters beside it.",
             nameKey: "Strategy", entries: registry.types(of: .network).map(Entry.init)))
+        definitions["mergePolicy"] = Value.Member(value: nameOrDefinition(
+            title: "Merge policy",
+            description: "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
+            types: registry.types(of: .merge)))
+        definitions["transport"] = Value.Member(value: nameOrDefinition(
+            title: "Transport",
+            description: "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it.",
+            types: registry.types(of: .transport)))
         definitions["sink"] = Value.Member(value: definition(
             title: "Log sink",
             description: "One log destination: the sink's name under Sink, and its options beside it.",
@@ -106,6 +114,51 @@ public enum ConfigurationSchemaComposer {
     /// `fileSchema` as the text of its file.
     public static func fileSchemaText(registry: StrategyRegistry = BuiltInStrategies.registry) -> String {
         (try? JSONWriter(style: .pretty).write(fileSchema(registry: registry))) ?? ""
+    }
+
+    /// A component that is written as its name alone (when it needs no parameter) or as a
+    /// dictionary, like `Network.Policy`. A former name (an alias) is accepted with a warning
+    /// that names the current one.
+    static func nameOrDefinition(title: String, description: String, types: [StrategyType]) -> Value {
+        var entries = types.map(Entry.init)
+        var notes: [Value] = []
+        for type in types {
+            for alias in type.aliases {
+                entries.append(Entry(name: alias, summary: "the former name of \(type.name).", schema: type.parameterSchema, composes: false))
+                notes.append(.dictionary([
+                    ("if", .dictionary([("const", .string(alias))])),
+                    ("then", .dictionary([("const", .string(alias)), ("deprecated", .bool(true)),
+                                          ("description", .string("\(Value.quote(alias)) is the former name of \(Value.quote(type.name)), which it selects; write \(Value.quote(type.name))"))])),
+                ]))
+            }
+        }
+        // A type with a required parameter cannot be written as its name alone.
+        let needsParameters: [Value] = types.compactMap { type in
+            let required = type.parameters.filter(\.isRequired).map(\.name)
+            guard !required.isEmpty else { return nil }
+            let example = "{Strategy: \(type.name), " + required.map { "\($0): …" }.joined(separator: ", ") + "}"
+            return .dictionary([("not", .dictionary([
+                ("const", .string(type.name)),
+                ("description", .string("\(type.name) needs \(required.joined(separator: " and ")): write it as a dictionary, \(example)")),
+            ]))])
+        }
+        var names: [(String, Value)] = [("type", .string("string")), ("enum", .array(entries.map { .string($0.name) }))]
+        if !notes.isEmpty || !needsParameters.isEmpty { names.append(("allOf", .array(notes + needsParameters))) }
+        var object = definition(title: title, description: description, nameKey: "Strategy", entries: entries)
+        if !notes.isEmpty, var members = object.dictionaryValue, var properties = members["properties"]?.value.dictionaryValue,
+           var strategy = properties["Strategy"]?.value.dictionaryValue {
+            strategy["allOf"] = Value.Member(value: .array(notes))
+            properties["Strategy"] = Value.Member(value: Value(.dictionary(strategy)))
+            members["properties"] = Value.Member(value: Value(.dictionary(properties)))
+            object = Value(.dictionary(members))
+        }
+        return .dictionary([
+            ("title", .string(title)),
+            ("description", .string(description + " " + entries.map { "\($0.name): \($0.summary)" }.joined(separator: " "))),
+            ("if", .dictionary([("type", .string("string"))])),
+            ("then", .dictionary(names)),
+            ("else", object),
+        ])
     }
 
     /// What a definition lists: a registered name, its summary, its parameter schema.

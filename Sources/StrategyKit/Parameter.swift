@@ -20,6 +20,8 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// The configuration key path (`Restoration.MinimumConfidence`) whose value applies when a
     /// stage does not set the parameter.
     public let inherits: String?
+    /// True when a stage must give it.
+    public private(set) var isRequired = false
     let constraints: [(String, Value)]
 
     /// A parameter with an optional inclusive range.
@@ -39,6 +41,12 @@ public struct Parameter<T: ParameterValue>: Sendable {
         if let minimum { constraints.append(("minimum", minimum.schemaValue)) }
         if let above { constraints.append(("exclusiveMinimum", above.schemaValue)) }
         self.init(name, help: help, default: value, constraints: constraints, inherits: inherits)
+    }
+
+    /// A text parameter that must be given (it has no default), at least one character long.
+    public init(required name: String, help: String) where T == String {
+        self.init(name, help: help, default: "", constraints: [("minLength", .integer(1))], inherits: nil)
+        isRequired = true
     }
 
     /// A parameter whose values are the cases of `T` (a `ParameterChoice`).
@@ -62,7 +70,7 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// This declaration without its type, as a strategy type lists it.
     public var declaration: ParameterDeclaration {
         ParameterDeclaration(name: name, help: help, type: T.schemaType, allowedValues: T.allowedValues, constraints: constraints,
-                             defaultValue: defaultValue.schemaValue, inherits: inherits)
+                             defaultValue: isRequired ? nil : defaultValue.schemaValue, inherits: inherits)
     }
 }
 
@@ -76,8 +84,12 @@ public struct ParameterDeclaration: Sendable {
     /// For choices: the allowed values, in declaration order.
     public let allowedValues: [String]?
     let constraints: [(String, Value)]
-    public let defaultValue: Value
+    /// Nil for a required parameter.
+    public let defaultValue: Value?
     public let inherits: String?
+
+    /// True when a stage must give it.
+    public var isRequired: Bool { defaultValue == nil }
 
     /// The parameter's JSON Schema as a stage writes it: type, allowed values, range and help.
     /// An inherited parameter has no `default` here (the configuration key supplies it).
@@ -85,7 +97,7 @@ public struct ParameterDeclaration: Sendable {
         var pairs: [(String, Value)] = [("description", .string(description)), ("type", .string(type))]
         if let allowedValues { pairs.append(("enum", .array(allowedValues.map(Value.string)))) }
         pairs += constraints
-        if inherits == nil { pairs.append(("default", defaultValue)) }
+        if inherits == nil, let defaultValue { pairs.append(("default", defaultValue)) }
         return .dictionary(pairs)
     }
 
@@ -95,7 +107,7 @@ public struct ParameterDeclaration: Sendable {
         var pairs: [(String, Value)] = [("type", .string(type))]
         if let allowedValues { pairs.append(("enum", .array(allowedValues.map(Value.string)))) }
         pairs += constraints
-        pairs.append(("default", defaultValue))
+        if let defaultValue { pairs.append(("default", defaultValue)) }
         return pairs
     }
 

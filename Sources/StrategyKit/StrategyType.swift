@@ -86,10 +86,13 @@ public struct StrategyType: Sendable {
                 make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
         var all = parameters
         if kind.isStage, kind != .positioning { all.append(StrategyWeight.parameter.declaration) }
-        let schema = Value.dictionary([
+        var pairs: [(String, Value)] = [
             ("type", .string("object")),
             ("properties", .dictionary(all.map { ($0.name, $0.schema) })),
-        ])
+        ]
+        let required = all.filter(\.isRequired).map { Value.string($0.name) }
+        if !required.isEmpty { pairs.append(("required", .array(required))) }
+        let schema = Value.dictionary(pairs)
         self.init(name: name, kind: kind, summary: summary, declarations: all, parameterSchema: schema, composes: composes,
                   scenarios: scenarios, cacheScenarios: cacheScenarios, networkScenarios: networkScenarios,
                   mergeScenarios: mergeScenarios, aliases: aliases, make: make)

@@ -78,6 +78,35 @@ enum StoreSchema {
                 table.add(column: "lastReadAt", .double)
             }
         }
+        migrator.registerMigration("v4-sync") { db in
+            // This device's id, its hybrid clock and what the last sync round did.
+            try db.create(table: "syncState") { table in
+                table.column("name", .text).primaryKey()
+                table.column("value", .text).notNull()
+            }
+            // Each position register's winning write; a NULL snapshot is a tombstone.
+            let columns: (TableDefinition) -> Void = { table in
+                table.column("account", .text).notNull()
+                table.column("timeline", .text).notNull()
+                table.column("hlc", .integer).notNull()
+                table.column("device", .text).notNull()
+                table.column("savedAt", .double).notNull()
+                table.column("epochHlc", .integer).notNull()
+                table.column("epochDevice", .text).notNull()
+                table.column("progressCreatedAt", .double)
+                table.column("progressPostId", .text)
+                table.column("snapshot", .text)
+            }
+            try db.create(table: "positionRegister") { table in
+                columns(table)
+                table.primaryKey(["account", "timeline"])
+            }
+            // Each device's own latest write per register, for "Continue from iPad".
+            try db.create(table: "devicePosition") { table in
+                columns(table)
+                table.primaryKey(["account", "timeline", "device"])
+            }
+        }
         return migrator
     }
 }

@@ -43,12 +43,19 @@ public final class TimelineStore: Sendable {
         pool = try TimelineStore.retryingWhileBusy(path: path) {
             try TimelineStore.inspectExisting(path)
             let pool = try DatabasePool(path: path, configuration: TimelineStore.connectionConfiguration(readonly: false))
-            do {
-                try StoreSchema.migrator.migrate(pool)
-            } catch {
-                // Another process may have applied the same migration between our check and our
-                // change; its schema is then complete and ours failed harmlessly.
-                guard (try? pool.read(StoreSchema.migrator.hasCompletedMigrations)) == true else { throw error }
+            // Another process may apply a migration between our check and our change: ours then
+            // fails harmlessly, and migrating again goes on from what it applied.
+            var attempts = 0
+            while true {
+                do {
+                    try StoreSchema.migrator.migrate(pool)
+                    break
+                } catch {
+                    attempts += 1
+                    if (try? pool.read(StoreSchema.migrator.hasCompletedMigrations)) == true { break }
+                    guard attempts < 20 else { throw error }
+                    Thread.sleep(forTimeInterval: 0.01 * Double(attempts))
+                }
             }
             return pool
         }
@@ -151,7 +158,7 @@ public final class TimelineStore: Sendable {
         }
     }
 
-    private func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try pool.write(body)
         } catch {
@@ -159,7 +166,7 @@ public final class TimelineStore: Sendable {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try pool.read(body)
         } catch {

@@ -1,0 +1,35 @@
+import ArgumentParser
+
+/// `engine position forget`: a tombstone for a timeline's position.
+struct PositionForgetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget",
+        abstract: "Forget a timeline's reading position: a tombstone that travels to every device.",
+        discussion: """
+            Once synced, position show prints no position on any device, until a newer save.
+
+            Example:
+              engine position forget --store phone.sqlite --account me --timeline-name home
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @OptionGroup var scopeOptions: StoreScopeOptions
+
+    @OptionGroup var sync: SyncOptions
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() throws {
+        let components = try sync.components(try sync.configured())
+        let store = try storeOptions.open(create: true)
+        let device = try sync.deviceId(store)
+        do {
+            let record = try store.forgetPosition(scope: scopeOptions.scope, device: device, policy: components.policy)
+            Console.out("forgot the position of \(scopeOptions.account) / \(scopeOptions.timelineName) on \(device) at \(record.stamp.time)")
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import TimelineCore
+import TimelineFormats
+
+/// `engine position save`: records a position as the app would, in the store and its outbox, in
+/// one transaction.
+struct PositionSaveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "save",
+        abstract: "Record a reading position in a store, as the app would: the register and the outbox in one transaction.",
+        discussion: """
+            The write is stamped with the store's hybrid logical clock and device id. With \
+            --explicit it is a move back on purpose, which FurthestRead lets win over positions \
+            further along. --created-at (the post's creation time) lets FurthestRead compare \
+            progress; --unordered marks an algorithmic feed, compared by time of writing only.
+
+            Example:
+              engine position save --store phone.sqlite --account me \\
+                --timeline-name home --post 42
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @OptionGroup var scopeOptions: StoreScopeOptions
+
+    @Option(name: .long, help: "The id of the post the reader is on.")
+    var post: String
+
+    @Option(name: .customLong("created-at"), help: "The post's creation time (RFC 3339).")
+    var createdAt: String?
+
+    @Option(name: .customLong("viewport-y"), help: "Where the post's top edge is in the viewport, in points.")
+    var viewportY: Double = 0
+
+    @Flag(name: .long, help: "The reader moved back on purpose: this position wins over ones further along.")
+    var explicit = false
+
+    @Flag(name: .long, help: "The timeline is not chronological (an algorithmic feed).")
+    var unordered = false
+
+    @OptionGroup var sync: SyncOptions
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() throws {
+        var created: Date?
+        if let createdAt {
+            guard let date = Timestamp.parse(createdAt) else {
+                throw CommandFailure(.usage, "error: --created-at must be an RFC 3339 timestamp, found \(createdAt)")
+            }
+            created = date
+        }
+        guard viewportY.isFinite else { throw CommandFailure(.usage, "error: --viewport-y must be a finite number") }
+        let components = try sync.components(try sync.configured())
+        let store = try storeOptions.open(create: true)
+        let device = try sync.deviceId(store)
+        let snapshot = PositionSnapshot(postId: post, postCreatedAt: created, viewportY: viewportY)
+        do {
+            let record = try store.savePosition(snapshot, scope: scopeOptions.scope, device: device, explicit: explicit, ordered: !unordered,
+                                                policy: components.policy)
+            Console.out("saved post \(post) for \(scopeOptions.account) / \(scopeOptions.timelineName) on \(device) at \(record.stamp.time)")
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import PositionSync
+import RestorationEngine
+import TimelineStore
+
+/// `--config C` and `--device D`, for the commands that write or sync positions: the merge
+/// policy and transport come from the configuration (every device must use the same policy),
+/// and the device id from the store unless overridden.
+struct SyncOptions: ParsableArguments {
+    @Option(name: .long, help: "The configuration whose Sync section applies (default: the built-in defaults).")
+    var config: String?
+
+    @Option(name: .long, help: "This device's id (default: the store's own, created once).")
+    var device: String?
+
+    @OptionGroup var lenientOption: LenientOption
+
+    @OptionGroup var plugins: PluginOptions
+
+    func configured() throws -> ConfiguredEngine {
+        guard let config else { return ConfiguredEngine(configuration: .defaults, registry: try plugins.registry()) }
+        return try ConfigurationInput.load(config, lenient: lenientOption.lenient, plugins: plugins.paths)
+    }
+
+    func components(_ engine: ConfiguredEngine) throws -> SyncComponents {
+        do {
+            return try SyncComponents(configuration: engine.configuration, registry: engine.registry)
+        } catch {
+            throw CommandFailure(.invalidInput, "error: \(error.description)")
+        }
+    }
+
+    func deviceId(_ store: TimelineStore) throws -> String {
+        do {
+            return try store.deviceId(override: device)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import PositionSync
+
+/// `engine sync run`: one round with the configured transport.
+struct SyncRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Pull, merge and push a store's positions once, with the configured transport.",
+        discussion: """
+            Prints the registers that moved, then a summary. Sources that cannot be read (a \
+            file half copied by a sync tool) are warnings on standard error.
+
+            Exit codes: 0 synced, 1 the transport failed or the configuration is invalid, 2 bad \
+            usage, 3 the transport cannot be reached (a sync folder that does not exist): the \
+            outbox keeps every change for the next round.
+
+            Example:
+              engine sync run --store phone.sqlite --config sync.plist
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @OptionGroup var sync: SyncOptions
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() throws {
+        let engine = try sync.configured()
+        let components = try sync.components(engine)
+        let store = try storeOptions.open(create: true)
+        let device = try sync.deviceId(store)
+        let round = SyncRound(store: store, components: components, device: device,
+                              gracePeriod: engine.configuration.sync.tombstoneGracePeriod)
+        let report: SyncRound.Report
+        do {
+            report = try round.run()
+        } catch let failure as SyncRound.Failure {
+            let kind: CommandFailure.Kind = failure.error.kind == .unreachable ? .offline : .failed
+            let state = failure.error.kind == .unreachable ? "offline" : "error"
+            throw CommandFailure(kind, "error: \(failure.description)\n\(state): \(failure.pending) \(failure.pending == 1 ? "change" : "changes") kept in the outbox")
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(.failed, "error: \(error)")
+        }
+        for warning in report.warnings { Console.error("warning: \(warning)") }
+        if report.resynced { Console.out("back after more than the grace period: started again from the other devices") }
+        for (key, postId) in report.changed {
+            Console.out("\(key.account) / \(key.timeline): \(postId.map { "now post \($0)" } ?? "forgotten")")
+        }
+        let heard = report.devices.isEmpty ? "no other device" : report.devices.joined(separator: ", ")
+        Console.out("synced \(device) with \(components.transportSpec.name): heard from \(heard); \(report.changed.count) moved, \(report.acknowledged) sent")
+    }
+}

@@ -1,0 +1,20 @@
+import StrategyKit
+import SyncModel
+
+/// None: positions stay on this device. Chosen when `PositionPersistence.CrossSessionSync` is
+/// false, whatever `Sync.Transport` says. A round pulls nothing and publishes nothing, and the
+/// outbox is acknowledged at once: there is nowhere for it to go.
+public struct NoneTransport: SyncTransport, DeclaredStrategy {
+    public static let type = StrategyType(
+        name: "None", kind: .transport,
+        summary: "Positions stay on this device."
+    ) { _ in
+        .transport(NoneTransport())
+    }
+
+    public init() {}
+
+    public func pull(device: String) throws(SyncTransportError) -> SyncPull { SyncPull() }
+
+    public func push(_ records: [PositionRecord], device: String) throws(SyncTransportError) {}
+}
