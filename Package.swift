@@ -41,6 +41,8 @@ let package = Package(
         .library(name: "TimelinePluginABI", targets: ["CTimelinePlugin"]),
         // Loading plugins into a registry, for tools that want `--plugin` of their own.
         .library(name: "StrategyPlugins", targets: ["StrategyPlugins"]),
+        // Cross-device sync on a store: the configured policy and transport, and sync rounds.
+        .library(name: "PositionSync", targets: ["PositionSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

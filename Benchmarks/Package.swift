@@ -32,6 +32,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "sync-bench",
+            dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine"),
+                           .product(name: "PositionSync", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "session-ingest",
             dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine"),
                            .product(name: "SessionComparison", package: "TimelineEngine")],

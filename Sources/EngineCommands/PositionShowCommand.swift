@@ -35,7 +35,7 @@ struct PositionShowCommand: ParsableCommand {
         }
         let key = RegisterKey(account: scopeOptions.account, timeline: scopeOptions.timelineName)
         let register = state.registers[key]
-        let devices = (state.devicePositions[key] ?? [:]).values.sorted { $0.device.unicodeScalars.lexicographicallyPrecedes($1.device.unicodeScalars) }
+        let devices = state.devicePositions(of: key)
         switch format {
         case .json:
             var pairs: [(String, Value)] = [("position", register?.snapshot.map(SnapshotCoding.value(of:)) ?? .null)]

@@ -7,7 +7,9 @@ public protocol MergePolicy: Sendable {
     /// The registered name.
     var name: String { get }
     /// True when `lhs` loses to `rhs`. Must be a strict total order on the writes of one
-    /// register; end with `RegisterStamp` order to break every tie.
+    /// register; end with `RegisterStamp` order to break every tie. Decide from the stamp, the
+    /// epoch, the progress and whether it is a tombstone: the store merges rows without
+    /// decoding their snapshots.
     func precedes(_ lhs: PositionRecord, _ rhs: PositionRecord) -> Bool
 }
 

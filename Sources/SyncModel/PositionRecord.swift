@@ -30,7 +30,13 @@ public struct PositionRecord: Sendable, Equatable {
     /// The writer's wall clock when it wrote, for display ("3 min ago"); never for ordering.
     public var savedAt: Date
     /// The position, or nil for a tombstone.
-    public var snapshot: PositionSnapshot?
+    public var snapshot: PositionSnapshot? {
+        get { box?.snapshot }
+        set { box = newValue.map(SnapshotBox.init) }
+    }
+    /// The snapshot behind one reference, so that copying a record (a merge copies millions)
+    /// costs one retain, not the snapshot's dozen fields.
+    private var box: SnapshotBox?
     public var epoch: RegisterStamp
     /// The position's progress when the timeline is chronological; nil for a tombstone or an
     /// unordered (algorithmic) feed.
@@ -41,14 +47,28 @@ public struct PositionRecord: Sendable, Equatable {
         self.key = key
         self.stamp = stamp
         self.savedAt = savedAt
-        self.snapshot = snapshot
+        box = snapshot.map(SnapshotBox.init)
         self.epoch = epoch
         self.progress = snapshot == nil ? nil : progress
     }
 
     /// The device that wrote it.
     public var device: String { stamp.device }
-    public var isTombstone: Bool { snapshot == nil }
+    public var isTombstone: Bool { box == nil }
+
+    public static func == (lhs: PositionRecord, rhs: PositionRecord) -> Bool {
+        lhs.key == rhs.key && lhs.stamp == rhs.stamp && lhs.savedAt == rhs.savedAt && lhs.epoch == rhs.epoch && lhs.progress == rhs.progress
+            && (lhs.box === rhs.box || lhs.box?.snapshot == rhs.box?.snapshot)
+    }
     /// A tombstone or an explicit move backwards.
     public var isReset: Bool { epoch == stamp }
+}
+
+/// An immutable snapshot behind a reference.
+final class SnapshotBox: Sendable {
+    let snapshot: PositionSnapshot
+
+    init(_ snapshot: PositionSnapshot) {
+        self.snapshot = snapshot
+    }
 }

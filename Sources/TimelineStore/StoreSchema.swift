@@ -106,6 +106,17 @@ enum StoreSchema {
                 columns(table)
                 table.primaryKey(["account", "timeline", "device"])
             }
+            // The outbox, until now reserved and always empty, without AUTOINCREMENT: its
+            // bookkeeping table would be one more write in every save.
+            try db.drop(table: "syncQueue")
+            try db.create(table: "syncQueue") { table in
+                table.primaryKey("id", .integer)
+                table.column("account", .text).notNull()
+                table.column("timeline", .text).notNull()
+                table.column("kind", .text).notNull()
+                table.column("payload", .text).notNull()
+                table.column("enqueuedAt", .double).notNull()
+            }
         }
         return migrator
     }

@@ -59,8 +59,9 @@ extension TimelineStore {
             var clock = HybridClock(last: try Self.clock(db))
             let stamp = RegisterStamp(time: clock.tick(wall: Self.milliseconds(date)), device: device)
             try Self.setState("hlc", String(clock.last.rawValue), db)
+            // The snapshot is encoded once, for the register, the outbox and the history alike.
             let key = RegisterKey(account: scope.account, timeline: scope.timeline)
-            let epoch = reset ? stamp : try Self.state(of: key, db).epoch(of: key)
+            let epoch = reset ? stamp : try Self.latestEpoch(of: key, db)
             let saved = snapshot.map { snapshot -> PositionSnapshot in
                 var stamped = snapshot
                 stamped.savedAt = snapshot.savedAt ?? date
@@ -71,14 +72,16 @@ extension TimelineStore {
                 ordered ? snapshot.postCreatedAt.map { PositionRecord.Progress(createdAt: $0.timeIntervalSince1970, postId: snapshot.postId) } : nil
             }
             let record = PositionRecord(key: key, stamp: stamp, savedAt: date, snapshot: saved, epoch: epoch, progress: progress)
-            try Self.apply(record, policy: policy, db)
-            let payload = String(decoding: try JSONWriter(style: .compact).write(SyncWireCoding.value(of: record)).utf8, as: UTF8.self)
-            try db.execute(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [scope.account, scope.timeline, saved == nil ? "tombstone" : "position", payload, date.timeIntervalSince1970])
-            if let saved {
-                let json = try JSONWriter(style: .compact).write(SnapshotCoding.value(of: saved))
-                try db.execute(sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [scope.account, scope.timeline, saved.postId, date.timeIntervalSince1970, json])
+            let json = try saved.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
+            try Self.apply(record, policy: policy, db, snapshotJSON: json)
+            // The outbox names the write; the write itself is in the tables, and a round pushes
+            // the whole state.
+            try db.cachedStatement(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [scope.account, scope.timeline, saved == nil ? "tombstone" : "position", stamp.description,
+                                     date.timeIntervalSince1970])
+            if let saved, let json {
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)")
+                    .execute(arguments: [scope.account, scope.timeline, saved.postId, date.timeIntervalSince1970, json])
             }
             return record
         }
@@ -107,16 +110,20 @@ extension TimelineStore {
         try read { db in try Self.state(of: nil, db) }
     }
 
+    /// A local write waiting in the outbox: which register, and its stamp (`HLC@device`).
+    public struct PendingWrite: Sendable, Equatable {
+        public let id: Int64
+        public let key: RegisterKey
+        public let stamp: String
+        public let isTombstone: Bool
+    }
+
     /// The outbox: local writes not yet acknowledged by a transport, oldest first.
-    public func pendingWrites() throws(StoreError) -> [(id: Int64, record: PositionRecord)] {
-        let rows: [(Int64, String)] = try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, payload FROM syncQueue ORDER BY id").map { ($0[0], $0[1]) }
-        }
-        return rows.compactMap { id, payload in
-            guard let value = try? JSONReader().read(Data(payload.utf8)), let record = try? SyncWireCoding.record(value, at: "syncQueue[\(id)]") else {
-                return nil
+    public func pendingWrites() throws(StoreError) -> [PendingWrite] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, account, timeline, kind, payload FROM syncQueue ORDER BY id").map { row in
+                PendingWrite(id: row[0], key: RegisterKey(account: row[1], timeline: row[2]), stamp: row[4], isTombstone: row[3] == "tombstone")
             }
-            return (id, record)
         }
     }
 
@@ -175,11 +182,11 @@ extension TimelineStore {
     }
 
     static func state(_ name: String, _ db: Database) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM syncState WHERE name = ?", arguments: [name])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM syncState WHERE name = ?"), arguments: [name])
     }
 
     static func setState(_ name: String, _ value: String, _ db: Database) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO syncState (name, value) VALUES (?, ?)", arguments: [name, value])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (name, value) VALUES (?, ?)").execute(arguments: [name, value])
     }
 
     static func clock(_ db: Database) throws -> HybridTimestamp {
@@ -205,8 +212,8 @@ extension TimelineStore {
             progress: progress)
     }
 
-    static func arguments(_ record: PositionRecord) throws -> StatementArguments {
-        let snapshot = try record.snapshot.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
+    static func arguments(_ record: PositionRecord, snapshotJSON: String? = nil) throws -> StatementArguments {
+        let snapshot = try snapshotJSON ?? record.snapshot.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
         return [record.key.account, record.key.timeline, Int64(bitPattern: record.stamp.time.rawValue), record.device,
                 record.savedAt.timeIntervalSince1970, Int64(bitPattern: record.epoch.time.rawValue), record.epoch.device,
                 record.progress?.createdAt, record.progress?.postId, snapshot]
@@ -226,20 +233,52 @@ extension TimelineStore {
         return state
     }
 
+    /// The latest reset written to `key` that the store knows: the epoch of a new local write.
+    static func latestEpoch(of key: RegisterKey, _ db: Database) throws -> RegisterStamp {
+        // UTF-8 byte order (SQLite's BINARY) is Unicode scalar order, as RegisterStamp compares.
+        let statement = try db.cachedStatement(sql: """
+            SELECT epochHlc, epochDevice FROM (SELECT epochHlc, epochDevice FROM positionRegister WHERE account = ? AND timeline = ?
+            UNION ALL SELECT epochHlc, epochDevice FROM devicePosition WHERE account = ? AND timeline = ?)
+            ORDER BY epochHlc DESC, epochDevice DESC LIMIT 1
+            """)
+        guard let row = try Row.fetchOne(statement, arguments: [key.account, key.timeline, key.account, key.timeline]) else { return .zero }
+        return RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[0])), device: row[1])
+    }
+
+    /// A stored write as a merge policy compares it: everything but the snapshot's fields,
+    /// which are not decoded (a stand-in marks a position).
+    static func orderingRecord(_ row: Row, key: RegisterKey) -> PositionRecord {
+        let progressCreatedAt: Double? = row["progressCreatedAt"], progressPostId: String? = row["progressPostId"]
+        let progress = progressCreatedAt.flatMap { createdAt in progressPostId.map { PositionRecord.Progress(createdAt: createdAt, postId: $0) } }
+        let isPosition: Bool = row["isPosition"]
+        return PositionRecord(
+            key: key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row["hlc"])), device: row["device"]),
+            savedAt: Date(timeIntervalSince1970: row["savedAt"]), snapshot: isPosition ? PositionSnapshot(postId: progressPostId ?? "") : nil,
+            epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row["epochHlc"])), device: row["epochDevice"]),
+            progress: progress)
+    }
+
     /// Merges one write into the tables; true when the register's value changed.
     @discardableResult
-    static func apply(_ record: PositionRecord, policy: any MergePolicy, _ db: Database) throws -> Bool {
-        let keyArguments: StatementArguments = [record.key.account, record.key.timeline]
-        let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
-        let ownRow = try Row.fetchOne(db, sql: "SELECT \(recordColumns) FROM devicePosition WHERE account = ? AND timeline = ? AND device = ?",
-                                      arguments: [record.key.account, record.key.timeline, record.device])
-        if ownRow.flatMap(Self.record).map({ $0.stamp < record.stamp }) ?? true {
-            try db.execute(sql: "INSERT OR REPLACE INTO devicePosition (\(recordColumns)) VALUES (\(placeholders))", arguments: try arguments(record))
+    static func apply(_ record: PositionRecord, policy: any MergePolicy, _ db: Database, snapshotJSON: String? = nil) throws -> Bool {
+        let own = try db.cachedStatement(sql: "SELECT hlc, device FROM devicePosition WHERE account = ? AND timeline = ? AND device = ?")
+        let ownStamp = try Row.fetchOne(own, arguments: [record.key.account, record.key.timeline, record.device]).map { row in
+            RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[0])), device: row[1])
         }
-        let current = try Row.fetchOne(db, sql: "SELECT \(recordColumns) FROM positionRegister WHERE account = ? AND timeline = ?",
-                                       arguments: keyArguments).flatMap(Self.record)
-        if let current, policy.merge(current, record) == current { return false }
-        try db.execute(sql: "INSERT OR REPLACE INTO positionRegister (\(recordColumns)) VALUES (\(placeholders))", arguments: try arguments(record))
+        let insert = "(\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let values = try arguments(record, snapshotJSON: snapshotJSON)
+        if ownStamp.map({ $0 < record.stamp }) ?? true {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO devicePosition \(insert)").execute(arguments: values)
+        }
+        let currentStatement = try db.cachedStatement(sql: """
+            SELECT hlc, device, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, snapshot IS NOT NULL AS isPosition
+            FROM positionRegister WHERE account = ? AND timeline = ?
+            """)
+        if let row = try Row.fetchOne(currentStatement, arguments: [record.key.account, record.key.timeline]) {
+            let current = orderingRecord(row, key: record.key)
+            guard current.stamp != record.stamp, policy.precedes(current, record) else { return false }
+        }
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO positionRegister \(insert)").execute(arguments: values)
         return true
     }
 }
