@@ -213,7 +213,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",
                     dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "Configuration", "StrategyKit",
-                                   "Directory", "FurthestRead", "TestSupport"],
+                                   "Directory", "FurthestRead", "TestSupport", "store-crash-writer"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyKitTests",
@@ -246,7 +246,8 @@ let package = Package(
                     dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "Configuration", "StrategyKit", "TimelineCore", "TimelineFormats",
                                    "ValueTree", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
-        .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU"], path: "Tests/StoreCrashWriter",
+        .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU", "PositionSync", "Configuration"],
+                          path: "Tests/StoreCrashWriter",
                           swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),

@@ -110,3 +110,82 @@ struct SyncRoundTests {
         #expect(try fixture.post(laptop) == "p0")
     }
 }
+
+/// The outbox under SIGKILL: a child saves and syncs in a loop and is killed at random points.
+@Suite("Outbox crash safety")
+struct OutboxCrashTests {
+    @Test("a writer killed anywhere between a save and its acknowledgement loses nothing: every write is in the outbox or published")
+    func killed() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("crash.sqlite").path
+        let folder = directory.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let key = RegisterKey(account: "crash", timeline: "home")
+        // A seeded choice of where to kill, so that a failure replays.
+        var seed: UInt64 = 20_261_124
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        var first = 0
+        for round in 1...6 {
+            let writer = Process()
+            writer.executableURL = Fixtures.productsDirectory.appendingPathComponent("store-crash-writer")
+            writer.arguments = [path, "sync", folder.path, "\(first)"]
+            let output = Pipe()
+            writer.standardOutput = output
+            try writer.run()
+            // Let it run a few steps, then kill it somewhere inside the next one.
+            var reader = LineReader(output.fileHandleForReading)
+            var lastSaved = -1
+            for _ in 0..<(2 + next(10)) {
+                guard let line = reader.next() else { break }
+                if line.hasPrefix("saved "), let number = Int(line.dropFirst(6)) { lastSaved = number }
+            }
+            usleep(UInt32(next(3_000)))
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+            while let line = reader.next() {
+                if line.hasPrefix("saved "), let number = Int(line.dropFirst(6)) { lastSaved = number }
+            }
+            let store = try TimelineStore(path: path)
+            let register = try #require(try store.replicaState().registers[key], "round \(round)")
+            let saved = try #require(Int(register.snapshot?.postId ?? ""), "round \(round)")
+            // The store holds the last reported save, or the next one if it committed unreported.
+            #expect(saved == lastSaved || saved == lastSaved + 1, "round \(round): register \(saved), last reported \(lastSaved)")
+            // Not lost: the latest write is waiting in the outbox, or it is in the published file.
+            let pending = try store.pendingWrites().map(\.stamp)
+            let published = (try? SyncWireCoding.decode(Data(contentsOf: folder.appendingPathComponent("crash.timeline-sync.json"))))?.records ?? []
+            let inFile = published.contains { $0.stamp == register.stamp }
+            #expect(pending.contains(register.stamp.description) || inFile, "round \(round): the write of post \(saved) was acknowledged unpublished")
+            // No duplicate: one position per device, and each outbox entry once.
+            #expect(Set(pending).count == pending.count, "round \(round)")
+            #expect(try store.replicaState().devicePositions(of: key).count == 1, "round \(round)")
+            first = saved + 1
+        }
+    }
+
+    /// Lines of a child's output, waiting at most 30 s for each.
+    struct LineReader {
+        let handle: FileHandle
+        var buffer = Data()
+
+        init(_ handle: FileHandle) {
+            self.handle = handle
+        }
+
+        mutating func next() -> String? {
+            while true {
+                if let newline = buffer.firstIndex(of: 10) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    return line
+                }
+                let chunk = handle.availableData
+                if chunk.isEmpty { return nil }
+                buffer.append(chunk)
+            }
+        }
+    }
+}

@@ -13,13 +13,34 @@
 //     it is committed: "save K" (the timeline replaced by 300 posts "K-0"…), "trim K" (trimmed
 //     to 200 by LRU) and "maintain K" (maintenance to 150). The store's crash test kills it at
 //     random points and checks that the timeline is wholly one of those states.
+//   store-crash-writer STORE sync FOLDER FIRST
+//     Saves a position (post K, from FIRST on) and runs a sync round through the Directory
+//     transport at FOLDER, over and over, printing "saved K" and "synced K" once each is done.
+//     The outbox's crash test kills it at random points and checks that no write was lost: each
+//     is in the outbox or in the published file.
+import Configuration
 import Foundation
 import LRU
+import PositionSync
 import TimelineCore
 import TimelineStore
 
 let arguments = CommandLine.arguments
 let scope = StoreScope(account: "crash", timeline: "home")
+if arguments.count == 5, arguments[2] == "sync", var number = Int(arguments[4]) {
+    let store = try TimelineStore(path: arguments[1])
+    var configuration = TimelineConfiguration.defaults
+    configuration.sync.transport = ComponentSpec(name: "Directory", parameters: ["Path": .init(value: .string(arguments[3]))])
+    let components = try SyncComponents(configuration: configuration)
+    func report(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+    while true {
+        try store.savePosition(PositionSnapshot(postId: "\(number)"), scope: scope, device: "crash", policy: components.policy)
+        report("saved \(number)")
+        _ = try SyncRound(store: store, components: components, device: "crash", gracePeriod: 30 * 86_400).run()
+        report("synced \(number)")
+        number += 1
+    }
+}
 if arguments.count == 4, arguments[2] == "timelines", var version = Int(arguments[3]) {
     let store = try TimelineStore(path: arguments[1])
     let now = Date(timeIntervalSince1970: 1_700_000_000)
