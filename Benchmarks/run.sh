@@ -75,5 +75,10 @@ swift build -c release --package-path Benchmarks --product plugin-bench >&2
 Benchmarks/.build/release/plugin-bench "$(swift build -c release --package-path Examples/SameAuthorPlugin --show-bin-path)/libSameAuthorPlugin.$( [ "$(uname)" = Darwin ] && echo dylib || echo so)" ${PLUGIN_SIZES:-10000 1000000}
 
 echo
+echo "## Sync"
+swift build -c release --package-path Benchmarks --product sync-bench >&2
+Benchmarks/.build/release/sync-bench ${SYNC_SIZES:-10000 100000 1000000}
+
+echo
 echo "## Network policies against injected failures"
 python3 Benchmarks/retry-bench.py "$engine"
