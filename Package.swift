@@ -139,7 +139,7 @@ let package = Package(
         // Cross-device sync on a store: the configured merge policy and transport, and the
         // pull → merge → push round.
         .target(name: "PositionSync",
-                dependencies: ["SyncModel", "TimelineStore", "RestorationEngine", "StrategyKit", "Configuration"],
+                dependencies: ["SyncModel", "TimelineStore", "RestorationEngine", "StrategyKit", "Configuration", "TimelineLogging"],
                 swiftSettings: swiftSettings),
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.
@@ -151,7 +151,7 @@ let package = Package(
             name: "TimelineEngine",
             dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "Configuration", "TimelineLogging",
                            "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
-                           "SessionFormat", "TimelineStore", "TimelineLoading"],
+                           "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync"],
             swiftSettings: swiftSettings
         ),
         // The `engine` command-line tool's commands, kept in a library so tests can call them.

@@ -9,6 +9,13 @@ public protocol SyncTransport: Sendable {
     func pull(device: String) throws(SyncTransportError) -> SyncPull
     /// Publishes `records`, this device's whole state, for the others.
     func push(_ records: [PositionRecord], device: String) throws(SyncTransportError)
+    /// Seconds between two rounds when nothing local changed; nil for a transport with nothing
+    /// to poll.
+    var pollInterval: Double? { get }
+}
+
+extension SyncTransport {
+    public var pollInterval: Double? { nil }
 }
 
 /// What a pull brought.

@@ -10,11 +10,13 @@
 @_exported import Configuration
 @_exported import JSONSchema
 @_exported import JSONText
+@_exported import PositionSync
 @_exported import PositionTracking
 @_exported import PropertyList
 @_exported import SessionFormat
 @_exported import RestorationEngine
 @_exported import StrategyKit
+@_exported import SyncModel
 @_exported import TimelineCore
 @_exported import TimelineFormats
 @_exported import TimelineLoading

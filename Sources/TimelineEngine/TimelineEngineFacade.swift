@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import PositionSync
 import PositionTracking
 import RestorationEngine
 import StrategyKit
@@ -43,6 +44,9 @@ public final class TimelineEngine: @unchecked Sendable {
     }
     private var storeError: StoreError?
     private var resumeState = ResumeState()
+    /// Sync with the reader's other devices, when the configuration's transport is not `None`
+    /// and there is a store to keep the outbox in.
+    public let sync: SyncCoordinator?
 
     /// Builds the engine from a configuration; throws when its pipeline cannot be built.
     ///
@@ -58,8 +62,26 @@ public final class TimelineEngine: @unchecked Sendable {
         self.store = store
         self.scope = scope
         pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
-        tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: deviceId)
         policy = ResumePolicy(configuration: configuration)
+        var device = deviceId
+        var coordinator: SyncCoordinator?
+        if let store {
+            do {
+                if try SyncComponents(configuration: configuration, registry: registry).transportSpec.name != "None" {
+                    let id = try store.deviceId(override: deviceId)
+                    device = id
+                    coordinator = try SyncCoordinator(store: store, configuration: configuration, registry: registry, device: id, clock: clock)
+                }
+            } catch let error as StoreError {
+                storeError = error
+            } catch let error as PipelineError {
+                throw error
+            } catch {
+                storeError = StoreError(path: store.path, "\(error)")
+            }
+        }
+        sync = coordinator
+        tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: device)
         if let store {
             do {
                 tracker.restoreHistory(try store.history(scope: scope))
@@ -69,12 +91,18 @@ public final class TimelineEngine: @unchecked Sendable {
         }
     }
 
-    /// Writes saved snapshots through to the store, oldest first.
+    /// Writes saved snapshots through to the store, oldest first; with sync, each also as a
+    /// register write and an outbox entry, and a round follows after the debounce interval.
     private func persist(_ snapshots: [PositionSnapshot]) {
         guard let store else { return }
         for snapshot in snapshots {
-            do {
-                try store.saveSnapshot(snapshot, scope: scope)
+            do throws(StoreError) {
+                if let sync {
+                    try store.savePosition(snapshot, scope: scope, device: sync.device, at: snapshot.savedAt ?? clock(), policy: sync.policy)
+                    sync.localChange()
+                } else {
+                    try store.saveSnapshot(snapshot, scope: scope)
+                }
             } catch {
                 lastStoreError = error
             }

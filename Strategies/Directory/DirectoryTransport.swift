@@ -29,9 +29,9 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
     static let suffix = ".timeline-sync.json"
 
     public let path: String
-    public let pollInterval: Double
+    public let pollInterval: Double?
 
-    public init(path: String, pollInterval: Double = pollIntervalParameter.defaultValue) {
+    public init(path: String, pollInterval: Double? = pollIntervalParameter.defaultValue) {
         self.path = path
         self.pollInterval = pollInterval
     }

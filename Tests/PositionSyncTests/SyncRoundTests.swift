@@ -189,3 +189,112 @@ struct OutboxCrashTests {
         }
     }
 }
+
+/// The coordinator an app's façade runs: debounced rounds, status, and remote events filtered
+/// by the same-post deadband.
+@Suite("Sync coordinator", .serialized)
+struct SyncCoordinatorTests {
+    static let scope = StoreScope(account: "me", timeline: "home")
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+
+    static func configuration(_ shared: URL, debounce: Double = 0, deadband: Double = 30) -> TimelineConfiguration {
+        var configuration = TimelineConfiguration.defaults
+        configuration.sync.policy = ComponentSpec(name: "FurthestRead")
+        configuration.sync.transport = ComponentSpec(name: "Directory", parameters: ["Path": .init(value: .string(shared.path)),
+                                                                                    "PollInterval": .init(value: .integer(3600))])
+        configuration.sync.debounceInterval = debounce
+        configuration.sync.samePostDeadband = deadband
+        return configuration
+    }
+
+    static func folder() throws -> URL {
+        let directory = try Fixtures.temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Waits up to 10 s for `condition`.
+    static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+        for _ in 0..<1000 {
+            if try condition() { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    @Test("a local change is synced after DebounceInterval: 0 syncs at once, an hour not within the test")
+    func debounce() throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (debounce, expectSync) in [(0.0, true), (3600.0, false)] {
+            let store = try TimelineStore(path: directory.appendingPathComponent("phone-\(Int(debounce)).sqlite").path)
+            let coordinator = try SyncCoordinator(store: store, configuration: Self.configuration(directory.appendingPathComponent("shared"), debounce: debounce),
+                                                  device: "phone-\(Int(debounce))", clock: { Self.start })
+            defer { coordinator.stop() }
+            try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: coordinator.device, at: Self.start,
+                                   policy: coordinator.policy)
+            coordinator.localChange()
+            coordinator.localChange()
+            if expectSync {
+                #expect(try Self.eventually { try store.pendingWrites().isEmpty })
+                #expect(coordinator.status == .synced(at: Self.start))
+            } else {
+                usleep(300_000)
+                #expect(try store.pendingWrites().count == 1, "DebounceInterval 3600: no round yet")
+                #expect(coordinator.status == .idle)
+            }
+        }
+    }
+
+    @Test("a remote position on the post this device is on, within SamePostDeadband, raises no event; outside it, a suggestion")
+    func deadband() async throws {
+        for (deadband, expected) in [(30.0, 0), (5.0, 1)] {
+            let directory = try Self.folder()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let shared = directory.appendingPathComponent("shared")
+            let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+            let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+            let phone = try SyncCoordinator(store: phoneStore, configuration: Self.configuration(shared, debounce: 3600, deadband: deadband),
+                                            device: "phone", clock: { Self.start })
+            let laptop = try SyncCoordinator(store: laptopStore, configuration: Self.configuration(shared, debounce: 3600, deadband: deadband),
+                                             device: "laptop", clock: { Self.start })
+            defer { phone.stop(); laptop.stop() }
+            let created = Self.start.addingTimeInterval(-600)
+            try phoneStore.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone",
+                                        at: Self.start, policy: phone.policy)
+            // The laptop reaches the same post 10 s later.
+            try laptopStore.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "laptop",
+                                         at: Self.start.addingTimeInterval(10), policy: laptop.policy)
+            let events = phone.events
+            try laptop.syncNow()
+            let report = try phone.syncNow()
+            #expect(report.changed.count == 1, "the register moved to the laptop's write either way")
+            let received = Task { () -> [RemotePositionEvent] in
+                var seen: [RemotePositionEvent] = []
+                for await event in events { seen.append(event); break }
+                return seen
+            }
+            try await Task.sleep(nanoseconds: 200_000_000)
+            received.cancel()
+            let seen = await received.value
+            #expect(seen.count == expected, "deadband \(deadband)")
+            if let event = seen.first {
+                #expect(event == RemotePositionEvent(account: "me", timeline: "home", postId: "p1", device: "laptop",
+                                                     savedAt: Self.start.addingTimeInterval(10), action: .suggest))
+            }
+        }
+    }
+
+    @Test("an unreachable folder is offline with the pending count; the status stream says so")
+    func offline() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let coordinator = try SyncCoordinator(store: store, configuration: Self.configuration(directory.appendingPathComponent("missing"), debounce: 3600),
+                                              device: "phone", clock: { Self.start })
+        defer { coordinator.stop() }
+        try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start, policy: coordinator.policy)
+        #expect(throws: SyncRound.Failure.self) { try coordinator.syncNow() }
+        #expect(coordinator.status == .offline(pending: 1))
+    }
+}

@@ -136,3 +136,31 @@ struct FacadeLoadingTests {
         }
     }
 }
+
+@Suite("Sync through the façade")
+struct FacadeSyncTests {
+    @Test("with a transport, the façade's saves become register writes and outbox entries, and syncNow sends them")
+    func savesGoThroughTheOutbox() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shared = directory.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        let json = #"{"Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}, "DebounceInterval": 3600}}"#
+        let configuration = ConfigurationLoader().read(data: Data(json.utf8)).configuration
+        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let engine = try TimelineEngine(configuration: configuration, deviceId: "phone", store: store)
+        let sync = try #require(engine.sync)
+        defer { sync.stop() }
+        let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
+        engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)
+        engine.observe(.background, in: index)
+        #expect(try store.pendingWrites().count >= 1)
+        #expect(try store.replicaState().registers[RegisterKey(account: "default", timeline: "home")]?.snapshot?.postId == "p20")
+        try sync.syncNow()
+        #expect(try store.pendingWrites().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: shared.appendingPathComponent("phone.timeline-sync.json").path))
+        // Without a transport (or with CrossSessionSync off) there is no sync, and saves stay local.
+        let off = ConfigurationLoader().read(data: Data(#"{"PositionPersistence": {"CrossSessionSync": false}, "Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}}}"#.utf8)).configuration
+        #expect(try TimelineEngine(configuration: off, store: store).sync == nil)
+    }
+}
