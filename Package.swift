@@ -213,7 +213,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",
                     dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "Configuration", "StrategyKit",
-                                   "Directory", "FurthestRead", "TestSupport", "store-crash-writer"],
+                                   "Directory", "FurthestRead", "TestSupport", "store-crash-writer", "JSONSchema", "JSONText"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyKitTests",
