@@ -16,7 +16,7 @@ let strategyNames = [
     "LRU", "TTL", "SizeBounded", "CacheChain",
     "NoRetry", "ExponentialBackoff",
     "LastWriterWins", "FurthestRead",
-    "None", "Directory",
+    "None", "Directory", "iCloudKeyValueStore",
 ]
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
@@ -213,7 +213,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",
                     dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "Configuration", "StrategyKit",
-                                   "Directory", "FurthestRead", "TestSupport", "store-crash-writer", "JSONSchema", "JSONText"],
+                                   "Directory", "FurthestRead", "iCloudKeyValueStore", "TestSupport", "store-crash-writer", "JSONSchema",
+                                   "JSONText"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyKitTests",

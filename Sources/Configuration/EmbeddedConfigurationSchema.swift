@@ -1161,7 +1161,7 @@ extension ConfigurationSchema {
     },
     "transport": {
       "title": "Transport",
-      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's.",
+      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read.",
       "if": {
         "type": "string"
       },
@@ -1169,7 +1169,8 @@ extension ConfigurationSchema {
         "type": "string",
         "enum": [
           "None",
-          "Directory"
+          "Directory",
+          "iCloudKeyValueStore"
         ],
         "allOf": [
           {
@@ -1187,11 +1188,12 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's.",
+            "description": "The registered name. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read.",
             "type": "string",
             "enum": [
               "None",
-              "Directory"
+              "Directory",
+              "iCloudKeyValueStore"
             ]
           }
         },
@@ -1246,6 +1248,24 @@ extension ConfigurationSchema {
               "required": [
                 "Path"
               ],
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "iCloudKeyValueStore"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
               "additionalProperties": false
             }
           }

@@ -3,20 +3,41 @@ import RestorationEngine
 import StrategyKit
 import SyncModel
 
-/// The merge policy and transport a configuration chooses, built through the registry: `Sync.Policy`
-/// and `Sync.Transport`, with `None` whenever `PositionPersistence.CrossSessionSync` is false.
+/// The merge policy and transport a configuration chooses, built through the registry:
+/// `Sync.Policy` and `Sync.Transport`; `None` whenever `PositionPersistence.CrossSessionSync` is
+/// false; and iCloud's key-value store when `Sync.Transport` is None,
+/// `PositionPersistence.iCloudSyncEnabled` is true and the platform has the store.
 public struct SyncComponents: Sendable {
     public let policy: any MergePolicy
     public let transport: any SyncTransport
     /// The transport's spec as it was built (`None` when sync is off).
     public let transportSpec: ComponentSpec
 
+    private init(policy: any MergePolicy, transport: any SyncTransport, transportSpec: ComponentSpec) {
+        self.policy = policy
+        self.transport = transport
+        self.transportSpec = transportSpec
+    }
+
+    /// A policy and a transport given as they are (tests, and tools that build their own).
+    public static func with(policy: any MergePolicy, transport: any SyncTransport) -> SyncComponents {
+        SyncComponents(policy: policy, transport: transport, transportSpec: ComponentSpec(name: transport.name))
+    }
+
     public init(configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry) throws(PipelineError) {
         guard case .merge(let policy) = try registry.build(StrategyNode(configuration.sync.policy), kind: .merge) else {
             throw PipelineError("\(configuration.sync.policy.name) is not a merge policy")
         }
-        let spec = configuration.positionPersistence.crossSessionSync ? configuration.sync.transport : ComponentSpec(name: "None")
-        guard case .transport(let transport) = try registry.build(StrategyNode(spec), kind: .transport) else {
+        let persistence = configuration.positionPersistence
+        var spec = persistence.crossSessionSync ? configuration.sync.transport : DefaultComponents.noTransport
+        var built: BuiltStrategy?
+        if persistence.crossSessionSync, spec.name == DefaultComponents.noTransport.name, persistence.iCloudSyncEnabled,
+           let iCloud = try? registry.build(StrategyNode(DefaultComponents.iCloudTransport), kind: .transport) {
+            spec = DefaultComponents.iCloudTransport
+            built = iCloud
+        }
+        if built == nil { built = try registry.build(StrategyNode(spec), kind: .transport) }
+        guard case .transport(let transport) = built else {
             throw PipelineError("\(spec.name) is not a transport")
         }
         self.policy = policy

@@ -22,6 +22,7 @@ import TTL
 import TemporalProximity
 import ViewportAnchor
 import WeightedVote
+import iCloudKeyValueStore
 
 /// Every built-in strategy type, in the order of `strategyNames` in Package.swift.
 public enum BuiltInStrategies {
@@ -46,6 +47,7 @@ public enum BuiltInStrategies {
         FurthestReadPolicy.type,
         NoneTransport.type,
         DirectoryTransport.type,
+        ICloudKeyValueStoreTransport.type,
     ]
 
     /// The registry of the built-ins.

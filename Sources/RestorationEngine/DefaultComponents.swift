@@ -32,6 +32,13 @@ public enum DefaultComponents {
             + ["NeighborAnchor", "TemporalProximity", "ContentSimilarity", "Fallback"].map { ComponentSpec(name: $0) }
     }
 
+    /// The transport when sync is off (`PositionPersistence.CrossSessionSync` false).
+    public static let noTransport = ComponentSpec(name: "None")
+
+    /// The transport `PositionPersistence.iCloudSyncEnabled` selects when `Sync.Transport` is
+    /// None and the platform has iCloud's key-value store.
+    public static let iCloudTransport = ComponentSpec(name: "iCloudKeyValueStore")
+
     /// The retry policy when `Network.Policy` is absent: one request, no retry.
     public static let networkPolicy = ComponentSpec(name: "NoRetry")
 

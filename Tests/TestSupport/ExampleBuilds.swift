@@ -25,7 +25,14 @@ public enum ExampleBuilds {
         defer { cache.lock.unlock() }
         if let built = cache.built[package] { return built }
         let path = Fixtures.repositoryURL("Examples/\(package)").path
-        try run("swift", ["build", "--package-path", path])
+        do {
+            try run("swift", ["build", "--package-path", path])
+        } catch {
+            // SwiftPM's incremental build of a package that depends on this one by path can miss
+            // a module added here since; a clean build of the example does not.
+            try? FileManager.default.removeItem(atPath: path + "/.build")
+            try run("swift", ["build", "--package-path", path])
+        }
         let printed = try run("swift", ["build", "--package-path", path, "--show-bin-path"])
         let binPath = printed.split(separator: "\n").last.map(String.init) ?? ""
         let folder = URL(fileURLWithPath: binPath)

@@ -1,0 +1,105 @@
+import Foundation
+import StrategyKit
+import SyncModel
+
+/// A key-value store as iCloud's `NSUbiquitousKeyValueStore` behaves: at most 1 MB and 1024 keys
+/// in all, each value at most 1 MB; the service keeps the last write it received for a key,
+/// whatever it holds, and tells other devices later.
+public protocol UbiquitousKeyValueStore: Sendable {
+    /// Every key and value this device currently sees.
+    func snapshot() -> [String: Data]
+    /// Sets `key`; false when a limit refuses it.
+    func set(_ value: Data, forKey key: String) -> Bool
+}
+
+/// iCloudKeyValueStore: positions through iCloud's key-value store, on Apple platforms, when
+/// `PositionPersistence.iCloudSyncEnabled` is true and `Sync.Transport` is None. Each device keeps
+/// its whole state under its own key, `timeline-sync.<device>`, so the service's
+/// last-write-wins on a key never drops another device's writes; a device's own earlier state
+/// it overwrites is contained in the newer one. Reads merge every key, as the store's
+/// documentation asks of a client. Elsewhere there is no such store, and building it fails
+/// unless `backend` is set (the tests set an in-memory model of the store's documented
+/// behaviour).
+public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
+    public static let type = StrategyType(
+        name: "iCloudKeyValueStore", kind: .transport,
+        summary: "iCloud's key-value store, on Apple platforms: each device under its own key, merged on read."
+    ) { _ in
+        guard let store = backend.current else {
+            throw StrategyError("iCloud's key-value store (NSUbiquitousKeyValueStore) exists only on Apple platforms")
+        }
+        return .transport(ICloudKeyValueStoreTransport(store: store))
+    }
+
+    /// Where the transport finds its store: the system's on Apple platforms, none elsewhere.
+    public final class Backend: @unchecked Sendable {
+        private let lock = NSLock()
+        private var store: (any UbiquitousKeyValueStore)?
+
+        init(_ store: (any UbiquitousKeyValueStore)?) {
+            self.store = store
+        }
+
+        public var current: (any UbiquitousKeyValueStore)? {
+            get { lock.withLock { store } }
+            set { lock.withLock { store = newValue } }
+        }
+    }
+
+    #if canImport(Darwin) && !os(Linux)
+    public static let backend = Backend(SystemUbiquitousStore())
+    #else
+    public static let backend = Backend(nil)
+    #endif
+
+    /// The key prefix of the devices' states.
+    public static let prefix = "timeline-sync."
+    /// The store's limits, as Apple documents them.
+    public static let maximumBytes = 1 << 20
+    public static let maximumKeys = 1024
+
+    public let store: any UbiquitousKeyValueStore
+
+    public init(store: any UbiquitousKeyValueStore) {
+        self.store = store
+    }
+
+    public func pull(device: String) throws(SyncTransportError) -> SyncPull {
+        var pull = SyncPull()
+        let own = Self.prefix + device
+        for (key, value) in store.snapshot().sorted(by: { $0.key < $1.key }) where key.hasPrefix(Self.prefix) && key != own {
+            do {
+                let document = try SyncWireCoding.decode(value)
+                pull.records += document.records
+                pull.devices.append(document.device)
+            } catch {
+                pull.warnings.append("iCloud key \(key): skipped: \(error.description)")
+            }
+        }
+        return pull
+    }
+
+    public func push(_ records: [PositionRecord], device: String) throws(SyncTransportError) {
+        let data = SyncWireCoding.encode(SyncWireCoding.Document(device: device, records: records))
+        guard store.set(data, forKey: Self.prefix + device) else {
+            throw SyncTransportError(.failed, "iCloud key-value store: the state (\(data.count) bytes) is over the store's limits (1 MB and 1024 keys in all)")
+        }
+    }
+}
+
+#if canImport(Darwin) && !os(Linux)
+/// The system's store.
+struct SystemUbiquitousStore: UbiquitousKeyValueStore, @unchecked Sendable {
+    func snapshot() -> [String: Data] {
+        let store = NSUbiquitousKeyValueStore.default
+        store.synchronize()
+        return store.dictionaryRepresentation.compactMapValues { $0 as? Data }
+    }
+
+    func set(_ value: Data, forKey key: String) -> Bool {
+        guard value.count <= ICloudKeyValueStoreTransport.maximumBytes else { return false }
+        NSUbiquitousKeyValueStore.default.set(value, forKey: key)
+        return NSUbiquitousKeyValueStore.default.synchronize()
+    }
+}
+#endif

@@ -1,0 +1,101 @@
+import Configuration
+import Foundation
+import FurthestRead
+import iCloudKeyValueStore
+import PositionSync
+import SyncModel
+import Testing
+import TestSupport
+import TimelineCore
+import TimelineStore
+
+/// iCloud's key-value store, modelled as Apple documents it (`UbiquitousStoreModel`): the
+/// register converges over a store that overwrites unconditionally and tells devices late, and
+/// `iCloudSyncEnabled` selects it where it exists.
+@Suite("iCloud key-value store model", .serialized)
+struct ICloudModelTests {
+    static let scope = StoreScope(account: "me", timeline: "home")
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+
+    static func configuration(iCloud: Bool) -> TimelineConfiguration {
+        var configuration = TimelineConfiguration.defaults
+        configuration.positionPersistence.iCloudSyncEnabled = iCloud
+        configuration.sync.policy = ComponentSpec(name: "FurthestRead")
+        return configuration
+    }
+
+    @Test("iCloudSyncEnabled selects iCloud's store when Sync.Transport is None and the platform has it; false keeps positions here")
+    func selection() throws {
+        let saved = ICloudKeyValueStoreTransport.backend.current
+        defer { ICloudKeyValueStoreTransport.backend.current = saved }
+        ICloudKeyValueStoreTransport.backend.current = UbiquitousStoreModel().view(for: "phone")
+        #expect(try SyncComponents(configuration: Self.configuration(iCloud: true)).transportSpec.name == "iCloudKeyValueStore")
+        #expect(try SyncComponents(configuration: Self.configuration(iCloud: false)).transportSpec.name == "None")
+        // Where there is no store (Linux without a model), the setting cannot apply.
+        ICloudKeyValueStoreTransport.backend.current = nil
+        #expect(try SyncComponents(configuration: Self.configuration(iCloud: true)).transportSpec.name == "None")
+    }
+
+    @Test("three devices converge over the modelled store, though it loses concurrent writes and tells devices late")
+    func convergence() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = UbiquitousStoreModel()
+        let policy = FurthestReadPolicy()
+        let devices = ["phone", "laptop", "tablet"]
+        var stores: [String: TimelineStore] = [:]
+        var rounds: [String: SyncRound] = [:]
+        for device in devices {
+            let store = try TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
+            stores[device] = store
+            let components = try SyncComponents.with(policy: policy, transport: ICloudKeyValueStoreTransport(store: model.view(for: device)))
+            rounds[device] = SyncRound(store: store, components: components, device: device, gracePeriod: 30 * 86_400)
+        }
+        var seed: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        var clock = Self.start
+        for step in 0..<60 {
+            clock = clock.addingTimeInterval(Double(next(90)))
+            let device = devices[next(devices.count)]
+            switch next(4) {
+            case 0:
+                let post = next(100)
+                try stores[device]!.savePosition(PositionSnapshot(postId: "p\(post)", postCreatedAt: Self.start.addingTimeInterval(Double(post * 60))),
+                                                 scope: Self.scope, device: device, explicit: next(8) == 0, at: clock, policy: policy)
+            case 1:
+                _ = try rounds[device]!.run(at: clock)
+            case 2:
+                // The service receives queued writes, in an order that may reverse concurrent ones.
+                model.upload { a, b in (a + step) % 3 == 0 ? a > b : a < b }
+            default:
+                model.deliver(to: device)
+            }
+        }
+        // Quiet: rounds, uploads and deliveries until every device has heard everything.
+        for _ in 0..<3 {
+            for device in devices {
+                _ = try rounds[device]!.run(at: clock)
+                model.upload()
+                for other in devices { model.deliver(to: other) }
+            }
+        }
+        let key = RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)
+        let registers = try devices.map { try stores[$0]!.replicaState().registers[key]?.stamp }
+        #expect(Set(registers.map { $0?.description ?? "none" }).count == 1, "\(registers)")
+    }
+
+    @Test("writes beyond the store's documented limits are refused, and the round says so")
+    func limits() throws {
+        let model = UbiquitousStoreModel()
+        let transport = ICloudKeyValueStoreTransport(store: model.view(for: "phone"))
+        let big = (0..<9_000).map { number in
+            PositionRecord(key: RegisterKey(account: "me", timeline: "t\(number)"),
+                           stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: UInt16(number % 60_000)), device: "phone"),
+                           savedAt: Self.start, snapshot: PositionSnapshot(postId: "p\(number)"), epoch: .zero, progress: nil)
+        }
+        #expect(throws: SyncTransportError.self) { try transport.push(big, device: "phone") }
+    }
+}
