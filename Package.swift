@@ -16,7 +16,7 @@ let strategyNames = [
     "LRU", "TTL", "SizeBounded", "CacheChain",
     "NoRetry", "ExponentialBackoff",
     "LastWriterWins", "FurthestRead",
-    "None", "Directory", "iCloudKeyValueStore",
+    "None", "Directory", "iCloudKeyValueStore", "HTTP",
 ]
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
@@ -213,7 +213,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",
                     dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "Configuration", "StrategyKit",
-                                   "Directory", "FurthestRead", "iCloudKeyValueStore", "TestSupport", "store-crash-writer", "JSONSchema",
+                                   "Directory", "FurthestRead", "iCloudKeyValueStore", "HTTP", "TestSupport", "store-crash-writer", "JSONSchema",
                                    "JSONText"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),

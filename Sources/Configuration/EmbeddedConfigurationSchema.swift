@@ -1161,7 +1161,7 @@ extension ConfigurationSchema {
     },
     "transport": {
       "title": "Transport",
-      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read.",
+      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment.",
       "if": {
         "type": "string"
       },
@@ -1170,13 +1170,20 @@ extension ConfigurationSchema {
         "enum": [
           "None",
           "Directory",
-          "iCloudKeyValueStore"
+          "iCloudKeyValueStore",
+          "HTTP"
         ],
         "allOf": [
           {
             "not": {
               "const": "Directory",
               "description": "Directory needs Path: write it as a dictionary, {Strategy: Directory, Path: …}"
+            }
+          },
+          {
+            "not": {
+              "const": "HTTP",
+              "description": "HTTP needs URL: write it as a dictionary, {Strategy: HTTP, URL: …}"
             }
           }
         ]
@@ -1188,12 +1195,13 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read.",
+            "description": "The registered name. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment.",
             "type": "string",
             "enum": [
               "None",
               "Directory",
-              "iCloudKeyValueStore"
+              "iCloudKeyValueStore",
+              "HTTP"
             ]
           }
         },
@@ -1266,6 +1274,49 @@ extension ConfigurationSchema {
               "properties": {
                 "Strategy": true
               },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "HTTP"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "URL": {
+                  "description": "The sync server's base URL, e.g. http://127.0.0.1:8080.",
+                  "type": "string",
+                  "minLength": 1
+                },
+                "TokenVariable": {
+                  "description": "The environment variable that holds the bearer token.",
+                  "type": "string",
+                  "default": "ENGINE_SYNC_TOKEN"
+                },
+                "Timeout": {
+                  "description": "Seconds one request may take.",
+                  "type": "number",
+                  "exclusiveMinimum": 0,
+                  "default": 15
+                },
+                "PollInterval": {
+                  "description": "Seconds between two rounds when nothing local has changed.",
+                  "type": "number",
+                  "exclusiveMinimum": 0,
+                  "default": 60
+                }
+              },
+              "required": [
+                "URL"
+              ],
               "additionalProperties": false
             }
           }

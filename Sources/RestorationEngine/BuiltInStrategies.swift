@@ -11,6 +11,7 @@ import ExponentialBackoff
 import Fallback
 import FirstMatch
 import FurthestRead
+import HTTP
 import LRU
 import LastWriterWins
 import NeighborAnchor
@@ -48,6 +49,7 @@ public enum BuiltInStrategies {
         NoneTransport.type,
         DirectoryTransport.type,
         ICloudKeyValueStoreTransport.type,
+        HTTPTransport.type,
     ]
 
     /// The registry of the built-ins.

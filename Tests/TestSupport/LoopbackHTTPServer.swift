@@ -49,6 +49,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let listener: Int32
     private let lock = NSLock()
     private var scripts: [String: [Answer]] = [:]
+    private var handlers: [String: @Sendable (Request, Data) -> Answer] = [:]
     private var requests: [Request] = []
     private var stopped = false
     private let started = Date()
@@ -113,6 +114,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         lock.withLock { scripts[path] = answers }
     }
 
+    /// Answers requests to `path` by calling `handler` with the request and its body (read to
+    /// its Content-Length): a fake of a server's logic.
+    public func handle(_ path: String, _ handler: @escaping @Sendable (Request, Data) -> Answer) {
+        lock.withLock { handlers[path] = handler }
+    }
+
     /// The requests so far, in arrival order.
     public var received: [Request] {
         lock.withLock { requests }
@@ -137,7 +144,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         #else
         _ = noSignal
         #endif
-        guard let head = readHead(connection) else { return }
+        guard let (head, rest) = readHead(connection) else { return }
         let lines = head.components(separatedBy: "\r\n")
         let parts = lines.first?.split(separator: " ").map(String.init) ?? []
         guard parts.count >= 2 else { return }
@@ -147,8 +154,22 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let path = String(parts[1].split(separator: "?", maxSplits: 1).first ?? "")
+        let request = Request(method: parts[0], path: parts[1], headers: headers, arrivedAt: Date().timeIntervalSince(started))
+        if let handler = lock.withLock({ handlers[path] }) {
+            lock.withLock { requests.append(request) }
+            let length = min(Int(headers["content-length"] ?? "0") ?? 0, 16 << 20)
+            var body = rest
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while body.count < length {
+                let count = recv(connection, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                body.append(contentsOf: buffer[0..<count])
+            }
+            reply(handler(request, body.prefix(length)), on: connection)
+            return
+        }
         let answer: Answer = lock.withLock {
-            requests.append(Request(method: parts[0], path: parts[1], headers: headers, arrivedAt: Date().timeIntervalSince(started)))
+            requests.append(request)
             guard var queue = scripts[path], !queue.isEmpty else {
                 return Answer(status: 404, body: Data(#"{"error":"Record not found"}"#.utf8))
             }
@@ -156,6 +177,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             scripts[path] = queue
             return next
         }
+        reply(answer, on: connection)
+    }
+
+    private func reply(_ answer: Answer, on connection: Int32) {
         if answer.delay > 0 { Thread.sleep(forTimeInterval: answer.delay) }
         var response = "HTTP/1.1 \(answer.status) \(Self.reason(answer.status))\r\n"
         for (name, value) in answer.headers { response += "\(name): \(value)\r\n" }
@@ -177,14 +202,17 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
     }
 
-    private func readHead(_ connection: Int32) -> String? {
+    /// The request's head, and what of the body arrived with it.
+    private func readHead(_ connection: Int32) -> (String, Data)? {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while data.count < 65_536 {
             let count = recv(connection, &buffer, buffer.count, 0)
             if count <= 0 { return nil }
             data.append(contentsOf: buffer[0..<count])
-            if let end = data.range(of: Data("\r\n\r\n".utf8)) { return String(decoding: data[..<end.lowerBound], as: UTF8.self) }
+            if let end = data.range(of: Data("\r\n\r\n".utf8)) {
+                return (String(decoding: data[..<end.lowerBound], as: UTF8.self), Data(data[end.upperBound...]))
+            }
         }
         return nil
     }
