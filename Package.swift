@@ -239,7 +239,7 @@ let package = Package(
                                    "Configuration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineStoreTests",
-                    dependencies: ["TimelineStore", "TimelineCore", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer",
+                    dependencies: ["TimelineStore", "TimelineCore", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer", "SyncModel",
                                    .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         // A child process for the store's crash test: writes until it is killed.

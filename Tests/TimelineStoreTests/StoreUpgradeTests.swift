@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SyncModel
 import Testing
 import TestSupport
 import TimelineCore
@@ -9,7 +10,7 @@ import TimelineCore
 /// and keep their data.
 @Suite("Store upgrades")
 struct StoreUpgradeTests {
-    static let versions = ["v1", "v2-counters", "v3-last-read"]
+    static let versions = ["v1", "v2-counters", "v3-last-read", "v4-sync"]
     static let scope = StoreScope(account: "upgrade@example.social", timeline: "home")
     static let posts = ["p0", "p1", "p2"]
 
@@ -44,8 +45,20 @@ struct StoreUpgradeTests {
                 if version != "v1" {
                     try db.execute(sql: "INSERT INTO storeCounter (name, value) VALUES ('timelineHits', 4), ('timelineMisses', 1)")
                 }
-                if version == "v3-last-read" {
+                if version != "v1", version != "v2-counters" {
                     try db.execute(sql: "UPDATE timelineState SET lastReadAt = ?", arguments: [1_700_000_250])
+                }
+                if version == "v4-sync" {
+                    try db.execute(sql: "INSERT INTO syncState (name, value) VALUES ('device', 'phone'), ('hlc', '111410065408000000')")
+                    for table in ["positionRegister", "devicePosition"] {
+                        try db.execute(sql: """
+                            INSERT INTO \(table) (account, timeline, hlc, device, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, snapshot)
+                            VALUES (?, ?, ?, 'phone', ?, 0, '', ?, 'p1', ?)
+                            """, arguments: [Self.scope.account, Self.scope.timeline, 111_410_065_408_000_000, 1_700_000_200, 1_699_999_940,
+                                             #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#])
+                    }
+                    try db.execute(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, 'position', ?, ?)",
+                                   arguments: [Self.scope.account, Self.scope.timeline, "018bd3a3d8000000@phone", 1_700_000_200])
                 }
             }
             try queue.writeWithoutTransaction { try $0.execute(sql: "VACUUM") }
@@ -60,7 +73,7 @@ struct StoreUpgradeTests {
         try FileManager.default.copyItem(at: Fixtures.repositoryURL("Tests/Fixtures/stores/store-\(version).sqlite"), to: URL(fileURLWithPath: path))
         let store = try TimelineStore(path: path, create: false)
         let statistics = try store.statistics()
-        #expect(statistics.migrations == Self.versions + ["v4-sync"])
+        #expect(statistics.migrations == Self.versions)
         let cached = try #require(try store.timeline(scope: Self.scope))
         #expect(cached.posts.map(\.id) == Self.posts)
         #expect(cached.posts.map(\.text) == ["text of p0 ünï", "text of p1 ünï", "text of p2 ünï"])
@@ -79,5 +92,10 @@ struct StoreUpgradeTests {
         // The store writes after the upgrade.
         try store.saveSnapshot(PositionSnapshot(postId: "p2", savedAt: Date(timeIntervalSince1970: 1_700_000_400)), scope: Self.scope)
         #expect(try store.history(scope: Self.scope).map(\.postId) == ["p2", "p1"])
+        // Sync came with v4: its register, device and outbox survive; earlier stores start empty.
+        let key = RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)
+        #expect(try store.replicaState().registers[key]?.snapshot?.postId == (version == "v4-sync" ? "p1" : nil))
+        #expect(try store.pendingWrites().count == (version == "v4-sync" ? 1 : 0))
+        #expect(try store.storedDeviceId() == (version == "v4-sync" ? "phone" : nil))
     }
 }
