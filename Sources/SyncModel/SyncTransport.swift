@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where positions travel between devices. A transport publishes this device's writes and
 /// reads what the others published; the register's merge makes delivery order, duplicates and
 /// delays harmless.
@@ -30,6 +32,18 @@ public struct SyncPull: Sendable {
         self.records = records
         self.warnings = warnings
         self.devices = devices
+    }
+
+    /// Adds one device's published document, read from `source`; one that cannot be decoded
+    /// becomes a warning naming `source`, and changes nothing else.
+    public mutating func add(_ data: Data, from source: String) {
+        do {
+            let document = try SyncWireCoding.decode(data)
+            records += document.records
+            devices.append(document.device)
+        } catch {
+            warnings.append("\(source): skipped: \(error.description)")
+        }
     }
 }
 

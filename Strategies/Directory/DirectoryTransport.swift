@@ -80,13 +80,7 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
                 pull.warnings.append("\(file): skipped: cannot be read")
                 continue
             }
-            do {
-                let document = try SyncWireCoding.decode(data)
-                pull.records += document.records
-                pull.devices.append(document.device)
-            } catch {
-                pull.warnings.append("\(file): skipped: \(error.description)")
-            }
+            pull.add(data, from: file)
         }
         return pull
     }

@@ -68,13 +68,7 @@ public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
         var pull = SyncPull()
         let own = Self.prefix + device
         for (key, value) in store.snapshot().sorted(by: { $0.key < $1.key }) where key.hasPrefix(Self.prefix) && key != own {
-            do {
-                let document = try SyncWireCoding.decode(value)
-                pull.records += document.records
-                pull.devices.append(document.device)
-            } catch {
-                pull.warnings.append("iCloud key \(key): skipped: \(error.description)")
-            }
+            pull.add(value, from: "iCloud key \(key)")
         }
         return pull
     }
