@@ -5,6 +5,8 @@ import TimelineCore
 /// descriptions a person wants to read.
 ///
 /// - "Continue where you left off · 2 h ago": the restoration itself.
+/// - "Continue from laptop · 3 min ago": another device's last position, when it was saved
+///   after this device's (the reader went on reading there).
 /// - "Posts from around 14:05": the post closest in time to the saved one, when it differs.
 /// - "Earlier: @author's post": older positions from the history that are still in the timeline.
 /// - "Jump to newest": the newest post, last.
@@ -16,7 +18,7 @@ public struct SuggestionBuilder: Sendable {
     }
 
     public func suggestions(restoration: Restoration?, snapshot: PositionSnapshot?, history: [PositionSnapshot],
-                            index: TimelineIndex, now: Date) -> [RestorationSuggestion] {
+                            index: TimelineIndex, now: Date, otherDevices: [PositionSnapshot] = []) -> [RestorationSuggestion] {
         var result: [RestorationSuggestion] = []
         func add(_ suggestion: RestorationSuggestion) {
             if !result.contains(where: { $0.postId == suggestion.postId }) { result.append(suggestion) }
@@ -26,6 +28,13 @@ public struct SuggestionBuilder: Sendable {
             if let saved = snapshot?.savedAt { title += " · " + SuggestionBuilder.relative(now.timeIntervalSince(saved)) }
             add(RestorationSuggestion(title: title, description: describe(index, restoration.index) + " — " + restoration.explanation,
                                       postId: restoration.postId, index: restoration.index, confidence: restoration.confidence))
+        }
+        let latestHere = snapshot?.savedAt ?? history.first?.savedAt ?? .distantPast
+        for other in otherDevices.sorted(by: { ($0.savedAt ?? .distantPast) > ($1.savedAt ?? .distantPast) }) {
+            guard let saved = other.savedAt, saved > latestHere, let found = index.index(of: other.postId) else { continue }
+            let device = other.deviceId ?? "another device"
+            add(RestorationSuggestion(title: "Continue from \(device) · " + SuggestionBuilder.relative(now.timeIntervalSince(saved)),
+                                      description: describe(index, found), postId: other.postId, index: found, confidence: 0.9))
         }
         if let created = snapshot?.postCreatedAt, index.count > 0 {
             let position = min(index.timeOrderPosition(atOrAfter: created), index.count - 1)

@@ -272,6 +272,20 @@ public final class TimelineEngine: @unchecked Sendable {
         let now = clock()
         let (pipeline, snapshot, history) = locked { (self.pipeline, tracker.restoreInput(at: now), tracker.history) }
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
-        return SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history, index: index, now: now)
+        // With sync, the other devices' last positions: "Continue from laptop · 3 min ago".
+        var others: [PositionSnapshot] = []
+        if let sync, let store, let state = try? store.replicaState() {
+            let key = RegisterKey(account: scope.account, timeline: scope.timeline)
+            others = state.devicePositions(of: key).filter { $0.device != sync.device }.compactMap { record in
+                record.snapshot.map { snapshot in
+                    var stamped = snapshot
+                    stamped.deviceId = record.device
+                    stamped.savedAt = record.savedAt
+                    return stamped
+                }
+            }
+        }
+        return SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history, index: index, now: now,
+                                               otherDevices: others)
     }
 }

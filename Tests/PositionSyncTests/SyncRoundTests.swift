@@ -285,6 +285,30 @@ struct SyncCoordinatorTests {
         }
     }
 
+    @Test("Sync.TombstoneGracePeriod decides which writes still travel: one two days old is taken with 30 days, ignored with one")
+    func gracePeriodKey() throws {
+        for (grace, expected) in [(30.0 * 86_400, "p1"), (86_400.0, nil as String?)] {
+            let directory = try Self.folder()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let shared = directory.appendingPathComponent("shared")
+            var configuration = Self.configuration(shared, debounce: 3600)
+            configuration.sync.tombstoneGracePeriod = grace
+            let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+            let twoDaysAgo = Self.start.addingTimeInterval(-2 * 86_400)
+            let laptop = try SyncCoordinator(store: laptopStore, configuration: Self.configuration(shared, debounce: 3600), device: "laptop",
+                                             clock: { twoDaysAgo })
+            defer { laptop.stop() }
+            try laptopStore.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "laptop", at: twoDaysAgo, policy: laptop.policy)
+            try laptop.syncNow()
+            let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+            let phone = try SyncCoordinator(store: phoneStore, configuration: configuration, device: "phone", clock: { Self.start })
+            defer { phone.stop() }
+            try phone.syncNow()
+            let key = RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)
+            #expect(try phoneStore.replicaState().registers[key]?.snapshot?.postId == expected, "grace \(grace)")
+        }
+    }
+
     @Test("an unreachable folder is offline with the pending count; the status stream says so")
     func offline() throws {
         let directory = try Fixtures.temporaryDirectory()

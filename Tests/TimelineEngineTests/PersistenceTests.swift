@@ -163,4 +163,39 @@ struct FacadeSyncTests {
         let off = ConfigurationLoader().read(data: Data(#"{"PositionPersistence": {"CrossSessionSync": false}, "Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}}}"#.utf8)).configuration
         #expect(try TimelineEngine(configuration: off, store: store).sync == nil)
     }
+
+    @Test("another device's later position is offered once: Continue from laptop · 5 min ago")
+    func continueFromAnotherDevice() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shared = directory.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        let json = #"{"Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}, "DebounceInterval": 3600}}"#
+        let configuration = ConfigurationLoader().read(data: Data(json.utf8)).configuration
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
+        // The phone read up to p20 ten minutes ago.
+        let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let phoneClock = TestClock()
+        phoneClock.advance(now.timeIntervalSince(phoneClock.now) - 600)
+        let phone = try TimelineEngine(configuration: configuration, deviceId: "phone", store: phoneStore, clock: { phoneClock.now })
+        let sync = try #require(phone.sync)
+        defer { sync.stop() }
+        phone.observeScroll(offset: 2010, viewportHeight: 600, in: index)
+        phone.observe(.background, in: index)
+        // The laptop went on to p30, five minutes ago, and synced.
+        let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let laptopSync = try SyncCoordinator(store: laptopStore, configuration: configuration, device: "laptop", clock: { now.addingTimeInterval(-300) })
+        defer { laptopSync.stop() }
+        try laptopStore.savePosition(PositionSnapshot(postId: "p30"), scope: StoreScope(), device: "laptop", at: now.addingTimeInterval(-300),
+                                     policy: laptopSync.policy)
+        try laptopSync.syncNow()
+        phoneClock.advance(600)
+        try sync.syncNow()
+        let suggestions = phone.suggestions(in: index)
+        let fromLaptop = suggestions.filter { $0.title.hasPrefix("Continue from laptop") }
+        #expect(fromLaptop.map(\.title) == ["Continue from laptop · 5 min ago"])
+        #expect(fromLaptop.first?.postId == "p30")
+        #expect(Set(suggestions.map(\.postId)).count == suggestions.count, "one suggestion per post")
+    }
 }
