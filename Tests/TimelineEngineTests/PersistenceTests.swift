@@ -139,14 +139,20 @@ struct FacadeLoadingTests {
 
 @Suite("Sync through the façade")
 struct FacadeSyncTests {
-    @Test("with a transport, the façade's saves become register writes and outbox entries, and syncNow sends them")
-    func savesGoThroughTheOutbox() throws {
+    /// A folder with a shared sync folder, and a configuration that syncs through it with rounds
+    /// only on demand.
+    static func setup() throws -> (directory: URL, shared: URL, configuration: TimelineConfiguration) {
         let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let shared = directory.appendingPathComponent("shared")
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         let json = #"{"Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}, "DebounceInterval": 3600}}"#
-        let configuration = ConfigurationLoader().read(data: Data(json.utf8)).configuration
+        return (directory, shared, ConfigurationLoader().read(data: Data(json.utf8)).configuration)
+    }
+
+    @Test("with a transport, the façade's saves become register writes and outbox entries, and syncNow sends them")
+    func savesGoThroughTheOutbox() throws {
+        let (directory, shared, configuration) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         let engine = try TimelineEngine(configuration: configuration, deviceId: "phone", store: store)
         let sync = try #require(engine.sync)
@@ -166,12 +172,8 @@ struct FacadeSyncTests {
 
     @Test("another device's later position is offered once: Continue from laptop · 5 min ago")
     func continueFromAnotherDevice() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let (directory, shared, configuration) = try Self.setup()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let shared = directory.appendingPathComponent("shared")
-        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-        let json = #"{"Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}, "DebounceInterval": 3600}}"#
-        let configuration = ConfigurationLoader().read(data: Data(json.utf8)).configuration
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         // The phone read up to p20 ten minutes ago.
