@@ -25,7 +25,7 @@ seed fuzz-config "$root"/config/* "$root"/Tests/Fixtures/config-json/valid/*.jso
 head -c 20000 "$root/sessions/session-0001.jsonl" > "$work/session-head.jsonl"
 head -n 40 "$root/Tests/Fixtures/restore/timeline.jsonl" > "$work/timeline-head.jsonl"
 seed fuzz-json "$work/session-head.jsonl" "$work/timeline-head.jsonl" "$root"/Tests/Fixtures/restore/position*.json \
-    "$root"/Tests/Fixtures/config-json/valid/*.json
+    "$root"/Tests/Fixtures/config-json/valid/*.json "$root"/Tests/Fixtures/sync/*.json
 mkdir -p "$work/fuzz-spec"
 n=0
 for spec in "ExactMatch > Fallback" "ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor > Fallback(Mode: NearestContent) | ViewportAnchor" \

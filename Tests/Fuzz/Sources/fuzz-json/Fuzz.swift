@@ -1,8 +1,8 @@
 import Foundation
 import TimelineEngine
 
-/// The JSON reader, the scanner, the timeline formats and the session line decoder on the same
-/// bytes.
+/// The JSON reader, the scanner, the timeline formats, the session line decoder and the sync
+/// wire format (decoded, then merged under each policy) on the same bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
@@ -18,6 +18,14 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
         _ = try? PipelineBuilder().build().restore(RestorationRequest(snapshot: PositionSnapshot(postId: "x", text: "a b"), index: index))
     }
     _ = try? SnapshotCoding.read(data)
+    if let document = try? SyncWireCoding.decode(data) {
+        for name in ["LastWriterWins", "FurthestRead"] {
+            guard case .merge(let policy)? = try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge) else { continue }
+            var state = ReplicaState()
+            state.apply(contentsOf: document.records + document.records.reversed(), policy: policy)
+            _ = state.records
+        }
+    }
     if var reader = try? SessionReader(data: data, name: "fuzz.jsonl") {
         while reader.next() != nil {}
         _ = reader.takeWarnings()
