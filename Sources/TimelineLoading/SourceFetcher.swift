@@ -89,6 +89,12 @@ public struct SourceFetcher: Sendable {
         var attempts: [Attempt] = []
         var number = 1
         while true {
+            // A fetch cancelled before an attempt starts makes no request: the download's own
+            // cancellation handler would run before there is a request to cancel.
+            if Task.isCancelled {
+                return Outcome(result: .failure(SourceError(source: url.absoluteString, "cancelled before the request was made",
+                                                            failure: .connection("cancelled"))), attempts: attempts)
+            }
             progress(.attempting(number: number, of: policy.maxAttempts))
             let began = clock.now
             let result = await client.fetch(url, api: api, token: token)

@@ -60,4 +60,22 @@ struct RetryAfterTests {
         #expect(outcome.attempts.last?.retryDelay == nil)
         #expect(server.received.count == 1)
     }
+
+    @Test("a fetch cancelled before it starts makes no request and ends at once")
+    func cancelledBeforeStart() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.script(LoadingFixtures.mastodonPath, [.json(try LoadingFixtures.answer("mastodon-home.json"))])
+        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), timeout: 30)
+        let source = LoadingFixtures.mastodon(server)
+        let task = Task {
+            // Cancelled before the fetch begins.
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await fetcher.fetch(source)
+        }
+        let outcome = await task.value
+        #expect(throws: SourceError.self) { try outcome.result.get() }
+        #expect(outcome.attempts.isEmpty)
+        #expect(server.received.isEmpty)
+    }
 }
