@@ -120,7 +120,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         // Replaying a session exactly as the format specifies, and scoring each restore point.
         .target(name: "SessionReplay",
-                dependencies: ["SessionFormat", "PositionTracking", "RestorationEngine", "StrategyKit", "TimelineCore", "Configuration"],
+                dependencies: ["SessionFormat", "PositionTracking", "RestorationEngine", "StrategyKit", "TimelineCore", "Configuration", "SyncModel"],
                 swiftSettings: swiftSettings),
         // `engine compare`: candidate pipelines, streaming and parallel evaluation of sessions,
         // mergeable metrics and the report in table, JSON, CSV and HTML.

@@ -40,14 +40,20 @@ public struct SessionEvent: Sendable, Equatable {
         case lifecycle(Lifecycle)
         /// A restore point: the engine is asked where the reader was; `expected` is the truth.
         case restore(tag: String?, expected: Expected)
+        /// A sync delivery (version 2): device `to` receives what device `from` holds now.
+        /// Delays, drops and reordering are when, and whether, these events come.
+        case sync(from: String, to: String)
     }
 
     public var at: Date
     public var kind: Kind
+    /// The device it happened on (version 2); nil for the header's device.
+    public var device: String?
 
-    public init(at: Date, _ kind: Kind) {
+    public init(at: Date, _ kind: Kind, device: String? = nil) {
         self.at = at
         self.kind = kind
+        self.device = device
     }
 
     /// The `type` field this event is written with.
@@ -60,6 +66,7 @@ public struct SessionEvent: Sendable, Equatable {
         case .scroll: return "scroll"
         case .lifecycle: return "lifecycle"
         case .restore: return "restore"
+        case .sync: return "sync"
         }
     }
 }

@@ -5,8 +5,14 @@ import Foundation
 /// `{"type":"session","version":1,"id":S,"device":S,"account":S?,"timeline":S,
 /// "feed":"chronological"|"algorithmic","viewport":{"width":N,"height":N},"startedAt":T}`
 public struct SessionHeader: Sendable, Equatable {
-    /// The format version this library reads and writes.
+    /// The format version of a session recorded on one device.
     public static let currentVersion = 1
+    /// The format version of a session whose events name devices and carry sync deliveries:
+    /// a version-1 reader would apply other devices' scrolls to the one it knows, so it must not
+    /// read them.
+    public static let multiDeviceVersion = 2
+    /// The versions this library reads.
+    public static let supportedVersions = [1, 2]
 
     /// How the feed orders its posts.
     public enum Feed: String, Sendable, CaseIterable, Equatable {

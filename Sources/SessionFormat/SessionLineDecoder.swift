@@ -92,8 +92,8 @@ struct SessionLineDecoder {
                                   : "the first line must be the session header; found a \(Value.quote(type!)) event", location: nil)
             }
             guard let version else { throw Failure(message: "the header needs \"version\"", location: nil) }
-            guard version == Double(SessionHeader.currentVersion) else {
-                throw Failure(message: "unsupported session format version \(describe(version)); this engine reads version \(SessionHeader.currentVersion)",
+            guard SessionHeader.supportedVersions.contains(where: { Double($0) == version }) else {
+                throw Failure(message: "unsupported session format version \(describe(version)); this engine reads versions \(SessionHeader.supportedVersions.map(String.init).joined(separator: " and "))",
                               location: nil)
             }
             for (name, value) in [("id", id), ("device", device), ("timeline", timeline), ("feed", feed)] where value == nil {
@@ -141,7 +141,8 @@ struct SessionLineDecoder {
 
     // MARK: Events
 
-    static let eventKeys: [StaticString] = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected"]
+    static let eventKeys: [StaticString] = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected",
+                                            "device", "from", "to"]
     /// The number of a known event key (its bit in a presence mask), matched without making a String.
     static func eventKeyNumber(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let first = key.first else { return nil }
@@ -157,18 +158,22 @@ struct SessionLineDecoder {
         case (UInt8(ascii: "s"), 5): candidate = 7
         case (UInt8(ascii: "t"), 3): candidate = 8
         case (UInt8(ascii: "e"), 8): candidate = 9
+        case (UInt8(ascii: "d"), 6): candidate = 10
+        case (UInt8(ascii: "f"), 4): candidate = 11
+        case (UInt8(ascii: "t"), 2): candidate = 12
         default: return nil
         }
         return key.spells(eventKeys[candidate]) ? candidate : nil
     }
 
-    static let eventKeyNames = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected"]
+    static let eventKeyNames = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected", "device", "from", "to"]
 
     private static func decodeEvent(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Line {
         var scanner = JSONScanner(bytes)
         do {
             var type: String?, at: Date?, reason: String?, posts: [Post]?, index: Double?, ids: [String]?
             var offset: Double?, state: String?, tag: String?, expected: SessionEvent.Expected?
+            var device: String?, from: String?, to: String?
             var present: UInt16 = 0
             var unknown: [String] = []
             try scanner.beginObject()
@@ -197,7 +202,10 @@ struct SessionLineDecoder {
                 case 6: offset = try number(&scanner, "offset")
                 case 7: state = try string(&scanner, "state")
                 case 8: tag = try optionalString(&scanner, "tag")
-                default: expected = try self.expected(&scanner)
+                case 9: expected = try self.expected(&scanner)
+                case 10: device = try nonEmptyString(&scanner, "device")
+                case 11: from = try nonEmptyString(&scanner, "from")
+                default: to = try nonEmptyString(&scanner, "to")
                 }
             }
             try scanner.end()
@@ -243,16 +251,19 @@ struct SessionLineDecoder {
             case "restore":
                 fields = 0b1100000000
                 kind = .restore(tag: tag, expected: (try expected ?? { throw missing("expected") }()))
+            case "sync":
+                fields = 0b1_1000_0000_0000
+                kind = .sync(from: (try from ?? { throw missing("from") }()), to: (try to ?? { throw missing("to") }()))
             case "session":
                 throw Failure(message: "a second session header; only the first line may be one", location: nil)
             default:
                 return .unknownType(type)
             }
             let time = (try at ?? { throw missing("at") }())
-            // Known fields that belong to other event types are unknown here.
-            let foreignBits = present & ~(fields | 0b11)
+            // Known fields that belong to other event types are unknown here; `device` belongs to all.
+            let foreignBits = present & ~(fields | 0b11 | (1 << 10))
             let foreign = SessionLineDecoder.eventKeyNames.indices.filter { foreignBits & (1 << $0) != 0 }.map { SessionLineDecoder.eventKeyNames[$0] }
-            return .event(SessionEvent(at: time, kind), unknownFields: unknown + foreign)
+            return .event(SessionEvent(at: time, kind, device: device), unknownFields: unknown + foreign)
         }
     }
 
@@ -319,6 +330,14 @@ struct SessionLineDecoder {
             guard try scanner.peek() == .string else { throw mismatch(&scanner, key(), "a string") }
             return try scanner.string()
         }
+    }
+
+    /// A device id: a string of at least one character.
+    private static func nonEmptyString(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String) throws -> String {
+        let location = scanner.location(at: scanner.offset)
+        let text = try string(&scanner, key())
+        guard !text.isEmpty else { throw Failure(message: "\(Value.quote(key())) must not be empty", location: location) }
+        return text
     }
 
     private static func optionalString(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String) throws -> String? {

@@ -118,7 +118,7 @@ public final class SessionRecorder: @unchecked Sendable {
         case .scroll(let offset): return offset.isFinite
         case .timeline(_, let posts), .insert(_, let posts), .update(let posts): return finite(posts)
         case .restore(_, let expected): return expected.viewportY.map(\.isFinite) ?? true
-        case .remove, .lifecycle: return true
+        case .remove, .lifecycle, .sync: return true
         }
     }
 }

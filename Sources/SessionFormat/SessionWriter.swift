@@ -25,6 +25,7 @@ public enum SessionWriter {
     /// An event's line.
     public static func line(for event: SessionEvent) -> String {
         var pairs: [(String, Value)] = [("type", .string(event.typeName)), ("at", .string(Timestamp.format(event.at)))]
+        if let device = event.device { pairs.append(("device", .string(device))) }
         switch event.kind {
         case .timeline(let reason, let posts):
             pairs += [("reason", .string(reason.rawValue)), ("posts", .array(posts.map(value(of:))))]
@@ -43,6 +44,8 @@ public enum SessionWriter {
             var expectedPairs: [(String, Value)] = [("postId", .string(expected.postId))]
             if let viewportY = expected.viewportY { expectedPairs.append(("viewportY", number(viewportY))) }
             pairs.append(("expected", .dictionary(expectedPairs)))
+        case .sync(let from, let to):
+            pairs += [("from", .string(from)), ("to", .string(to))]
         }
         return write(.dictionary(pairs))
     }

@@ -43,7 +43,7 @@ public struct ReplayTimeline {
                 }
             }
             guard changed else { return false }
-        case .scroll, .lifecycle, .restore:
+        case .scroll, .lifecycle, .restore, .sync:
             return false
         }
         cachedIndex = nil

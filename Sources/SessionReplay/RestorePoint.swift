@@ -11,6 +11,8 @@ public struct RestorePoint: Sendable {
         case liveAnchor = "live anchor"
         /// The most recent saved snapshot.
         case savedSnapshot = "saved snapshot"
+        /// Another device's position, received by sync, that won this device's register.
+        case synced = "synced from another device"
         /// Nothing was ever captured: the pipeline's fallback applies.
         case none = "no snapshot"
     }
