@@ -1133,7 +1133,16 @@ extension ConfigurationSchema {
             },
             "then": {
               "properties": {
-                "Strategy": true
+                "Strategy": true,
+                "Direction": {
+                  "description": "Which way reading progresses: Newer (catching up to the newest posts) or Older (reading down from the top).",
+                  "type": "string",
+                  "enum": [
+                    "Newer",
+                    "Older"
+                  ],
+                  "default": "Newer"
+                }
               },
               "additionalProperties": false
             }
@@ -1151,7 +1160,16 @@ extension ConfigurationSchema {
             },
             "then": {
               "properties": {
-                "Strategy": true
+                "Strategy": true,
+                "Direction": {
+                  "description": "Which way reading progresses: Newer (catching up to the newest posts) or Older (reading down from the top).",
+                  "type": "string",
+                  "enum": [
+                    "Newer",
+                    "Older"
+                  ],
+                  "default": "Newer"
+                }
               },
               "additionalProperties": false
             }

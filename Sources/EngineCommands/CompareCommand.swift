@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuration
 import Foundation
 import ValueTree
 import JSONText
@@ -32,6 +33,10 @@ struct CompareCommand: ParsableCommand {
             (landing below the expected post) and re-read (landing above); median and p90 pixel \
             error; Brier score of the confidence against exact; p50 and p99 latency.
 
+            Sessions recorded on several devices (format version 2) replay under the configured \
+            Sync.Policy; --merge-policy replays them under each policy given, and names each \
+            row with its policy (e.g. "configured · FurthestRead").
+
             --jobs runs sessions in parallel with identical results. --shard K/N evaluates every \
             N-th session starting at the K-th; --format json output of the shards combines with \
             --merge into the report a single run gives.
@@ -43,6 +48,8 @@ struct CompareCommand: ParsableCommand {
               engine compare --config app.plist --sessions sessions/
               engine compare --config app.plist --sessions s/ --strategy 'ExactMatch'
               engine compare --config c.plist --sessions s/ --strategy 'A > B' --strategy C
+              engine compare --config c.plist --sessions s/ \\
+                --merge-policy LastWriterWins --merge-policy FurthestRead
               engine compare --config c.plist --sessions s/ --shard 1/2 --format json \\
                 -o part1.json
               engine compare --merge part1.json part2.json --format html -o report.html
@@ -54,6 +61,10 @@ struct CompareCommand: ParsableCommand {
 
     @Option(name: .long, parsing: .upToNextOption, help: "Session files or directories of .jsonl files.")
     var sessions: [String] = []
+
+    @Option(name: .customLong("merge-policy"),
+            help: "Replay multi-device sessions under this merge policy, in spec notation (e.g. 'FurthestRead(Direction: Older)'); repeatable: each row is then named with its policy.")
+    var mergePolicies: [String] = []
 
     @Option(name: .long, help: "A pipeline in spec notation; repeat to compare several.")
     var strategy: [String] = []
@@ -137,14 +148,54 @@ struct CompareCommand: ParsableCommand {
         }
         if let shard = shard.flatMap(Shard.init(parsing:)) { files = shard.select(files) }
         let specs = strategy
-        let runner = ComparisonRunner(candidates: candidates, settings: ReplaySettings(configuration: configuration),
-                                      jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                      rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs, registry: registry)) ?? candidates })
-        let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
-        var report = runner.run(files: files, diagnostics: { _, issues in
-            for issue in issues { bar.print(issue.description) }
-        }, progress: { done, total in bar.update(done: done, total: total) })
-        bar.finish()
+        // Each merge policy replays the sessions on its own: the restore inputs of devices
+        // depend on it. Without --merge-policy, the configured one.
+        var policies: [(label: String, spec: ComponentSpec)?] = [nil]
+        if !mergePolicies.isEmpty {
+            policies = []
+            for text in mergePolicies {
+                let node: StrategyNode
+                do {
+                    let parsed = try PipelineSpec.parse(text)
+                    guard case .stage(_, _, let arguments) = parsed, arguments.isEmpty else {
+                        throw CommandFailure(.usage, "error: --merge-policy takes one policy, such as FurthestRead(Direction: Older), found \(text)")
+                    }
+                    node = StrategyNode(parsed)
+                } catch let error as PipelineSpec.SyntaxError {
+                    throw CommandFailure(.usage, "error: invalid --merge-policy at \(error.description)")
+                }
+                do {
+                    _ = try registry.build(node, kind: .merge)
+                } catch {
+                    throw CommandFailure(.usage, "error: \(error.description)")
+                }
+                let type = registry.types.first { $0.name == node.name || $0.aliases.contains(node.name) }
+                policies.append((text, ComponentSpec(name: type?.name ?? node.name, parameters: node.parameters)))
+            }
+        }
+        var combined: ComparisonReport?
+        for (number, policy) in policies.enumerated() {
+            var settings = ReplaySettings(configuration: configuration)
+            if let policy { settings.mergePolicy = policy.spec }
+            let runner = ComparisonRunner(candidates: candidates, settings: settings, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                          rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs, registry: registry)) ?? candidates })
+            let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
+            var report = runner.run(files: files, diagnostics: { _, issues in
+                // A second policy replays the same sessions: their warnings once are enough.
+                if number == 0 { for issue in issues { bar.print(issue.description) } }
+            }, progress: { done, total in bar.update(done: done, total: total) })
+            bar.finish()
+            if let policy {
+                for index in report.pipelines.indices { report.pipelines[index].name += " · \(policy.label)" }
+            }
+            if var existing = combined {
+                existing.pipelines += report.pipelines
+                combined = existing
+            } else {
+                combined = report
+            }
+        }
+        var report = combined ?? ComparisonReport(pipelines: [])
         if let shard { report.shards = [shard] }
         return report
     }

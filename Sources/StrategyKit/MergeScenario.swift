@@ -1,4 +1,5 @@
 import SyncModel
+import ValueTree
 
 /// A named example of a merge policy at work, run by the conformance suite: writes to one
 /// register, and which of them the policy must keep.
@@ -7,10 +8,13 @@ public struct MergeScenario: Sendable {
     public let records: [PositionRecord]
     /// The index in `records` of the write that must win.
     public let expectedWinner: Int
+    /// The policy's parameters.
+    public let parameters: Value.Dictionary
 
-    public init(name: String, records: [PositionRecord], expectedWinner: Int) {
+    public init(name: String, records: [PositionRecord], expectedWinner: Int, parameters: Value.Dictionary = [:]) {
         self.name = name
         self.records = records
         self.expectedWinner = expectedWinner
+        self.parameters = parameters
     }
 }

@@ -10,29 +10,49 @@ import TimelineCore
 ///    position) or an explicit move backwards (the reader scrolled back on purpose and the app
 ///    saved with `explicit`); its epoch is its own stamp. So a reset wins over every position
 ///    written without knowing it, and a position saved after seeing it wins over the reset;
-/// 2. within an epoch, the progress: the post's creation time, then its id. A reset and an
-///    unordered (algorithmic) feed's positions have none and come first;
+/// 2. within an epoch, the progress: the post's creation time, then its id, in the reading
+///    `Direction`: `Newer` (the default) for readers who catch up from where they stopped
+///    towards the newest posts, as Mastodon's read markers do; `Older` for readers who read
+///    down from the top into older posts. A reset and an unordered (algorithmic) feed's
+///    positions have none and come first;
 /// 3. the (hybrid timestamp, device id) order, as in LastWriterWins, for everything else.
 ///
 /// An algorithmic feed's positions all lack progress, so for them this is LastWriterWins.
 public struct FurthestReadPolicy: MergePolicy, DeclaredStrategy {
+    /// Which way reading goes along the timeline.
+    public enum Direction: String, ParameterChoice {
+        /// Towards newer posts: catching up from where one stopped.
+        case newer = "Newer"
+        /// Towards older posts: reading down from the top.
+        case older = "Older"
+    }
+
+    public static let directionParameter = Parameter<Direction>(
+        "Direction", help: "Which way reading progresses: Newer (catching up to the newest posts) or Older (reading down from the top).",
+        default: .newer)
+
     public static let type = StrategyType(
         name: "FurthestRead", kind: .merge,
         summary: "The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back.",
+        parameters: [directionParameter.declaration],
         mergeScenarios: FurthestReadPolicy.scenarios,
         aliases: ["Merge"]
-    ) { _ in
-        .merge(FurthestReadPolicy())
+    ) { options in
+        .merge(FurthestReadPolicy(direction: options(directionParameter)))
     }
 
-    public init() {}
+    public let direction: Direction
+
+    public init(direction: Direction = directionParameter.defaultValue) {
+        self.direction = direction
+    }
 
     public func precedes(_ lhs: PositionRecord, _ rhs: PositionRecord) -> Bool {
         if lhs.epoch != rhs.epoch { return lhs.epoch < rhs.epoch }
         switch (lhs.progress, rhs.progress) {
         case (nil, _?): return true
         case (_?, nil): return false
-        case (let a?, let b?) where a != b: return a < b
+        case (let a?, let b?) where a != b: return direction == .newer ? a < b : b < a
         default: return lhs.stamp < rhs.stamp
         }
     }
@@ -64,6 +84,9 @@ public struct FurthestReadPolicy: MergePolicy, DeclaredStrategy {
                           expectedWinner: 1),
             MergeScenario(name: "the same post: the later write (its offset) wins",
                           records: [write(2_000, "phone", "p5", created: 500), write(1_000, "ipad", "p5", created: 500)], expectedWinner: 0),
+            MergeScenario(name: "reading down from the top (Direction: Older): the older post is further along",
+                          records: [write(1_000, "phone", "p9", created: 900), write(2_000, "ipad", "p1", created: 100)], expectedWinner: 1,
+                          parameters: ["Direction": .init(value: .string("Older"))]),
             MergeScenario(name: "an algorithmic feed has no progress: the later write wins",
                           records: [write(1_000, "phone", "p9"), write(2_000, "ipad", "p1")], expectedWinner: 1),
         ]

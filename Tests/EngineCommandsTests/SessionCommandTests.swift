@@ -16,9 +16,9 @@ struct SessionCommandTests {
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let lines = result.stdout.components(separatedBy: "\n")
-        #expect(lines[0] == "Compared 12 sessions: 101 restore points, \(Self.defaultPipelines) pipelines.")
+        #expect(lines[0] == "Compared 16 sessions: 107 restore points, \(Self.defaultPipelines) pipelines.")
         #expect(lines[2].hasPrefix("pipeline           points  exact  within1  |idx err|  skipped  re-read  px p50  px p90  Brier"))
-        #expect(lines[3].hasPrefix("configured            101  0.980    0.980       0.05        5        0     0.0     0.0  0.016"))
+        #expect(lines[3].hasPrefix("configured            107  0.944    0.944       0.35       37        0     0.0     0.0  0.035"))
         #expect(result.stdout.contains("Tag relaunch-hard (9 restore points):"))
     }
 
@@ -62,7 +62,7 @@ struct SessionCommandTests {
         }
         #expect(dropLatency(merged.stdout) == dropLatency(single.stdout))
         let html = try EngineProcess.run(["compare", "--merge"] + parts + ["--format", "html"])
-        #expect(html.stdout.contains("<p>Compared 12 sessions, shards 1/2, 2/2: 101 restore points, 3 pipelines.</p>"))
+        #expect(html.stdout.contains("<p>Compared 16 sessions, shards 1/2, 2/2: 107 restore points, 3 pipelines.</p>"))
     }
 
     @Test("usage errors exit 2 with a clear message")
@@ -113,5 +113,32 @@ struct SessionCommandTests {
                                               "-o", directory.path])
         #expect(tooSmall.status == 1)
         #expect(tooSmall.stderr == "Tests/Fixtures/restore/timeline.jsonl: error: the corpus has 30 posts; simulation needs at least 60\n")
+    }
+}
+
+@Suite("engine compare with merge policies")
+struct MergePolicyCompareTests {
+    @Test("--merge-policy replays the multi-device sessions under each policy: each wins its own case")
+    func policies() throws {
+        let result = try EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions", "sessions/devices",
+                                            "--merge-policy", "LastWriterWins", "--merge-policy", "FurthestRead",
+                                            "--merge-policy", "FurthestRead(Direction: Older)", "--strategy", "ExactMatch > Fallback", "--format", "csv"])
+        #expect(result.status == 0)
+        let rows = result.stdout.components(separatedBy: "\r\n").map { $0.components(separatedBy: ",") }
+        func exact(_ pipeline: String, _ tag: String) -> String? {
+            rows.first { $0.count > 4 && $0[0] == pipeline && $0[2] == tag }?[4]
+        }
+        // A stale device that saves an older position later: only FurthestRead (Newer) keeps the reader's place.
+        #expect(exact("configured · LastWriterWins", "stale-device") == "0.0")
+        #expect(exact("configured · FurthestRead", "stale-device") == "1.0")
+        #expect(exact("configured · FurthestRead(Direction: Older)", "stale-device") == "0.0")
+        // A reader who read down into older posts on the phone: FurthestRead (Newer) takes them back up.
+        #expect(exact("configured · LastWriterWins", "device-switch") == "1.0")
+        #expect(exact("configured · FurthestRead", "device-switch") == "0.5")
+        #expect(exact("configured · FurthestRead(Direction: Older)", "device-switch") == "1.0")
+        let unknown = try EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions", "sessions/devices",
+                                             "--merge-policy", "FurthestReed"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "error: unknown merge policy \"FurthestReed\"; did you mean \"FurthestRead\"? Registered: LastWriterWins, FurthestRead\n")
     }
 }

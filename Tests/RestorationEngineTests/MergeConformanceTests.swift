@@ -5,6 +5,7 @@ import StrategyKit
 import SyncModel
 import Testing
 import TimelineCore
+import ValueTree
 
 /// The conformance suite of merge policies: every registered one passes its own scenarios in
 /// every order of delivery, and converges on random histories (2 to 5 devices, clocks skewed by
@@ -15,8 +16,8 @@ struct MergeConformanceTests {
     static let types = BuiltInStrategies.registry.types(of: .merge)
     static let key = RegisterKey(account: "me", timeline: "home")
 
-    static func policy(_ name: String) throws -> any MergePolicy {
-        guard case .merge(let policy) = try BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge) else {
+    static func policy(_ name: String, parameters: Value.Dictionary = [:]) throws -> any MergePolicy {
+        guard case .merge(let policy) = try BuiltInStrategies.registry.build(StrategyNode(name: name, parameters: parameters), kind: .merge) else {
             throw StrategyError("\(name) is not a merge policy")
         }
         return policy
@@ -40,9 +41,9 @@ struct MergeConformanceTests {
 
     @Test("every named scenario keeps the expected write, whatever the order and duplication", arguments: types.map(\.name))
     func scenarios(_ name: String) throws {
-        let policy = try Self.policy(name)
         let type = try #require(BuiltInStrategies.registry[name])
         for scenario in type.mergeScenarios {
+            let policy = try Self.policy(name, parameters: scenario.parameters)
             let expected = scenario.records[scenario.expectedWinner]
             for order in Self.permutations(scenario.records) {
                 var state = ReplicaState()
