@@ -164,13 +164,14 @@ struct CompareCommand: ParsableCommand {
                 } catch let error as PipelineSpec.SyntaxError {
                     throw CommandFailure(.usage, "error: invalid --merge-policy at \(error.description)")
                 }
+                let name: String
                 do {
                     _ = try registry.build(node, kind: .merge)
+                    name = try registry.lookup(node.name, kind: .merge).name
                 } catch {
                     throw CommandFailure(.usage, "error: \(error.description)")
                 }
-                let type = registry.types.first { $0.name == node.name || $0.aliases.contains(node.name) }
-                policies.append((text, ComponentSpec(name: type?.name ?? node.name, parameters: node.parameters)))
+                policies.append((text, ComponentSpec(name: name, parameters: node.parameters)))
             }
         }
         var combined: ComparisonReport?

@@ -9,10 +9,6 @@ import ValueTree
 /// `engine debug-export --store PATH [--config C] [--format text|json]`: everything needed to
 /// debug a reader's state (the seed's exportStateForDebugging).
 struct DebugExportCommand: ParsableCommand {
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     static let configuration = CommandConfiguration(
         commandName: "debug-export",
         abstract: "Print a store's state: summary, position history, cache statistics and the resolved configuration."
@@ -24,7 +20,7 @@ struct DebugExportCommand: ParsableCommand {
     var config: String?
 
     @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    var format: TextOrJSON = .text
 
     @OptionGroup var lenientOption: LenientOption
 

@@ -8,10 +8,6 @@ import ValueTree
 
 /// `engine history --store PATH`: the saved positions, newest first.
 struct HistoryCommand: ParsableCommand {
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Print the position history saved in a store, newest first."
@@ -22,7 +18,7 @@ struct HistoryCommand: ParsableCommand {
     @OptionGroup var scopeOptions: StoreScopeOptions
 
     @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    var format: TextOrJSON = .text
 
     @OptionGroup var logging: LoggingOptions
 

@@ -7,10 +7,6 @@ import ValueTree
 
 /// `engine position show`: a register's value, its stamp, and every device's last position.
 struct PositionShowCommand: ParsableCommand {
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Print a timeline's reading position in a store, its clock and device, and every device's last position."
@@ -21,7 +17,7 @@ struct PositionShowCommand: ParsableCommand {
     @OptionGroup var scopeOptions: StoreScopeOptions
 
     @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    var format: TextOrJSON = .text
 
     @OptionGroup var logging: LoggingOptions
 

@@ -7,10 +7,6 @@ import ValueTree
 
 /// `engine sync status`: the last round, the pending writes and the known devices.
 struct SyncStatusCommand: ParsableCommand {
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print how syncing stands: the status, the last sync time, the pending changes and the known devices."
@@ -19,7 +15,7 @@ struct SyncStatusCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    var format: TextOrJSON = .text
 
     @OptionGroup var logging: LoggingOptions
 

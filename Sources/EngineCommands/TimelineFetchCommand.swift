@@ -13,10 +13,6 @@ import ValueTree
 
 /// `engine timeline fetch --source FILE|URL --store PATH`: cache-first loading.
 struct TimelineFetchCommand: AsyncParsableCommand {
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     static let configuration = CommandConfiguration(
         commandName: "fetch",
         abstract: "Load a timeline cache-first: show the cached one, refresh it from its source, merge, store, restore.",
@@ -62,7 +58,7 @@ struct TimelineFetchCommand: AsyncParsableCommand {
     var tokenVariable: String = TimelineSource.defaultTokenVariable
 
     @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    var format: TextOrJSON = .text
 
     @OptionGroup var lenientOption: LenientOption
 

@@ -8,10 +8,6 @@ import ValueTree
 
 /// `engine timeline show --store PATH`: the cached timeline, in display order.
 struct TimelineShowCommand: ParsableCommand {
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Print the cached timeline of a store, in display order, marking the reader's saved position.",
@@ -30,7 +26,7 @@ struct TimelineShowCommand: ParsableCommand {
     var limit: Int = 20
 
     @Option(name: .long, help: "Output format: text or json.")
-    var format: OutputFormat = .text
+    var format: TextOrJSON = .text
 
     @OptionGroup var logging: LoggingOptions
 

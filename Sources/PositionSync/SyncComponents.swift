@@ -13,6 +13,9 @@ public struct SyncComponents: Sendable {
     /// The transport's spec as it was built (`None` when sync is off).
     public let transportSpec: ComponentSpec
 
+    /// True when positions stay on this device (the transport is `None`).
+    public var isLocal: Bool { transportSpec.name == DefaultComponents.noTransport.name }
+
     private init(policy: any MergePolicy, transport: any SyncTransport, transportSpec: ComponentSpec) {
         self.policy = policy
         self.transport = transport

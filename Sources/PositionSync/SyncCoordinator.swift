@@ -29,10 +29,18 @@ public final class SyncCoordinator: @unchecked Sendable {
     private var failures = 0
     private var stopped = false
 
-    public init(store: TimelineStore, configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry,
-                device: String, clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
+    public convenience init(store: TimelineStore, configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry,
+                            device: String, clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
+        try self.init(store: store, components: SyncComponents(configuration: configuration, registry: registry), configuration: configuration,
+                      registry: registry, device: device, clock: clock)
+    }
+
+    /// A coordinator for components already built from `configuration`.
+    public init(store: TimelineStore, components: SyncComponents, configuration: TimelineConfiguration,
+                registry: StrategyRegistry = BuiltInStrategies.registry, device: String,
+                clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
         self.store = store
-        components = try SyncComponents(configuration: configuration, registry: registry)
+        self.components = components
         settings = configuration.sync
         network = try NetworkPolicyBuilder(registry: registry, configuration: configuration).build()
         self.device = device

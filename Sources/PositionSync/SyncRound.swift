@@ -64,7 +64,6 @@ public struct SyncRound: Sendable {
             try store.recordSyncFailure(error.description, at: date)
             throw Failure(error: error, pending: try store.pendingWrites().count)
         }
-        let before = try store.replicaState().registers
         let oldest = HybridTimestamp(milliseconds: UInt64(max(0, cutoff.timeIntervalSince1970 * 1000)), counter: 0)
         let (changed, _) = try store.applyRemote(pull.records.filter { $0.stamp.time >= oldest }, policy: components.policy, at: date)
         let pending = try store.pendingWrites()
@@ -76,7 +75,7 @@ public struct SyncRound: Sendable {
             throw Failure(error: error, pending: pending.count)
         }
         try store.acknowledge(pending.map(\.id), devices: pull.devices, at: date)
-        let moved = changed.filter { before[$0] != state.registers[$0] }.map { ($0, state.registers[$0]?.snapshot?.postId) }
+        let moved = changed.map { ($0, state.registers[$0]?.snapshot?.postId) }
         return Report(changed: moved, pulled: pull.records.count, pushed: state.records.count, acknowledged: pending.count,
                       warnings: pull.warnings, devices: pull.devices, resynced: resynced)
     }

@@ -54,21 +54,23 @@ public struct SessionReplayer {
     /// The register every device writes: the session's account and timeline.
     private var key: RegisterKey { RegisterKey(account: header.account ?? "default", timeline: header.timeline) }
 
-    /// Runs `body` on the tracker and resume state of `device` (nil: the header's device), and
-    /// records a new save as a register write.
+    /// Runs `body` on the tracker and resume state of `device` (nil: the header's device), and,
+    /// when a merge policy applies, records a new save as a register write.
     private mutating func onDevice(_ device: String?, at date: Date, _ body: (inout PositionTracker, inout ResumeState) -> Void) {
         let name = device ?? header.device
+        var saved: PositionSnapshot?
         if name == header.device {
-            let before = tracker.history.first
+            let before = mergePolicy == nil ? nil : tracker.history.first
             body(&tracker, &resume)
-            if let saved = tracker.history.first, saved != before { write(saved, on: name, at: date) }
+            if mergePolicy != nil, tracker.history.first != before { saved = tracker.history.first }
         } else {
             var other = otherDevices[name] ?? (PositionTracker(settings: settings.tracker, deviceId: name), ResumeState())
-            let before = other.tracker.history.first
+            let before = mergePolicy == nil ? nil : other.tracker.history.first
             body(&other.tracker, &other.resume)
             otherDevices[name] = other
-            if let saved = other.tracker.history.first, saved != before { write(saved, on: name, at: date) }
+            if mergePolicy != nil, other.tracker.history.first != before { saved = other.tracker.history.first }
         }
+        if let saved { write(saved, on: name, at: date) }
     }
 
     private mutating func write(_ snapshot: PositionSnapshot, on device: String, at date: Date) {

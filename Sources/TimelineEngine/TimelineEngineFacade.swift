@@ -67,10 +67,12 @@ public final class TimelineEngine: @unchecked Sendable {
         var coordinator: SyncCoordinator?
         if let store {
             do {
-                if try SyncComponents(configuration: configuration, registry: registry).transportSpec.name != "None" {
+                let components = try SyncComponents(configuration: configuration, registry: registry)
+                if !components.isLocal {
                     let id = try store.deviceId(override: deviceId)
                     device = id
-                    coordinator = try SyncCoordinator(store: store, configuration: configuration, registry: registry, device: id, clock: clock)
+                    coordinator = try SyncCoordinator(store: store, components: components, configuration: configuration, registry: registry,
+                                                      device: id, clock: clock)
                 }
             } catch let error as StoreError {
                 storeError = error
