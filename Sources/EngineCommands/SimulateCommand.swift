@@ -25,8 +25,15 @@ struct SimulateCommand: ParsableCommand {
             built-in defaults) supplies AnchorVisibilityThreshold, AnchorMaxAge and \
             Resume.HardCloseThreshold.
 
+            With --devices, each session follows one reader on a phone and a laptop (format \
+            version 2), and each visit ends in a device case: a device switch, reading on two \
+            devices at once, a device offline for a day, a laptop clock an hour fast, a stale \
+            device, or scrolling back on purpose; its restore point expects the reader's last \
+            reading position on either device.
+
             Example:
               engine simulate --posts posts.jsonl --sessions 12 --seed 7 -o sessions/
+              engine simulate --posts posts.jsonl --sessions 8 --seed 7 --devices -o d/
             """
     )
 
@@ -52,6 +59,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "A configuration whose tracker and resume settings the ground truth follows.")
     var config: String?
 
+    @Flag(name: .long, help: "Sessions on two devices, a phone and a laptop (format version 2), with the multi-device cases.")
+    var devices = false
+
     @OptionGroup var lenientOption: LenientOption
 
     @OptionGroup var logging: LoggingOptions
@@ -74,7 +84,7 @@ struct SimulateCommand: ParsableCommand {
         }
         let options = SimulationOptions(sessions: sessions, seed: seed, feed: feed,
                                         tracker: PositionTracker.Settings(configuration: configuration),
-                                        hardCloseThreshold: configuration.resume.hardCloseThreshold)
+                                        hardCloseThreshold: configuration.resume.hardCloseThreshold, devices: devices)
         let simulator = SessionSimulator(corpus: corpus, options: options)
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {

@@ -19,6 +19,17 @@ public struct PipelineResults: Sendable, Equatable {
         byTag[tag, default: MetricsAccumulator()].add(evaluation)
     }
 
+    /// Records the convergence of one write: `seconds` until every device held the same winner,
+    /// or nil when it never did; under `tag`, the tag of the restore point that followed the
+    /// write (nil when none did: then only in the totals).
+    public mutating func addConvergence(seconds: Double?, tag: String?) {
+        func add(_ accumulator: inout MetricsAccumulator) {
+            if let seconds { accumulator.addConvergence(seconds: seconds) } else { accumulator.unconverged += 1 }
+        }
+        add(&all)
+        if let tag { add(&byTag[tag, default: MetricsAccumulator()]) }
+    }
+
     public mutating func merge(_ other: PipelineResults) {
         all.merge(other.all)
         for (tag, accumulator) in other.byTag { byTag[tag, default: MetricsAccumulator()].merge(accumulator) }
@@ -31,7 +42,8 @@ public struct PipelineResults: Sendable, Equatable {
 public struct ComparisonReport: Sendable, Equatable {
     /// The tags the simulator writes, in the order reports list them; other tags follow
     /// alphabetically.
-    public static let knownTags = ["present", "refresh", "deleted", "redrafted", "relaunch-soft", "relaunch-hard", "algorithmic"]
+    public static let knownTags = ["present", "refresh", "deleted", "redrafted", "relaunch-soft", "relaunch-hard", "algorithmic", "paused",
+                                   "device-switch", "two-devices", "offline-day", "clock-fast", "stale-device", "scroll-back"]
 
     public var pipelines: [PipelineResults]
     public var sessionsRead = 0
@@ -51,6 +63,11 @@ public struct ComparisonReport: Sendable, Equatable {
         for pipeline in pipelines { all.formUnion(pipeline.byTag.keys) }
         let known = ComparisonReport.knownTags.filter(all.contains)
         return known + all.subtracting(known).sorted()
+    }
+
+    /// Whether any pipeline recorded sync figures (sessions on several devices).
+    public var hasSync: Bool {
+        pipelines.contains { $0.all.hasSync }
     }
 
     /// Restore points seen (scored or not) by the first pipeline; every pipeline sees the same.

@@ -44,6 +44,11 @@ public enum ComparisonReportCoding {
             ("pixelErrorMedian", number(summary.pixelErrorMedian)), ("pixelErrorP90", number(summary.pixelErrorP90)),
             ("brier", number(summary.brier)),
             ("latencyP50Microseconds", number(summary.latencyP50)), ("latencyP99Microseconds", number(summary.latencyP99)),
+            ("switchPoints", .integer(summary.switchPoints)), ("switchExact", number(summary.switchExact)),
+            ("syncedPoints", .integer(summary.syncedPoints)), ("backJumps", .integer(summary.backJumps)),
+            ("convergedWrites", .integer(summary.convergedWrites)),
+            ("convergenceP50Seconds", number(summary.convergenceP50)), ("convergenceP90Seconds", number(summary.convergenceP90)),
+            ("unconvergedWrites", .integer(summary.unconverged)),
         ]
         return .dictionary(pairs)
     }
@@ -58,6 +63,9 @@ public enum ComparisonReportCoding {
             ("absoluteIndexError", .integer(accumulator.absoluteIndexError)), ("skipped", .integer(accumulator.skipped)),
             ("reread", .integer(accumulator.reread)), ("brier", .integer(Int(accumulator.brier))),
             ("pixelError", histogram(accumulator.pixelError)), ("latency", histogram(accumulator.latency)),
+            ("switchPoints", .integer(accumulator.switchPoints)), ("switchExact", .integer(accumulator.switchExact)),
+            ("syncedPoints", .integer(accumulator.syncedPoints)), ("backJumps", .integer(accumulator.backJumps)),
+            ("convergence", histogram(accumulator.convergence)), ("unconverged", .integer(accumulator.unconverged)),
         ])
     }
 
@@ -121,6 +129,14 @@ public enum ComparisonReportCoding {
         accumulator.brier = Int64(try integer("brier"))
         accumulator.pixelError = try histogram("pixelError")
         accumulator.latency = try histogram("latency")
+        // The sync figures came later: a report without them has none.
+        func count(_ key: String) throws(ComparisonReportError) -> Int { value[key] == nil ? 0 : try integer(key) }
+        accumulator.switchPoints = try count("switchPoints")
+        accumulator.switchExact = try count("switchExact")
+        accumulator.syncedPoints = try count("syncedPoints")
+        accumulator.backJumps = try count("backJumps")
+        accumulator.convergence = try histogram("convergence")
+        accumulator.unconverged = try count("unconverged")
         return accumulator
     }
 }

@@ -56,13 +56,28 @@ public struct ComparisonRunner: Sendable {
     func evaluate(_ reader: inout SessionReader, with candidates: [ComparisonCandidate], into report: inout ComparisonReport) -> [SessionIssue] {
         var diagnostics = reader.takeWarnings()
         var replayer = SessionReplayer(header: reader.header, settings: settings)
+        var tags: [String] = []
         while let event = reader.next() {
             guard let point = replayer.apply(event, line: reader.line) else { continue }
+            tags.append(point.tag)
             for (position, candidate) in candidates.enumerated() {
                 let evaluation = RestoreEvaluation.evaluate(point, pipeline: candidate.pipeline, policy: settings.policy)
                 report.pipelines[position].add(evaluation, tag: point.tag)
                 if position == 0, let reason = evaluation.unscoredReason {
                     diagnostics.append(SessionIssue(.warning, file: reader.name, line: point.line, "restore point: \(reason)"))
+                }
+            }
+        }
+        // Convergence is the merge policy's, the same for every pipeline. A write counts under
+        // the tag of the restore point that followed it; only sessions on several devices count.
+        if replayer.devices.count > 1 {
+            let convergence = replayer.convergence
+            for position in candidates.indices {
+                for write in convergence.converged {
+                    report.pipelines[position].addConvergence(seconds: write.seconds, tag: write.episode < tags.count ? tags[write.episode] : nil)
+                }
+                for episode in convergence.unconverged {
+                    report.pipelines[position].addConvergence(seconds: nil, tag: episode < tags.count ? tags[episode] : nil)
                 }
             }
         }

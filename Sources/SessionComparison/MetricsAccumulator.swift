@@ -26,8 +26,29 @@ public struct MetricsAccumulator: Sendable, Equatable {
     public var brier: Int64 = 0
     /// Nanoseconds per restore, over every evaluated restore point.
     public var latency = Histogram()
+    /// Scored restore points after a device switch, and how many of them were exact.
+    public var switchPoints = 0
+    public var switchExact = 0
+    /// Scored restore points whose input was synced from another device, and how many of them
+    /// were back jumps (`RestoreScore.backJump`).
+    public var syncedPoints = 0
+    public var backJumps = 0
+    /// Milliseconds from each write until every device held the same winner.
+    public var convergence = Histogram()
+    /// Writes that had not reached every device when the session ended.
+    public var unconverged = 0
 
     public init() {}
+
+    /// Whether any sync figure was recorded: the report then shows them.
+    public var hasSync: Bool {
+        switchPoints > 0 || syncedPoints > 0 || convergence.total > 0 || unconverged > 0
+    }
+
+    /// Records that a write took `seconds` to reach every device.
+    public mutating func addConvergence(seconds: Double) {
+        convergence.record(UInt64(min(max(0, seconds * 1000), 0x1p62).rounded()))
+    }
 
     public mutating func add(_ evaluation: RestoreEvaluation) {
         latency.record(evaluation.latencyNanoseconds)
@@ -45,6 +66,14 @@ public struct MetricsAccumulator: Sendable, Equatable {
             let units = (pixels * MetricsAccumulator.pixelUnitsPerPoint).rounded()
             pixelError.record(units < 0x1p63 ? UInt64(max(0, units)) : 1 << 63)
         }
+        if score.afterSwitch {
+            switchPoints += 1
+            if score.exact { switchExact += 1 }
+        }
+        if let backJump = score.backJump {
+            syncedPoints += 1
+            if backJump { backJumps += 1 }
+        }
         let miss = min(1, max(0, score.confidence)) - (score.exact ? 1 : 0)
         brier += Int64((miss * miss * MetricsAccumulator.brierUnitsPerOne).rounded())
     }
@@ -60,6 +89,12 @@ public struct MetricsAccumulator: Sendable, Equatable {
         pixelError.merge(other.pixelError)
         brier += other.brier
         latency.merge(other.latency)
+        switchPoints += other.switchPoints
+        switchExact += other.switchExact
+        syncedPoints += other.syncedPoints
+        backJumps += other.backJumps
+        convergence.merge(other.convergence)
+        unconverged += other.unconverged
     }
 
     /// The figures a report shows.
@@ -67,6 +102,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
         let points = Double(restorePoints)
         func pixels(_ q: Double) -> Double? { pixelError.quantile(q).map { Double($0) / MetricsAccumulator.pixelUnitsPerPoint } }
         func micros(_ q: Double) -> Double? { latency.quantile(q).map { Double($0) / 1000 } }
+        func seconds(_ q: Double) -> Double? { convergence.quantile(q).map { Double($0) / 1000 } }
         return MetricsSummary(
             restorePoints: restorePoints, unscored: unscored,
             exact: restorePoints > 0 ? Double(exact) / points : nil,
@@ -75,7 +111,10 @@ public struct MetricsAccumulator: Sendable, Equatable {
             skipped: skipped, reread: reread, pixelErrorCount: pixelError.total,
             pixelErrorMedian: pixels(0.5), pixelErrorP90: pixels(0.9),
             brier: restorePoints > 0 ? Double(brier) / MetricsAccumulator.brierUnitsPerOne / points : nil,
-            latencyP50: micros(0.5), latencyP99: micros(0.99))
+            latencyP50: micros(0.5), latencyP99: micros(0.99),
+            switchPoints: switchPoints, switchExact: switchPoints > 0 ? Double(switchExact) / Double(switchPoints) : nil,
+            syncedPoints: syncedPoints, backJumps: backJumps, convergedWrites: convergence.total,
+            convergenceP50: seconds(0.5), convergenceP90: seconds(0.9), unconverged: unconverged)
     }
 }
 
@@ -97,4 +136,17 @@ public struct MetricsSummary: Sendable, Equatable {
     public var brier: Double?
     public var latencyP50: Double?
     public var latencyP99: Double?
+    /// Restore points after a device switch, and the share of them that were exact.
+    public var switchPoints = 0
+    public var switchExact: Double?
+    /// Restore points restored from another device's position, and how many of them took the
+    /// reader farther from where they left off than this device's own position would have.
+    public var syncedPoints = 0
+    public var backJumps = 0
+    /// Writes that reached every device, and the median and p90 seconds that took.
+    public var convergedWrites = 0
+    public var convergenceP50: Double?
+    public var convergenceP90: Double?
+    /// Writes that had not reached every device when their session ended.
+    public var unconverged = 0
 }

@@ -40,6 +40,23 @@ enum ReportColumns {
         Column(heading: "p50 µs", csvName: "latencyP50Microseconds", places: 1) { $0.latencyP50 },
         Column(heading: "p99 µs", csvName: "latencyP99Microseconds", places: 1) { $0.latencyP99 },
     ]
+
+    /// The sync figures, shown when sessions on several devices were compared.
+    static let sync: [Column] = [
+        Column(heading: "switches", csvName: "switchPoints", places: nil) { Double($0.switchPoints) },
+        Column(heading: "switch exact", csvName: "switchExact", places: 3) { $0.switchExact },
+        Column(heading: "synced", csvName: "syncedPoints", places: nil) { Double($0.syncedPoints) },
+        Column(heading: "back jumps", csvName: "backJumps", places: nil) { Double($0.backJumps) },
+        Column(heading: "writes", csvName: "convergedWrites", places: nil) { Double($0.convergedWrites) },
+        Column(heading: "converge p50 s", csvName: "convergenceP50Seconds", places: 1) { $0.convergenceP50 },
+        Column(heading: "converge p90 s", csvName: "convergenceP90Seconds", places: 1) { $0.convergenceP90 },
+        Column(heading: "unconverged", csvName: "unconvergedWrites", places: nil) { Double($0.unconverged) },
+    ]
+
+    /// The columns of a report: the sync figures too when it has any.
+    static func columns(for report: ComparisonReport) -> [Column] {
+        report.hasSync ? all + sync : all
+    }
 }
 
 /// Renders a comparison report as aligned text: the totals, then the same by tag.
@@ -47,6 +64,9 @@ public enum ReportTable {
     public static func render(_ report: ComparisonReport) -> String {
         var text = headline(report) + "\n\n"
         text += table(rows: report.pipelines.map { ($0.name, $0.all.summary) })
+        if report.hasSync {
+            text += "\nSync:\n" + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.sync)
+        }
         text += "\nPipelines:\n"
         let width = report.pipelines.map(\.name.count).max() ?? 0
         for pipeline in report.pipelines {
@@ -55,7 +75,11 @@ public enum ReportTable {
         for tag in report.tags {
             let count = report.pipelines.first?.byTag[tag].map { $0.restorePoints + $0.unscored } ?? 0
             text += "\nTag \(tag) (\(count) restore point\(count == 1 ? "" : "s")):\n"
-            text += table(rows: report.pipelines.map { ($0.name, ($0.byTag[tag] ?? MetricsAccumulator()).summary) })
+            let rows = report.pipelines.map { ($0.name, ($0.byTag[tag] ?? MetricsAccumulator()).summary) }
+            text += table(rows: rows)
+            if report.pipelines.contains(where: { $0.byTag[tag]?.hasSync == true }) {
+                text += "Sync, tag \(tag):\n" + table(rows: rows, columns: ReportColumns.sync)
+            }
         }
         return text
     }
@@ -70,9 +94,9 @@ public enum ReportTable {
         return "Compared \(parts.joined(separator: ", ")): \(points) restore point\(points == 1 ? "" : "s"), \(pipelines) pipeline\(pipelines == 1 ? "" : "s")."
     }
 
-    static func table(rows: [(String, MetricsSummary)]) -> String {
-        let headings = ["pipeline"] + ReportColumns.all.map(\.heading)
-        let cells = rows.map { row in [row.0] + ReportColumns.all.map { $0.cell(row.1) } }
+    static func table(rows: [(String, MetricsSummary)], columns: [ReportColumns.Column] = ReportColumns.all) -> String {
+        let headings = ["pipeline"] + columns.map(\.heading)
+        let cells = rows.map { row in [row.0] + columns.map { $0.cell(row.1) } }
         let widths = headings.indices.map { column in ([headings[column]] + cells.map { $0[column] }).map(\.count).max() ?? 0 }
         func line(_ values: [String]) -> String {
             values.enumerated().map { column, value in
@@ -88,9 +112,10 @@ public enum ReportTable {
 /// (tag `all`), then one per pipeline and tag.
 public enum ReportCSV {
     public static func render(_ report: ComparisonReport) -> String {
-        var text = (["pipeline", "spec", "tag"] + ReportColumns.all.map(\.csvName) + ["unscored"]).joined(separator: ",") + "\r\n"
+        let columns = ReportColumns.columns(for: report)
+        var text = (["pipeline", "spec", "tag"] + columns.map(\.csvName) + ["unscored"]).joined(separator: ",") + "\r\n"
         func row(_ pipeline: PipelineResults, _ tag: String, _ summary: MetricsSummary) {
-            let values = [pipeline.name, pipeline.pipeline, tag] + ReportColumns.all.map { $0.raw(summary) }
+            let values = [pipeline.name, pipeline.pipeline, tag] + columns.map { $0.raw(summary) }
                 + ["\(summary.unscored)"]
             text += values.map(field).joined(separator: ",") + "\r\n"
         }

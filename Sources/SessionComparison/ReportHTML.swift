@@ -31,6 +31,10 @@ public enum ReportHTML {
             """
         html += "<h2>Accuracy by pipeline</h2>\n" + accuracyChart(report)
         html += "<h2>All restore points</h2>\n" + table(rows: report.pipelines.map { ($0.name, $0.all.summary) })
+        if report.hasSync {
+            html += "<h2>Sync <span class=\"note\">(sessions on several devices)</span></h2>\n"
+                + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.sync)
+        }
         html += "<h2>Accuracy by tag (within1)</h2>\n" + tagChart(report)
         html += "<h2>Latency <span class=\"note\">(per restore, logarithmic scale)</span></h2>\n" + latencyChart(report)
         html += "<h2>Pipelines</h2>\n<table>\n<tr><th>name</th><th>pipeline</th></tr>\n"
@@ -41,13 +45,20 @@ public enum ReportHTML {
         for tag in report.tags {
             let count = report.pipelines.first?.byTag[tag].map { $0.restorePoints + $0.unscored } ?? 0
             html += "<h2>Tag \(escape(tag)) <span class=\"note\">(\(count) restore points)</span></h2>\n"
-            html += table(rows: report.pipelines.map { ($0.name, ($0.byTag[tag] ?? MetricsAccumulator()).summary) })
+            let rows = report.pipelines.map { ($0.name, ($0.byTag[tag] ?? MetricsAccumulator()).summary) }
+            html += table(rows: rows)
+            if report.pipelines.contains(where: { $0.byTag[tag]?.hasSync == true }) { html += table(rows: rows, columns: ReportColumns.sync) }
         }
         html += """
             <p class="note">exact: the restored post is the expected one. within1: at most one post away. |idx err|: mean
             distance in posts. skipped / re-read: posts the reader would skip (landing below) or read again (landing above).
             px: distance from the expected scroll position, where the session gives it. Brier: mean squared difference between
-            the confidence and exact (0 is best). Latency: the pipeline alone, per restore.</p>
+            the confidence and exact (0 is best). Latency: the pipeline alone, per restore.
+            Sync (sessions on several devices): switches: restore points after the reader was last active on another
+            device, and switch exact their exact rate. synced: restore points that took another device's position; back
+            jumps: those that landed farther from the expected post than this device's own position would have. writes:
+            positions saved that reached every device, with the median and p90 seconds until every device held the same
+            winner; unconverged: writes that had not when the session ended.</p>
             </body>
             </html>
 
@@ -55,10 +66,10 @@ public enum ReportHTML {
         return html
     }
 
-    static func table(rows: [(String, MetricsSummary)]) -> String {
-        var html = "<table>\n<tr><th>pipeline</th>" + ReportColumns.all.map { "<th>\(escape($0.heading))</th>" }.joined() + "</tr>\n"
+    static func table(rows: [(String, MetricsSummary)], columns: [ReportColumns.Column] = ReportColumns.all) -> String {
+        var html = "<table>\n<tr><th>pipeline</th>" + columns.map { "<th>\(escape($0.heading))</th>" }.joined() + "</tr>\n"
         for (name, summary) in rows {
-            html += "<tr><td>\(escape(name))</td>" + ReportColumns.all.map { "<td>\(escape($0.cell(summary)))</td>" }.joined() + "</tr>\n"
+            html += "<tr><td>\(escape(name))</td>" + columns.map { "<td>\(escape($0.cell(summary)))</td>" }.joined() + "</tr>\n"
         }
         return html + "</table>\n"
     }

@@ -35,8 +35,10 @@ public struct SessionEvent: Sendable, Equatable {
         case remove(ids: [String])
         /// Replaces the posts with the same ids (an edit or a height change).
         case update(posts: [Post])
-        /// The content offset of the viewport's top, in points.
-        case scroll(offset: Double)
+        /// The content offset of the viewport's top, in points. `explicit` (version 2): the reader
+        /// moved back on purpose (jumped to a post, or scrolled up past what they had read), so
+        /// the device's next save is an explicit move back.
+        case scroll(offset: Double, explicit: Bool = false)
         case lifecycle(Lifecycle)
         /// A restore point: the engine is asked where the reader was; `expected` is the truth.
         case restore(tag: String?, expected: Expected)

@@ -3,7 +3,8 @@ import Foundation
 /// The first line of a recorded session: who recorded it, on what, and when.
 ///
 /// `{"type":"session","version":1,"id":S,"device":S,"account":S?,"timeline":S,
-/// "feed":"chronological"|"algorithmic","viewport":{"width":N,"height":N},"startedAt":T}`
+/// "feed":"chronological"|"algorithmic","viewport":{"width":N,"height":N},"startedAt":T,
+/// "clockSkew":{device:N}?}`
 public struct SessionHeader: Sendable, Equatable {
     /// The format version of a session recorded on one device.
     public static let currentVersion = 1
@@ -11,6 +12,8 @@ public struct SessionHeader: Sendable, Equatable {
     /// a version-1 reader would apply other devices' scrolls to the one it knows, so it must not
     /// read them.
     public static let multiDeviceVersion = 2
+    /// The largest `clockSkew` the format accepts, in seconds: a year.
+    public static let maximumClockSkew = 31_536_000.0
     /// The versions this library reads.
     public static let supportedVersions = [1, 2]
 
@@ -39,10 +42,15 @@ public struct SessionHeader: Sendable, Equatable {
     public var feed: Feed
     public var viewport: Viewport
     public var startedAt: Date
+    /// How far each device's clock is ahead of true time, in seconds (negative: behind), for the
+    /// devices whose clock is wrong (version 2). Event times are true times; a device stamps its
+    /// writes with its own clock.
+    public var clockSkew: [String: Double]
 
     public init(id: String, device: String, account: String? = nil, timeline: String, feed: Feed = .chronological,
-                viewport: Viewport, startedAt: Date, version: Int = SessionHeader.currentVersion) {
+                viewport: Viewport, startedAt: Date, version: Int = SessionHeader.currentVersion, clockSkew: [String: Double] = [:]) {
         self.version = version
+        self.clockSkew = clockSkew
         self.id = id
         self.device = device
         self.account = account

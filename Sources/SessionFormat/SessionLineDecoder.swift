@@ -64,7 +64,7 @@ struct SessionLineDecoder {
         var scanner = JSONScanner(bytes)
         do {
             var type: String?, version: Double?, id: String?, device: String?, account: String?, timeline: String?
-            var feed: String?, startedAt: Date?, viewport: SessionHeader.Viewport?
+            var feed: String?, startedAt: Date?, viewport: SessionHeader.Viewport?, clockSkew: [String: Double] = [:]
             var unknown: [String] = []
             var seen = Set<String>()
             try scanner.beginObject()
@@ -81,6 +81,7 @@ struct SessionLineDecoder {
                 case "feed": feed = try string(&scanner, key)
                 case "startedAt": startedAt = try timestamp(&scanner, key)
                 case "viewport": viewport = try self.viewport(&scanner)
+                case "clockSkew": clockSkew = try self.clockSkew(&scanner)
                 default:
                     unknown.append(key)
                     try scanner.skipValue()
@@ -105,8 +106,32 @@ struct SessionLineDecoder {
                 throw Failure(message: "\"feed\" must be \"chronological\" or \"algorithmic\", found \(Value.quote(feed!))", location: nil)
             }
             let header = SessionHeader(id: id!, device: device!, account: account, timeline: timeline!, feed: feedValue,
-                                       viewport: viewport, startedAt: startedAt)
+                                       viewport: viewport, startedAt: startedAt, version: Int(version), clockSkew: clockSkew)
             return (header, unknown)
+        }
+    }
+
+    /// `{"device": seconds, …}`: each skew a finite number of seconds within a year.
+    private static func clockSkew(_ scanner: inout JSONScanner) throws -> [String: Double] {
+        do {
+            guard try scanner.peek() == .object else {
+                throw Failure(message: "\"clockSkew\" must be an object of seconds by device {\"laptop\":3600}, found \(scanner.peekTypeName())",
+                              location: scanner.location(at: scanner.offset))
+            }
+            try scanner.beginObject()
+            var skews: [String: Double] = [:]
+            while let keyBytes = try scanner.nextKey() {
+                let device = String(decoding: keyBytes, as: UTF8.self)
+                guard !device.isEmpty else { throw Failure(message: "\"clockSkew\" names a device with an empty id", location: nil) }
+                guard skews[device] == nil else { throw Failure(message: "duplicate key \(Value.quote("clockSkew.\(device)"))", location: nil) }
+                let seconds = try number(&scanner, "clockSkew.\(device)")
+                guard abs(seconds) <= SessionHeader.maximumClockSkew else {
+                    throw Failure(message: "\(Value.quote("clockSkew.\(device)")) must be within ±\(describe(SessionHeader.maximumClockSkew)) seconds (a year), found \(describe(seconds))",
+                                  location: nil)
+                }
+                skews[device] = seconds
+            }
+            return skews
         }
     }
 
@@ -142,7 +167,7 @@ struct SessionLineDecoder {
     // MARK: Events
 
     static let eventKeys: [StaticString] = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected",
-                                            "device", "from", "to"]
+                                            "device", "from", "to", "explicit"]
     /// The number of a known event key (its bit in a presence mask), matched without making a String.
     static func eventKeyNumber(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let first = key.first else { return nil }
@@ -157,7 +182,7 @@ struct SessionLineDecoder {
         case (UInt8(ascii: "o"), 6): candidate = 6
         case (UInt8(ascii: "s"), 5): candidate = 7
         case (UInt8(ascii: "t"), 3): candidate = 8
-        case (UInt8(ascii: "e"), 8): candidate = 9
+        case (UInt8(ascii: "e"), 8): candidate = key[3] == UInt8(ascii: "l") ? 13 : 9
         case (UInt8(ascii: "d"), 6): candidate = 10
         case (UInt8(ascii: "f"), 4): candidate = 11
         case (UInt8(ascii: "t"), 2): candidate = 12
@@ -166,14 +191,15 @@ struct SessionLineDecoder {
         return key.spells(eventKeys[candidate]) ? candidate : nil
     }
 
-    static let eventKeyNames = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected", "device", "from", "to"]
+    static let eventKeyNames = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected", "device", "from", "to",
+                                "explicit"]
 
     private static func decodeEvent(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Line {
         var scanner = JSONScanner(bytes)
         do {
             var type: String?, at: Date?, reason: String?, posts: [Post]?, index: Double?, ids: [String]?
             var offset: Double?, state: String?, tag: String?, expected: SessionEvent.Expected?
-            var device: String?, from: String?, to: String?
+            var device: String?, from: String?, to: String?, explicit = false
             var present: UInt16 = 0
             var unknown: [String] = []
             try scanner.beginObject()
@@ -205,7 +231,8 @@ struct SessionLineDecoder {
                 case 9: expected = try self.expected(&scanner)
                 case 10: device = try nonEmptyString(&scanner, "device")
                 case 11: from = try nonEmptyString(&scanner, "from")
-                default: to = try nonEmptyString(&scanner, "to")
+                case 12: to = try nonEmptyString(&scanner, "to")
+                default: explicit = try bool(&scanner, "explicit")
                 }
             }
             try scanner.end()
@@ -235,12 +262,12 @@ struct SessionLineDecoder {
                 fields = 0b1000
                 kind = .update(posts: (try posts ?? { throw missing("posts") }()))
             case "scroll":
-                fields = 0b1000000
+                fields = 0b10_0000_0100_0000
                 let offset = (try offset ?? { throw missing("offset") }())
                 if let problem = GeometryLimits.problem(withOffset: offset) {
                     throw Failure(message: "\"offset\" \(problem), found \(describe(offset))", location: nil)
                 }
-                kind = .scroll(offset: offset)
+                kind = .scroll(offset: offset, explicit: explicit)
             case "lifecycle":
                 fields = 0b10000000
                 let stateText = (try state ?? { throw missing("state") }())
@@ -342,6 +369,13 @@ struct SessionLineDecoder {
 
     private static func optionalString(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String) throws -> String? {
         scanner.null() ? nil : try string(&scanner, key())
+    }
+
+    private static func bool(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String) throws -> Bool {
+        do {
+            guard try scanner.peek() == .bool else { throw mismatch(&scanner, key(), "true or false") }
+            return try scanner.bool()
+        }
     }
 
     private static func number(_ scanner: inout JSONScanner, _ key: @autoclosure () -> String) throws -> Double {

@@ -115,7 +115,7 @@ public final class SessionRecorder: @unchecked Sendable {
     static func isRecordable(_ kind: SessionEvent.Kind) -> Bool {
         func finite(_ posts: [Post]) -> Bool { posts.allSatisfy { $0.height.map(\.isFinite) ?? true } }
         switch kind {
-        case .scroll(let offset): return offset.isFinite
+        case .scroll(let offset, _): return offset.isFinite
         case .timeline(_, let posts), .insert(_, let posts), .update(let posts): return finite(posts)
         case .restore(_, let expected): return expected.viewportY.map(\.isFinite) ?? true
         case .remove, .lifecycle, .sync: return true

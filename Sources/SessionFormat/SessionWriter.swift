@@ -19,6 +19,9 @@ public enum SessionWriter {
             ("viewport", .dictionary([("width", number(header.viewport.width)), ("height", number(header.viewport.height))])),
             ("startedAt", .string(Timestamp.format(header.startedAt))),
         ]
+        if !header.clockSkew.isEmpty {
+            pairs.append(("clockSkew", .dictionary(header.clockSkew.keys.sorted().map { ($0, number(header.clockSkew[$0]!)) })))
+        }
         return write(.dictionary(pairs))
     }
 
@@ -35,8 +38,9 @@ public enum SessionWriter {
             pairs.append(("ids", .array(ids.map { .string($0) })))
         case .update(let posts):
             pairs.append(("posts", .array(posts.map(value(of:)))))
-        case .scroll(let offset):
+        case .scroll(let offset, let explicit):
             pairs.append(("offset", number(offset)))
+            if explicit { pairs.append(("explicit", .bool(true))) }
         case .lifecycle(let state):
             pairs.append(("state", .string(state.rawValue)))
         case .restore(let tag, let expected):

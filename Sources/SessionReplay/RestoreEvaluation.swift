@@ -20,6 +20,12 @@ public struct RestoreScore: Sendable, Equatable {
     /// restore point gives no `viewportY`.
     public var pixelError: Double?
     public var confidence: Double
+    /// The reader was last active on another device (a device switch).
+    public var afterSwitch = false
+    /// The input was synced from another device and lands the reader farther from the expected
+    /// post than this device's own state would have: sync took the reader back to a place they
+    /// had left. Nil when the input was not synced.
+    public var backJump: Bool?
 
     public init(expectedIndex: Int, restoredIndex: Int, exact: Bool, within1: Bool, indexError: Int, pixelError: Double?,
                 confidence: Double) {
@@ -88,9 +94,16 @@ public struct RestoreEvaluation: Sendable {
         if let viewportY = point.expected.viewportY {
             pixelError = abs(landing.contentOffset - (point.index.y(of: expectedIndex) - viewportY))
         }
-        evaluation.score = RestoreScore(expectedIndex: expectedIndex, restoredIndex: landing.index,
-                                        exact: landing.postId == point.expected.postId, within1: abs(indexError) <= 1,
-                                        indexError: indexError, pixelError: pixelError, confidence: landing.confidence)
+        var score = RestoreScore(expectedIndex: expectedIndex, restoredIndex: landing.index,
+                                 exact: landing.postId == point.expected.postId, within1: abs(indexError) <= 1,
+                                 indexError: indexError, pixelError: pixelError, confidence: landing.confidence)
+        score.afterSwitch = point.afterSwitch
+        if let own = point.ownInput {
+            let ownOutcome = pipeline.restore(RestorationRequest(snapshot: own.input, index: point.index))
+            let ownLanding = policy.apply(ownOutcome.restoration, after: point.close, in: point.index)
+            score.backJump = ownLanding.map { abs(indexError) > abs($0.index - expectedIndex) } ?? false
+        }
+        evaluation.score = score
         return evaluation
     }
 }

@@ -30,6 +30,12 @@ public struct RestorePoint: Sendable {
     public var close: ResumePolicy.Close
     /// The timeline at the restore point.
     public var index: TimelineIndex
+    /// The device restoring (version 2); the header's device otherwise.
+    public var device: String?
+    /// The reader was last active (scrolled) on another device: a device switch.
+    public var afterSwitch = false
+    /// When the input is `synced`: what this device's own state would have given instead.
+    public var ownInput: (input: PositionSnapshot?, source: InputSource)?
 
     public init(line: Int, at: Date, tag: String, expected: SessionEvent.Expected, input: PositionSnapshot?,
                 inputSource: InputSource, close: ResumePolicy.Close, index: TimelineIndex) {

@@ -22,10 +22,17 @@ import TimelineCore
 ///   applies). A restore changes no tracker state.
 /// - Devices (format version 2): scrolls, lifecycle events and restores with a `device` go to
 ///   that device's own tracker (the timeline is shared). Each save a tracker makes is a write to
-///   its device's position register, stamped by the device's hybrid clock; `sync` gives device
+///   its device's position register, stamped by the device's hybrid clock (a trailing save when
+///   it came due, before any later event); `sync` gives device
 ///   `to` every write device `from` holds, merged by the configured policy. At a restore on a
 ///   device whose register's winner is another device's write, that position is the input
 ///   (`synced`), unless the live anchor answers (the reader is on this device now).
+/// - A device stamps its writes with its own clock: the event's time plus the header's
+///   `clockSkew` for it. A save that repeats the device's last write (the same post at the same
+///   place, `PositionRecord.isRepeated(by:)`) is no new write, as in the store. A `scroll` with `explicit` makes the device's next save (of a position
+///   captured at or after it) an explicit move back: a reset, whose epoch is its own stamp.
+/// - Convergence: after each write and each delivery, when every device seen so far holds the
+///   same winner, every write not yet converged has converged (`convergence`).
 public struct SessionReplayer {
     public let header: SessionHeader
     public let settings: ReplaySettings
@@ -38,6 +45,18 @@ public struct SessionReplayer {
     /// Each device's sync state and clock, when a merge policy applies.
     public private(set) var replicas: [String: (state: ReplicaState, clock: HybridClock)] = [:]
     private let mergePolicy: (any MergePolicy)?
+    /// Per device, the time of an `explicit` scroll whose save has not come yet.
+    private var explicitSince: [String: Date] = [:]
+    /// Every device that has had an event, in order of appearance.
+    public private(set) var devices: [String] = []
+    /// The device of the last `scroll`: where the reader was last active.
+    public private(set) var lastScrollDevice: String?
+    /// Restore points so far: a write's episode is the number of restore points before it.
+    public private(set) var restoreCount = 0
+    /// The times and episodes of writes that not every device holds (or has beaten) yet.
+    private var unconvergedWrites: [(at: Date, episode: Int)] = []
+    /// Seconds from write to convergence, with the write's episode.
+    private var convergedDurations: [(seconds: Double, episode: Int)] = []
 
     public init(header: SessionHeader, settings: ReplaySettings) {
         self.header = header
@@ -73,24 +92,96 @@ public struct SessionReplayer {
         if let saved { write(saved, on: name, at: date) }
     }
 
+    /// What `device`'s own clock reads at true time `date`, in milliseconds.
+    private func wallClock(of device: String, at date: Date) -> UInt64 {
+        let seconds = date.timeIntervalSince1970 + (header.clockSkew[device] ?? 0)
+        return seconds > 0 ? UInt64(seconds * 1000) : 0
+    }
+
     private mutating func write(_ snapshot: PositionSnapshot, on device: String, at date: Date) {
         guard let mergePolicy else { return }
         var replica = replicas[device] ?? (ReplicaState(), HybridClock())
-        let stamp = RegisterStamp(time: replica.clock.tick(wall: UInt64(max(0, date.timeIntervalSince1970 * 1000))), device: device)
+        let wall = wallClock(of: device, at: date)
+        var clock = replica.clock
+        let stamp = RegisterStamp(time: clock.tick(wall: wall), device: device)
         let progress = header.feed == .chronological
             ? snapshot.postCreatedAt.map { PositionRecord.Progress(createdAt: $0.timeIntervalSince1970, postId: snapshot.postId) } : nil
-        replica.state.apply(PositionRecord(key: key, stamp: stamp, savedAt: date, snapshot: snapshot, epoch: replica.state.epoch(of: key),
-                                           progress: progress), policy: mergePolicy)
+        var epoch = replica.state.epoch(of: key)
+        if let since = explicitSince[device], (snapshot.savedAt ?? date) >= since {
+            epoch = stamp
+            explicitSince[device] = nil
+        } else if replica.state.devicePositions[key]?[device]?.isRepeated(by: snapshot) == true {
+            // Where this device already was: no new write, as the store does.
+            return
+        }
+        replica.clock = clock
+        replica.state.apply(PositionRecord(key: key, stamp: stamp, savedAt: Date(timeIntervalSince1970: Double(wall) / 1000), snapshot: snapshot,
+                                           epoch: epoch, progress: progress), policy: mergePolicy)
         replicas[device] = replica
+        unconvergedWrites.append((date, restoreCount))
+        checkConvergence(at: date)
+    }
+
+    /// Marks every pending write converged when every device seen holds the same winner.
+    private mutating func checkConvergence(at date: Date) {
+        guard !unconvergedWrites.isEmpty else { return }
+        var winner: RegisterStamp?
+        for device in devices {
+            guard let stamp = replicas[device]?.state.registers[key]?.stamp else { return }
+            if let winner, winner != stamp { return }
+            winner = stamp
+        }
+        for written in unconvergedWrites { convergedDurations.append((date.timeIntervalSince(written.at), written.episode)) }
+        unconvergedWrites.removeAll()
+    }
+
+    /// How long each write took until every device held the same winner, and the writes for
+    /// which that had not happened yet, each with its episode: the number of restore points
+    /// before the write, so the index of the restore point that follows it.
+    public var convergence: (converged: [(seconds: Double, episode: Int)], unconverged: [Int]) {
+        (convergedDurations, unconvergedWrites.map(\.episode))
+    }
+
+    /// Makes every device's trailing save that came due before `date`, stamped when it came
+    /// due, as the app's timer does: a save must not take a later stamp than deliveries that
+    /// arrived after it.
+    private mutating func settleDueSaves(before date: Date) {
+        if let due = tracker.pendingSaveDue, due <= date, let saved = tracker.settle(at: date) {
+            write(saved, on: header.device, at: due)
+        }
+        for name in otherDevices.keys.sorted() {
+            guard var other = otherDevices[name], let due = other.tracker.pendingSaveDue, due <= date,
+                  let saved = other.tracker.settle(at: date) else { continue }
+            otherDevices[name] = other
+            write(saved, on: name, at: due)
+        }
+    }
+
+    private mutating func see(_ device: String?) {
+        let name = device ?? header.device
+        if !devices.contains(name) { devices.append(name) }
     }
 
     /// Applies one event; returns the restore point when it is a `restore` event. `line` is the
     /// event's line in the file, carried into the restore point.
     public mutating func apply(_ event: SessionEvent, line: Int = 0) -> RestorePoint? {
+        if mergePolicy != nil { settleDueSaves(before: event.at) }
+        switch event.kind {
+        case .timeline, .insert, .remove, .update:
+            break
+        case .sync(let from, let to):
+            see(from)
+            see(to)
+        default:
+            see(event.device)
+        }
         switch event.kind {
         case .timeline, .insert, .remove, .update:
             timeline.apply(event.kind)
-        case .scroll(let offset):
+        case .scroll(let offset, let explicit):
+            let name = event.device ?? header.device
+            lastScrollDevice = name
+            if explicit { explicitSince[name] = event.at }
             let (height, index) = (header.viewport.height, timeline.index())
             onDevice(event.device, at: event.at) { tracker, _ in tracker.observeScroll(offset: offset, viewportHeight: height, in: index, at: event.at) }
         case .lifecycle(let state):
@@ -103,12 +194,15 @@ public struct SessionReplayer {
         case .sync(let from, let to):
             guard let mergePolicy, let sent = replicas[from]?.state.records else { break }
             var receiver = replicas[to] ?? (ReplicaState(), HybridClock())
+            let wall = wallClock(of: to, at: event.at)
             for record in sent {
-                receiver.clock.observe(record.stamp.time, wall: UInt64(max(0, event.at.timeIntervalSince1970 * 1000)))
+                receiver.clock.observe(record.stamp.time, wall: wall)
                 receiver.state.apply(record, policy: mergePolicy)
             }
             replicas[to] = receiver
+            checkConvergence(at: event.at)
         case .restore(let tag, let expected):
+            restoreCount += 1
             let name = event.device ?? header.device
             let (deviceTracker, deviceResume) = name == header.device
                 ? (tracker, resume) : (otherDevices[name] ?? (PositionTracker(settings: settings.tracker, deviceId: name), ResumeState()))
@@ -124,13 +218,19 @@ public struct SessionReplayer {
             }
             // The register's winner, by the merge policy, when another device wrote it: unless
             // the reader is live on this device, that is where they are.
+            var own: (input: PositionSnapshot?, source: RestorePoint.InputSource)?
             if source != .liveAnchor, let winner = replicas[name]?.state.registers[key], winner.device != name, let synced = winner.snapshot {
+                own = (input, source)
                 input = synced
                 source = .synced
             }
             let close = deviceResume.close(under: settings.policy, at: event.at, hasHistory: input != nil || !deviceTracker.history.isEmpty)
-            return RestorePoint(line: line, at: event.at, tag: tag ?? RestorePoint.untagged, expected: expected, input: input,
-                                inputSource: source, close: close, index: timeline.index())
+            var point = RestorePoint(line: line, at: event.at, tag: tag ?? RestorePoint.untagged, expected: expected, input: input,
+                                     inputSource: source, close: close, index: timeline.index())
+            point.device = name
+            point.afterSwitch = lastScrollDevice.map { $0 != name } ?? false
+            point.ownInput = own
+            return point
         }
         return nil
     }

@@ -53,7 +53,7 @@ public struct SessionSimulator: Sendable {
         }
         var builder = SessionBuilder(corpus: corpus, options: options, number: number, algorithmic: algorithmic, random: random)
         random = builder.random
-        return builder.build()
+        return options.devices ? builder.buildOnDevices() : builder.build()
     }
 }
 
@@ -68,7 +68,7 @@ struct SessionBuilder {
     let algorithmic: Bool
     var random: SimulationRandom
     let reader: ReadingModel
-    let header: SessionHeader
+    var header: SessionHeader
     let heightsKnown: Bool
     let tracker: PositionTracker
     /// Corpus positions: newer posts still unused are `corpus[..<newerCursor]`; older ones
@@ -84,6 +84,10 @@ struct SessionBuilder {
     var events: [SessionEvent] = []
     var lastScrollOffset = 0.0
     var redrafts = 0
+    /// The device events happen on (nil: the header's); the others' offsets wait in
+    /// `parkedOffsets` (multi-device sessions).
+    var device: String?
+    var parkedOffsets: [String: (offset: Double, lastScroll: Double)] = [:]
 
     init(corpus: [Post], options: SimulationOptions, number: Int, algorithmic: Bool, random: SimulationRandom) {
         self.corpus = corpus
@@ -174,8 +178,12 @@ struct SessionBuilder {
         return fresh
     }
 
+    /// Records an event on the device in hand; timeline changes are shared, so carry none.
     mutating func emit(_ kind: SessionEvent.Kind) {
-        events.append(SessionEvent(at: now, kind))
+        switch kind {
+        case .timeline, .insert, .remove, .update, .sync: events.append(SessionEvent(at: now, kind))
+        default: events.append(SessionEvent(at: now, kind, device: device))
+        }
     }
 
     mutating func advance(_ seconds: Double) {
@@ -184,10 +192,10 @@ struct SessionBuilder {
 
     // MARK: Reading
 
-    mutating func scroll(to target: Double) {
+    mutating func scroll(to target: Double, explicit: Bool = false) {
         offset = index.clamp(offset: target).rounded()
         lastScrollOffset = offset
-        emit(.scroll(offset: offset))
+        emit(.scroll(offset: offset, explicit: explicit))
     }
 
     /// One visit: read posts for a drawn time, scrolling in bursts; load older posts near the end.
@@ -203,20 +211,25 @@ struct SessionBuilder {
             let words = post.text?.split(whereSeparator: \.isWhitespace).count ?? 0
             advance(reader.dwell(reader.level(words: words, random: &random), random: &random))
             var target: Double
+            var toTop = false
             if !first, offset > 0, random.chance(reader.backwardChance) {
                 target = offset - reader.upwardDistance(from: offset, random: &random)
+                toTop = target <= 0
             } else {
                 // Layout-driven: move by the height of the post just finished.
                 target = offset + current.y(of: anchor + 1) - current.y(of: anchor)
             }
             first = false
-            burst(to: target)
+            // A return to the top is on purpose (a tap on the status bar): on several devices,
+            // where the format can say so, it is an explicit move back.
+            burst(to: target, explicit: toTop && options.devices)
             if offset > current.maximumContentOffset - 2 * header.viewport.height { loadOlder() }
         }
     }
 
-    /// Scrolls to `target` at a drawn speed, logging settled positions at most every 250 ms.
-    mutating func burst(to target: Double) {
+    /// Scrolls to `target` at a drawn speed, logging settled positions at most every 250 ms;
+    /// `explicit` marks the scroll that arrives.
+    mutating func burst(to target: Double, explicit: Bool = false) {
         let start = offset
         let destination = index.clamp(offset: target)
         let distance = abs(destination - start)
@@ -230,7 +243,7 @@ struct SessionBuilder {
             }
         }
         advance(duration - Double(steps) * 0.25)
-        scroll(to: destination)
+        scroll(to: destination, explicit: explicit)
     }
 
     /// Infinite scroll: the next page of older posts is appended.

@@ -17,13 +17,17 @@ public struct SimulationOptions: Sendable {
     public var tracker: PositionTracker.Settings
     /// `Resume.HardCloseThreshold`, to time soft and hard relaunches against.
     public var hardCloseThreshold: Double
+    /// Sessions on two devices, a phone and a laptop (format version 2), with the
+    /// multi-device cases instead of the single-device ones.
+    public var devices: Bool
 
     public init(sessions: Int, seed: UInt64, feed: FeedMode = .mixed, tracker: PositionTracker.Settings = .init(),
-                hardCloseThreshold: Double = 30) {
+                hardCloseThreshold: Double = 30, devices: Bool = false) {
         self.sessions = sessions
         self.seed = seed
         self.feed = feed
         self.tracker = tracker
         self.hardCloseThreshold = hardCloseThreshold
+        self.devices = devices
     }
 }

@@ -62,6 +62,15 @@ public struct PositionRecord: Sendable, Equatable {
     }
     /// A tombstone or an explicit move backwards.
     public var isReset: Bool { epoch == stamp }
+
+    /// Whether saving `snapshot` would only repeat this write: the same post at the same place
+    /// in the viewport (within half a point). Such a save is no new write. A device that goes to
+    /// the background where it already was re-saves its position with a newer stamp, and would
+    /// otherwise win over the position the reader has since moved to on another device.
+    public func isRepeated(by snapshot: PositionSnapshot) -> Bool {
+        guard let own = self.snapshot else { return false }
+        return own.postId == snapshot.postId && abs(own.viewportY - snapshot.viewportY) < 0.5
+    }
 }
 
 /// An immutable snapshot behind a reference.

@@ -41,6 +41,8 @@ extension TimelineStore {
     /// Saves a position as the reader left it: the register, this device's position, the
     /// history and the outbox, in one transaction. `explicit` marks a move back on purpose;
     /// `ordered` says the timeline is chronological, so that progress along it can be compared.
+    /// A save that repeats this device's last write (`PositionRecord.isRepeated(by:)`) updates
+    /// the history only, and returns that write.
     @discardableResult
     public func savePosition(_ snapshot: PositionSnapshot, scope: StoreScope, device: String, explicit: Bool = false, ordered: Bool = true,
                              at date: Date = Date(), policy: any MergePolicy) throws(StoreError) -> PositionRecord {
@@ -56,11 +58,20 @@ extension TimelineStore {
     private func writeLocal(_ snapshot: PositionSnapshot?, scope: StoreScope, device: String, reset: Bool, ordered: Bool, at date: Date,
                             policy: any MergePolicy) throws(StoreError) -> PositionRecord {
         try write { db in
+            let key = RegisterKey(account: scope.account, timeline: scope.timeline)
+            if let snapshot, !reset, let own = try Self.ownWrite(of: key, device: device, db), own.isRepeated(by: snapshot) {
+                var saved = snapshot
+                saved.savedAt = snapshot.savedAt ?? date
+                saved.deviceId = device
+                let json = try JSONWriter(style: .compact).write(SnapshotCoding.value(of: saved))
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)")
+                    .execute(arguments: [scope.account, scope.timeline, saved.postId, date.timeIntervalSince1970, json])
+                return own
+            }
             var clock = HybridClock(last: try Self.clock(db))
             let stamp = RegisterStamp(time: clock.tick(wall: Self.milliseconds(date)), device: device)
             try Self.setState("hlc", String(clock.last.rawValue), db)
             // The snapshot is encoded once, for the register, the outbox and the history alike.
-            let key = RegisterKey(account: scope.account, timeline: scope.timeline)
             let epoch = reset ? stamp : try Self.latestEpoch(of: key, db)
             let saved = snapshot.map { snapshot -> PositionSnapshot in
                 var stamped = snapshot
@@ -231,6 +242,12 @@ extension TimelineStore {
             if let record = record(row) { state.devicePositions[record.key, default: [:]][record.device] = record }
         }
         return state
+    }
+
+    /// This device's latest write to `key`, with its snapshot.
+    static func ownWrite(of key: RegisterKey, device: String, _ db: Database) throws -> PositionRecord? {
+        let statement = try db.cachedStatement(sql: "SELECT \(recordColumns) FROM devicePosition WHERE account = ? AND timeline = ? AND device = ?")
+        return try Row.fetchOne(statement, arguments: [key.account, key.timeline, device]).flatMap(record)
     }
 
     /// The latest reset written to `key` that the store knows: the epoch of a new local write.

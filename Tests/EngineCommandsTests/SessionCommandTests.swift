@@ -16,10 +16,11 @@ struct SessionCommandTests {
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let lines = result.stdout.components(separatedBy: "\n")
-        #expect(lines[0] == "Compared 16 sessions: 107 restore points, \(Self.defaultPipelines) pipelines.")
+        #expect(lines[0] == "Compared 26 sessions: 182 restore points, \(Self.defaultPipelines) pipelines.")
         #expect(lines[2].hasPrefix("pipeline           points  exact  within1  |idx err|  skipped  re-read  px p50  px p90  Brier"))
-        #expect(lines[3].hasPrefix("configured            107  0.944    0.944       0.35       37        0     0.0     0.0  0.035"))
+        #expect(lines[3].hasPrefix("configured            182  0.896    0.907       1.51       47      228     0.0    92.5  0.092"))
         #expect(result.stdout.contains("Tag relaunch-hard (9 restore points):"))
+        #expect(result.stdout.contains("\nSync:\npipeline           switches  switch exact  synced  back jumps  writes  converge p50 s  converge p90 s  unconverged\n"))
     }
 
     @Test("a session that cannot be read is left out, the rest still count, and the exit code is 1")
@@ -62,7 +63,7 @@ struct SessionCommandTests {
         }
         #expect(dropLatency(merged.stdout) == dropLatency(single.stdout))
         let html = try EngineProcess.run(["compare", "--merge"] + parts + ["--format", "html"])
-        #expect(html.stdout.contains("<p>Compared 16 sessions, shards 1/2, 2/2: 107 restore points, 3 pipelines.</p>"))
+        #expect(html.stdout.contains("<p>Compared 26 sessions, shards 1/2, 2/2: 182 restore points, 3 pipelines.</p>"))
     }
 
     @Test("usage errors exit 2 with a clear message")
@@ -120,7 +121,9 @@ struct SessionCommandTests {
 struct MergePolicyCompareTests {
     @Test("--merge-policy replays the multi-device sessions under each policy: each wins its own case")
     func policies() throws {
-        let result = try EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions", "sessions/devices",
+        // The hand-written sessions, one case each.
+        let handWritten = (1...4).map { "sessions/devices/devices-000\($0).jsonl" }
+        let result = try EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions"] + handWritten + [
                                             "--merge-policy", "LastWriterWins", "--merge-policy", "FurthestRead",
                                             "--merge-policy", "FurthestRead(Direction: Older)", "--strategy", "ExactMatch > Fallback", "--format", "csv"])
         #expect(result.status == 0)

@@ -2,6 +2,7 @@ import Configuration
 import Directory
 import Foundation
 import FurthestRead
+import LastWriterWins
 import PositionSync
 import StrategyKit
 import SyncModel
@@ -64,6 +65,32 @@ struct SyncRoundTests {
         let report = try fixture.round(phone, "phone").run(at: Self.start)
         #expect(report.acknowledged == 1)
         #expect(try phone.pendingWrites().isEmpty)
+    }
+
+    @Test("a save that repeats this device's last write is no new write: it cannot beat a later position from another device")
+    func repeatedSave() throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let (phone, laptop) = (try fixture.store("phone"), try fixture.store("laptop"))
+        let policy = LastWriterWinsPolicy()
+        var p5 = Self.snapshot("p5", minute: 5)
+        p5.viewportY = 12
+        let first = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start, policy: policy)
+        try phone.savePosition(Self.snapshot("p9", minute: 9), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60), policy: policy)
+        // The laptop goes to the background where it was: the same post, within half a point.
+        p5.viewportY = 12.3
+        let again = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(120), policy: policy)
+        #expect(again == first)
+        #expect(try laptop.pendingWrites().count == 1)
+        #expect(try laptop.history(scope: Self.scope).first?.viewportY == 12.3)
+        try laptop.applyRemote(try phone.replicaState().records, policy: policy, at: Self.start.addingTimeInterval(130))
+        #expect(try fixture.post(laptop) == "p9")
+        // Moved, even by a point, or on purpose: a new write.
+        p5.viewportY = 14
+        #expect(try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(140), policy: policy) != first)
+        #expect(try fixture.post(laptop) == "p5")
+        let explicit = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", explicit: true, at: Self.start.addingTimeInterval(150), policy: policy)
+        #expect(explicit.isReset)
     }
 
     @Test("a tombstone outlives its grace period on no device; one back after longer cannot bring the position back")

@@ -7,6 +7,7 @@ import SessionFormat
 import SessionReplay
 import SessionSimulation
 import Testing
+import ValueTree
 import TestSupport
 
 @Suite struct HistogramTests {
@@ -91,8 +92,49 @@ import TestSupport
         #expect(totals?.dictionaryValue?.keys.elements == [
             "restorePoints", "unscored", "exact", "within1", "meanAbsIndexError", "skipped", "reread", "pixelErrorCount",
             "pixelErrorMedian", "pixelErrorP90", "brier", "latencyP50Microseconds", "latencyP99Microseconds",
+            "switchPoints", "switchExact", "syncedPoints", "backJumps", "convergedWrites", "convergenceP50Seconds", "convergenceP90Seconds",
+            "unconvergedWrites",
         ])
         #expect(throws: ComparisonReportError.self) { try ComparisonReportCoding.report(from: try JSONReader().read("{\"format\":\"x\"}")) }
+    }
+
+    @Test("the sync figures of multi-device sessions: counted, the same for any jobs, and kept through JSON")
+    func syncFigures() throws {
+        let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: ["ExactMatch > Fallback"])
+        var settings = ReplaySettings(configuration: .defaults)
+        settings.mergePolicy = ComponentSpec(name: "LastWriterWins")
+        let files = (1...4).map { Fixtures.repositoryURL("sessions/devices/devices-000\($0).jsonl").path }
+        let report = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1).run(files: files)
+        let all = report.pipelines[0].all
+        #expect(report.hasSync)
+        // Five restores follow activity on the other device; two of them land exactly.
+        #expect((all.switchPoints, all.switchExact) == (5, 2))
+        // Three take the phone's or the laptop's position; the stale laptop's takes the reader back.
+        #expect((all.syncedPoints, all.backJumps) == (3, 1))
+        #expect(all.convergence.total + all.unconverged == 9)
+        #expect(report.pipelines[0].byTag["stale-device"]?.backJumps == 1)
+        #expect(withoutLatency(ComparisonRunner(candidates: candidates, settings: settings, jobs: 3).run(files: files)) == withoutLatency(report))
+        let text = try JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))
+        #expect(try ComparisonReportCoding.report(from: try JSONReader().read(text)) == report)
+        // A report written before the sync figures existed reads with none.
+        func strip(_ value: Value) -> Value {
+            switch value.content {
+            case .dictionary(var members):
+                for key in ["switchPoints", "switchExact", "syncedPoints", "backJumps", "convergence", "unconverged"] { members.removeValue(forKey: key) }
+                for index in members.values.indices { members.values[index].value = strip(members.values[index].value) }
+                return Value(.dictionary(members))
+            case .array(let items):
+                return .array(items.map(strip))
+            default:
+                return value
+            }
+        }
+        let read = try ComparisonReportCoding.report(from: strip(try JSONReader().read(text)))
+        #expect(!read.pipelines[0].all.hasSync)
+        #expect(read.pipelines[0].all.exact == all.exact)
+        // Single-device sessions show no sync columns.
+        #expect(!ReportCSV.render(try run(jobs: 1)).contains("switchPoints"))
+        #expect(ReportCSV.render(report).hasPrefix("pipeline,spec,tag,restorePoints,exact,within1,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,switchPoints,switchExact,syncedPoints,backJumps,convergedWrites,convergenceP50Seconds,convergenceP90Seconds,unconvergedWrites,unscored\r\n"))
     }
 
     /// The quality bars of the bundled sessions, held as regression tests.

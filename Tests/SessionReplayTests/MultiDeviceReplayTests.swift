@@ -3,6 +3,7 @@ import Foundation
 import PositionTracking
 import SessionFormat
 import SessionReplay
+import SyncModel
 import Testing
 import TimelineCore
 
@@ -90,5 +91,150 @@ struct MultiDeviceReplayTests {
             #"bad.jsonl:2: warning: a sync event needs "to"; the line is skipped"#,
             #"bad.jsonl:3:66: warning: "device" must not be empty; the line is skipped"#,
         ])
+    }
+
+    static func replay(_ events: [SessionEvent], policy: String?, header: SessionHeader = header) -> (SessionReplayer, [RestorePoint]) {
+        var replayer = SessionReplayer(header: header, settings: settings(policy: policy))
+        var points: [RestorePoint] = []
+        for event in events { if let point = replayer.apply(event) { points.append(point) } }
+        return (replayer, points)
+    }
+
+    /// The laptop reads to p6 and goes to the background; its delivery is late, and the phone
+    /// reads on to p7 meanwhile; then both deliveries arrive and the laptop opens again.
+    static func concurrentReading() -> [SessionEvent] {
+        [
+            SessionEvent(at: start, .timeline(reason: .initial, posts: Script.posts)),
+            SessionEvent(at: start.addingTimeInterval(1), .lifecycle(.launch), device: "laptop"),
+            SessionEvent(at: start.addingTimeInterval(2), .scroll(offset: 580), device: "laptop"),
+            SessionEvent(at: start.addingTimeInterval(10), .lifecycle(.background), device: "laptop"),
+            SessionEvent(at: start.addingTimeInterval(60), .lifecycle(.launch)),
+            SessionEvent(at: start.addingTimeInterval(61), .scroll(offset: 700)),
+            SessionEvent(at: start.addingTimeInterval(70), .lifecycle(.background)),
+            SessionEvent(at: start.addingTimeInterval(80), .sync(from: "laptop", to: "phone")),
+            SessionEvent(at: start.addingTimeInterval(81), .sync(from: "phone", to: "laptop")),
+            SessionEvent(at: start.addingTimeInterval(90), .lifecycle(.launch), device: "laptop"),
+            SessionEvent(at: start.addingTimeInterval(91), .restore(tag: "clock-fast", expected: .init(postId: "p7")), device: "laptop"),
+        ]
+    }
+
+    @Test("a laptop clock an hour fast wins over a later write it was concurrent with, under LastWriterWins")
+    func clockSkew() throws {
+        let events = Self.concurrentReading()
+        let (_, right) = Self.replay(events, policy: "LastWriterWins")
+        #expect(right.first?.inputSource == .synced)
+        #expect(right.first?.input?.postId == "p7")
+        var skewed = Self.header
+        skewed.clockSkew = ["laptop": 3600]
+        let (replayer, wrong) = Self.replay(events, policy: "LastWriterWins", header: skewed)
+        #expect(wrong.first?.inputSource == .savedSnapshot)
+        #expect(wrong.first?.input?.postId == "p6")
+        // The laptop's write carries its own clock, for display too.
+        let laptopWrite = try #require(replayer.replicas["phone"]?.state.devicePositions.values.first?["laptop"])
+        #expect(laptopWrite.savedAt == Self.start.addingTimeInterval(2 + 3600))
+    }
+
+    @Test("an explicit scroll makes the next save a reset that wins over a position further along")
+    func explicitScroll() throws {
+        func events(explicit: Bool) -> [SessionEvent] {
+            [
+                SessionEvent(at: Self.start, .timeline(reason: .initial, posts: Script.posts)),
+                SessionEvent(at: Self.start.addingTimeInterval(1), .lifecycle(.launch)),
+                SessionEvent(at: Self.start.addingTimeInterval(2), .scroll(offset: 100)),
+                SessionEvent(at: Self.start.addingTimeInterval(10), .scroll(offset: 580, explicit: explicit)),
+                SessionEvent(at: Self.start.addingTimeInterval(20), .lifecycle(.background)),
+                SessionEvent(at: Self.start.addingTimeInterval(30), .sync(from: "phone", to: "laptop")),
+                SessionEvent(at: Self.start.addingTimeInterval(40), .lifecycle(.launch), device: "laptop"),
+                SessionEvent(at: Self.start.addingTimeInterval(41), .restore(tag: "scroll-back", expected: .init(postId: "p6")), device: "laptop"),
+            ]
+        }
+        // p1 is newer, so further along for FurthestRead; only the explicit move back to p6 wins.
+        let (replayer, explicitPoints) = Self.replay(events(explicit: true), policy: "FurthestRead")
+        #expect(explicitPoints.first?.input?.postId == "p6")
+        #expect(replayer.replicas["laptop"]?.state.registers.values.first?.isReset == true)
+        #expect(Self.replay(events(explicit: false), policy: "FurthestRead").1.first?.input?.postId == "p1")
+    }
+
+    @Test("a device going to the background where it already was writes nothing new")
+    func repeatedSaveIsNoWrite() throws {
+        let events: [SessionEvent] = [
+            SessionEvent(at: Self.start, .timeline(reason: .initial, posts: Script.posts)),
+            SessionEvent(at: Self.start.addingTimeInterval(1), .lifecycle(.launch)),
+            SessionEvent(at: Self.start.addingTimeInterval(2), .scroll(offset: 580)),
+            SessionEvent(at: Self.start.addingTimeInterval(10), .lifecycle(.background)),
+            SessionEvent(at: Self.start.addingTimeInterval(20), .lifecycle(.foreground)),
+            SessionEvent(at: Self.start.addingTimeInterval(30), .lifecycle(.background)),
+        ]
+        let (replayer, _) = Self.replay(events, policy: "LastWriterWins")
+        let phone = try #require(replayer.replicas["phone"])
+        // One write, at the scroll: both backgrounds re-save the same place, which is no new write.
+        #expect(phone.state.registers.values.first?.savedAt == Self.start.addingTimeInterval(2))
+        #expect(phone.clock.last.milliseconds == UInt64(Self.start.addingTimeInterval(2).timeIntervalSince1970 * 1000))
+    }
+
+    @Test("a write converges when every device holds the same winner; its time counts under the next restore point")
+    func convergence() throws {
+        let events = Self.concurrentReading()
+        let (replayer, points) = Self.replay(events, policy: "LastWriterWins")
+        #expect(points.count == 1)
+        #expect(replayer.devices == ["laptop", "phone"])
+        let convergence = replayer.convergence
+        // The laptop's write at 2 s has no other device to reach yet: converged at once. The
+        // phone's at 61 s reaches the laptop with the second delivery, at 81 s.
+        #expect(convergence.converged.map(\.seconds) == [0, 20])
+        #expect(convergence.converged.map(\.episode) == [0, 0])
+        #expect(convergence.unconverged.isEmpty)
+        // Without the second delivery the phone's write never reaches the laptop.
+        let (cut, _) = Self.replay(events.filter { $0.kind != .sync(from: "phone", to: "laptop") }, policy: "LastWriterWins")
+        #expect(cut.convergence.converged.map(\.seconds) == [0])
+        #expect(cut.convergence.unconverged == [0])
+    }
+
+    @Test("a restore after the reader was last active on another device is a device switch")
+    func deviceSwitch() throws {
+        let (_, points) = Self.replay(Self.concurrentReading(), policy: "LastWriterWins")
+        #expect(points.first?.afterSwitch == true)
+        #expect(points.first?.device == "laptop")
+        #expect(points.first?.ownInput?.input?.postId == "p6")
+    }
+
+    @Test("a header keeps its version and clockSkew, and an explicit scroll its flag, when written and read back")
+    func formatVersionTwoFields() throws {
+        var header = Self.header
+        header.clockSkew = ["laptop": 3600, "tablet": -86400.5]
+        let events = [SessionEvent(at: Self.start, .scroll(offset: 10, explicit: true), device: "laptop"),
+                      SessionEvent(at: Self.start, .scroll(offset: 20))]
+        let text = SessionWriter.line(for: header) + events.map(SessionWriter.line(for:)).joined()
+        #expect(text.contains(#""clockSkew":{"laptop":3600,"tablet":-86400.5}"#))
+        #expect(text.contains(#""offset":10,"explicit":true}"#))
+        #expect(!text.contains(#""offset":20,"explicit""#))
+        var reader = try SessionReader(data: Data(text.utf8), name: "skew.jsonl")
+        #expect(reader.header == header)
+        #expect(reader.header.version == 2)
+        var read: [SessionEvent] = []
+        while let event = reader.next() { read.append(event) }
+        #expect(read == events)
+    }
+
+    @Test("a bad clockSkew or explicit is reported with the exact message")
+    func badVersionTwoFields() throws {
+        let line = SessionWriter.line(for: Self.header).dropLast(3)
+        for (field, message) in [
+            (#""clockSkew":[3600]"#, #"skew.jsonl:1:185: error: "clockSkew" must be an object of seconds by device {"laptop":3600}, found array; the session cannot be read"#),
+            (#""clockSkew":{"laptop":"fast"}"#, #"skew.jsonl:1:195: error: "clockSkew.laptop" must be a number, found string; the session cannot be read"#),
+            (#""clockSkew":{"laptop":1e9}"#, #"skew.jsonl:1: error: "clockSkew.laptop" must be within ±31536000 seconds (a year), found 1000000000; the session cannot be read"#),
+        ] {
+            let text = line + "\"," + field + "}\n"
+            #expect(throws: SessionIssue.self) { try SessionReader(data: Data(text.utf8), name: "skew.jsonl") }
+            do {
+                _ = try SessionReader(data: Data(text.utf8), name: "skew.jsonl")
+            } catch {
+                #expect(error.description == message)
+            }
+        }
+        let scroll = SessionWriter.line(for: Self.header) + #"{"type":"scroll","at":"2026-01-01T10:00:01Z","offset":1,"explicit":1}"# + "\n"
+        var reader = try SessionReader(data: Data(scroll.utf8), name: "bad.jsonl")
+        while reader.next() != nil {}
+        #expect(reader.takeWarnings().map(\.description) == [#"bad.jsonl:2:68: warning: "explicit" must be true or false, found number; the line is skipped"#])
     }
 }

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import JSONSchema
 import JSONText
@@ -71,6 +72,55 @@ import TimelineFormats
         #expect(sessions.count == 12)
         for number in 1...12 {
             let bundled = try String(contentsOf: Fixtures.repositoryURL("sessions/session-\(String(format: "%04d", number)).jsonl"), encoding: .utf8)
+            #expect(SessionWriter.text(of: simulator.session(number: number)) == bundled)
+        }
+    }
+
+    func simulateOnDevices(seed: UInt64, sessions: Int, feed: SimulationOptions.FeedMode = .chronological) -> [String] {
+        let simulator = SessionSimulator(corpus: Self.corpus, options: SimulationOptions(sessions: sessions, seed: seed, feed: feed, devices: true))
+        return (1...sessions).map { SessionWriter.text(of: simulator.session(number: $0)) }
+    }
+
+    @Test("sessions on two devices: deterministic, valid, every device case, the truth in the timeline")
+    func onDevices() throws {
+        #expect(simulateOnDevices(seed: 4, sessions: 2) == simulateOnDevices(seed: 4, sessions: 2))
+        let schema = try JSONSchema(json: try Data(contentsOf: Fixtures.repositoryURL("schemas/recorded-session.schema.json")))
+        var tags: Set<String> = []
+        var skewed = 0, explicitScrolls = 0
+        for text in simulateOnDevices(seed: 9, sessions: 12, feed: .mixed) {
+            for line in text.split(separator: "\n") {
+                let result = schema.validate(try JSONReader().read(String(line)))
+                #expect(result.isValid, "\(result.errors.first.map { "\($0.instancePath): \($0.message)" } ?? "")")
+                if line.contains(#""explicit":true"#) { explicitScrolls += 1 }
+            }
+            var reader = try SessionReader(data: Data(text.utf8), name: "sim")
+            #expect(reader.header.version == SessionHeader.multiDeviceVersion)
+            if reader.header.clockSkew == ["laptop": 3600] { skewed += 1 }
+            var settings = ReplaySettings()
+            settings.mergePolicy = ComponentSpec(name: "LastWriterWins")
+            var replayer = SessionReplayer(header: reader.header, settings: settings)
+            while let event = reader.next() {
+                guard let point = replayer.apply(event) else { continue }
+                tags.insert(point.tag)
+                #expect(point.index.index(of: point.expected.postId) != nil)
+                if point.tag == "device-switch" || point.tag == "scroll-back" {
+                    // A switch with the deliveries on time: the latest write is the truth.
+                    #expect(point.input?.postId == point.expected.postId)
+                    #expect(point.afterSwitch)
+                }
+            }
+            #expect(reader.takeWarnings().isEmpty)
+            #expect(replayer.devices == ["phone", "laptop"])
+        }
+        #expect(tags == ["device-switch", "two-devices", "offline-day", "clock-fast", "stale-device", "scroll-back"])
+        #expect(skewed > 0)
+        #expect(explicitScrolls > 0)
+    }
+
+    @Test func theBundledDeviceSessionsAreWhatTheDocumentedCommandWrites() throws {
+        let simulator = SessionSimulator(corpus: Self.corpus, options: SimulationOptions(sessions: 10, seed: 2026, feed: .chronological, devices: true))
+        for number in 1...10 {
+            let bundled = try String(contentsOf: Fixtures.repositoryURL("sessions/devices/session-\(String(format: "%04d", number)).jsonl"), encoding: .utf8)
             #expect(SessionWriter.text(of: simulator.session(number: number)) == bundled)
         }
     }

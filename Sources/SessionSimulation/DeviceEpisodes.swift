@@ -1,0 +1,221 @@
+import Foundation
+import SessionFormat
+
+/// Sessions on two devices: one reader with a phone (the header's device) and a laptop, one
+/// shared timeline, and the cases where sync decides where the reader lands.
+///
+/// Each visit is read on the device in hand; then one case happens and a `restore` on the
+/// device the reader picks up records the truth: the anchor at the reader's last reading
+/// scroll, on whichever device that was. Deliveries (`sync` events) follow the devices: a device
+/// pushes when it goes to the background, and the device picked up pulls when it opens.
+///
+/// | tag | what happens before the restore point |
+/// |---|---|
+/// | `device-switch` | the reader puts one device down and, 1 to 30 minutes later, picks up the other |
+/// | `two-devices` | both devices are open; the reader reads on one, then the other, two or three times, finding their place by hand; later they pick one up |
+/// | `offline-day` | the device just read on was offline: its positions go out a day later, and the reader picks up the other device after that |
+/// | `clock-fast` | the laptop's clock is an hour fast (the header's `clockSkew`); the reader moves on on the phone before the laptop's delivery arrives, then returns to the laptop |
+/// | `stale-device` | the other device opens at its own old position before hearing from the first; the reader glances a post or two on and puts it down, then returns to the first |
+/// | `scroll-back` | the reader scrolls back on purpose to re-read a post 3 to 10 posts up (an `explicit` scroll), then switches device |
+extension SessionBuilder {
+    enum DeviceEpisode: String, CaseIterable {
+        case deviceSwitch = "device-switch", twoDevices = "two-devices", offlineDay = "offline-day", clockFast = "clock-fast"
+        case staleDevice = "stale-device", scrollBack = "scroll-back"
+    }
+
+    /// The devices of a multi-device session; the first is the header's.
+    static let phone = "phone", laptop = "laptop"
+    /// How far the laptop's clock is ahead in the sessions where it is wrong (one in four).
+    static let fastClock = 3600.0
+
+    var currentDevice: String { device ?? header.device }
+    var otherDevice: String { currentDevice == SessionBuilder.phone ? SessionBuilder.laptop : SessionBuilder.phone }
+
+    mutating func buildOnDevices() -> RecordedSession {
+        header.version = SessionHeader.multiDeviceVersion
+        header.device = SessionBuilder.phone
+        header.id = header.id.replacingOccurrences(of: "sim-", with: "sim-devices-")
+        if random.chance(0.25) { header.clockSkew = [SessionBuilder.laptop: SessionBuilder.fastClock] }
+        emit(.lifecycle(.launch))
+        arrange()
+        emit(.timeline(reason: .initial, posts: posts))
+        // The laptop exists from the start, unused: the phone's positions must reach it.
+        use(SessionBuilder.laptop)
+        advance(random.uniform(0.5, 2))
+        emit(.lifecycle(.launch))
+        advance(random.uniform(0.5, 2))
+        emit(.lifecycle(.background))
+        use(SessionBuilder.phone)
+        let episodes = random.integer(5...9)
+        for _ in 0..<episodes {
+            advance(reader.firstScrollDelay(random: &random))
+            readVisit()
+            guard let place = truth() else { break }
+            disruptAcrossDevices(place: SessionEvent.Expected(postId: place.id, viewportY: place.viewportY), position: place.position)
+        }
+        return RecordedSession(header: header, events: events)
+    }
+
+    /// Makes `name` the device events happen on, keeping each device's own scroll offset.
+    mutating func use(_ name: String) {
+        let current = currentDevice
+        guard name != current else { return }
+        parkedOffsets[current] = (offset, lastScrollOffset)
+        let parked = parkedOffsets[name] ?? (0, 0)
+        offset = parked.offset
+        lastScrollOffset = parked.lastScroll
+        device = name == header.device ? nil : name
+    }
+
+    /// Device `to` receives what device `from` holds now.
+    mutating func deliver(from: String, to: String) {
+        events.append(SessionEvent(at: now, .sync(from: from, to: to)))
+    }
+
+    /// The reader puts the device in hand down; it pushes what it holds to `other` after a
+    /// drawn delay unless `held`.
+    mutating func putDown(pushTo other: String?) {
+        advance(random.uniform(0.5, 10))
+        emit(.lifecycle(.background))
+        if let other {
+            advance(random.uniform(1, 20))
+            deliver(from: currentDevice, to: other)
+        }
+    }
+
+    /// The reader picks up `name` after `away` seconds: a launch (with newer posts after a
+    /// long time) or a return to the foreground; it pulls from the other device when `pull`.
+    mutating func pickUp(_ name: String, after away: Double, pull: Bool) {
+        let from = currentDevice
+        advance(away)
+        use(name)
+        if away > 600 || random.chance(0.5) {
+            emit(.lifecycle(.launch))
+            if away > 600 { loadNewer(random.integer(away > 36_000 ? 10...40 : 0...15)) }
+        } else {
+            emit(.lifecycle(.foreground))
+        }
+        if pull {
+            advance(random.uniform(0.3, 1))
+            deliver(from: from == name ? otherDevice : from, to: name)
+        }
+        advance(random.uniform(0.5, 1.5))
+    }
+
+    /// An app opened after a while shows newer posts: an algorithmic feed re-ranks everything;
+    /// a chronological one gains them on top (the only change, so recorded as an insert).
+    mutating func loadNewer(_ count: Int) {
+        guard !algorithmic else { return relaunchTimeline(newPosts: count) }
+        let fresh = takeNewer(count)
+        guard !fresh.isEmpty else { return }
+        chronological.insert(contentsOf: fresh, at: 0)
+        posts.insert(contentsOf: fresh, at: 0)
+        cachedIndex = nil
+        emit(.insert(index: 0, posts: fresh))
+    }
+
+    /// The reader scrolls to `place` by hand on the device in hand.
+    mutating func find(_ place: SessionEvent.Expected) {
+        guard let position = index.index(of: place.postId) else { return }
+        advance(random.uniform(1, 4))
+        burst(to: index.y(of: position) - (place.viewportY ?? 0))
+    }
+
+    mutating func disruptAcrossDevices(place start: SessionEvent.Expected, position: Int) {
+        var place = start
+        let skewed = header.clockSkew[SessionBuilder.laptop] != nil
+        let weights: [DeviceEpisode: Double] = [
+            .deviceSwitch: 0.25, .twoDevices: 0.15, .offlineDay: 0.1, .staleDevice: 0.15, .scrollBack: 0.2,
+            .clockFast: skewed && currentDevice == SessionBuilder.laptop ? 0.3 : 0,
+        ]
+        let choices = DeviceEpisode.allCases.filter { weights[$0]! > 0 }
+        let episode = choices[random.pick(weights: choices.map { weights[$0]! })]
+        let first = currentDevice, second = otherDevice
+        switch episode {
+        case .deviceSwitch:
+            putDown(pushTo: second)
+            pickUp(second, after: random.uniform(60, 1800), pull: true)
+        case .twoDevices:
+            // Both open: the reader goes back and forth, finding their place by hand; each
+            // device pushes after a drawn delay, which may come after the reader has moved on.
+            for _ in 0..<random.integer(2...3) {
+                let from = currentDevice, to = otherDevice
+                advance(random.uniform(1, 5))
+                use(to)
+                emit(.lifecycle(.foreground))
+                let delay = random.uniform(1, 15)
+                if delay < 3 { advance(delay); deliver(from: from, to: to) }
+                find(place)
+                advance(reader.firstScrollDelay(random: &random))
+                readVisit()
+                if delay >= 3 { deliver(from: from, to: to) }
+                guard let truth = truth() else { return }
+                place = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
+            }
+            let last = currentDevice, other = otherDevice
+            putDown(pushTo: other)
+            use(other)
+            emit(.lifecycle(.background))
+            advance(random.uniform(1, 20))
+            deliver(from: other, to: last)
+            pickUp(random.chance(0.5) ? last : other, after: random.uniform(300, 3600), pull: true)
+        case .offlineDay:
+            // The device just read on was offline: its positions go out when it is back, a day later.
+            advance(random.uniform(0.5, 10))
+            emit(.lifecycle(.background))
+            advance(random.uniform(72_000, 100_800))
+            deliver(from: first, to: second)
+            pickUp(second, after: random.uniform(60, 3600), pull: true)
+        case .clockFast:
+            // On the laptop, an hour fast: its delivery is late, and the reader moves on on the
+            // phone first, finding their place by hand.
+            advance(random.uniform(0.5, 10))
+            emit(.lifecycle(.background))
+            pickUp(second, after: random.uniform(30, 300), pull: false)
+            find(place)
+            advance(reader.firstScrollDelay(random: &random))
+            readVisit()
+            guard let truth = truth() else { return }
+            place = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
+            advance(random.uniform(0.5, 10))
+            emit(.lifecycle(.background))
+            advance(random.uniform(1, 20))
+            deliver(from: first, to: second)
+            deliver(from: second, to: first)
+            pickUp(first, after: random.uniform(60, 1800), pull: true)
+        case .staleDevice:
+            // The other device opens before hearing from this one, at its own old place, and
+            // saves it; the reader puts it down and returns.
+            advance(random.uniform(0.5, 10))
+            emit(.lifecycle(.background))
+            pickUp(second, after: random.uniform(60, 1800), pull: false)
+            // It shows where it was, and the reader glances a post or two further before
+            // putting it down: a new position, where they were not.
+            scroll(to: offset)
+            advance(random.uniform(1, 3))
+            if let anchor = tracker.anchorIndex(offset: offset, viewportHeight: header.viewport.height, in: index) {
+                burst(to: offset + index.y(of: anchor + random.integer(1...2)) - index.y(of: anchor))
+            }
+            advance(random.uniform(2, 8))
+            emit(.lifecycle(.background))
+            advance(random.uniform(1, 20))
+            deliver(from: first, to: second)
+            deliver(from: second, to: first)
+            pickUp(first, after: random.uniform(30, 600), pull: true)
+        case .scrollBack:
+            // Back on purpose to a post a few posts up, read in detail.
+            let target = max(0, position - random.integer(3...10))
+            advance(random.uniform(0.5, 3))
+            scroll(to: index.y(of: target), explicit: true)
+            advance(reader.dwell(.detail, random: &random))
+            guard let truth = truth() else { return }
+            place = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
+            putDown(pushTo: second)
+            pickUp(second, after: random.uniform(60, 1800), pull: true)
+        }
+        emit(.restore(tag: episode.rawValue, expected: place))
+        // The reader carries on from where they truly were, on the device in hand.
+        advance(random.uniform(0.3, 1))
+        if let target = index.index(of: place.postId) { scroll(to: index.y(of: target) - (place.viewportY ?? 0)) }
+    }
+}
