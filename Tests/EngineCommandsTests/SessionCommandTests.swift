@@ -110,6 +110,13 @@ struct SessionCommandTests {
         for name in ["session-0001.jsonl", "session-0002.jsonl"] {
             #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == Data(contentsOf: Fixtures.repositoryURL("sessions/\(name)")))
         }
+        let devices = directory.appendingPathComponent("devices")
+        let onDevices = try EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "2", "--seed", "2026",
+                                               "--devices", "--feed", "chronological", "-o", devices.path])
+        #expect(onDevices.status == 0)
+        #expect(onDevices.stderr == "wrote 2 sessions with 16 restore points (device-switch 5, offline-day 1, scroll-back 3, stale-device 3, two-devices 4) to \(devices.path)\n")
+        #expect(try Data(contentsOf: devices.appendingPathComponent("session-0002.jsonl"))
+                    == Data(contentsOf: Fixtures.repositoryURL("sessions/devices/session-0002.jsonl")))
         let tooSmall = try EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/restore/timeline.jsonl", "--sessions", "1", "--seed", "1",
                                               "-o", directory.path])
         #expect(tooSmall.status == 1)
