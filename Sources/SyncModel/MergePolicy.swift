@@ -11,9 +11,16 @@ public protocol MergePolicy: Sendable {
     /// epoch, the progress and whether it is a tombstone: the store merges rows without
     /// decoding their snapshots.
     func precedes(_ lhs: PositionRecord, _ rhs: PositionRecord) -> Bool
+    /// The write's place in this order as bytes (`precedes(a, b)` exactly when
+    /// `orderKey(a) < orderKey(b)`), so that a database can merge with one conditional upsert;
+    /// nil for a policy that cannot say, which a sync server then refuses. The conformance suite
+    /// checks that the two agree.
+    func orderKey(of record: PositionRecord) -> OrderKey?
 }
 
 extension MergePolicy {
+    public func orderKey(of record: PositionRecord) -> OrderKey? { nil }
+
     /// The winner of two writes.
     public func merge(_ lhs: PositionRecord, _ rhs: PositionRecord) -> PositionRecord {
         precedes(lhs, rhs) ? rhs : lhs

@@ -57,6 +57,24 @@ public struct FurthestReadPolicy: MergePolicy, DeclaredStrategy {
         }
     }
 
+    /// The epoch, then a byte saying whether there is progress, then the progress (its bytes
+    /// complemented for `Older`), then the stamp.
+    public func orderKey(of record: PositionRecord) -> OrderKey? {
+        var key = OrderKey()
+        key.append(record.epoch)
+        if let progress = record.progress {
+            key.append(UInt8(1))
+            var part = OrderKey()
+            part.append(progress.createdAt)
+            part.append(progress.postId)
+            if direction == .newer { key = OrderKey(bytes: key.bytes + part.bytes) } else { key.appendReversed(part) }
+        } else {
+            key.append(UInt8(0))
+        }
+        key.append(record.stamp)
+        return key
+    }
+
     static let scenarios: [MergeScenario] = {
         let key = RegisterKey(account: "me", timeline: "home")
         let date = Date(timeIntervalSince1970: 1_700_000_000)

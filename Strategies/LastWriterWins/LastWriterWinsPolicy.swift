@@ -21,6 +21,10 @@ public struct LastWriterWinsPolicy: MergePolicy, DeclaredStrategy {
         lhs.stamp < rhs.stamp
     }
 
+    public func orderKey(of record: PositionRecord) -> OrderKey? {
+        record.stamp.orderKey
+    }
+
     static let scenarios: [MergeScenario] = {
         let key = RegisterKey(account: "me", timeline: "home")
         let date = Date(timeIntervalSince1970: 1_700_000_000)

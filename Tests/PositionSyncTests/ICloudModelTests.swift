@@ -48,7 +48,7 @@ struct ICloudModelTests {
         for device in devices {
             let store = try TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
             stores[device] = store
-            let components = try SyncComponents.with(policy: policy, transport: ICloudKeyValueStoreTransport(store: model.view(for: device)))
+            let components = SyncComponents.with(policy: policy, transport: ICloudKeyValueStoreTransport(store: model.view(for: device)))
             rounds[device] = SyncRound(store: store, components: components, device: device, gracePeriod: 30 * 86_400)
         }
         var seed: UInt64 = 7

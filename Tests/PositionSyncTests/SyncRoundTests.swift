@@ -83,7 +83,7 @@ struct SyncRoundTests {
         #expect(again == first)
         #expect(try laptop.pendingWrites().count == 1)
         #expect(try laptop.history(scope: Self.scope).first?.viewportY == 12.3)
-        try laptop.applyRemote(try phone.replicaState().records, policy: policy, at: Self.start.addingTimeInterval(130))
+        _ = try laptop.applyRemote(try phone.replicaState().records, policy: policy, at: Self.start.addingTimeInterval(130))
         #expect(try fixture.post(laptop) == "p9")
         // Moved, even by a point, or on purpose: a new write.
         p5.viewportY = 14
