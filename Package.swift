@@ -50,6 +50,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The sync server (`engine serve`) and the command line's HTTP: SwiftNIO, never in the library.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.9.0"..<"5.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
         // `swift package generate-documentation --target TimelineEngine` (DocC); not linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -84,7 +92,7 @@ let package = Package(
         ),
         // SocialFusionTimelineConfiguration: its schema, model, loader and diagnostics.
         .target(
-            name: "Configuration",
+            name: "EngineConfiguration",
             dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "TimelineLogging", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
@@ -93,7 +101,7 @@ let package = Package(
         // Timelines and snapshots as files: the engine's JSON, JSON Lines, Mastodon, Bluesky.
         .target(name: "TimelineFormats", dependencies: ["TimelineCore", "ValueTree", "JSONText"], swiftSettings: swiftSettings),
         // The position tracker, the resume policy (soft and hard closes) and suggestions.
-        .target(name: "PositionTracking", dependencies: ["TimelineCore", "Configuration"], swiftSettings: swiftSettings),
+        .target(name: "PositionTracking", dependencies: ["TimelineCore", "EngineConfiguration"], swiftSettings: swiftSettings),
         // Cross-device sync's model: hybrid logical clocks, position registers and their total
         // order, replica state, merge policies and transports as protocols, the wire format.
         .target(name: "SyncModel", dependencies: ["TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
@@ -104,7 +112,7 @@ let package = Package(
         // configuration schema composed with the strategies' parameter schemas.
         .target(
             name: "RestorationEngine",
-            dependencies: ["StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "JSONText", "TimelineLogging", "TimelineFormats", "ValueTree"]
+            dependencies: ["StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema", "JSONText", "TimelineLogging", "TimelineFormats", "ValueTree"]
                 + strategyNames.map { .target(name: $0) },
             swiftSettings: swiftSettings
         ),
@@ -112,7 +120,7 @@ let package = Package(
         .target(name: "CTimelinePlugin"),
         // Loading strategy plugins through that ABI into a registry.
         .target(name: "StrategyPlugins",
-                dependencies: ["CTimelinePlugin", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "Configuration",
+                dependencies: ["CTimelinePlugin", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "EngineConfiguration",
                                "JSONText", "ValueTree"],
                 swiftSettings: swiftSettings),
         // Recorded sessions: the JSON Lines format, its streaming reader, writer and recorder.
@@ -120,12 +128,12 @@ let package = Package(
                 swiftSettings: swiftSettings),
         // Replaying a session exactly as the format specifies, and scoring each restore point.
         .target(name: "SessionReplay",
-                dependencies: ["SessionFormat", "PositionTracking", "RestorationEngine", "StrategyKit", "TimelineCore", "Configuration", "SyncModel"],
+                dependencies: ["SessionFormat", "PositionTracking", "RestorationEngine", "StrategyKit", "TimelineCore", "EngineConfiguration", "SyncModel"],
                 swiftSettings: swiftSettings),
         // `engine compare`: candidate pipelines, streaming and parallel evaluation of sessions,
         // mergeable metrics and the report in table, JSON, CSV and HTML.
         .target(name: "SessionComparison",
-                dependencies: ["SessionReplay", "SessionFormat", "RestorationEngine", "Configuration", "ValueTree", "JSONText"],
+                dependencies: ["SessionReplay", "SessionFormat", "RestorationEngine", "EngineConfiguration", "ValueTree", "JSONText"],
                 swiftSettings: swiftSettings),
         // `engine simulate`: reading sessions simulated from real posts and published reading figures.
         .target(name: "SessionSimulation", dependencies: ["SessionFormat", "PositionTracking", "TimelineCore"],
@@ -139,7 +147,7 @@ let package = Package(
         // Cross-device sync on a store: the configured merge policy and transport, and the
         // pull → merge → push round.
         .target(name: "PositionSync",
-                dependencies: ["SyncModel", "TimelineStore", "RestorationEngine", "StrategyKit", "Configuration", "TimelineLogging"],
+                dependencies: ["SyncModel", "TimelineStore", "RestorationEngine", "StrategyKit", "EngineConfiguration", "TimelineLogging"],
                 swiftSettings: swiftSettings),
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.
@@ -149,7 +157,7 @@ let package = Package(
         // The library product: everything an app embeds.
         .target(
             name: "TimelineEngine",
-            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "Configuration", "TimelineLogging",
+            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
                            "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
                            "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync"],
             swiftSettings: swiftSettings
@@ -159,14 +167,31 @@ let package = Package(
             name: "EngineCommands",
             dependencies: [
                 "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation", "StrategyPlugins", "PositionSync", "SyncModel",
-                "Configuration", "JSONSchema", "JSONText", "PositionTracking", "PropertyList", "RestorationEngine", "SessionFormat",
-                "StrategyKit", "TimelineCore", "TimelineFormats", "TimelineLoading", "TimelineLogging", "TimelineStore", "ValueTree",
+                "EngineConfiguration", "JSONSchema", "JSONText", "PositionTracking", "PropertyList", "RestorationEngine", "SessionFormat",
+                "StrategyKit", "TimelineCore", "TimelineFormats", "TimelineLoading", "TimelineLogging", "TimelineStore", "ValueTree", "SyncServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "engine", dependencies: ["EngineCommands"], swiftSettings: swiftSettings),
+        // `engine serve`: the sync server over Hummingbird, its storage in SQLite or PostgreSQL.
+        .target(
+            name: "SyncServer",
+            dependencies: [
+                "SyncModel", "JSONText",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         .testTarget(name: "ValueTreeTests", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "ValueTree"], swiftSettings: swiftSettings),
@@ -182,7 +207,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["Configuration", "TimelineLogging", "PropertyList", "TestSupport", "ValueTree"],
+            dependencies: ["EngineConfiguration", "TimelineLogging", "PropertyList", "TestSupport", "ValueTree"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -199,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "RobustnessTests",
             dependencies: [
-                "PropertyList", "JSONText", "Configuration", "TestSupport", "SessionFormat", "SessionReplay", "RestorationEngine",
+                "PropertyList", "JSONText", "EngineConfiguration", "TestSupport", "SessionFormat", "SessionReplay", "RestorationEngine",
                 "PositionTracking", "SessionComparison", "SessionSimulation", "StrategyKit", "TimelineCore", "TimelineFormats",
                 "ValueTree", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -212,7 +237,7 @@ let package = Package(
                                    .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",
-                    dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "Configuration", "StrategyKit",
+                    dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
                                    "Directory", "FurthestRead", "LastWriterWins", "iCloudKeyValueStore", "HTTP", "TestSupport", "store-crash-writer", "JSONSchema",
                                    "JSONText"],
                     swiftSettings: swiftSettings),
@@ -226,7 +251,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "RestorationEngineTests",
-            dependencies: ["RestorationEngine", "StrategyKit", "TimelineCore", "Configuration", "JSONSchema", "JSONText", "TestSupport",
+            dependencies: ["RestorationEngine", "StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema", "JSONText", "TestSupport",
                            "TimelineFormats", "ValueTree", "SessionSimulation",
                            "StrategyTestSupport", "Fallback", "FirstMatch", "SyncModel",
                            .product(name: "PropertyBased", package: "swift-property-based")],
@@ -236,7 +261,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "SessionReplayTests",
                     dependencies: ["SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine", "TimelineFormats",
-                                   "Configuration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport", "SyncModel", "ValueTree"],
+                                   "EngineConfiguration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport", "SyncModel", "ValueTree"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineStoreTests",
                     dependencies: ["TimelineStore", "TimelineCore", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer", "SyncModel",
@@ -244,10 +269,10 @@ let package = Package(
                     swiftSettings: swiftSettings),
         // A child process for the store's crash test: writes until it is killed.
         .testTarget(name: "TimelineLoadingTests",
-                    dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "Configuration", "StrategyKit", "TimelineCore", "TimelineFormats",
+                    dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "EngineConfiguration", "StrategyKit", "TimelineCore", "TimelineFormats",
                                    "ValueTree", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
-        .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU", "PositionSync", "Configuration"],
+        .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU", "PositionSync", "EngineConfiguration"],
                           path: "Tests/StoreCrashWriter",
                           swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.

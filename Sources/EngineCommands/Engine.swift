@@ -13,7 +13,7 @@ public struct Engine: AsyncParsableCommand {
             """,
         version: EngineVersion.current,
         subcommands: [ValidateCommand.self, CompareCommand.self, RestoreCommand.self, ReplayCommand.self, SimulateCommand.self,
-                      TimelineCommand.self, HistoryCommand.self, PositionCommand.self, SyncCommand.self, MaintenanceCommand.self, DebugExportCommand.self, StrategiesCommand.self, PlistCommand.self, SchemaCommand.self,
+                      TimelineCommand.self, HistoryCommand.self, PositionCommand.self, SyncCommand.self, ServeCommand.self, MaintenanceCommand.self, DebugExportCommand.self, StrategiesCommand.self, PlistCommand.self, SchemaCommand.self,
                       ConfigCommand.self]
     )
 

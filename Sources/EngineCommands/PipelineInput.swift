@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import RestorationEngine
 
 /// The pipeline a command runs: `--strategy` in spec notation, or the configuration's. A bad

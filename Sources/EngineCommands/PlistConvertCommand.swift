@@ -1,5 +1,5 @@
 import ArgumentParser
-import Configuration
+import EngineConfiguration
 import Foundation
 import JSONText
 import PropertyList

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Configuration
+import EngineConfiguration
 import RestorationEngine
 
 /// `engine schema print`: the configuration schema the tool validates with.

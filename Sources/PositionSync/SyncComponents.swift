@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import RestorationEngine
 import StrategyKit
 import SyncModel

@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import Foundation
 import RestorationEngine
 import StrategyKit

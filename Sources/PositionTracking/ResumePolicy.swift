@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import Foundation
 
 /// Soft close or hard close, from the onboarding seed: a **soft close** is a clean background

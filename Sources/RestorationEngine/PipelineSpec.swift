@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import ValueTree
 
 /// The compact pipeline notation of the command line:

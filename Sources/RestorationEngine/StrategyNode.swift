@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import ValueTree
 
 /// A component before it is built: a registered name, its parameters, and for a composition

@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import JSONSchema
 import StrategyKit
 import ValueTree

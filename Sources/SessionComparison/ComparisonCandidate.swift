@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import RestorationEngine
 
 /// A pipeline under comparison, with the name its rows carry.

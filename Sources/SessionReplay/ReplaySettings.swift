@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import PositionTracking
 
 /// What replay takes from the configuration: the tracker's settings, the resume policy, and

@@ -32,18 +32,22 @@ public enum SyncWireCoding {
     public struct Document: Sendable, Equatable {
         public var device: String
         public var records: [PositionRecord]
+        /// A sync server's change counter for the user when it answered: pass it back as
+        /// `since` to wait for the next change. Nil in what devices write.
+        public var cursor: Int?
 
-        public init(device: String, records: [PositionRecord]) {
+        public init(device: String, records: [PositionRecord], cursor: Int? = nil) {
             self.device = device
             self.records = records
+            self.cursor = cursor
         }
     }
 
     public static func encode(_ document: Document) -> Data {
-        let value = Value.dictionary([
-            ("format", .string(format)), ("version", .integer(version)), ("device", .string(document.device)),
-            ("records", .array(document.records.map(value(of:)))),
-        ])
+        var pairs: [(String, Value)] = [("format", .string(format)), ("version", .integer(version)), ("device", .string(document.device))]
+        if let cursor = document.cursor { pairs.append(("cursor", .integer(cursor))) }
+        pairs.append(("records", .array(document.records.map(value(of:)))))
+        let value = Value.dictionary(pairs)
         return Data(((try? JSONWriter(style: .compact).write(value)) ?? "{}").utf8)
     }
 
@@ -77,7 +81,14 @@ public enum SyncWireCoding {
         guard let records = root["records"]?.arrayValue else { throw DecodingError("\"records\" must be an array") }
         var decoded: [PositionRecord] = []
         for (number, entry) in records.enumerated() { decoded.append(try record(entry, at: "records[\(number)]")) }
-        return Document(device: device, records: decoded)
+        var cursor: Int?
+        if let written = root["cursor"], written != .null {
+            guard let number = written.numberValue, number >= 0, number < 9e15, number == number.rounded() else {
+                throw DecodingError("\"cursor\" must be a non-negative integer")
+            }
+            cursor = Int(number)
+        }
+        return Document(device: device, records: decoded, cursor: cursor)
     }
 
     public static func record(_ entry: Value, at path: String) throws(DecodingError) -> PositionRecord {

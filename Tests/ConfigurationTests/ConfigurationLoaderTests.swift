@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import TimelineLogging
 import Foundation
 import Testing

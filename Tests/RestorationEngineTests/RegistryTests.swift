@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import Fallback
 import FirstMatch
 import Foundation

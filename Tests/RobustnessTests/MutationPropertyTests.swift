@@ -1,4 +1,4 @@
-import Configuration
+import EngineConfiguration
 import Foundation
 import JSONText
 import PropertyBased

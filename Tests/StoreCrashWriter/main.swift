@@ -18,7 +18,7 @@
 //     transport at FOLDER, over and over, printing "saved K" and "synced K" once each is done.
 //     The outbox's crash test kills it at random points and checks that no write was lost: each
 //     is in the outbox or in the published file.
-import Configuration
+import EngineConfiguration
 import Foundation
 import LRU
 import PositionSync

@@ -3,7 +3,7 @@
 // save of the previous release.
 //
 // Usage: sync-bench [SIZES...]
-import Configuration
+import EngineConfiguration
 import Foundation
 import PositionSync
 import SyncModel

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SyncServer
+
+/// `--store PATH` (SQLite, the default) or `--database postgres://…`: where `engine serve`
+/// keeps users, tokens and registers.
+struct ServerStorageOptions: ParsableArguments {
+    @Option(name: .long, help: "The server's SQLite database (created if needed).")
+    var store: String?
+
+    @Option(name: .long, help: "A PostgreSQL URL, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, instead of --store.")
+    var database: String?
+
+    func validate() throws {
+        guard (store == nil) != (database == nil) else {
+            throw ValidationError(store == nil ? "missing --store PATH (or --database postgres://…)" : "give --store or --database, not both")
+        }
+    }
+
+    /// Opens the storage; with PostgreSQL, `run` must run the client for as long as it is used.
+    func open(logger: Logger) throws -> (storage: any RegisterStorage, run: (@Sendable () async -> Void)?) {
+        if let store {
+            do {
+                return (try SQLiteRegisterStorage(path: store), nil)
+            } catch {
+                throw CommandFailure(.failed, "error: \(error)")
+            }
+        }
+        let url = database ?? ""
+        do {
+            let storage = try PostgresRegisterStorage(url: url, logger: logger)
+            return (storage, { await storage.run() })
+        } catch {
+            throw CommandFailure(.usage, "error: \(error)")
+        }
+    }
+
+    /// Runs `body` with the storage open (and, with PostgreSQL, its client running).
+    func with<T: Sendable>(logger: Logger, _ body: @Sendable (any RegisterStorage) async throws -> T) async throws -> T {
+        let (storage, run) = try open(logger: logger)
+        guard let run else { return try await body(storage) }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            do {
+                return try await body(storage)
+            } catch let failure as CommandFailure {
+                throw failure
+            } catch {
+                throw CommandFailure(.failed, "error: the database: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+
+/// The server's storage in one SQLite file, through GRDB: nothing to install, the default.
+///
+/// Registers are merged in the database: `INSERT … ON CONFLICT … DO UPDATE … WHERE
+/// excluded.orderKey > positionRegister.orderKey`, one statement per write, in the write's
+/// transaction, which also moves the user's change counter on. SQLite has one writer at a time,
+/// so a server on it is one process; PostgreSQL serves several.
+public final class SQLiteRegisterStorage: RegisterStorage {
+    private let pool: DatabasePool
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "timeline-sync-server"
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw StorageError("\(path): cannot open the server database: \(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("server-v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE syncUser (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, version INTEGER NOT NULL DEFAULT 0,
+                                       createdAt REAL NOT NULL);
+                CREATE TABLE token (id INTEGER PRIMARY KEY, userId INTEGER NOT NULL REFERENCES syncUser(id), hash BLOB NOT NULL UNIQUE,
+                                    createdAt REAL NOT NULL, revokedAt REAL);
+                CREATE TABLE positionRegister (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL,
+                                               orderKey BLOB NOT NULL, stampKey BLOB NOT NULL, record TEXT NOT NULL,
+                                               PRIMARY KEY (userId, account, timeline)) WITHOUT ROWID;
+                CREATE TABLE devicePosition (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
+                                             stampKey BLOB NOT NULL, record TEXT NOT NULL,
+                                             PRIMARY KEY (userId, account, timeline, device)) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    public var remoteChanges: AsyncStream<Int64>? { nil }
+
+    public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT syncUser.id, syncUser.name FROM token JOIN syncUser ON syncUser.id = token.userId
+                WHERE token.hash = ? AND token.revokedAt IS NULL
+                """, arguments: [Data(hash)]).map { StoredUser(id: $0[0], name: $0[1]) }
+        }
+    }
+
+    public func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 {
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO syncUser (name, createdAt) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                           arguments: [user, date.timeIntervalSince1970])
+            let userId = try Int64.fetchOne(db, sql: "SELECT id FROM syncUser WHERE name = ?", arguments: [user])!
+            try db.execute(sql: "INSERT INTO token (userId, hash, createdAt) VALUES (?, ?, ?)",
+                           arguments: [userId, Data(hash), date.timeIntervalSince1970])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func revokeToken(id: Int64, at date: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL", arguments: [date.timeIntervalSince1970, id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func tokens() async throws -> [StoredToken] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT token.id, syncUser.name, token.createdAt, token.revokedAt FROM token JOIN syncUser ON syncUser.id = token.userId
+                ORDER BY token.id
+                """).map { row in
+                StoredToken(id: row[0], user: row[1], createdAt: Date(timeIntervalSince1970: row[2]),
+                            revokedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    public func read(user: StoredUser) async throws -> (cursor: Int64, records: [String]) {
+        try await pool.read { db in
+            let cursor = try Int64.fetchOne(db, sql: "SELECT version FROM syncUser WHERE id = ?", arguments: [user.id]) ?? 0
+            var seen = Set<Data>()
+            var records: [String] = []
+            for row in try Row.fetchAll(db, sql: """
+                SELECT stampKey, record FROM positionRegister WHERE userId = ?
+                UNION ALL SELECT stampKey, record FROM devicePosition WHERE userId = ?
+                """, arguments: [user.id, user.id]) where seen.insert(row[0]).inserted {
+                records.append(row[1])
+            }
+            return (cursor, records)
+        }
+    }
+
+    public func cursor(user: StoredUser) async throws -> Int64 {
+        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT version FROM syncUser WHERE id = ?", arguments: [user.id]) ?? 0 }
+    }
+
+    public func merge(_ writes: [StoredWrite], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
+        try await pool.write { db in
+            let register = try db.cachedStatement(sql: """
+                INSERT INTO positionRegister (userId, account, timeline, orderKey, stampKey, record) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (userId, account, timeline) DO UPDATE SET orderKey = excluded.orderKey, stampKey = excluded.stampKey,
+                    record = excluded.record
+                WHERE excluded.orderKey > positionRegister.orderKey
+                """)
+            let device = try db.cachedStatement(sql: """
+                INSERT INTO devicePosition (userId, account, timeline, device, stampKey, record) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (userId, account, timeline, device) DO UPDATE SET stampKey = excluded.stampKey, record = excluded.record
+                WHERE excluded.stampKey > devicePosition.stampKey
+                """)
+            var changed = 0
+            for write in writes {
+                try register.execute(arguments: [user.id, write.account, write.timeline, Data(write.orderKey), Data(write.stampKey), write.json])
+                changed += db.changesCount
+                try device.execute(arguments: [user.id, write.account, write.timeline, write.device, Data(write.stampKey), write.json])
+                changed += db.changesCount
+            }
+            if changed > 0 { try db.execute(sql: "UPDATE syncUser SET version = version + 1 WHERE id = ?", arguments: [user.id]) }
+            let cursor = try Int64.fetchOne(db, sql: "SELECT version FROM syncUser WHERE id = ?", arguments: [user.id]) ?? 0
+            return (changed, cursor)
+        }
+    }
+
+    public func check() async throws {
+        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+}

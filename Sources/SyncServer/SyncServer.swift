@@ -1,0 +1,220 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import SyncModel
+
+/// `engine serve`: the sync server of the wire format (`docs/SERVER.md`), on Hummingbird.
+///
+/// - `GET /v1/registers[?since=CURSOR&wait=SECONDS]` answers the token's user's writes as a
+///   sync document with the user's change counter as `cursor`; with `since`, it first waits
+///   until the counter passes `since`, or `wait` seconds (at most `maxWait`), or shutdown.
+/// - `POST /v1/registers` merges a sync document's writes, each by one conditional upsert in the
+///   database under the server's merge policy, so a stale write never wins; it answers
+///   `{"changed": N, "cursor": C}`.
+/// - `GET /health` answers 200 when the database answers, 503 otherwise; `GET /metrics`, the
+///   Prometheus text format.
+///
+/// Every `/v1` request needs `Authorization: Bearer TOKEN` and is scoped to the token's user:
+/// no path or body names a user. Errors are 4xx or 5xx with `{"error": "message"}`.
+public struct SyncServer: Sendable {
+    public let storage: any RegisterStorage
+    public let settings: ServerSettings
+    public let waiters = ChangeWaiters()
+    public let metrics = ServerMetrics()
+    public let logger: Logger
+
+    public init(storage: any RegisterStorage, settings: ServerSettings, logger: Logger) throws(StorageError) {
+        let probe = PositionRecord(key: RegisterKey(account: "a", timeline: "t"), stamp: .zero, savedAt: Date(), snapshot: nil, epoch: .zero,
+                                   progress: nil)
+        guard settings.policy.orderKey(of: probe) != nil else {
+            throw StorageError("the merge policy \(settings.policy.name) gives no order key, so the database cannot merge by it")
+        }
+        self.storage = storage
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// The application, listening as `settings` say; `onListening` gets the bound port (useful
+    /// with port 0).
+    public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ErrorAndMetricsMiddleware(metrics: metrics, logger: logger))
+        router.get("/health") { _, _ in try await health() }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.text)))
+        }
+        router.get("/v1/registers") { request, _ in try await read(request) }
+        router.post("/v1/registers") { request, _ in try await write(request) }
+        return Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(settings.idleTimeout * 1e9)))),
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "timeline-engine"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? settings.port) },
+            logger: logger)
+    }
+
+    /// Runs the server until SIGTERM or SIGINT (or until the task is cancelled), then shuts down
+    /// gracefully: long-polls are answered first, then requests in flight finish.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        // A group shuts its services down in reverse order: the waker first, so that the
+        // server's wait for requests in flight does not wait on long-polls.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: application(onListening: onListening))]
+        if let changes = storage.remoteChanges { services.append(.init(service: RemoteChangeListener(changes: changes, waiters: waiters))) }
+        services.append(.init(service: ShutdownWaker(waiters: waiters), successTerminationBehavior: .ignore))
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    // MARK: Handlers
+
+    func health() async throws -> Response {
+        do {
+            try await storage.check()
+            return Self.json(.ok, #"{"status":"ok"}"#)
+        } catch {
+            logger.error("health: the database does not answer: \(error)")
+            return Self.error(.serviceUnavailable, "the database does not answer")
+        }
+    }
+
+    func read(_ request: Request) async throws -> Response {
+        let user = try await authenticate(request)
+        let query = request.uri.queryParameters
+        if let sinceText = query["since"].map(String.init) {
+            guard let since = Int64(sinceText), since >= 0 else { throw ServerError(.badRequest, "since must be a non-negative integer, found \(sinceText)") }
+            var seconds = settings.maxWait
+            if let waitText = query["wait"].map(String.init) {
+                guard let wait = Double(waitText), wait.isFinite, wait >= 0 else {
+                    throw ServerError(.badRequest, "wait must be a number of seconds, found \(waitText)")
+                }
+                seconds = min(wait, settings.maxWait)
+            }
+            let generation = await waiters.generation(of: user.id)
+            if try await storage.cursor(user: user) <= since {
+                metrics.waiting.increment()
+                await waiters.wait(user: user.id, after: generation, seconds: seconds)
+                metrics.waiting.decrement()
+            }
+        }
+        let (cursor, records) = try await storage.read(user: user)
+        var body = #"{"format":"\#(SyncWireCoding.format)","version":\#(SyncWireCoding.version),"device":"server","cursor":\#(cursor),"records":["#
+        body += records.joined(separator: ",")
+        body += "]}"
+        return Self.json(.ok, body)
+    }
+
+    func write(_ request: Request) async throws -> Response {
+        let user = try await authenticate(request)
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: settings.maxBodyBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw ServerError(.contentTooLarge, "the body is larger than \(settings.maxBodyBytes) bytes")
+        }
+        let document: SyncWireCoding.Document
+        do {
+            document = try SyncWireCoding.decode(Data(buffer.readableBytesView))
+        } catch {
+            throw ServerError(.badRequest, "not a sync document: \(error.description)")
+        }
+        guard document.records.count <= settings.maxRecords else {
+            throw ServerError(.contentTooLarge, "\(document.records.count) writes in one request; at most \(settings.maxRecords)")
+        }
+        let writes = document.records.map { StoredWrite($0, orderKey: settings.policy.orderKey(of: $0)!) }
+        let (changed, cursor) = try await storage.merge(writes, user: user)
+        metrics.merge(writes: writes.count, changed: changed)
+        if changed > 0 { await waiters.changed(user: user.id) }
+        return Self.json(.ok, #"{"changed":\#(changed),"cursor":\#(cursor)}"#)
+    }
+
+    func authenticate(_ request: Request) async throws -> StoredUser {
+        guard let token = ServerTokens.bearer(request.headers[.authorization]) else {
+            throw ServerError(.unauthorized, "missing bearer token: send Authorization: Bearer TOKEN")
+        }
+        guard let user = try await storage.user(forTokenHash: ServerTokens.hash(token)) else {
+            throw ServerError(.unauthorized, "unknown or revoked token")
+        }
+        return user
+    }
+
+    // MARK: Answers
+
+    static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        var escaped = ""
+        for scalar in message.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return json(status, #"{"error":"\#(escaped)"}"#)
+    }
+}
+
+/// A request the server refuses, with its status and message.
+struct ServerError: Error {
+    let status: HTTPResponse.Status
+    let message: String
+
+    init(_ status: HTTPResponse.Status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+}
+
+/// Turns every error into a JSON answer (`{"error": …}`), and counts every answer.
+struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as ServerError {
+            response = SyncServer.error(error.status, error.message)
+        } catch let error as HTTPError {
+            let message = error.status == .notFound ? "no such endpoint: \(request.method) \(request.uri.path)" : (error.body ?? error.status.reasonPhrase)
+            response = SyncServer.error(error.status, message)
+        } catch {
+            logger.error("\(request.method) \(request.uri.path): \(error)")
+            response = SyncServer.error(.internalServerError, "internal error")
+        }
+        let route = ["/v1/registers", "/health", "/metrics"].contains(request.uri.path) ? request.uri.path : "other"
+        metrics.request(route: route, method: request.method.rawValue, status: response.status.code,
+                        nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds &- started))
+        return response
+    }
+}
+
+/// Answers every long-poll when shutdown begins, so that in-flight requests finish.
+struct ShutdownWaker: Service {
+    let waiters: ChangeWaiters
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await waiters.close()
+    }
+}
+
+/// Wakes long-polls for changes another server instance made (PostgreSQL's LISTEN/NOTIFY).
+struct RemoteChangeListener: Service {
+    let changes: AsyncStream<Int64>
+    let waiters: ChangeWaiters
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            for await user in changes { await waiters.changed(user: user) }
+        }
+    }
+}
