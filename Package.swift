@@ -57,6 +57,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.9.0"..<"5.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
         // `swift package generate-documentation --target TimelineEngine` (DocC); not linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -183,10 +184,12 @@ let package = Package(
                 "SyncModel", "JSONText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -194,6 +197,18 @@ let package = Package(
         ),
 
         .testTarget(name: "ValueTreeTests", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SyncServerTests",
+            dependencies: [
+                "SyncServer", "SyncModel", "TimelineCore", "TestSupport", "LastWriterWins", "FurthestRead",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "ValueTree"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PropertyListTests",

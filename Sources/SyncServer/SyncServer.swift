@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 import SyncModel
 
 /// `engine serve`: the sync server of the wire format (`docs/SERVER.md`), on Hummingbird.
@@ -58,13 +59,18 @@ public struct SyncServer: Sendable {
     /// Runs the server until SIGTERM or SIGINT (or until the task is cancelled), then shuts down
     /// gracefully: long-polls are answered first, then requests in flight finish.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await serviceGroup(signals: [.sigterm, .sigint], onListening: onListening).run()
+    }
+
+    /// The server and its helpers as one service group, shut down gracefully on `signals` or
+    /// by `triggerGracefulShutdown()`.
+    public func serviceGroup(signals: [UnixSignal], onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> ServiceGroup {
         // A group shuts its services down in reverse order: the waker first, so that the
         // server's wait for requests in flight does not wait on long-polls.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: application(onListening: onListening))]
         if let changes = storage.remoteChanges { services.append(.init(service: RemoteChangeListener(changes: changes, waiters: waiters))) }
         services.append(.init(service: ShutdownWaker(waiters: waiters), successTerminationBehavior: .ignore))
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        return ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: signals, logger: logger))
     }
 
     // MARK: Handlers
@@ -111,7 +117,7 @@ public struct SyncServer: Sendable {
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: settings.maxBodyBytes)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch is NIOTooManyBytesError {
             throw ServerError(.contentTooLarge, "the body is larger than \(settings.maxBodyBytes) bytes")
         }
         let document: SyncWireCoding.Document

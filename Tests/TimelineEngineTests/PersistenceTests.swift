@@ -172,7 +172,7 @@ struct FacadeSyncTests {
 
     @Test("another device's later position is offered once: Continue from laptop · 5 min ago")
     func continueFromAnotherDevice() throws {
-        let (directory, shared, configuration) = try Self.setup()
+        let (directory, _, configuration) = try Self.setup()
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
