@@ -35,3 +35,53 @@ struct EngineProcess {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+/// An `engine serve` running in the background on a free loopback port.
+final class RunningServer {
+    let process: Process
+    let port: Int
+    private let errors: Pipe
+
+    /// Starts `engine serve ARGUMENTS --listen 127.0.0.1:0` and waits until it listens.
+    init(_ arguments: [String], in directory: URL = Fixtures.repository) throws {
+        process = Process()
+        process.executableURL = EngineProcess.executable
+        process.arguments = ["serve"] + arguments + ["--listen", "127.0.0.1:0"]
+        process.currentDirectoryURL = directory
+        errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = ""
+        let handle = errors.fileHandleForReading
+        while true {
+            let data = handle.availableData
+            guard !data.isEmpty else { throw ServerStartError(output: seen) }
+            seen += String(decoding: data, as: UTF8.self)
+            if let range = seen.range(of: "listening on http://127.0.0.1:"),
+               let port = Int(seen[range.upperBound...].prefix { $0.isNumber }), seen[range.upperBound...].contains(" ") {
+                self.port = port
+                return
+            }
+        }
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Sends SIGTERM and waits; the exit status and the rest of standard error.
+    func stop() -> (status: Int32, stderr: String) {
+        process.terminate()
+        let rest = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: rest, as: UTF8.self))
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+struct ServerStartError: Error, CustomStringConvertible {
+    let output: String
+    var description: String { "engine serve did not start: \(output)" }
+}
