@@ -16,6 +16,8 @@ final class ServerHarness: Sendable {
     let port: Int
     let group: ServiceGroup
     let task: Task<Void, any Error>
+    /// The storage's own work (PostgreSQL's connection pool and listener), when it has any.
+    let storageTask: Task<Void, Never>?
 
     static let logger: Logger = {
         var logger = Logger(label: "sync-server-tests")
@@ -23,16 +25,18 @@ final class ServerHarness: Sendable {
         return logger
     }()
 
-    private init(server: SyncServer, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(server: SyncServer, port: Int, group: ServiceGroup, task: Task<Void, any Error>, storageTask: Task<Void, Never>?) {
         self.server = server
         self.port = port
         self.group = group
         self.task = task
+        self.storageTask = storageTask
     }
 
     /// Starts a server on `storage` and waits until it listens.
     static func start(_ storage: any RegisterStorage, policy: any MergePolicy = LastWriterWinsPolicy(), maxBodyBytes: Int = 64 << 10,
                       maxRecords: Int = 100, maxWait: Double = 5) async throws -> ServerHarness {
+        let storageTask = (storage as? PostgresRegisterStorage).map { postgres in Task { await postgres.run() } }
         let server = try SyncServer(storage: storage, settings: ServerSettings(port: 0, policy: policy, maxBodyBytes: maxBodyBytes,
                                                                                maxRecords: maxRecords, maxWait: maxWait), logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
@@ -40,13 +44,15 @@ final class ServerHarness: Sendable {
         let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw HarnessError("the server did not start") }
-        return ServerHarness(server: server, port: port, group: group, task: task)
+        return ServerHarness(server: server, port: port, group: group, task: task, storageTask: storageTask)
     }
 
     /// Shuts down gracefully and waits until it has.
     func stop() async throws {
         await group.triggerGracefulShutdown()
         try await task.value
+        storageTask?.cancel()
+        await storageTask?.value
     }
 
     /// One request; its status and body.
