@@ -19,9 +19,12 @@ let strategyNames = [
     "None", "Directory", "iCloudKeyValueStore", "HTTP",
 ]
 
+/// What a strategy needs beyond the common modules.
+let strategyDependencies: [String: [Target.Dependency]] = ["HTTP": ["HTTPExchange"]]
+
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
-    let target = Target.target(name: name, dependencies: ["StrategyKit", "TimelineCore", "ValueTree", "SyncModel"], path: "Strategies/\(name)",
-                               swiftSettings: swiftSettings)
+    let target = Target.target(name: name, dependencies: ["StrategyKit", "TimelineCore", "ValueTree", "SyncModel"] + (strategyDependencies[name] ?? []),
+                               path: "Strategies/\(name)", swiftSettings: swiftSettings)
     let tests = "Tests/Strategies/\(name)Tests"
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(tests)") else { return [target] }
     return [target, .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "StrategyKit", "TimelineCore", "StrategyTestSupport"],
@@ -153,14 +156,31 @@ let package = Package(
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.
         .target(name: "TimelineLoading",
-                dependencies: ["TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree"],
+                dependencies: ["TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree", "HTTPExchange"],
                 swiftSettings: swiftSettings),
+        // The HTTP client protocol the library talks through, and its bootstrap; no networking.
+        .target(name: "HTTPExchange", swiftSettings: swiftSettings),
+        // The platform's URLSession as the HTTP client: the default on Apple platforms.
+        .target(name: "URLSessionHTTP", dependencies: ["HTTPExchange"], swiftSettings: swiftSettings),
+        // AsyncHTTPClient (SwiftNIO) as the HTTP client: the command line's.
+        .target(
+            name: "NIOHTTP",
+            dependencies: [
+                "HTTPExchange",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The library product: everything an app embeds.
         .target(
             name: "TimelineEngine",
             dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
                            "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
-                           "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync"],
+                           "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync", "HTTPExchange",
+                           .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS]))],
             swiftSettings: swiftSettings
         ),
         // The `engine` command-line tool's commands, kept in a library so tests can call them.
@@ -170,6 +190,7 @@ let package = Package(
                 "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation", "StrategyPlugins", "PositionSync", "SyncModel",
                 "EngineConfiguration", "JSONSchema", "JSONText", "PositionTracking", "PropertyList", "RestorationEngine", "SessionFormat",
                 "StrategyKit", "TimelineCore", "TimelineFormats", "TimelineLoading", "TimelineLogging", "TimelineStore", "ValueTree", "SyncServer",
+                "HTTPExchange", "NIOHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -253,7 +274,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",
                     dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
-                                   "Directory", "FurthestRead", "LastWriterWins", "iCloudKeyValueStore", "HTTP", "TestSupport", "store-crash-writer", "JSONSchema",
+                                   "Directory", "FurthestRead", "LastWriterWins", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "TestSupport", "store-crash-writer", "JSONSchema",
                                    "JSONText"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),
@@ -285,7 +306,8 @@ let package = Package(
         // A child process for the store's crash test: writes until it is killed.
         .testTarget(name: "TimelineLoadingTests",
                     dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "EngineConfiguration", "StrategyKit", "TimelineCore", "TimelineFormats",
-                                   "ValueTree", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+                                   "ValueTree", "TestSupport", "HTTPExchange", "NIOHTTP", "URLSessionHTTP",
+                                   .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
         .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU", "PositionSync", "EngineConfiguration"],
                           path: "Tests/StoreCrashWriter",

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import HTTPExchange
+import NIOHTTP
 import TimelineStore
 
 /// The `engine` command: validate configurations, read and convert property lists, validate
@@ -22,6 +24,9 @@ public struct Engine: AsyncParsableCommand {
     /// Runs the command line and exits with the documented codes: a `CommandFailure` by its
     /// kind, argument errors with 2 (not ArgumentParser's 64).
     public static func runAndExit(arguments: [String]? = nil) async -> Never {
+        // Every request of the command line goes through AsyncHTTPClient, so that the
+        // executable links no FoundationNetworking.
+        HTTPExchanges.bootstrap(NIOHTTPExchange())
         do {
             var command = try parseAsRoot(arguments)
             if var asynchronous = command as? AsyncParsableCommand {

@@ -25,8 +25,8 @@ struct ServeRunCommand: AsyncParsableCommand {
 
             Examples:
               engine serve --store server.sqlite
-              engine serve --database postgres://sync@db.internal/sync --listen 0.0.0.0:8080 \\
-                --allow-insecure-http
+              engine serve --database postgres://sync@db/sync \\
+                --listen 0.0.0.0:8080 --allow-insecure-http
             """
     )
 

@@ -21,7 +21,8 @@ struct ServeTokenCommand: AsyncParsableCommand {
                 never from a file or the command line.
 
                 Example:
-                  export ENGINE_SYNC_TOKEN=$(engine serve token create --store server.sqlite --user alice | tail -1)
+                  engine serve token create --store server.sqlite --user alice \\
+                    | tail -1 > alice.token
                 """
         )
 

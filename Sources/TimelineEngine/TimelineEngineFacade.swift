@@ -1,5 +1,6 @@
 import EngineConfiguration
 import Foundation
+import HTTPExchange
 import PositionSync
 import PositionTracking
 import RestorationEngine
@@ -7,6 +8,9 @@ import StrategyKit
 import TimelineCore
 import TimelineLoading
 import TimelineStore
+#if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+import URLSessionHTTP
+#endif
 
 /// The engine an app holds: it observes scrolling and the app's lifecycle, keeps the position
 /// history, and restores the reader's place with the configured pipeline and resume policy.
@@ -56,6 +60,10 @@ public final class TimelineEngine: @unchecked Sendable {
     public init(configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
                 deviceId: String? = nil, store: TimelineStore? = nil, scope: StoreScope = StoreScope(),
                 clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
+        #if canImport(URLSessionHTTP)
+        // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
+        HTTPExchanges.bootstrapIfNeeded(URLSessionExchange())
+        #endif
         self.configuration = configuration
         self.registry = registry
         self.clock = clock

@@ -1,20 +1,18 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPExchange
 
 /// How long a server asked to wait: `Retry-After` (seconds or an HTTP date), or on a 429 the
 /// rate-limit reset headers Mastodon (`X-RateLimit-Reset`, a timestamp) and Bluesky
 /// (`RateLimit-Reset`, Unix seconds) send.
 enum RetryAfter {
-    static func seconds(from response: HTTPURLResponse, status: Int, now: Date = Date()) -> Double? {
-        if let value = response.value(forHTTPHeaderField: "Retry-After") { return parse(value, now: now) }
-        guard status == 429 else { return nil }
-        if let value = response.value(forHTTPHeaderField: "X-RateLimit-Reset"),
+    static func seconds(from response: HTTPExchangeAnswer, now: Date = Date()) -> Double? {
+        if let value = response.header("Retry-After") { return parse(value, now: now) }
+        guard response.status == 429 else { return nil }
+        if let value = response.header("X-RateLimit-Reset"),
            let reset = ISO8601DateFormatter.withFractions.date(from: value) ?? ISO8601DateFormatter().date(from: value) {
             return max(0, reset.timeIntervalSince(now))
         }
-        if let value = response.value(forHTTPHeaderField: "RateLimit-Reset"), let epoch = Double(value) {
+        if let value = response.header("RateLimit-Reset"), let epoch = Double(value) {
             return max(0, epoch - now.timeIntervalSince1970)
         }
         return nil

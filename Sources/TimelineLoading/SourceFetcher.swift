@@ -1,4 +1,5 @@
 import Foundation
+import HTTPExchange
 import ValueTree
 import StrategyKit
 import TimelineCore
@@ -14,13 +15,16 @@ public struct SourceFetcher: Sendable {
     public var environment: [String: String]
     /// The uniform draw in [0, 1) for the policy's jitter.
     public var jitter: @Sendable () -> Double
+    /// The HTTP client (`HTTPExchanges.shared` by default).
+    public var exchange: any HTTPExchange
 
     public init(policy: any NetworkPolicy, requestTimeout: Double, environment: [String: String] = ProcessInfo.processInfo.environment,
-                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, exchange: any HTTPExchange = HTTPExchanges.shared) {
         self.policy = policy
         self.requestTimeout = requestTimeout
         self.environment = environment
         self.jitter = jitter
+        self.exchange = exchange
     }
 
     /// One request and how it went. Times are seconds since the fetch started.
@@ -80,7 +84,7 @@ public struct SourceFetcher: Sendable {
     }
 
     func fetchHTTP(_ url: URL, api: TimelineSource.API, token: String?, progress: @Sendable (Progress) -> Void) async -> Outcome {
-        let client = HTTPTimelineClient(timeout: requestTimeout)
+        let client = HTTPTimelineClient(timeout: requestTimeout, exchange: exchange)
         let clock = ContinuousClock()
         let start = clock.now
         func seconds(_ duration: Duration) -> Double {

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPExchange
 import StrategyKit
 import SyncModel
 
@@ -16,7 +14,9 @@ import SyncModel
 /// - an error is a 4xx or 5xx with `{"error": "message"}`.
 ///
 /// A server that cannot be reached (refused, timed out) is offline: positions wait in the
-/// outbox. Any other failure is an error with the server's message.
+/// outbox. Any other failure, a refused token included, is an error with the server's message,
+/// which the round does not retry. Requests go through the process's HTTP client
+/// (`HTTPExchanges`: AsyncHTTPClient on the command line).
 public struct HTTPTransport: SyncTransport, DeclaredStrategy {
     public static let urlParameter = Parameter<String>(required: "URL", help: "The sync server's base URL, e.g. http://127.0.0.1:8080.")
     public static let tokenVariableParameter = Parameter<String>(
@@ -43,10 +43,16 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
     public let timeout: Double
     public let pollInterval: Double?
     let environment: @Sendable () -> [String: String]
+    /// The HTTP client; the process's (`HTTPExchanges.shared`) when nil, read at each request.
+    let client: (any HTTPExchange)?
+
+    var exchange: any HTTPExchange { client ?? HTTPExchanges.shared }
 
     public init(base: URL, tokenVariable: String = tokenVariableParameter.defaultValue, timeout: Double = timeoutParameter.defaultValue,
                 pollInterval: Double? = pollIntervalParameter.defaultValue,
-                environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment }) {
+                environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment },
+                exchange: (any HTTPExchange)? = nil) {
+        client = exchange
         self.base = base
         self.tokenVariable = tokenVariable
         self.timeout = timeout
@@ -75,45 +81,55 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
         guard let token = environment()[tokenVariable], !token.isEmpty else {
             throw SyncTransportError(.failed, "no sync token: set the environment variable \(tokenVariable)")
         }
-        var request = URLRequest(url: endpoint, timeoutInterval: timeout)
-        request.httpMethod = method
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let outcome = Outcome()
-        let semaphore = DispatchSemaphore(value: 0)
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            outcome.set(data: data, response: response as? HTTPURLResponse, error: error)
-            semaphore.signal()
-        }
-        task.resume()
-        semaphore.wait()
-        let (data, response, error) = outcome.get()
+        var headers: [(name: String, value: String)] = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        let request = HTTPExchangeRequest(method: method, url: endpoint, headers: headers, body: body, timeout: timeout,
+                                          maxBodyBytes: Self.maxAnswerBytes)
         let url = endpoint.absoluteString
-        if let error {
-            throw SyncTransportError(.unreachable, "\(url): cannot be reached: \(error.localizedDescription)")
+        let answer: HTTPExchangeAnswer
+        switch Self.wait({ () async throws(HTTPExchangeError) -> HTTPExchangeAnswer in try await exchange.send(request) }) {
+        case .success(let value):
+            answer = value
+        case .failure(let error):
+            throw error.isUnreachable ? SyncTransportError(.unreachable, "\(url): cannot be reached: \(error.message)")
+                : SyncTransportError(.failed, "\(url): \(error.message)")
         }
-        guard let response else { throw SyncTransportError(.unreachable, "\(url): no answer") }
-        guard (200...299).contains(response.statusCode) else {
-            let message = (try? JSONSerialization.jsonObject(with: data ?? Data()) as? [String: Any])?["error"] as? String
-            throw SyncTransportError(.failed, "\(url): HTTP \(response.statusCode)\(message.map { ": \($0)" } ?? "")")
+        guard (200...299).contains(answer.status) else {
+            let message = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String
+            throw SyncTransportError(.failed, "\(url): HTTP \(answer.status)\(message.map { ": \($0)" } ?? "")")
         }
-        return data ?? Data()
+        return answer.body
     }
 
-    /// What a request's completion handler delivered, handed across threads.
-    private final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: (Data?, HTTPURLResponse?, (any Error)?) = (nil, nil, nil)
+    /// The largest answer read: a user's whole state.
+    static let maxAnswerBytes = 64 << 20
 
-        func set(data: Data?, response: HTTPURLResponse?, error: (any Error)?) {
-            lock.withLock { value = (data, response, error) }
+    /// Runs an async exchange from this synchronous protocol, on a task of its own.
+    static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws(HTTPExchangeError) -> T) -> Result<T, HTTPExchangeError> {
+        let outcome = Outcome<Result<T, HTTPExchangeError>>()
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            do throws(HTTPExchangeError) {
+                outcome.set(.success(try await body()))
+            } catch {
+                outcome.set(.failure(error))
+            }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return outcome.get()!
+    }
+
+    /// What a task delivered, handed across threads.
+    private final class Outcome<Value: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Value?
+
+        func set(_ newValue: Value) {
+            lock.withLock { value = newValue }
         }
 
-        func get() -> (Data?, HTTPURLResponse?, (any Error)?) {
+        func get() -> Value? {
             lock.withLock { value }
         }
     }

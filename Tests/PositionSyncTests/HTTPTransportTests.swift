@@ -2,6 +2,7 @@ import EngineConfiguration
 import Foundation
 import FurthestRead
 import HTTP
+import NIOHTTP
 import PositionSync
 import SyncModel
 import Testing
@@ -54,7 +55,7 @@ struct HTTPTransportTests {
     }
 
     static func round(_ store: TimelineStore, _ device: String, _ server: LoopbackHTTPServer, token: String) -> SyncRound {
-        let transport = HTTPTransport(base: URL(string: server.baseURL)!, environment: { ["ENGINE_SYNC_TOKEN": token] })
+        let transport = HTTPTransport(base: URL(string: server.baseURL)!, environment: { ["ENGINE_SYNC_TOKEN": token] }, exchange: NIOHTTPExchange())
         return SyncRound(store: store, components: .with(policy: FurthestReadPolicy(), transport: transport), device: device, gracePeriod: 30 * 86_400)
     }
 

@@ -9,12 +9,12 @@ import TimelineLoading
 /// busy machine, never early.
 @Suite("HTTP sources against a loopback server")
 struct HTTPSourceTests {
-    @Test("a Mastodon home timeline: the bearer token from the environment, the statuses as posts")
-    func mastodon() async throws {
+    @Test("a Mastodon home timeline: the bearer token from the environment, the statuses as posts", arguments: TestClient.all)
+    func mastodon(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [.json(try LoadingFixtures.answer("mastodon-home.json"))])
-        let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")).fetch(LoadingFixtures.mastodon(server))
+        let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client).fetch(LoadingFixtures.mastodon(server))
         let posts = try outcome.result.get()
         #expect(posts.count == 40)
         #expect(posts[0].id == "1600602374875275267")
@@ -29,24 +29,24 @@ struct HTTPSourceTests {
         #expect(outcome.attempts[0].failure == nil)
     }
 
-    @Test("a Bluesky timeline: app.bsky.feed.getTimeline's feed as posts")
-    func bluesky() async throws {
+    @Test("a Bluesky timeline: app.bsky.feed.getTimeline's feed as posts", arguments: TestClient.all)
+    func bluesky(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.script(LoadingFixtures.blueskyPath, [.json(try LoadingFixtures.answer("bluesky-timeline.json"))])
-        let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")).fetch(LoadingFixtures.bluesky(server))
+        let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client).fetch(LoadingFixtures.bluesky(server))
         let posts = try outcome.result.get()
         #expect(posts.count == 40)
         #expect(posts[0].id.hasPrefix("at://did:plc:"))
         #expect(posts[0].author == "aercoreca.bsky.social")
     }
 
-    @Test("NoRetry makes one request on a 500 and reports the server's message")
-    func noRetry() async throws {
+    @Test("NoRetry makes one request on a 500 and reports the server's message", arguments: TestClient.all)
+    func noRetry(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [.json(Data(#"{"error":"Something went wrong"}"#.utf8), status: 500)])
-        let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")).fetch(LoadingFixtures.mastodon(server))
+        let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client).fetch(LoadingFixtures.mastodon(server))
         #expect(server.received.count == 1)
         guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); return }
         #expect(error.description == "\(server.baseURL)/api/v1/timelines/home?limit=40: error: HTTP 500: Something went wrong")
@@ -54,14 +54,14 @@ struct HTTPSourceTests {
         #expect(outcome.attempts.map(\.failure) == [.http(status: 500, retryAfter: nil)])
     }
 
-    @Test("ExponentialBackoff retries 500s with growing waits until the server answers")
-    func backoff() async throws {
+    @Test("ExponentialBackoff retries 500s with growing waits until the server answers", arguments: TestClient.all)
+    func backoff(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let error = LoopbackHTTPServer.Answer.json(Data(#"{"error":"busy"}"#.utf8), status: 503)
         server.script(LoadingFixtures.mastodonPath, [error, error, .json(try LoadingFixtures.answer("mastodon-home.json"))])
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 4, "BaseDelay": 0.2])
-        let outcome = await LoadingFixtures.fetcher(policy).fetch(LoadingFixtures.mastodon(server))
+        let outcome = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.mastodon(server))
         #expect(try outcome.result.get().count == 40)
         #expect(server.received.count == 3)
         // Full jitter at a draw of 0.5: half of 0.2 s, then half of 0.4 s.
@@ -71,27 +71,27 @@ struct HTTPSourceTests {
         #expect(arrivals[2] - arrivals[1] >= 0.2)
     }
 
-    @Test("ExponentialBackoff stops at MaxAttempts and says how many it made")
-    func givesUp() async throws {
+    @Test("ExponentialBackoff stops at MaxAttempts and says how many it made", arguments: TestClient.all)
+    func givesUp(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [.json(Data("{}".utf8), status: 502)])
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 3, "BaseDelay": 0.05])
-        let outcome = await LoadingFixtures.fetcher(policy).fetch(LoadingFixtures.mastodon(server))
+        let outcome = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.mastodon(server))
         #expect(server.received.count == 3)
         guard case .failure(let failure) = outcome.result else { Issue.record("expected a failure"); return }
         #expect(failure.message == "HTTP 502 (after 3 attempts)")
     }
 
-    @Test("a 429 is retried no sooner than its Retry-After")
-    func rateLimit() async throws {
+    @Test("a 429 is retried no sooner than its Retry-After", arguments: TestClient.all)
+    func rateLimit(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let limited = LoopbackHTTPServer.Answer(status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
                                                 body: Data(#"{"error":"Too many requests"}"#.utf8))
         server.script(LoadingFixtures.blueskyPath, [limited, .json(try LoadingFixtures.answer("bluesky-timeline.json"))])
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 3, "BaseDelay": 0.05])
-        let outcome = await LoadingFixtures.fetcher(policy).fetch(LoadingFixtures.bluesky(server))
+        let outcome = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.bluesky(server))
         #expect(try outcome.result.get().count == 40)
         #expect(outcome.attempts.map(\.failure) == [.http(status: 429, retryAfter: 1), nil])
         #expect(outcome.attempts[0].retryDelay == 1)
@@ -100,8 +100,8 @@ struct HTTPSourceTests {
         #expect(arrivals[1] - arrivals[0] >= 1.0)
     }
 
-    @Test("a Retry-After beyond MaxDelay stops at once instead of retrying early; Bluesky's RateLimit-Reset counts too")
-    func rateLimitTooLong() async throws {
+    @Test("a Retry-After beyond MaxDelay stops at once instead of retrying early; Bluesky's RateLimit-Reset counts too", arguments: TestClient.all)
+    func rateLimitTooLong(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let reset = Int(Date().timeIntervalSince1970) + 300
@@ -109,18 +109,18 @@ struct HTTPSourceTests {
             status: 429, headers: [("Content-Type", "application/json"), ("RateLimit-Reset", "\(reset)")],
             body: Data(#"{"error":"RateLimitExceeded","message":"Rate Limit Exceeded"}"#.utf8))])
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 5, "MaxDelay": 30])
-        let outcome = await LoadingFixtures.fetcher(policy).fetch(LoadingFixtures.bluesky(server))
+        let outcome = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.bluesky(server))
         #expect(server.received.count == 1)
         guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); return }
         #expect(error.message.hasPrefix("HTTP 429: Rate Limit Exceeded (the server asks to wait "))
     }
 
-    @Test("a server that does not answer in time is a timeout, and the source counts as unreachable")
-    func timeout() async throws {
+    @Test("a server that does not answer in time is a timeout, and the source counts as unreachable", arguments: TestClient.all)
+    func timeout(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: Data("[]".utf8), delay: 3)])
-        let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), timeout: 0.5).fetch(LoadingFixtures.mastodon(server))
+        let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), timeout: 0.5, client: client).fetch(LoadingFixtures.mastodon(server))
         guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); return }
         #expect(error.failure == .timeout)
         #expect(error.isUnreachable)
@@ -128,51 +128,51 @@ struct HTTPSourceTests {
         // means the deadline ended the request first.
     }
 
-    @Test("a body cut short of its Content-Length is reported as truncated, and retried")
-    func truncated() async throws {
+    @Test("a body cut short of its Content-Length is reported as truncated, and retried", arguments: TestClient.all)
+    func truncated(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let body = try LoadingFixtures.answer("mastodon-home.json")
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: body, truncateAfter: 1000), .json(body)])
-        let noRetry = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")).fetch(LoadingFixtures.mastodon(server))
+        let noRetry = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client).fetch(LoadingFixtures.mastodon(server))
         guard case .failure(let error) = noRetry.result else { Issue.record("expected a failure"); return }
         #expect(error.failure == .truncated)
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: body, truncateAfter: 1000), .json(body)])
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["BaseDelay": 0.05])
-        let retried = await LoadingFixtures.fetcher(policy).fetch(LoadingFixtures.mastodon(server))
+        let retried = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.mastodon(server))
         #expect(try retried.result.get().count == 40)
         #expect(retried.attempts.map(\.failure) == [.truncated, nil])
     }
 
-    @Test("wrong JSON and a wrong content type are reported clearly and not retried")
-    func wrongContent() async throws {
+    @Test("wrong JSON and a wrong content type are reported clearly and not retried", arguments: TestClient.all)
+    func wrongContent(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["BaseDelay": 0.05])
         server.script(LoadingFixtures.mastodonPath, [.json(Data(#"{"feed": []}"#.utf8))])
-        let shape = await LoadingFixtures.fetcher(policy).fetch(LoadingFixtures.mastodon(server))
+        let shape = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.mastodon(server))
         guard case .failure(let shapeError) = shape.result else { Issue.record("expected a failure"); return }
         #expect(shapeError.message == "the answer is not a Mastodon timeline (an array of Status): body 1:1: expected an array of Mastodon statuses")
         server.script(LoadingFixtures.mastodonPath, [.json(Data("[{\"id\": ".utf8))])
-        let garbage = await LoadingFixtures.fetcher(policy).fetch(LoadingFixtures.mastodon(server))
+        let garbage = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.mastodon(server))
         guard case .failure(let garbageError) = garbage.result else { Issue.record("expected a failure"); return }
         #expect(garbageError.message.hasPrefix("the answer is not a Mastodon timeline (an array of Status): body 1:9: "))
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(headers: [("Content-Type", "text/html")],
                                                                               body: Data("<html>Login</html>".utf8))])
-        let html = await LoadingFixtures.fetcher(policy).fetch(LoadingFixtures.mastodon(server))
+        let html = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.mastodon(server))
         guard case .failure(let htmlError) = html.result else { Issue.record("expected a failure"); return }
         #expect(htmlError.message == "expected application/json, got Content-Type text/html")
         #expect(server.received.count == 3)
     }
 
-    @Test("an answer larger than the limit is cut off, whether announced or not")
-    func tooLarge() async throws {
+    @Test("an answer larger than the limit is cut off, whether announced or not", arguments: TestClient.all)
+    func tooLarge(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let body = try LoadingFixtures.answer("mastodon-home.json")
         server.script(LoadingFixtures.mastodonPath, [.json(body)])
-        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"))
-        let client = HTTPTimelineClient(timeout: 5, maxBodyBytes: 10_000)
+        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client)
+        let client = HTTPTimelineClient(timeout: 5, maxBodyBytes: 10_000, exchange: client.exchange)
         let url = URL(string: server.baseURL + LoadingFixtures.mastodonPath)!
         guard case .failure(let error) = await client.fetch(url, api: .mastodon, token: nil) else {
             Issue.record("expected a failure")
@@ -190,15 +190,15 @@ struct HTTPSourceTests {
         #expect(try await fetcher.fetch(LoadingFixtures.mastodon(server)).result.get().count == 40)
     }
 
-    @Test("a redirect is followed, and the token goes only to the origin it was meant for")
-    func redirects() async throws {
+    @Test("a redirect is followed, and the token goes only to the origin it was meant for", arguments: TestClient.all)
+    func redirects(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let body = try LoadingFixtures.answer("mastodon-home.json")
         // Same origin: the token follows.
         server.script("/old", [LoopbackHTTPServer.Answer(status: 301, headers: [("Location", LoadingFixtures.mastodonPath)])])
         server.script(LoadingFixtures.mastodonPath, [.json(body)])
-        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"))
+        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client)
         let same = await fetcher.fetch(.mastodon(URL(string: server.baseURL + "/old")!, tokenVariable: "TEST_TOKEN"))
         #expect(try same.result.get().count == 40)
         #expect(server.received.map { $0.headers["authorization"] } == ["Bearer secret-token", "Bearer secret-token"])
@@ -210,12 +210,12 @@ struct HTTPSourceTests {
         #expect(server.received.suffix(2).map { $0.headers["authorization"] } == ["Bearer secret-token", nil])
     }
 
-    @Test("a refused connection is unreachable; a 401 without a token says so")
-    func unreachableAndUnauthorized() async throws {
+    @Test("a refused connection is unreachable; a 401 without a token says so", arguments: TestClient.all)
+    func unreachableAndUnauthorized(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [.json(Data(#"{"error":"The access token is invalid"}"#.utf8), status: 401)])
-        let unauthorized = await LoadingFixtures.fetcher(try LoadingFixtures.policy("ExponentialBackoff"), token: nil)
+        let unauthorized = await LoadingFixtures.fetcher(try LoadingFixtures.policy("ExponentialBackoff"), token: nil, client: client)
             .fetch(LoadingFixtures.mastodon(server))
         guard case .failure(let error) = unauthorized.result else { Issue.record("expected a failure"); return }
         #expect(error.message == "HTTP 401: The access token is invalid; no access token was sent")
@@ -223,7 +223,7 @@ struct HTTPSourceTests {
         #expect(server.received[0].headers["authorization"] == nil)
         let source = LoadingFixtures.mastodon(server)
         server.stop()
-        let refused = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")).fetch(source)
+        let refused = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client).fetch(source)
         guard case .failure(let refusedError) = refused.result else { Issue.record("expected a failure"); return }
         #expect(refusedError.isUnreachable)
     }

@@ -1,11 +1,29 @@
 import EngineConfiguration
 import Foundation
+import HTTPExchange
+import NIOHTTP
 import RestorationEngine
 import StrategyKit
 import TestSupport
+import Testing
 import TimelineLoading
 import TimelineStore
+import URLSessionHTTP
 import ValueTree
+
+/// An HTTP client the loopback tests run against, named for the test's arguments.
+struct TestClient: CustomTestStringConvertible, Sendable {
+    let name: String
+    let exchange: any HTTPExchange
+
+    var testDescription: String { name }
+
+    /// AsyncHTTPClient, the command line's, and the platform's URLSession, the default on Apple
+    /// platforms: the same loopback tests hold for both.
+    static let all = [TestClient(name: "AsyncHTTPClient", exchange: NIOHTTPExchange()),
+                      TestClient(name: "URLSession", exchange: URLSessionExchange())]
+    static let nio = all[0]
+}
 
 /// The recorded answers, the loopback server and the fetchers the loading tests share.
 enum LoadingFixtures {
@@ -24,8 +42,10 @@ enum LoadingFixtures {
     }
 
     /// A fetcher with a fixed jitter draw, so delays are known.
-    static func fetcher(_ policy: any NetworkPolicy, timeout: Double = 5, token: String? = "secret-token") -> SourceFetcher {
-        SourceFetcher(policy: policy, requestTimeout: timeout, environment: token.map { ["TEST_TOKEN": $0] } ?? [:], jitter: { 0.5 })
+    static func fetcher(_ policy: any NetworkPolicy, timeout: Double = 5, token: String? = "secret-token",
+                        client: TestClient = .nio) -> SourceFetcher {
+        SourceFetcher(policy: policy, requestTimeout: timeout, environment: token.map { ["TEST_TOKEN": $0] } ?? [:], jitter: { 0.5 },
+                      exchange: client.exchange)
     }
 
     static func mastodon(_ server: LoopbackHTTPServer) -> TimelineSource {

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPExchange
 import StrategyKit
 import Testing
 import TestSupport
@@ -13,8 +11,8 @@ import TestSupport
 struct RetryAfterTests {
     static let now = Date(timeIntervalSince1970: 1_445_412_450)   // Wed, 21 Oct 2015 07:27:30 GMT
 
-    static func response(_ headers: [String: String]) -> HTTPURLResponse {
-        HTTPURLResponse(url: URL(string: "http://127.0.0.1/x")!, statusCode: 429, httpVersion: "HTTP/1.1", headerFields: headers)!
+    static func response(_ headers: [String: String], status: Int = 429) -> HTTPExchangeAnswer {
+        HTTPExchangeAnswer(status: status, headers: headers.map { ($0.key, $0.value) }, body: Data())
     }
 
     @Test("Retry-After as seconds or as an HTTP date (RFC 9110), never negative")
@@ -29,14 +27,13 @@ struct RetryAfterTests {
 
     @Test("on a 429: Mastodon's X-RateLimit-Reset (a timestamp) and Bluesky's RateLimit-Reset (Unix seconds); Retry-After first")
     func rateLimitResets() {
-        #expect(RetryAfter.seconds(from: Self.response(["X-RateLimit-Reset": "2015-10-21T07:28:10.000Z"]), status: 429, now: Self.now) == 40)
-        #expect(RetryAfter.seconds(from: Self.response(["X-RateLimit-Reset": "2015-10-21T07:27:45Z"]), status: 429, now: Self.now) == 15)
-        #expect(RetryAfter.seconds(from: Self.response(["RateLimit-Reset": "1445412460"]), status: 429, now: Self.now) == 10)
-        #expect(RetryAfter.seconds(from: Self.response(["Retry-After": "3", "X-RateLimit-Reset": "2015-10-21T07:28:10Z"]), status: 429,
-                                   now: Self.now) == 3)
+        #expect(RetryAfter.seconds(from: Self.response(["X-RateLimit-Reset": "2015-10-21T07:28:10.000Z"]), now: Self.now) == 40)
+        #expect(RetryAfter.seconds(from: Self.response(["X-RateLimit-Reset": "2015-10-21T07:27:45Z"]), now: Self.now) == 15)
+        #expect(RetryAfter.seconds(from: Self.response(["RateLimit-Reset": "1445412460"]), now: Self.now) == 10)
+        #expect(RetryAfter.seconds(from: Self.response(["Retry-After": "3", "X-RateLimit-Reset": "2015-10-21T07:28:10Z"]), now: Self.now) == 3)
         // The reset headers say when a quota renews, not that a 503 should wait.
-        #expect(RetryAfter.seconds(from: Self.response(["X-RateLimit-Reset": "2015-10-21T07:28:10Z"]), status: 503, now: Self.now) == nil)
-        #expect(RetryAfter.seconds(from: Self.response([:]), status: 429, now: Self.now) == nil)
+        #expect(RetryAfter.seconds(from: Self.response(["X-RateLimit-Reset": "2015-10-21T07:28:10Z"], status: 503), now: Self.now) == nil)
+        #expect(RetryAfter.seconds(from: Self.response([:]), now: Self.now) == nil)
     }
 
     @Test("a fetch cancelled while the server takes its time ends at once, without the answer and without a retry")

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import HTTPExchange
 
 /// One URLSession data task whose body may not exceed a limit: an answer that announces more,
 /// or sends more, is cancelled as it arrives instead of being buffered whole. Cancelling the
@@ -54,15 +55,10 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         var next = request
-        if let from = task.originalRequest?.url, let to = request.url, !Self.sameOrigin(from, to) {
+        if let from = task.originalRequest?.url, let to = request.url, !HTTPExchanges.sameOrigin(from, to) {
             next.setValue(nil, forHTTPHeaderField: "Authorization")
         }
         completionHandler(next)
-    }
-
-    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil) }
-        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -1,0 +1,132 @@
+import Foundation
+
+/// One HTTP request and its answer, whatever does the networking: the small protocol the
+/// timeline sources and the HTTP sync transport talk through, so that the library itself
+/// links no networking stack. `NIOHTTPExchange` (module NIOHTTP, on AsyncHTTPClient) is what
+/// the command line uses; `URLSessionExchange` (module URLSessionHTTP) is the platform's
+/// URLSession, the default on Apple platforms. An app may bring its own.
+///
+/// An implementation must:
+/// - end the exchange, with `.timedOut`, once `timeout` seconds have passed since it started;
+/// - stop reading, with `.tooLarge`, an answer that announces or sends more than
+///   `maxBodyBytes`;
+/// - follow redirects (at most 5), sending `Authorization` only to the origin (scheme, host and
+///   port) it was meant for;
+/// - report a body cut short of its `Content-Length` as `.connectionLost`.
+public protocol HTTPExchange: Sendable {
+    func send(_ request: HTTPExchangeRequest) async throws(HTTPExchangeError) -> HTTPExchangeAnswer
+}
+
+/// What to send.
+public struct HTTPExchangeRequest: Sendable {
+    public var method: String
+    public var url: URL
+    public var headers: [(name: String, value: String)]
+    public var body: Data?
+    /// Seconds the whole exchange may take, from sending to the last byte of the answer.
+    public var timeout: Double
+    /// The largest answer body read.
+    public var maxBodyBytes: Int
+
+    public init(method: String = "GET", url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: Double,
+                maxBodyBytes: Int) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// What came back.
+public struct HTTPExchangeAnswer: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+
+    public init(status: Int, headers: [(name: String, value: String)], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of the header `name`, compared without regard to case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// Why an exchange did not bring an answer.
+public struct HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case timedOut
+        case tooLarge(limit: Int)
+        /// Nothing listens there.
+        case refused
+        case unknownHost
+        /// No network at all.
+        case offline
+        /// The connection ended before the answer was complete.
+        case connectionLost
+        /// No HTTP client was bootstrapped (`HTTPExchanges.bootstrap`).
+        case unavailable
+        case other
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// The server could not be reached at all: a sync transport is then offline.
+    public var isUnreachable: Bool {
+        switch kind {
+        case .timedOut, .refused, .unknownHost, .offline, .connectionLost: return true
+        case .tooLarge, .unavailable, .other: return false
+        }
+    }
+}
+
+/// The process's HTTP client, as swift-log bootstraps its backend: set once, early, by the
+/// program (the command line bootstraps `NIOHTTPExchange`; the `TimelineEngine` façade uses
+/// URLSession on Apple platforms when nothing was set).
+public enum HTTPExchanges {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var installed: (any HTTPExchange)?
+
+    /// Makes `exchange` the process's HTTP client. Later calls replace it.
+    public static func bootstrap(_ exchange: any HTTPExchange) {
+        lock.withLock { installed = exchange }
+    }
+
+    /// Bootstraps `exchange` unless a client is set already.
+    public static func bootstrapIfNeeded(_ exchange: @autoclosure () -> any HTTPExchange) {
+        lock.withLock { if installed == nil { installed = exchange() } }
+    }
+
+    /// The client set by `bootstrap`, or one that fails every request saying so.
+    public static var shared: any HTTPExchange {
+        lock.withLock { installed } ?? Unavailable()
+    }
+
+    struct Unavailable: HTTPExchange {
+        func send(_ request: HTTPExchangeRequest) async throws(HTTPExchangeError) -> HTTPExchangeAnswer {
+            throw HTTPExchangeError(.unavailable, """
+                no HTTP client: bootstrap one with HTTPExchanges.bootstrap (NIOHTTPExchange from NIOHTTP, or URLSessionExchange \
+                from URLSessionHTTP)
+                """)
+        }
+    }
+
+    /// Whether two URLs share scheme, host and port: a redirect between them keeps the token.
+    public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil) }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && port(a) == port(b)
+    }
+}
