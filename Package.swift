@@ -16,11 +16,11 @@ let strategyNames = [
     "LRU", "TTL", "SizeBounded", "CacheChain",
     "NoRetry", "ExponentialBackoff",
     "LastWriterWins", "FurthestRead",
-    "None", "Directory", "iCloudKeyValueStore", "HTTP",
+    "None", "Directory", "iCloudKeyValueStore", "HTTP", "MastodonMarkers",
 ]
 
 /// What a strategy needs beyond the common modules.
-let strategyDependencies: [String: [Target.Dependency]] = ["HTTP": ["HTTPExchange"]]
+let strategyDependencies: [String: [Target.Dependency]] = ["HTTP": ["HTTPExchange"], "MastodonMarkers": ["HTTPExchange"]]
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
     let target = Target.target(name: name, dependencies: ["StrategyKit", "TimelineCore", "ValueTree", "SyncModel"] + (strategyDependencies[name] ?? []),
@@ -274,7 +274,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",
                     dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
-                                   "Directory", "FurthestRead", "LastWriterWins", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "TestSupport", "store-crash-writer", "JSONSchema",
+                                   "Directory", "FurthestRead", "LastWriterWins", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "MastodonMarkers", "TestSupport", "store-crash-writer", "JSONSchema",
                                    "JSONText"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),

@@ -1179,7 +1179,7 @@ extension ConfigurationSchema {
     },
     "transport": {
       "title": "Transport",
-      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment.",
+      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment. MastodonMarkers: Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried.",
       "if": {
         "type": "string"
       },
@@ -1189,7 +1189,8 @@ extension ConfigurationSchema {
           "None",
           "Directory",
           "iCloudKeyValueStore",
-          "HTTP"
+          "HTTP",
+          "MastodonMarkers"
         ],
         "allOf": [
           {
@@ -1203,6 +1204,12 @@ extension ConfigurationSchema {
               "const": "HTTP",
               "description": "HTTP needs URL: write it as a dictionary, {Strategy: HTTP, URL: …}"
             }
+          },
+          {
+            "not": {
+              "const": "MastodonMarkers",
+              "description": "MastodonMarkers needs URL: write it as a dictionary, {Strategy: MastodonMarkers, URL: …}"
+            }
           }
         ]
       },
@@ -1213,13 +1220,14 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment.",
+            "description": "The registered name. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment. MastodonMarkers: Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried.",
             "type": "string",
             "enum": [
               "None",
               "Directory",
               "iCloudKeyValueStore",
-              "HTTP"
+              "HTTP",
+              "MastodonMarkers"
             ]
           }
         },
@@ -1330,6 +1338,61 @@ extension ConfigurationSchema {
                   "type": "number",
                   "exclusiveMinimum": 0,
                   "default": 60
+                }
+              },
+              "required": [
+                "URL"
+              ],
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "MastodonMarkers"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "URL": {
+                  "description": "The Mastodon instance, e.g. https://mastodon.social.",
+                  "type": "string",
+                  "minLength": 1
+                },
+                "TokenVariable": {
+                  "description": "The environment variable that holds the access token (read:statuses and write:statuses).",
+                  "type": "string",
+                  "default": "ENGINE_ACCESS_TOKEN"
+                },
+                "Account": {
+                  "description": "The account whose home-timeline register the marker carries.",
+                  "type": "string",
+                  "default": "default"
+                },
+                "Timeout": {
+                  "description": "Seconds one request may take.",
+                  "type": "number",
+                  "exclusiveMinimum": 0,
+                  "default": 15
+                },
+                "PollInterval": {
+                  "description": "Seconds between two rounds when nothing local has changed.",
+                  "type": "number",
+                  "exclusiveMinimum": 0,
+                  "default": 60
+                },
+                "MaxConflicts": {
+                  "description": "How many times an update that met a concurrent one (HTTP 409) is decided again and retried.",
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 20,
+                  "default": 3
                 }
               },
               "required": [

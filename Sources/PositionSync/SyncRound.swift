@@ -69,7 +69,7 @@ public struct SyncRound: Sendable {
         let pending = try store.pendingWrites()
         let state = try store.replicaState()
         do {
-            try components.transport.push(state.records, device: device)
+            try components.transport.push(state: state, device: device)
         } catch {
             try store.recordSyncFailure(error.description, at: date)
             throw Failure(error: error, pending: pending.count)

@@ -14,6 +14,7 @@ import FurthestRead
 import HTTP
 import LRU
 import LastWriterWins
+import MastodonMarkers
 import NeighborAnchor
 import NoRetry
 import None
@@ -50,6 +51,7 @@ public enum BuiltInStrategies {
         DirectoryTransport.type,
         ICloudKeyValueStoreTransport.type,
         HTTPTransport.type,
+        MastodonMarkersTransport.type,
     ]
 
     /// The registry of the built-ins.

@@ -11,6 +11,9 @@ public protocol SyncTransport: Sendable {
     func pull(device: String) throws(SyncTransportError) -> SyncPull
     /// Publishes `records`, this device's whole state, for the others.
     func push(_ records: [PositionRecord], device: String) throws(SyncTransportError)
+    /// Publishes this device's state: by default its records (`push(_:device:)`). A transport
+    /// that carries only a register's value, as Mastodon's markers do, reads the winners here.
+    func push(state: ReplicaState, device: String) throws(SyncTransportError)
     /// Seconds between two rounds when nothing local changed; nil for a transport with nothing
     /// to poll.
     var pollInterval: Double? { get }
@@ -18,6 +21,10 @@ public protocol SyncTransport: Sendable {
 
 extension SyncTransport {
     public var pollInterval: Double? { nil }
+
+    public func push(state: ReplicaState, device: String) throws(SyncTransportError) {
+        try push(state.records, device: device)
+    }
 }
 
 /// What a pull brought.

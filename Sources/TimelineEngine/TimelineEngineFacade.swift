@@ -60,7 +60,7 @@ public final class TimelineEngine: @unchecked Sendable {
     public init(configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
                 deviceId: String? = nil, store: TimelineStore? = nil, scope: StoreScope = StoreScope(),
                 clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
-        #if canImport(URLSessionHTTP)
+        #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
         HTTPExchanges.bootstrapIfNeeded(URLSessionExchange())
         #endif

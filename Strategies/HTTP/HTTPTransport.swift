@@ -87,7 +87,8 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
                                           maxBodyBytes: Self.maxAnswerBytes)
         let url = endpoint.absoluteString
         let answer: HTTPExchangeAnswer
-        switch Self.wait({ () async throws(HTTPExchangeError) -> HTTPExchangeAnswer in try await exchange.send(request) }) {
+        let exchange = self.exchange
+        switch BlockingExchange.wait({ () async throws(HTTPExchangeError) -> HTTPExchangeAnswer in try await exchange.send(request) }) {
         case .success(let value):
             answer = value
         case .failure(let error):
@@ -103,34 +104,4 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
 
     /// The largest answer read: a user's whole state.
     static let maxAnswerBytes = 64 << 20
-
-    /// Runs an async exchange from this synchronous protocol, on a task of its own.
-    static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws(HTTPExchangeError) -> T) -> Result<T, HTTPExchangeError> {
-        let outcome = Outcome<Result<T, HTTPExchangeError>>()
-        let semaphore = DispatchSemaphore(value: 0)
-        Task {
-            do throws(HTTPExchangeError) {
-                outcome.set(.success(try await body()))
-            } catch {
-                outcome.set(.failure(error))
-            }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return outcome.get()!
-    }
-
-    /// What a task delivered, handed across threads.
-    private final class Outcome<Value: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Value?
-
-        func set(_ newValue: Value) {
-            lock.withLock { value = newValue }
-        }
-
-        func get() -> Value? {
-            lock.withLock { value }
-        }
-    }
 }

@@ -1,0 +1,202 @@
+import Foundation
+import HTTPExchange
+import StrategyKit
+import SyncModel
+import TimelineCore
+
+/// MastodonMarkers: the reader's position as Mastodon's read marker for the home timeline
+/// (`GET`/`POST /api/v1/markers`), so that it follows the reader into the web client and every
+/// app that uses markers. Only a post id crosses: a marker holds `last_read_id` alone.
+///
+/// - **Pull** reads the marker as one write to the `Account` / `Timeline` register, stamped with
+///   the marker's `updated_at` and the device `mastodon`; its progress is the post's id, whose
+///   order Mastodon's ids (time-ordered) share.
+/// - **Push** moves the marker to the register's winner, but only forward (to a later id), or
+///   backwards when the winner is an explicit move back (a reset) written after the marker was
+///   last updated: a stale client never drags the marker back (mastodon#22721, IceCubesApp#1398).
+/// - Mastodon answers 409 when the marker changed during the update: the transport reads it
+///   again, decides again, and retries, at most `MaxConflicts` times. Mastodon's update does not
+///   take the version the client read, so an update that lands between a client's read and its
+///   write is no conflict there and may leave the marker at the nearer post; the next round of
+///   the device that is further along moves it forward again.
+/// - The token comes from the environment variable `TokenVariable`, as for the Mastodon
+///   timeline source. A server that cannot be reached is offline; a refused token is an error.
+public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
+    public static let urlParameter = Parameter<String>(required: "URL", help: "The Mastodon instance, e.g. https://mastodon.social.")
+    public static let tokenVariableParameter = Parameter<String>(
+        "TokenVariable", help: "The environment variable that holds the access token (read:statuses and write:statuses).",
+        default: "ENGINE_ACCESS_TOKEN")
+    public static let accountParameter = Parameter<String>(
+        "Account", help: "The account whose home-timeline register the marker carries.", default: "default")
+    public static let timeoutParameter = Parameter<Double>("Timeout", help: "Seconds one request may take.", default: 15, above: 0)
+    public static let pollIntervalParameter = Parameter<Double>(
+        "PollInterval", help: "Seconds between two rounds when nothing local has changed.", default: 60, above: 0)
+    public static let maxConflictsParameter = Parameter<Int>(
+        "MaxConflicts", help: "How many times an update that met a concurrent one (HTTP 409) is decided again and retried.",
+        default: 3, range: 0...20)
+
+    public static let type = StrategyType(
+        name: "MastodonMarkers", kind: .transport,
+        summary: "Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried.",
+        parameters: [urlParameter.declaration, tokenVariableParameter.declaration, accountParameter.declaration, timeoutParameter.declaration,
+                     pollIntervalParameter.declaration, maxConflictsParameter.declaration]
+    ) { options in
+        guard let url = URL(string: options(urlParameter)), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw StrategyError("URL must be an http or https URL with a host, found \(options(urlParameter))")
+        }
+        return .transport(MastodonMarkersTransport(base: url, tokenVariable: options(tokenVariableParameter), account: options(accountParameter),
+                                                   timeout: options(timeoutParameter), pollInterval: options(pollIntervalParameter),
+                                                   maxConflicts: options(maxConflictsParameter)))
+    }
+
+    /// The device id pulled writes carry.
+    public static let device = "mastodon"
+    /// The register timeline the marker is: Mastodon's home timeline.
+    public static let timeline = "home"
+
+    public let base: URL
+    public let tokenVariable: String
+    public let account: String
+    public let timeout: Double
+    public let pollInterval: Double?
+    public let maxConflicts: Int
+    let environment: @Sendable () -> [String: String]
+    let client: (any HTTPExchange)?
+
+    var exchange: any HTTPExchange { client ?? HTTPExchanges.shared }
+    var key: RegisterKey { RegisterKey(account: account, timeline: Self.timeline) }
+    var endpoint: URL { base.appendingPathComponent("api/v1/markers") }
+
+    public init(base: URL, tokenVariable: String = tokenVariableParameter.defaultValue, account: String = accountParameter.defaultValue,
+                timeout: Double = timeoutParameter.defaultValue, pollInterval: Double? = pollIntervalParameter.defaultValue,
+                maxConflicts: Int = maxConflictsParameter.defaultValue,
+                environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment },
+                exchange: (any HTTPExchange)? = nil) {
+        self.base = base
+        self.tokenVariable = tokenVariable
+        self.account = account
+        self.timeout = timeout
+        self.pollInterval = pollInterval
+        self.maxConflicts = maxConflicts
+        self.environment = environment
+        client = exchange
+    }
+
+    /// The home marker: its post id, version and update time; nil when the account has none.
+    public struct Marker: Sendable, Equatable {
+        public var lastReadId: String
+        public var version: Int
+        public var updatedAt: Date
+    }
+
+    public func pull(device: String) throws(SyncTransportError) -> SyncPull {
+        guard let marker = try read() else { return SyncPull() }
+        return SyncPull(records: [record(of: marker)], devices: [Self.device])
+    }
+
+    public func push(_ records: [PositionRecord], device: String) throws(SyncTransportError) {
+        // Only the register's winner crosses; the round gives the whole state (below).
+        var state = ReplicaState()
+        for record in records where record.key == key { state.devicePositions[key, default: [:]][record.device] = record }
+        if let latest = records.filter({ $0.key == key }).max(by: { $0.stamp < $1.stamp }) { state.registers[key] = latest }
+        try push(state: state, device: device)
+    }
+
+    public func push(state: ReplicaState, device: String) throws(SyncTransportError) {
+        guard let target = state.registers[key], let post = target.snapshot?.postId else { return }
+        for _ in 0...maxConflicts {
+            let marker = try read()
+            guard Self.shouldMove(marker, to: post, by: target) else { return }
+            if try write(post) { return }
+        }
+        throw SyncTransportError(.failed, "\(endpoint.absoluteString): the marker kept changing during the update (HTTP 409 \(maxConflicts + 1) times)")
+    }
+
+    /// Whether the marker moves to `post`: forward always; backwards only for an explicit move
+    /// back written after the marker's last update.
+    static func shouldMove(_ marker: Marker?, to post: String, by target: PositionRecord) -> Bool {
+        guard let marker else { return true }
+        if marker.lastReadId == post { return false }
+        if idPrecedes(marker.lastReadId, post) { return true }
+        return target.isReset && Double(target.stamp.time.milliseconds) / 1000 > marker.updatedAt.timeIntervalSince1970
+    }
+
+    /// Mastodon's ids as they order: numeric ids by value, others by their text.
+    static func idPrecedes(_ a: String, _ b: String) -> Bool {
+        let numeric = !a.isEmpty && !b.isEmpty && a.allSatisfy(\.isASCIIDigitCharacter) && b.allSatisfy(\.isASCIIDigitCharacter)
+        if numeric, a.count != b.count { return a.count < b.count }
+        return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
+    }
+
+    /// The marker as a register write.
+    func record(of marker: Marker) -> PositionRecord {
+        let milliseconds = UInt64(max(0, marker.updatedAt.timeIntervalSince1970 * 1000))
+        let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: milliseconds, counter: 0), device: Self.device)
+        // A time-ordered (snowflake) id holds its milliseconds above its low 16 bits.
+        let created = UInt64(marker.lastReadId).map { Double($0 >> 16) / 1000 } ?? 0
+        return PositionRecord(key: key, stamp: stamp, savedAt: marker.updatedAt, snapshot: PositionSnapshot(postId: marker.lastReadId),
+                              epoch: .zero, progress: .init(createdAt: created, postId: marker.lastReadId))
+    }
+
+    // MARK: The API
+
+    func read() throws(SyncTransportError) -> Marker? {
+        var query = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+        query.queryItems = [URLQueryItem(name: "timeline[]", value: Self.timeline)]
+        let answer = try send(method: "GET", url: query.url!, body: nil)
+        guard answer.status == 200 else { throw failure(answer) }
+        guard let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any] else {
+            throw SyncTransportError(.failed, "\(endpoint.absoluteString): the answer is not a JSON object of markers")
+        }
+        guard let home = object[Self.timeline] as? [String: Any] else { return nil }
+        guard let id = home["last_read_id"] as? String, !id.isEmpty else {
+            throw SyncTransportError(.failed, "\(endpoint.absoluteString): the home marker has no last_read_id string")
+        }
+        let version = (home["version"] as? Int) ?? (home["version"] as? NSNumber)?.intValue ?? 0
+        let updated = (home["updated_at"] as? String).flatMap(Self.parseDate) ?? Date(timeIntervalSince1970: 0)
+        return Marker(lastReadId: id, version: version, updatedAt: updated)
+    }
+
+    /// Posts the marker; false on a conflict (409), to decide again.
+    func write(_ post: String) throws(SyncTransportError) -> Bool {
+        let body = (try? JSONSerialization.data(withJSONObject: [Self.timeline: ["last_read_id": post]])) ?? Data()
+        let answer = try send(method: "POST", url: endpoint, body: body)
+        if answer.status == 409 { return false }
+        guard (200...299).contains(answer.status) else { throw failure(answer) }
+        return true
+    }
+
+    func send(method: String, url: URL, body: Data?) throws(SyncTransportError) -> HTTPExchangeAnswer {
+        guard let token = environment()[tokenVariable], !token.isEmpty else {
+            throw SyncTransportError(.failed, "no Mastodon access token: set the environment variable \(tokenVariable)")
+        }
+        var headers: [(name: String, value: String)] = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        let request = HTTPExchangeRequest(method: method, url: url, headers: headers, body: body, timeout: timeout, maxBodyBytes: 1 << 20)
+        let exchange = self.exchange
+        switch BlockingExchange.wait({ () async throws(HTTPExchangeError) -> HTTPExchangeAnswer in try await exchange.send(request) }) {
+        case .success(let answer):
+            return answer
+        case .failure(let error):
+            throw error.isUnreachable ? SyncTransportError(.unreachable, "\(endpoint.absoluteString): cannot be reached: \(error.message)")
+                : SyncTransportError(.failed, "\(endpoint.absoluteString): \(error.message)")
+        }
+    }
+
+    func failure(_ answer: HTTPExchangeAnswer) -> SyncTransportError {
+        let message = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String
+        return SyncTransportError(.failed, "\(endpoint.absoluteString): HTTP \(answer.status)\(message.map { ": \($0)" } ?? "")")
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}
+
+extension Character {
+    var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+}

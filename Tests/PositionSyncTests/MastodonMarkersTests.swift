@@ -1,0 +1,216 @@
+import Foundation
+import LastWriterWins
+import MastodonMarkers
+import NIOHTTP
+import PositionSync
+import SyncModel
+import Testing
+import TestSupport
+import TimelineCore
+import TimelineStore
+
+/// The MastodonMarkers transport against a loopback stub of `/api/v1/markers` that enforces the
+/// API's rules: a bearer token, a `version` that every update moves on, and HTTP 409 when the
+/// marker changed while an update was being made (optimistic locking, as Mastodon's). Updates are
+/// stamped at the time the tests' devices save at.
+@Suite("Mastodon markers transport", .serialized)
+struct MastodonMarkersTests {
+    static let scope = StoreScope(account: "default", timeline: "home")
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+    static let token = "mastodon-token"
+
+    /// Mastodon-like ids: later posts have larger ids.
+    static func id(_ n: Int) -> String { String(109_000_000_000_000_000 + n) }
+
+    final class MarkerStub: @unchecked Sendable {
+        let lock = NSLock()
+        var marker: (id: String, version: Int, updatedAt: Date)?
+        /// How long an update takes between reading the version and writing: a window for races.
+        var updateDelay: Double = 0
+        /// Competing updates applied just before the next POSTs, each making that POST a 409.
+        var competitors: [String] = []
+        var posts = 0
+        var conflicts = 0
+
+        func markerJSON() -> Data {
+            guard let marker = lock.withLock({ self.marker }) else { return Data("{}".utf8) }
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return Data(#"{"home":{"last_read_id":"\#(marker.id)","version":\#(marker.version),"updated_at":"\#(formatter.string(from: marker.updatedAt))"}}"#.utf8)
+        }
+
+        func handle(_ request: LoopbackHTTPServer.Request, _ body: Data) -> LoopbackHTTPServer.Answer {
+            guard request.headers["authorization"] == "Bearer \(MastodonMarkersTests.token)" else {
+                return .json(Data(#"{"error":"The access token is invalid"}"#.utf8), status: 401)
+            }
+            switch request.method {
+            case "GET":
+                guard request.path.contains("timeline%5B%5D=home") || request.path.contains("timeline[]=home") else {
+                    return .json(Data("{}".utf8))
+                }
+                return .json(markerJSON())
+            case "POST":
+                guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+                      let home = object["home"] as? [String: Any], let id = home["last_read_id"] as? String else {
+                    return .json(Data(#"{"error":"Validation failed"}"#.utf8), status: 422)
+                }
+                let (version, competitor) = lock.withLock { () -> (Int, String?) in
+                    posts += 1
+                    return (marker?.version ?? 0, competitors.isEmpty ? nil : competitors.removeFirst())
+                }
+                if let competitor {
+                    lock.withLock { marker = (competitor, version + 1, MastodonMarkersTests.start); conflicts += 1 }
+                    return .json(Data(#"{"error":"Conflict during update, please try again"}"#.utf8), status: 409)
+                }
+                if updateDelay > 0 { usleep(useconds_t(updateDelay * 1_000_000)) }
+                let stale = lock.withLock { () -> Bool in
+                    guard (marker?.version ?? 0) == version else {
+                        conflicts += 1
+                        return true
+                    }
+                    marker = (id, version + 1, MastodonMarkersTests.start)
+                    return false
+                }
+                if stale { return .json(Data(#"{"error":"Conflict during update, please try again"}"#.utf8), status: 409) }
+                return .json(markerJSON())
+            default:
+                return .json(Data(#"{"error":"Not allowed"}"#.utf8), status: 405)
+            }
+        }
+    }
+
+    static func transport(_ server: LoopbackHTTPServer, token: String = token, maxConflicts: Int = 3) -> MastodonMarkersTransport {
+        MastodonMarkersTransport(base: URL(string: server.baseURL)!, maxConflicts: maxConflicts,
+                                 environment: { ["ENGINE_ACCESS_TOKEN": token] }, exchange: NIOHTTPExchange())
+    }
+
+    static func round(_ store: TimelineStore, _ device: String, _ transport: MastodonMarkersTransport) -> SyncRound {
+        SyncRound(store: store, components: .with(policy: LastWriterWinsPolicy(), transport: transport), device: device, gracePeriod: 30 * 86_400)
+    }
+
+    static func setup() throws -> (URL, LoopbackHTTPServer, MarkerStub) {
+        let directory = try Fixtures.temporaryDirectory()
+        let server = try LoopbackHTTPServer()
+        let stub = MarkerStub()
+        server.handle("/api/v1/markers") { request, body in stub.handle(request, body) }
+        return (directory, server, stub)
+    }
+
+    static func save(_ store: TimelineStore, _ post: String, device: String, explicit: Bool = false, at date: Date) throws {
+        try store.savePosition(PositionSnapshot(postId: post), scope: scope, device: device, explicit: explicit, at: date, policy: LastWriterWinsPolicy())
+    }
+
+    @Test("the marker moves forward, and another device reads it as a position")
+    func forward() throws {
+        let (directory, server, stub) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        try Self.save(phone, Self.id(10), device: "phone", at: Self.start)
+        _ = try Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
+        #expect(stub.marker?.id == Self.id(10))
+        #expect(stub.marker?.version == 1)
+        let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let report = try Self.round(laptop, "laptop", Self.transport(server)).run(at: Self.start)
+        #expect(report.devices == ["mastodon"])
+        #expect(try laptop.replicaState().registers[RegisterKey(account: "default", timeline: "home")]?.snapshot?.postId == Self.id(10))
+        // Nothing new: no update is sent.
+        _ = try Self.round(laptop, "laptop", Self.transport(server)).run(at: Self.start)
+        #expect(stub.posts == 1)
+    }
+
+    @Test("the marker never moves backwards, unless the reader scrolled back on purpose after it was set")
+    func neverBackwards() throws {
+        let (directory, server, stub) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        stub.marker = (Self.id(50), 7, Self.start)
+        let stale = try TimelineStore(path: directory.appendingPathComponent("stale.sqlite").path)
+        // A stale client saves an older post, later than the marker: the marker stays.
+        try Self.save(stale, Self.id(20), device: "stale", at: Self.start.addingTimeInterval(60))
+        _ = try Self.round(stale, "stale", Self.transport(server)).run(at: Self.start.addingTimeInterval(61))
+        #expect(stub.marker?.id == Self.id(50))
+        #expect(stub.posts == 0)
+        // The reader scrolls back on purpose: an explicit save after the marker was set.
+        try Self.save(stale, Self.id(30), device: "stale", explicit: true, at: Self.start.addingTimeInterval(120))
+        _ = try Self.round(stale, "stale", Self.transport(server)).run(at: Self.start.addingTimeInterval(121))
+        #expect(stub.marker?.id == Self.id(30))
+        #expect(stub.marker?.version == 8)
+    }
+
+    @Test("a 409: read again and decide again; a competitor further along is kept, one behind is overtaken")
+    func conflicts() throws {
+        let (directory, server, stub) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        try Self.save(phone, Self.id(40), device: "phone", at: Self.start)
+        stub.competitors = [Self.id(60)]
+        _ = try Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
+        #expect(stub.marker?.id == Self.id(60))
+        #expect(stub.posts == 1)
+        try Self.save(phone, Self.id(80), device: "phone", at: Self.start.addingTimeInterval(10))
+        stub.competitors = [Self.id(70)]
+        _ = try Self.round(phone, "phone", Self.transport(server)).run(at: Self.start.addingTimeInterval(10))
+        #expect(stub.marker?.id == Self.id(80))
+        #expect(stub.posts == 3)
+    }
+
+    @Test("conflicts without end stop after MaxConflicts retries with an error; the outbox keeps the change")
+    func boundedRetries() throws {
+        let (directory, server, stub) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        try Self.save(phone, Self.id(90), device: "phone", at: Self.start)
+        stub.competitors = (1...10).map { Self.id($0) }
+        #expect {
+            _ = try Self.round(phone, "phone", Self.transport(server, maxConflicts: 2)).run(at: Self.start)
+        } throws: { error in
+            (error as? SyncRound.Failure)?.error == SyncTransportError(
+                .failed, "\(server.baseURL)/api/v1/markers: the marker kept changing during the update (HTTP 409 3 times)")
+        }
+        #expect(stub.posts == 3)
+        #expect(try phone.pendingWrites().count == 1)
+    }
+
+    @Test("two clients racing: overlapping updates meet a 409 and decide again; after a round each the marker is at the furthest post",
+          arguments: 1...5)
+    func race(_ round: Int) async throws {
+        let (directory, server, stub) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        stub.updateDelay = 0.05
+        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let (near, far) = round % 2 == 0 ? (Self.id(100), Self.id(200)) : (Self.id(200), Self.id(100))
+        try Self.save(phone, near, device: "phone", at: Self.start)
+        try Self.save(laptop, far, device: "laptop", at: Self.start)
+        let transport = Self.transport(server)
+        async let a: Void = { _ = try Self.round(phone, "phone", transport).run(at: Self.start) }()
+        async let b: Void = { _ = try Self.round(laptop, "laptop", transport).run(at: Self.start) }()
+        _ = try await (a, b)
+        // Both updates ran; a 409 came when they overlapped on the server. Mastodon does not take
+        // the version a client read, so a write that lands between another's read and write is
+        // no conflict and can leave the nearer post: the next round of the device that is
+        // further along moves the marker forward again, and it never goes further back.
+        #expect([Self.id(100), Self.id(200)].contains(stub.marker?.id ?? ""))
+        _ = try Self.round(phone, "phone", transport).run(at: Self.start.addingTimeInterval(1))
+        _ = try Self.round(laptop, "laptop", transport).run(at: Self.start.addingTimeInterval(1))
+        #expect(stub.marker?.id == Self.id(200))
+    }
+
+    @Test("a refused token is an error with Mastodon's message; a server that is down is offline")
+    func failures() throws {
+        let (directory, server, _) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        try Self.save(phone, Self.id(5), device: "phone", at: Self.start)
+        #expect {
+            _ = try Self.round(phone, "phone", Self.transport(server, token: "wrong")).run(at: Self.start)
+        } throws: { error in
+            (error as? SyncRound.Failure)?.error == SyncTransportError(.failed, "\(server.baseURL)/api/v1/markers: HTTP 401: The access token is invalid")
+        }
+        server.stop()
+        #expect {
+            _ = try Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
+        } throws: { error in
+            (error as? SyncRound.Failure)?.error.kind == .unreachable
+        }
+    }
+}
