@@ -46,6 +46,11 @@ let package = Package(
         .library(name: "StrategyPlugins", targets: ["StrategyPlugins"]),
         // Cross-device sync on a store: the configured policy and transport, and sync rounds.
         .library(name: "PositionSync", targets: ["PositionSync"]),
+        // HTTP clients to bootstrap (`HTTPExchanges`): AsyncHTTPClient, or the platform's URLSession.
+        .library(name: "NIOHTTP", targets: ["NIOHTTP"]),
+        .library(name: "URLSessionHTTP", targets: ["URLSessionHTTP"]),
+        // The sync server, to run in a process of one's own (`engine serve` runs it).
+        .library(name: "SyncServer", targets: ["SyncServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
