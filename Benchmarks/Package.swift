@@ -7,7 +7,11 @@ let package = Package(
     name: "TimelineEngineBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "TimelineEngine", path: ".."),
-                   .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")],
+                   .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+                   .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
+                   .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+                   .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+                   .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.5.0")],
     targets: [
         .executableTarget(
             name: "plist-read",
@@ -35,6 +39,17 @@ let package = Package(
             name: "sync-bench",
             dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine"),
                            .product(name: "PositionSync", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "server-bench",
+            dependencies: [.product(name: "SyncServer", package: "TimelineEngine"),
+                           .product(name: "TimelineEngine", package: "TimelineEngine"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

@@ -80,5 +80,8 @@ swift build -c release --package-path Benchmarks --product sync-bench >&2
 Benchmarks/.build/release/sync-bench ${SYNC_SIZES:-10000 100000 1000000}
 
 echo
+Benchmarks/server-bench.sh
+
+echo
 echo "## Network policies against injected failures"
 python3 Benchmarks/retry-bench.py "$engine"

@@ -7,11 +7,12 @@ import PostgresNIO
 /// several machines. The server keeps no state of its own, so any number of `engine serve`
 /// processes behind a load balancer serve the same users.
 ///
-/// - A write is one `INSERT … ON CONFLICT … DO UPDATE … WHERE excluded.order_key >
-///   position_register.order_key`: two instances racing on one register cannot lose the winner.
-/// - A request's writes run in one transaction that first locks the user's row, so the user's
-///   change counter moves on in commit order, and `pg_notify` tells every instance's long-polls
-///   when it commits.
+/// - A write is a conditional upsert, `INSERT … ON CONFLICT … DO UPDATE … WHERE
+///   excluded.order_key > position_register.order_key`: two instances racing on one register
+///   cannot lose the winner.
+/// - A request's writes are one statement, all or nothing, which also moves the user's change
+///   counter on (its row lock orders the user's commits) and calls `pg_notify`, so that every
+///   instance's long-polls hear of it when it commits.
 public final class PostgresRegisterStorage: RegisterStorage {
     /// The channel notifications go on; the payload is the user's id.
     static let channel = "timeline_sync"
@@ -167,21 +168,25 @@ public final class PostgresRegisterStorage: RegisterStorage {
         return tokens
     }
 
+    /// One statement, so one snapshot: the counter, then every write.
     public func read(user: StoredUser) async throws -> (cursor: Int64, records: [String]) {
         try await prepare()
-        return try await client.withTransaction(logger: logger) { connection in
-            var cursor: Int64 = 0
-            for try await version in try await connection.query("SELECT version FROM sync_user WHERE id = \(user.id)", logger: logger)
-                .decode(Int64.self) { cursor = version }
-            var seen = Set<Data>()
-            var records: [String] = []
-            let rows = try await connection.query("""
-                SELECT stamp_key, record FROM position_register WHERE user_id = \(user.id)
-                UNION ALL SELECT stamp_key, record FROM device_position WHERE user_id = \(user.id)
-                """, logger: logger)
-            for try await (key, record) in rows.decode((Data, String).self) where seen.insert(key).inserted { records.append(record) }
-            return (cursor, records)
+        let rows = try await client.query("""
+            SELECT 0, ''::bytea, version::text FROM sync_user WHERE id = \(user.id)
+            UNION ALL SELECT 1, stamp_key, record FROM position_register WHERE user_id = \(user.id)
+            UNION ALL SELECT 1, stamp_key, record FROM device_position WHERE user_id = \(user.id)
+            """, logger: logger)
+        var cursor: Int64 = 0
+        var seen = Set<Data>()
+        var records: [String] = []
+        for try await (kind, key, text) in rows.decode((Int32, Data, String).self) {
+            if kind == 0 {
+                cursor = Int64(text) ?? 0
+            } else if seen.insert(key).inserted {
+                records.append(text)
+            }
         }
+        return (cursor, records)
     }
 
     public func cursor(user: StoredUser) async throws -> Int64 {
@@ -192,40 +197,58 @@ public final class PostgresRegisterStorage: RegisterStorage {
         return 0
     }
 
+    /// One statement for a whole request: each write a conditional upsert (the greatest write
+    /// per register and per device first, as one statement cannot update a row twice), then the
+    /// user's change counter and the notification when anything changed. Autocommitted, so it
+    /// is all or nothing; the counter's row lock orders this user's commits.
+    static let mergeStatement = """
+        WITH input AS (
+            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+                AS w(account, timeline, device, order_key, stamp_key, record)
+        ), register_input AS (
+            SELECT DISTINCT ON (account, timeline) account, timeline, decode(order_key, 'hex') AS order_key,
+                   decode(stamp_key, 'hex') AS stamp_key, record
+            FROM input ORDER BY account, timeline, decode(order_key, 'hex') DESC
+        ), device_input AS (
+            SELECT DISTINCT ON (account, timeline, device) account, timeline, device, decode(stamp_key, 'hex') AS stamp_key, record
+            FROM input ORDER BY account, timeline, device, decode(stamp_key, 'hex') DESC
+        ), registers AS (
+            INSERT INTO position_register (user_id, account, timeline, order_key, stamp_key, record)
+            SELECT $1, account, timeline, order_key, stamp_key, record FROM register_input
+            ON CONFLICT (user_id, account, timeline) DO UPDATE SET order_key = EXCLUDED.order_key, stamp_key = EXCLUDED.stamp_key,
+                record = EXCLUDED.record
+            WHERE EXCLUDED.order_key > position_register.order_key
+            RETURNING 1
+        ), devices AS (
+            INSERT INTO device_position (user_id, account, timeline, device, stamp_key, record)
+            SELECT $1, account, timeline, device, stamp_key, record FROM device_input
+            ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET stamp_key = EXCLUDED.stamp_key, record = EXCLUDED.record
+            WHERE EXCLUDED.stamp_key > device_position.stamp_key
+            RETURNING 1
+        ), changed AS (
+            SELECT (SELECT count(*) FROM registers) + (SELECT count(*) FROM devices) AS rows
+        ), counter AS (
+            UPDATE sync_user SET version = version + 1 WHERE id = $1 AND (SELECT rows FROM changed) > 0 RETURNING version
+        )
+        SELECT (SELECT rows FROM changed)::bigint,
+               COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint,
+               (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text) WHERE (SELECT rows FROM changed) > 0) AS sent)::bigint
+        """
+
     public func merge(_ writes: [StoredWrite], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
         try await prepare()
-        return try await client.withTransaction(logger: logger) { connection in
-            // The user's row, locked: this user's writes commit one after another.
-            var cursor: Int64 = 0
-            for try await version in try await connection.query("SELECT version FROM sync_user WHERE id = \(user.id) FOR UPDATE", logger: logger)
-                .decode(Int64.self) { cursor = version }
-            var changed = 0
-            for write in writes {
-                let register = try await connection.query("""
-                    INSERT INTO position_register (user_id, account, timeline, order_key, stamp_key, record)
-                    VALUES (\(user.id), \(write.account), \(write.timeline), \(Data(write.orderKey)), \(Data(write.stampKey)), \(write.json))
-                    ON CONFLICT (user_id, account, timeline) DO UPDATE SET order_key = EXCLUDED.order_key, stamp_key = EXCLUDED.stamp_key,
-                        record = EXCLUDED.record
-                    WHERE EXCLUDED.order_key > position_register.order_key
-                    RETURNING 1
-                    """, logger: logger)
-                for try await _ in register.decode(Int.self) { changed += 1 }
-                let device = try await connection.query("""
-                    INSERT INTO device_position (user_id, account, timeline, device, stamp_key, record)
-                    VALUES (\(user.id), \(write.account), \(write.timeline), \(write.device), \(Data(write.stampKey)), \(write.json))
-                    ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET stamp_key = EXCLUDED.stamp_key, record = EXCLUDED.record
-                    WHERE EXCLUDED.stamp_key > device_position.stamp_key
-                    RETURNING 1
-                    """, logger: logger)
-                for try await _ in device.decode(Int.self) { changed += 1 }
-            }
-            if changed > 0 {
-                for try await version in try await connection.query("UPDATE sync_user SET version = version + 1 WHERE id = \(user.id) RETURNING version",
-                                                                    logger: logger).decode(Int64.self) { cursor = version }
-                try await connection.query("SELECT pg_notify(\(Self.channel), \(String(user.id)))", logger: logger)
-            }
-            return (changed, cursor)
-        }
+        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+        var bindings = PostgresBindings(capacity: 7)
+        bindings.append(user.id)
+        bindings.append(writes.map(\.account))
+        bindings.append(writes.map(\.timeline))
+        bindings.append(writes.map(\.device))
+        bindings.append(writes.map { hex($0.orderKey) })
+        bindings.append(writes.map { hex($0.stampKey) })
+        bindings.append(writes.map(\.json))
+        let rows = try await client.query(PostgresQuery(unsafeSQL: Self.mergeStatement, binds: bindings), logger: logger)
+        for try await (changed, cursor, _) in rows.decode((Int64, Int64, Int64).self) { return (Int(changed), cursor) }
+        throw StorageError("the merge returned no row")
     }
 
     public func check() async throws {

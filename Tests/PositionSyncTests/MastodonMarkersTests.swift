@@ -1,4 +1,5 @@
 import Foundation
+import FurthestRead
 import LastWriterWins
 import MastodonMarkers
 import NIOHTTP
@@ -84,8 +85,9 @@ struct MastodonMarkersTests {
                                  environment: { ["ENGINE_ACCESS_TOKEN": token] }, exchange: NIOHTTPExchange())
     }
 
-    static func round(_ store: TimelineStore, _ device: String, _ transport: MastodonMarkersTransport) -> SyncRound {
-        SyncRound(store: store, components: .with(policy: LastWriterWinsPolicy(), transport: transport), device: device, gracePeriod: 30 * 86_400)
+    static func round(_ store: TimelineStore, _ device: String, _ transport: MastodonMarkersTransport,
+                      policy: any MergePolicy = LastWriterWinsPolicy()) -> SyncRound {
+        SyncRound(store: store, components: .with(policy: policy, transport: transport), device: device, gracePeriod: 30 * 86_400)
     }
 
     static func setup() throws -> (URL, LoopbackHTTPServer, MarkerStub) {
@@ -96,8 +98,12 @@ struct MastodonMarkersTests {
         return (directory, server, stub)
     }
 
-    static func save(_ store: TimelineStore, _ post: String, device: String, explicit: Bool = false, at date: Date) throws {
-        try store.savePosition(PositionSnapshot(postId: post), scope: scope, device: device, explicit: explicit, at: date, policy: LastWriterWinsPolicy())
+    /// Saves `post`, created when its (time-ordered) id says, as the app would.
+    static func save(_ store: TimelineStore, _ post: String, device: String, explicit: Bool = false, at date: Date,
+                     policy: any MergePolicy = LastWriterWinsPolicy()) throws {
+        let created = Date(timeIntervalSince1970: Double(UInt64(post)! >> 16) / 1000)
+        try store.savePosition(PositionSnapshot(postId: post, postCreatedAt: created), scope: scope, device: device, explicit: explicit, at: date,
+                               policy: policy)
     }
 
     @Test("the marker moves forward, and another device reads it as a position")
@@ -179,19 +185,22 @@ struct MastodonMarkersTests {
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let (near, far) = round % 2 == 0 ? (Self.id(100), Self.id(200)) : (Self.id(200), Self.id(100))
-        try Self.save(phone, near, device: "phone", at: Self.start)
-        try Self.save(laptop, far, device: "laptop", at: Self.start)
+        // FurthestRead, the policy that matches a read marker: a device keeps what it read
+        // furthest, whatever the marker went through.
+        let policy = FurthestReadPolicy()
+        try Self.save(phone, near, device: "phone", at: Self.start, policy: policy)
+        try Self.save(laptop, far, device: "laptop", at: Self.start, policy: policy)
         let transport = Self.transport(server)
-        async let a: Void = { _ = try Self.round(phone, "phone", transport).run(at: Self.start) }()
-        async let b: Void = { _ = try Self.round(laptop, "laptop", transport).run(at: Self.start) }()
+        async let a: Void = { _ = try Self.round(phone, "phone", transport, policy: policy).run(at: Self.start) }()
+        async let b: Void = { _ = try Self.round(laptop, "laptop", transport, policy: policy).run(at: Self.start) }()
         _ = try await (a, b)
         // Both updates ran; a 409 came when they overlapped on the server. Mastodon does not take
         // the version a client read, so a write that lands between another's read and write is
         // no conflict and can leave the nearer post: the next round of the device that is
         // further along moves the marker forward again, and it never goes further back.
         #expect([Self.id(100), Self.id(200)].contains(stub.marker?.id ?? ""))
-        _ = try Self.round(phone, "phone", transport).run(at: Self.start.addingTimeInterval(1))
-        _ = try Self.round(laptop, "laptop", transport).run(at: Self.start.addingTimeInterval(1))
+        _ = try Self.round(phone, "phone", transport, policy: policy).run(at: Self.start.addingTimeInterval(1))
+        _ = try Self.round(laptop, "laptop", transport, policy: policy).run(at: Self.start.addingTimeInterval(1))
         #expect(stub.marker?.id == Self.id(200))
     }
 

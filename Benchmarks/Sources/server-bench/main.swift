@@ -1,0 +1,181 @@
+// Load on the sync server (`engine serve`'s SyncServer), in this process, over 127.0.0.1 only:
+// an open-loop phase at a fixed write rate with long-polls waiting, then a closed-loop phase of
+// clients writing as fast as they are answered. Both are bounded in requests and time, and stop
+// by themselves.
+//
+// Usage: server-bench sqlite PATH | postgres URL [RATE] [SECONDS] [USERS] [CLIENTS]
+import AsyncHTTPClient
+import Foundation
+import LastWriterWins
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+import SyncServer
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2, ["sqlite", "postgres"].contains(arguments[0]) else {
+    FileHandle.standardError.write(Data("usage: server-bench sqlite PATH | postgres URL [RATE] [SECONDS] [USERS] [CLIENTS]\n".utf8))
+    exit(2)
+}
+let rate = arguments.count > 2 ? Double(arguments[2]) ?? 1000 : 1000
+let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 10 : 10
+let users = arguments.count > 4 ? Int(arguments[4]) ?? 50 : 50
+let clients = arguments.count > 5 ? Int(arguments[5]) ?? 16 : 16
+
+var logger = Logger(label: "server-bench")
+logger.logLevel = .error
+let storage: any RegisterStorage
+var storageTask: Task<Void, Never>?
+if arguments[0] == "sqlite" {
+    try? FileManager.default.removeItem(atPath: arguments[1])
+    storage = try SQLiteRegisterStorage(path: arguments[1])
+} else {
+    let postgres = try PostgresRegisterStorage(url: arguments[1], logger: logger)
+    storageTask = Task { await postgres.run() }
+    storage = postgres
+}
+let server = try SyncServer(storage: storage, settings: ServerSettings(port: 0, policy: LastWriterWinsPolicy(), maxWait: 30), logger: logger)
+let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+let group = server.serviceGroup(signals: []) { port in portContinuation.yield(port) }
+let serverTask = Task { try await group.run() }
+var port = 0
+for await bound in ports {
+    port = bound
+    break
+}
+let base = "http://127.0.0.1:\(port)/v1/registers"
+let run = UUID().uuidString.prefix(8)
+let tokens = (0..<users).map { _ in ServerTokens.make() }
+for (user, token) in tokens.enumerated() {
+    _ = try await storage.addToken(hash: ServerTokens.hash(token), user: "bench-\(run)-\(user)", at: Date())
+}
+
+var configuration = HTTPClient.Configuration()
+configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 512)
+let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+
+/// A device's document with one write; `number` orders the writes.
+func document(_ number: Int, device: Int) -> String {
+    let hlc = String(format: "%016llx", UInt64(1_790_000_000_000 + number) << 16)
+    return #"{"format":"timeline-sync","version":1,"device":"d\#(device)","records":[{"account":"me","timeline":"t\#(number % 5)","hlc":"\#(hlc)","device":"d\#(device)","savedAt":"2026-11-24T00:00:00Z","epoch":{"hlc":"0000000000000000","device":""},"progress":{"createdAt":\#(number),"postId":"p\#(number)"},"position":{"postId":"p\#(number)","viewportY":-12,"contentOffset":4000}}]}"#
+}
+
+/// One write; its status.
+func post(_ number: Int) async -> Int {
+    var request = HTTPClientRequest(url: base)
+    request.method = .POST
+    request.headers.add(name: "Authorization", value: "Bearer \(tokens[number % users])")
+    request.headers.add(name: "Content-Type", value: "application/json")
+    request.body = .bytes(ByteBuffer(string: document(number, device: number % 4)))
+    do {
+        let response = try await client.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return Int(response.status.code)
+    } catch {
+        return 0
+    }
+}
+
+func quantile(_ sorted: [Double], _ q: Double) -> Double {
+    sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((q * Double(sorted.count)).rounded(.up)) - 1)]
+}
+
+final class Collector: @unchecked Sendable {
+    let lock = NSLock()
+    var latencies: [Double] = []
+    var failures = 0
+    var wakes = 0
+    /// When the last write was answered, since the phase started.
+    var lastDone = 0.0
+    func add(_ seconds: Double, ok: Bool, doneAt: Double = 0) {
+        lock.withLock {
+            if ok { latencies.append(seconds) } else { failures += 1 }
+            lastDone = max(lastDone, doneAt)
+        }
+    }
+    func woke() { lock.withLock { wakes += 1 } }
+}
+
+let clock = ContinuousClock()
+func elapsed(since start: ContinuousClock.Instant) -> Double {
+    let duration = clock.now - start
+    return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+// Open loop: writes scheduled at `rate` per second; latency counts from the scheduled time, so
+// a server falling behind shows as latency, not as a lower rate.
+let open = Collector()
+let total = Int(rate * seconds)
+let openStart = clock.now
+let stopPolls = Collector()
+await withTaskGroup(of: Void.self) { tasks in
+    // Half the users keep a long-poll waiting, re-armed after each answer.
+    for user in 0..<users / 2 {
+        tasks.addTask {
+            var cursor = 0
+            while elapsed(since: openStart) < seconds {
+                var request = HTTPClientRequest(url: "\(base)?since=\(cursor)&wait=5")
+                request.headers.add(name: "Authorization", value: "Bearer \(tokens[user])")
+                guard let response = try? await client.execute(request, timeout: .seconds(30)),
+                      let body = try? await response.body.collect(upTo: 16 << 20) else { continue }
+                let text = String(buffer: body)
+                if let range = text.range(of: #""cursor":"#), let value = Int(text[range.upperBound...].prefix { $0.isNumber }) {
+                    if value > cursor { stopPolls.woke() }
+                    cursor = value
+                }
+            }
+        }
+    }
+    for number in 0..<total {
+        let due = Double(number) / rate
+        let wait = due - elapsed(since: openStart)
+        if wait > 0 { try? await Task.sleep(for: .nanoseconds(Int64(wait * 1e9))) }
+        tasks.addTask {
+            let status = await post(number)
+            let done = elapsed(since: openStart)
+            open.add(done - due, ok: status == 200, doneAt: done)
+        }
+    }
+    await tasks.waitForAll()
+}
+// The writes' span, not the long-polls' last wait.
+let openSeconds = open.lastDone
+let openSorted = open.latencies.sorted()
+
+// Closed loop: `clients` writers, each sending its next write when the last is answered.
+let closed = Collector()
+let closedStart = clock.now
+let closedSeconds = min(seconds, 10)
+let counter = Collector()
+await withTaskGroup(of: Void.self) { tasks in
+    for writer in 0..<clients {
+        tasks.addTask {
+            var number = 10_000_000 + writer
+            while elapsed(since: closedStart) < closedSeconds {
+                let started = clock.now
+                let status = await post(number)
+                closed.add(elapsed(since: started), ok: status == 200)
+                number += clients
+            }
+        }
+    }
+    await tasks.waitForAll()
+}
+_ = counter
+let closedElapsed = elapsed(since: closedStart)
+let closedSorted = closed.latencies.sorted()
+
+print("| storage | phase | writes | failed | writes/s | p50 ms | p99 ms | long-poll wakes |")
+print("|---|---|---:|---:|---:|---:|---:|---:|")
+func row(_ phase: String, _ collector: Collector, _ sorted: [Double], _ duration: Double, wakes: String) {
+    print("| \(arguments[0]) | \(phase) | \(sorted.count) | \(collector.failures) | \(Int(Double(sorted.count) / duration)) | "
+          + "\(String(format: "%.2f", quantile(sorted, 0.5) * 1000)) | \(String(format: "%.2f", quantile(sorted, 0.99) * 1000)) | \(wakes) |")
+}
+row("open loop at \(Int(rate))/s, \(users / 2) long-polls", open, openSorted, openSeconds, wakes: "\(stopPolls.wakes)")
+row("closed loop, \(clients) clients", closed, closedSorted, closedElapsed, wakes: "-")
+
+try await client.shutdown().get()
+await group.triggerGracefulShutdown()
+try? await serverTask.value
+storageTask?.cancel()

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The sync server under load, on SQLite and on PostgreSQL, against PostgreSQL's raw upsert rate
+# (pgbench, the same statement, the same server), and the start-up of engine against plutil.
+# Everything goes to 127.0.0.1 and stops by itself. Starts a throwaway PostgreSQL server unless
+# ENGINE_TEST_POSTGRES_URL is set. BEFORE=path/to/an/older/engine adds its start-up times.
+#   Benchmarks/server-bench.sh [RATE] [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rate=${1:-1000}
+seconds=${2:-10}
+if [ -z "${ENGINE_TEST_POSTGRES_URL:-}" ]; then
+  ENGINE_TEST_POSTGRES_URL=$(.ci/postgres.sh start)
+  trap '.ci/postgres.sh stop || true' EXIT
+fi
+swift build -c release --product engine >&2
+swift build -c release --package-path Benchmarks --product server-bench >&2
+bench=Benchmarks/.build/release/server-bench
+work=$(mktemp -d)
+
+echo "## Sync server: $rate writes/s for $seconds s with long-polls, then 16 clients as fast as answered"
+$bench sqlite "$work/server.sqlite" "$rate" "$seconds" 50 16
+$bench postgres "$ENGINE_TEST_POSTGRES_URL" "$rate" "$seconds" 50 16 | tail -2
+echo
+echo "## PostgreSQL's raw upsert rate: pgbench, 16 clients, the register upsert alone"
+pgbench -n -c 16 -j 2 -T "$seconds" -f Benchmarks/pgbench-upsert.sql "$ENGINE_TEST_POSTGRES_URL" 2>/dev/null \
+  | grep -E "^(tps|latency average)"
+echo
+echo "## Start-up: engine against plutil (30 runs)"
+specs=("engine --version=.build/release/engine --version" "plutil -help=plutil -help"
+       "engine validate=.build/release/engine validate config/SocialFusionTimelineConfiguration.plist"
+       "plutil -lint=plutil -lint config/SocialFusionTimelineConfiguration.plist")
+if [ -n "${BEFORE:-}" ]; then
+  specs+=("engine --version, before=$BEFORE --version" "engine validate, before=$BEFORE validate config/SocialFusionTimelineConfiguration.plist")
+fi
+python3 Benchmarks/measure.py 30 "${specs[@]}"
+echo
+echo "shared libraries: $(ldd .build/release/engine | wc -l); libcurl: $(ldd .build/release/engine | grep -c libcurl || true)"
+rm -rf "$work"
