@@ -16,10 +16,13 @@ public struct NIOHTTPExchange: HTTPExchange {
     /// The most redirects followed.
     public static let maximumRedirects = 5
 
-    /// A shared client that follows no redirects itself.
+    /// A shared client that follows no redirects and retries no failed connection itself: the
+    /// engine's network policies decide retries, and a refused connection is reported at once
+    /// (AsyncHTTPClient would otherwise retry it until its 10-second connect timeout).
     static let sharedClient: HTTPClient = {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.decompression = .disabled
+        configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: configuration)
     }()
 

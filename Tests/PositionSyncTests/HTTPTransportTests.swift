@@ -115,4 +115,35 @@ struct HTTPTransportTests {
             try transport.pull(device: "phone")
         }
     }
+
+    @Test("a refused token is an error status without a retry, even under ExponentialBackoff; an unreachable server is offline")
+    func coordinatorStatus() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer()
+        let fake = FakeServer()
+        server.handle("/v1/registers") { fake.handle($0, $1) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        var configuration = TimelineConfiguration.defaults
+        configuration.network.policy = ComponentSpec(name: "ExponentialBackoff")
+        func coordinator(token: String) throws -> SyncCoordinator {
+            let transport = HTTPTransport(base: URL(string: server.baseURL)!, pollInterval: nil, environment: { ["ENGINE_SYNC_TOKEN": token] },
+                                          exchange: NIOHTTPExchange())
+            return try SyncCoordinator(store: store, components: .with(policy: FurthestReadPolicy(), transport: transport),
+                                       configuration: configuration, device: "phone", clock: { Self.start })
+        }
+        let refused = try coordinator(token: "nope")
+        defer { refused.stop() }
+        #expect(throws: SyncRound.Failure.self) { try refused.syncNow() }
+        #expect(refused.status == .error(message: "\(server.baseURL)/v1/registers: HTTP 401: unknown token", retryAt: nil))
+        #expect(server.received.count == 1)
+        server.stop()
+        let offline = try coordinator(token: "token-a")
+        defer { offline.stop() }
+        #expect(throws: SyncRound.Failure.self) { try offline.syncNow() }
+        guard case .offline = offline.status else {
+            Issue.record("expected offline, got \(offline.status)")
+            return
+        }
+    }
 }
