@@ -124,6 +124,21 @@ public enum HTTPExchanges {
         }
     }
 
+    /// Runs `body`, or throws `.timedOut` once `seconds` have passed: the whole-exchange
+    /// deadline every client owes its callers.
+    public static func withDeadline<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+                throw HTTPExchangeError(.timedOut, "timed out")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
     /// Whether two URLs share scheme, host and port: a redirect between them keeps the token.
     public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         func port(_ url: URL) -> Int? { url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil) }

@@ -32,7 +32,7 @@ public struct NIOHTTPExchange: HTTPExchange {
 
     public func send(_ request: HTTPExchangeRequest) async throws(HTTPExchangeError) -> HTTPExchangeAnswer {
         do {
-            return try await withDeadline(seconds: request.timeout) { try await follow(request) }
+            return try await HTTPExchanges.withDeadline(seconds: request.timeout) { try await follow(request) }
         } catch let error as HTTPExchangeError {
             throw error
         } catch {
@@ -77,20 +77,6 @@ public struct NIOHTTPExchange: HTTPExchange {
             return HTTPExchangeAnswer(status: status, headers: response.headers.map { ($0.name, $0.value) }, body: collected)
         }
         throw HTTPExchangeError(.other, "more than \(Self.maximumRedirects) redirects")
-    }
-
-    /// Runs `body`, or throws a timeout once `seconds` have passed.
-    private func withDeadline<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
-                throw HTTPExchangeError(.timedOut, "timed out")
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
-        }
     }
 
     /// AsyncHTTPClient's and SwiftNIO's errors, as the kinds the engine tells apart.

@@ -22,7 +22,7 @@ public struct URLSessionExchange: HTTPExchange {
         let (prepared, limit) = (urlRequest, request.maxBodyBytes)
         let answer: (Data, URLResponse)
         do {
-            answer = try await Self.withDeadline(seconds: request.timeout) {
+            answer = try await HTTPExchanges.withDeadline(seconds: request.timeout) {
                 try await BoundedDownload.data(for: prepared, configuration: configuration, limit: limit)
             }
         } catch let error as HTTPExchangeError {
@@ -42,20 +42,6 @@ public struct URLSessionExchange: HTTPExchange {
             if let name = name as? String, let value = value as? String { headers.append((name, value)) }
         }
         return HTTPExchangeAnswer(status: http.statusCode, headers: headers, body: body)
-    }
-
-    /// Runs `body`, or throws a timeout once `seconds` have passed.
-    static func withDeadline<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
-                throw HTTPExchangeError(.timedOut, "timed out")
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
-        }
     }
 
     static func transportError(_ error: any Error) -> HTTPExchangeError {
