@@ -197,8 +197,12 @@ struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             response = SyncServer.error(.internalServerError, "internal error")
         }
         let route = ["/v1/registers", "/health", "/metrics"].contains(request.uri.path) ? request.uri.path : "other"
-        metrics.request(route: route, method: request.method.rawValue, status: response.status.code,
-                        nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds &- started))
+        let nanoseconds = Int64(DispatchTime.now().uptimeNanoseconds &- started)
+        metrics.request(route: route, method: request.method.rawValue, status: response.status.code, nanoseconds: nanoseconds)
+        logger.log(level: response.status.code >= 500 ? .error : .info, "request", metadata: [
+            "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
+            "ms": "\(String(format: "%.2f", Double(nanoseconds) / 1e6))",
+        ])
         return response
     }
 }
