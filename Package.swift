@@ -207,7 +207,7 @@ let package = Package(
         .target(
             name: "SyncServer",
             dependencies: [
-                "SyncModel", "JSONText",
+                "SyncModel", "JSONText", "ValueTree",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -73,7 +73,7 @@ extension SessionBuilder {
     }
 
     /// The reader puts the device in hand down; it pushes what it holds to `other` after a
-    /// drawn delay unless `held`.
+    /// drawn delay, unless `other` is nil (the delivery comes later, or not at all).
     mutating func putDown(pushTo other: String?) {
         advance(random.uniform(0.5, 10))
         emit(.lifecycle(.background))
@@ -161,24 +161,21 @@ extension SessionBuilder {
             pickUp(random.chance(0.5) ? last : other, after: random.uniform(300, 3600), pull: true)
         case .offlineDay:
             // The device just read on was offline: its positions go out when it is back, a day later.
-            advance(random.uniform(0.5, 10))
-            emit(.lifecycle(.background))
+            putDown(pushTo: nil)
             advance(random.uniform(72_000, 100_800))
             deliver(from: first, to: second)
             pickUp(second, after: random.uniform(60, 3600), pull: true)
         case .clockFast:
             // On the laptop, an hour fast: its delivery is late, and the reader moves on on the
             // phone first, finding their place by hand.
-            advance(random.uniform(0.5, 10))
-            emit(.lifecycle(.background))
+            putDown(pushTo: nil)
             pickUp(second, after: random.uniform(30, 300), pull: false)
             find(place)
             advance(reader.firstScrollDelay(random: &random))
             readVisit()
             guard let truth = truth() else { return }
             place = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
-            advance(random.uniform(0.5, 10))
-            emit(.lifecycle(.background))
+            putDown(pushTo: nil)
             advance(random.uniform(1, 20))
             deliver(from: first, to: second)
             deliver(from: second, to: first)
@@ -186,8 +183,7 @@ extension SessionBuilder {
         case .staleDevice:
             // The other device opens before hearing from this one, at its own old place, and
             // saves it; the reader puts it down and returns.
-            advance(random.uniform(0.5, 10))
-            emit(.lifecycle(.background))
+            putDown(pushTo: nil)
             pickUp(second, after: random.uniform(60, 1800), pull: false)
             // It shows where it was, and the reader glances a post or two further before
             // putting it down: a new position, where they were not.

@@ -5,6 +5,7 @@ import NIOCore
 import ServiceLifecycle
 import UnixSignals
 import SyncModel
+import ValueTree
 
 /// `engine serve`: the sync server of the wire format (`docs/SERVER.md`), on Hummingbird.
 ///
@@ -154,14 +155,7 @@ public struct SyncServer: Sendable {
 
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
         var escaped = ""
-        for scalar in message.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case _ where scalar.value < 0x20: escaped += String(format: "\\u%04x", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
+        for scalar in message.unicodeScalars { Value.appendEscaped(scalar, to: &escaped) }
         return json(status, #"{"error":"\#(escaped)"}"#)
     }
 }
