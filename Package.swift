@@ -15,7 +15,7 @@ let strategyNames = [
     "FirstMatch", "BestConfidence", "WeightedVote",
     "LRU", "TTL", "SizeBounded", "CacheChain",
     "NoRetry", "ExponentialBackoff",
-    "LastWriterWins", "FurthestRead",
+    "LastWriterWins", "FurthestRead", "CausalFurthest",
     "None", "Directory", "iCloudKeyValueStore", "HTTP", "MastodonMarkers",
 ]
 
@@ -58,6 +58,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Virtual time for the tests of timers (the sync coordinator's); not linked by the products.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
         // The sync server (`engine serve`) and the command line's HTTP: SwiftNIO, never in the library.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.5.0"),
@@ -226,8 +228,9 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "SyncServer", "SyncModel", "TimelineCore", "TestSupport", "LastWriterWins", "FurthestRead",
+                "SyncServer", "SyncModel", "TimelineCore", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -279,8 +282,9 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",
                     dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
-                                   "Directory", "FurthestRead", "LastWriterWins", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "MastodonMarkers", "TestSupport", "store-crash-writer", "JSONSchema",
-                                   "JSONText"],
+                                   "Directory", "FurthestRead", "LastWriterWins", "CausalFurthest", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "MastodonMarkers",
+                                   "TestSupport", "store-crash-writer", "JSONSchema", "JSONText", "HTTPExchange",
+                                   .product(name: "Clocks", package: "swift-clocks")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyKitTests",

@@ -22,11 +22,11 @@ struct PositionForgetCommand: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        let components = try sync.components(try sync.configured())
+        _ = try sync.components(try sync.configured())
         let store = try storeOptions.open(create: true)
         let device = try sync.deviceId(store)
         do {
-            let record = try store.forgetPosition(scope: scopeOptions.scope, device: device, policy: components.policy)
+            let record = try store.forgetPosition(scope: scopeOptions.scope, device: device)
             Console.out("forgot the position of \(scopeOptions.account) / \(scopeOptions.timelineName) on \(device) at \(record.stamp.time)")
         } catch {
             throw CommandFailure(error)

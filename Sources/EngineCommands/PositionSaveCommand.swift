@@ -10,10 +10,13 @@ struct PositionSaveCommand: ParsableCommand {
         commandName: "save",
         abstract: "Record a reading position in a store, as the app would: the register and the outbox in one transaction.",
         discussion: """
-            The write is stamped with the store's hybrid logical clock and device id. With \
-            --explicit it is a move back on purpose, which FurthestRead lets win over positions \
-            further along. --created-at (the post's creation time) lets FurthestRead compare \
-            progress; --unordered marks an algorithmic feed, compared by time of writing only.
+            The write becomes this device's head of the register: numbered by the device's \
+            counter, stamped with the store's hybrid logical clock, and carrying what the store \
+            has seen of the other devices (its causal context), so that it wins over every \
+            write it saw. With --explicit it is a move back on purpose, which wins over \
+            concurrent writes further along. --created-at (the post's creation time) lets the \
+            merge policy compare progress; --unordered marks an algorithmic feed, compared by \
+            time of writing only.
 
             Example:
               engine position save --store phone.sqlite --account me \\
@@ -53,13 +56,12 @@ struct PositionSaveCommand: ParsableCommand {
             created = date
         }
         guard viewportY.isFinite else { throw CommandFailure(.usage, "error: --viewport-y must be a finite number") }
-        let components = try sync.components(try sync.configured())
+        _ = try sync.components(try sync.configured())
         let store = try storeOptions.open(create: true)
         let device = try sync.deviceId(store)
         let snapshot = PositionSnapshot(postId: post, postCreatedAt: created, viewportY: viewportY)
         do {
-            let record = try store.savePosition(snapshot, scope: scopeOptions.scope, device: device, explicit: explicit, ordered: !unordered,
-                                                policy: components.policy)
+            let record = try store.savePosition(snapshot, scope: scopeOptions.scope, device: device, explicit: explicit, ordered: !unordered)
             Console.out("saved post \(post) for \(scopeOptions.account) / \(scopeOptions.timelineName) on \(device) at \(record.stamp.time)")
         } catch {
             throw CommandFailure(error)

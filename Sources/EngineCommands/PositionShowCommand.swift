@@ -5,11 +5,20 @@ import SyncModel
 import TimelineFormats
 import ValueTree
 
-/// `engine position show`: a register's value, its stamp, and every device's last position.
+/// `engine position show`: a register's value under the configured merge policy, why it won,
+/// and every device's head.
 struct PositionShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Print a timeline's reading position in a store, its clock and device, and every device's last position."
+        abstract: "Print a timeline's reading position in a store, why it won, and every device's latest write (its head).",
+        discussion: """
+            The value is resolved from the heads by the configuration's merge policy \\
+            (Sync.Policy). A head is live unless another device's head was written after \\
+            seeing it; live heads were written concurrently, and the policy chooses among them.
+
+            Example:
+              engine position show --store laptop.sqlite --account me --timeline-name home
+            """
     )
 
     @OptionGroup var storeOptions: StoreOptions
@@ -19,42 +28,57 @@ struct PositionShowCommand: ParsableCommand {
     @Option(name: .long, help: "Output format: text or json.")
     var format: TextOrJSON = .text
 
+    @OptionGroup var sync: SyncOptions
+
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
+        let policy = try sync.components(try sync.configured()).policy
         let store = try storeOptions.open(create: false)
-        let state: ReplicaState
+        let key = RegisterKey(account: scopeOptions.account, timeline: scopeOptions.timelineName)
+        let register: Register
         do {
-            state = try store.replicaState()
+            register = try store.register(of: key)
         } catch {
             throw CommandFailure(error)
         }
-        let key = RegisterKey(account: scopeOptions.account, timeline: scopeOptions.timelineName)
-        let register = state.registers[key]
-        let devices = state.devicePositions(of: key)
+        let resolution = policy.resolve(register)
+        let live = Set(register.liveHeads.map(\.device))
+        let value = resolution.winner
         switch format {
         case .json:
-            var pairs: [(String, Value)] = [("position", register?.snapshot.map(SnapshotCoding.value(of:)) ?? .null)]
-            if let register {
-                pairs += [("hlc", .string(register.stamp.time.description)), ("device", .string(register.device)),
-                          ("savedAt", .string(Timestamp.format(register.savedAt))), ("forgotten", .bool(register.isTombstone))]
+            var pairs: [(String, Value)] = [("position", value?.snapshot.map(SnapshotCoding.value(of:)) ?? .null)]
+            if let value {
+                pairs += [("hlc", .string(value.stamp.time.description)), ("device", .string(value.device)),
+                          ("savedAt", .string(Timestamp.format(value.savedAt))), ("forgotten", .bool(value.isTombstone))]
             }
-            pairs.append(("devices", .array(devices.map { record in
-                .dictionary([("device", .string(record.device)), ("postId", record.snapshot.map { .string($0.postId) } ?? .null),
-                             ("hlc", .string(record.stamp.time.description)), ("savedAt", .string(Timestamp.format(record.savedAt)))])
+            pairs += [("policy", .string(policy.name)), ("reason", .string(resolution.reason))]
+            pairs.append(("heads", .array(register.heads.map { head in
+                var fields: [(String, Value)] = [
+                    ("device", .string(head.device)), ("postId", head.snapshot.map { .string($0.postId) } ?? .null),
+                    ("seq", Value(.integer(IntegerValue(head.sequence)))),
+                    ("context", .dictionary(head.context.entries.map { ($0.device, Value(.integer(IntegerValue($0.sequence)))) })),
+                    ("hlc", .string(head.stamp.time.description)), ("savedAt", .string(Timestamp.format(head.savedAt))),
+                    ("live", .bool(live.contains(head.device))), ("won", .bool(head.device == value?.device)),
+                ]
+                if head.isReset { fields.append(("reset", .bool(true))) }
+                if let visit = head.visit { fields.append(("visit", .dictionary([("seconds", .real(visit.seconds)), ("posts", .integer(visit.posts))]))) }
+                return .dictionary(fields)
             })))
             Console.outRaw((try? JSONWriter(style: .pretty).write(.dictionary(pairs))) ?? "{}\n")
         case .text:
             let name = "\(scopeOptions.account) / \(scopeOptions.timelineName)"
-            if let register, let snapshot = register.snapshot {
-                Console.out("\(name): post \(snapshot.postId), viewportY \(RestoreCommand.points(snapshot.viewportY)), saved on \(register.device) at \(Timestamp.format(register.savedAt)) (clock \(register.stamp.time))")
-            } else if let register {
-                Console.out("\(name): no position (forgotten on \(register.device) at \(Timestamp.format(register.savedAt)))")
+            if let value, let snapshot = value.snapshot {
+                Console.out("\(name): post \(snapshot.postId), viewportY \(RestoreCommand.points(snapshot.viewportY)), saved on \(value.device) at \(Timestamp.format(value.savedAt)) (clock \(value.stamp.time); \(resolution.reason))")
+            } else if let value {
+                Console.out("\(name): no position (forgotten on \(value.device) at \(Timestamp.format(value.savedAt)); \(resolution.reason))")
             } else {
                 Console.out("\(name): no position")
             }
-            for record in devices {
-                Console.out("  \(record.device): \(record.snapshot.map { "post \($0.postId)" } ?? "forgotten"), at \(Timestamp.format(record.savedAt))")
+            for head in register.heads {
+                let what = head.snapshot.map { "post \($0.postId)" } ?? "forgotten"
+                let state = live.contains(head.device) ? "live" : "seen by another device's later write"
+                Console.out("  \(head.device): \(what), at \(Timestamp.format(head.savedAt)), write \(head.sequence), \(state)")
             }
         }
     }

@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-import RestorationEngine
-import StrategyKit
-import SyncModel
 import SyncServer
 
 /// `engine serve [--store PATH | --database URL] [--listen HOST:PORT]`: the sync server.
@@ -13,8 +10,10 @@ struct ServeRunCommand: AsyncParsableCommand {
         discussion: """
             Serves GET and POST /v1/registers (the sync wire format, with long-polls), \
             GET /health and GET /metrics. Every /v1 request needs a bearer token made with \
-            `engine serve token create`, and sees only its user's registers. Writes are merged \
-            in the database by the merge policy's order, so a stale write never wins.
+            `engine serve token create`, and sees only its user's registers. The server keeps \
+            each device's latest write per register (its head), replaced in the database only \
+            by a later write of that device, so a stale write never wins; devices resolve the \
+            register's value from the heads with their own merge policy.
 
             The server speaks plain HTTP: put a proxy that terminates TLS in front of it. It \
             listens on 127.0.0.1:8080 by default, and refuses another address than loopback \
@@ -35,8 +34,8 @@ struct ServeRunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The address to listen on, HOST:PORT (port 0: any free port).")
     var listen = "127.0.0.1:\(ServerSettings.defaultPort)"
 
-    @Option(name: .long, help: "The merge policy the database keeps, in spec notation; every device must use the same.")
-    var policy = "LastWriterWins"
+    @Option(name: .long, help: .hidden)
+    var policy: String?
 
     @Flag(name: .long, help: "Listen on an address other than loopback, in plain HTTP (behind a proxy that terminates TLS).")
     var allowInsecureHttp = false
@@ -72,29 +71,16 @@ struct ServeRunCommand: AsyncParsableCommand {
                 proxy that terminates TLS; add --allow-insecure-http to do so
                 """)
         }
-        let mergePolicy: any MergePolicy
-        do {
-            guard case .merge(let built) = try BuiltInStrategies.registry.build(StrategyNode(try PipelineSpec.parse(policy)), kind: .merge) else {
-                throw CommandFailure(.usage, "error: --policy: \(policy) is not a merge policy")
-            }
-            mergePolicy = built
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure(.usage, "error: --policy: \(error)")
-        }
         let logger = logging.logger(.sync)
-        let settings = ServerSettings(host: host, port: port, policy: mergePolicy, maxBodyBytes: maxBodyBytes, maxWait: maxWait)
+        if policy != nil {
+            Console.error("warning: --policy is ignored: the server keeps every device's latest write, and devices resolve the value themselves")
+        }
+        let settings = ServerSettings(host: host, port: port, maxBodyBytes: maxBodyBytes, maxWait: maxWait)
         try await storage.with(logger: logger) { storage in
-            let server: SyncServer
-            do {
-                server = try SyncServer(storage: storage, settings: settings, logger: logger)
-            } catch {
-                throw CommandFailure(.usage, "error: \(error)")
-            }
+            let server = SyncServer(storage: storage, settings: settings, logger: logger)
             do {
                 try await server.run { port in
-                    logger.notice("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port) (merge policy \(mergePolicy.name))")
+                    logger.notice("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
                 }
             } catch {
                 throw CommandFailure(.failed, "error: the server stopped: \(error)")

@@ -3,7 +3,7 @@ import Foundation
 import PositionSync
 
 /// `engine sync run`: one round with the configured transport.
-struct SyncRunCommand: ParsableCommand {
+struct SyncRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Pull, merge and push a store's positions once, with the configured transport.",
@@ -26,16 +26,16 @@ struct SyncRunCommand: ParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func run() throws {
+    func run() async throws {
         let engine = try sync.configured()
         let components = try sync.components(engine)
         let store = try storeOptions.open(create: true)
         let device = try sync.deviceId(store)
         let round = SyncRound(store: store, components: components, device: device,
-                              gracePeriod: engine.configuration.sync.tombstoneGracePeriod)
+                              gracePeriod: engine.configuration.sync.tombstoneGracePeriod, maxClockOffset: engine.configuration.sync.maxClockOffset)
         let report: SyncRound.Report
         do {
-            report = try round.run()
+            report = try await round.run()
         } catch let failure as SyncRound.Failure {
             let kind: CommandFailure.Kind = failure.error.kind == .unreachable ? .offline : .failed
             let state = failure.error.kind == .unreachable ? "offline" : "error"
@@ -46,11 +46,25 @@ struct SyncRunCommand: ParsableCommand {
             throw CommandFailure(.failed, "error: \(error)")
         }
         for warning in report.warnings { Console.error("warning: \(warning)") }
+        for (wrong, ahead) in report.wrongClocks.sorted(by: { $0.key < $1.key }) {
+            Console.error("warning: \(wrong)'s clock is \(Self.duration(ahead)) ahead of this device's: its writes are taken in without moving this device's clock")
+        }
         if report.resynced { Console.out("back after more than the grace period: started again from the other devices") }
         for (key, postId) in report.changed {
             Console.out("\(key.account) / \(key.timeline): \(postId.map { "now post \($0)" } ?? "forgotten")")
         }
         let heard = report.devices.isEmpty ? "no other device" : report.devices.joined(separator: ", ")
         Console.out("synced \(device) with \(components.transportSpec.name): heard from \(heard); \(report.changed.count) moved, \(report.acknowledged) sent")
+    }
+
+    /// A span of seconds as people say it: "3 min", "2 h", "50 years".
+    static func duration(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<120: return "\(Int(seconds.rounded())) s"
+        case ..<7_200: return "\(Int((seconds / 60).rounded())) min"
+        case ..<172_800: return "\(Int((seconds / 3_600).rounded())) h"
+        case ..<63_072_000: return "\(Int((seconds / 86_400).rounded())) days"
+        default: return "\(Int((seconds / 31_557_600).rounded())) years"
+        }
     }
 }

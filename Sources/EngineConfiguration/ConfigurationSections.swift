@@ -108,6 +108,8 @@ public struct SyncSettings: Sendable, Equatable {
     public var samePostDeadband: Double
     /// Seconds a tombstone is kept.
     public var tombstoneGracePeriod: Double
+    /// Seconds another device's clock may be ahead of this one's and still move it.
+    public var maxClockOffset: Double
 }
 
 /// `Logging`: where log records go.

@@ -385,6 +385,14 @@ extension ConfigurationSchema {
           "type": "number",
           "exclusiveMinimum": 0,
           "default": 2592000
+        },
+        "MaxClockOffset": {
+          "title": "Maximum clock offset",
+          "description": "Seconds another device's clock may be ahead of this one's. A write stamped further ahead is taken in without moving this device's hybrid clock, and its device is reported as having a wrong clock, so that one device an hour or fifty years ahead cannot drag every later write after it.",
+          "type": "number",
+          "minimum": 0,
+          "maximum": 31536000,
+          "default": 300
         }
       },
       "additionalProperties": false
@@ -1046,7 +1054,7 @@ extension ConfigurationSchema {
     },
     "mergePolicy": {
       "title": "Merge policy",
-      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. Merge: the former name of FurthestRead.",
+      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent writes, a reset, then the furthest read that was not a glance. Merge: the former name of FurthestRead.",
       "if": {
         "type": "string"
       },
@@ -1055,6 +1063,7 @@ extension ConfigurationSchema {
         "enum": [
           "LastWriterWins",
           "FurthestRead",
+          "CausalFurthest",
           "Merge"
         ],
         "allOf": [
@@ -1077,11 +1086,12 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. Merge: the former name of FurthestRead.",
+            "description": "The registered name. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent writes, a reset, then the furthest read that was not a glance. Merge: the former name of FurthestRead.",
             "type": "string",
             "enum": [
               "LastWriterWins",
               "FurthestRead",
+              "CausalFurthest",
               "Merge"
             ],
             "allOf": [
@@ -1135,13 +1145,56 @@ extension ConfigurationSchema {
               "properties": {
                 "Strategy": true,
                 "Direction": {
-                  "description": "Which way reading progresses: Newer (catching up to the newest posts) or Older (reading down from the top).",
+                  "description": "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
                   "type": "string",
                   "enum": [
-                    "Newer",
-                    "Older"
+                    "Learned",
+                    "Older",
+                    "Newer"
                   ],
-                  "default": "Newer"
+                  "default": "Learned"
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "CausalFurthest"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "Direction": {
+                  "description": "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
+                  "type": "string",
+                  "enum": [
+                    "Learned",
+                    "Older",
+                    "Newer"
+                  ],
+                  "default": "Learned"
+                },
+                "GlanceSeconds": {
+                  "description": "A write made less than this many seconds after its device was opened, having moved little, is a glance.",
+                  "type": "number",
+                  "minimum": 0,
+                  "maximum": 3600,
+                  "default": 30
+                },
+                "GlancePosts": {
+                  "description": "A glance moved at most this many posts since its device was opened.",
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 1000,
+                  "default": 3
                 }
               },
               "additionalProperties": false
@@ -1162,13 +1215,14 @@ extension ConfigurationSchema {
               "properties": {
                 "Strategy": true,
                 "Direction": {
-                  "description": "Which way reading progresses: Newer (catching up to the newest posts) or Older (reading down from the top).",
+                  "description": "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
                   "type": "string",
                   "enum": [
-                    "Newer",
-                    "Older"
+                    "Learned",
+                    "Older",
+                    "Newer"
                   ],
-                  "default": "Newer"
+                  "default": "Learned"
                 }
               },
               "additionalProperties": false
@@ -1179,7 +1233,7 @@ extension ConfigurationSchema {
     },
     "transport": {
       "title": "Transport",
-      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment. MastodonMarkers: Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried.",
+      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's; changes heard as they land. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment; long-polls for changes. MastodonMarkers: Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried.",
       "if": {
         "type": "string"
       },
@@ -1220,7 +1274,7 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment. MastodonMarkers: Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried.",
+            "description": "The registered name. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's; changes heard as they land. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment; long-polls for changes. MastodonMarkers: Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried.",
             "type": "string",
             "enum": [
               "None",
@@ -1273,9 +1327,10 @@ extension ConfigurationSchema {
                   "minLength": 1
                 },
                 "PollInterval": {
-                  "description": "Seconds between two rounds when nothing local has changed.",
+                  "description": "Seconds between two polls of the folder, besides its change notifications.",
                   "type": "number",
-                  "exclusiveMinimum": 0,
+                  "minimum": 0.01,
+                  "maximum": 86400,
                   "default": 60
                 }
               },
@@ -1328,16 +1383,18 @@ extension ConfigurationSchema {
                   "default": "ENGINE_SYNC_TOKEN"
                 },
                 "Timeout": {
-                  "description": "Seconds one request may take.",
+                  "description": "Seconds one request may take (a long-poll: this beyond its wait).",
                   "type": "number",
-                  "exclusiveMinimum": 0,
+                  "minimum": 0.001,
+                  "maximum": 3600,
                   "default": 15
                 },
                 "PollInterval": {
-                  "description": "Seconds between two rounds when nothing local has changed.",
+                  "description": "Seconds a long-poll asks the server to wait for a change before it asks again.",
                   "type": "number",
-                  "exclusiveMinimum": 0,
-                  "default": 60
+                  "minimum": 0.01,
+                  "maximum": 3600,
+                  "default": 25
                 }
               },
               "required": [
@@ -1378,13 +1435,15 @@ extension ConfigurationSchema {
                 "Timeout": {
                   "description": "Seconds one request may take.",
                   "type": "number",
-                  "exclusiveMinimum": 0,
+                  "minimum": 0.001,
+                  "maximum": 3600,
                   "default": 15
                 },
                 "PollInterval": {
-                  "description": "Seconds between two rounds when nothing local has changed.",
+                  "description": "Seconds between two polls of the marker (Mastodon has no push for markers).",
                   "type": "number",
-                  "exclusiveMinimum": 0,
+                  "minimum": 2,
+                  "maximum": 86400,
                   "default": 60
                 },
                 "MaxConflicts": {

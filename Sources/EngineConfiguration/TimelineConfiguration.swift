@@ -83,7 +83,8 @@ public struct TimelineConfiguration: Sendable, Equatable {
             transport: sync.component("Transport", nameKey: "Strategy") ?? ComponentSpec(name: sync.string("Transport")),
             debounceInterval: sync.double("DebounceInterval"),
             samePostDeadband: sync.double("SamePostDeadband"),
-            tombstoneGracePeriod: sync.double("TombstoneGracePeriod"))
+            tombstoneGracePeriod: sync.double("TombstoneGracePeriod"),
+            maxClockOffset: sync.double("MaxClockOffset"))
         let logging = SectionReader(resolved, "Logging")
         self.logging = LoggingSettings(sinks: logging.components("Sinks", nameKey: "Sink"))
     }

@@ -3,145 +3,249 @@ import Foundation
 import RestorationEngine
 import StrategyKit
 import SyncModel
+import TimelineCore
 import TimelineLogging
 import TimelineStore
 
-/// Runs sync rounds for an app: after each local change, debounced by `Sync.DebounceInterval`;
-/// every poll interval of the transport; on `syncNow()`; and after a failure when the
-/// configured network policy retries. It publishes the status and the remote positions the app
-/// should act on, leaving out those within `Sync.SamePostDeadband` of where this device already
-/// is (the same post, written within that many seconds): the deadband changes what the screen
-/// does, never what the replicas hold.
-public final class SyncCoordinator: @unchecked Sendable {
-    public let device: String
+/// Runs sync for an app, event-driven:
+///
+/// - a change heard on the transport's change stream (a long-poll answer, a file landing in the
+///   shared folder, iCloud's notification) is merged at once, and announced;
+/// - a local change is published after `Sync.DebounceInterval`, unless another comes first
+///   (scrolling does not flood the transport);
+/// - `syncNow()` runs a round at once; after a failure the configured network policy decides
+///   whether and when to retry;
+/// - `pause()` (the app went to the background) stops listening and every timer; `resume()`
+///   listens again, which pulls whatever came meanwhile.
+///
+/// Rounds and merges run one at a time. It publishes the status and the remote positions the
+/// app should act on, leaving out those within `Sync.SamePostDeadband` of where this device
+/// already is (the same post, written within that many seconds): the deadband changes what the
+/// screen does, never what the replicas hold. Every timer runs on the injected `clock`, so
+/// tests run on virtual time, and retry jitter is injected too.
+public actor SyncCoordinator {
+    public nonisolated let device: String
+    public nonisolated let components: SyncComponents
     private let store: TimelineStore
-    private let components: SyncComponents
     private let settings: SyncSettings
     private let network: any NetworkPolicy
-    private let clock: @Sendable () -> Date
-    private let queue = DispatchQueue(label: "timeline-engine.sync")
-    private let lock = NSLock()
-    private var currentStatus: SyncStatus = .idle
-    private var statusContinuations: [UUID: AsyncStream<SyncStatus>.Continuation] = [:]
-    private var eventContinuations: [UUID: AsyncStream<RemotePositionEvent>.Continuation] = [:]
-    /// Bumped by each scheduling, so that a superseded timer does nothing.
-    private var generation = 0
+    private let clock: any Clock<Duration>
+    private let now: @Sendable () -> Date
+    private let jitter: @Sendable () -> Double
+    private let outlets = Locked(Outlets())
+    /// The debounce or retry timer, and whether it is still to fire.
+    private var timer: Task<Void, Never>?
+    private var timerArmed = false
+    /// The change stream's consumer.
+    private var listener: Task<Void, Never>?
+    /// The last round or merge: the next waits for it.
+    private var last: Task<Void, Never>?
     private var failures = 0
     private var stopped = false
+    private var paused = false
 
-    public convenience init(store: TimelineStore, configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry,
-                            device: String, clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
-        try self.init(store: store, components: SyncComponents(configuration: configuration, registry: registry), configuration: configuration,
-                      registry: registry, device: device, clock: clock)
+    /// The status and its listeners, read from any thread.
+    private struct Outlets {
+        var status: SyncStatus = .idle
+        var statusContinuations: [UUID: AsyncStream<SyncStatus>.Continuation] = [:]
+        var eventContinuations: [UUID: AsyncStream<RemotePositionEvent>.Continuation] = [:]
     }
 
-    /// A coordinator for components already built from `configuration`.
+    public init(store: TimelineStore, configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry,
+                device: String, clock: any Clock<Duration> = ContinuousClock(), now: @escaping @Sendable () -> Date = { Date() },
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(PipelineError) {
+        try self.init(store: store, components: SyncComponents(configuration: configuration, registry: registry), configuration: configuration,
+                      registry: registry, device: device, clock: clock, now: now, jitter: jitter)
+    }
+
+    /// A coordinator for components already built from `configuration`. It starts listening at
+    /// once.
     public init(store: TimelineStore, components: SyncComponents, configuration: TimelineConfiguration,
-                registry: StrategyRegistry = BuiltInStrategies.registry, device: String,
-                clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
+                registry: StrategyRegistry = BuiltInStrategies.registry, device: String, clock: any Clock<Duration> = ContinuousClock(),
+                now: @escaping @Sendable () -> Date = { Date() },
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(PipelineError) {
         self.store = store
         self.components = components
         settings = configuration.sync
         network = try NetworkPolicyBuilder(registry: registry, configuration: configuration).build()
         self.device = device
         self.clock = clock
-        schedulePoll()
+        self.now = now
+        self.jitter = jitter
+        Task { await self.listen() }
     }
 
     deinit {
-        for continuation in statusContinuations.values { continuation.finish() }
-        for continuation in eventContinuations.values { continuation.finish() }
+        let continuations = outlets.withLock { ($0.statusContinuations.values.map { $0 }, $0.eventContinuations.values.map { $0 }) }
+        for continuation in continuations.0 { continuation.finish() }
+        for continuation in continuations.1 { continuation.finish() }
     }
 
-    /// The merge policy local saves are merged with.
-    public var policy: any MergePolicy { components.policy }
+    /// The merge policy register values are read with.
+    public nonisolated var policy: any MergePolicy { components.policy }
 
     /// The status now.
-    public var status: SyncStatus { lock.withLock { currentStatus } }
+    public nonisolated var status: SyncStatus { outlets.withLock { $0.status } }
 
     /// Every status from now on, starting with the current one.
-    public var statusUpdates: AsyncStream<SyncStatus> {
+    public nonisolated var statusUpdates: AsyncStream<SyncStatus> {
         AsyncStream { continuation in
             let id = UUID()
-            lock.withLock {
-                statusContinuations[id] = continuation
-                continuation.yield(currentStatus)
+            outlets.withLock {
+                $0.statusContinuations[id] = continuation
+                continuation.yield($0.status)
             }
-            continuation.onTermination = { [weak self] _ in self?.lock.withLock { _ = self?.statusContinuations.removeValue(forKey: id) } }
+            continuation.onTermination = { [outlets] _ in outlets.withLock { _ = $0.statusContinuations.removeValue(forKey: id) } }
         }
     }
 
     /// Remote positions to act on, from now on.
-    public var events: AsyncStream<RemotePositionEvent> {
+    public nonisolated var events: AsyncStream<RemotePositionEvent> {
         AsyncStream { continuation in
             let id = UUID()
-            lock.withLock { eventContinuations[id] = continuation }
-            continuation.onTermination = { [weak self] _ in self?.lock.withLock { _ = self?.eventContinuations.removeValue(forKey: id) } }
+            outlets.withLock { $0.eventContinuations[id] = continuation }
+            continuation.onTermination = { [outlets] _ in outlets.withLock { _ = $0.eventContinuations.removeValue(forKey: id) } }
         }
     }
 
-    /// Stops every timer; a round in flight finishes.
+    /// Stops listening and every timer; a round in flight finishes.
     public func stop() {
-        lock.withLock { stopped = true }
+        stopped = true
+        timer?.cancel()
+        listener?.cancel()
     }
+
+    /// The app went to the background: stop listening and every timer until `resume()`.
+    public func pause() async {
+        guard !paused, !stopped else { return }
+        paused = true
+        timer?.cancel()
+        listener?.cancel()
+        listener = nil
+        publish(.paused(pending: (try? await pending()) ?? 0))
+    }
+
+    /// The app is back: listen again (which pulls what came meanwhile), and publish what
+    /// waits in the outbox.
+    public func resume() async {
+        guard paused, !stopped else { return }
+        paused = false
+        publish(.idle)
+        listen()
+        if (try? await pending()) ?? 0 > 0 { schedule(after: 0) }
+    }
+
+    /// Whether the coordinator is paused (the app is in the background).
+    public var isPaused: Bool { paused }
 
     /// A local position was saved: a round follows after `Sync.DebounceInterval`, unless
-    /// another change comes first (scrolling does not flood the transport).
-    public func localChange() {
-        schedule(after: settings.debounceInterval)
+    /// another change comes first.
+    public nonisolated func localChange() {
+        Task { await self.schedule(after: self.settings.debounceInterval) }
     }
 
-    /// Runs a round now, and returns what it did (or throws why it could not).
+    /// Runs a round now, after any in flight, and returns what it did (or throws why it could not).
     @discardableResult
-    public func syncNow() throws -> SyncRound.Report {
-        try queue.sync { try round() }
+    public func syncNow() async throws -> SyncRound.Report {
+        try await serially { try await self.round() }
+    }
+
+    // MARK: Work
+
+    /// Runs `work` after the work in flight, one at a time.
+    private func serially<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let previous = last
+        let task = Task { () async throws -> T in
+            await previous?.value
+            return try await work()
+        }
+        last = Task { _ = try? await task.value }
+        return try await task.value
+    }
+
+    private var syncRound: SyncRound {
+        SyncRound(store: store, components: components, device: device, gracePeriod: settings.tombstoneGracePeriod,
+                  maxClockOffset: settings.maxClockOffset)
+    }
+
+    private func pending() async throws -> Int {
+        let store = self.store
+        return try await OffPool.run { () throws(StoreError) -> Int in try store.pendingWrites().count }
     }
 
     private func schedule(after seconds: Double) {
-        let ticket: Int? = lock.withLock {
-            guard !stopped else { return nil }
-            generation += 1
-            return generation
-        }
-        guard let ticket else { return }
-        queue.asyncAfter(deadline: .now() + max(0, seconds)) { [weak self] in
-            guard let self, self.lock.withLock({ !self.stopped && self.generation == ticket }) else { return }
-            _ = try? self.round()
-        }
-    }
-
-    private func schedulePoll() {
-        guard let interval = components.transport.pollInterval else { return }
-        queue.asyncAfter(deadline: .now() + interval) { [weak self] in
-            guard let self, !self.lock.withLock({ self.stopped }) else { return }
-            _ = try? self.round()
-            self.schedulePoll()
+        guard !stopped, !paused else { return }
+        timer?.cancel()
+        let clock = self.clock
+        timerArmed = true
+        timer = Task {
+            do { try await clock.sleep(for: .seconds(max(0, seconds))) } catch { return }
+            self.timerArmed = false
+            _ = try? await self.syncNow()
         }
     }
 
-    /// One round, on the queue.
-    private func round() throws -> SyncRound.Report {
+    private func listen() {
+        guard !stopped, !paused, listener == nil else { return }
+        let (clock, network, jitter, device) = (self.clock, self.network, self.jitter, self.device)
+        let watch = ChangeWatch(
+            device: device,
+            sleep: { seconds in try await clock.sleep(for: .seconds(max(0, seconds))) },
+            retryDelay: { attempt in
+                max(0.05, network.retryDelay(after: .connection("sync"), attempt: attempt, jitter: jitter()) ?? 60)
+            },
+            log: { message in LogCategory.sync.logger.info("sync \(device): \(message)") })
+        let changes = components.transport.changes(watch)
+        listener = Task {
+            for await pull in changes {
+                guard !Task.isCancelled else { break }
+                _ = try? await self.serially { try await self.take(pull) }
+            }
+        }
+    }
+
+    /// Merges what the change stream brought, and announces it; publishes the outbox if it
+    /// waits (the transport answered, so it may be reachable again).
+    private func take(_ pull: SyncPull) async throws {
+        let before = try await ownHeads()
+        let report = try await syncRound.merge(pull, at: now())
+        await announce(report, ownBefore: before)
+        if !report.changed.isEmpty {
+            LogCategory.sync.logger.debug("heard \(report.changed.count) moved from \(pull.devices.joined(separator: ", "))")
+        }
+        if !timerArmed, try await pending() > 0 { schedule(after: 0) }
+        if case .offline = status { publish(.synced(at: now(), wrongClocks: [])) }
+    }
+
+    private func ownHeads() async throws -> [RegisterKey: PositionRecord] {
+        let (store, device) = (self.store, self.device)
+        return try await OffPool.run { () throws(StoreError) -> [RegisterKey: PositionRecord] in
+            var own: [RegisterKey: PositionRecord] = [:]
+            for record in try store.replicaState().records where record.device == device { own[record.key] = record }
+            return own
+        }
+    }
+
+    /// One round.
+    private func round() async throws -> SyncRound.Report {
         publish(.syncing)
-        let now = clock()
-        let before = try store.replicaState()
+        let date = now()
+        let before = try await ownHeads()
         do {
-            let report = try SyncRound(store: store, components: components, device: device, gracePeriod: settings.tombstoneGracePeriod).run(at: now)
-            lock.withLock { failures = 0 }
-            publish(.synced(at: now))
-            announce(report, before: before)
+            let report = try await syncRound.run(at: date)
+            failures = 0
+            publish(.synced(at: date, wrongClocks: report.wrongClocks.keys.sorted()))
+            await announce(report, ownBefore: before)
             LogCategory.sync.logger.debug("synced \(device): \(report.changed.count) moved, \(report.acknowledged) sent")
             return report
         } catch let failure as SyncRound.Failure {
-            let attempt = lock.withLock { () -> Int in
-                failures += 1
-                return failures
-            }
+            failures += 1
             let fetchFailure: FetchFailure = failure.error.kind == .unreachable ? .connection(failure.description) : .invalidContent(failure.description)
-            let delay = attempt < network.maxAttempts ? network.retryDelay(after: fetchFailure, attempt: attempt, jitter: Double.random(in: 0..<1)) : nil
+            let delay = failures < network.maxAttempts ? network.retryDelay(after: fetchFailure, attempt: failures, jitter: jitter()) : nil
             if failure.error.kind == .unreachable {
                 publish(.offline(pending: failure.pending))
             } else {
-                publish(.error(message: failure.description, retryAt: delay.map { now.addingTimeInterval($0) }))
+                publish(.error(message: failure.description, retryAt: delay.map { date.addingTimeInterval($0) }))
             }
             LogCategory.sync.logger.warning("sync \(device): \(failure.description)")
             if let delay { schedule(after: delay) }
@@ -150,30 +254,36 @@ public final class SyncCoordinator: @unchecked Sendable {
     }
 
     private func publish(_ status: SyncStatus) {
-        let continuations = lock.withLock { () -> [AsyncStream<SyncStatus>.Continuation] in
-            currentStatus = status
-            return Array(statusContinuations.values)
+        let continuations = outlets.withLock { outlets -> [AsyncStream<SyncStatus>.Continuation] in
+            outlets.status = status
+            return Array(outlets.statusContinuations.values)
         }
         for continuation in continuations { continuation.yield(status) }
     }
 
     /// The events of a round: each register that moved to another device's position, unless
     /// this device was already on that post within the deadband.
-    private func announce(_ report: SyncRound.Report, before: ReplicaState) {
-        let state = (try? store.replicaState()) ?? before
+    private func announce(_ report: SyncRound.Report, ownBefore: [RegisterKey: PositionRecord]) async {
+        guard !report.changed.isEmpty else { return }
+        let (store, keys) = (self.store, report.changed.map(\.key))
+        let registers = (try? await OffPool.run { () throws(StoreError) -> [(key: RegisterKey, register: Register)] in
+            var registers: [(key: RegisterKey, register: Register)] = []
+            for key in keys { registers.append((key, try store.register(of: key))) }
+            return registers
+        }) ?? []
         var events: [RemotePositionEvent] = []
-        for (key, _) in report.changed {
-            guard let winner = state.registers[key], let snapshot = winner.snapshot, winner.device != device else { continue }
-            let mine = before.devicePositions[key]?[device]
-            if let mine, mine.snapshot?.postId == snapshot.postId,
-               abs(mine.savedAt.timeIntervalSince(winner.savedAt)) <= settings.samePostDeadband {
+        for (key, register) in registers {
+            let resolution = policy.resolve(register)
+            guard let winner = resolution.winner, let snapshot = winner.snapshot, winner.device != device else { continue }
+            let mine = ownBefore[key]
+            if let mine, mine.snapshot?.postId == snapshot.postId, abs(mine.savedAt.timeIntervalSince(winner.savedAt)) <= settings.samePostDeadband {
                 continue
             }
             events.append(RemotePositionEvent(account: key.account, timeline: key.timeline, postId: snapshot.postId, device: winner.device,
-                                              savedAt: winner.savedAt, action: mine == nil ? .move : .suggest))
+                                              savedAt: winner.savedAt, action: mine == nil ? .move : .suggest, reason: resolution.reason))
         }
         guard !events.isEmpty else { return }
-        let continuations = lock.withLock { Array(eventContinuations.values) }
+        let continuations = outlets.withLock { Array($0.eventContinuations.values) }
         for event in events {
             for continuation in continuations { continuation.yield(event) }
         }

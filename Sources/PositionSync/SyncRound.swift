@@ -4,20 +4,26 @@ import TimelineStore
 
 /// One pull → merge → push round between a store and a transport.
 ///
-/// 1. Forget every write stamped before the grace period (`Sync.TombstoneGracePeriod`):
+/// 1. Forget every head stamped before the grace period (`Sync.TombstoneGracePeriod`):
 ///    positions and tombstones alike. A device back after longer than that starts again from
 ///    what the others hold; it is reported as `resynced`.
 /// 2. Pull what the other devices published, and ignore writes from before the grace period:
 ///    their tombstones may be gone, so they must not bring back what was deleted. Unreadable
 ///    sources are warnings.
-/// 3. Merge the rest into the store, in one transaction; the clock moves past every remote write.
-/// 4. Push this device's whole state, then remove from the outbox the writes that were in it
+/// 3. Merge the rest into the store's heads, in one transaction; the clock moves past every
+///    remote write but one more than `Sync.MaxClockOffset` ahead (a device with a wrong
+///    clock, reported).
+/// 4. Publish this device's heads, then remove from the outbox the writes that were in it
 ///    before the push: a crash anywhere leaves them there, to be pushed again (merging is
 ///    idempotent, so a second delivery changes nothing).
+///
+/// The store's synchronous work runs off Swift's cooperative threads (`OffPool`), and the
+/// transport's is asynchronous, so a round blocks no thread of the pool.
 public struct SyncRound: Sendable {
     /// What a round did.
     public struct Report: Sendable, Equatable {
-        /// Registers whose value changed, with the post each now points at (nil: forgotten).
+        /// Registers whose value changed (another write won), with the post each now points at
+        /// (nil: forgotten).
         public var changed: [(key: RegisterKey, postId: String?)]
         public var pulled: Int
         public var pushed: Int
@@ -26,11 +32,26 @@ public struct SyncRound: Sendable {
         public var devices: [String]
         /// True when the device came back after the grace period and started again.
         public var resynced: Bool
+        /// Devices whose writes were more than the maximum clock offset ahead, and by how many
+        /// seconds.
+        public var wrongClocks: [String: Double]
+
+        public init(changed: [(key: RegisterKey, postId: String?)] = [], pulled: Int = 0, pushed: Int = 0, acknowledged: Int = 0,
+                    warnings: [String] = [], devices: [String] = [], resynced: Bool = false, wrongClocks: [String: Double] = [:]) {
+            self.changed = changed
+            self.pulled = pulled
+            self.pushed = pushed
+            self.acknowledged = acknowledged
+            self.warnings = warnings
+            self.devices = devices
+            self.resynced = resynced
+            self.wrongClocks = wrongClocks
+        }
 
         public static func == (lhs: Report, rhs: Report) -> Bool {
             lhs.changed.map(\.key) == rhs.changed.map(\.key) && lhs.changed.map(\.postId) == rhs.changed.map(\.postId)
                 && lhs.pulled == rhs.pulled && lhs.pushed == rhs.pushed && lhs.acknowledged == rhs.acknowledged
-                && lhs.warnings == rhs.warnings && lhs.devices == rhs.devices && lhs.resynced == rhs.resynced
+                && lhs.warnings == rhs.warnings && lhs.devices == rhs.devices && lhs.resynced == rhs.resynced && lhs.wrongClocks == rhs.wrongClocks
         }
     }
 
@@ -45,38 +66,77 @@ public struct SyncRound: Sendable {
     public let components: SyncComponents
     public let device: String
     public let gracePeriod: TimeInterval
+    /// Seconds a remote stamp may be ahead of this device's clock and still move it.
+    public let maxClockOffset: TimeInterval
 
-    public init(store: TimelineStore, components: SyncComponents, device: String, gracePeriod: TimeInterval) {
+    public init(store: TimelineStore, components: SyncComponents, device: String, gracePeriod: TimeInterval,
+                maxClockOffset: TimeInterval = Double(HybridClock.defaultMaxOffset) / 1000) {
         self.store = store
         self.components = components
         self.device = device
         self.gracePeriod = gracePeriod
+        self.maxClockOffset = maxClockOffset
     }
 
-    public func run(at date: Date = Date()) throws -> Report {
+    public func run(at date: Date = Date()) async throws -> Report {
         let cutoff = date.addingTimeInterval(-gracePeriod)
-        let resynced = try store.syncRecord().lastSyncAt.map { $0 < cutoff } ?? false
-        try store.purgeSyncState(before: cutoff)
+        let store = self.store
+        let resynced = try await OffPool.run { () throws(StoreError) -> Bool in
+            let resynced = try store.syncRecord().lastSyncAt.map { $0 < cutoff } ?? false
+            try store.purgeSyncState(before: cutoff)
+            return resynced
+        }
         let pull: SyncPull
         do {
-            pull = try components.transport.pull(device: device)
+            pull = try await components.transport.pull(device: device)
         } catch {
-            try store.recordSyncFailure(error.description, at: date)
-            throw Failure(error: error, pending: try store.pendingWrites().count)
+            throw try await failure(error, at: date)
         }
-        let oldest = HybridTimestamp(milliseconds: UInt64(max(0, cutoff.timeIntervalSince1970 * 1000)), counter: 0)
-        let (changed, _) = try store.applyRemote(pull.records.filter { $0.stamp.time >= oldest }, policy: components.policy, at: date)
-        let pending = try store.pendingWrites()
-        let state = try store.replicaState()
+        var report = try await merge(pull, at: date)
+        report.resynced = resynced
+        let (pending, state) = try await OffPool.run { () throws(StoreError) in (try store.pendingWrites(), try store.replicaState()) }
+        let publication = SyncPublication(device: device, state: state, policy: components.policy)
         do {
-            try components.transport.push(state: state, device: device)
+            try await components.transport.push(publication)
         } catch {
-            try store.recordSyncFailure(error.description, at: date)
-            throw Failure(error: error, pending: pending.count)
+            throw try await failure(error, at: date)
         }
-        try store.acknowledge(pending.map(\.id), devices: pull.devices, at: date)
-        let moved = changed.map { ($0, state.registers[$0]?.snapshot?.postId) }
-        return Report(changed: moved, pulled: pull.records.count, pushed: state.records.count, acknowledged: pending.count,
-                      warnings: pull.warnings, devices: pull.devices, resynced: resynced)
+        let devices = pull.devices
+        try await OffPool.run { () throws(StoreError) in try store.acknowledge(pending.map(\.id), devices: devices, at: date) }
+        report.pushed = publication.own.count
+        report.acknowledged = pending.count
+        return report
+    }
+
+    /// Merges what a pull (or a change stream) brought, writes older than the grace period
+    /// left out, and reports the registers whose value changed. Nothing is published.
+    public func merge(_ pull: SyncPull, at date: Date = Date()) async throws -> Report {
+        let cutoff = date.addingTimeInterval(-gracePeriod)
+        let oldest = HybridTimestamp(milliseconds: UInt64(max(0, cutoff.timeIntervalSince1970 * 1000)), counter: 0)
+        let fresh = pull.records.filter { $0.stamp.time >= oldest }
+        let (store, policy, maxClockOffset) = (self.store, components.policy, self.maxClockOffset)
+        let (changed, wrongClocks) = try await OffPool.run { () throws(StoreError) -> ([(key: RegisterKey, postId: String?)], [String: Double]) in
+            var before: [RegisterKey: PositionRecord?] = [:]
+            for key in Set(fresh.map(\.key)) { before[key] = policy.value(of: try store.register(of: key)) }
+            let merge = try store.applyRemote(fresh, at: date, maxClockOffset: maxClockOffset)
+            var moved: [(key: RegisterKey, postId: String?)] = []
+            for key in merge.changed {
+                let after = policy.value(of: try store.register(of: key))
+                let previous = before[key] ?? nil
+                if after?.stamp != previous?.stamp { moved.append((key, after?.snapshot?.postId)) }
+            }
+            return (moved, merge.wrongClocks.mapValues { Double($0) / 1000 })
+        }
+        return Report(changed: changed, pulled: pull.records.count, warnings: pull.warnings, devices: pull.devices, wrongClocks: wrongClocks)
+    }
+
+    /// Notes a failed round in the store and describes it.
+    private func failure(_ error: SyncTransportError, at date: Date) async throws -> Failure {
+        let store = self.store
+        let pending = try await OffPool.run { () throws(StoreError) -> Int in
+            try store.recordSyncFailure(error.description, at: date)
+            return try store.pendingWrites().count
+        }
+        return Failure(error: error, pending: pending)
     }
 }

@@ -27,6 +27,11 @@ import TimelineCore
 ///   after that starts from the saved snapshot, as an anchor whose screen is gone (Catbird's
 ///   30 s expiry of an anchor captured for a refresh that never came).
 ///
+/// - The **visit** starts when the app is launched or comes to the foreground; its first
+///   scroll's anchor is where it started. `visit(of:at:in:)` says how long a save came after
+///   the start and how many posts it is from there: a save seconds after opening that moved
+///   little is a glance at a stale device, not reading (sync's merge policy tells them apart).
+///
 /// A value type: the `TimelineEngine` façade serialises access to it.
 public struct PositionTracker: Sendable {
     public enum Lifecycle: String, Sendable, CaseIterable {
@@ -74,6 +79,17 @@ public struct PositionTracker: Sendable {
     public private(set) var backgroundedAt: Date?
     /// True when the app stayed in the background longer than `anchorMaxAge` since the last scroll.
     private var anchorExpiredInBackground = false
+    /// When the current visit started (the last launch or return to the foreground), and the
+    /// post its first scroll anchored on, with that post's index then.
+    public private(set) var visitStartedAt: Date?
+    public private(set) var visitStart: (postId: String, index: Int)?
+
+    /// A save's place in its visit: seconds since the visit started, and posts moved since its
+    /// first scroll.
+    public struct Visit: Sendable, Equatable {
+        public var seconds: Double
+        public var posts: Int
+    }
 
     public init(settings: Settings = Settings(), deviceId: String? = nil) {
         self.settings = settings
@@ -139,6 +155,7 @@ public struct PositionTracker: Sendable {
         anchorExpiredInBackground = false
         liveAnchor = capture(offset: offset, viewportHeight: viewportHeight, in: index, at: date)
         pendingSave = liveAnchor
+        if visitStartedAt != nil, visitStart == nil, let liveAnchor, let position = liveAnchor.index { visitStart = (liveAnchor.postId, position) }
         guard let liveAnchor else { return saved }
         if let lastSaveAt, date.timeIntervalSince(lastSaveAt) < settings.autoSaveInterval { return saved }
         save(liveAnchor, at: date)
@@ -167,6 +184,8 @@ public struct PositionTracker: Sendable {
         case .foreground:
             if let backgroundedAt, date.timeIntervalSince(backgroundedAt) > settings.anchorMaxAge { anchorExpiredInBackground = true }
             backgroundedAt = nil
+            visitStartedAt = date
+            visitStart = nil
         case .terminate:
             pendingSave = nil
         case .launch:
@@ -174,8 +193,26 @@ public struct PositionTracker: Sendable {
             liveAnchor = nil
             backgroundedAt = nil
             launchedSinceLastScroll = true
+            visitStartedAt = date
+            visitStart = nil
         }
         return saved
+    }
+
+    /// Where `snapshot`, saved at `date`, stands in the current visit; nil outside a visit (no
+    /// launch or foreground was observed). The distance is counted in `index` when the visit's
+    /// first post and the saved one are both there, else between the indexes recorded at capture.
+    public func visit(of snapshot: PositionSnapshot, at date: Date, in index: TimelineIndex? = nil) -> Visit? {
+        guard let visitStartedAt else { return nil }
+        var posts = 0
+        if let visitStart {
+            if let index, let start = index.index(of: visitStart.postId), let position = index.index(of: snapshot.postId) {
+                posts = abs(position - start)
+            } else if let position = snapshot.index {
+                posts = abs(position - visitStart.index)
+            }
+        }
+        return Visit(seconds: max(0, date.timeIntervalSince(visitStartedAt)), posts: posts)
     }
 
     /// Whether the live anchor has expired by `date`: the app stayed in the background longer

@@ -4,6 +4,7 @@
 import AuthorRun
 import BestConfidence
 import CacheChain
+import CausalFurthest
 import ContentSimilarity
 import Directory
 import ExactMatch
@@ -47,6 +48,7 @@ public enum BuiltInStrategies {
         ExponentialBackoffPolicy.type,
         LastWriterWinsPolicy.type,
         FurthestReadPolicy.type,
+        CausalFurthestPolicy.type,
         NoneTransport.type,
         DirectoryTransport.type,
         ICloudKeyValueStoreTransport.type,

@@ -11,18 +11,22 @@ public struct ReplaySettings: Sendable, Equatable {
     /// The merge policy of multi-device sessions (`Sync.Policy`), or nil when
     /// `PositionPersistence.CrossSessionSync` is off: then `sync` deliveries change nothing.
     public var mergePolicy: ComponentSpec?
+    /// Seconds a remote stamp may be ahead of a device's clock and still move it (`Sync.MaxClockOffset`).
+    public var maxClockOffset: Double
 
     public init(tracker: PositionTracker.Settings = .init(), policy: ResumePolicy = .init(), persistenceEnabled: Bool = true,
-                mergePolicy: ComponentSpec? = nil) {
+                mergePolicy: ComponentSpec? = nil, maxClockOffset: Double = 300) {
         self.tracker = tracker
         self.policy = policy
         self.persistenceEnabled = persistenceEnabled
         self.mergePolicy = mergePolicy
+        self.maxClockOffset = maxClockOffset
     }
 
     public init(configuration: TimelineConfiguration) {
         self.init(tracker: PositionTracker.Settings(configuration: configuration), policy: ResumePolicy(configuration: configuration),
                   persistenceEnabled: configuration.positionPersistence.enabled,
-                  mergePolicy: configuration.positionPersistence.crossSessionSync ? configuration.sync.policy : nil)
+                  mergePolicy: configuration.positionPersistence.crossSessionSync ? configuration.sync.policy : nil,
+                  maxClockOffset: configuration.sync.maxClockOffset)
     }
 }

@@ -22,17 +22,21 @@ import TimelineCore
 ///   applies). A restore changes no tracker state.
 /// - Devices (format version 2): scrolls, lifecycle events and restores with a `device` go to
 ///   that device's own tracker (the timeline is shared). Each save a tracker makes is a write to
-///   its device's position register, stamped by the device's hybrid clock (a trailing save when
-///   it came due, before any later event); `sync` gives device
-///   `to` every write device `from` holds, merged by the configured policy. At a restore on a
-///   device whose register's winner is another device's write, that position is the input
-///   (`synced`), unless the live anchor answers (the reader is on this device now).
+///   its device's position register (`Register.localWrite`, the store's own rule), numbered by
+///   the device's counter, stamped by its hybrid clock (a trailing save when it came due,
+///   before any later event), with the register's causal context and the save's place in its
+///   visit; `sync` gives device `to` every head device `from` holds. At a restore on a device
+///   whose register's value (by the configured merge policy) is another device's write, that
+///   position is the input (`synced`), unless the live anchor answers (the reader is on this
+///   device now).
 /// - A device stamps its writes with its own clock: the event's time plus the header's
-///   `clockSkew` for it. A save that repeats the device's last write (the same post at the same
-///   place, `PositionRecord.isRepeated(by:)`) is no new write, as in the store. A `scroll` with `explicit` makes the device's next save (of a position
-///   captured at or after it) an explicit move back: a reset, whose epoch is its own stamp.
+///   `clockSkew` for it; a remote stamp more than `Sync.MaxClockOffset` ahead does not move
+///   it. A save that repeats the device's head (the same post at the same place,
+///   `PositionRecord.isRepeated(by:)`) is no new write, as in the store. A `scroll` with
+///   `explicit` makes the device's next save (of a position captured at or after it) an
+///   explicit move back: a reset, whose epoch is its own stamp.
 /// - Convergence: after each write and each delivery, when every device seen so far holds the
-///   same winner, every write not yet converged has converged (`convergence`).
+///   same value, every write not yet converged has converged (`convergence`).
 public struct SessionReplayer {
     public let header: SessionHeader
     public let settings: ReplaySettings
@@ -42,9 +46,11 @@ public struct SessionReplayer {
     public private(set) var resume = ResumeState()
     /// The other devices' trackers and resume states.
     public private(set) var otherDevices: [String: (tracker: PositionTracker, resume: ResumeState)] = [:]
-    /// Each device's sync state and clock, when a merge policy applies.
-    public private(set) var replicas: [String: (state: ReplicaState, clock: HybridClock)] = [:]
+    /// Each device's sync state, clock and write counter, when a merge policy applies.
+    public private(set) var replicas: [String: Replica] = [:]
     private let mergePolicy: (any MergePolicy)?
+    /// Milliseconds a remote stamp may be ahead of a device's clock and still move it.
+    private let maxClockOffset: UInt64
     /// Per device, the time of an `explicit` scroll whose save has not come yet.
     private var explicitSince: [String: Date] = [:]
     /// Every device that has had an event, in order of appearance.
@@ -58,16 +64,26 @@ public struct SessionReplayer {
     /// Seconds from write to convergence, with the write's episode.
     private var convergedDurations: [(seconds: Double, episode: Int)] = []
 
-    public init(header: SessionHeader, settings: ReplaySettings) {
+    /// One device's sync state.
+    public struct Replica: Sendable {
+        public var state = ReplicaState()
+        public var clock = HybridClock()
+        /// The device's last write number.
+        public var sequence: UInt64 = 0
+    }
+
+    /// A replayer of `header`'s session; the merge policy is built through `registry`.
+    public init(header: SessionHeader, settings: ReplaySettings, registry: StrategyRegistry = BuiltInStrategies.registry) {
         self.header = header
         self.settings = settings
         timeline = ReplayTimeline(viewportHeight: header.viewport.height)
         tracker = PositionTracker(settings: settings.tracker, deviceId: header.device)
-        if let spec = settings.mergePolicy, case .merge(let policy)? = try? BuiltInStrategies.registry.build(StrategyNode(spec), kind: .merge) {
+        if let spec = settings.mergePolicy, case .merge(let policy)? = try? registry.build(StrategyNode(spec), kind: .merge) {
             mergePolicy = policy
         } else {
             mergePolicy = nil
         }
+        maxClockOffset = UInt64(max(0, min(settings.maxClockOffset, 1e12)) * 1000)
     }
 
     /// The register every device writes: the session's account and timeline.
@@ -77,19 +93,22 @@ public struct SessionReplayer {
     /// when a merge policy applies, records a new save as a register write.
     private mutating func onDevice(_ device: String?, at date: Date, _ body: (inout PositionTracker, inout ResumeState) -> Void) {
         let name = device ?? header.device
-        var saved: PositionSnapshot?
+        var saved: (PositionSnapshot, PositionTracker.Visit?)?
+        let index = timeline.index()
         if name == header.device {
             let before = mergePolicy == nil ? nil : tracker.history.first
             body(&tracker, &resume)
-            if mergePolicy != nil, tracker.history.first != before { saved = tracker.history.first }
+            if mergePolicy != nil, let first = tracker.history.first, first != before { saved = (first, tracker.visit(of: first, at: date, in: index)) }
         } else {
             var other = otherDevices[name] ?? (PositionTracker(settings: settings.tracker, deviceId: name), ResumeState())
             let before = mergePolicy == nil ? nil : other.tracker.history.first
             body(&other.tracker, &other.resume)
             otherDevices[name] = other
-            if mergePolicy != nil, other.tracker.history.first != before { saved = other.tracker.history.first }
+            if mergePolicy != nil, let first = other.tracker.history.first, first != before {
+                saved = (first, other.tracker.visit(of: first, at: date, in: index))
+            }
         }
-        if let saved { write(saved, on: name, at: date) }
+        if let saved { write(saved.0, visit: saved.1, on: name, at: date) }
     }
 
     /// What `device`'s own clock reads at true time `date`, in milliseconds.
@@ -98,28 +117,35 @@ public struct SessionReplayer {
         return seconds > 0 ? UInt64(seconds * 1000) : 0
     }
 
-    private mutating func write(_ snapshot: PositionSnapshot, on device: String, at date: Date) {
-        guard let mergePolicy else { return }
-        var replica = replicas[device] ?? (ReplicaState(), HybridClock())
-        let wall = wallClock(of: device, at: date)
-        var clock = replica.clock
-        let stamp = RegisterStamp(time: clock.tick(wall: wall), device: device)
-        let progress = header.feed == .chronological
-            ? snapshot.postCreatedAt.map { PositionRecord.Progress(createdAt: $0.timeIntervalSince1970, postId: snapshot.postId) } : nil
-        var epoch = replica.state.epoch(of: key)
+    private mutating func write(_ snapshot: PositionSnapshot, visit: PositionTracker.Visit?, on device: String, at date: Date) {
+        guard mergePolicy != nil else { return }
+        var replica = replicas[device] ?? Replica()
+        let register = replica.state[key]
+        var explicit = false
         if let since = explicitSince[device], (snapshot.savedAt ?? date) >= since {
-            epoch = stamp
+            explicit = true
             explicitSince[device] = nil
-        } else if replica.state.devicePositions[key]?[device]?.isRepeated(by: snapshot) == true {
+        } else if register.repeats(snapshot, on: device) {
             // Where this device already was: no new write, as the store does.
             return
         }
-        replica.clock = clock
-        replica.state.apply(PositionRecord(key: key, stamp: stamp, savedAt: Date(timeIntervalSince1970: Double(wall) / 1000), snapshot: snapshot,
-                                           epoch: epoch, progress: progress), policy: mergePolicy)
+        let wall = wallClock(of: device, at: date)
+        let stamp = RegisterStamp(time: replica.clock.tick(wall: wall), device: device)
+        replica.sequence += 1
+        let record = register.localWrite(snapshot, key: key, stamp: stamp, sequence: replica.sequence,
+                                         savedAt: Date(timeIntervalSince1970: Double(wall) / 1000), explicit: explicit,
+                                         ordered: header.feed == .chronological,
+                                         visit: visit.map { PositionRecord.Visit(seconds: $0.seconds, posts: $0.posts) })
+        replica.state.apply(record)
         replicas[device] = replica
         unconvergedWrites.append((date, restoreCount))
         checkConvergence(at: date)
+    }
+
+    /// `device`'s register value under the merge policy.
+    public func value(on device: String) -> PositionRecord? {
+        guard let mergePolicy else { return nil }
+        return replicas[device]?.state.value(of: key, policy: mergePolicy)
     }
 
     /// Marks every pending write converged when every device seen holds the same winner.
@@ -127,7 +153,7 @@ public struct SessionReplayer {
         guard !unconvergedWrites.isEmpty else { return }
         var winner: RegisterStamp?
         for device in devices {
-            guard let stamp = replicas[device]?.state.registers[key]?.stamp else { return }
+            guard let stamp = value(on: device)?.stamp else { return }
             if let winner, winner != stamp { return }
             winner = stamp
         }
@@ -146,14 +172,15 @@ public struct SessionReplayer {
     /// due, as the app's timer does: a save must not take a later stamp than deliveries that
     /// arrived after it.
     private mutating func settleDueSaves(before date: Date) {
+        let index = timeline.index()
         if let due = tracker.pendingSaveDue, due <= date, let saved = tracker.settle(at: date) {
-            write(saved, on: header.device, at: due)
+            write(saved, visit: tracker.visit(of: saved, at: due, in: index), on: header.device, at: due)
         }
         for name in otherDevices.keys.sorted() {
             guard var other = otherDevices[name], let due = other.tracker.pendingSaveDue, due <= date,
                   let saved = other.tracker.settle(at: date) else { continue }
             otherDevices[name] = other
-            write(saved, on: name, at: due)
+            write(saved, visit: other.tracker.visit(of: saved, at: due, in: index), on: name, at: due)
         }
     }
 
@@ -192,12 +219,12 @@ public struct SessionReplayer {
                 resume.observe(lifecycle, at: event.at)
             }
         case .sync(let from, let to):
-            guard let mergePolicy, let sent = replicas[from]?.state.records else { break }
-            var receiver = replicas[to] ?? (ReplicaState(), HybridClock())
+            guard mergePolicy != nil, let sent = replicas[from]?.state.records else { break }
+            var receiver = replicas[to] ?? Replica()
             let wall = wallClock(of: to, at: event.at)
             for record in sent {
-                receiver.clock.observe(record.stamp.time, wall: wall)
-                receiver.state.apply(record, policy: mergePolicy)
+                receiver.clock.observe(record.stamp.time, wall: wall, maxOffset: maxClockOffset)
+                receiver.state.apply(record)
             }
             replicas[to] = receiver
             checkConvergence(at: event.at)
@@ -219,7 +246,7 @@ public struct SessionReplayer {
             // The register's winner, by the merge policy, when another device wrote it: unless
             // the reader is live on this device, that is where they are.
             var own: (input: PositionSnapshot?, source: RestorePoint.InputSource)?
-            if source != .liveAnchor, let winner = replicas[name]?.state.registers[key], winner.device != name, let synced = winner.snapshot {
+            if source != .liveAnchor, let winner = value(on: name), winner.device != name, let synced = winner.snapshot {
                 own = (input, source)
                 input = synced
                 source = .synced

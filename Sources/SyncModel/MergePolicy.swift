@@ -1,28 +1,40 @@
-/// How a register picks its value among the writes it has seen: a strict total order, of which
-/// the register keeps the greatest. A max over a total order is commutative, associative and
-/// idempotent, so replicas that have seen the same writes hold the same value whatever the
-/// order, duplication or delay of delivery. The conformance suite checks this for every
-/// registered policy.
+/// How a register's value follows from its heads (`Register`): a pure function of them, so
+/// replicas that hold the same heads agree on the value, whatever order the writes came in.
+/// The heads themselves are merged the same way under every policy; a policy only reads them.
+/// The conformance suite checks every registered policy's scenarios in every order of
+/// delivery, and convergence on random histories.
 public protocol MergePolicy: Sendable {
     /// The registered name.
     var name: String { get }
-    /// True when `lhs` loses to `rhs`. Must be a strict total order on the writes of one
-    /// register; end with `RegisterStamp` order to break every tie. Decide from the stamp, the
-    /// epoch, the progress and whether it is a tombstone: the store merges rows without
-    /// decoding their snapshots.
-    func precedes(_ lhs: PositionRecord, _ rhs: PositionRecord) -> Bool
-    /// The write's place in this order as bytes (`precedes(a, b)` exactly when
-    /// `orderKey(a) < orderKey(b)`), so that a database can merge with one conditional upsert;
-    /// nil for a policy that cannot say, which a sync server then refuses. The conformance suite
-    /// checks that the two agree.
-    func orderKey(of record: PositionRecord) -> OrderKey?
+    /// The register's value, the heads that competed for it and why it won. Decide from the
+    /// heads' sequences, contexts, stamps, epochs, progress, visits and moves: the store
+    /// resolves rows without decoding their snapshots.
+    func resolve(_ register: Register) -> Resolution
 }
 
 extension MergePolicy {
-    public func orderKey(of record: PositionRecord) -> OrderKey? { nil }
-
-    /// The winner of two writes.
-    public func merge(_ lhs: PositionRecord, _ rhs: PositionRecord) -> PositionRecord {
-        precedes(lhs, rhs) ? rhs : lhs
+    /// The register's value: the winning write (a tombstone when the position was forgotten),
+    /// or nil for a register with no heads.
+    public func value(of register: Register) -> PositionRecord? {
+        resolve(register).winner
     }
+}
+
+/// What a policy decided for a register.
+public struct Resolution: Sendable, Equatable {
+    /// The winning write; nil for an empty register.
+    public var winner: PositionRecord?
+    /// The heads it was chosen among (for the causal policy, the live heads).
+    public var candidates: [PositionRecord]
+    /// Why it won, in a few words: "one live head", "concurrent; furthest", …
+    public var reason: String
+
+    public init(winner: PositionRecord?, candidates: [PositionRecord], reason: String) {
+        self.winner = winner
+        self.candidates = candidates
+        self.reason = reason
+    }
+
+    /// No heads: no value.
+    public static let empty = Resolution(winner: nil, candidates: [], reason: "no position")
 }

@@ -1,13 +1,22 @@
 import Foundation
 import TimelineCore
 
-/// One write to a position register: the saved position, or a tombstone that forgets it, with
-/// the stamp that orders it among all writes.
+/// One write to a position register: the saved position, or a tombstone that forgets it.
 ///
-/// `epoch` is the latest reset the writer had seen when it wrote: a reset is a tombstone or an
-/// explicit move backwards (the reader scrolled back on purpose), and a reset's epoch is its own
-/// stamp. FurthestRead compares epochs first, so that a reset wins over every position written
-/// before it was seen, and progress along the timeline only counts within one epoch.
+/// - `sequence` numbers the writer's own writes (1, 2, 3, …, one counter per device): no clock
+///   can disturb it, and a device's latest write to a register is the one with the highest.
+/// - `context` is what the writer had merged when it wrote: for each other device, the highest
+///   sequence number of its writes to this register (a version vector). A write whose context
+///   covers another device's latest write was made after seeing it.
+/// - `stamp` (hybrid clock, device) is for display, the grace period and breaking ties; the
+///   `LastWriterWins` policy orders by it.
+/// - `epoch` is the latest reset the writer had seen: a reset is a tombstone or an explicit
+///   move backwards (the reader scrolled back on purpose), and a reset's epoch is its own stamp.
+/// - `visit` says how long the writing device had been open, and how far the reader had moved
+///   since it opened, when it wrote: a write seconds after opening that moved little is a
+///   glance, not reading.
+/// - `moves` counts the writer's saves to this register that moved towards older posts and
+///   towards newer ones: the reading direction a register learns.
 public struct PositionRecord: Sendable, Equatable {
     /// How far along a chronological timeline a position is: the post's creation time, then its id.
     public struct Progress: Sendable, Comparable, Hashable {
@@ -25,8 +34,38 @@ public struct PositionRecord: Sendable, Equatable {
         }
     }
 
+    /// The writing device's visit when it wrote: seconds since it was opened (launched or
+    /// brought to the foreground), and posts the reader had moved since then.
+    public struct Visit: Sendable, Hashable {
+        public var seconds: Double
+        public var posts: Int
+
+        public init(seconds: Double, posts: Int) {
+            self.seconds = seconds
+            self.posts = posts
+        }
+    }
+
+    /// How many of a device's saves to a register moved towards older posts (down a
+    /// newest-first feed) and towards newer ones, counted by the device as it saves.
+    public struct Moves: Sendable, Hashable {
+        public var older: Int
+        public var newer: Int
+
+        public init(older: Int = 0, newer: Int = 0) {
+            self.older = older
+            self.newer = newer
+        }
+
+        public static let none = Moves()
+    }
+
     public var key: RegisterKey
     public var stamp: RegisterStamp
+    /// The writer's own number for this write; a device's writes have increasing numbers.
+    public var sequence: UInt64
+    /// What the writer had merged when it wrote: other devices' highest sequence numbers.
+    public var context: VersionVector
     /// The writer's wall clock when it wrote, for display ("3 min ago"); never for ordering.
     public var savedAt: Date
     /// The position, or nil for a tombstone.
@@ -41,15 +80,31 @@ public struct PositionRecord: Sendable, Equatable {
     /// The position's progress when the timeline is chronological; nil for a tombstone or an
     /// unordered (algorithmic) feed.
     public var progress: Progress?
+    /// The writer's visit when it wrote; nil when the writer did not say (a save from the
+    /// command line, a version-1 write): such a write counts as reading.
+    public var visit: Visit?
+    /// The writer's count of its moves along this register so far, this write's included.
+    public var moves: Moves
 
-    public init(key: RegisterKey, stamp: RegisterStamp, savedAt: Date, snapshot: PositionSnapshot?, epoch: RegisterStamp,
-                progress: Progress?) {
+    public init(key: RegisterKey, stamp: RegisterStamp, sequence: UInt64? = nil, context: VersionVector = .empty, savedAt: Date,
+                snapshot: PositionSnapshot?, epoch: RegisterStamp, progress: Progress?, visit: Visit? = nil, moves: Moves = .none) {
         self.key = key
         self.stamp = stamp
+        self.sequence = sequence ?? Self.legacySequence(of: stamp)
+        self.context = context.removing(stamp.device)
         self.savedAt = savedAt
         box = snapshot.map(SnapshotBox.init)
         self.epoch = epoch
         self.progress = snapshot == nil ? nil : progress
+        self.visit = visit
+        self.moves = moves
+    }
+
+    /// The number a write without one (version 1 of the wire format, or a store from before
+    /// causal heads) takes: its clock's milliseconds, which grow with each of its device's
+    /// writes as a sequence does.
+    public static func legacySequence(of stamp: RegisterStamp) -> UInt64 {
+        stamp.time.milliseconds
     }
 
     /// The device that wrote it.
@@ -57,11 +112,23 @@ public struct PositionRecord: Sendable, Equatable {
     public var isTombstone: Bool { box == nil }
 
     public static func == (lhs: PositionRecord, rhs: PositionRecord) -> Bool {
-        lhs.key == rhs.key && lhs.stamp == rhs.stamp && lhs.savedAt == rhs.savedAt && lhs.epoch == rhs.epoch && lhs.progress == rhs.progress
+        lhs.key == rhs.key && lhs.stamp == rhs.stamp && lhs.sequence == rhs.sequence && lhs.savedAt == rhs.savedAt && lhs.epoch == rhs.epoch
+            && lhs.progress == rhs.progress && lhs.context == rhs.context && lhs.visit == rhs.visit && lhs.moves == rhs.moves
             && (lhs.box === rhs.box || lhs.box?.snapshot == rhs.box?.snapshot)
     }
     /// A tombstone or an explicit move backwards.
     public var isReset: Bool { epoch == stamp }
+
+    /// Whether this write replaces `other` as its device's latest: a higher sequence number,
+    /// or the same one and a later stamp (two version-1 writes in one millisecond).
+    public func supersedesOwn(_ other: PositionRecord) -> Bool {
+        sequence != other.sequence ? sequence > other.sequence : other.stamp < stamp
+    }
+
+    /// Whether this write was made after seeing `other`, a write of another device.
+    public func hasSeen(_ other: PositionRecord) -> Bool {
+        context.includes(device: other.device, sequence: other.sequence)
+    }
 
     /// Whether saving `snapshot` would only repeat this write: the same post at the same place
     /// in the viewport (within half a point). Such a save is no new write. A device that goes to

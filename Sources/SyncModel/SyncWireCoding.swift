@@ -4,23 +4,30 @@ import TimelineCore
 import TimelineFormats
 import ValueTree
 
-/// The sync wire format, version 1: one JSON document per device, as a Directory transport's
-/// file and an HTTP transport's body carry it (`schemas/sync-wire.schema.json`):
+/// The sync wire format, version 2: one JSON document per device, as a Directory transport's
+/// file and an HTTP transport's body carry it (`schemas/sync-wire.schema.json`). Each record is
+/// a register head:
 ///
 /// ```json
-/// {"format": "timeline-sync", "version": 1, "device": "phone", "records": [
+/// {"format": "timeline-sync", "version": 2, "device": "phone", "records": [
 ///   {"account": "me", "timeline": "home", "hlc": "0192f4a1b2c30007", "device": "phone",
-///    "savedAt": "2026-11-24T09:00:00Z", "epoch": {"hlc": "0000000000000000", "device": ""},
+///    "seq": 12, "context": {"laptop": 7}, "savedAt": "2026-11-24T09:00:00Z",
+///    "epoch": {"hlc": "0000000000000000", "device": ""},
 ///    "progress": {"createdAt": 1700000000, "postId": "42"},
+///    "visit": {"seconds": 184.5, "posts": 23}, "moves": {"older": 40, "newer": 3},
 ///    "position": {"postId": "42", "viewportY": -40, …}}]}
 /// ```
 ///
-/// `position: null` is a tombstone. Unknown fields are ignored (newer writers may add them); a
-/// missing or mistyped field, a malformed timestamp or an empty device id is an error naming
-/// where it is.
+/// `position: null` is a tombstone. Version 1 is still read: its records have no `seq` and
+/// no `context`, and become heads numbered by their clock's milliseconds with an empty
+/// context. Unknown fields are ignored (newer writers may add them); a missing or mistyped
+/// field, a malformed timestamp or an empty device id is an error naming where it is.
 public enum SyncWireCoding {
     public static let format = "timeline-sync"
-    public static let version = 1
+    /// The version written.
+    public static let version = 2
+    /// The versions read.
+    public static let readableVersions = 1...2
 
     /// A document that cannot be read: where, and why.
     public struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -55,11 +62,20 @@ public enum SyncWireCoding {
         var pairs: [(String, Value)] = [
             ("account", .string(record.key.account)), ("timeline", .string(record.key.timeline)),
             ("hlc", .string(record.stamp.time.description)), ("device", .string(record.device)),
+            ("seq", Value(.integer(IntegerValue(record.sequence)))),
+            ("context", .dictionary(record.context.entries.map { ($0.device, Value(.integer(IntegerValue($0.sequence)))) })),
             ("savedAt", .string(Timestamp.format(record.savedAt))),
             ("epoch", .dictionary([("hlc", .string(record.epoch.time.description)), ("device", .string(record.epoch.device))])),
         ]
         if let progress = record.progress {
             pairs.append(("progress", .dictionary([("createdAt", .real(progress.createdAt)), ("postId", .string(progress.postId))])))
+        }
+        if let visit = record.visit {
+            pairs.append(("visit", .dictionary([("seconds", .real(visit.seconds)), ("posts", .integer(visit.posts))])))
+        }
+        if record.moves != .none {
+            pairs.append(("moves", .dictionary([("older", .integer(record.moves.older)),
+                                                ("newer", .integer(record.moves.newer))])))
         }
         pairs.append(("position", record.snapshot.map(SnapshotCoding.value(of:)) ?? .null))
         return .dictionary(pairs)
@@ -74,13 +90,17 @@ public enum SyncWireCoding {
         }
         guard root["format"]?.stringValue == format else { throw DecodingError("\"format\" must be \"\(format)\"") }
         guard let version = root["version"]?.numberValue else { throw DecodingError("\"version\" must be a number") }
-        guard version == Double(Self.version) else {
-            throw DecodingError("version \(root["version"]!.description) is not supported; this engine reads version \(Self.version)")
+        guard let readVersion = Self.readableVersions.first(where: { Double($0) == version }) else {
+            throw DecodingError("""
+                version \(root["version"]!.description) is not supported; this engine reads versions \(readableVersions.lowerBound) \
+                to \(readableVersions.upperBound)
+                """)
         }
         let device = try string(root, "device", at: "")
         guard let records = root["records"]?.arrayValue else { throw DecodingError("\"records\" must be an array") }
         var decoded: [PositionRecord] = []
-        for (number, entry) in records.enumerated() { decoded.append(try record(entry, at: "records[\(number)]")) }
+        decoded.reserveCapacity(records.count)
+        for (number, entry) in records.enumerated() { decoded.append(try record(entry, at: "records[\(number)]", version: readVersion)) }
         var cursor: Int?
         if let written = root["cursor"], written != .null {
             guard let number = written.numberValue, number >= 0, number < 9e15, number == number.rounded() else {
@@ -91,7 +111,8 @@ public enum SyncWireCoding {
         return Document(device: device, records: decoded, cursor: cursor)
     }
 
-    public static func record(_ entry: Value, at path: String) throws(DecodingError) -> PositionRecord {
+    /// One record of a document of `version`.
+    public static func record(_ entry: Value, at path: String, version: Int = version) throws(DecodingError) -> PositionRecord {
         guard entry.dictionaryValue != nil else { throw DecodingError("\(path) must be an object") }
         let key = RegisterKey(account: try string(entry, "account", at: path), timeline: try string(entry, "timeline", at: path))
         let stamp = RegisterStamp(time: try timestamp(entry, "hlc", at: path), device: try string(entry, "device", at: path))
@@ -117,7 +138,41 @@ public enum SyncWireCoding {
                 throw DecodingError("\(path).position: \(error.message)")
             }
         }
-        return PositionRecord(key: key, stamp: stamp, savedAt: savedAt, snapshot: snapshot, epoch: epoch, progress: progress)
+        var sequence: UInt64?
+        var context = VersionVector()
+        if version >= 2 {
+            guard let value = entry["seq"]?.integerValue?.uint64Value, value > 0 else {
+                throw DecodingError("\(path).seq must be a positive integer")
+            }
+            sequence = value
+            if let written = entry["context"], written != .null {
+                guard let pairs = written.dictionaryValue else { throw DecodingError("\(path).context must be an object of sequence numbers") }
+                for (device, value) in pairs {
+                    guard !device.string.isEmpty, let seen = value.value.integerValue?.uint64Value else {
+                        throw DecodingError("\(path).context.\(device) must be a non-negative integer")
+                    }
+                    context.raise(device.string, to: seen)
+                }
+            }
+        }
+        var visit: PositionRecord.Visit?
+        if let written = entry["visit"], written != .null {
+            guard let seconds = written["seconds"]?.numberValue, seconds.isFinite, seconds >= 0,
+                  let posts = written["posts"]?.integerValue?.intValue, posts >= 0 else {
+                throw DecodingError("\(path).visit must have a non-negative number seconds and a non-negative integer posts")
+            }
+            visit = PositionRecord.Visit(seconds: seconds, posts: posts)
+        }
+        var moves = PositionRecord.Moves.none
+        if let written = entry["moves"], written != .null {
+            guard let olderCount = written["older"]?.integerValue?.intValue, olderCount >= 0,
+                  let newerCount = written["newer"]?.integerValue?.intValue, newerCount >= 0 else {
+                throw DecodingError("\(path).moves must have non-negative integers older and newer")
+            }
+            moves = PositionRecord.Moves(older: olderCount, newer: newerCount)
+        }
+        return PositionRecord(key: key, stamp: stamp, sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
+                              progress: progress, visit: visit, moves: moves)
     }
 
     private static func string(_ value: Value, _ key: String, at path: String) throws(DecodingError) -> String {

@@ -7,12 +7,12 @@ import PostgresNIO
 /// several machines. The server keeps no state of its own, so any number of `engine serve`
 /// processes behind a load balancer serve the same users.
 ///
-/// - A write is a conditional upsert, `INSERT … ON CONFLICT … DO UPDATE … WHERE
-///   excluded.order_key > position_register.order_key`: two instances racing on one register
-///   cannot lose the winner.
-/// - A request's writes are one statement, all or nothing, which also moves the user's change
-///   counter on (its row lock orders the user's commits) and calls `pg_notify`, so that every
-///   instance's long-polls hear of it when it commits.
+/// - A head is a conditional upsert, `INSERT … ON CONFLICT … DO UPDATE … WHERE
+///   excluded.head_key > position_head.head_key`: two instances racing on one device's head
+///   cannot lose the later write.
+/// - A request's heads are one statement, all or nothing, which also moves the user's change
+///   counter on (its row lock orders the user's commits), stamps each changed head with it,
+///   and calls `pg_notify`, so that every instance's long-polls hear of it when it commits.
 public final class PostgresRegisterStorage: RegisterStorage {
     /// The channel notifications go on; the payload is the user's id.
     static let channel = "timeline_sync"
@@ -89,14 +89,38 @@ public final class PostgresRegisterStorage: RegisterStorage {
 
     public var remoteChanges: AsyncStream<Int64>? { changes }
 
-    /// Creates the tables once per process; concurrent instances wait on an advisory lock.
+    /// Creates the tables once per process, and turns a previous release's tables into heads;
+    /// concurrent instances wait on an advisory lock.
     private func prepare() async throws {
         guard !prepared.isSet else { return }
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7274726)", logger: logger)
             for statement in Self.schema { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+            try await migrateVersion1(connection)
         }
         prepared.set()
+    }
+
+    /// The previous release kept a winner and each device's latest write in wire-format version
+    /// 1: the device rows become heads, and both tables go.
+    private func migrateVersion1(_ connection: PostgresConnection) async throws {
+        let exists = try await connection.query("SELECT to_regclass('device_position') IS NOT NULL", logger: logger)
+        var found = false
+        for try await value in exists.decode(Bool.self) { found = value }
+        guard found else { return }
+        var heads: [(Int64, StoredHead)] = []
+        for try await (user, json) in try await connection.query("SELECT user_id, record FROM device_position", logger: logger).decode((Int64, String).self) {
+            if let record = try? HeadMigration.record(fromVersion1: json) { heads.append((user, StoredHead(record))) }
+        }
+        for (user, head) in heads {
+            try await connection.query("""
+                INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
+                VALUES (\(user), \(head.account), \(head.timeline), \(head.device), \(Data(head.headKey)), 0, \(head.json))
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
+        try await connection.query("DROP TABLE device_position", logger: logger)
+        try await connection.query("DROP TABLE IF EXISTS position_register", logger: logger)
     }
 
     static let schema = [
@@ -109,15 +133,11 @@ public final class PostgresRegisterStorage: RegisterStorage {
                                                hash BYTEA NOT NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL, revoked_at DOUBLE PRECISION)
         """,
         """
-        CREATE TABLE IF NOT EXISTS position_register (user_id BIGINT NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL,
-                                                      order_key BYTEA NOT NULL, stamp_key BYTEA NOT NULL, record TEXT NOT NULL,
-                                                      PRIMARY KEY (user_id, account, timeline))
+        CREATE TABLE IF NOT EXISTS position_head (user_id BIGINT NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
+                                                  head_key BYTEA NOT NULL, changed_at BIGINT NOT NULL, record TEXT NOT NULL,
+                                                  PRIMARY KEY (user_id, account, timeline, device))
         """,
-        """
-        CREATE TABLE IF NOT EXISTS device_position (user_id BIGINT NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
-                                                    stamp_key BYTEA NOT NULL, record TEXT NOT NULL,
-                                                    PRIMARY KEY (user_id, account, timeline, device))
-        """,
+        "CREATE INDEX IF NOT EXISTS position_head_changes ON position_head (user_id, changed_at)",
     ]
 
     public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
@@ -168,23 +188,18 @@ public final class PostgresRegisterStorage: RegisterStorage {
         return tokens
     }
 
-    /// One statement, so one snapshot: the counter, then every write.
-    public func read(user: StoredUser) async throws -> (cursor: Int64, records: [String]) {
+    /// One statement, so one snapshot: the counter, then the heads (those changed after `since`).
+    public func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) {
         try await prepare()
+        let after = since ?? -1
         let rows = try await client.query("""
-            SELECT 0, ''::bytea, version::text FROM sync_user WHERE id = \(user.id)
-            UNION ALL SELECT 1, stamp_key, record FROM position_register WHERE user_id = \(user.id)
-            UNION ALL SELECT 1, stamp_key, record FROM device_position WHERE user_id = \(user.id)
+            SELECT 0, version::text FROM sync_user WHERE id = \(user.id)
+            UNION ALL SELECT 1, record FROM position_head WHERE user_id = \(user.id) AND changed_at > \(after)
             """, logger: logger)
         var cursor: Int64 = 0
-        var seen = Set<Data>()
         var records: [String] = []
-        for try await (kind, key, text) in rows.decode((Int32, Data, String).self) {
-            if kind == 0 {
-                cursor = Int64(text) ?? 0
-            } else if seen.insert(key).inserted {
-                records.append(text)
-            }
+        for try await (kind, text) in rows.decode((Int32, String).self) {
+            if kind == 0 { cursor = Int64(text) ?? 0 } else { records.append(text) }
         }
         return (cursor, records)
     }
@@ -197,55 +212,46 @@ public final class PostgresRegisterStorage: RegisterStorage {
         return 0
     }
 
-    /// One statement for a whole request: each write a conditional upsert (the greatest write
-    /// per register and per device first, as one statement cannot update a row twice), then the
-    /// user's change counter and the notification when anything changed. Autocommitted, so it
-    /// is all or nothing; the counter's row lock orders this user's commits.
+    /// One statement for a whole request. Of the request's heads, the latest per device that
+    /// is later than the stored head; when there is any, the user's counter moves on (its row
+    /// lock waits for a concurrent request of the user, so commits and counters agree); each of
+    /// them is a conditional upsert stamped with the new counter; and a notification goes out.
+    /// Autocommitted, so it is all or nothing.
     static let mergeStatement = """
         WITH input AS (
-            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-                AS w(account, timeline, device, order_key, stamp_key, record)
-        ), register_input AS (
-            SELECT DISTINCT ON (account, timeline) account, timeline, decode(order_key, 'hex') AS order_key,
-                   decode(stamp_key, 'hex') AS stamp_key, record
-            FROM input ORDER BY account, timeline, decode(order_key, 'hex') DESC
-        ), device_input AS (
-            SELECT DISTINCT ON (account, timeline, device) account, timeline, device, decode(stamp_key, 'hex') AS stamp_key, record
-            FROM input ORDER BY account, timeline, device, decode(stamp_key, 'hex') DESC
-        ), registers AS (
-            INSERT INTO position_register (user_id, account, timeline, order_key, stamp_key, record)
-            SELECT $1, account, timeline, order_key, stamp_key, record FROM register_input
-            ON CONFLICT (user_id, account, timeline) DO UPDATE SET order_key = EXCLUDED.order_key, stamp_key = EXCLUDED.stamp_key,
-                record = EXCLUDED.record
-            WHERE EXCLUDED.order_key > position_register.order_key
-            RETURNING 1
-        ), devices AS (
-            INSERT INTO device_position (user_id, account, timeline, device, stamp_key, record)
-            SELECT $1, account, timeline, device, stamp_key, record FROM device_input
-            ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET stamp_key = EXCLUDED.stamp_key, record = EXCLUDED.record
-            WHERE EXCLUDED.stamp_key > device_position.stamp_key
-            RETURNING 1
-        ), changed AS (
-            SELECT (SELECT count(*) FROM registers) + (SELECT count(*) FROM devices) AS rows
+            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS w(account, timeline, device, head_key, record)
+        ), head_input AS (
+            SELECT DISTINCT ON (account, timeline, device) account, timeline, device, decode(head_key, 'hex') AS head_key, record
+            FROM input ORDER BY account, timeline, device, decode(head_key, 'hex') DESC
+        ), fresh AS (
+            SELECT i.* FROM head_input i LEFT JOIN position_head h
+                ON h.user_id = $1 AND h.account = i.account AND h.timeline = i.timeline AND h.device = i.device
+            WHERE h.head_key IS NULL OR i.head_key > h.head_key
         ), counter AS (
-            UPDATE sync_user SET version = version + 1 WHERE id = $1 AND (SELECT rows FROM changed) > 0 RETURNING version
+            UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version
+        ), heads AS (
+            INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
+            SELECT $1, account, timeline, device, head_key, (SELECT version FROM counter), record FROM fresh
+            ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET head_key = EXCLUDED.head_key, changed_at = EXCLUDED.changed_at,
+                record = EXCLUDED.record
+            WHERE EXCLUDED.head_key > position_head.head_key
+            RETURNING 1
         )
-        SELECT (SELECT rows FROM changed)::bigint,
+        SELECT (SELECT count(*) FROM heads)::bigint,
                COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint,
-               (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text) WHERE (SELECT rows FROM changed) > 0) AS sent)::bigint
+               (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text) WHERE EXISTS (SELECT 1 FROM counter)) AS sent)::bigint
         """
 
-    public func merge(_ writes: [StoredWrite], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
+    public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
         try await prepare()
         func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-        var bindings = PostgresBindings(capacity: 7)
+        var bindings = PostgresBindings(capacity: 6)
         bindings.append(user.id)
-        bindings.append(writes.map(\.account))
-        bindings.append(writes.map(\.timeline))
-        bindings.append(writes.map(\.device))
-        bindings.append(writes.map { hex($0.orderKey) })
-        bindings.append(writes.map { hex($0.stampKey) })
-        bindings.append(writes.map(\.json))
+        bindings.append(heads.map(\.account))
+        bindings.append(heads.map(\.timeline))
+        bindings.append(heads.map(\.device))
+        bindings.append(heads.map { hex($0.headKey) })
+        bindings.append(heads.map(\.json))
         let rows = try await client.query(PostgresQuery(unsafeSQL: Self.mergeStatement, binds: bindings), logger: logger)
         for try await (changed, cursor, _) in rows.decode((Int64, Int64, Int64).self) { return (Int(changed), cursor) }
         throw StorageError("the merge returned no row")

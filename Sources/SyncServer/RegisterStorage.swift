@@ -14,15 +14,17 @@ public protocol RegisterStorage: Sendable {
     func revokeToken(id: Int64, at date: Date) async throws -> Bool
     /// Every token, without its hash.
     func tokens() async throws -> [StoredToken]
-    /// The user's change counter and every write the server keeps for them (the registers'
-    /// winners and each device's latest write, each once), as wire-format JSON objects.
-    func read(user: StoredUser) async throws -> (cursor: Int64, records: [String])
+    /// The user's change counter and the heads the server keeps for them (each device's latest
+    /// write per register) as wire-format JSON objects: all of them, or with `since`, those
+    /// changed after the counter passed it. One snapshot of the database.
+    func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String])
     /// The user's change counter.
     func cursor(user: StoredUser) async throws -> Int64
-    /// Merges writes, each with one conditional upsert that keeps the greater order key, and
-    /// moves the change counter on when anything changed. Returns how many rows changed and
-    /// the counter after.
-    func merge(_ writes: [StoredWrite], user: StoredUser) async throws -> (changed: Int, cursor: Int64)
+    /// Merges heads, each with one conditional upsert that replaces a device's head only with a
+    /// later one (`StoredHead.headKey`), and moves the change counter on when anything changed;
+    /// the heads changed carry the new counter. Returns how many heads changed and the counter
+    /// after.
+    func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64)
     /// Throws when the database cannot be reached (`GET /health`).
     func check() async throws
     /// Users whose registers another server instance changed, for long-polls here; nil when
@@ -49,24 +51,51 @@ public struct StoredToken: Sendable, Equatable {
     public let revokedAt: Date?
 }
 
-/// One write as the storage keeps it: its register, its order under the server's merge policy
-/// and under the stamp (for the device's own latest), and its wire-format JSON.
-public struct StoredWrite: Sendable {
+/// One head as the storage keeps it: its register and device, its place among that device's
+/// writes (`headKey`: the sequence number, then the hybrid timestamp, as 16 big-endian bytes,
+/// which sort as the writes do), and its wire-format JSON. No merge policy is involved: the
+/// server keeps heads, and devices resolve the value when they read.
+public struct StoredHead: Sendable {
     public let account: String
     public let timeline: String
     public let device: String
-    public let orderKey: [UInt8]
-    public let stampKey: [UInt8]
+    public let headKey: [UInt8]
     public let json: String
 
-    public init(_ record: PositionRecord, orderKey: OrderKey) {
+    public init(_ record: PositionRecord) {
         account = record.key.account
         timeline = record.key.timeline
         device = record.device
-        self.orderKey = orderKey.bytes
-        stampKey = record.stamp.orderKey.bytes
+        headKey = Self.key(sequence: record.sequence, time: record.stamp.time)
         // Every value of a decoded record is representable.
         json = (try? JSONWriter(style: .compact).write(SyncWireCoding.value(of: record))) ?? "{}"
+    }
+
+    /// Of `heads`, the latest of each register and device, in their first order: what a request
+    /// changes at most.
+    public static func latest(_ heads: [StoredHead]) -> [StoredHead] {
+        var index: [String: Int] = [:]
+        var kept: [StoredHead] = []
+        for head in heads {
+            let name = "\(head.account)\u{0}\(head.timeline)\u{0}\(head.device)"
+            if let at = index[name] {
+                if kept[at].headKey.lexicographicallyPrecedes(head.headKey) { kept[at] = head }
+            } else {
+                index[name] = kept.count
+                kept.append(head)
+            }
+        }
+        return kept
+    }
+
+    /// The sequence number, then the hybrid timestamp, big-endian.
+    public static func key(sequence: UInt64, time: HybridTimestamp) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        for value in [sequence, time.rawValue] {
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        }
+        return bytes
     }
 }
 

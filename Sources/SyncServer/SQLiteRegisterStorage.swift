@@ -3,10 +3,11 @@ import GRDB
 
 /// The server's storage in one SQLite file, through GRDB: nothing to install, the default.
 ///
-/// Registers are merged in the database: `INSERT … ON CONFLICT … DO UPDATE … WHERE
-/// excluded.orderKey > positionRegister.orderKey`, one statement per write, in the write's
-/// transaction, which also moves the user's change counter on. SQLite has one writer at a time,
-/// so a server on it is one process; PostgreSQL serves several.
+/// Heads are merged in the database: `INSERT … ON CONFLICT … DO UPDATE … WHERE
+/// excluded.headKey > positionHead.headKey`, one statement per head, in the request's
+/// transaction, which also moves the user's change counter on and stamps each changed head
+/// with it (so a long-poll answers only what changed). SQLite has one writer at a time, so a
+/// server on it is one process; PostgreSQL serves several.
 public final class SQLiteRegisterStorage: RegisterStorage {
     private let pool: DatabasePool
     public let path: String
@@ -40,6 +41,26 @@ public final class SQLiteRegisterStorage: RegisterStorage {
                                              stampKey BLOB NOT NULL, record TEXT NOT NULL,
                                              PRIMARY KEY (userId, account, timeline, device)) WITHOUT ROWID;
                 """)
+        }
+        migrator.registerMigration("server-v2-heads") { db in
+            // Each device's latest write per register, with the change counter that last
+            // changed it; the winner table goes (the server no longer merges by a policy), and
+            // the device positions become heads in the wire format's version 2.
+            try db.execute(sql: """
+                CREATE TABLE positionHead (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
+                                           headKey BLOB NOT NULL, changedAt INTEGER NOT NULL, record TEXT NOT NULL,
+                                           PRIMARY KEY (userId, account, timeline, device)) WITHOUT ROWID;
+                CREATE INDEX positionHeadChanges ON positionHead (userId, changedAt);
+                """)
+            let insert = try db.makeStatement(sql: """
+                INSERT OR IGNORE INTO positionHead (userId, account, timeline, device, headKey, changedAt, record) VALUES (?, ?, ?, ?, ?, 0, ?)
+                """)
+            for row in try Row.fetchAll(db, sql: "SELECT userId, record FROM devicePosition") {
+                guard let record = try? HeadMigration.record(fromVersion1: row[1]) else { continue }
+                let head = StoredHead(record)
+                try insert.execute(arguments: [row[0], head.account, head.timeline, head.device, Data(head.headKey), head.json])
+            }
+            try db.execute(sql: "DROP TABLE devicePosition; DROP TABLE positionRegister;")
         }
         return migrator
     }
@@ -85,17 +106,11 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         }
     }
 
-    public func read(user: StoredUser) async throws -> (cursor: Int64, records: [String]) {
+    public func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) {
         try await pool.read { db in
             let cursor = try Int64.fetchOne(db, sql: "SELECT version FROM syncUser WHERE id = ?", arguments: [user.id]) ?? 0
-            var seen = Set<Data>()
-            var records: [String] = []
-            for row in try Row.fetchAll(db, sql: """
-                SELECT stampKey, record FROM positionRegister WHERE userId = ?
-                UNION ALL SELECT stampKey, record FROM devicePosition WHERE userId = ?
-                """, arguments: [user.id, user.id]) where seen.insert(row[0]).inserted {
-                records.append(row[1])
-            }
+            let records = try String.fetchAll(db, sql: "SELECT record FROM positionHead WHERE userId = ? AND changedAt > ?",
+                                              arguments: [user.id, since ?? -1])
             return (cursor, records)
         }
     }
@@ -104,29 +119,23 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT version FROM syncUser WHERE id = ?", arguments: [user.id]) ?? 0 }
     }
 
-    public func merge(_ writes: [StoredWrite], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
+    public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
         try await pool.write { db in
-            let register = try db.cachedStatement(sql: """
-                INSERT INTO positionRegister (userId, account, timeline, orderKey, stampKey, record) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (userId, account, timeline) DO UPDATE SET orderKey = excluded.orderKey, stampKey = excluded.stampKey,
+            let current = try Int64.fetchOne(db, sql: "SELECT version FROM syncUser WHERE id = ?", arguments: [user.id]) ?? 0
+            let upsert = try db.cachedStatement(sql: """
+                INSERT INTO positionHead (userId, account, timeline, device, headKey, changedAt, record) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (userId, account, timeline, device) DO UPDATE SET headKey = excluded.headKey, changedAt = excluded.changedAt,
                     record = excluded.record
-                WHERE excluded.orderKey > positionRegister.orderKey
-                """)
-            let device = try db.cachedStatement(sql: """
-                INSERT INTO devicePosition (userId, account, timeline, device, stampKey, record) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (userId, account, timeline, device) DO UPDATE SET stampKey = excluded.stampKey, record = excluded.record
-                WHERE excluded.stampKey > devicePosition.stampKey
+                WHERE excluded.headKey > positionHead.headKey
                 """)
             var changed = 0
-            for write in writes {
-                try register.execute(arguments: [user.id, write.account, write.timeline, Data(write.orderKey), Data(write.stampKey), write.json])
-                changed += db.changesCount
-                try device.execute(arguments: [user.id, write.account, write.timeline, write.device, Data(write.stampKey), write.json])
+            for head in heads {
+                try upsert.execute(arguments: [user.id, head.account, head.timeline, head.device, Data(head.headKey), current + 1, head.json])
                 changed += db.changesCount
             }
-            if changed > 0 { try db.execute(sql: "UPDATE syncUser SET version = version + 1 WHERE id = ?", arguments: [user.id]) }
-            let cursor = try Int64.fetchOne(db, sql: "SELECT version FROM syncUser WHERE id = ?", arguments: [user.id]) ?? 0
-            return (changed, cursor)
+            guard changed > 0 else { return (0, current) }
+            try db.execute(sql: "UPDATE syncUser SET version = ? WHERE id = ?", arguments: [current + 1, user.id])
+            return (changed, current + 1)
         }
     }
 

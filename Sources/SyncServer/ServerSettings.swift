@@ -1,13 +1,9 @@
 import Foundation
-import SyncModel
 
-/// How `engine serve` runs: where it listens, what it accepts, and the merge policy whose
-/// order its database keeps.
+/// How `engine serve` runs: where it listens and what it accepts.
 public struct ServerSettings: Sendable {
     public var host: String
     public var port: Int
-    /// The merge policy; it must give order keys (`MergePolicy.orderKey(of:)`).
-    public var policy: any MergePolicy
     /// The largest request body read, in bytes; a larger one gets 413.
     public var maxBodyBytes: Int
     /// The most writes one request may carry.
@@ -19,11 +15,10 @@ public struct ServerSettings: Sendable {
 
     public static let defaultPort = 8080
 
-    public init(host: String = "127.0.0.1", port: Int = defaultPort, policy: any MergePolicy, maxBodyBytes: Int = 4 << 20,
+    public init(host: String = "127.0.0.1", port: Int = defaultPort, maxBodyBytes: Int = 4 << 20,
                 maxRecords: Int = 10_000, maxWait: Double = 30, idleTimeout: Double = 60) {
         self.host = host
         self.port = port
-        self.policy = policy
         self.maxBodyBytes = maxBodyBytes
         self.maxRecords = maxRecords
         self.maxWait = maxWait

@@ -9,12 +9,14 @@ import ValueTree
 
 /// `engine serve`: the sync server of the wire format (`docs/SERVER.md`), on Hummingbird.
 ///
-/// - `GET /v1/registers[?since=CURSOR&wait=SECONDS]` answers the token's user's writes as a
-///   sync document with the user's change counter as `cursor`; with `since`, it first waits
-///   until the counter passes `since`, or `wait` seconds (at most `maxWait`), or shutdown.
-/// - `POST /v1/registers` merges a sync document's writes, each by one conditional upsert in the
-///   database under the server's merge policy, so a stale write never wins; it answers
-///   `{"changed": N, "cursor": C}`.
+/// - `GET /v1/registers[?since=CURSOR&wait=SECONDS]` answers the token's user's heads (each
+///   device's latest write per register) as a sync document with the user's change counter as
+///   `cursor`; with `since`, it first waits until the counter passes `since`, or `wait` seconds
+///   (at most `maxWait`), or shutdown, and answers only the heads changed after `since`.
+/// - `POST /v1/registers` merges a sync document's heads, each by one conditional upsert in the
+///   database that replaces a device's head only with a later write of that device, so a stale
+///   write never wins; it answers `{"changed": N, "cursor": C}`. The server needs no merge
+///   policy: devices resolve each register's value from its heads when they read them.
 /// - `GET /health` answers 200 when the database answers, 503 otherwise; `GET /metrics`, the
 ///   Prometheus text format.
 ///
@@ -27,12 +29,7 @@ public struct SyncServer: Sendable {
     public let metrics = ServerMetrics()
     public let logger: Logger
 
-    public init(storage: any RegisterStorage, settings: ServerSettings, logger: Logger) throws(StorageError) {
-        let probe = PositionRecord(key: RegisterKey(account: "a", timeline: "t"), stamp: .zero, savedAt: Date(), snapshot: nil, epoch: .zero,
-                                   progress: nil)
-        guard settings.policy.orderKey(of: probe) != nil else {
-            throw StorageError("the merge policy \(settings.policy.name) gives no order key, so the database cannot merge by it")
-        }
+    public init(storage: any RegisterStorage, settings: ServerSettings, logger: Logger) {
         self.storage = storage
         self.settings = settings
         self.logger = logger
@@ -89,8 +86,10 @@ public struct SyncServer: Sendable {
     func read(_ request: Request) async throws -> Response {
         let user = try await authenticate(request)
         let query = request.uri.queryParameters
+        var since: Int64?
         if let sinceText = query["since"].map(String.init) {
-            guard let since = Int64(sinceText), since >= 0 else { throw ServerError(.badRequest, "since must be a non-negative integer, found \(sinceText)") }
+            guard let value = Int64(sinceText), value >= 0 else { throw ServerError(.badRequest, "since must be a non-negative integer, found \(sinceText)") }
+            since = value
             var seconds = settings.maxWait
             if let waitText = query["wait"].map(String.init) {
                 guard let wait = Double(waitText), wait.isFinite, wait >= 0 else {
@@ -99,13 +98,13 @@ public struct SyncServer: Sendable {
                 seconds = min(wait, settings.maxWait)
             }
             let generation = await waiters.generation(of: user.id)
-            if try await storage.cursor(user: user) <= since {
+            if try await storage.cursor(user: user) <= value {
                 metrics.waiting.increment()
                 await waiters.wait(user: user.id, after: generation, seconds: seconds)
                 metrics.waiting.decrement()
             }
         }
-        let (cursor, records) = try await storage.read(user: user)
+        let (cursor, records) = try await storage.read(user: user, since: since)
         var body = #"{"format":"\#(SyncWireCoding.format)","version":\#(SyncWireCoding.version),"device":"server","cursor":\#(cursor),"records":["#
         body += records.joined(separator: ",")
         body += "]}"
@@ -130,9 +129,9 @@ public struct SyncServer: Sendable {
         guard document.records.count <= settings.maxRecords else {
             throw ServerError(.contentTooLarge, "\(document.records.count) writes in one request; at most \(settings.maxRecords)")
         }
-        let writes = document.records.map { StoredWrite($0, orderKey: settings.policy.orderKey(of: $0)!) }
-        let (changed, cursor) = try await storage.merge(writes, user: user)
-        metrics.merge(writes: writes.count, changed: changed)
+        let heads = StoredHead.latest(document.records.map(StoredHead.init))
+        let (changed, cursor) = try await storage.merge(heads, user: user)
+        metrics.merge(writes: heads.count, changed: changed)
         if changed > 0 { await waiters.changed(user: user.id) }
         return Self.json(.ok, #"{"changed":\#(changed),"cursor":\#(cursor)}"#)
     }

@@ -80,7 +80,7 @@ public final class TimelineEngine: @unchecked Sendable {
                     let id = try store.deviceId(override: deviceId)
                     device = id
                     coordinator = try SyncCoordinator(store: store, components: components, configuration: configuration, registry: registry,
-                                                      device: id, clock: clock)
+                                                      device: id, now: clock)
                 }
             } catch let error as StoreError {
                 storeError = error
@@ -101,14 +101,20 @@ public final class TimelineEngine: @unchecked Sendable {
         }
     }
 
+    /// Saved snapshots, each with its place in the visit. Called with the lock held.
+    private func visits(of snapshots: [PositionSnapshot], in index: TimelineIndex?) -> [(PositionSnapshot, PositionTracker.Visit?)] {
+        snapshots.map { ($0, tracker.visit(of: $0, at: $0.savedAt ?? clock(), in: index)) }
+    }
+
     /// Writes saved snapshots through to the store, oldest first; with sync, each also as a
     /// register write and an outbox entry, and a round follows after the debounce interval.
-    private func persist(_ snapshots: [PositionSnapshot]) {
+    private func persist(_ snapshots: [(PositionSnapshot, PositionTracker.Visit?)]) {
         guard let store else { return }
-        for snapshot in snapshots {
+        for (snapshot, visit) in snapshots {
             do throws(StoreError) {
                 if let sync {
-                    try store.savePosition(snapshot, scope: scope, device: sync.device, at: snapshot.savedAt ?? clock(), policy: sync.policy)
+                    try store.savePosition(snapshot, scope: scope, device: sync.device, visit: visit.map { .init(seconds: $0.seconds, posts: $0.posts) },
+                                           at: snapshot.savedAt ?? clock())
                     sync.localChange()
                 } else {
                     try store.saveSnapshot(snapshot, scope: scope)
@@ -139,8 +145,8 @@ public final class TimelineEngine: @unchecked Sendable {
     /// app may call it when it knows scrolling ended (`scrollViewDidEndDecelerating`).
     public func settle() {
         let now = clock()
-        let saved: [PositionSnapshot] = locked {
-            let saved = tracker.settle(at: now).map { [$0] } ?? []
+        let saved = locked {
+            let saved = visits(of: tracker.settle(at: now).map { [$0] } ?? [], in: nil)
             armSettleTimer(now: now)
             return saved
         }
@@ -171,7 +177,7 @@ public final class TimelineEngine: @unchecked Sendable {
     public func observeScroll(offset: Double, viewportHeight: Double, in index: TimelineIndex) {
         let now = clock()
         let saved = locked {
-            let saved = tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now)
+            let saved = visits(of: tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now), in: index)
             armSettleTimer(now: now)
             return saved
         }
@@ -181,13 +187,21 @@ public final class TimelineEngine: @unchecked Sendable {
     /// A lifecycle event; `index` is the timeline shown, needed when going to the background.
     public func observe(_ event: PositionTracker.Lifecycle, in index: TimelineIndex? = nil) {
         let now = clock()
-        let saved: [PositionSnapshot] = locked {
+        let saved: [(PositionSnapshot, PositionTracker.Visit?)] = locked {
             guard configuration.positionPersistence.enabled else { return [] }
-            let saved = tracker.observe(event, at: now, in: index)
+            let saved = visits(of: tracker.observe(event, at: now, in: index), in: index)
             resumeState.observe(event, at: now)
             return saved
         }
         persist(saved)
+        // In the background no change is heard and no round runs; back in front, sync listens again.
+        if let sync {
+            switch event {
+            case .background: Task { await sync.pause() }
+            case .foreground, .launch: Task { await sync.resume() }
+            case .terminate: break
+            }
+        }
     }
 
     /// The snapshot a restore would start from now.
@@ -286,7 +300,7 @@ public final class TimelineEngine: @unchecked Sendable {
         var others: [PositionSnapshot] = []
         if let sync, let store, let state = try? store.replicaState() {
             let key = RegisterKey(account: scope.account, timeline: scope.timeline)
-            others = state.devicePositions(of: key).filter { $0.device != sync.device }.compactMap { record in
+            others = state.heads(of: key).filter { $0.device != sync.device }.compactMap { record in
                 record.snapshot.map { snapshot in
                     var stamped = snapshot
                     stamped.deviceId = record.device

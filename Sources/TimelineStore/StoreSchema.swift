@@ -118,6 +118,50 @@ enum StoreSchema {
                 table.column("enqueuedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v5-heads") { db in
+            // Each device's latest write per register, with its sequence number and causal
+            // context: the register is its heads, and its value is resolved when read. The
+            // winner table goes; the device positions become heads, numbered by their clock's
+            // milliseconds, with empty contexts (as version-1 writes of the wire format are).
+            try db.create(table: "positionHead") { table in
+                table.column("account", .text).notNull()
+                table.column("timeline", .text).notNull()
+                table.column("device", .text).notNull()
+                table.column("sequence", .integer).notNull()
+                table.column("hlc", .integer).notNull()
+                table.column("savedAt", .double).notNull()
+                table.column("epochHlc", .integer).notNull()
+                table.column("epochDevice", .text).notNull()
+                table.column("progressCreatedAt", .double)
+                table.column("progressPostId", .text)
+                // The version vector as a JSON object, {"laptop": 3}.
+                table.column("context", .text).notNull().defaults(to: "{}")
+                table.column("visitSeconds", .double)
+                table.column("visitPosts", .integer)
+                table.column("movesOlder", .integer).notNull().defaults(to: 0)
+                table.column("movesNewer", .integer).notNull().defaults(to: 0)
+                table.column("snapshot", .text)
+                table.primaryKey(["account", "timeline", "device"])
+            }
+            try db.execute(sql: """
+                INSERT INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
+                                          progressPostId, snapshot)
+                SELECT account, timeline, device, (hlc >> 16) & 281474976710655, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
+                       progressPostId, snapshot
+                FROM devicePosition
+                """)
+            // A winner is its device's latest write or older: it adds a head only if its device
+            // had no row, which the previous release never left.
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice,
+                                                    progressCreatedAt, progressPostId, snapshot)
+                SELECT account, timeline, device, (hlc >> 16) & 281474976710655, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
+                       progressPostId, snapshot
+                FROM positionRegister
+                """)
+            try db.drop(table: "devicePosition")
+            try db.drop(table: "positionRegister")
+        }
         return migrator
     }
 }

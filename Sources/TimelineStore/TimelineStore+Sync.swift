@@ -4,18 +4,45 @@ import JSONText
 import SyncModel
 import TimelineCore
 import TimelineFormats
+import ValueTree
 
-/// Cross-device sync in the store: the device id, the hybrid clock, the position registers,
-/// every device's last position, and the outbox (`syncQueue`), all changed in the same
-/// transactions as the positions they describe.
+/// Cross-device sync in the store: the device id, its hybrid clock and write counter, every
+/// register's heads (each device's latest write, `positionHead`), and the outbox (`syncQueue`),
+/// all changed in the same transactions as the positions they describe. The heads are merged
+/// by `Register`, the one merge of the project; a merge policy reads the value from them.
 extension TimelineStore {
-    /// What the last sync rounds left: when one last succeeded, the last error, and the devices
-    /// heard from.
+    /// What the last sync rounds left: when one last succeeded, the last error, the devices
+    /// heard from, and the devices whose clocks were found wrong.
     public struct SyncRecord: Sendable, Equatable {
         public var lastSyncAt: Date?
         public var lastError: String?
         public var lastAttemptAt: Date?
         public var devices: [String]
+        public var wrongClocks: [WrongClock]
+    }
+
+    /// A device whose writes were stamped further ahead of this device's clock than
+    /// `Sync.MaxClockOffset`: taken in without moving this device's clock.
+    public struct WrongClock: Sendable, Equatable {
+        public var device: String
+        /// How far ahead its latest such write was, in seconds.
+        public var ahead: TimeInterval
+        /// When this device saw it.
+        public var seenAt: Date
+
+        public init(device: String, ahead: TimeInterval, seenAt: Date) {
+            self.device = device
+            self.ahead = ahead
+            self.seenAt = seenAt
+        }
+    }
+
+    /// What merging remote writes did.
+    public struct RemoteMerge: Sendable, Equatable {
+        /// The registers whose heads changed.
+        public var changed: [RegisterKey]
+        /// Devices with writes more than the maximum offset ahead, and how far, in milliseconds.
+        public var wrongClocks: [String: UInt64]
     }
 
     /// This store's device id, created once (a random id) and kept; `override` replaces it
@@ -38,87 +65,109 @@ extension TimelineStore {
         try read { db in try Self.state("device", db) }
     }
 
-    /// Saves a position as the reader left it: the register, this device's position, the
-    /// history and the outbox, in one transaction. `explicit` marks a move back on purpose;
-    /// `ordered` says the timeline is chronological, so that progress along it can be compared.
-    /// A save that repeats this device's last write (`PositionRecord.isRepeated(by:)`) updates
-    /// the history only, and returns that write.
+    /// Saves a position as the reader left it: this device's head of the register, the
+    /// history and the outbox, in one transaction. The write carries the register's causal
+    /// context (`Register.localWrite`). `explicit` marks a move back on purpose; `ordered` says
+    /// the timeline is chronological, so that progress along it can be compared; `visit` says
+    /// how long the device had been open and how far the reader had moved since. A save that
+    /// repeats this device's head (`PositionRecord.isRepeated(by:)`) updates the history only,
+    /// and returns that head.
     @discardableResult
     public func savePosition(_ snapshot: PositionSnapshot, scope: StoreScope, device: String, explicit: Bool = false, ordered: Bool = true,
-                             at date: Date = Date(), policy: any MergePolicy) throws(StoreError) -> PositionRecord {
-        try writeLocal(snapshot, scope: scope, device: device, reset: explicit, ordered: ordered, at: date, policy: policy)
+                             visit: PositionRecord.Visit? = nil, at date: Date = Date()) throws(StoreError) -> PositionRecord {
+        try writeLocal(snapshot, scope: scope, device: device, explicit: explicit, ordered: ordered, visit: visit, at: date)
     }
 
-    /// Forgets a position: a tombstone, which wins by the same order and travels like a write.
+    /// Forgets a position: a tombstone, a reset that travels like a write.
     @discardableResult
-    public func forgetPosition(scope: StoreScope, device: String, at date: Date = Date(), policy: any MergePolicy) throws(StoreError) -> PositionRecord {
-        try writeLocal(nil, scope: scope, device: device, reset: true, ordered: false, at: date, policy: policy)
+    public func forgetPosition(scope: StoreScope, device: String, at date: Date = Date()) throws(StoreError) -> PositionRecord {
+        try writeLocal(nil, scope: scope, device: device, explicit: true, ordered: false, visit: nil, at: date)
     }
 
-    private func writeLocal(_ snapshot: PositionSnapshot?, scope: StoreScope, device: String, reset: Bool, ordered: Bool, at date: Date,
-                            policy: any MergePolicy) throws(StoreError) -> PositionRecord {
+    private func writeLocal(_ snapshot: PositionSnapshot?, scope: StoreScope, device: String, explicit: Bool, ordered: Bool,
+                            visit: PositionRecord.Visit?, at date: Date) throws(StoreError) -> PositionRecord {
         try write { db in
             let key = RegisterKey(account: scope.account, timeline: scope.timeline)
-            if let snapshot, !reset, let own = try Self.ownWrite(of: key, device: device, db), own.isRepeated(by: snapshot) {
-                var saved = snapshot
-                saved.savedAt = snapshot.savedAt ?? date
-                saved.deviceId = device
-                let json = try JSONWriter(style: .compact).write(SnapshotCoding.value(of: saved))
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)")
-                    .execute(arguments: [scope.account, scope.timeline, saved.postId, date.timeIntervalSince1970, json])
-                return own
-            }
-            var clock = HybridClock(last: try Self.clock(db))
-            let stamp = RegisterStamp(time: clock.tick(wall: Self.milliseconds(date)), device: device)
-            try Self.setState("hlc", String(clock.last.rawValue), db)
-            // The snapshot is encoded once, for the register, the outbox and the history alike.
-            let epoch = reset ? stamp : try Self.latestEpoch(of: key, db)
+            let register = try Self.register(of: key, db, snapshotsOf: device)
             let saved = snapshot.map { snapshot -> PositionSnapshot in
                 var stamped = snapshot
                 stamped.savedAt = snapshot.savedAt ?? date
                 stamped.deviceId = device
                 return stamped
             }
-            let progress = saved.flatMap { snapshot in
-                ordered ? snapshot.postCreatedAt.map { PositionRecord.Progress(createdAt: $0.timeIntervalSince1970, postId: snapshot.postId) } : nil
-            }
-            let record = PositionRecord(key: key, stamp: stamp, savedAt: date, snapshot: saved, epoch: epoch, progress: progress)
             let json = try saved.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
-            try Self.apply(record, policy: policy, db, snapshotJSON: json)
-            // The outbox names the write; the write itself is in the tables, and a round pushes
-            // the whole state.
-            try db.cachedStatement(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [scope.account, scope.timeline, saved == nil ? "tombstone" : "position", stamp.description,
-                                     date.timeIntervalSince1970])
             if let saved, let json {
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)")
                     .execute(arguments: [scope.account, scope.timeline, saved.postId, date.timeIntervalSince1970, json])
+                if !explicit, let own = register.head(of: device), own.isRepeated(by: saved) { return own }
             }
+            var clock = HybridClock(last: try Self.clock(db))
+            let stamp = RegisterStamp(time: clock.tick(wall: Self.milliseconds(date)), device: device)
+            try Self.setState("hlc", String(clock.last.rawValue), db)
+            let sequence = max(try Self.state("sequence", db).flatMap { UInt64($0) } ?? 0, register.head(of: device)?.sequence ?? 0) + 1
+            try Self.setState("sequence", String(sequence), db)
+            let record = register.localWrite(saved, key: key, stamp: stamp, sequence: sequence, savedAt: date, explicit: explicit, ordered: ordered,
+                                             visit: visit)
+            try Self.storeHead(record, db, snapshotJSON: json)
+            // The outbox names the write; the write itself is its device's head.
+            try db.cachedStatement(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [scope.account, scope.timeline, saved == nil ? "tombstone" : "position", stamp.description,
+                                     date.timeIntervalSince1970])
             return record
         }
     }
 
-    /// Merges writes from other devices, in one transaction, and moves the clock past them.
-    /// Returns the registers whose value changed, and how far ahead of `date` the furthest
-    /// remote clock was (milliseconds; 0 when none was ahead).
-    public func applyRemote(_ records: [PositionRecord], policy: any MergePolicy,
-                            at date: Date = Date()) throws(StoreError) -> (changed: [RegisterKey], clockAhead: UInt64) {
+    /// Merges writes from other devices, in one transaction: each becomes its device's head
+    /// unless that head is as recent. The clock moves past every remote write, except one more
+    /// than `maxClockOffset` seconds ahead of `date` (nil: no limit), which is taken in without
+    /// moving it and reported.
+    public func applyRemote(_ records: [PositionRecord], at date: Date = Date(),
+                            maxClockOffset: TimeInterval? = Double(HybridClock.defaultMaxOffset) / 1000) throws(StoreError) -> RemoteMerge {
         try write { db in
             var clock = HybridClock(last: try Self.clock(db))
-            var ahead: UInt64 = 0
+            let wall = Self.milliseconds(date)
+            let maxOffset = maxClockOffset.map { UInt64(max(0, min($0 * 1000, 1e15))) }
+            var wrong: [String: UInt64] = [:]
             var changed = Set<RegisterKey>()
+            let current = try db.cachedStatement(sql: "SELECT sequence, hlc FROM positionHead WHERE account = ? AND timeline = ? AND device = ?")
             for record in records {
-                ahead = max(ahead, clock.observe(record.stamp.time, wall: Self.milliseconds(date)))
-                if try Self.apply(record, policy: policy, db) { changed.insert(record.key) }
+                let observation = clock.observe(record.stamp.time, wall: wall, maxOffset: maxOffset)
+                if !observation.taken { wrong[record.device] = max(wrong[record.device] ?? 0, observation.ahead) }
+                if let row = try Row.fetchOne(current, arguments: [record.key.account, record.key.timeline, record.device]) {
+                    let sequence = UInt64(bitPattern: row[0]), time = HybridTimestamp(rawValue: UInt64(bitPattern: row[1]))
+                    let newer = record.sequence != sequence ? record.sequence > sequence : time < record.stamp.time
+                    guard newer else { continue }
+                }
+                try Self.storeHead(record, db)
+                changed.insert(record.key)
             }
             try Self.setState("hlc", String(clock.last.rawValue), db)
-            return (changed.sorted(), ahead)
+            if !wrong.isEmpty {
+                var known = try Self.wrongClocks(db)
+                for (device, ahead) in wrong {
+                    known.removeAll { $0.device == device }
+                    known.append(WrongClock(device: device, ahead: Double(ahead) / 1000, seenAt: date))
+                }
+                try Self.setWrongClocks(known, db)
+            }
+            return RemoteMerge(changed: changed.sorted(), wrongClocks: wrong)
         }
     }
 
-    /// Everything the store knows: registers and device positions.
+    /// Everything the store knows: every register's heads.
     public func replicaState() throws(StoreError) -> ReplicaState {
-        try read { db in try Self.state(of: nil, db) }
+        try read { db in
+            var state = ReplicaState()
+            for row in try Row.fetchAll(db, sql: "SELECT \(Self.headColumns) FROM positionHead") {
+                if let record = Self.head(row, decodeSnapshot: true) { state.apply(record) }
+            }
+            return state
+        }
+    }
+
+    /// The heads of one register.
+    public func register(of key: RegisterKey) throws(StoreError) -> Register {
+        try read { db in try Self.register(of: key, db, snapshotsOf: nil) }
     }
 
     /// A local write waiting in the outbox: which register, and its stamp (`HLC@device`).
@@ -164,23 +213,23 @@ extension TimelineStore {
             func date(_ name: String) throws -> Date? { try Self.state(name, db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) }
             let devices = (try Self.state("devices", db) ?? "").split(separator: "\n").map(String.init)
             return SyncRecord(lastSyncAt: try date("lastSyncAt"), lastError: try Self.state("lastError", db), lastAttemptAt: try date("lastAttemptAt"),
-                              devices: devices)
+                              devices: devices, wrongClocks: try Self.wrongClocks(db))
         }
     }
 
-    /// Forgets every write stamped before `cutoff` (now minus the grace period): positions and
+    /// Forgets every head stamped before `cutoff` (now minus the grace period): positions and
     /// tombstones alike, and outbox entries never sent. Every device does the same and ignores
     /// older writes it pulls, so replicas still converge, on the writes of the grace period; and
     /// a tombstone is never purged while a position it deleted could still arrive. Local
-    /// restores read the position history, which this leaves alone. Returns how many registers
+    /// restores read the position history, which this leaves alone. Returns how many heads
     /// were forgotten.
     @discardableResult
     public func purgeSyncState(before cutoff: Date) throws(StoreError) -> Int {
         let limit = Int64(bitPattern: HybridTimestamp(milliseconds: Self.milliseconds(cutoff), counter: 0).rawValue)
         return try write { db in
-            try db.execute(sql: "DELETE FROM positionRegister WHERE hlc < ?", arguments: [limit])
+            // Stamps from the year 292278994 on are negative as SQLite integers: never purged.
+            try db.execute(sql: "DELETE FROM positionHead WHERE hlc >= 0 AND hlc < ?", arguments: [limit])
             let removed = db.changesCount
-            try db.execute(sql: "DELETE FROM devicePosition WHERE hlc < ?", arguments: [limit])
             try db.execute(sql: "DELETE FROM syncQueue WHERE enqueuedAt < ?", arguments: [cutoff.timeIntervalSince1970])
             return removed
         }
@@ -189,7 +238,8 @@ extension TimelineStore {
     // MARK: Rows
 
     static func milliseconds(_ date: Date) -> UInt64 {
-        UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded(.down)))
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        return milliseconds.isFinite && milliseconds > 0 ? UInt64(min(milliseconds, 1.8e19)) : 0
     }
 
     static func state(_ name: String, _ db: Database) throws -> String? {
@@ -204,98 +254,86 @@ extension TimelineStore {
         HybridTimestamp(rawValue: try state("hlc", db).flatMap { UInt64($0) } ?? 0)
     }
 
-    static let recordColumns = "account, timeline, hlc, device, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, snapshot"
+    /// Wrong clocks, one line each: device, seconds ahead, seen at (tab-separated).
+    static func wrongClocks(_ db: Database) throws -> [WrongClock] {
+        (try state("wrongClocks", db) ?? "").split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 3, let ahead = Double(fields[1]), let seen = Double(fields[2]) else { return nil }
+            return WrongClock(device: String(fields[0]), ahead: ahead, seenAt: Date(timeIntervalSince1970: seen))
+        }
+    }
 
-    static func record(_ row: Row) -> PositionRecord? {
+    static func setWrongClocks(_ clocks: [WrongClock], _ db: Database) throws {
+        let lines = clocks.sorted { $0.device < $1.device }.map { clock in
+            "\(clock.device.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " "))\t\(clock.ahead)\t\(clock.seenAt.timeIntervalSince1970)"
+        }
+        try setState("wrongClocks", lines.joined(separator: "\n"), db)
+    }
+
+    static let headColumns = """
+        account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, context, visitSeconds, \
+        visitPosts, movesOlder, movesNewer, snapshot
+        """
+
+    /// A head from its row. Without `decodeSnapshot`, a position's snapshot is a stand-in
+    /// holding its post id only (enough to merge and resolve). Nil for a row whose snapshot is
+    /// damaged.
+    static func head(_ row: Row, decodeSnapshot: Bool) -> PositionRecord? {
         let snapshotText: String? = row["snapshot"]
+        let progressCreatedAt: Double? = row["progressCreatedAt"], progressPostId: String? = row["progressPostId"]
         var snapshot: PositionSnapshot?
         if let snapshotText {
-            guard let read = try? SnapshotCoding.read(Data(snapshotText.utf8)) else { return nil }
-            snapshot = read
+            if decodeSnapshot {
+                guard let read = try? SnapshotCoding.read(Data(snapshotText.utf8)) else { return nil }
+                snapshot = read
+            } else {
+                snapshot = PositionSnapshot(postId: progressPostId ?? "")
+            }
         }
-        let progressCreatedAt: Double? = row["progressCreatedAt"], progressPostId: String? = row["progressPostId"]
         let progress = progressCreatedAt.flatMap { createdAt in progressPostId.map { PositionRecord.Progress(createdAt: createdAt, postId: $0) } }
+        let visitSeconds: Double? = row["visitSeconds"], visitPosts: Int? = row["visitPosts"]
         return PositionRecord(
             key: RegisterKey(account: row["account"], timeline: row["timeline"]),
             stamp: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row["hlc"])), device: row["device"]),
+            sequence: UInt64(bitPattern: row["sequence"]), context: context(from: row["context"]),
             savedAt: Date(timeIntervalSince1970: row["savedAt"]), snapshot: snapshot,
             epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row["epochHlc"])), device: row["epochDevice"]),
-            progress: progress)
+            progress: progress, visit: visitSeconds.flatMap { seconds in visitPosts.map { PositionRecord.Visit(seconds: seconds, posts: $0) } },
+            moves: PositionRecord.Moves(older: row["movesOlder"], newer: row["movesNewer"]))
     }
 
-    static func arguments(_ record: PositionRecord, snapshotJSON: String? = nil) throws -> StatementArguments {
+    static func context(from text: String) -> VersionVector {
+        guard text != "{}", let value = try? JSONReader().read(Data(text.utf8)), let pairs = value.dictionaryValue else { return .empty }
+        return VersionVector(pairs.compactMap { key, member in member.value.integerValue?.uint64Value.map { (key.string, $0) } })
+    }
+
+    static func contextText(_ vector: VersionVector) -> String {
+        guard !vector.isEmpty else { return "{}" }
+        let value = Value.dictionary(vector.entries.map { ($0.device, Value(.integer(IntegerValue($0.sequence)))) })
+        return (try? JSONWriter(style: .compact).write(value)) ?? "{}"
+    }
+
+    /// Writes `record` as its device's head of its register.
+    static func storeHead(_ record: PositionRecord, _ db: Database, snapshotJSON: String? = nil) throws {
         let snapshot = try snapshotJSON ?? record.snapshot.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
-        return [record.key.account, record.key.timeline, Int64(bitPattern: record.stamp.time.rawValue), record.device,
-                record.savedAt.timeIntervalSince1970, Int64(bitPattern: record.epoch.time.rawValue), record.epoch.device,
-                record.progress?.createdAt, record.progress?.postId, snapshot]
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO positionHead (\(headColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                record.key.account, record.key.timeline, record.device, Int64(bitPattern: record.sequence),
+                Int64(bitPattern: record.stamp.time.rawValue), record.savedAt.timeIntervalSince1970, Int64(bitPattern: record.epoch.time.rawValue),
+                record.epoch.device, record.progress?.createdAt, record.progress?.postId, contextText(record.context), record.visit?.seconds,
+                record.visit?.posts, record.moves.older, record.moves.newer, snapshot,
+            ])
     }
 
-    /// The state of one register (`key`) or of all.
-    static func state(of key: RegisterKey?, _ db: Database) throws -> ReplicaState {
-        var state = ReplicaState()
-        let filter = key == nil ? "" : " WHERE account = ? AND timeline = ?"
-        let arguments: StatementArguments = key.map { [$0.account, $0.timeline] } ?? []
-        for row in try Row.fetchAll(db, sql: "SELECT \(recordColumns) FROM positionRegister\(filter)", arguments: arguments) {
-            if let record = record(row) { state.registers[record.key] = record }
+    /// The heads of `key`, decoding the snapshot of `device`'s head only (nil: every one).
+    static func register(of key: RegisterKey, _ db: Database, snapshotsOf device: String?) throws -> Register {
+        let statement = try db.cachedStatement(sql: "SELECT \(headColumns) FROM positionHead WHERE account = ? AND timeline = ?")
+        var register = Register()
+        for row in try Row.fetchAll(statement, arguments: [key.account, key.timeline]) {
+            let decode = device.map { $0 == (row["device"] as String) } ?? true
+            if let record = head(row, decodeSnapshot: decode) { register.insert(record) }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT \(recordColumns) FROM devicePosition\(filter)", arguments: arguments) {
-            if let record = record(row) { state.devicePositions[record.key, default: [:]][record.device] = record }
-        }
-        return state
-    }
-
-    /// This device's latest write to `key`, with its snapshot.
-    static func ownWrite(of key: RegisterKey, device: String, _ db: Database) throws -> PositionRecord? {
-        let statement = try db.cachedStatement(sql: "SELECT \(recordColumns) FROM devicePosition WHERE account = ? AND timeline = ? AND device = ?")
-        return try Row.fetchOne(statement, arguments: [key.account, key.timeline, device]).flatMap(record)
-    }
-
-    /// The latest reset written to `key` that the store knows: the epoch of a new local write.
-    static func latestEpoch(of key: RegisterKey, _ db: Database) throws -> RegisterStamp {
-        // UTF-8 byte order (SQLite's BINARY) is Unicode scalar order, as RegisterStamp compares.
-        let statement = try db.cachedStatement(sql: """
-            SELECT epochHlc, epochDevice FROM (SELECT epochHlc, epochDevice FROM positionRegister WHERE account = ? AND timeline = ?
-            UNION ALL SELECT epochHlc, epochDevice FROM devicePosition WHERE account = ? AND timeline = ?)
-            ORDER BY epochHlc DESC, epochDevice DESC LIMIT 1
-            """)
-        guard let row = try Row.fetchOne(statement, arguments: [key.account, key.timeline, key.account, key.timeline]) else { return .zero }
-        return RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[0])), device: row[1])
-    }
-
-    /// A stored write as a merge policy compares it: everything but the snapshot's fields,
-    /// which are not decoded (a stand-in marks a position).
-    static func orderingRecord(_ row: Row, key: RegisterKey) -> PositionRecord {
-        let progressCreatedAt: Double? = row["progressCreatedAt"], progressPostId: String? = row["progressPostId"]
-        let progress = progressCreatedAt.flatMap { createdAt in progressPostId.map { PositionRecord.Progress(createdAt: createdAt, postId: $0) } }
-        let isPosition: Bool = row["isPosition"]
-        return PositionRecord(
-            key: key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row["hlc"])), device: row["device"]),
-            savedAt: Date(timeIntervalSince1970: row["savedAt"]), snapshot: isPosition ? PositionSnapshot(postId: progressPostId ?? "") : nil,
-            epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row["epochHlc"])), device: row["epochDevice"]),
-            progress: progress)
-    }
-
-    /// Merges one write into the tables; true when the register's value changed.
-    @discardableResult
-    static func apply(_ record: PositionRecord, policy: any MergePolicy, _ db: Database, snapshotJSON: String? = nil) throws -> Bool {
-        let own = try db.cachedStatement(sql: "SELECT hlc, device FROM devicePosition WHERE account = ? AND timeline = ? AND device = ?")
-        let ownStamp = try Row.fetchOne(own, arguments: [record.key.account, record.key.timeline, record.device]).map { row in
-            RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[0])), device: row[1])
-        }
-        let insert = "(\(recordColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        let values = try arguments(record, snapshotJSON: snapshotJSON)
-        if ownStamp.map({ $0 < record.stamp }) ?? true {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO devicePosition \(insert)").execute(arguments: values)
-        }
-        let currentStatement = try db.cachedStatement(sql: """
-            SELECT hlc, device, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, snapshot IS NOT NULL AS isPosition
-            FROM positionRegister WHERE account = ? AND timeline = ?
-            """)
-        if let row = try Row.fetchOne(currentStatement, arguments: [record.key.account, record.key.timeline]) {
-            let current = orderingRecord(row, key: record.key)
-            guard current.stamp != record.stamp, policy.precedes(current, record) else { return false }
-        }
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO positionRegister \(insert)").execute(arguments: values)
-        return true
+        return register
     }
 }

@@ -1,32 +1,45 @@
 import Foundation
 import StrategyKit
 import SyncModel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Directory: a folder that the user's own tools share (a network drive, Syncthing, Dropbox,
-/// iCloud Drive). Each device writes only its own file, `<device>.timeline-sync.json`, atomically
-/// (a temporary file, then a rename), and reads everyone's. No locks, no server.
+/// iCloud Drive). Each device writes only its own file, `<device>.timeline-sync.json`, holding
+/// its own heads, atomically (a temporary file, then a rename), and reads everyone's. No locks,
+/// no server.
 ///
 /// - A file that cannot be read (half copied by a sync tool, garbage, too large, a future
-///   version) is skipped with a warning naming it; it never changes the state.
+///   version, not a regular file) is skipped with a warning naming it; it never changes the
+///   state.
 /// - A missing folder means the transport is unreachable, perhaps a share that is not mounted:
 ///   it is never created (Syncthing keeps a folder marker for the same reason). Positions wait
 ///   in the outbox.
+/// - Changes are heard through the file system's notifications (inotify on Linux, a dispatch
+///   source on Apple platforms), and by polling every `PollInterval` seconds besides, for
+///   network shares that send none.
+/// - File I/O runs off Swift's cooperative threads.
 public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
     public static let pathParameter = Parameter<String>(required: "Path", help: "The shared folder. It must exist: it is never created.")
     public static let pollIntervalParameter = Parameter<Double>(
-        "PollInterval", help: "Seconds between two rounds when nothing local has changed.", default: 60, above: 0)
+        "PollInterval", help: "Seconds between two polls of the folder, besides its change notifications.", default: 60, range: 0.01...86400)
 
     public static let type = StrategyType(
         name: "Directory", kind: .transport,
-        summary: "A shared folder: each device writes its own file atomically and reads everyone's.",
+        summary: "A shared folder: each device writes its own file atomically and reads everyone's; changes heard as they land.",
         parameters: [pathParameter.declaration, pollIntervalParameter.declaration]
     ) { options in
         .transport(DirectoryTransport(path: options(pathParameter), pollInterval: options(pollIntervalParameter)))
     }
 
-    /// Files larger than this are skipped (a position register is a few hundred bytes).
+    /// Files larger than this are skipped (a device's heads are a few hundred bytes each).
     public static let maximumFileSize = 16 << 20
     static let suffix = ".timeline-sync.json"
+    /// The longest file name written, in bytes: most file systems allow 255.
+    static let maximumNameBytes = 200
 
     public let path: String
     public let pollInterval: Double?
@@ -37,16 +50,25 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
     }
 
     /// A device's file name: its id, with anything but letters, digits, `.`, `_` and `-` written
-    /// as `%XX`, so that any id makes one safe name.
+    /// as `%XX`, and a leading `.` too, so that any id makes one safe, visible name; an id whose
+    /// name would be longer than 200 bytes is cut and given a hash of the whole id.
     public static func fileName(for device: String) -> String {
         var name = ""
-        for byte in device.utf8 {
+        for (offset, byte) in device.utf8.enumerated() {
             let scalar = Unicode.Scalar(byte)
-            if byte < 0x80, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar) {
-                name.unicodeScalars.append(scalar)
-            } else {
-                name += String(format: "%%%02X", byte)
-            }
+            let plain = byte < 0x80 && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-".unicodeScalars.contains(scalar)
+                || (byte == UInt8(ascii: ".") && offset > 0))
+            name += plain ? String(scalar) : String(format: "%%%02X", byte)
+        }
+        let room = maximumNameBytes - suffix.utf8.count
+        if name.utf8.count > room {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in device.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            let tail = "~" + String(hash, radix: 16)
+            var cut = Substring(name).prefix(room - tail.utf8.count)
+            // Never end inside an escape.
+            if let percent = cut.suffix(2).lastIndex(of: "%") { cut = cut[..<percent] }
+            name = String(cut) + tail
         }
         return name + suffix
     }
@@ -59,7 +81,58 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
         guard isDirectory.boolValue else { throw SyncTransportError(.failed, "\(path): the sync folder is not a folder") }
     }
 
-    public func pull(device: String) throws(SyncTransportError) -> SyncPull {
+    public func pull(device: String) async throws(SyncTransportError) -> SyncPull {
+        try await OffPool.run { () throws(SyncTransportError) -> SyncPull in try readAll(except: device) }
+    }
+
+    public func push(_ publication: SyncPublication) async throws(SyncTransportError) {
+        let data = SyncWireCoding.encode(SyncWireCoding.Document(device: publication.device, records: publication.own))
+        let device = publication.device
+        try await OffPool.run { () throws(SyncTransportError) in try write(data, device: device) }
+    }
+
+    public func changes(_ watch: ChangeWatch) -> AsyncStream<SyncPull> {
+        AsyncStream { continuation in
+            let bell = Doorbell()
+            let own = Self.fileName(for: watch.device)
+            let notifications = FolderNotifications(path: path) { name in
+                // Our own publications, and temporary files, are no news.
+                if let name, name == own || name.hasPrefix(".") { return }
+                Task { await bell.ring() }
+            }
+            let poller = Task {
+                while !Task.isCancelled {
+                    do { try await watch.sleep(pollInterval ?? 60) } catch { break }
+                    await bell.ring()
+                }
+            }
+            let reader = Task {
+                var failures = 0
+                while !Task.isCancelled {
+                    do throws(SyncTransportError) {
+                        continuation.yield(try await pull(device: watch.device))
+                        failures = 0
+                        await bell.wait()
+                    } catch {
+                        failures += 1
+                        watch.log(error.description)
+                        do { try await watch.sleep(watch.retryDelay(failures)) } catch { break }
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                notifications?.cancel()
+                poller.cancel()
+                reader.cancel()
+            }
+            if notifications == nil { watch.log("\(path): no change notifications; polling every \(pollInterval ?? 60) s") }
+        }
+    }
+
+    // MARK: Files
+
+    func readAll(except device: String) throws(SyncTransportError) -> SyncPull {
         try checkFolder()
         let names: [String]
         do {
@@ -71,25 +144,53 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
         var pull = SyncPull()
         for name in names.sorted() where name.hasSuffix(Self.suffix) && !name.hasPrefix(".") && name != own {
             let file = (path as NSString).appendingPathComponent(name)
-            let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber
-            if let size, size.intValue > Self.maximumFileSize {
-                pull.warnings.append("\(file): skipped: \(size.intValue) bytes, more than the limit of \(Self.maximumFileSize)")
-                continue
+            switch Self.read(file) {
+            case .success(let data): pull.add(data, from: file)
+            case .failure(let reason): pull.warnings.append("\(file): skipped: \(reason.description)")
             }
-            guard let data = FileManager.default.contents(atPath: file) else {
-                pull.warnings.append("\(file): skipped: cannot be read")
-                continue
-            }
-            pull.add(data, from: file)
         }
         return pull
     }
 
-    public func push(_ records: [PositionRecord], device: String) throws(SyncTransportError) {
+    /// Why a file was not read.
+    struct Unreadable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Reads a regular file of at most `maximumFileSize` bytes, its size taken from the opened
+    /// file (a link to a larger one is refused before it is read).
+    static func read(_ file: String) -> Result<Data, Unreadable> {
+        let descriptor = open(file, O_RDONLY | O_NONBLOCK)
+        guard descriptor >= 0 else { return .failure(Unreadable(description: "cannot be read: \(String(cString: strerror(errno)))")) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failure(Unreadable(description: "cannot be read: \(String(cString: strerror(errno)))")) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return .failure(Unreadable(description: "not a regular file")) }
+        let size = Int(status.st_size)
+        guard size <= maximumFileSize else {
+            return .failure(Unreadable(description: "\(size) bytes, more than the limit of \(maximumFileSize)"))
+        }
+        var data = Data(count: size)
+        var filled = 0
+        while filled < size {
+            let count = data.withUnsafeMutableBytes { buffer in Glue.read(descriptor, buffer.baseAddress! + filled, size - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        guard filled == size else { return .failure(Unreadable(description: "cannot be read: it changed size while being read")) }
+        return .success(data)
+    }
+
+    func write(_ data: Data, device: String) throws(SyncTransportError) {
         try checkFolder()
         let target = (path as NSString).appendingPathComponent(Self.fileName(for: device))
+        guard data.count <= Self.maximumFileSize else {
+            throw SyncTransportError(.failed, """
+                \(target): not published: \(data.count) bytes, more than the limit of \(Self.maximumFileSize) that other devices read
+                """)
+        }
         let temporary = (path as NSString).appendingPathComponent(".\(Self.fileName(for: device)).\(UUID().uuidString).tmp")
-        let data = SyncWireCoding.encode(SyncWireCoding.Document(device: device, records: records))
         do {
             try data.write(to: URL(fileURLWithPath: temporary))
             // rename(2) replaces the target atomically: a reader sees the old file or the new one.
@@ -104,5 +205,16 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
             try? FileManager.default.removeItem(atPath: temporary)
             throw SyncTransportError(.failed, "\(target): cannot be written: \(error.localizedDescription)")
         }
+    }
+}
+
+/// The C library's `read`, under a name that does not clash with the transport's own methods.
+enum Glue {
+    static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+        #else
+        Darwin.read(descriptor, buffer, count)
+        #endif
     }
 }

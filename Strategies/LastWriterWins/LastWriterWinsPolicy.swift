@@ -3,9 +3,11 @@ import StrategyKit
 import SyncModel
 import TimelineCore
 
-/// LastWriterWins: the write with the greatest (hybrid timestamp, device id) wins, a tombstone
-/// like any other write. A write made after seeing another wins over it, whatever the wall
-/// clocks say, because the hybrid clock of the later writer has moved past the one it saw.
+/// LastWriterWins: of every device's latest write, the one with the greatest (hybrid
+/// timestamp, device id) wins, a tombstone like any other write. A write made after seeing
+/// another wins over it, whatever the wall clocks say, because the hybrid clock of the later
+/// writer has moved past the one it saw; but between concurrent writes the faster clock wins,
+/// and an hour-fast device takes the register.
 public struct LastWriterWinsPolicy: MergePolicy, DeclaredStrategy {
     public static let type = StrategyType(
         name: "LastWriterWins", kind: .merge,
@@ -17,12 +19,9 @@ public struct LastWriterWinsPolicy: MergePolicy, DeclaredStrategy {
 
     public init() {}
 
-    public func precedes(_ lhs: PositionRecord, _ rhs: PositionRecord) -> Bool {
-        lhs.stamp < rhs.stamp
-    }
-
-    public func orderKey(of record: PositionRecord) -> OrderKey? {
-        record.stamp.orderKey
+    public func resolve(_ register: Register) -> Resolution {
+        guard let winner = register.heads.max(by: { $0.stamp < $1.stamp }) else { return .empty }
+        return Resolution(winner: winner, candidates: register.heads, reason: register.heads.count == 1 ? "one device" : "latest write")
     }
 
     static let scenarios: [MergeScenario] = {
@@ -35,12 +34,15 @@ public struct LastWriterWinsPolicy: MergePolicy, DeclaredStrategy {
         }
         return [
             MergeScenario(name: "the later write wins, even further back in the timeline",
-                          records: [write(1_000, 0, "phone", "p9", created: 900), write(2_000, 0, "ipad", "p1", created: 100)], expectedWinner: 1),
+                          records: [write(1_000, 0, "phone", "p9", created: 900), write(2_000, 0, "ipad", "p1", created: 100)], expectedWinner: 1,
+                          reason: "latest write"),
             MergeScenario(name: "the same millisecond: the counter decides",
                           records: [write(1_000, 2, "phone", "p1"), write(1_000, 1, "ipad", "p2")], expectedWinner: 0),
             MergeScenario(name: "the same timestamp: the device id decides, the same way everywhere",
                           records: [write(1_000, 0, "phone", "p1"), write(1_000, 0, "ipad", "p2")], expectedWinner: 0),
             MergeScenario(name: "a later tombstone wins", records: [write(1_000, 0, "phone", "p1"), write(3_000, 0, "ipad", nil)], expectedWinner: 1),
+            MergeScenario(name: "a device's own later write replaces its earlier one",
+                          records: [write(1_000, 0, "phone", "p1"), write(2_000, 0, "phone", "p2")], expectedWinner: 1, reason: "one device"),
         ]
     }()
 }

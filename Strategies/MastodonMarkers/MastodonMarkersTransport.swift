@@ -8,9 +8,10 @@ import TimelineCore
 /// (`GET`/`POST /api/v1/markers`), so that it follows the reader into the web client and every
 /// app that uses markers. Only a post id crosses: a marker holds `last_read_id` alone.
 ///
-/// - **Pull** reads the marker as one write to the `Account` / `Timeline` register, stamped with
-///   the marker's `updated_at` and the device `mastodon`; its progress is the post's id, whose
-///   order Mastodon's ids (time-ordered) share.
+/// - **Pull** reads the marker as the head of the pseudo-device `mastodon` in the `Account` /
+///   home register: numbered by the marker's version (plus one), stamped with its `updated_at`,
+///   with an empty context (the marker saw nothing); its progress is the post's id, whose order
+///   Mastodon's ids (time-ordered) share. A device's next save has seen it.
 /// - **Push** moves the marker to the register's winner, but only forward (to a later id), or
 ///   backwards when the winner is an explicit move back (a reset) written after the marker was
 ///   last updated: a stale client never drags the marker back (mastodon#22721, IceCubesApp#1398).
@@ -21,6 +22,9 @@ import TimelineCore
 ///   the device that is further along moves it forward again.
 /// - The token comes from the environment variable `TokenVariable`, as for the Mastodon
 ///   timeline source. A server that cannot be reached is offline; a refused token is an error.
+/// - Mastodon has no push for markers: changes are polled every `PollInterval` seconds (at
+///   least 2, so that polling stays far inside Mastodon's 300 requests per 5 minutes), and a
+///   poll waits for the rate limit's reset when `X-RateLimit-Remaining` runs low.
 public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     public static let urlParameter = Parameter<String>(required: "URL", help: "The Mastodon instance, e.g. https://mastodon.social.")
     public static let tokenVariableParameter = Parameter<String>(
@@ -28,9 +32,9 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
         default: "ENGINE_ACCESS_TOKEN")
     public static let accountParameter = Parameter<String>(
         "Account", help: "The account whose home-timeline register the marker carries.", default: "default")
-    public static let timeoutParameter = Parameter<Double>("Timeout", help: "Seconds one request may take.", default: 15, above: 0)
+    public static let timeoutParameter = Parameter<Double>("Timeout", help: "Seconds one request may take.", default: 15, range: 0.001...3600)
     public static let pollIntervalParameter = Parameter<Double>(
-        "PollInterval", help: "Seconds between two rounds when nothing local has changed.", default: 60, above: 0)
+        "PollInterval", help: "Seconds between two polls of the marker (Mastodon has no push for markers).", default: 60, range: 2...86400)
     public static let maxConflictsParameter = Parameter<Int>(
         "MaxConflicts", help: "How many times an update that met a concurrent one (HTTP 409) is decided again and retried.",
         default: 3, range: 0...20)
@@ -62,6 +66,8 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     public let maxConflicts: Int
     let environment: @Sendable () -> [String: String]
     let client: (any HTTPExchange)?
+    /// What Mastodon last said of its rate limit, shared by every copy of this transport.
+    let limits = RateLimitWindow()
 
     var exchange: any HTTPExchange { client ?? HTTPExchanges.shared }
     var key: RegisterKey { RegisterKey(account: account, timeline: Self.timeline) }
@@ -89,27 +95,30 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
         public var updatedAt: Date
     }
 
-    public func pull(device: String) throws(SyncTransportError) -> SyncPull {
-        guard let marker = try read() else { return SyncPull() }
+    public func pull(device: String) async throws(SyncTransportError) -> SyncPull {
+        guard let marker = try await read() else { return SyncPull() }
         return SyncPull(records: [record(of: marker)], devices: [Self.device])
     }
 
-    public func push(_ records: [PositionRecord], device: String) throws(SyncTransportError) {
-        // Only the register's winner crosses; the round gives the whole state (below).
-        var state = ReplicaState()
-        for record in records where record.key == key { state.devicePositions[key, default: [:]][record.device] = record }
-        if let latest = records.filter({ $0.key == key }).max(by: { $0.stamp < $1.stamp }) { state.registers[key] = latest }
-        try push(state: state, device: device)
-    }
-
-    public func push(state: ReplicaState, device: String) throws(SyncTransportError) {
-        guard let target = state.registers[key], let post = target.snapshot?.postId else { return }
+    /// Moves the marker to the register's value, as the publication's policy resolves it.
+    public func push(_ publication: SyncPublication) async throws(SyncTransportError) {
+        guard let target = publication.policy.value(of: publication.state[key]), let post = target.snapshot?.postId else { return }
         for _ in 0...maxConflicts {
-            let marker = try read()
+            let marker = try await read()
             guard Self.shouldMove(marker, to: post, by: target) else { return }
-            if try write(post) { return }
+            if try await write(post) { return }
         }
         throw SyncTransportError(.failed, "\(endpoint.absoluteString): the marker kept changing during the update (HTTP 409 \(maxConflicts + 1) times)")
+    }
+
+    /// Polls the marker every `PollInterval` seconds; when Mastodon says few requests remain,
+    /// the next poll waits for the limit's reset.
+    public func changes(_ watch: ChangeWatch) -> AsyncStream<SyncPull> {
+        let limits = self.limits
+        let interval = pollInterval ?? Self.pollIntervalParameter.defaultValue
+        var paced = watch
+        paced.sleep = { seconds in try await watch.sleep(max(seconds, limits.wait(now: Date()))) }
+        return ChangeWatch.polling(every: interval, paced) { () async throws(SyncTransportError) -> SyncPull in try await pull(device: watch.device) }
     }
 
     /// Whether the marker moves to `post`: forward always; backwards only for an explicit move
@@ -130,20 +139,22 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
 
     /// The marker as a register write.
     func record(of marker: Marker) -> PositionRecord {
-        let milliseconds = UInt64(max(0, marker.updatedAt.timeIntervalSince1970 * 1000))
+        let seconds = marker.updatedAt.timeIntervalSince1970
+        let milliseconds = seconds.isFinite ? UInt64(max(0, min(seconds * 1000, Double(HybridTimestamp.maximumMilliseconds)))) : 0
         let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: milliseconds, counter: 0), device: Self.device)
         // A time-ordered (snowflake) id holds its milliseconds above its low 16 bits.
         let created = UInt64(marker.lastReadId).map { Double($0 >> 16) / 1000 } ?? 0
-        return PositionRecord(key: key, stamp: stamp, savedAt: marker.updatedAt, snapshot: PositionSnapshot(postId: marker.lastReadId),
-                              epoch: .zero, progress: .init(createdAt: created, postId: marker.lastReadId))
+        return PositionRecord(key: key, stamp: stamp, sequence: UInt64(max(0, marker.version)) + 1, savedAt: marker.updatedAt,
+                              snapshot: PositionSnapshot(postId: marker.lastReadId), epoch: .zero,
+                              progress: .init(createdAt: created, postId: marker.lastReadId))
     }
 
     // MARK: The API
 
-    func read() throws(SyncTransportError) -> Marker? {
+    func read() async throws(SyncTransportError) -> Marker? {
         var query = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
         query.queryItems = [URLQueryItem(name: "timeline[]", value: Self.timeline)]
-        let answer = try send(method: "GET", url: query.url!, body: nil)
+        let answer = try await send(method: "GET", url: query.url!, body: nil)
         guard answer.status == 200 else { throw failure(answer) }
         guard let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any] else {
             throw SyncTransportError(.failed, "\(endpoint.absoluteString): the answer is not a JSON object of markers")
@@ -158,26 +169,26 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     }
 
     /// Posts the marker; false on a conflict (409), to decide again.
-    func write(_ post: String) throws(SyncTransportError) -> Bool {
+    func write(_ post: String) async throws(SyncTransportError) -> Bool {
         let body = (try? JSONSerialization.data(withJSONObject: [Self.timeline: ["last_read_id": post]])) ?? Data()
-        let answer = try send(method: "POST", url: endpoint, body: body)
+        let answer = try await send(method: "POST", url: endpoint, body: body)
         if answer.status == 409 { return false }
         guard (200...299).contains(answer.status) else { throw failure(answer) }
         return true
     }
 
-    func send(method: String, url: URL, body: Data?) throws(SyncTransportError) -> HTTPExchangeAnswer {
+    func send(method: String, url: URL, body: Data?) async throws(SyncTransportError) -> HTTPExchangeAnswer {
         guard let token = environment()[tokenVariable], !token.isEmpty else {
             throw SyncTransportError(.failed, "no Mastodon access token: set the environment variable \(tokenVariable)")
         }
         var headers: [(name: String, value: String)] = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
         let request = HTTPExchangeRequest(method: method, url: url, headers: headers, body: body, timeout: timeout, maxBodyBytes: 1 << 20)
-        let exchange = self.exchange
-        switch BlockingExchange.wait({ () async throws(HTTPExchangeError) -> HTTPExchangeAnswer in try await exchange.send(request) }) {
-        case .success(let answer):
+        do {
+            let answer = try await exchange.send(request)
+            limits.note(answer, now: Date())
             return answer
-        case .failure(let error):
+        } catch {
             throw error.isUnreachable ? SyncTransportError(.unreachable, "\(endpoint.absoluteString): cannot be reached: \(error.message)")
                 : SyncTransportError(.failed, "\(endpoint.absoluteString): \(error.message)")
         }

@@ -14,7 +14,7 @@ public struct NoneTransport: SyncTransport, DeclaredStrategy {
 
     public init() {}
 
-    public func pull(device: String) throws(SyncTransportError) -> SyncPull { SyncPull() }
+    public func pull(device: String) async throws(SyncTransportError) -> SyncPull { SyncPull() }
 
-    public func push(_ records: [PositionRecord], device: String) throws(SyncTransportError) {}
+    public func push(_ publication: SyncPublication) async throws(SyncTransportError) {}
 }

@@ -10,16 +10,19 @@ public protocol UbiquitousKeyValueStore: Sendable {
     func snapshot() -> [String: Data]
     /// Sets `key`; false when a limit refuses it.
     func set(_ value: Data, forKey key: String) -> Bool
+    /// Yields each time the service tells this device that other devices changed keys
+    /// (`didChangeExternallyNotification`); it never finishes on its own.
+    func externalChanges() -> AsyncStream<Void>
 }
 
 /// iCloudKeyValueStore: positions through iCloud's key-value store, on Apple platforms, when
 /// `PositionPersistence.iCloudSyncEnabled` is true and `Sync.Transport` is None. Each device keeps
-/// its whole state under its own key, `timeline-sync.<device>`, so the service's
-/// last-write-wins on a key never drops another device's writes; a device's own earlier state
-/// it overwrites is contained in the newer one. Reads merge every key, as the store's
-/// documentation asks of a client. Elsewhere there is no such store, and building it fails
-/// unless `backend` is set (the tests set an in-memory model of the store's documented
-/// behaviour).
+/// its own heads under its own key, `timeline-sync.<device>`, so the service's last-write-wins
+/// on a key never drops another device's writes; a device's own earlier heads it overwrites are
+/// older than the newer ones. Reads merge every key, as the store's documentation asks of a
+/// client, and the service's change notifications start a round. Elsewhere there is no such
+/// store, and building it fails unless `backend` is set (the tests set an in-memory model of
+/// the store's documented behaviour).
 public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
     public static let type = StrategyType(
         name: "iCloudKeyValueStore", kind: .transport,
@@ -32,6 +35,7 @@ public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
     }
 
     /// Where the transport finds its store: the system's on Apple platforms, none elsewhere.
+    // @unchecked: `store` is read and written under `lock` only.
     public final class Backend: @unchecked Sendable {
         private let lock = NSLock()
         private var store: (any UbiquitousKeyValueStore)?
@@ -64,7 +68,7 @@ public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
         self.store = store
     }
 
-    public func pull(device: String) throws(SyncTransportError) -> SyncPull {
+    public func pull(device: String) async throws(SyncTransportError) -> SyncPull {
         var pull = SyncPull()
         let own = Self.prefix + device
         for (key, value) in store.snapshot().sorted(by: { $0.key < $1.key }) where key.hasPrefix(Self.prefix) && key != own {
@@ -73,10 +77,29 @@ public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
         return pull
     }
 
-    public func push(_ records: [PositionRecord], device: String) throws(SyncTransportError) {
-        let data = SyncWireCoding.encode(SyncWireCoding.Document(device: device, records: records))
-        guard store.set(data, forKey: Self.prefix + device) else {
+    public func push(_ publication: SyncPublication) async throws(SyncTransportError) {
+        let data = SyncWireCoding.encode(SyncWireCoding.Document(device: publication.device, records: publication.own))
+        guard store.set(data, forKey: Self.prefix + publication.device) else {
             throw SyncTransportError(.failed, "iCloud key-value store: the state (\(data.count) bytes) is over the store's limits (1 MB and 1024 keys in all)")
+        }
+    }
+
+    /// A pull at once, then one each time the service reports other devices' changes.
+    public func changes(_ watch: ChangeWatch) -> AsyncStream<SyncPull> {
+        AsyncStream { continuation in
+            let task = Task {
+                func pullOnce() async {
+                    do throws(SyncTransportError) {
+                        continuation.yield(try await pull(device: watch.device))
+                    } catch {
+                        watch.log(error.description)
+                    }
+                }
+                await pullOnce()
+                for await _ in store.externalChanges() { await pullOnce() }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 }
@@ -94,6 +117,16 @@ struct SystemUbiquitousStore: UbiquitousKeyValueStore, @unchecked Sendable {
         guard value.count <= ICloudKeyValueStoreTransport.maximumBytes else { return false }
         NSUbiquitousKeyValueStore.default.set(value, forKey: key)
         return NSUbiquitousKeyValueStore.default.synchronize()
+    }
+
+    func externalChanges() -> AsyncStream<Void> {
+        AsyncStream { continuation in
+            let observer = NotificationCenter.default.addObserver(forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification,
+                                                                  object: NSUbiquitousKeyValueStore.default, queue: nil) { _ in
+                continuation.yield()
+            }
+            continuation.onTermination = { _ in NotificationCenter.default.removeObserver(observer) }
+        }
     }
 }
 #endif

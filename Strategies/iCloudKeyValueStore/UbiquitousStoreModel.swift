@@ -5,11 +5,13 @@ import Foundation
 /// lands in the device's view at once and reaches the service on `upload()`; the service keeps
 /// the last write it received for each key, unconditionally; other devices see it only on
 /// `deliver()`, late. Writes beyond 1 MB or 1024 keys in all are refused.
+// @unchecked: every stored property is read and written under `lock`.
 public final class UbiquitousStoreModel: @unchecked Sendable {
     private let lock = NSLock()
     private var service: [String: Data] = [:]
     private var views: [String: [String: Data]] = [:]
     private var uploads: [(device: String, key: String, value: Data)] = []
+    private var listeners: [String: [UUID: AsyncStream<Void>.Continuation]] = [:]
 
     public init() {}
 
@@ -28,9 +30,21 @@ public final class UbiquitousStoreModel: @unchecked Sendable {
         }
     }
 
-    /// Tells device `device` what the service holds now.
+    /// Tells device `device` what the service holds now, and notifies it.
     public func deliver(to device: String) {
-        lock.withLock { views[device] = service.merging(views[device]?.filter { key, _ in service[key] == nil } ?? [:]) { service, _ in service } }
+        let notified = lock.withLock {
+            views[device] = service.merging(views[device]?.filter { key, _ in service[key] == nil } ?? [:]) { service, _ in service }
+            return Array((listeners[device] ?? [:]).values)
+        }
+        for continuation in notified { continuation.yield() }
+    }
+
+    fileprivate func externalChanges(_ device: String) -> AsyncStream<Void> {
+        AsyncStream { continuation in
+            let id = UUID()
+            lock.withLock { listeners[device, default: [:]][id] = continuation }
+            continuation.onTermination = { [weak self] _ in self?.lock.withLock { _ = self?.listeners[device]?.removeValue(forKey: id) } }
+        }
     }
 
     fileprivate func snapshot(_ device: String) -> [String: Data] {
@@ -55,5 +69,6 @@ public final class UbiquitousStoreModel: @unchecked Sendable {
 
         func snapshot() -> [String: Data] { model.snapshot(device) }
         func set(_ value: Data, forKey key: String) -> Bool { model.set(value, key: key, device: device) }
+        func externalChanges() -> AsyncStream<Void> { model.externalChanges(device) }
     }
 }

@@ -1,13 +1,10 @@
 import Foundation
 import TestSupport
 
-/// Runs the built `engine` executable and captures what it prints.
+/// Runs the built `engine` executable and captures what it prints, off the cooperative
+/// threads and with a deadline (`ChildProcess`).
 struct EngineProcess {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Result = ChildProcess.Result
 
     static let executable: URL = {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("engine")
@@ -16,72 +13,36 @@ struct EngineProcess {
     }()
 
     /// Runs `engine ARGUMENTS` in the repository's top level.
-    static func run(_ arguments: [String], in directory: URL = Fixtures.repository, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+    static func run(_ arguments: [String], in directory: URL = Fixtures.repository, environment: [String: String] = [:],
+                    timeout: Double = 300) async throws -> Result {
+        try await ChildProcess.run(executable, arguments, in: directory, environment: environment, timeout: timeout)
     }
 }
 
 /// An `engine serve` running in the background on a free loopback port.
-final class RunningServer {
-    let process: Process
+final class RunningServer: Sendable {
+    let child: BackgroundProcess
     let port: Int
-    private let errors: Pipe
 
-    /// Starts `engine serve ARGUMENTS --listen 127.0.0.1:0` and waits until it listens.
-    init(_ arguments: [String], in directory: URL = Fixtures.repository) throws {
-        process = Process()
-        process.executableURL = EngineProcess.executable
-        process.arguments = ["serve"] + arguments + ["--listen", "127.0.0.1:0"]
-        process.currentDirectoryURL = directory
-        errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        var seen = ""
-        let handle = errors.fileHandleForReading
-        while true {
-            let data = handle.availableData
-            guard !data.isEmpty else { throw ServerStartError(output: seen) }
-            seen += String(decoding: data, as: UTF8.self)
-            if let range = seen.range(of: "listening on http://127.0.0.1:"),
-               let port = Int(seen[range.upperBound...].prefix { $0.isNumber }), seen[range.upperBound...].contains(" ") {
-                self.port = port
-                return
-            }
-        }
+    /// Starts `engine serve ARGUMENTS --listen 127.0.0.1:0` and waits (at most 60 s) until it listens.
+    init(_ arguments: [String], in directory: URL = Fixtures.repository) async throws {
+        child = try BackgroundProcess(EngineProcess.executable, ["serve"] + arguments + ["--listen", "127.0.0.1:0"], in: directory)
+        try await child.waitForOutput("engine serve to listen") { Self.port(in: $0) != nil }
+        port = Self.port(in: child.stderr)!
+    }
+
+    /// The port of "listening on http://127.0.0.1:PORT", once the line is complete.
+    static func port(in text: String) -> Int? {
+        guard let range = text.range(of: "listening on http://127.0.0.1:") else { return nil }
+        let rest = text[range.upperBound...]
+        guard rest.contains(where: { !$0.isNumber }) else { return nil }
+        return Int(rest.prefix { $0.isNumber })
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
 
     /// Sends SIGTERM and waits; the exit status and the rest of standard error.
-    func stop() -> (status: Int32, stderr: String) {
-        process.terminate()
-        let rest = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: rest, as: UTF8.self))
+    func stop() async throws -> (status: Int32, stderr: String) {
+        try await child.stop()
     }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
-}
-
-struct ServerStartError: Error, CustomStringConvertible {
-    let output: String
-    var description: String { "engine serve did not start: \(output)" }
 }

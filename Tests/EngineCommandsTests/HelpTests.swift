@@ -15,7 +15,7 @@ struct HelpTests {
     }()
 
     @Test("the README's shared options are accepted by every command: --verbose, --quiet, and --lenient with a configuration to run")
-    func sharedOptions() throws {
+    func sharedOptions() async throws {
         #expect(Self.leaves.count >= 16)
         for command in Self.leaves {
             let help = Engine.helpMessage(for: command, columns: 200)

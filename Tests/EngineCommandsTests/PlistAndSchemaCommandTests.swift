@@ -5,70 +5,70 @@ import TestSupport
 @Suite("engine plist, schema and config")
 struct PlistAndSchemaCommandTests {
     @Test("plist lint: OK lines on stdout, FILE:LINE: message on stderr, continues; exit 1 for a bad file, 2 when one cannot be read")
-    func lint() throws {
+    func lint() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("<plist><true/></plist>".utf8).write(to: directory.appendingPathComponent("good.plist"))
         try Data("<plist>\n<dict><key>a</key></dict></plist>".utf8).write(to: directory.appendingPathComponent("bad.plist"))
-        let result = try EngineProcess.run(["plist", "lint", "bad.plist", "good.plist", "gone.plist"], in: directory)
+        let result = try await EngineProcess.run(["plist", "lint", "bad.plist", "good.plist", "gone.plist"], in: directory)
         #expect(result.status == 2)
-        #expect(try EngineProcess.run(["plist", "lint", "bad.plist", "good.plist"], in: directory).status == 1)
+        #expect(try await EngineProcess.run(["plist", "lint", "bad.plist", "good.plist"], in: directory).status == 1)
         #expect(result.stdout == "good.plist: OK\n")
         #expect(result.stderr == """
             bad.plist:2: key "a" has no value
             gone.plist: cannot read file: No such file or directory
 
             """)
-        let ok = try EngineProcess.run(["plist", "lint", "good.plist"], in: directory)
+        let ok = try await EngineProcess.run(["plist", "lint", "good.plist"], in: directory)
         #expect(ok.status == 0)
     }
 
     @Test("plist lint passes the whole valid corpus")
-    func lintCorpus() throws {
+    func lintCorpus() async throws {
         let files = Fixtures.files(in: "plist-corpus/valid", withSuffix: ".plist").map(\.path)
-        let result = try EngineProcess.run(["plist", "lint"] + files)
+        let result = try await EngineProcess.run(["plist", "lint"] + files)
         #expect(result.status == 0)
         #expect(result.stdout.split(separator: "\n").count == files.count)
     }
 
     @Test("plist convert to json, typed-json and xml1")
-    func convert() throws {
+    func convert() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("<plist><dict><key>a</key><array><integer>1</integer><real>0.5</real><string>x</string></array><key>b</key><true/></dict></plist>".utf8)
             .write(to: directory.appendingPathComponent("in.plist"))
-        let json = try EngineProcess.run(["plist", "convert", "--format", "json", "in.plist"], in: directory)
+        let json = try await EngineProcess.run(["plist", "convert", "--format", "json", "in.plist"], in: directory)
         #expect(json.stdout == "{\"a\":[1,0.5,\"x\"],\"b\":true}\n")
-        let typed = try EngineProcess.run(["plist", "convert", "--format", "typed-json", "in.plist", "-o", "-"], in: directory)
+        let typed = try await EngineProcess.run(["plist", "convert", "--format", "typed-json", "in.plist", "-o", "-"], in: directory)
         #expect(typed.stdout == "{\"dict\": [\n [\"a\", {\"array\": [\n  {\"integer\": \"1\"},\n  {\"real\": 0.5},\n  {\"string\": \"x\"}\n ]}],\n [\"b\", {\"bool\": true}]\n]}\n")
-        let xml = try EngineProcess.run(["plist", "convert", "--format", "xml1", "in.plist", "-o", "out.plist"], in: directory)
+        let xml = try await EngineProcess.run(["plist", "convert", "--format", "xml1", "in.plist", "-o", "out.plist"], in: directory)
         #expect(xml.status == 0)
         let written = try String(contentsOf: directory.appendingPathComponent("out.plist"), encoding: .utf8)
         #expect(written.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC"))
-        let back = try EngineProcess.run(["plist", "convert", "--format", "xml1", "out.plist"], in: directory)
+        let back = try await EngineProcess.run(["plist", "convert", "--format", "xml1", "out.plist"], in: directory)
         #expect(back.stdout == written)
     }
 
     @Test("plist convert refuses dates in plain JSON, naming the key path")
-    func convertDate() throws {
+    func convertDate() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("<plist><dict>\n<key>when</key>\n<date>2020-01-01T00:00:00Z</date></dict></plist>".utf8)
             .write(to: directory.appendingPathComponent("d.plist"))
-        let result = try EngineProcess.run(["plist", "convert", "--format", "json", "d.plist"], in: directory)
+        let result = try await EngineProcess.run(["plist", "convert", "--format", "json", "d.plist"], in: directory)
         #expect(result.status == 1)
         #expect(result.stderr == "d.plist:3: date at when has no JSON representation; use --format typed-json to keep it\n")
     }
 
     @Test("schema validate: any JSON value, plists too, one line per error")
-    func schemaValidate() throws {
+    func schemaValidate() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("{\"type\": \"integer\", \"minimum\": 10}".utf8).write(to: directory.appendingPathComponent("s.json"))
         try Data("12".utf8).write(to: directory.appendingPathComponent("ok.json"))
         try Data("3".utf8).write(to: directory.appendingPathComponent("low.json"))
         try Data("<plist>\n<string>x</string></plist>".utf8).write(to: directory.appendingPathComponent("p.plist"))
-        let result = try EngineProcess.run(["schema", "validate", "--schema", "s.json", "ok.json", "low.json", "p.plist"], in: directory)
+        let result = try await EngineProcess.run(["schema", "validate", "--schema", "s.json", "ok.json", "low.json", "p.plist"], in: directory)
         #expect(result.status == 1)
         #expect(result.stdout == "ok.json: OK\n")
         #expect(result.stderr == """
@@ -76,25 +76,25 @@ struct PlistAndSchemaCommandTests {
             p.plist:2:1: error: expected integer, found string "x"
 
             """)
-        let bad = try EngineProcess.run(["schema", "validate", "--schema", "missing.json", "ok.json"], in: directory)
+        let bad = try await EngineProcess.run(["schema", "validate", "--schema", "missing.json", "ok.json"], in: directory)
         #expect(bad.status == 2)
     }
 
     @Test("schema print is the schema file, byte for byte")
-    func schemaPrint() throws {
-        let result = try EngineProcess.run(["schema", "print"])
+    func schemaPrint() async throws {
+        let result = try await EngineProcess.run(["schema", "print"])
         let file = try String(contentsOf: Fixtures.repositoryURL("schemas/SocialFusionTimelineConfiguration.schema.json"), encoding: .utf8)
         #expect(result.status == 0)
         #expect(result.stdout == file)
     }
 
     @Test("config print shows the configuration, or the resolved one")
-    func configPrint() throws {
-        let plain = try EngineProcess.run(["config", "print", "--format", "json", "config/Info.plist"])
+    func configPrint() async throws {
+        let plain = try await EngineProcess.run(["config", "print", "--format", "json", "config/Info.plist"])
         #expect(plain.status == 0)
         #expect(plain.stdout.hasPrefix("{\n  \"PositionPersistence\": {\n    \"Enabled\": true,"))
         #expect(!plain.stdout.contains("CFBundleIdentifier"))
-        let resolved = try EngineProcess.run(["config", "print", "--resolved", "config/SocialFusionTimelineConfiguration.plist"])
+        let resolved = try await EngineProcess.run(["config", "print", "--resolved", "config/SocialFusionTimelineConfiguration.plist"])
         #expect(resolved.status == 0)
         #expect(resolved.stdout.contains("<key>MaxCacheSize</key>\n\t\t<integer>500</integer>"))
         #expect(resolved.stdout.contains("<key>AnchorVisibilityThreshold</key>\n\t\t<real>0.3</real>"))

@@ -10,21 +10,21 @@ struct PluginCommandTests {
     static let restore = ["--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--position", "Tests/Fixtures/restore/position-author.json"]
 
     /// `Examples/SameAuthorPlugin`, built for this run.
-    static func sameAuthor() throws -> String {
+    static func sameAuthor() async throws -> String {
         try ExampleBuilds.build("SameAuthorPlugin").appendingPathComponent(ExampleBuilds.sharedLibrary("SameAuthorPlugin")).path
     }
 
     /// `Tests/Fixtures/plugins/test-plugin.c` built with `defines` into `directory`.
-    static func cPlugin(_ defines: [String], in directory: URL) throws -> String {
+    static func cPlugin(_ defines: [String], in directory: URL) async throws -> String {
         let output = directory.appendingPathComponent(ExampleBuilds.sharedLibrary("test-" + (defines.first ?? "good")))
         try ExampleBuilds.compilePlugin(Fixtures.url("plugins/test-plugin.c"), defines: defines, output: output)
         return output.path
     }
 
     @Test("engine strategies check runs a plugin's scenarios and the common checks")
-    func check() throws {
-        let plugin = try Self.sameAuthor()
-        let result = try EngineProcess.run(["strategies", "check", "--plugin", plugin])
+    func check() async throws {
+        let plugin = try await Self.sameAuthor()
+        let result = try await EngineProcess.run(["strategies", "check", "--plugin", plugin])
         #expect(result.status == 0)
         #expect(result.stdout == """
             PASS SameAuthor: the author's nearest post in time, not a stranger's nearer one
@@ -37,17 +37,17 @@ struct PluginCommandTests {
             7 of 7 checks passed for 1 strategy.
 
             """)
-        let listed = try EngineProcess.run(["strategies", "--plugin", plugin])
+        let listed = try await EngineProcess.run(["strategies", "--plugin", plugin])
         #expect(listed.stdout.contains("  SameAuthor — Stands in the saved author's post created closest in time to the saved one (a plugin).\n      Window: number ≥ 0, default 3600"))
     }
 
     @Test("engine validate checks a plugin's parameters with lines and did-you-mean, like a built-in's")
-    func validate() throws {
-        let plugin = try Self.sameAuthor()
-        let good = try EngineProcess.run(["validate", "--plugin", plugin, "Tests/Fixtures/plugins/same-author.plist"])
+    func validate() async throws {
+        let plugin = try await Self.sameAuthor()
+        let good = try await EngineProcess.run(["validate", "--plugin", plugin, "Tests/Fixtures/plugins/same-author.plist"])
         #expect(good.status == 0)
         #expect(good.stdout == "Tests/Fixtures/plugins/same-author.plist: OK\n")
-        let bad = try EngineProcess.run(["validate", "--plugin", plugin, "Tests/Fixtures/plugins/same-author-bad.plist"])
+        let bad = try await EngineProcess.run(["validate", "--plugin", plugin, "Tests/Fixtures/plugins/same-author-bad.plist"])
         #expect(bad.status == 1)
         let names = (BuiltInStrategies.registry.stageTypes.map(\.name) + ["SameAuthor"]).map { "\"\($0)\"" }.joined(separator: ", ")
         #expect(bad.stderr == """
@@ -56,21 +56,21 @@ struct PluginCommandTests {
             Tests/Fixtures/plugins/same-author-bad.plist:11:29: error: Restoration.Pipeline[3].Strategy: "Falback" is not one of the allowed values: \(names); did you mean "Fallback"?
 
             """)
-        let without = try EngineProcess.run(["validate", "Tests/Fixtures/plugins/same-author.plist"])
+        let without = try await EngineProcess.run(["validate", "Tests/Fixtures/plugins/same-author.plist"])
         #expect(without.status == 1)
         #expect(without.stderr.hasPrefix("Tests/Fixtures/plugins/same-author.plist:9:29: error: Restoration.Pipeline[1].Strategy: \"SameAuthor\" is not one of the allowed values"))
     }
 
     @Test("engine restore runs a plugin, and a configuration's Plugins key loads it relative to the file")
-    func restoreWithPlugin() throws {
-        let plugin = try Self.sameAuthor()
+    func restoreWithPlugin() async throws {
+        let plugin = try await Self.sameAuthor()
         let expected = """
             post 1600572605186146305 at index 23, content offset 3616 pt, viewportY -40 pt
             method same_author by SameAuthor, confidence 0.70
             post 1600572605186146305 by davidmasp was created 2 min from the saved post
 
             """
-        let result = try EngineProcess.run(["restore", "--config", "Tests/Fixtures/plugins/same-author.plist", "--plugin", plugin] + Self.restore)
+        let result = try await EngineProcess.run(["restore", "--config", "Tests/Fixtures/plugins/same-author.plist", "--plugin", plugin] + Self.restore)
         #expect(result.status == 0)
         #expect(result.stdout == expected)
         // The same through the configuration: Plugins lists the library, relative to the file.
@@ -81,15 +81,15 @@ struct PluginCommandTests {
             .replacingOccurrences(of: "<key>Restoration</key>", with: "<key>Plugins</key>\n\t<array><string>plugin.so</string></array>\n\t<key>Restoration</key>")
         let config = directory.appendingPathComponent("config.plist")
         try plist.write(to: config, atomically: true, encoding: .utf8)
-        let configured = try EngineProcess.run(["restore", "--config", config.path] + Self.restore)
+        let configured = try await EngineProcess.run(["restore", "--config", config.path] + Self.restore)
         #expect(configured.stdout == expected)
-        #expect(try EngineProcess.run(["validate", config.path]).status == 0)
+        #expect(try await EngineProcess.run(["validate", config.path]).status == 0)
     }
 
     @Test("engine compare prints a plugin pipeline beside the configured one and the baseline")
-    func compare() throws {
-        let plugin = try Self.sameAuthor()
-        let result = try EngineProcess.run(["compare", "--plugin", plugin, "--config", "config/SocialFusionTimelineConfiguration.plist",
+    func compare() async throws {
+        let plugin = try await Self.sameAuthor()
+        let result = try await EngineProcess.run(["compare", "--plugin", plugin, "--config", "config/SocialFusionTimelineConfiguration.plist",
                                             "--sessions", "sessions/", "--strategy", "ExactMatch > SameAuthor > Fallback",
                                             "--strategy", "ExactMatch > AuthorRun > Fallback", "--format", "csv"])
         #expect(result.status == 0)
@@ -101,11 +101,11 @@ struct PluginCommandTests {
     }
 
     @Test("a plugin in C works too; one whose scenarios cannot win inside FirstMatch gets a warning")
-    func cPlugin() throws {
+    func cPlugin() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plugin = try Self.cPlugin([], in: directory)
-        let result = try EngineProcess.run(["strategies", "check", "--plugin", plugin, "--quiet"])
+        let plugin = try await Self.cPlugin([], in: directory)
+        let result = try await EngineProcess.run(["strategies", "check", "--plugin", plugin, "--quiet"])
         #expect(result.status == 0)
         #expect(result.stdout == "5 of 5 checks passed for 1 strategy.\n")
         #expect(result.stderr == "warning: TopPost: every scenario's confidence is below Restoration.MinimumConfidence (0.5); inside FirstMatch it never wins unless it answers last\n")
@@ -121,22 +121,22 @@ struct PluginCommandTests {
         ("FAILING_SCENARIO", "TopPost fails its check \"the top post\": expected post p1, got post p0 (engine strategies check --plugin PLUGIN shows every check)"),
         ("MAKE_FAILS", "TopPost fails its check \"the top post\": cannot be built: TopPost: this build cannot make TopPost (engine strategies check --plugin PLUGIN shows every check)"),
     ])
-    func refused(_ define: String, _ message: String) throws {
+    func refused(_ define: String, _ message: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plugin = try Self.cPlugin([define], in: directory)
+        let plugin = try await Self.cPlugin([define], in: directory)
         for command in [["strategies", "check"], ["validate", "config/SocialFusionTimelineConfiguration.plist"]] {
-            let result = try EngineProcess.run(command + ["--plugin", plugin])
+            let result = try await EngineProcess.run(command + ["--plugin", plugin])
             #expect(result.status == 2, "\(command)")
             #expect(result.stderr == "\(plugin): error: \(message.replacingOccurrences(of: "PLUGIN", with: plugin))\n", "\(command)")
         }
     }
 
     @Test("a path that is missing, a folder or not a shared library is refused with its path")
-    func notAPlugin() throws {
+    func notAPlugin() async throws {
         for (path, message) in [("missing.so", "no such file\n"), ("Tests", "not a regular file\n"),
                                  ("README.md", "not a loadable shared library (")] {
-            let result = try EngineProcess.run(["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--plugin", path]
+            let result = try await EngineProcess.run(["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--plugin", path]
                                                + Self.restore)
             #expect(result.status == 2)
             // What dlopen says of a file that is not a library depends on the platform.

@@ -11,8 +11,8 @@ struct RestoreCommandTests {
     static let registeredStages = BuiltInStrategies.registry.stageTypes.map(\.name).joined(separator: ", ")
 
     @Test("the reader lands on the same post and pixel")
-    func exactMatch() throws {
-        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
+    func exactMatch() async throws {
+        let result = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
                                             "--position", "Tests/Fixtures/restore/position.json"])
         #expect(result.status == 0)
         #expect(result.stdout == """
@@ -24,7 +24,7 @@ struct RestoreCommandTests {
     }
 
     @Test("editing FallbackStrategy in the plist changes what engine restore returns")
-    func fallbackStrategyEdit() throws {
+    func fallbackStrategyEdit() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let original = try String(contentsOf: Fixtures.repositoryURL(Self.config), encoding: .utf8)
@@ -33,8 +33,8 @@ struct RestoreCommandTests {
         let editedPath = directory.appendingPathComponent("edited.plist").path
         try edited.write(toFile: editedPath, atomically: true, encoding: .utf8)
         let arguments = ["--timeline", Self.timeline, "--position", "Tests/Fixtures/restore/position-lost.json", "--format", "json"]
-        let nearest = try EngineProcess.run(["restore", "--config", Self.config] + arguments)
-        let top = try EngineProcess.run(["restore", "--config", editedPath] + arguments)
+        let nearest = try await EngineProcess.run(["restore", "--config", Self.config] + arguments)
+        let top = try await EngineProcess.run(["restore", "--config", editedPath] + arguments)
         #expect(nearest.stdout == """
             {
               "postId": "1600581397479047170",
@@ -64,8 +64,8 @@ struct RestoreCommandTests {
     }
 
     @Test("--explain shows every stage's verdict; --strategy overrides the pipeline")
-    func explainAndStrategy() throws {
-        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
+    func explainAndStrategy() async throws {
+        let result = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
                                             "--position", "Tests/Fixtures/restore/position-lost.json", "--explain",
                                             "--strategy", "ExactMatch > Fallback(Mode: OldestPost)"])
         #expect(result.status == 0)
@@ -83,68 +83,68 @@ struct RestoreCommandTests {
     }
 
     @Test("an empty timeline has nothing to restore: a clear message and exit 1")
-    func emptyTimeline() throws {
+    func emptyTimeline() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let empty = directory.appendingPathComponent("empty.json").path
         try Data("{\"posts\": []}".utf8).write(to: URL(fileURLWithPath: empty))
-        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", empty,
+        let result = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", empty,
                                             "--position", "Tests/Fixtures/restore/position.json"])
         #expect(result.status == 1)
         #expect(result.stderr == "\(empty): the timeline is empty; there is nothing to restore\n")
     }
 
     @Test("a pipeline that finds nothing says so, not that the timeline is empty")
-    func nothingFound() throws {
-        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
+    func nothingFound() async throws {
+        let result = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
                                             "--position", "Tests/Fixtures/restore/position-lost.json", "--strategy", "ExactMatch"])
         #expect(result.status == 1)
         #expect(result.stderr == "error: no stage of ExactMatch | ViewportAnchor found a place in the 30 posts of \(Self.timeline); end the pipeline with Fallback to always find one\n")
     }
 
     @Test("numbers that overflow a conversion are refused at their line, not a crash (exit 132 before)")
-    func extremeNumbers() throws {
+    func extremeNumbers() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let tall = directory.appendingPathComponent("tall.jsonl").path
         try Data(#"{"id":"a","createdAt":"2022-12-07T21:31:40Z","height":1e20}\#n{"id":"b","createdAt":"2022-12-07T21:30:40Z"}"#.utf8).write(to: URL(fileURLWithPath: tall))
         let far = directory.appendingPathComponent("far.json").path
         try Data(#"{"postId":"a","index":9223372036854775808}"#.utf8).write(to: URL(fileURLWithPath: far))
-        let tallResult = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", tall, "--position", "Tests/Fixtures/restore/position.json"])
+        let tallResult = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", tall, "--position", "Tests/Fixtures/restore/position.json"])
         #expect(tallResult.status == 1)
         #expect(tallResult.stderr == "\(tall):1:55: post a: \"height\" must be greater than 0 and at most 1000000, found 1e+20\n")
-        let farResult = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline, "--position", far])
+        let farResult = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline, "--position", far])
         #expect(farResult.status == 1)
         #expect(farResult.stderr == "\(far):1:23: \"index\" must be an integer from 0 to 2147483647, found 9223372036854775808\n")
         let deep = String(repeating: "BestConfidence(", count: 8000) + "ExactMatch" + String(repeating: ")", count: 8000)
-        let deepResult = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
+        let deepResult = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
                                                 "--position", "Tests/Fixtures/restore/position.json", "--strategy", deep])
         #expect(deepResult.status == 2)
         #expect(deepResult.stderr == "error: invalid --strategy spec at column 961: compositions nest deeper than 64 levels\n")
     }
 
     @Test("a bad spec is a usage error")
-    func badSpec() throws {
-        let result = try EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
+    func badSpec() async throws {
+        let result = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
                                             "--position", "Tests/Fixtures/restore/position.json", "--strategy", "ExactMatch > Fallbak"])
         #expect(result.status == 2)
         #expect(result.stderr == "error: unknown strategy \"Fallbak\"; did you mean \"Fallback\"? Registered: \(Self.registeredStages)\n")
     }
 
     @Test("engine strategies lists every registered type")
-    func strategies() throws {
-        let text = try EngineProcess.run(["strategies"])
+    func strategies() async throws {
+        let text = try await EngineProcess.run(["strategies"])
         #expect(text.status == 0)
         #expect(text.stdout.contains("      Window: number ≥ 0, default 3600 — Largest |Δt| in seconds"))
-        let json = try EngineProcess.run(["strategies", "--format", "json"])
+        let json = try await EngineProcess.run(["strategies", "--format", "json"])
         for name in BuiltInStrategies.registry.names {
             #expect(json.stdout.contains("\"name\": \"\(name)\""), "\(name)")
         }
     }
 
     @Test("Strategies/README.md's table is the registry's, as engine strategies --format markdown prints it")
-    func readmeTable() throws {
-        let table = try EngineProcess.run(["strategies", "--format", "markdown"])
+    func readmeTable() async throws {
+        let table = try await EngineProcess.run(["strategies", "--format", "markdown"])
         let readme = try String(contentsOf: Fixtures.repositoryURL("Strategies/README.md"), encoding: .utf8)
         let section = readme.components(separatedBy: "<!-- strategies:begin -->\n").last?.components(separatedBy: "<!-- strategies:end -->").first
         #expect(section == table.stdout, "run Strategies/generate.sh")

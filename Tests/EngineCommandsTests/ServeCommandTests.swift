@@ -6,27 +6,27 @@ import TestSupport
 @Suite("engine serve")
 struct ServeCommandTests {
     @Test("token create prints the token alone on the last line; list and revoke; a second revoke fails")
-    func tokens() throws {
+    func tokens() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("server.sqlite").path
-        let created = try EngineProcess.run(["serve", "token", "create", "--store", store, "--user", "alice"])
+        let created = try await EngineProcess.run(["serve", "token", "create", "--store", store, "--user", "alice"])
         #expect(created.status == 0)
         let lines = created.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
         #expect(lines.first == "token 1 for user alice; the server keeps only its hash, so it is shown this once:")
         #expect(lines.last?.wholeMatch(of: /tes_[0-9a-f]{64}/) != nil)
-        let listed = try EngineProcess.run(["serve", "token", "list", "--store", store])
+        let listed = try await EngineProcess.run(["serve", "token", "list", "--store", store])
         #expect(listed.stdout.hasPrefix("1\talice\tcreated "))
         #expect(listed.stdout.hasSuffix("\tactive\n"))
-        #expect(try EngineProcess.run(["serve", "token", "revoke", "--store", store, "--id", "1"]).stdout == "token 1 revoked\n")
-        let again = try EngineProcess.run(["serve", "token", "revoke", "--store", store, "--id", "1"])
+        #expect(try await EngineProcess.run(["serve", "token", "revoke", "--store", store, "--id", "1"]).stdout == "token 1 revoked\n")
+        let again = try await EngineProcess.run(["serve", "token", "revoke", "--store", store, "--id", "1"])
         #expect(again.status == 1)
         #expect(again.stderr == "error: no token 1 to revoke (unknown, or revoked already)\n")
     }
 
     @Test("usage errors: no storage, both, a bad address, and a non-loopback address without --allow-insecure-http")
-    func usage() throws {
+    func usage() async throws {
         let cases: [([String], String)] = [
             (["serve"], "Error: missing --store PATH (or --database postgres://…)"),
             (["serve", "--store", "a", "--database", "postgres://u@h/d"], "Error: give --store or --database, not both"),
@@ -34,56 +34,56 @@ struct ServeCommandTests {
             (["serve", "--store", "a", "--database", "x"], "Error: give --store or --database, not both"),
         ]
         for (arguments, message) in cases {
-            let result = try EngineProcess.run(arguments)
+            let result = try await EngineProcess.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
         }
-        let open = try EngineProcess.run(["serve", "--store", "/nonexistent/x.sqlite", "--listen", "0.0.0.0:8080"])
+        let open = try await EngineProcess.run(["serve", "--store", "/nonexistent/x.sqlite", "--listen", "0.0.0.0:8080"])
         #expect(open.status == 2)
         #expect(open.stderr == """
             error: 0.0.0.0 is not a loopback address: the server speaks plain HTTP, so it listens elsewhere only behind a proxy that \
             terminates TLS; add --allow-insecure-http to do so
 
             """)
-        let badURL = try EngineProcess.run(["serve", "--database", "mysql://u@h/d"])
+        let badURL = try await EngineProcess.run(["serve", "--database", "mysql://u@h/d"])
         #expect(badURL.status == 2)
         #expect(badURL.stderr == "error: --database must be postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, found mysql://u@h/d\n")
     }
 
     @Test("two stores sync through engine serve with the HTTP transport; a bad token is an error, a stopped server offline")
-    func twoDevices() throws {
+    func twoDevices() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let serverStore = directory.appendingPathComponent("server.sqlite").path
-        let token = try #require(try EngineProcess.run(["serve", "token", "create", "--store", serverStore, "--user", "alice"])
+        let token = try #require(try await EngineProcess.run(["serve", "token", "create", "--store", serverStore, "--user", "alice"])
             .stdout.split(separator: "\n").last.map(String.init))
-        let server = try RunningServer(["--store", serverStore])
+        let server = try await RunningServer(["--store", serverStore])
         let config = directory.appendingPathComponent("sync.json")
         try """
             {"SocialFusionTimelineConfiguration": {"PositionPersistence": {"CrossSessionSync": true},
              "Sync": {"Transport": {"Strategy": "HTTP", "URL": "\(server.url)"}}}}
             """.write(to: config, atomically: true, encoding: .utf8)
         let environment = ["ENGINE_SYNC_TOKEN": token]
-        func engine(_ arguments: [String], token: String? = nil) throws -> EngineProcess.Result {
-            try EngineProcess.run(arguments, in: directory, environment: ["ENGINE_SYNC_TOKEN": token ?? environment["ENGINE_SYNC_TOKEN"]!])
+        func engine(_ arguments: [String], token: String? = nil) async throws -> EngineProcess.Result {
+            try await EngineProcess.run(arguments, in: directory, environment: ["ENGINE_SYNC_TOKEN": token ?? environment["ENGINE_SYNC_TOKEN"]!])
         }
         let scope = ["--account", "me", "--timeline-name", "home"]
-        #expect(try engine(["position", "save", "--store", "phone.sqlite", "--post", "42", "--device", "phone"] + scope).status == 0)
-        #expect(try engine(["sync", "run", "--store", "phone.sqlite", "--config", config.path, "--device", "phone"]).status == 0)
-        let laptop = try engine(["sync", "run", "--store", "laptop.sqlite", "--config", config.path, "--device", "laptop"])
+        #expect(try await engine(["position", "save", "--store", "phone.sqlite", "--post", "42", "--device", "phone"] + scope).status == 0)
+        #expect(try await engine(["sync", "run", "--store", "phone.sqlite", "--config", config.path, "--device", "phone"]).status == 0)
+        let laptop = try await engine(["sync", "run", "--store", "laptop.sqlite", "--config", config.path, "--device", "laptop"])
         #expect(laptop.stdout == "me / home: now post 42\nsynced laptop with HTTP: heard from phone; 1 moved, 0 sent\n")
-        #expect(try engine(["position", "save", "--store", "laptop.sqlite", "--post", "43", "--device", "laptop"] + scope).status == 0)
-        #expect(try engine(["sync", "run", "--store", "laptop.sqlite", "--config", config.path, "--device", "laptop"]).status == 0)
-        #expect(try engine(["sync", "run", "--store", "phone.sqlite", "--config", config.path, "--device", "phone"]).stdout
+        #expect(try await engine(["position", "save", "--store", "laptop.sqlite", "--post", "43", "--device", "laptop"] + scope).status == 0)
+        #expect(try await engine(["sync", "run", "--store", "laptop.sqlite", "--config", config.path, "--device", "laptop"]).status == 0)
+        #expect(try await engine(["sync", "run", "--store", "phone.sqlite", "--config", config.path, "--device", "phone"]).stdout
             == "me / home: now post 43\nsynced phone with HTTP: heard from laptop; 1 moved, 0 sent\n")
-        let bad = try engine(["sync", "run", "--store", "phone.sqlite", "--config", config.path, "--device", "phone"], token: "tes_wrong")
+        let bad = try await engine(["sync", "run", "--store", "phone.sqlite", "--config", config.path, "--device", "phone"], token: "tes_wrong")
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("HTTP 401: unknown or revoked token"))
-        let stopped = server.stop()
+        let stopped = try await server.stop()
         #expect(stopped.status == 0)
         #expect(stopped.stderr.hasSuffix("notice [sync] stopped\n"))
-        _ = try engine(["position", "save", "--store", "phone.sqlite", "--post", "44", "--device", "phone"] + scope)
-        let offline = try engine(["sync", "run", "--store", "phone.sqlite", "--config", config.path, "--device", "phone"])
+        _ = try await engine(["position", "save", "--store", "phone.sqlite", "--post", "44", "--device", "phone"] + scope)
+        let offline = try await engine(["sync", "run", "--store", "phone.sqlite", "--config", config.path, "--device", "phone"])
         #expect(offline.status == 3)
         #expect(offline.stderr.hasSuffix("offline: 1 change kept in the outbox\n"))
     }

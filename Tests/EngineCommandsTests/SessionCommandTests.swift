@@ -11,8 +11,8 @@ struct SessionCommandTests {
     static let defaultPipelines = 2 + BuiltInStrategies.registry.types.filter { $0.kind.rawValue == "restoration" && !$0.isComposition }.count
 
     @Test("the README's main job compares the pipelines on the bundled sessions")
-    func compareBundledSessions() throws {
-        let result = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions/"])
+    func compareBundledSessions() async throws {
+        let result = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions/"])
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let lines = result.stdout.components(separatedBy: "\n")
@@ -24,7 +24,7 @@ struct SessionCommandTests {
     }
 
     @Test("a session that cannot be read is left out, the rest still count, and the exit code is 1")
-    func badSessions() throws {
+    func badSessions() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let good = try String(contentsOf: Fixtures.repositoryURL("sessions/session-0001.jsonl"), encoding: .utf8)
@@ -32,7 +32,7 @@ struct SessionCommandTests {
         lines.insert(#"{"type":"scroll","at":"2000-01-01T00:00:00Z","offset":1}"#, at: 3)
         try lines.joined(separator: "\n").write(to: directory.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
         try #"{"type":"session","version":3}"#.write(to: directory.appendingPathComponent("b.jsonl"), atomically: true, encoding: .utf8)
-        let result = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", directory.path, "--format", "csv", "--jobs", "2"])
+        let result = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", directory.path, "--format", "csv", "--jobs", "2"])
         #expect(result.status == 1)
         #expect(result.stderr == """
             \(directory.path)/a.jsonl:4: warning: "at" goes backwards: 2000-01-01T00:00:00Z is before 2022-12-07T15:09:59Z; the event is skipped
@@ -43,48 +43,48 @@ struct SessionCommandTests {
     }
 
     @Test("shards merged give the single run's report")
-    func shardsAndMerge() throws {
+    func shardsAndMerge() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var parts: [String] = []
         for shard in ["1/2", "2/2"] {
             let path = directory.appendingPathComponent("part\(parts.count).json").path
-            let result = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMatch > Fallback",
+            let result = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMatch > Fallback",
                                                 "--shard", shard, "--format", "json", "-o", path])
             #expect(result.status == 0)
             parts.append(path)
         }
-        let merged = try EngineProcess.run(["compare", "--merge"] + parts + ["--format", "csv"])
-        let single = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMatch > Fallback",
+        let merged = try await EngineProcess.run(["compare", "--merge"] + parts + ["--format", "csv"])
+        let single = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMatch > Fallback",
                                             "--format", "csv"])
         #expect(merged.status == 0)
         func dropLatency(_ csv: String) -> [String] {
             csv.components(separatedBy: "\r\n").map { $0.components(separatedBy: ",").prefix(12).joined(separator: ",") }
         }
         #expect(dropLatency(merged.stdout) == dropLatency(single.stdout))
-        let html = try EngineProcess.run(["compare", "--merge"] + parts + ["--format", "html"])
+        let html = try await EngineProcess.run(["compare", "--merge"] + parts + ["--format", "html"])
         #expect(html.stdout.contains("<p>Compared 26 sessions, shards 1/2, 2/2: 182 restore points, 3 pipelines.</p>"))
     }
 
     @Test("usage errors exit 2 with a clear message")
-    func usage() throws {
-        let noSessions = try EngineProcess.run(["compare", "--config", Self.config])
+    func usage() async throws {
+        let noSessions = try await EngineProcess.run(["compare", "--config", Self.config])
         #expect(noSessions.status == 2)
         #expect(noSessions.stderr.contains("Error: missing --sessions PATH..."))
-        let badShard = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--shard", "3/2"])
+        let badShard = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--shard", "3/2"])
         #expect(badShard.status == 2)
         #expect(badShard.stderr.contains("Error: --shard must be K/N with 1 ≤ K ≤ N, e.g. 1/4"))
-        let missing = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "no-such-dir"])
+        let missing = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "no-such-dir"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "no-such-dir: error: no such file or directory\n")
-        let badSpec = try EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMach"])
+        let badSpec = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMach"])
         #expect(badSpec.status == 2)
         #expect(badSpec.stderr == "error: unknown strategy \"ExactMach\"; did you mean \"ExactMatch\"? Registered: \(RestoreCommandTests.registeredStages)\n")
     }
 
     @Test("replay shows each restore point step by step")
-    func replay() throws {
-        let result = try EngineProcess.run(["replay", "sessions/session-0001.jsonl", "--config", Self.config])
+    func replay() async throws {
+        let result = try await EngineProcess.run(["replay", "sessions/session-0001.jsonl", "--config", Self.config])
         #expect(result.status == 0)
         let text = result.stdout
         #expect(text.hasPrefix("""
@@ -100,10 +100,10 @@ struct SessionCommandTests {
     }
 
     @Test("simulate writes the same sessions for the same seed")
-    func simulate() throws {
+    func simulate() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "2", "--seed", "2026",
+        let result = try await EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "2", "--seed", "2026",
                                             "-o", directory.path])
         #expect(result.status == 0)
         #expect(result.stderr.hasPrefix("wrote 2 sessions with "))
@@ -111,13 +111,13 @@ struct SessionCommandTests {
             #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == Data(contentsOf: Fixtures.repositoryURL("sessions/\(name)")))
         }
         let devices = directory.appendingPathComponent("devices")
-        let onDevices = try EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "2", "--seed", "2026",
+        let onDevices = try await EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "2", "--seed", "2026",
                                                "--devices", "--feed", "chronological", "-o", devices.path])
         #expect(onDevices.status == 0)
         #expect(onDevices.stderr == "wrote 2 sessions with 16 restore points (device-switch 5, offline-day 1, scroll-back 3, stale-device 3, two-devices 4) to \(devices.path)\n")
         #expect(try Data(contentsOf: devices.appendingPathComponent("session-0002.jsonl"))
                     == Data(contentsOf: Fixtures.repositoryURL("sessions/devices/session-0002.jsonl")))
-        let tooSmall = try EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/restore/timeline.jsonl", "--sessions", "1", "--seed", "1",
+        let tooSmall = try await EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/restore/timeline.jsonl", "--sessions", "1", "--seed", "1",
                                               "-o", directory.path])
         #expect(tooSmall.status == 1)
         #expect(tooSmall.stderr == "Tests/Fixtures/restore/timeline.jsonl: error: the corpus has 30 posts; simulation needs at least 60\n")
@@ -127,10 +127,10 @@ struct SessionCommandTests {
 @Suite("engine compare with merge policies")
 struct MergePolicyCompareTests {
     @Test("--merge-policy replays the multi-device sessions under each policy: each wins its own case")
-    func policies() throws {
+    func policies() async throws {
         // The hand-written sessions, one case each.
         let handWritten = (1...4).map { "sessions/devices/devices-000\($0).jsonl" }
-        let result = try EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions"] + handWritten + [
+        let result = try await EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions"] + handWritten + [
                                             "--merge-policy", "LastWriterWins", "--merge-policy", "FurthestRead",
                                             "--merge-policy", "FurthestRead(Direction: Older)", "--strategy", "ExactMatch > Fallback", "--format", "csv"])
         #expect(result.status == 0)
@@ -146,7 +146,7 @@ struct MergePolicyCompareTests {
         #expect(exact("configured · LastWriterWins", "device-switch") == "1.0")
         #expect(exact("configured · FurthestRead", "device-switch") == "0.5")
         #expect(exact("configured · FurthestRead(Direction: Older)", "device-switch") == "1.0")
-        let unknown = try EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions", "sessions/devices",
+        let unknown = try await EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions", "sessions/devices",
                                              "--merge-policy", "FurthestReed"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr == "error: unknown merge policy \"FurthestReed\"; did you mean \"FurthestRead\"? Registered: LastWriterWins, FurthestRead\n")

@@ -12,12 +12,13 @@ struct SyncCommandTests {
         var shared: URL { directory.appendingPathComponent("shared") }
         var config: String { directory.appendingPathComponent("sync.json").path }
 
-        init(policy: String = "FurthestRead", crossSessionSync: Bool = true, createShared: Bool = true) throws {
+        /// `policy` is the JSON of `Sync.Policy`.
+        init(policy: String = #"{"Strategy": "CausalFurthest", "Direction": "Newer"}"#, crossSessionSync: Bool = true, createShared: Bool = true) throws {
             directory = try Fixtures.temporaryDirectory()
             if createShared { try FileManager.default.createDirectory(at: directory.appendingPathComponent("shared"), withIntermediateDirectories: true) }
             let json = """
                 {"PositionPersistence": {"CrossSessionSync": \(crossSessionSync)},
-                 "Sync": {"Policy": "\(policy)", "Transport": {"Strategy": "Directory", "Path": "\(directory.appendingPathComponent("shared").path)"}}}
+                 "Sync": {"Policy": \(policy), "Transport": {"Strategy": "Directory", "Path": "\(directory.appendingPathComponent("shared").path)"}}}
                 """
             try json.write(toFile: directory.appendingPathComponent("sync.json").path, atomically: true, encoding: .utf8)
         }
@@ -25,20 +26,20 @@ struct SyncCommandTests {
         func store(_ device: String) -> String { directory.appendingPathComponent("\(device).sqlite").path }
 
         @discardableResult
-        func save(_ device: String, post: String, minute: Int, explicit: Bool = false) throws -> EngineProcess.Result {
-            try EngineProcess.run(["position", "save", "--store", store(device), "--config", config, "--device", device, "--account", "me",
+        func save(_ device: String, post: String, minute: Int, explicit: Bool = false) async throws -> EngineProcess.Result {
+            try await EngineProcess.run(["position", "save", "--store", store(device), "--config", config, "--device", device, "--account", "me",
                                    "--timeline-name", "home", "--post", post, "--created-at", String(format: "2026-11-24T08:%02d:00Z", minute)]
                                   + (explicit ? ["--explicit"] : []))
         }
 
         @discardableResult
-        func sync(_ device: String) throws -> EngineProcess.Result {
-            try EngineProcess.run(["sync", "run", "--store", store(device), "--config", config, "--device", device])
+        func sync(_ device: String) async throws -> EngineProcess.Result {
+            try await EngineProcess.run(["sync", "run", "--store", store(device), "--config", config, "--device", device])
         }
 
-        func shown(_ device: String) throws -> String {
-            let result = try EngineProcess.run(["position", "show", "--store", store(device), "--account", "me", "--timeline-name", "home",
-                                                "--format", "json"])
+        func shown(_ device: String) async throws -> String {
+            let result = try await EngineProcess.run(["position", "show", "--store", store(device), "--config", config, "--account", "me",
+                                                      "--timeline-name", "home", "--format", "json"])
             guard let position = result.stdout.range(of: #""postId": ""#) else { return "none" }
             return String(result.stdout[position.upperBound...].prefix { $0 != "\"" })
         }
@@ -47,128 +48,129 @@ struct SyncCommandTests {
     }
 
     @Test("two and three stores converge through a directory, in any order of sync run", arguments: [2, 3])
-    func converge(_ count: Int) throws {
+    func converge(_ count: Int) async throws {
         let devices = ["phone", "laptop", "tablet"].prefix(count)
         for order in [Array(devices), Array(devices.reversed())] {
             let setup = try Setup()
             defer { setup.remove() }
-            for (number, device) in devices.enumerated() { try setup.save(device, post: "p\(number)", minute: 10 * number) }
+            for (number, device) in devices.enumerated() { try await setup.save(device, post: "p\(number)", minute: 10 * number) }
             // Two passes in this order: the first spreads every write, the second lets the
             // earliest devices hear the latest.
             for _ in 0..<2 {
-                for device in order { #expect(try setup.sync(device).status == 0) }
+                for device in order { #expect(try await setup.sync(device).status == 0) }
             }
-            // FurthestRead: the position furthest along wins on every device.
-            for device in devices { #expect(try setup.shown(device) == "p\(count - 1)", "\(order): \(device)") }
+            // Concurrent writes: the position furthest along (Direction: Newer) wins on every device.
+            for device in devices { #expect(try await setup.shown(device) == "p\(count - 1)", "\(order): \(device)") }
         }
     }
 
     @Test("the README's demo: save on each, sync both, both show the same position; forget travels too")
-    func demo() throws {
+    func demo() async throws {
         let setup = try Setup()
         defer { setup.remove() }
-        #expect(try setup.save("phone", post: "100", minute: 0).stdout.hasPrefix("saved post 100 for me / home on phone at "))
-        try setup.save("laptop", post: "120", minute: 20)
-        #expect(try setup.sync("phone").stdout == "synced phone with Directory: heard from no other device; 0 moved, 1 sent\n")
-        #expect(try setup.sync("laptop").stdout == "synced laptop with Directory: heard from phone; 0 moved, 1 sent\n")
-        #expect(try setup.sync("phone").stdout == "me / home: now post 120\nsynced phone with Directory: heard from laptop; 1 moved, 0 sent\n")
-        #expect(try setup.shown("phone") == "120")
-        #expect(try setup.shown("laptop") == "120")
-        let forget = try EngineProcess.run(["position", "forget", "--store", setup.store("laptop"), "--config", setup.config,
+        #expect(try await setup.save("phone", post: "100", minute: 0).stdout.hasPrefix("saved post 100 for me / home on phone at "))
+        try await setup.save("laptop", post: "120", minute: 20)
+        #expect(try await setup.sync("phone").stdout == "synced phone with Directory: heard from no other device; 0 moved, 1 sent\n")
+        #expect(try await setup.sync("laptop").stdout == "synced laptop with Directory: heard from phone; 0 moved, 1 sent\n")
+        #expect(try await setup.sync("phone").stdout == "me / home: now post 120\nsynced phone with Directory: heard from laptop; 1 moved, 0 sent\n")
+        #expect(try await setup.shown("phone") == "120")
+        #expect(try await setup.shown("laptop") == "120")
+        let forget = try await EngineProcess.run(["position", "forget", "--store", setup.store("laptop"), "--config", setup.config,
                                             "--account", "me", "--timeline-name", "home"])
         #expect(forget.status == 0)
-        try setup.sync("laptop")
-        #expect(try setup.sync("phone").stdout.hasPrefix("me / home: forgotten\n"))
-        let json = try EngineProcess.run(["position", "show", "--store", setup.store("phone"), "--account", "me", "--timeline-name", "home",
+        try await setup.sync("laptop")
+        #expect(try await setup.sync("phone").stdout.hasPrefix("me / home: forgotten\n"))
+        let json = try await EngineProcess.run(["position", "show", "--store", setup.store("phone"), "--account", "me", "--timeline-name", "home",
                                           "--format", "json"])
         #expect(json.stdout.hasPrefix("{\n  \"position\": null,"))
         // A save after the forget (it has seen the tombstone) comes back everywhere.
-        try setup.save("phone", post: "90", minute: 5)
-        try setup.sync("phone")
-        try setup.sync("laptop")
-        #expect(try setup.shown("laptop") == "90")
+        try await setup.save("phone", post: "90", minute: 5)
+        try await setup.sync("phone")
+        try await setup.sync("laptop")
+        #expect(try await setup.shown("laptop") == "90")
     }
 
-    @Test("a stale device does not drag the reader back under FurthestRead, but does under LastWriterWins; an explicit move back wins")
-    func policies() throws {
-        for (policy, expected) in [("FurthestRead", "p9"), ("LastWriterWins", "p1")] {
+    @Test("a stale device does not drag the reader back under CausalFurthest or FurthestRead, but does under LastWriterWins; an explicit move back wins")
+    func policies() async throws {
+        for (policy, expected) in [(#"{"Strategy": "CausalFurthest", "Direction": "Newer"}"#, "p9"), (#"{"Strategy": "FurthestRead", "Direction": "Newer"}"#, "p9"),
+                                   (#""LastWriterWins""#, "p1")] {
             let setup = try Setup(policy: policy)
             defer { setup.remove() }
-            try setup.save("phone", post: "p9", minute: 50)
-            try setup.sync("phone")
+            try await setup.save("phone", post: "p9", minute: 50)
+            try await setup.sync("phone")
             // The laptop opens at an old position, later, without having synced.
-            try setup.save("laptop", post: "p1", minute: 1)
-            try setup.sync("laptop")
-            try setup.sync("phone")
-            #expect(try setup.shown("phone") == expected, "\(policy)")
-            #expect(try setup.shown("laptop") == expected, "\(policy)")
+            try await setup.save("laptop", post: "p1", minute: 1)
+            try await setup.sync("laptop")
+            try await setup.sync("phone")
+            #expect(try await setup.shown("phone") == expected, "\(policy)")
+            #expect(try await setup.shown("laptop") == expected, "\(policy)")
         }
         let setup = try Setup()
         defer { setup.remove() }
-        try setup.save("phone", post: "p9", minute: 50)
-        try setup.sync("phone")
-        try setup.sync("laptop")
-        try setup.save("laptop", post: "p1", minute: 1, explicit: true)
-        try setup.sync("laptop")
-        try setup.sync("phone")
-        #expect(try setup.shown("phone") == "p1")
+        try await setup.save("phone", post: "p9", minute: 50)
+        try await setup.sync("phone")
+        try await setup.sync("laptop")
+        try await setup.save("laptop", post: "p1", minute: 1, explicit: true)
+        try await setup.sync("laptop")
+        try await setup.sync("phone")
+        #expect(try await setup.shown("phone") == "p1")
     }
 
     @Test("a missing folder is offline: exit 3, nothing created, the outbox kept for the next round")
-    func offline() throws {
+    func offline() async throws {
         let setup = try Setup(createShared: false)
         defer { setup.remove() }
-        try setup.save("phone", post: "p1", minute: 1)
-        let result = try setup.sync("phone")
+        try await setup.save("phone", post: "p1", minute: 1)
+        let result = try await setup.sync("phone")
         #expect(result.status == 3)
         #expect(result.stderr == "error: \(setup.shared.path): the sync folder does not exist (a share not mounted?); it is never created\noffline: 1 change kept in the outbox\n")
         #expect(!FileManager.default.fileExists(atPath: setup.shared.path))
-        let status = try EngineProcess.run(["sync", "status", "--store", setup.store("phone")])
+        let status = try await EngineProcess.run(["sync", "status", "--store", setup.store("phone")])
         #expect(status.stdout.contains("pending: 1\n"))
         #expect(status.stdout.hasPrefix("device phone: error: \(setup.shared.path): the sync folder does not exist"))
         try FileManager.default.createDirectory(at: setup.shared, withIntermediateDirectories: true)
-        #expect(try setup.sync("phone").status == 0)
-        #expect(try EngineProcess.run(["sync", "status", "--store", setup.store("phone")]).stdout.contains("pending: 0\n"))
+        #expect(try await setup.sync("phone").status == 0)
+        #expect(try await EngineProcess.run(["sync", "status", "--store", setup.store("phone")]).stdout.contains("pending: 0\n"))
     }
 
     @Test("garbage, truncated and future-version files in the folder are warnings naming them; nothing else changes")
-    func badFiles() throws {
+    func badFiles() async throws {
         let setup = try Setup()
         defer { setup.remove() }
-        try setup.save("phone", post: "p1", minute: 1)
+        try await setup.save("phone", post: "p1", minute: 1)
         try "garbage".write(to: setup.shared.appendingPathComponent("a.timeline-sync.json"), atomically: true, encoding: .utf8)
-        try #"{"format": "timeline-sync", "version": 2, "device": "b", "records": []}"#
+        try #"{"format": "timeline-sync", "version": 3, "device": "b", "records": []}"#
             .write(to: setup.shared.appendingPathComponent("b.timeline-sync.json"), atomically: true, encoding: .utf8)
         try #"{"format": "timeline-sync", "version": 1, "device": "c", "records": [{"account": "me", "timeline": "home", "hlc": "12"}]}"#
             .write(to: setup.shared.appendingPathComponent("c.timeline-sync.json"), atomically: true, encoding: .utf8)
-        let result = try setup.sync("phone")
+        let result = try await setup.sync("phone")
         #expect(result.status == 0)
         let folder = setup.shared.path
         #expect(result.stderr == """
             warning: \(folder)/a.timeline-sync.json: skipped: not JSON: 1:1: unexpected 'g': expected a JSON value
-            warning: \(folder)/b.timeline-sync.json: skipped: version 2 is not supported; this engine reads version 1
+            warning: \(folder)/b.timeline-sync.json: skipped: version 3 is not supported; this engine reads versions 1 to 2
             warning: \(folder)/c.timeline-sync.json: skipped: records[0].hlc must be a hybrid timestamp: 16 hexadecimal digits
 
             """)
-        #expect(try setup.shown("phone") == "p1")
+        #expect(try await setup.shown("phone") == "p1")
     }
 
     @Test("CrossSessionSync false keeps positions on this device, whatever the transport says")
-    func crossSessionSyncOff() throws {
+    func crossSessionSyncOff() async throws {
         let setup = try Setup(crossSessionSync: false)
         defer { setup.remove() }
-        try setup.save("phone", post: "p1", minute: 1)
-        #expect(try setup.sync("phone").stdout == "synced phone with None: heard from no other device; 0 moved, 1 sent\n")
+        try await setup.save("phone", post: "p1", minute: 1)
+        #expect(try await setup.sync("phone").stdout == "synced phone with None: heard from no other device; 0 moved, 1 sent\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.shared.path).isEmpty)
     }
 
     @Test("engine validate rejects Directory without a Path and accepts Merge with a note naming FurthestRead")
-    func validation() throws {
+    func validation() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("c.json").path
         try #"{"Sync": {"Policy": "Merge", "Transport": "Directory"}}"#.write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try EngineProcess.run(["validate", file])
+        let result = try await EngineProcess.run(["validate", file])
         #expect(result.status == 1)
         #expect(result.stderr == """
             \(file):1:11: warning: Sync.Policy: "Merge" is the former name of "FurthestRead", which it selects; write "FurthestRead"
@@ -176,7 +178,7 @@ struct SyncCommandTests {
 
             """)
         try #"{"Sync": {"Policy": "Merge"}}"#.write(toFile: file, atomically: true, encoding: .utf8)
-        let merge = try EngineProcess.run(["validate", file])
+        let merge = try await EngineProcess.run(["validate", file])
         #expect(merge.status == 0)
         #expect(merge.stdout == "\(file): OK with 1 warning\n")
     }

@@ -8,7 +8,7 @@ import TestSupport
 struct TimelineCommandTests {
     static let path = "/api/v1/timelines/home"
 
-    static func answer(_ name: String) throws -> LoopbackHTTPServer.Answer {
+    static func answer(_ name: String) async throws -> LoopbackHTTPServer.Answer {
         .json(try Data(contentsOf: Fixtures.url("api/\(name)")))
     }
 
@@ -23,16 +23,16 @@ struct TimelineCommandTests {
     }
 
     @Test("fetch loads cache-first from a Mastodon server and reports what changed; show prints the cache")
-    func mastodon() throws {
+    func mastodon() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        server.script(Self.path, [try Self.answer("mastodon-home.json"), try Self.answer("mastodon-home-refreshed.json")])
+        server.script(Self.path, [try await Self.answer("mastodon-home.json"), try await Self.answer("mastodon-home-refreshed.json")])
         let store = directory.appendingPathComponent("state.sqlite").path
         let arguments = ["timeline", "fetch", "--source", server.baseURL + Self.path + "?limit=40", "--store", store,
                          "--account", "reader@mastodon.example", "--token-env", "TEST_MASTODON_TOKEN"]
-        let first = try EngineProcess.run(arguments, environment: ["TEST_MASTODON_TOKEN": "abc123"])
+        let first = try await EngineProcess.run(arguments, environment: ["TEST_MASTODON_TOKEN": "abc123"])
         #expect(first.status == 0)
         #expect(Self.normalized(first.stdout) == """
             cache: empty
@@ -46,7 +46,7 @@ struct TimelineCommandTests {
             """)
         #expect(server.received.first?.headers["authorization"] == "Bearer abc123")
 
-        let second = try EngineProcess.run(arguments, environment: ["TEST_MASTODON_TOKEN": "abc123"])
+        let second = try await EngineProcess.run(arguments, environment: ["TEST_MASTODON_TOKEN": "abc123"])
         #expect(second.status == 0)
         #expect(Self.normalized(second.stdout) == """
             cache: 40 posts, refreshed TIME (AGE ago)
@@ -58,7 +58,7 @@ struct TimelineCommandTests {
 
             """ + "position: none saved\n")
 
-        let show = try EngineProcess.run(["timeline", "show", "--store", store, "--account", "reader@mastodon.example", "--limit", "3"])
+        let show = try await EngineProcess.run(["timeline", "show", "--store", store, "--account", "reader@mastodon.example", "--limit", "3"])
         #expect(show.status == 0)
         #expect(Self.normalized(show.stdout) == """
             reader@mastodon.example / home: 41 posts, refreshed TIME (AGE ago)
@@ -70,30 +70,30 @@ struct TimelineCommandTests {
             """)
 
         // The JSON is the engine's timeline format, which restore reads.
-        let json = try EngineProcess.run(["timeline", "show", "--store", store, "--account", "reader@mastodon.example", "--format", "json"])
+        let json = try await EngineProcess.run(["timeline", "show", "--store", store, "--account", "reader@mastodon.example", "--format", "json"])
         let file = directory.appendingPathComponent("timeline.json")
         try Data(json.stdout.utf8).write(to: file)
         let position = directory.appendingPathComponent("position.json")
         try Data(#"{"postId": "1600602374875275267", "viewportY": -12}"#.utf8).write(to: position)
-        let restore = try EngineProcess.run(["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--timeline", file.path,
+        let restore = try await EngineProcess.run(["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--timeline", file.path,
                                              "--position", position.path])
         #expect(restore.status == 0)
         #expect(restore.stdout.hasPrefix("post 1600602374875275267 at index 2,"))
     }
 
     @Test("a failed refresh exits 1, leaves the cache as it was, and says stale or offline")
-    func failure() throws {
+    func failure() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        server.script(Self.path, [try Self.answer("mastodon-home.json"),
+        server.script(Self.path, [try await Self.answer("mastodon-home.json"),
                                   .json(Data(#"{"error":"This action is not allowed"}"#.utf8), status: 500)])
         let store = directory.appendingPathComponent("state.sqlite").path
         let arguments = ["timeline", "fetch", "--source", server.baseURL + Self.path, "--store", store]
-        #expect(try EngineProcess.run(arguments).status == 0)
-        let before = try EngineProcess.run(["timeline", "show", "--store", store, "--format", "json"]).stdout
-        let failed = try EngineProcess.run(arguments)
+        #expect(try await EngineProcess.run(arguments).status == 0)
+        let before = try await EngineProcess.run(["timeline", "show", "--store", store, "--format", "json"]).stdout
+        let failed = try await EngineProcess.run(arguments)
         #expect(failed.status == 1)
         #expect(Self.normalized(failed.stdout) == """
             cache: 40 posts, refreshed TIME (AGE ago)
@@ -104,26 +104,26 @@ struct TimelineCommandTests {
 
             """)
         #expect(Self.normalized(failed.stderr) == "http://HOST/api/v1/timelines/home: error: HTTP 500: This action is not allowed\n")
-        #expect(try EngineProcess.run(["timeline", "show", "--store", store, "--format", "json"]).stdout == before)
+        #expect(try await EngineProcess.run(["timeline", "show", "--store", store, "--format", "json"]).stdout == before)
 
         server.stop()
-        let offline = try EngineProcess.run(arguments)
+        let offline = try await EngineProcess.run(arguments)
         #expect(offline.status == 1)
         #expect(offline.stdout.contains("status: offline, the cached timeline stands; last refreshed "))
     }
 
     @Test("ExponentialBackoff from the configuration: retries are printed, with the wait on stderr")
-    func backoff() throws {
+    func backoff() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let limited = LoopbackHTTPServer.Answer(status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
                                                 body: Data(#"{"error":"Too many requests"}"#.utf8))
-        server.script("/xrpc/app.bsky.feed.getTimeline", [limited, try Self.answer("bluesky-timeline.json")])
+        server.script("/xrpc/app.bsky.feed.getTimeline", [limited, try await Self.answer("bluesky-timeline.json")])
         let config = directory.appendingPathComponent("config.json")
         try Data(#"{"Network": {"Policy": {"Strategy": "ExponentialBackoff", "MaxAttempts": 3, "BaseDelay": 0.1}}}"#.utf8).write(to: config)
-        let result = try EngineProcess.run(["timeline", "fetch", "--config", config.path, "--store", directory.appendingPathComponent("s.sqlite").path,
+        let result = try await EngineProcess.run(["timeline", "fetch", "--config", config.path, "--store", directory.appendingPathComponent("s.sqlite").path,
                                             "--source", server.baseURL + "/xrpc/app.bsky.feed.getTimeline?limit=40"])
         #expect(result.status == 0)
         #expect(Self.normalized(result.stdout) == """
@@ -159,15 +159,15 @@ struct TimelineCommandTests {
     }
 
     @Test("a long fetch still succeeds, and whatever progress it printed is the waiting line")
-    func progress() throws {
+    func progress() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        var slow = try Self.answer("mastodon-home.json")
+        var slow = try await Self.answer("mastodon-home.json")
         slow.delay = 1.6
         server.script(Self.path, [slow])
-        let result = try EngineProcess.run(["timeline", "fetch", "--source", server.baseURL + Self.path,
+        let result = try await EngineProcess.run(["timeline", "fetch", "--source", server.baseURL + Self.path,
                                             "--store", directory.appendingPathComponent("s.sqlite").path])
         #expect(result.status == 0)
         // Whether the line came before the answer depends on the machine's load; what it says does not.
@@ -175,14 +175,14 @@ struct TimelineCommandTests {
     }
 
     @Test("usage errors: an URL whose API cannot be told, --api on a file, a missing store")
-    func usage() throws {
-        let unknown = try EngineProcess.run(["timeline", "fetch", "--source", "https://example.com/feed", "--store", "/tmp/x.sqlite"])
+    func usage() async throws {
+        let unknown = try await EngineProcess.run(["timeline", "fetch", "--source", "https://example.com/feed", "--store", "/tmp/x.sqlite"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr == "https://example.com/feed: error: cannot tell the API from the URL; give --api mastodon or --api bluesky (Mastodon: /api/v1/timelines/home, Bluesky: /xrpc/app.bsky.feed.getTimeline)\n")
-        let apiOnFile = try EngineProcess.run(["timeline", "fetch", "--source", "t.json", "--api", "mastodon", "--store", "/tmp/x.sqlite"])
+        let apiOnFile = try await EngineProcess.run(["timeline", "fetch", "--source", "t.json", "--api", "mastodon", "--store", "/tmp/x.sqlite"])
         #expect(apiOnFile.status == 2)
         #expect(apiOnFile.stderr == "t.json: error: --api applies to http(s) URLs only\n")
-        let missing = try EngineProcess.run(["timeline", "show", "--store", "/nonexistent/state.sqlite"])
+        let missing = try await EngineProcess.run(["timeline", "show", "--store", "/nonexistent/state.sqlite"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "/nonexistent/state.sqlite: error: no such store\n")
     }

@@ -4,7 +4,7 @@ import TestSupport
 
 @Suite("engine validate")
 struct ValidateCommandTests {
-    static func write(_ text: String, _ name: String, in directory: URL) throws {
+    static func write(_ text: String, _ name: String, in directory: URL) async throws {
         try Data(text.utf8).write(to: directory.appendingPathComponent(name))
     }
 
@@ -27,8 +27,8 @@ struct ValidateCommandTests {
         """
 
     @Test("the bundled configurations are valid")
-    func bundled() throws {
-        let result = try EngineProcess.run(["validate", "config/SocialFusionTimelineConfiguration.plist", "config/Info.plist",
+    func bundled() async throws {
+        let result = try await EngineProcess.run(["validate", "config/SocialFusionTimelineConfiguration.plist", "config/Info.plist",
                                             "config/SocialFusionTimelineConfiguration.json"])
         #expect(result.status == 0)
         #expect(result.stdout == """
@@ -41,12 +41,12 @@ struct ValidateCommandTests {
     }
 
     @Test("text output: every problem in every file, compiler style, exit 1")
-    func text() throws {
+    func text() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.write(Self.bad, "bad.plist", in: directory)
-        try Self.write("{\"Debug\": {\"VerboseMode\": 1}}", "bad.json", in: directory)
-        let result = try EngineProcess.run(["validate", "bad.plist", "bad.json"], in: directory)
+        try await Self.write(Self.bad, "bad.plist", in: directory)
+        try await Self.write("{\"Debug\": {\"VerboseMode\": 1}}", "bad.json", in: directory)
+        let result = try await EngineProcess.run(["validate", "bad.plist", "bad.json"], in: directory)
         #expect(result.status == 1)
         #expect(result.stdout == "")
         #expect(result.stderr == """
@@ -59,23 +59,23 @@ struct ValidateCommandTests {
     }
 
     @Test("warnings pass unless --strict")
-    func strict() throws {
+    func strict() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.write("{\"PositionPersistence\": {\"MaxUnreadHistory\": 5}}", "old.json", in: directory)
-        let lenient = try EngineProcess.run(["validate", "old.json"], in: directory)
+        try await Self.write("{\"PositionPersistence\": {\"MaxUnreadHistory\": 5}}", "old.json", in: directory)
+        let lenient = try await EngineProcess.run(["validate", "old.json"], in: directory)
         #expect(lenient.status == 0)
         #expect(lenient.stdout == "old.json: OK with 1 warning\n")
-        let strict = try EngineProcess.run(["validate", "--strict", "old.json"], in: directory)
+        let strict = try await EngineProcess.run(["validate", "--strict", "old.json"], in: directory)
         #expect(strict.status == 1)
     }
 
     @Test("github annotations")
-    func github() throws {
+    func github() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.write(Self.bad, "bad.plist", in: directory)
-        let result = try EngineProcess.run(["validate", "--format", "github", "bad.plist"], in: directory)
+        try await Self.write(Self.bad, "bad.plist", in: directory)
+        let result = try await EngineProcess.run(["validate", "--format", "github", "bad.plist"], in: directory)
         #expect(result.status == 1)
         #expect(result.stdout.split(separator: "\n").map(String.init) == [
             "::error file=bad.plist,line=6,col=3,title=PositionPersistence.FallbackStratgy::unknown key \"FallbackStratgy\"; did you mean \"FallbackStrategy\"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy",
@@ -85,11 +85,11 @@ struct ValidateCommandTests {
     }
 
     @Test("json output")
-    func json() throws {
+    func json() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.write("<plist><dict><key>Debug</key><true/></dict></plist>", "a.plist", in: directory)
-        let result = try EngineProcess.run(["validate", "--format", "json", "a.plist"], in: directory)
+        try await Self.write("<plist><dict><key>Debug</key><true/></dict></plist>", "a.plist", in: directory)
+        let result = try await EngineProcess.run(["validate", "--format", "json", "a.plist"], in: directory)
         #expect(result.status == 1)
         #expect(result.stdout == """
             {
@@ -121,39 +121,39 @@ struct ValidateCommandTests {
     }
 
     @Test("malformed files are invalid (1); unreadable files and bad usage exit 2")
-    func exitCodes() throws {
+    func exitCodes() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.write("<plist><dict>", "cut.plist", in: directory)
-        let malformed = try EngineProcess.run(["validate", "cut.plist"], in: directory)
+        try await Self.write("<plist><dict>", "cut.plist", in: directory)
+        let malformed = try await EngineProcess.run(["validate", "cut.plist"], in: directory)
         #expect(malformed.status == 1)
         #expect(malformed.stderr == "cut.plist:1:14: error: unexpected end of the document: <dict> opened at line 1 is not closed\n")
-        let missing = try EngineProcess.run(["validate", "missing.plist", "cut.plist"], in: directory)
+        let missing = try await EngineProcess.run(["validate", "missing.plist", "cut.plist"], in: directory)
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("missing.plist: error: cannot read file: No such file or directory\n"))
-        let usage = try EngineProcess.run(["validate", "--format", "xml", "cut.plist"], in: directory)
+        let usage = try await EngineProcess.run(["validate", "--format", "xml", "cut.plist"], in: directory)
         #expect(usage.status == 2)
         #expect(usage.stderr.hasPrefix("Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'github'."))
-        let none = try EngineProcess.run(["validate"], in: directory)
+        let none = try await EngineProcess.run(["validate"], in: directory)
         #expect(none.status == 2)
     }
 
     @Test("--help has examples")
-    func help() throws {
-        let result = try EngineProcess.run(["validate", "--help"])
+    func help() async throws {
+        let result = try await EngineProcess.run(["validate", "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("engine validate --format github config/*.plist config/*.json"))
     }
 
     @Test("a huge value is quoted short and checked quickly: no echo of megabytes, no edit distance on them")
-    func hugeValue() throws {
+    func hugeValue() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("huge.plist").path
         let value = String(repeating: "A", count: 5_000_000)
         try Data(("<plist version=\"1.0\"><dict><key>PositionPersistence</key><dict><key>FallbackStrategy</key><string>" + value
                   + "</string><key>" + value + "</key><true/></dict></dict></plist>").utf8).write(to: URL(fileURLWithPath: path))
-        let result = try EngineProcess.run(["validate", path])
+        let result = try await EngineProcess.run(["validate", path])
         #expect(result.status == 1)
         let shown = "\"" + String(repeating: "A", count: 100) + "…\" (5000000 bytes)"
         #expect(result.stderr == """

@@ -1,6 +1,7 @@
+import CausalFurthest
+import Clocks
 import EngineConfiguration
 import Foundation
-import FurthestRead
 import HTTP
 import NIOHTTP
 import PositionSync
@@ -11,19 +12,19 @@ import TimelineCore
 import TimelineStore
 
 /// The HTTP transport against an in-process fake of the sync server that enforces the API's
-/// rules: a bearer token per user, the wire format's version, a merge by the register's total
-/// order, JSON error bodies.
-@Suite("HTTP transport", .serialized)
+/// rules: a bearer token per user, the wire format's version, each device's latest write kept
+/// by sequence (written here, independently of the library's merge), JSON error bodies.
+@Suite("HTTP transport", .serialized, .timeLimit(.minutes(2)))
 struct HTTPTransportTests {
     static let scope = StoreScope(account: "me", timeline: "home")
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
 
-    /// The fake server's state: each user's registers.
+    /// The fake server's state: each user's heads, by register and device.
+    // @unchecked: `states` is read and written under `lock` only.
     final class FakeServer: @unchecked Sendable {
         let lock = NSLock()
-        var states: [String: ReplicaState] = [:]
+        var states: [String: [String: PositionRecord]] = [:]
         let tokens = ["token-a": "alice", "token-b": "bob"]
-        let policy = FurthestReadPolicy()
 
         func handle(_ request: LoopbackHTTPServer.Request, _ body: Data) -> LoopbackHTTPServer.Answer {
             func error(_ status: Int, _ message: String) -> LoopbackHTTPServer.Answer {
@@ -33,8 +34,8 @@ struct HTTPTransportTests {
                   let user = tokens[String(header.dropFirst(7))] else { return error(401, "unknown token") }
             switch request.method {
             case "GET":
-                let records = lock.withLock { states[user]?.records ?? [] }
-                return .json(SyncWireCoding.encode(.init(device: "server", records: records)))
+                let records = lock.withLock { states[user].map { Array($0.values) } ?? [] }
+                return .json(SyncWireCoding.encode(.init(device: "server", records: records, cursor: 1)))
             case "POST":
                 let document: SyncWireCoding.Document
                 do {
@@ -43,9 +44,11 @@ struct HTTPTransportTests {
                     return .json(Data(#"{"error": "bad document"}"#.utf8), status: 400)
                 }
                 lock.withLock {
-                    var state = states[user] ?? ReplicaState()
-                    state.apply(contentsOf: document.records, policy: policy)
-                    states[user] = state
+                    for record in document.records {
+                        let name = "\(record.key)/\(record.device)"
+                        if let kept = states[user]?[name], kept.sequence >= record.sequence { continue }
+                        states[user, default: [:]][name] = record
+                    }
                 }
                 return .json(Data(#"{"accepted": \#(document.records.count)}"#.utf8))
             default:
@@ -56,11 +59,11 @@ struct HTTPTransportTests {
 
     static func round(_ store: TimelineStore, _ device: String, _ server: LoopbackHTTPServer, token: String) -> SyncRound {
         let transport = HTTPTransport(base: URL(string: server.baseURL)!, environment: { ["ENGINE_SYNC_TOKEN": token] }, exchange: NIOHTTPExchange())
-        return SyncRound(store: store, components: .with(policy: FurthestReadPolicy(), transport: transport), device: device, gracePeriod: 30 * 86_400)
+        return SyncRound(store: store, components: .with(policy: CausalFurthestPolicy(), transport: transport), device: device, gracePeriod: 30 * 86_400)
     }
 
     @Test("two devices converge through the server; another user's token sees none of it")
-    func converge() throws {
+    func converge() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
@@ -70,32 +73,35 @@ struct HTTPTransportTests {
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let created = Self.start.addingTimeInterval(-600)
-        try phone.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start,
-                               policy: FurthestReadPolicy())
-        try laptop.savePosition(PositionSnapshot(postId: "p2", postCreatedAt: created.addingTimeInterval(60)), scope: Self.scope,
-                                device: "laptop", at: Self.start, policy: FurthestReadPolicy())
-        _ = try Self.round(phone, "phone", server, token: "token-a").run(at: Self.start)
-        let report = try Self.round(laptop, "laptop", server, token: "token-a").run(at: Self.start)
+        try phone.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
+        _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start)
+        let report = try await Self.round(laptop, "laptop", server, token: "token-a").run(at: Self.start)
         #expect(report.devices == ["phone"])
-        _ = try Self.round(phone, "phone", server, token: "token-a").run(at: Self.start)
+        // The laptop, having heard of the phone's, moves on.
+        try laptop.savePosition(PositionSnapshot(postId: "p2", postCreatedAt: created.addingTimeInterval(60)), scope: Self.scope,
+                                device: "laptop", at: Self.start.addingTimeInterval(5))
+        _ = try await Self.round(laptop, "laptop", server, token: "token-a").run(at: Self.start.addingTimeInterval(6))
+        _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start.addingTimeInterval(7))
         let key = RegisterKey(account: "me", timeline: "home")
-        #expect(try phone.replicaState().registers[key]?.snapshot?.postId == "p2")
-        #expect(try laptop.replicaState().registers[key]?.snapshot?.postId == "p2")
+        #expect(try CausalFurthestPolicy().value(of: phone.register(of: key))?.snapshot?.postId == "p2")
+        #expect(try CausalFurthestPolicy().value(of: laptop.register(of: key))?.snapshot?.postId == "p2")
+        // Each device published its own head only.
+        #expect(fake.lock.withLock { fake.states["alice"].map { Set($0.keys) } } == ["me/home/phone", "me/home/laptop"])
         #expect(fake.lock.withLock { fake.states["bob"] } == nil)
         #expect(server.received.allSatisfy { $0.headers["authorization"] == "Bearer token-a" })
     }
 
     @Test("a wrong token is an error with the server's message; a server that is down is offline; the outbox stays")
-    func failures() throws {
+    func failures() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
         let fake = FakeServer()
         server.handle("/v1/registers") { fake.handle($0, $1) }
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        try phone.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start, policy: FurthestReadPolicy())
+        try phone.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
         do {
-            _ = try Self.round(phone, "phone", server, token: "nope").run(at: Self.start)
+            _ = try await Self.round(phone, "phone", server, token: "nope").run(at: Self.start)
             Issue.record("a wrong token synced")
         } catch let failure as SyncRound.Failure {
             #expect(failure.error == SyncTransportError(.failed, "\(server.baseURL)/v1/registers: HTTP 401: unknown token"))
@@ -103,7 +109,7 @@ struct HTTPTransportTests {
         }
         server.stop()
         do {
-            _ = try Self.round(phone, "phone", server, token: "token-a").run(at: Self.start)
+            _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start)
             Issue.record("a stopped server synced")
         } catch let failure as SyncRound.Failure {
             #expect(failure.error.kind == .unreachable)
@@ -111,13 +117,13 @@ struct HTTPTransportTests {
         }
         // No token at all: a clear error, no request.
         let transport = HTTPTransport(base: URL(string: "http://127.0.0.1:9")!, environment: { [:] })
-        #expect(throws: SyncTransportError(.failed, "no sync token: set the environment variable ENGINE_SYNC_TOKEN")) {
-            try transport.pull(device: "phone")
+        await #expect(throws: SyncTransportError(.failed, "no sync token: set the environment variable ENGINE_SYNC_TOKEN")) {
+            try await transport.pull(device: "phone")
         }
     }
 
     @Test("a refused token is an error status without a retry, even under ExponentialBackoff; an unreachable server is offline")
-    func coordinatorStatus() throws {
+    func coordinatorStatus() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
@@ -129,18 +135,17 @@ struct HTTPTransportTests {
         func coordinator(token: String) throws -> SyncCoordinator {
             let transport = HTTPTransport(base: URL(string: server.baseURL)!, pollInterval: nil, environment: { ["ENGINE_SYNC_TOKEN": token] },
                                           exchange: NIOHTTPExchange())
-            return try SyncCoordinator(store: store, components: .with(policy: FurthestReadPolicy(), transport: transport),
-                                       configuration: configuration, device: "phone", clock: { Self.start })
+            return try SyncCoordinator(store: store, components: .with(policy: CausalFurthestPolicy(), transport: transport),
+                                       configuration: configuration, device: "phone", clock: TestClock(), now: { Self.start })
         }
         let refused = try coordinator(token: "nope")
-        defer { refused.stop() }
-        #expect(throws: SyncRound.Failure.self) { try refused.syncNow() }
+        await #expect(throws: SyncRound.Failure.self) { try await refused.syncNow() }
         #expect(refused.status == .error(message: "\(server.baseURL)/v1/registers: HTTP 401: unknown token", retryAt: nil))
-        #expect(server.received.count == 1)
+        await refused.stop()
         server.stop()
         let offline = try coordinator(token: "token-a")
-        defer { offline.stop() }
-        #expect(throws: SyncRound.Failure.self) { try offline.syncNow() }
+        await #expect(throws: SyncRound.Failure.self) { try await offline.syncNow() }
+        await offline.stop()
         guard case .offline = offline.status else {
             Issue.record("expected offline, got \(offline.status)")
             return

@@ -25,7 +25,7 @@ struct ICloudModelTests {
     }
 
     @Test("iCloudSyncEnabled selects iCloud's store when Sync.Transport is None and the platform has it; false keeps positions here")
-    func selection() throws {
+    func selection() async throws {
         let saved = ICloudKeyValueStoreTransport.backend.current
         defer { ICloudKeyValueStoreTransport.backend.current = saved }
         ICloudKeyValueStoreTransport.backend.current = UbiquitousStoreModel().view(for: "phone")
@@ -37,7 +37,7 @@ struct ICloudModelTests {
     }
 
     @Test("three devices converge over the modelled store, though it loses concurrent writes and tells devices late")
-    func convergence() throws {
+    func convergence() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let model = UbiquitousStoreModel()
@@ -64,9 +64,9 @@ struct ICloudModelTests {
             case 0:
                 let post = next(100)
                 try stores[device]!.savePosition(PositionSnapshot(postId: "p\(post)", postCreatedAt: Self.start.addingTimeInterval(Double(post * 60))),
-                                                 scope: Self.scope, device: device, explicit: next(8) == 0, at: clock, policy: policy)
+                                                 scope: Self.scope, device: device, explicit: next(8) == 0, at: clock)
             case 1:
-                _ = try rounds[device]!.run(at: clock)
+                _ = try await rounds[device]!.run(at: clock)
             case 2:
                 // The service receives queued writes, in an order that may reverse concurrent ones.
                 model.upload { a, b in (a + step) % 3 == 0 ? a > b : a < b }
@@ -77,18 +77,20 @@ struct ICloudModelTests {
         // Quiet: rounds, uploads and deliveries until every device has heard everything.
         for _ in 0..<3 {
             for device in devices {
-                _ = try rounds[device]!.run(at: clock)
+                _ = try await rounds[device]!.run(at: clock)
                 model.upload()
                 for other in devices { model.deliver(to: other) }
             }
         }
         let key = RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)
-        let registers = try devices.map { try stores[$0]!.replicaState().registers[key]?.stamp }
-        #expect(Set(registers.map { $0?.description ?? "none" }).count == 1, "\(registers)")
+        let heads = try devices.map { try stores[$0]!.register(of: key).heads.map(\.stamp.description) }
+        #expect(Set(heads).count == 1, "\(heads)")
+        let values = try devices.map { try policy.value(of: stores[$0]!.register(of: key))?.stamp.description ?? "none" }
+        #expect(Set(values).count == 1, "\(values)")
     }
 
     @Test("writes beyond the store's documented limits are refused, and the round says so")
-    func limits() throws {
+    func limits() async throws {
         let model = UbiquitousStoreModel()
         let transport = ICloudKeyValueStoreTransport(store: model.view(for: "phone"))
         let big = (0..<9_000).map { number in
@@ -96,6 +98,10 @@ struct ICloudModelTests {
                            stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: UInt16(number % 60_000)), device: "phone"),
                            savedAt: Self.start, snapshot: PositionSnapshot(postId: "p\(number)"), epoch: .zero, progress: nil)
         }
-        #expect(throws: SyncTransportError.self) { try transport.push(big, device: "phone") }
+        var state = ReplicaState()
+        state.apply(contentsOf: big)
+        await #expect(throws: SyncTransportError.self) {
+            try await transport.push(SyncPublication(device: "phone", state: state, policy: FurthestReadPolicy()))
+        }
     }
 }

@@ -1,6 +1,7 @@
 import EngineConfiguration
 import Directory
 import Foundation
+import CausalFurthest
 import FurthestRead
 import LastWriterWins
 import PositionSync
@@ -13,15 +14,16 @@ import TimelineStore
 
 /// Sync rounds between stores through a Directory transport, with the time given, so that the
 /// grace period and the outbox can be checked without waiting.
-@Suite("Sync rounds")
+@Suite("Sync rounds", .timeLimit(.minutes(2)))
 struct SyncRoundTests {
     static let scope = StoreScope(account: "me", timeline: "home")
+    static let key = RegisterKey(account: "me", timeline: "home")
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
     static let day: TimeInterval = 86_400
 
     struct Fixture {
         let directory: URL
-        let policy = FurthestReadPolicy()
+        let policy: any MergePolicy = CausalFurthestPolicy()
 
         init() throws {
             directory = try Fixtures.temporaryDirectory()
@@ -32,10 +34,9 @@ struct SyncRoundTests {
             try TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
         }
 
-        func round(_ store: TimelineStore, _ device: String, grace: TimeInterval = 30 * day,
-                   transport: (any SyncTransport)? = nil) throws -> SyncRound {
+        func round(_ store: TimelineStore, _ device: String, grace: TimeInterval = 30 * day, policy: String = "CausalFurthest") throws -> SyncRound {
             var configuration = TimelineConfiguration.defaults
-            configuration.sync.policy = ComponentSpec(name: "FurthestRead")
+            configuration.sync.policy = ComponentSpec(name: policy)
             configuration.sync.transport = ComponentSpec(name: "Directory", parameters: [
                 "Path": .init(value: .string(directory.appendingPathComponent("shared").path)),
             ])
@@ -43,7 +44,7 @@ struct SyncRoundTests {
         }
 
         func post(_ store: TimelineStore) throws -> String? {
-            try store.replicaState().registers[RegisterKey(account: scope.account, timeline: scope.timeline)]?.snapshot?.postId
+            try policy.value(of: store.register(of: SyncRoundTests.key))?.snapshot?.postId
         }
     }
 
@@ -52,94 +53,141 @@ struct SyncRoundTests {
     }
 
     @Test("a local save and its outbox entry are one transaction; the entry goes only when a push succeeded")
-    func outbox() throws {
+    func outbox() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let phone = try fixture.store("phone")
-        try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start, policy: fixture.policy)
+        try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
         #expect(try phone.pendingWrites().map(\.isTombstone) == [false])
         try FileManager.default.removeItem(at: fixture.directory.appendingPathComponent("shared"))
-        #expect(throws: SyncRound.Failure.self) { try fixture.round(phone, "phone").run(at: Self.start) }
+        await #expect(throws: SyncRound.Failure.self) { try await fixture.round(phone, "phone").run(at: Self.start) }
         #expect(try phone.pendingWrites().count == 1)
         try FileManager.default.createDirectory(at: fixture.directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
-        let report = try fixture.round(phone, "phone").run(at: Self.start)
+        let report = try await fixture.round(phone, "phone").run(at: Self.start)
         #expect(report.acknowledged == 1)
+        #expect(report.pushed == 1)
         #expect(try phone.pendingWrites().isEmpty)
     }
 
-    @Test("a save that repeats this device's last write is no new write: it cannot beat a later position from another device")
-    func repeatedSave() throws {
+    @Test("a save numbers the device's writes and carries what the store has seen of the others")
+    func causalContext() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let (phone, laptop) = (try fixture.store("phone"), try fixture.store("laptop"))
-        let policy = LastWriterWinsPolicy()
+        let first = try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
+        let second = try phone.savePosition(Self.snapshot("p2", minute: 2), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(5))
+        #expect([first.sequence, second.sequence] == [1, 2])
+        #expect(second.context.isEmpty)
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(10))
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(20))
+        let seen = try laptop.savePosition(Self.snapshot("p0", minute: 0), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(30))
+        #expect(seen.sequence == 1)
+        #expect(seen.context == VersionVector([("phone", 2)]))
+        // It saw the phone's head: the only live one, further back or not.
+        let register = try laptop.register(of: Self.key)
+        #expect(register.liveHeads.map(\.device) == ["laptop"])
+        #expect(fixture.policy.resolve(register).reason == "one live head: it saw the others")
+        #expect(try fixture.post(laptop) == "p0")
+    }
+
+    @Test("a save that repeats this device's head is no new write: it cannot beat a later position from another device")
+    func repeatedSave() async throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let (phone, laptop) = (try fixture.store("phone"), try fixture.store("laptop"))
         var p5 = Self.snapshot("p5", minute: 5)
         p5.viewportY = 12
-        let first = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start, policy: policy)
-        try phone.savePosition(Self.snapshot("p9", minute: 9), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60), policy: policy)
+        let first = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start)
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start)
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(30))
+        try phone.savePosition(Self.snapshot("p9", minute: 9), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60))
         // The laptop goes to the background where it was: the same post, within half a point.
         p5.viewportY = 12.3
-        let again = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(120), policy: policy)
+        let again = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(120))
         #expect(again == first)
-        #expect(try laptop.pendingWrites().count == 1)
+        #expect(try laptop.pendingWrites().isEmpty)
         #expect(try laptop.history(scope: Self.scope).first?.viewportY == 12.3)
-        _ = try laptop.applyRemote(try phone.replicaState().records, policy: policy, at: Self.start.addingTimeInterval(130))
+        _ = try laptop.applyRemote(try phone.replicaState().records, at: Self.start.addingTimeInterval(130))
         #expect(try fixture.post(laptop) == "p9")
-        // Moved, even by a point, or on purpose: a new write.
+        // Moved, even by a point, or on purpose: a new write, which has seen the phone's.
         p5.viewportY = 14
-        #expect(try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(140), policy: policy) != first)
+        #expect(try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(140)) != first)
         #expect(try fixture.post(laptop) == "p5")
-        let explicit = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", explicit: true, at: Self.start.addingTimeInterval(150), policy: policy)
+        let explicit = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", explicit: true, at: Self.start.addingTimeInterval(150))
         #expect(explicit.isReset)
     }
 
     @Test("a tombstone outlives its grace period on no device; one back after longer cannot bring the position back")
-    func gracePeriod() throws {
+    func gracePeriod() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let phone = try fixture.store("phone"), laptop = try fixture.store("laptop")
-        try phone.savePosition(Self.snapshot("p5", minute: 5), scope: Self.scope, device: "phone", at: Self.start, policy: fixture.policy)
-        _ = try fixture.round(phone, "phone").run(at: Self.start)
-        _ = try fixture.round(laptop, "laptop").run(at: Self.start)
+        try phone.savePosition(Self.snapshot("p5", minute: 5), scope: Self.scope, device: "phone", at: Self.start)
+        _ = try await fixture.round(phone, "phone").run(at: Self.start)
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start)
         #expect(try fixture.post(laptop) == "p5")
         // The phone forgets; the laptop is away for 40 days, longer than the 30-day grace period.
-        try phone.forgetPosition(scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(Self.day), policy: fixture.policy)
-        _ = try fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(Self.day))
-        _ = try fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(35 * Self.day))
-        #expect(try phone.replicaState().registers.isEmpty, "the tombstone is purged after the grace period, and the old p5 ignored")
+        try phone.forgetPosition(scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(Self.day))
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(Self.day))
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(35 * Self.day))
+        #expect(try phone.replicaState().records.isEmpty, "the tombstone is purged after the grace period, and the old p5 ignored")
         // The laptop comes back: it starts again from what the others hold, so p5 does not return.
-        let back = try fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(40 * Self.day))
+        let back = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(40 * Self.day))
         #expect(back.resynced)
         #expect(try fixture.post(laptop) == nil)
-        _ = try fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(40 * Self.day))
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(40 * Self.day))
         #expect(try fixture.post(phone) == nil)
-        // Without the resync, the laptop's old state would have brought p5 back to the phone:
-        // that is what the rule prevents.
     }
 
-    @Test("a write made after hearing of a device whose clock is a day ahead still wins")
-    func futureClock() throws {
+    @Test("a device whose clock is 50 years ahead is reported, does not drag this device's clock, and loses to a later write that saw it")
+    func clockFiftyYearsAhead() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let phone = try fixture.store("phone"), laptop = try fixture.store("laptop")
-        // The laptop's clock is a day fast; its explicit move back is stamped a day ahead.
-        try laptop.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "laptop", explicit: true,
-                                at: Self.start.addingTimeInterval(Self.day), policy: fixture.policy)
-        _ = try fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(Self.day))
-        _ = try fixture.round(phone, "phone").run(at: Self.start)
+        let fiftyYears = 50 * 365.25 * Self.day
+        try laptop.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(fiftyYears))
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(fiftyYears))
+        let report = try await fixture.round(phone, "phone").run(at: Self.start)
         #expect(try fixture.post(phone) == "p1")
-        // The phone, at its own (right) time, moves back on purpose after hearing of it: it wins.
-        try phone.savePosition(Self.snapshot("p0", minute: 0), scope: Self.scope, device: "phone", explicit: true, at: Self.start,
-                               policy: fixture.policy)
+        #expect(report.wrongClocks.keys.sorted() == ["laptop"])
+        #expect((report.wrongClocks["laptop"] ?? 0) > fiftyYears - 60)
+        #expect(try phone.syncRecord().wrongClocks.map(\.device) == ["laptop"])
+        // The phone's clock stayed on its own time: its next write is stamped now, not in 2076.
+        let saved = try phone.savePosition(Self.snapshot("p0", minute: 0), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60))
+        #expect(saved.stamp.time.milliseconds == UInt64(Self.start.addingTimeInterval(60).timeIntervalSince1970 * 1000))
+        // Written after seeing the laptop's, it wins though its clock is fifty years behind.
         #expect(try fixture.post(phone) == "p0")
-        _ = try fixture.round(phone, "phone").run(at: Self.start)
-        _ = try fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(Self.day))
+        // So it does on the laptop once its clock is right again. (While it is fifty years
+        // ahead, every other device's write looks older than the grace period to it.)
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(70))
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(80))
         #expect(try fixture.post(laptop) == "p0")
+        // LastWriterWins, by the clock, would keep the laptop's.
+        #expect(LastWriterWinsPolicy().value(of: try phone.register(of: Self.key))?.snapshot?.postId == "p1")
+    }
+
+    @Test("three stores converge on the same heads and value whatever the order of their rounds")
+    func threeStoresConverge() async throws {
+        for order in [["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"]] {
+            let fixture = try Fixture()
+            defer { try? FileManager.default.removeItem(at: fixture.directory) }
+            let stores = try Dictionary(uniqueKeysWithValues: ["a", "b", "c"].map { ($0, try fixture.store($0)) })
+            for (offset, device) in order.enumerated() {
+                try stores[device]!.savePosition(Self.snapshot("\(device)\(offset)", minute: Double(10 - offset)), scope: Self.scope, device: device,
+                                                 at: Self.start.addingTimeInterval(Double(offset)))
+            }
+            for _ in 0..<2 {
+                for device in order { _ = try await fixture.round(stores[device]!, device).run(at: Self.start.addingTimeInterval(100)) }
+            }
+            let heads = try stores.mapValues { try $0.register(of: Self.key) }
+            #expect(Set(heads.values.map { $0.heads.map(\.stamp) }).count == 1, "\(order)")
+            #expect(Set(try stores.values.map { try fixture.post($0) }).count == 1, "\(order)")
+        }
     }
 }
 
 /// The outbox under SIGKILL: a child saves and syncs in a loop and is killed at random points.
-@Suite("Outbox crash safety")
+@Suite("Outbox crash safety", .timeLimit(.minutes(3)))
 struct OutboxCrashTests {
     @Test("a writer killed anywhere between a save and its acknowledgement loses nothing: every write is in the outbox or published")
     func killed() throws {
@@ -177,7 +225,7 @@ struct OutboxCrashTests {
                 if line.hasPrefix("saved "), let number = Int(line.dropFirst(6)) { lastSaved = number }
             }
             let store = try TimelineStore(path: path)
-            let register = try #require(try store.replicaState().registers[key], "round \(round)")
+            let register = try #require(try store.register(of: key).head(of: "crash"), "round \(round)")
             let saved = try #require(Int(register.snapshot?.postId ?? ""), "round \(round)")
             // The store holds the last reported save, or the next one if it committed unreported.
             #expect(saved == lastSaved || saved == lastSaved + 1, "round \(round): register \(saved), last reported \(lastSaved)")
@@ -188,7 +236,7 @@ struct OutboxCrashTests {
             #expect(pending.contains(register.stamp.description) || inFile, "round \(round): the write of post \(saved) was acknowledged unpublished")
             // No duplicate: one position per device, and each outbox entry once.
             #expect(Set(pending).count == pending.count, "round \(round)")
-            #expect(try store.replicaState().devicePositions(of: key).count == 1, "round \(round)")
+            #expect(try store.register(of: key).heads.count == 1, "round \(round)")
             first = saved + 1
         }
     }
@@ -217,135 +265,3 @@ struct OutboxCrashTests {
     }
 }
 
-/// The coordinator an app's façade runs: debounced rounds, status, and remote events filtered
-/// by the same-post deadband.
-@Suite("Sync coordinator", .serialized)
-struct SyncCoordinatorTests {
-    static let scope = StoreScope(account: "me", timeline: "home")
-    static let start = Date(timeIntervalSince1970: 1_790_000_000)
-
-    static func configuration(_ shared: URL, debounce: Double = 0, deadband: Double = 30) -> TimelineConfiguration {
-        var configuration = TimelineConfiguration.defaults
-        configuration.sync.policy = ComponentSpec(name: "FurthestRead")
-        configuration.sync.transport = ComponentSpec(name: "Directory", parameters: ["Path": .init(value: .string(shared.path)),
-                                                                                    "PollInterval": .init(value: .integer(3600))])
-        configuration.sync.debounceInterval = debounce
-        configuration.sync.samePostDeadband = deadband
-        return configuration
-    }
-
-    static func folder() throws -> URL {
-        let directory = try Fixtures.temporaryDirectory()
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
-        return directory
-    }
-
-    /// Waits up to 10 s for `condition`.
-    static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
-        for _ in 0..<1000 {
-            if try condition() { return true }
-            usleep(10_000)
-        }
-        return false
-    }
-
-    @Test("a local change is synced after DebounceInterval: 0 syncs at once, an hour not within the test")
-    func debounce() throws {
-        let directory = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        for (debounce, expectSync) in [(0.0, true), (3600.0, false)] {
-            let store = try TimelineStore(path: directory.appendingPathComponent("phone-\(Int(debounce)).sqlite").path)
-            let coordinator = try SyncCoordinator(store: store, configuration: Self.configuration(directory.appendingPathComponent("shared"), debounce: debounce),
-                                                  device: "phone-\(Int(debounce))", clock: { Self.start })
-            defer { coordinator.stop() }
-            try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: coordinator.device, at: Self.start,
-                                   policy: coordinator.policy)
-            coordinator.localChange()
-            coordinator.localChange()
-            if expectSync {
-                // The outbox empties during the round; the status follows when the round ends.
-                #expect(try Self.eventually { try store.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start) })
-            } else {
-                usleep(300_000)
-                #expect(try store.pendingWrites().count == 1, "DebounceInterval 3600: no round yet")
-                #expect(coordinator.status == .idle)
-            }
-        }
-    }
-
-    @Test("a remote position on the post this device is on, within SamePostDeadband, raises no event; outside it, a suggestion")
-    func deadband() async throws {
-        for (deadband, expected) in [(30.0, 0), (5.0, 1)] {
-            let directory = try Self.folder()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let shared = directory.appendingPathComponent("shared")
-            let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-            let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
-            let phone = try SyncCoordinator(store: phoneStore, configuration: Self.configuration(shared, debounce: 3600, deadband: deadband),
-                                            device: "phone", clock: { Self.start })
-            let laptop = try SyncCoordinator(store: laptopStore, configuration: Self.configuration(shared, debounce: 3600, deadband: deadband),
-                                             device: "laptop", clock: { Self.start })
-            defer { phone.stop(); laptop.stop() }
-            let created = Self.start.addingTimeInterval(-600)
-            try phoneStore.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone",
-                                        at: Self.start, policy: phone.policy)
-            // The laptop reaches the same post 10 s later.
-            try laptopStore.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "laptop",
-                                         at: Self.start.addingTimeInterval(10), policy: laptop.policy)
-            let events = phone.events
-            try laptop.syncNow()
-            let report = try phone.syncNow()
-            #expect(report.changed.count == 1, "the register moved to the laptop's write either way")
-            let received = Task { () -> [RemotePositionEvent] in
-                var seen: [RemotePositionEvent] = []
-                for await event in events { seen.append(event); break }
-                return seen
-            }
-            try await Task.sleep(nanoseconds: 200_000_000)
-            received.cancel()
-            let seen = await received.value
-            #expect(seen.count == expected, "deadband \(deadband)")
-            if let event = seen.first {
-                #expect(event == RemotePositionEvent(account: "me", timeline: "home", postId: "p1", device: "laptop",
-                                                     savedAt: Self.start.addingTimeInterval(10), action: .suggest))
-            }
-        }
-    }
-
-    @Test("Sync.TombstoneGracePeriod decides which writes still travel: one two days old is taken with 30 days, ignored with one")
-    func gracePeriodKey() throws {
-        for (grace, expected) in [(30.0 * 86_400, "p1"), (86_400.0, nil as String?)] {
-            let directory = try Self.folder()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let shared = directory.appendingPathComponent("shared")
-            var configuration = Self.configuration(shared, debounce: 3600)
-            configuration.sync.tombstoneGracePeriod = grace
-            let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
-            let twoDaysAgo = Self.start.addingTimeInterval(-2 * 86_400)
-            let laptop = try SyncCoordinator(store: laptopStore, configuration: Self.configuration(shared, debounce: 3600), device: "laptop",
-                                             clock: { twoDaysAgo })
-            defer { laptop.stop() }
-            try laptopStore.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "laptop", at: twoDaysAgo, policy: laptop.policy)
-            try laptop.syncNow()
-            let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-            let phone = try SyncCoordinator(store: phoneStore, configuration: configuration, device: "phone", clock: { Self.start })
-            defer { phone.stop() }
-            try phone.syncNow()
-            let key = RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)
-            #expect(try phoneStore.replicaState().registers[key]?.snapshot?.postId == expected, "grace \(grace)")
-        }
-    }
-
-    @Test("an unreachable folder is offline with the pending count; the status stream says so")
-    func offline() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        let coordinator = try SyncCoordinator(store: store, configuration: Self.configuration(directory.appendingPathComponent("missing"), debounce: 3600),
-                                              device: "phone", clock: { Self.start })
-        defer { coordinator.stop() }
-        try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start, policy: coordinator.policy)
-        #expect(throws: SyncRound.Failure.self) { try coordinator.syncNow() }
-        #expect(coordinator.status == .offline(pending: 1))
-    }
-}

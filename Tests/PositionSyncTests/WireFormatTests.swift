@@ -17,8 +17,9 @@ struct WireFormatTests {
 
     static let record = PositionRecord(
         key: RegisterKey(account: "me", timeline: "home"), stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: 3), device: "phone"),
-        savedAt: Date(timeIntervalSince1970: 1_790_000_000), snapshot: PositionSnapshot(postId: "42", postCreatedAt: Date(timeIntervalSince1970: 1_789_999_000), viewportY: -40),
-        epoch: .zero, progress: .init(createdAt: 1_789_999_000, postId: "42"))
+        sequence: 12, context: VersionVector([("laptop", 7), ("tablet", 2)]), savedAt: Date(timeIntervalSince1970: 1_790_000_000),
+        snapshot: PositionSnapshot(postId: "42", postCreatedAt: Date(timeIntervalSince1970: 1_789_999_000), viewportY: -40),
+        epoch: .zero, progress: .init(createdAt: 1_789_999_000, postId: "42"), visit: .init(seconds: 184.5, posts: 23), moves: .init(older: 40, newer: 3))
 
     @Test("an encoded document round-trips and validates against the schema; a tombstone too")
     func roundTrip() throws {
@@ -45,17 +46,36 @@ struct WireFormatTests {
         let good = String(decoding: SyncWireCoding.encode(.init(device: "phone", records: [record])), as: UTF8.self)
         switch what {
         case "hlc": return good.replacingOccurrences(of: #""hlc":"\#(record.stamp.time)""#, with: #""hlc":"019f""#)
-        case "device": return good.replacingOccurrences(of: #""device":"phone","savedAt""#, with: #""device":"","savedAt""#)
+        case "device": return good.replacingOccurrences(of: #""device":"phone","seq""#, with: #""device":"","seq""#)
         case "account": return good.replacingOccurrences(of: #""account":"me""#, with: #""account":7"#)
-        default: return good.replacingOccurrences(of: #""version":1"#, with: #""version":2"#)
+        case "seq": return good.replacingOccurrences(of: #""seq":12,"#, with: "")
+        case "context": return good.replacingOccurrences(of: #""laptop":7"#, with: #""laptop":"seven""#)
+        case "visit": return good.replacingOccurrences(of: #""posts":23"#, with: #""posts":-1"#)
+        default: return good.replacingOccurrences(of: #""version":2"#, with: #""version":3"#)
         }
+    }
+
+    @Test("a version-1 document is read: its records become heads numbered by their clock's milliseconds, with empty contexts")
+    func versionOne() throws {
+        let text = """
+            {"format":"timeline-sync","version":1,"device":"old","records":[{"account":"me","timeline":"home","hlc":"000000000bb80007",\
+            "device":"old","seq":99,"context":{"x":1},"savedAt":"2026-09-21T12:26:40Z","epoch":{"hlc":"0000000000000000","device":""},\
+            "position":{"postId":"o1"}}]}
+            """
+        let record = try #require(try SyncWireCoding.decode(Data(text.utf8)).records.first)
+        #expect(record.sequence == 3_000)
+        #expect(record.context.isEmpty)
+        #expect(Self.schema.validate(try JSONReader().read(Data(text.utf8))).isValid)
     }
 
     @Test("a bad timestamp, an empty device, a wrong type or another version is refused by the decoder, with where, and by the schema", arguments: [
         ("hlc", "records[0].hlc must be a hybrid timestamp: 16 hexadecimal digits"),
         ("device", "records[0].device must not be empty"),
         ("account", "records[0].account must be a string"),
-        ("version", "version 2 is not supported; this engine reads version 1"),
+        ("seq", "records[0].seq must be a positive integer"),
+        ("context", "records[0].context.laptop must be a non-negative integer"),
+        ("visit", "records[0].visit must have a non-negative number seconds and a non-negative integer posts"),
+        ("version", "version 3 is not supported; this engine reads versions 1 to 2"),
     ])
     func refused(_ what: String, _ message: String) throws {
         let bad = Self.broken(what)

@@ -1,6 +1,7 @@
 import EngineConfiguration
 import Foundation
 import PositionTracking
+import RestorationEngine
 import SessionFormat
 import SessionReplay
 import SyncModel
@@ -15,9 +16,13 @@ struct MultiDeviceReplayTests {
     static let header = SessionHeader(id: "two", device: "phone", timeline: "home", viewport: .init(width: 200, height: 300), startedAt: start,
                                       version: SessionHeader.multiDeviceVersion)
 
+    /// Replay settings with the merge policy `policy`, in spec notation (nil: sync off).
     static func settings(policy: String?) -> ReplaySettings {
         var settings = ReplaySettings()
-        settings.mergePolicy = policy.map { ComponentSpec(name: $0) }
+        settings.mergePolicy = policy.map { text in
+            let node = StrategyNode(try! PipelineSpec.parse(text))
+            return ComponentSpec(name: node.name, parameters: node.parameters)
+        }
         return settings
     }
 
@@ -50,7 +55,7 @@ struct MultiDeviceReplayTests {
 
     @Test("a position synced from the phone is the laptop's input at its restore")
     func synced() throws {
-        let point = try #require(Self.restorePoint(Self.events(sync: true), policy: "FurthestRead"))
+        let point = try #require(Self.restorePoint(Self.events(sync: true), policy: "CausalFurthest"))
         #expect(point.inputSource == .synced)
         #expect(point.input?.postId == "p6")
     }
@@ -61,16 +66,36 @@ struct MultiDeviceReplayTests {
         #expect(Self.restorePoint(Self.events(sync: true), policy: nil)?.inputSource == RestorePoint.InputSource.none)
     }
 
-    @Test("a laptop that showed an older position later: FurthestRead takes it to the phone's, LastWriterWins leaves it there")
+    @Test("a laptop glanced at an older position before hearing from the phone: CausalFurthest and FurthestRead take it to the phone's, LastWriterWins leaves it there")
     func policies() throws {
-        // The phone read up to p1; the laptop, stale, saved p6 afterwards.
-        let events = Self.events(sync: true, phoneOffset: 100, staleLaptopOffset: 580)
-        let further = try #require(Self.restorePoint(events, policy: "FurthestRead"))
-        #expect(further.input?.postId == "p1")
-        #expect(further.inputSource == .synced)
+        // The phone reads for 45 s, from p6 up to p1; the laptop, stale, opens at p6 and saves
+        // it a second later, before it hears from the phone.
+        let events: [SessionEvent] = [
+            SessionEvent(at: Self.start, .timeline(reason: .initial, posts: Script.posts)),
+            SessionEvent(at: Self.start.addingTimeInterval(1), .lifecycle(.launch)),
+            SessionEvent(at: Self.start.addingTimeInterval(2), .scroll(offset: 580)),
+            SessionEvent(at: Self.start.addingTimeInterval(45), .scroll(offset: 100)),
+            SessionEvent(at: Self.start.addingTimeInterval(50), .lifecycle(.background)),
+            SessionEvent(at: Self.start.addingTimeInterval(60), .lifecycle(.launch), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(61), .scroll(offset: 580), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(70), .lifecycle(.background), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(100), .sync(from: "phone", to: "laptop")),
+            SessionEvent(at: Self.start.addingTimeInterval(101), .restore(tag: "stale-device", expected: .init(postId: "p1")), device: "laptop"),
+        ]
+        for policy in ["CausalFurthest", "FurthestRead(Direction: Newer)"] {
+            let further = try #require(Self.restorePoint(events, policy: policy))
+            #expect(further.input?.postId == "p1", "\(policy)")
+            #expect(further.inputSource == .synced, "\(policy)")
+        }
         let latest = try #require(Self.restorePoint(events, policy: "LastWriterWins"))
         #expect(latest.input?.postId == "p6")
         #expect(latest.inputSource == .savedSnapshot)
+        // The laptop's write was a glance: a second after it opened, no post moved; the
+        // phone's last, 44 s and 5 posts into its visit, was reading.
+        var replayer = SessionReplayer(header: Self.header, settings: Self.settings(policy: "CausalFurthest"))
+        for event in events { _ = replayer.apply(event) }
+        let heads = replayer.replicas["laptop"]?.state.heads(of: RegisterKey(account: "default", timeline: "home")) ?? []
+        #expect(heads.map(\.visit) == [PositionRecord.Visit(seconds: 1, posts: 0), PositionRecord.Visit(seconds: 44, posts: 5)])
     }
 
     @Test("devices and sync events are written and read back; a version-2 header reads")
@@ -118,7 +143,7 @@ struct MultiDeviceReplayTests {
         ]
     }
 
-    @Test("a laptop clock an hour fast wins over a later write it was concurrent with, under LastWriterWins")
+    @Test("a laptop clock an hour fast wins over a later write it was concurrent with under LastWriterWins, never under CausalFurthest")
     func clockSkew() throws {
         let events = Self.concurrentReading()
         let (_, right) = Self.replay(events, policy: "LastWriterWins")
@@ -130,8 +155,37 @@ struct MultiDeviceReplayTests {
         #expect(wrong.first?.inputSource == .savedSnapshot)
         #expect(wrong.first?.input?.postId == "p6")
         // The laptop's write carries its own clock, for display too.
-        let laptopWrite = try #require(replayer.replicas["phone"]?.state.devicePositions.values.first?["laptop"])
+        let laptopWrite = try #require(replayer.replicas["phone"]?.state.heads(of: RegisterKey(account: "default", timeline: "home")).first { $0.device == "laptop" })
         #expect(laptopWrite.savedAt == Self.start.addingTimeInterval(2 + 3600))
+        // The phone read on past the laptop's place (p7 is older, further down): the furthest of
+        // the two concurrent writes wins, whatever the clocks.
+        let (_, causal) = Self.replay(events, policy: "CausalFurthest(Direction: Older)", header: skewed)
+        #expect(causal.first?.input?.postId == "p7")
+        #expect(causal.first?.inputSource == .synced)
+    }
+
+    @Test("a move back by hand, without explicit, wins under CausalFurthest once the device had heard from the other")
+    func scrollBackByHand() throws {
+        let events: [SessionEvent] = [
+            SessionEvent(at: Self.start, .timeline(reason: .initial, posts: Script.posts)),
+            SessionEvent(at: Self.start.addingTimeInterval(1), .lifecycle(.launch), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(2), .scroll(offset: 480), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(10), .lifecycle(.background), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(20), .sync(from: "laptop", to: "phone")),
+            SessionEvent(at: Self.start.addingTimeInterval(30), .lifecycle(.launch)),
+            SessionEvent(at: Self.start.addingTimeInterval(31), .scroll(offset: 580)),
+            SessionEvent(at: Self.start.addingTimeInterval(50), .scroll(offset: 700)),
+            // Back up by hand to p3, and stays.
+            SessionEvent(at: Self.start.addingTimeInterval(90), .scroll(offset: 300)),
+            SessionEvent(at: Self.start.addingTimeInterval(100), .lifecycle(.background)),
+            SessionEvent(at: Self.start.addingTimeInterval(110), .sync(from: "phone", to: "laptop")),
+            SessionEvent(at: Self.start.addingTimeInterval(120), .lifecycle(.launch), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(121), .restore(tag: "scroll-back-by-hand", expected: .init(postId: "p3")), device: "laptop"),
+        ]
+        let (_, causal) = Self.replay(events, policy: "CausalFurthest")
+        #expect(causal.first?.input?.postId == "p3")
+        // FurthestRead keeps the laptop's p5, further down than p3, though the phone had seen it.
+        #expect(Self.replay(events, policy: "FurthestRead(Direction: Older)").1.first?.input?.postId == "p5")
     }
 
     @Test("an explicit scroll makes the next save a reset that wins over a position further along")
@@ -139,8 +193,11 @@ struct MultiDeviceReplayTests {
         func events(explicit: Bool) -> [SessionEvent] {
             [
                 SessionEvent(at: Self.start, .timeline(reason: .initial, posts: Script.posts)),
-                SessionEvent(at: Self.start.addingTimeInterval(1), .lifecycle(.launch)),
-                SessionEvent(at: Self.start.addingTimeInterval(2), .scroll(offset: 100)),
+                SessionEvent(at: Self.start.addingTimeInterval(1), .lifecycle(.launch), device: "laptop"),
+                SessionEvent(at: Self.start.addingTimeInterval(2), .scroll(offset: 100), device: "laptop"),
+                SessionEvent(at: Self.start.addingTimeInterval(5), .lifecycle(.background), device: "laptop"),
+                SessionEvent(at: Self.start.addingTimeInterval(6), .sync(from: "laptop", to: "phone")),
+                SessionEvent(at: Self.start.addingTimeInterval(7), .lifecycle(.launch)),
                 SessionEvent(at: Self.start.addingTimeInterval(10), .scroll(offset: 580, explicit: explicit)),
                 SessionEvent(at: Self.start.addingTimeInterval(20), .lifecycle(.background)),
                 SessionEvent(at: Self.start.addingTimeInterval(30), .sync(from: "phone", to: "laptop")),
@@ -148,11 +205,13 @@ struct MultiDeviceReplayTests {
                 SessionEvent(at: Self.start.addingTimeInterval(41), .restore(tag: "scroll-back", expected: .init(postId: "p6")), device: "laptop"),
             ]
         }
-        // p1 is newer, so further along for FurthestRead; only the explicit move back to p6 wins.
-        let (replayer, explicitPoints) = Self.replay(events(explicit: true), policy: "FurthestRead")
+        // The laptop's p1 is newer, so further along for FurthestRead(Newer); only the explicit
+        // move back to p6 wins there. CausalFurthest takes p6 either way: the phone had seen p1.
+        let (replayer, explicitPoints) = Self.replay(events(explicit: true), policy: "FurthestRead(Direction: Newer)")
         #expect(explicitPoints.first?.input?.postId == "p6")
-        #expect(replayer.replicas["laptop"]?.state.registers.values.first?.isReset == true)
-        #expect(Self.replay(events(explicit: false), policy: "FurthestRead").1.first?.input?.postId == "p1")
+        #expect(replayer.replicas["laptop"]?.state.heads(of: RegisterKey(account: "default", timeline: "home")).last?.isReset == true)
+        #expect(Self.replay(events(explicit: false), policy: "FurthestRead(Direction: Newer)").1.first?.input?.postId == "p1")
+        #expect(Self.replay(events(explicit: false), policy: "CausalFurthest").1.first?.input?.postId == "p6")
     }
 
     @Test("a device going to the background where it already was writes nothing new")
@@ -168,7 +227,8 @@ struct MultiDeviceReplayTests {
         let (replayer, _) = Self.replay(events, policy: "LastWriterWins")
         let phone = try #require(replayer.replicas["phone"])
         // One write, at the scroll: both backgrounds re-save the same place, which is no new write.
-        #expect(phone.state.registers.values.first?.savedAt == Self.start.addingTimeInterval(2))
+        #expect(phone.state.records.first?.savedAt == Self.start.addingTimeInterval(2))
+        #expect(phone.sequence == 1)
         #expect(phone.clock.last.milliseconds == UInt64(Self.start.addingTimeInterval(2).timeIntervalSince1970 * 1000))
     }
 

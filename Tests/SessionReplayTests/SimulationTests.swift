@@ -97,7 +97,7 @@ import TimelineFormats
             #expect(reader.header.version == SessionHeader.multiDeviceVersion)
             if reader.header.clockSkew == ["laptop": 3600] { skewed += 1 }
             var settings = ReplaySettings()
-            settings.mergePolicy = ComponentSpec(name: "LastWriterWins")
+            settings.mergePolicy = ComponentSpec(name: "CausalFurthest")
             var replayer = SessionReplayer(header: reader.header, settings: settings)
             while let event = reader.next() {
                 guard let point = replayer.apply(event) else { continue }

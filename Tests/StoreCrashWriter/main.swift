@@ -34,9 +34,9 @@ if arguments.count == 5, arguments[2] == "sync", var number = Int(arguments[4]) 
     let components = try SyncComponents(configuration: configuration)
     func report(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
     while true {
-        try store.savePosition(PositionSnapshot(postId: "\(number)"), scope: scope, device: "crash", policy: components.policy)
+        try store.savePosition(PositionSnapshot(postId: "\(number)"), scope: scope, device: "crash")
         report("saved \(number)")
-        _ = try SyncRound(store: store, components: components, device: "crash", gracePeriod: 30 * 86_400).run()
+        _ = try await SyncRound(store: store, components: components, device: "crash", gracePeriod: 30 * 86_400).run()
         report("synced \(number)")
         number += 1
     }

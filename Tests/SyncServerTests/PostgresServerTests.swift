@@ -1,17 +1,17 @@
 import Foundation
-import LastWriterWins
 import NIOHTTP1
 import SyncModel
 import SyncServer
 import Testing
+import TestSupport
 
 /// The sync server over PostgreSQL. They need a server: `.ci/run` starts one with
 /// `.ci/postgres.sh start` and sets ENGINE_TEST_POSTGRES_URL; without it they are skipped.
 /// The PostgreSQL server the tests use.
 let postgresTestURL = ProcessInfo.processInfo.environment["ENGINE_TEST_POSTGRES_URL"]
 
-@Suite("Sync server on PostgreSQL", .enabled(if: postgresTestURL != nil,
-                                             "set ENGINE_TEST_POSTGRES_URL (export ENGINE_TEST_POSTGRES_URL=$(.ci/postgres.sh start)) to run them"))
+@Suite("Sync server on PostgreSQL", .timeLimit(.minutes(3)),
+       .enabled(if: postgresTestURL != nil, "set ENGINE_TEST_POSTGRES_URL (export ENGINE_TEST_POSTGRES_URL=$(.ci/postgres.sh start)) to run them"))
 struct PostgresServerTests {
     static func storage() throws -> PostgresRegisterStorage {
         try PostgresRegisterStorage(url: postgresTestURL ?? "", logger: ServerHarness.logger)
@@ -20,19 +20,28 @@ struct PostgresServerTests {
     /// A user no other test run uses, so that runs share the database safely.
     static func user(_ name: String) -> String { "\(name)-\(UUID().uuidString.prefix(8))" }
 
-    @Test("writes merge in the database; users are isolated; bad requests store nothing")
+    @Test("heads merge in the database; a batch keeps each device's latest; users are isolated; bad requests store nothing")
     func basics() async throws {
         let server = try await ServerHarness.start(try Self.storage())
         do {
             let alice = try await server.token(for: Self.user("alice")), bob = try await server.token(for: Self.user("bob"))
-            let newer = ServerHarness.write("p9", millis: 2_000, device: "laptop"), older = ServerHarness.write("p1", millis: 1_000)
-            #expect(try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document([newer], device: "laptop")).body
-                == #"{"changed":2,"cursor":1}"#)
-            #expect(try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document([older])).body
+            let laptop = ServerHarness.write("p9", seq: 2, millis: 2_000, device: "laptop"), phone = ServerHarness.write("p1", seq: 1, millis: 1_000)
+            #expect(try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document([laptop], device: "laptop")).body
+                == #"{"changed":1,"cursor":1}"#)
+            #expect(try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document([phone])).body
                 == #"{"changed":1,"cursor":2}"#)
-            #expect(try ServerHarness.winners(try await server.request(.GET, "/v1/registers", token: alice).body) == ["me/home": "p9"])
+            #expect(try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document([phone])).body
+                == #"{"changed":0,"cursor":2}"#)
+            let batch = [ServerHarness.write("p3", seq: 3, millis: 3_000), ServerHarness.write("p2", seq: 2, millis: 9_000),
+                         ServerHarness.write("l1", seq: 1, millis: 9_500, device: "laptop")]
+            #expect(try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document(batch)).body
+                == #"{"changed":1,"cursor":3}"#)
+            #expect(try ServerHarness.heads(try await server.request(.GET, "/v1/registers", token: alice).body)
+                == ["me/home/laptop": "p9#2", "me/home/phone": "p3#3"])
+            #expect(try ServerHarness.heads(try await server.request(.GET, "/v1/registers?since=2&wait=0", token: alice).body)
+                == ["me/home/phone": "p3#3"])
             #expect(try await server.request(.GET, "/v1/registers", token: bob).body
-                == #"{"format":"timeline-sync","version":1,"device":"server","cursor":0,"records":[]}"#)
+                == #"{"format":"timeline-sync","version":2,"device":"server","cursor":0,"records":[]}"#)
             #expect(try await server.request(.POST, "/v1/registers", token: bob, body: "{").status == 400)
             #expect(try await server.request(.GET, "/health").body == #"{"status":"ok"}"#)
         } catch {
@@ -42,7 +51,7 @@ struct PostgresServerTests {
         try await server.stop()
     }
 
-    @Test("two server instances on one database: a long-poll on one wakes for a write on the other, and concurrent writers converge")
+    @Test("two server instances on one database: a long-poll on one wakes for a write on the other, and concurrent writers keep every device's latest")
     func twoInstancesConverge() async throws {
         let first = try await ServerHarness.start(try Self.storage())
         let second = try await ServerHarness.start(try Self.storage())
@@ -50,38 +59,50 @@ struct PostgresServerTests {
             let token = try await first.token(for: Self.user("carol"))
             // A long-poll on the second instance, woken by a write through the first (NOTIFY).
             async let woken = second.request(.GET, "/v1/registers?since=0&wait=20", token: token)
-            while await second.server.waiters.count == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            _ = try await first.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p0", millis: 500)]))
-            #expect(try ServerHarness.winners(try await woken.body) == ["me/home": "p0"])
+            try await Deadline.wait(seconds: 10, "the long-poll to wait") { await second.server.waiters.count > 0 }
+            _ = try await first.request(.POST, "/v1/registers", token: token,
+                                        body: ServerHarness.document([ServerHarness.write("p0", seq: 1, millis: 500, device: "zero")], device: "zero"))
+            #expect(try ServerHarness.heads(try await woken.body) == ["me/home/zero": "p0#1"])
 
-            // Four devices write 25 times each, through either instance at random, concurrently,
-            // to three registers; the database must keep each register's greatest write.
+            // Four devices write batches of up to 3, out of order, through either instance at
+            // random, concurrently, to three registers: the database must keep, per register and
+            // device, the write with the highest sequence number (computed here, independently).
             var all: [PositionRecord] = []
             for device in 0..<4 {
-                for number in 0..<25 {
-                    all.append(ServerHarness.write("d\(device)-\(number)", millis: UInt64(1_000 + (number * 37 + device * 11) % 400),
-                                                   device: "device\(device)", account: "acct\(number % 3)"))
+                for number in 1...25 {
+                    all.append(ServerHarness.write("d\(device)-\(number)", seq: UInt64((number * 7 + device) % 25 + 1),
+                                                   millis: UInt64(1_000 + (number * 37 + device * 11) % 400), device: "device\(device)",
+                                                   account: "acct\(number % 3)"))
                 }
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for device in 0..<4 {
                     let writes = all.filter { $0.device == "device\(device)" }
                     group.addTask {
-                        for (number, write) in writes.enumerated() {
-                            let instance = (number + device) % 2 == 0 ? first : second
+                        var start = 0
+                        var turn = device
+                        while start < writes.count {
+                            let batch = Array(writes[start..<min(writes.count, start + 1 + turn % 3)])
+                            start += batch.count
+                            turn += 1
+                            let instance = turn % 2 == 0 ? first : second
                             let answer = try await instance.request(.POST, "/v1/registers", token: token,
-                                                                    body: ServerHarness.document([write], device: write.device))
+                                                                    body: ServerHarness.document(batch, device: batch[0].device))
                             #expect(answer.status == 200)
                         }
                     }
                 }
                 try await group.waitForAll()
             }
-            var expected = ReplicaState()
-            expected.apply(contentsOf: all + [ServerHarness.write("p0", millis: 500)], policy: LastWriterWinsPolicy())
-            let wanted = Dictionary(uniqueKeysWithValues: expected.registers.map { ("\($0.key.account)/\($0.key.timeline)", $0.value.snapshot!.postId) })
-            #expect(try ServerHarness.winners(try await first.request(.GET, "/v1/registers", token: token).body) == wanted)
-            #expect(try ServerHarness.winners(try await second.request(.GET, "/v1/registers", token: token).body) == wanted)
+            var wanted = ["me/home/zero": "p0#1"]
+            var best: [String: PositionRecord] = [:]
+            for write in all {
+                let name = "\(write.key.account)/home/\(write.device)"
+                if best[name].map({ $0.sequence < write.sequence }) ?? true { best[name] = write }
+            }
+            for (name, write) in best { wanted[name] = "\(write.snapshot!.postId)#\(write.sequence)" }
+            #expect(try ServerHarness.heads(try await first.request(.GET, "/v1/registers", token: token).body) == wanted)
+            #expect(try ServerHarness.heads(try await second.request(.GET, "/v1/registers", token: token).body) == wanted)
         } catch {
             try? await first.stop()
             try? await second.stop()

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import LastWriterWins
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -8,6 +7,7 @@ import ServiceLifecycle
 import SyncModel
 import SyncServer
 import TestSupport
+import Testing
 import TimelineCore
 
 /// A sync server on a free loopback port, in this process, and a client for it.
@@ -34,11 +34,11 @@ final class ServerHarness: Sendable {
     }
 
     /// Starts a server on `storage` and waits until it listens.
-    static func start(_ storage: any RegisterStorage, policy: any MergePolicy = LastWriterWinsPolicy(), maxBodyBytes: Int = 64 << 10,
-                      maxRecords: Int = 100, maxWait: Double = 5) async throws -> ServerHarness {
+    static func start(_ storage: any RegisterStorage, maxBodyBytes: Int = 64 << 10, maxRecords: Int = 100,
+                      maxWait: Double = 5) async throws -> ServerHarness {
         let storageTask = (storage as? PostgresRegisterStorage).map { postgres in Task { await postgres.run() } }
-        let server = try SyncServer(storage: storage, settings: ServerSettings(port: 0, policy: policy, maxBodyBytes: maxBodyBytes,
-                                                                               maxRecords: maxRecords, maxWait: maxWait), logger: logger)
+        let server = SyncServer(storage: storage, settings: ServerSettings(port: 0, maxBodyBytes: maxBodyBytes, maxRecords: maxRecords,
+                                                                           maxWait: maxWait), logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let group = server.serviceGroup(signals: []) { port in continuation.yield(port) }
         let task = Task { try await group.run() }
@@ -83,21 +83,25 @@ final class ServerHarness: Sendable {
         String(decoding: SyncWireCoding.encode(SyncWireCoding.Document(device: device, records: records)), as: UTF8.self)
     }
 
-    /// A write to `me / home` of `post` (nil: a tombstone) at `millis`.
-    static func write(_ post: String?, millis: UInt64, device: String = "phone", account: String = "me") -> PositionRecord {
+    /// A write to `ACCOUNT / home` of `post` (nil: a tombstone), the `sequence`-th of `device`,
+    /// at `millis`.
+    static func write(_ post: String?, seq sequence: UInt64, millis: UInt64, device: String = "phone", account: String = "me") -> PositionRecord {
         let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: millis, counter: 0), device: device)
-        return PositionRecord(key: RegisterKey(account: account, timeline: "home"), stamp: stamp, savedAt: Date(timeIntervalSince1970: 1_790_000_000),
-                              snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: .zero,
+        return PositionRecord(key: RegisterKey(account: account, timeline: "home"), stamp: stamp, sequence: sequence,
+                              savedAt: Date(timeIntervalSince1970: 1_790_000_000), snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: .zero,
                               progress: post.map { .init(createdAt: 1_790_000_000, postId: $0) })
     }
 
-    /// The register winners' posts of a GET's answer, by account and timeline.
-    static func winners(_ body: String, policy: any MergePolicy = LastWriterWinsPolicy()) throws -> [String: String] {
+    /// The heads a GET answered, as the server sent them (no merging): "account/timeline/device"
+    /// to "post#sequence" ("(forgotten)#sequence" for a tombstone).
+    static func heads(_ body: String) throws -> [String: String] {
         let document = try SyncWireCoding.decode(Data(body.utf8))
-        var state = ReplicaState()
-        state.apply(contentsOf: document.records, policy: policy)
         var result: [String: String] = [:]
-        for (key, record) in state.registers { result["\(key.account)/\(key.timeline)"] = record.snapshot?.postId ?? "(forgotten)" }
+        for record in document.records {
+            let name = "\(record.key.account)/\(record.key.timeline)/\(record.device)"
+            #expect(result[name] == nil, "the server answered two heads for \(name)")
+            result[name] = "\(record.snapshot?.postId ?? "(forgotten)")#\(record.sequence)"
+        }
         return result
     }
 }

@@ -1,22 +1,21 @@
 import AsyncHTTPClient
 import Foundation
-import FurthestRead
+import GRDB
 import NIOHTTP1
-import LastWriterWins
 import SyncModel
 import SyncServer
 import Testing
 import TestSupport
 
-/// The sync server over SQLite, in this process, on a loopback port.
-@Suite("Sync server")
+/// The sync server over SQLite, in this process, on a loopback port. The oracle is what the
+/// server answers (its heads, `changed` and `cursor`), never a merge done again on the client.
+@Suite("Sync server", .timeLimit(.minutes(2)))
 struct SyncServerTests {
-    static func withServer(policy: any MergePolicy = LastWriterWinsPolicy(), maxBodyBytes: Int = 64 << 10, maxRecords: Int = 100,
-                           _ body: (ServerHarness) async throws -> Void) async throws {
+    static func withServer(maxBodyBytes: Int = 64 << 10, maxRecords: Int = 100, _ body: (ServerHarness) async throws -> Void) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let storage = try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path)
-        let harness = try await ServerHarness.start(storage, policy: policy, maxBodyBytes: maxBodyBytes, maxRecords: maxRecords)
+        let harness = try await ServerHarness.start(storage, maxBodyBytes: maxBodyBytes, maxRecords: maxRecords)
         do {
             try await body(harness)
         } catch {
@@ -26,42 +25,74 @@ struct SyncServerTests {
         try await harness.stop()
     }
 
-    @Test("a stale write never wins: the database keeps the greater write by the policy's order")
+    @Test("a stale write never replaces a device's head: the database keeps each device's latest write by sequence")
     func staleWriteLoses() async throws {
         try await Self.withServer { server in
             let token = try await server.token(for: "alice")
-            let newer = ServerHarness.write("p9", millis: 2_000, device: "laptop"), older = ServerHarness.write("p1", millis: 1_000)
-            let first = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([newer], device: "laptop"))
+            let laptop = ServerHarness.write("p9", seq: 2, millis: 2_000, device: "laptop")
+            let phone = ServerHarness.write("p1", seq: 1, millis: 1_000)
+            let first = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([laptop], device: "laptop"))
             #expect(first.status == 200)
-            #expect(first.body == #"{"changed":2,"cursor":1}"#)
-            let second = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([older]))
-            // The phone's own latest is new (one row); the register keeps the laptop's.
+            #expect(first.body == #"{"changed":1,"cursor":1}"#)
+            let second = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([phone]))
             #expect(second.body == #"{"changed":1,"cursor":2}"#)
-            let again = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([older]))
+            let again = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([phone]))
             #expect(again.body == #"{"changed":0,"cursor":2}"#)
+            // The laptop's first write arrives late, with a later clock: its head stays the second.
+            let late = ServerHarness.write("p3", seq: 1, millis: 9_000, device: "laptop")
+            #expect(try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([late], device: "laptop")).body
+                == #"{"changed":0,"cursor":2}"#)
             let read = try await server.request(.GET, "/v1/registers", token: token)
             #expect(read.status == 200)
-            #expect(try ServerHarness.winners(read.body) == ["me/home": "p9"])
-            let document = try SyncWireCoding.decode(Data(read.body.utf8))
-            #expect(document.cursor == 2)
-            #expect(Set(document.records.map(\.device)) == ["phone", "laptop"])
+            #expect(try ServerHarness.heads(read.body) == ["me/home/laptop": "p9#2", "me/home/phone": "p1#1"])
+            #expect(try SyncWireCoding.decode(Data(read.body.utf8)).cursor == 2)
         }
     }
 
-    @Test("FurthestRead runs in the database too: a later write further back loses")
-    func furthestReadInTheDatabase() async throws {
-        try await Self.withServer(policy: FurthestReadPolicy()) { server in
+    @Test("a request with several writes per register and device keeps each device's latest, in any order")
+    func batches() async throws {
+        try await Self.withServer { server in
             let token = try await server.token(for: "alice")
-            func write(_ post: String, created: Double, millis: UInt64) -> PositionRecord {
-                var record = ServerHarness.write(post, millis: millis)
-                record.progress = .init(createdAt: created, postId: post)
-                return record
-            }
-            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([write("p9", created: 900, millis: 1_000)]))
+            let writes = [
+                ServerHarness.write("l1", seq: 1, millis: 1_000, device: "laptop"), ServerHarness.write("l3", seq: 3, millis: 3_000, device: "laptop"),
+                ServerHarness.write("l2", seq: 2, millis: 2_000, device: "laptop"), ServerHarness.write("p5", seq: 5, millis: 5_000),
+                ServerHarness.write("p4", seq: 4, millis: 4_000), ServerHarness.write("w7", seq: 7, millis: 7_000, account: "work"),
+            ]
+            #expect(try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document(writes)).body
+                == #"{"changed":3,"cursor":1}"#)
+            // The same batch again, reversed: nothing changes, the counter stays.
+            #expect(try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document(writes.reversed())).body
+                == #"{"changed":0,"cursor":1}"#)
+            #expect(try ServerHarness.heads(try await server.request(.GET, "/v1/registers", token: token).body)
+                == ["me/home/laptop": "l3#3", "me/home/phone": "p5#5", "work/home/phone": "w7#7"])
+        }
+    }
+
+    @Test("a long-poll from a cursor answers only the heads changed after it")
+    func changesSinceCursor() async throws {
+        try await Self.withServer { server in
+            let token = try await server.token(for: "alice")
             _ = try await server.request(.POST, "/v1/registers", token: token,
-                                         body: ServerHarness.document([write("p1", created: 100, millis: 2_000)], device: "laptop"))
-            let read = try await server.request(.GET, "/v1/registers", token: token)
-            #expect(try ServerHarness.winners(read.body, policy: FurthestReadPolicy()) == ["me/home": "p9"])
+                                         body: ServerHarness.document([ServerHarness.write("l1", seq: 1, millis: 1_000, device: "laptop")], device: "laptop"))
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 2_000)]))
+            let since1 = try await server.request(.GET, "/v1/registers?since=1&wait=0", token: token)
+            #expect(try ServerHarness.heads(since1.body) == ["me/home/phone": "p1#1"])
+            #expect(try SyncWireCoding.decode(Data(since1.body.utf8)).cursor == 2)
+            let since2 = try await server.request(.GET, "/v1/registers?since=2&wait=0", token: token)
+            #expect(since2.body == #"{"format":"timeline-sync","version":2,"device":"server","cursor":2,"records":[]}"#)
+        }
+    }
+
+    @Test("a version-1 document (a device of the previous release) is taken in as heads numbered by their clock")
+    func versionOneWrites() async throws {
+        try await Self.withServer { server in
+            let token = try await server.token(for: "alice")
+            let body = """
+                {"format":"timeline-sync","version":1,"device":"old","records":[{"account":"me","timeline":"home","hlc":"0000000003e80000",\
+                "device":"old","savedAt":"2026-09-21T12:26:40Z","epoch":{"hlc":"0000000000000000","device":""},"position":{"postId":"o1"}}]}
+                """
+            #expect(try await server.request(.POST, "/v1/registers", token: token, body: body).body == #"{"changed":1,"cursor":1}"#)
+            #expect(try ServerHarness.heads(try await server.request(.GET, "/v1/registers", token: token).body) == ["me/home/old": "o1#1000"])
         }
     }
 
@@ -69,18 +100,18 @@ struct SyncServerTests {
     func usersAreIsolated() async throws {
         try await Self.withServer { server in
             let alice = try await server.token(for: "alice"), bob = try await server.token(for: "bob")
-            _ = try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document([ServerHarness.write("a1", millis: 1_000)]))
-            // Bob writes the same account and timeline names, later, and a body that names alice.
-            var forged = ServerHarness.document([ServerHarness.write("b1", millis: 5_000, device: "alice-phone")], device: "alice")
-            forged = forged.replacingOccurrences(of: #""version":1,"#, with: #""version":1,"user":"alice","userId":1,"#)
+            _ = try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document([ServerHarness.write("a1", seq: 1, millis: 1_000)]))
+            // Bob writes the same account, timeline and device names, later, and a body that names alice.
+            var forged = ServerHarness.document([ServerHarness.write("b1", seq: 9, millis: 5_000)], device: "alice")
+            forged = forged.replacingOccurrences(of: #""version":2,"#, with: #""version":2,"user":"alice","userId":1,"#)
             #expect(try await server.request(.POST, "/v1/registers", token: bob, body: forged).status == 200)
-            #expect(try ServerHarness.winners(try await server.request(.GET, "/v1/registers", token: alice).body) == ["me/home": "a1"])
-            #expect(try ServerHarness.winners(try await server.request(.GET, "/v1/registers", token: bob).body) == ["me/home": "b1"])
+            #expect(try ServerHarness.heads(try await server.request(.GET, "/v1/registers", token: alice).body) == ["me/home/phone": "a1#1"])
+            #expect(try ServerHarness.heads(try await server.request(.GET, "/v1/registers", token: bob).body) == ["me/home/phone": "b1#9"])
             // Paths naming a user do not exist; query parameters naming one are ignored.
             for path in ["/v1/users/alice/registers", "/v1/registers/alice", "/v1/registers?user=alice", "/v1/registers?userId=1"] {
                 let answer = try await server.request(.GET, path, token: bob)
-                let seen = answer.status == 404 ? [:] : try ServerHarness.winners(answer.body)
-                #expect(answer.status == 404 || seen == ["me/home": "b1"], "\(path)")
+                let seen = answer.status == 404 ? [:] : try ServerHarness.heads(answer.body)
+                #expect(answer.status == 404 || seen == ["me/home/phone": "b1#9"], "\(path)")
             }
             #expect(try await server.request(.GET, "/v1/users/alice/registers", token: bob).body
                 == #"{"error":"no such endpoint: GET /v1/users/alice/registers"}"#)
@@ -91,20 +122,22 @@ struct SyncServerTests {
     func badRequests() async throws {
         try await Self.withServer(maxBodyBytes: 4096, maxRecords: 3) { server in
             let token = try await server.token(for: "alice")
-            let good = ServerHarness.document([ServerHarness.write("p1", millis: 1_000)])
-            var halfBad = ServerHarness.document([ServerHarness.write("p2", millis: 2_000), ServerHarness.write("p3", millis: 3_000)])
+            let good = ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 1_000)])
+            var halfBad = ServerHarness.document([ServerHarness.write("p2", seq: 2, millis: 2_000), ServerHarness.write("p3", seq: 3, millis: 3_000)])
             halfBad = halfBad.replacingOccurrences(of: #""hlc":"000000000bb80000""#, with: #""hlc":"later""#)
             let cases: [(String?, String?, Int, String)] = [
                 (nil, good, 401, #"{"error":"missing bearer token: send Authorization: Bearer TOKEN"}"#),
                 ("tes_nope", good, 401, #"{"error":"unknown or revoked token"}"#),
                 (token, "{", 400, #"{"error":"not a sync document: not JSON: 1:2: expected a string key, found end of input"}"#),
-                (token, #"{"format":"timeline-sync","version":2,"device":"d","records":[]}"#, 400,
-                 #"{"error":"not a sync document: version 2 is not supported; this engine reads version 1"}"#),
-                (token, #"{"format":"timeline-sync","version":1,"device":"d","records":{}}"#, 400,
+                (token, #"{"format":"timeline-sync","version":3,"device":"d","records":[]}"#, 400,
+                 #"{"error":"not a sync document: version 3 is not supported; this engine reads versions 1 to 2"}"#),
+                (token, #"{"format":"timeline-sync","version":2,"device":"d","records":{}}"#, 400,
                  #"{"error":"not a sync document: \"records\" must be an array"}"#),
                 (token, halfBad, 400, #"{"error":"not a sync document: records[1].hlc must be a hybrid timestamp: 16 hexadecimal digits"}"#),
+                (token, good.replacingOccurrences(of: #""seq":1,"#, with: #""seq":0,"#), 400,
+                 #"{"error":"not a sync document: records[0].seq must be a positive integer"}"#),
                 (token, String(repeating: " ", count: 5000), 413, #"{"error":"the body is larger than 4096 bytes"}"#),
-                (token, ServerHarness.document((1...4).map { ServerHarness.write("p\($0)", millis: UInt64($0) * 1000) }), 413,
+                (token, ServerHarness.document((1...4).map { ServerHarness.write("p\($0)", seq: UInt64($0), millis: UInt64($0) * 1000) }), 413,
                  #"{"error":"4 writes in one request; at most 3"}"#),
             ]
             for (token, body, status, message) in cases {
@@ -118,7 +151,7 @@ struct SyncServerTests {
                 == #"{"error":"wait must be a number of seconds, found soon"}"#)
             // Nothing of the refused writes was kept.
             #expect(try await server.request(.GET, "/v1/registers", token: token).body
-                == #"{"format":"timeline-sync","version":1,"device":"server","cursor":0,"records":[]}"#)
+                == #"{"format":"timeline-sync","version":2,"device":"server","cursor":0,"records":[]}"#)
         }
     }
 
@@ -133,10 +166,10 @@ struct SyncServerTests {
             #expect(clock.now - started >= .milliseconds(250))
             async let woken = server.request(.GET, "/v1/registers?since=0&wait=20", token: token)
             // Wait until the long-poll is waiting, then write.
-            while await server.server.waiters.count == 0 { try await Task.sleep(for: .milliseconds(10)) }
-            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p5", millis: 1_000)]))
+            try await Deadline.wait(seconds: 10, "the long-poll to wait") { await server.server.waiters.count > 0 }
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p5", seq: 1, millis: 1_000)]))
             let answer = try await woken
-            #expect(try ServerHarness.winners(answer.body) == ["me/home": "p5"])
+            #expect(try ServerHarness.heads(answer.body) == ["me/home/phone": "p5#1"])
             #expect(try SyncWireCoding.decode(Data(answer.body.utf8)).cursor == 1)
             // A cursor already passed answers at once.
             #expect(try await server.request(.GET, "/v1/registers?since=0&wait=20", token: token).status == 200)
@@ -150,7 +183,7 @@ struct SyncServerTests {
         let server = try await ServerHarness.start(try SQLiteRegisterStorage(path: directory.appendingPathComponent("s.sqlite").path), maxWait: 60)
         let token = try await server.token(for: "alice")
         async let polled = server.request(.GET, "/v1/registers?since=0&wait=60", token: token)
-        while await server.server.waiters.count == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Deadline.wait(seconds: 10, "the long-poll to wait") { await server.server.waiters.count > 0 }
         try await server.stop()
         #expect(try await polled.status == 200)
     }
@@ -160,10 +193,10 @@ struct SyncServerTests {
         try await Self.withServer { server in
             #expect(try await server.request(.GET, "/health").body == #"{"status":"ok"}"#)
             let token = try await server.token(for: "alice")
-            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p5", millis: 1_000)]))
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p5", seq: 1, millis: 1_000)]))
             let metrics = try await server.request(.GET, "/metrics")
             #expect(metrics.body.contains(#"timeline_sync_requests_total{route="/v1/registers",method="POST",status="200"} 1"#))
-            #expect(metrics.body.contains("timeline_sync_rows_changed_total 2"))
+            #expect(metrics.body.contains("timeline_sync_rows_changed_total 1"))
             let tokens = try await server.server.storage.tokens()
             #expect(try await server.server.storage.revokeToken(id: tokens[0].id, at: Date()))
             #expect(try await server.server.storage.revokeToken(id: tokens[0].id, at: Date()) == false)
@@ -171,17 +204,49 @@ struct SyncServerTests {
         }
     }
 
-    /// A policy that cannot give order keys.
-    struct Unordered: MergePolicy {
-        var name: String { "Unordered" }
-        func precedes(_ lhs: PositionRecord, _ rhs: PositionRecord) -> Bool { lhs.stamp < rhs.stamp }
-    }
-
-    @Test("a merge policy without order keys is refused: the database could not merge by it")
-    func policyWithoutKeys() throws {
+    @Test("a server database of the previous release opens with its device positions as heads, and its tokens")
+    func upgradesPreviousRelease() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let storage = try SQLiteRegisterStorage(path: directory.appendingPathComponent("s.sqlite").path)
-        #expect(throws: StorageError.self) { try SyncServer(storage: storage, settings: ServerSettings(policy: Unordered()), logger: ServerHarness.logger) }
+        let path = directory.appendingPathComponent("old.sqlite").path
+        // The previous release's schema and rows, as it wrote them.
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('server-v1');
+                CREATE TABLE syncUser (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, version INTEGER NOT NULL DEFAULT 0,
+                                       createdAt REAL NOT NULL);
+                CREATE TABLE token (id INTEGER PRIMARY KEY, userId INTEGER NOT NULL REFERENCES syncUser(id), hash BLOB NOT NULL UNIQUE,
+                                    createdAt REAL NOT NULL, revokedAt REAL);
+                CREATE TABLE positionRegister (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL,
+                                               orderKey BLOB NOT NULL, stampKey BLOB NOT NULL, record TEXT NOT NULL,
+                                               PRIMARY KEY (userId, account, timeline)) WITHOUT ROWID;
+                CREATE TABLE devicePosition (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
+                                             stampKey BLOB NOT NULL, record TEXT NOT NULL,
+                                             PRIMARY KEY (userId, account, timeline, device)) WITHOUT ROWID;
+                INSERT INTO syncUser VALUES (1, 'alice', 4, 0);
+                """)
+            try db.execute(sql: "INSERT INTO token (userId, hash, createdAt) VALUES (1, ?, 0)", arguments: [Data(ServerTokens.hash("tes_old"))])
+            for (device, post, hlc) in [("phone", "p1", "0000000003e80000"), ("laptop", "p7", "0000000007d00000")] {
+                let record = """
+                    {"account":"me","timeline":"home","hlc":"\(hlc)","device":"\(device)","savedAt":"2026-09-21T12:26:40Z",\
+                    "epoch":{"hlc":"0000000000000000","device":""},"position":{"postId":"\(post)"}}
+                    """
+                try db.execute(sql: "INSERT INTO devicePosition VALUES (1, 'me', 'home', ?, x'00', ?)", arguments: [device, record])
+                try db.execute(sql: "INSERT OR REPLACE INTO positionRegister VALUES (1, 'me', 'home', x'00', x'00', ?)", arguments: [record])
+            }
+        }
+        try queue.close()
+        let server = try await ServerHarness.start(try SQLiteRegisterStorage(path: path))
+        do {
+            let answer = try await server.request(.GET, "/v1/registers", token: "tes_old")
+            #expect(try ServerHarness.heads(answer.body) == ["me/home/laptop": "p7#2000", "me/home/phone": "p1#1000"])
+            #expect(try SyncWireCoding.decode(Data(answer.body.utf8)).cursor == 4)
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
     }
 }

@@ -150,19 +150,19 @@ struct FacadeSyncTests {
     }
 
     @Test("with a transport, the façade's saves become register writes and outbox entries, and syncNow sends them")
-    func savesGoThroughTheOutbox() throws {
+    func savesGoThroughTheOutbox() async throws {
         let (directory, shared, configuration) = try Self.setup()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         let engine = try TimelineEngine(configuration: configuration, deviceId: "phone", store: store)
         let sync = try #require(engine.sync)
-        defer { sync.stop() }
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)
         engine.observe(.background, in: index)
         #expect(try store.pendingWrites().count >= 1)
-        #expect(try store.replicaState().registers[RegisterKey(account: "default", timeline: "home")]?.snapshot?.postId == "p20")
-        try sync.syncNow()
+        #expect(try store.register(of: RegisterKey(account: "default", timeline: "home")).head(of: "phone")?.snapshot?.postId == "p20")
+        try await sync.syncNow()
+        await sync.stop()
         #expect(try store.pendingWrites().isEmpty)
         #expect(FileManager.default.fileExists(atPath: shared.appendingPathComponent("phone.timeline-sync.json").path))
         // Without a transport (or with CrossSessionSync off) there is no sync, and saves stay local.
@@ -171,7 +171,7 @@ struct FacadeSyncTests {
     }
 
     @Test("another device's later position is offered once: Continue from laptop · 5 min ago")
-    func continueFromAnotherDevice() throws {
+    func continueFromAnotherDevice() async throws {
         let (directory, _, configuration) = try Self.setup()
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = Date(timeIntervalSince1970: 1_790_000_000)
@@ -182,18 +182,17 @@ struct FacadeSyncTests {
         phoneClock.advance(now.timeIntervalSince(phoneClock.now) - 600)
         let phone = try TimelineEngine(configuration: configuration, deviceId: "phone", store: phoneStore, clock: { phoneClock.now })
         let sync = try #require(phone.sync)
-        defer { sync.stop() }
         phone.observeScroll(offset: 2010, viewportHeight: 600, in: index)
         phone.observe(.background, in: index)
         // The laptop went on to p30, five minutes ago, and synced.
         let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
-        let laptopSync = try SyncCoordinator(store: laptopStore, configuration: configuration, device: "laptop", clock: { now.addingTimeInterval(-300) })
-        defer { laptopSync.stop() }
-        try laptopStore.savePosition(PositionSnapshot(postId: "p30"), scope: StoreScope(), device: "laptop", at: now.addingTimeInterval(-300),
-                                     policy: laptopSync.policy)
-        try laptopSync.syncNow()
+        let laptopSync = try SyncCoordinator(store: laptopStore, configuration: configuration, device: "laptop", now: { now.addingTimeInterval(-300) })
+        try laptopStore.savePosition(PositionSnapshot(postId: "p30"), scope: StoreScope(), device: "laptop", at: now.addingTimeInterval(-300))
+        try await laptopSync.syncNow()
+        await laptopSync.stop()
         phoneClock.advance(600)
-        try sync.syncNow()
+        try await sync.syncNow()
+        await sync.stop()
         let suggestions = phone.suggestions(in: index)
         let fromLaptop = suggestions.filter { $0.title.hasPrefix("Continue from laptop") }
         #expect(fromLaptop.map(\.title) == ["Continue from laptop · 5 min ago"])

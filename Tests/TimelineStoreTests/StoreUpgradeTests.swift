@@ -10,18 +10,20 @@ import TimelineCore
 /// and keep their data.
 @Suite("Store upgrades")
 struct StoreUpgradeTests {
-    static let versions = ["v1", "v2-counters", "v3-last-read", "v4-sync"]
+    static let versions = ["v1", "v2-counters", "v3-last-read", "v4-sync", "v5-heads"]
+    /// The versions with sync state.
+    static let syncing: Set<String> = ["v4-sync", "v5-heads"]
     static let scope = StoreScope(account: "upgrade@example.social", timeline: "home")
     static let posts = ["p0", "p1", "p2"]
 
-    /// Writes the fixtures: the schema of `version` exactly as that release's migrations made it,
-    /// and the rows that release wrote. Run once with TIMELINE_STORE_WRITE_FIXTURES=1 when a
-    /// migration is released; the files are committed and never rewritten after.
+    /// Writes the missing fixtures: the schema of `version` exactly as that release's migrations
+    /// made it, and the rows that release wrote. Run once with TIMELINE_STORE_WRITE_FIXTURES=1
+    /// when a migration is released; the files are committed and never rewritten after.
     @Test("the fixtures are written by the released migrations", .enabled(if: ProcessInfo.processInfo.environment["TIMELINE_STORE_WRITE_FIXTURES"] == "1"))
     func writeFixtures() throws {
         for version in Self.versions {
             let url = Fixtures.repositoryURL("Tests/Fixtures/stores/store-\(version).sqlite")
-            try? FileManager.default.removeItem(at: url)
+            guard !FileManager.default.fileExists(atPath: url.path) else { continue }
             let queue = try DatabaseQueue(path: url.path)
             try StoreSchema.migrator.migrate(queue, upTo: version)
             try queue.write { db in
@@ -57,6 +59,17 @@ struct StoreUpgradeTests {
                             """, arguments: [Self.scope.account, Self.scope.timeline, 111_410_065_408_000_000, 1_700_000_200, 1_699_999_940,
                                              #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#])
                     }
+                }
+                if version == "v5-heads" {
+                    try db.execute(sql: "INSERT INTO syncState (name, value) VALUES ('device', 'phone'), ('hlc', '111410065408000000'), ('sequence', '3')")
+                    try db.execute(sql: """
+                        INSERT INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
+                                                  progressPostId, context, visitSeconds, visitPosts, movesOlder, movesNewer, snapshot)
+                        VALUES (?, ?, 'phone', 3, ?, ?, 0, '', ?, 'p1', '{"laptop":2}', 40.5, 6, 2, 0, ?)
+                        """, arguments: [Self.scope.account, Self.scope.timeline, 111_410_065_408_000_000, 1_700_000_200, 1_699_999_940,
+                                         #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#])
+                }
+                if Self.syncing.contains(version) {
                     try db.execute(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, 'position', ?, ?)",
                                    arguments: [Self.scope.account, Self.scope.timeline, "018bd3a3d8000000@phone", 1_700_000_200])
                 }
@@ -92,10 +105,20 @@ struct StoreUpgradeTests {
         // The store writes after the upgrade.
         try store.saveSnapshot(PositionSnapshot(postId: "p2", savedAt: Date(timeIntervalSince1970: 1_700_000_400)), scope: Self.scope)
         #expect(try store.history(scope: Self.scope).map(\.postId) == ["p2", "p1"])
-        // Sync came with v4: its register, device and outbox survive; earlier stores start empty.
+        // Sync came with v4: its device position (a head since v5), device and outbox survive;
+        // earlier stores start empty. A v4 position becomes a head numbered by its clock's
+        // milliseconds, with an empty context.
         let key = RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)
-        #expect(try store.replicaState().registers[key]?.snapshot?.postId == (version == "v4-sync" ? "p1" : nil))
-        #expect(try store.pendingWrites().count == (version == "v4-sync" ? 1 : 0))
-        #expect(try store.storedDeviceId() == (version == "v4-sync" ? "phone" : nil))
+        let head = try store.register(of: key).head(of: "phone")
+        #expect(head?.snapshot?.postId == (Self.syncing.contains(version) ? "p1" : nil))
+        #expect(head?.sequence == (version == "v4-sync" ? 1_699_982_687_500 : version == "v5-heads" ? 3 : nil))
+        #expect(head?.context == (version == "v5-heads" ? VersionVector([("laptop", 2)]) : Self.syncing.contains(version) ? .empty : nil))
+        #expect(try store.pendingWrites().count == (Self.syncing.contains(version) ? 1 : 0))
+        #expect(try store.storedDeviceId() == (Self.syncing.contains(version) ? "phone" : nil))
+        // The next save numbers on from the device's highest write.
+        if Self.syncing.contains(version) {
+            let saved = try store.savePosition(PositionSnapshot(postId: "p2"), scope: Self.scope, device: "phone", at: Date(timeIntervalSince1970: 1_800_000_000))
+            #expect(saved.sequence == (head?.sequence ?? 0) + 1)
+        }
     }
 }

@@ -1,0 +1,141 @@
+import Foundation
+import TimelineCore
+
+/// One position register (an account's timeline) as a replica holds it: each device's
+/// **head**, its latest write by sequence number. This is the only place writes are merged.
+///
+/// - Merging is the per-device maximum by sequence (`insert`): a state-based CRDT, so replicas
+///   that have seen the same writes hold the same heads whatever the order, loss, duplication
+///   or delay of delivery.
+/// - A head is **superseded** when another device's head was written after seeing it (its
+///   context covers it). The others are **live**: written without seeing each other, they are
+///   concurrent.
+/// - The register's value is a pure function of its heads, which a `MergePolicy` computes
+///   (`resolve`), so replicas with the same heads agree on it.
+public struct Register: Sendable, Equatable {
+    /// The heads, one per device, sorted by device id (by Unicode scalars).
+    public private(set) var heads: [PositionRecord]
+
+    public init() {
+        heads = []
+    }
+
+    /// A register holding `records`, merged.
+    public init<S: Sequence>(_ records: S) where S.Element == PositionRecord {
+        heads = []
+        for record in records { insert(record) }
+    }
+
+    public var isEmpty: Bool { heads.isEmpty }
+
+    /// Merges `record`: it becomes its device's head unless that head is as recent. True when
+    /// the heads changed.
+    @discardableResult
+    public mutating func insert(_ record: PositionRecord) -> Bool {
+        var low = 0, high = heads.count
+        while low < high {
+            let middle = (low + high) / 2
+            if VersionVector.precedes(heads[middle].device, record.device) { low = middle + 1 } else { high = middle }
+        }
+        if low < heads.count, heads[low].device == record.device {
+            guard record.supersedesOwn(heads[low]) else { return false }
+            heads[low] = record
+        } else {
+            heads.insert(record, at: low)
+        }
+        return true
+    }
+
+    /// Whether merging `record` would change the heads.
+    public func wouldChange(_ record: PositionRecord) -> Bool {
+        head(of: record.device).map { record.supersedesOwn($0) } ?? true
+    }
+
+    /// `device`'s head.
+    public func head(of device: String) -> PositionRecord? {
+        heads.first { $0.device == device }
+    }
+
+    /// Removes every head `drop` selects (the grace period's purge).
+    public mutating func removeAll(where drop: (PositionRecord) -> Bool) {
+        heads.removeAll(where: drop)
+    }
+
+    /// The heads no other head has seen: concurrent writes, or the one write that saw all others.
+    public var liveHeads: [PositionRecord] {
+        heads.filter { head in !heads.contains { $0.device != head.device && $0.hasSeen(head) } }
+    }
+
+    /// Everything this register has merged: each device's highest sequence, its head's or one
+    /// seen through another head's context. A new local write carries it as its context.
+    public var seen: VersionVector {
+        var vector = VersionVector()
+        for head in heads {
+            vector.raise(head.device, to: head.sequence)
+            vector.formUnion(head.context)
+        }
+        return vector
+    }
+
+    /// The latest reset any head carries: a new local write's epoch.
+    public var epoch: RegisterStamp {
+        heads.reduce(RegisterStamp.zero) { max($0, $1.epoch) }
+    }
+
+    /// Every device's moves along the register, added up.
+    public var moves: PositionRecord.Moves {
+        heads.reduce(into: PositionRecord.Moves()) { total, head in
+            total.older += head.moves.older
+            total.newer += head.moves.newer
+        }
+    }
+
+    /// The reading direction the reader's own saves show: the way most of them moved; nil
+    /// while as many moved each way (or none did).
+    public var learnedDirection: ReadingDirection? {
+        let moves = self.moves
+        if moves.older > moves.newer { return .older }
+        if moves.newer > moves.older { return .newer }
+        return nil
+    }
+
+    /// Whether saving `snapshot` on `device` would only repeat its head
+    /// (`PositionRecord.isRepeated(by:)`): no new write.
+    public func repeats(_ snapshot: PositionSnapshot, on device: String) -> Bool {
+        head(of: device)?.isRepeated(by: snapshot) ?? false
+    }
+
+    /// The write a local save makes, to be inserted: its context is everything the register
+    /// has seen, its epoch the latest reset (its own stamp for a tombstone or an explicit move
+    /// back), its progress the post's creation time on a chronological feed, and its moves the
+    /// device's own count plus this save's direction (an explicit move back is a decision, not
+    /// reading, and counts neither way). `stamp` and `sequence` come from the device's clock
+    /// and counter. The one rule of local writes, for the store and for replay alike.
+    public func localWrite(_ snapshot: PositionSnapshot?, key: RegisterKey, stamp: RegisterStamp, sequence: UInt64, savedAt: Date,
+                           explicit: Bool = false, ordered: Bool = true, visit: PositionRecord.Visit? = nil) -> PositionRecord {
+        let own = head(of: stamp.device)
+        let reset = snapshot == nil || explicit
+        let progress = snapshot.flatMap { snapshot in
+            ordered ? snapshot.postCreatedAt.map { PositionRecord.Progress(createdAt: $0.timeIntervalSince1970, postId: snapshot.postId) } : nil
+        }
+        var moves = own?.moves ?? .none
+        if !reset, let progress, let previous = own?.progress, previous != progress {
+            if progress < previous { moves.older += 1 } else { moves.newer += 1 }
+        }
+        return PositionRecord(key: key, stamp: stamp, sequence: sequence, context: seen.removing(stamp.device), savedAt: savedAt,
+                              snapshot: snapshot, epoch: reset ? stamp : epoch, progress: progress, visit: visit, moves: moves)
+    }
+}
+
+/// Which way reading goes along a chronological timeline.
+public enum ReadingDirection: String, Sendable, CaseIterable {
+    /// Towards older posts: reading down a newest-first feed from the top.
+    case older = "Older"
+    /// Towards newer posts: catching up from where one stopped, as read markers assume.
+    case newer = "Newer"
+
+    /// Whether `a` is further along than `b` in this direction.
+    public func isFurther(_ a: PositionRecord.Progress, than b: PositionRecord.Progress) -> Bool {
+        self == .newer ? b < a : a < b
+    }
+}

@@ -1,0 +1,202 @@
+import CausalFurthest
+import Clocks
+import Directory
+import EngineConfiguration
+import Foundation
+import PositionSync
+import StrategyKit
+import SyncModel
+import Testing
+import TestSupport
+import TimelineCore
+import TimelineStore
+
+/// The coordinator an app's façade runs: rounds debounced on a virtual clock, changes heard live
+/// on the transport's stream, pausing in the background, status, and remote events filtered by
+/// the same-post deadband. Every timer runs on a `TestClock`; waits for work done off the clock
+/// (file I/O, SQLite) have deadlines.
+@Suite("Sync coordinator", .timeLimit(.minutes(2)))
+struct SyncCoordinatorTests {
+    static let scope = StoreScope(account: "me", timeline: "home")
+    static let key = RegisterKey(account: "me", timeline: "home")
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+
+    static func configuration(_ shared: URL, debounce: Double = 0, deadband: Double = 30) -> TimelineConfiguration {
+        var configuration = TimelineConfiguration.defaults
+        configuration.sync.policy = ComponentSpec(name: "CausalFurthest")
+        configuration.sync.transport = ComponentSpec(name: "Directory", parameters: ["Path": .init(value: .string(shared.path)),
+                                                                                    "PollInterval": .init(value: .integer(3600))])
+        configuration.sync.debounceInterval = debounce
+        configuration.sync.samePostDeadband = deadband
+        return configuration
+    }
+
+    /// A folder with a `shared` sync folder in it.
+    static func folder() throws -> URL {
+        let directory = try Fixtures.temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func coordinator(_ store: TimelineStore, _ configuration: TimelineConfiguration, device: String, clock: TestClock<Duration>,
+                            now: Date = start, jitter: Double = 0.5) throws -> SyncCoordinator {
+        try SyncCoordinator(store: store, configuration: configuration, device: device, clock: clock, now: { now }, jitter: { jitter })
+    }
+
+    /// The next event of `events`, or nil after `seconds`.
+    static func nextEvent(_ events: AsyncStream<RemotePositionEvent>, within seconds: Double) async -> RemotePositionEvent? {
+        try? await Deadline.value(within: seconds, "an event") {
+            var iterator = events.makeAsyncIterator()
+            return await iterator.next()
+        }
+    }
+
+    @Test("a local change is published after DebounceInterval on the clock, once for a burst of changes")
+    func debounce() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = TestClock()
+        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let coordinator = try Self.coordinator(store, Self.configuration(directory.appendingPathComponent("shared"), debounce: 3), device: "phone",
+                                               clock: clock)
+        try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
+        coordinator.localChange()
+        coordinator.localChange()
+        // The timers are armed once the coordinator has taken the changes.
+        try await Deadline.wait(seconds: 10, "the debounce timer") { await clock.advance(by: .seconds(2.9)) ; return true }
+        #expect(try store.pendingWrites().count == 1, "no round before the debounce interval")
+        await clock.advance(by: .seconds(0.2))
+        try await Deadline.wait(seconds: 10, "the round") { try store.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start, wrongClocks: []) }
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("shared/phone.timeline-sync.json").path))
+        await coordinator.stop()
+    }
+
+    @Test("another device's save is heard on the change stream and announced, with no round and no clock moving")
+    func liveChange() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shared = directory.appendingPathComponent("shared")
+        let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let phone = try Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600), device: "phone", clock: TestClock())
+        let events = phone.events
+        let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
+        try laptopStore.savePosition(PositionSnapshot(postId: "p7"), scope: Self.scope, device: "laptop", at: Self.start)
+        try await laptop.syncNow()
+        let event = await Self.nextEvent(events, within: 20)
+        // The phone had no position: it moves there.
+        #expect(event == RemotePositionEvent(account: "me", timeline: "home", postId: "p7", device: "laptop", savedAt: Self.start, action: .move,
+                                             reason: "one device"))
+        #expect(try CausalFurthestPolicy().value(of: phoneStore.register(of: Self.key))?.snapshot?.postId == "p7")
+        await phone.stop()
+        await laptop.stop()
+    }
+
+    @Test("paused in the background, the coordinator hears nothing; back in front, it pulls what came meanwhile")
+    func pauseAndResume() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shared = directory.appendingPathComponent("shared")
+        let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let phone = try Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600), device: "phone", clock: TestClock())
+        await phone.pause()
+        #expect(phone.status == .paused(pending: 0))
+        #expect(await phone.isPaused)
+        let events = phone.events
+        let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
+        try laptopStore.savePosition(PositionSnapshot(postId: "p3"), scope: Self.scope, device: "laptop", at: Self.start)
+        try await laptop.syncNow()
+        #expect(await Self.nextEvent(events, within: 1) == nil, "paused: nothing heard")
+        #expect(try phoneStore.register(of: Self.key).isEmpty)
+        // (A stream whose consumer was cancelled ends: listen anew.)
+        let after = phone.events
+        await phone.resume()
+        #expect(await Self.nextEvent(after, within: 20)?.postId == "p3")
+        await phone.stop()
+        await laptop.stop()
+    }
+
+    @Test("a remote position on the post this device is on, within SamePostDeadband, raises no event; outside it, a suggestion")
+    func deadband() async throws {
+        for (deadband, expected) in [(30.0, 0), (5.0, 1)] {
+            let directory = try Self.folder()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let shared = directory.appendingPathComponent("shared")
+            let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+            let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+            let created = Self.start.addingTimeInterval(-600)
+            try phoneStore.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
+            let phone = try Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "phone", clock: TestClock())
+            try await phone.syncNow()
+            let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "laptop",
+                                              clock: TestClock())
+            try await laptop.syncNow()
+            // The laptop, having seen the phone's, reaches the same post 10 s later.
+            try laptopStore.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created, viewportY: 40), scope: Self.scope, device: "laptop",
+                                         at: Self.start.addingTimeInterval(10))
+            let events = phone.events
+            try await laptop.syncNow()
+            let seen = await Self.nextEvent(events, within: expected == 0 ? 1 : 20)
+            #expect((seen == nil ? 0 : 1) == expected, "deadband \(deadband)")
+            if let seen {
+                #expect(seen == RemotePositionEvent(account: "me", timeline: "home", postId: "p1", device: "laptop",
+                                                    savedAt: Self.start.addingTimeInterval(10), action: .suggest, reason: "one live head: it saw the others"))
+            }
+            await phone.stop()
+            await laptop.stop()
+        }
+    }
+
+    @Test("Sync.TombstoneGracePeriod decides which writes still travel: one two days old is taken with 30 days, ignored with one")
+    func gracePeriodKey() async throws {
+        for (grace, expected) in [(30.0 * 86_400, "p1"), (86_400.0, nil as String?)] {
+            let directory = try Self.folder()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let shared = directory.appendingPathComponent("shared")
+            var configuration = Self.configuration(shared, debounce: 3600)
+            configuration.sync.tombstoneGracePeriod = grace
+            let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+            let twoDaysAgo = Self.start.addingTimeInterval(-2 * 86_400)
+            try laptopStore.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "laptop", at: twoDaysAgo)
+            let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock(), now: twoDaysAgo)
+            try await laptop.syncNow()
+            await laptop.stop()
+            let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+            let phone = try Self.coordinator(phoneStore, configuration, device: "phone", clock: TestClock())
+            try await phone.syncNow()
+            await phone.stop()
+            #expect(try CausalFurthestPolicy().value(of: phoneStore.register(of: Self.key))?.snapshot?.postId == expected, "grace \(grace)")
+        }
+    }
+
+    @Test("an unreachable folder is offline and retried when the network policy says, on the clock; a failing one is an error, not retried")
+    func offlineAndRetry() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
+        let clock = TestClock()
+        let shared = directory.appendingPathComponent("shared")
+        var configuration = Self.configuration(shared, debounce: 3600)
+        configuration.network.policy = ComponentSpec(name: "ExponentialBackoff")
+        let coordinator = try Self.coordinator(store, configuration, device: "phone", clock: clock, jitter: 0)
+        await #expect(throws: SyncRound.Failure.self) { try await coordinator.syncNow() }
+        #expect(coordinator.status == .offline(pending: 1))
+        // The share is mounted; the retry runs when the clock reaches it, and sends the outbox.
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        await clock.advance(by: .seconds(3600))
+        try await Deadline.wait(seconds: 10, "the retry") { try store.pendingWrites().isEmpty }
+        try await Deadline.wait(seconds: 10, "the synced status") { coordinator.status == .synced(at: Self.start, wrongClocks: []) }
+        await coordinator.stop()
+        // A file where the folder should be fails: an error with the transport's message, and
+        // no retry (a failure another attempt cannot mend).
+        let file = directory.appendingPathComponent("file")
+        try Data().write(to: file)
+        try store.savePosition(PositionSnapshot(postId: "p2"), scope: Self.scope, device: "phone", at: Self.start)
+        let failing = try Self.coordinator(store, Self.configuration(file, debounce: 3600), device: "phone", clock: clock)
+        await #expect(throws: SyncRound.Failure.self) { try await failing.syncNow() }
+        #expect(failing.status == .error(message: "\(file.path): the sync folder is not a folder", retryAt: nil))
+        await failing.stop()
+    }
+}

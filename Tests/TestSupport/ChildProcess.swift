@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+
+/// Child processes for tests, run without blocking Swift's cooperative threads: the pipes are
+/// read and the exit awaited on dispatch queues of their own, and every run has a deadline
+/// after which the child is killed (SIGKILL) and the run fails naming it.
+public enum ChildProcess {
+    /// What a child printed and how it ended.
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    /// Runs `executable ARGUMENTS` in `directory` and returns once it exits, or throws
+    /// `Deadline.Expired` after `timeout` seconds, having killed it.
+    public static func run(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                           stdin: Data? = nil, timeout: Double = 300) async throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = stdin.map { _ in Pipe() }
+        if let input { process.standardInput = input } else { process.standardInput = FileHandle.nullDevice }
+        try process.run()
+        if let input, let stdin {
+            DispatchQueue.global().async {
+                input.fileHandleForWriting.write(stdin)
+                try? input.fileHandleForWriting.close()
+            }
+        }
+        let killer = Task {
+            try await Task.sleep(for: .seconds(timeout))
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        let (outData, errData) = await withCheckedContinuation { (continuation: CheckedContinuation<(Data, Data), Never>) in
+            let group = DispatchGroup()
+            let outBox = DataBox(), errBox = DataBox()
+            for (handle, box) in [(out.fileHandleForReading, outBox), (err.fileHandleForReading, errBox)] {
+                group.enter()
+                DispatchQueue.global().async {
+                    box.data = handle.readDataToEndOfFile()
+                    group.leave()
+                }
+            }
+            group.notify(queue: .global()) {
+                process.waitUntilExit()
+                continuation.resume(returning: (outBox.data, errBox.data))
+            }
+        }
+        killer.cancel()
+        let result = Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                            stderr: String(decoding: errData, as: UTF8.self))
+        if process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL {
+            throw Deadline.Expired(description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) ran longer than \(timeout) s and was killed; it printed: \(result.stderr)")
+        }
+        return result
+    }
+
+    /// Data handed from a reading queue to the group's notification.
+    // @unchecked: written once by its reading queue before the group's notification reads it.
+    private final class DataBox: @unchecked Sendable {
+        var data = Data()
+    }
+}
+
+/// A child that runs in the background (a server) with its standard error collected as it
+/// comes, read off the cooperative threads.
+public final class BackgroundProcess: Sendable {
+    public let process: Process
+    private let collected = CollectedText()
+
+    /// Starts `executable ARGUMENTS` in `directory`; its standard output goes nowhere.
+    public init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let collected = self.collected
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                collected.finish()
+            } else {
+                collected.append(data)
+            }
+        }
+        try process.run()
+        self.process = process
+    }
+
+    /// Standard error so far.
+    public var stderr: String { collected.text }
+
+    /// Waits until standard error matches `condition`, or fails after `seconds` (or once the
+    /// child has ended without it).
+    public func waitForOutput(seconds: Double = 60, _ what: String, _ condition: @escaping @Sendable (String) -> Bool) async throws {
+        try await Deadline.wait(seconds: seconds, what) {
+            if condition(self.stderr) { return true }
+            if !self.process.isRunning, self.collected.isFinished {
+                throw Deadline.Expired(description: "the process ended before \(what): \(self.stderr)")
+            }
+            return false
+        }
+    }
+
+    /// Sends `signal` (SIGTERM by default), waits up to `seconds` for the exit (then kills),
+    /// and returns the exit status and all of standard error.
+    public func stop(signal: Int32 = SIGTERM, seconds: Double = 60) async throws -> (status: Int32, stderr: String) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        do {
+            try await Deadline.wait(seconds: seconds, "the process to exit") { !self.process.isRunning && self.collected.isFinished }
+        } catch {
+            kill(process.processIdentifier, SIGKILL)
+            throw error
+        }
+        return (process.terminationStatus, stderr)
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    // @unchecked: `data` and `finished` are read and written under `lock` only.
+    private final class CollectedText: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        private var finished = false
+
+        func append(_ more: Data) { lock.withLock { data.append(more) } }
+        func finish() { lock.withLock { finished = true } }
+        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+        var isFinished: Bool { lock.withLock { finished } }
+    }
+}

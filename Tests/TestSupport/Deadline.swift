@@ -1,0 +1,33 @@
+import Foundation
+
+/// Waits in tests that always end: a condition checked every few milliseconds until it holds
+/// or the deadline passes, which fails with what was awaited.
+public enum Deadline {
+    public struct Expired: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Returns once `condition` holds; throws `Expired` naming `what` after `seconds`.
+    public static func wait(seconds: Double, _ what: String, _ condition: () async throws -> Bool) async throws {
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(seconds)
+        while try await !condition() {
+            guard clock.now < end else { throw Expired(description: "waited \(seconds) s for \(what)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// The value `body` gives, or `Expired` naming `what` after `seconds` (the body is cancelled).
+    public static func value<T: Sendable>(within seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else { throw Expired(description: "waited \(seconds) s for \(what)") }
+            return value
+        }
+    }
+}
