@@ -261,7 +261,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineCommandsTests",
-            dependencies: ["EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore", "RestorationEngine",
+            dependencies: ["EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore", "RestorationEngine", "JSONText",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),

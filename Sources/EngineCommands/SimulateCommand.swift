@@ -25,11 +25,16 @@ struct SimulateCommand: ParsableCommand {
             built-in defaults) supplies AnchorVisibilityThreshold, AnchorMaxAge and \
             Resume.HardCloseThreshold.
 
-            With --devices, each session follows one reader on a phone and a laptop (format \
-            version 2), and each visit ends in a device case: a device switch, reading on two \
-            devices at once, a device offline for a day, a laptop clock an hour fast, a stale \
-            device, or scrolling back on purpose; its restore point expects the reader's last \
-            reading position on either device.
+            With --devices, each session follows one reader on a phone, a laptop and, in half \
+            the sessions, a tablet (format version 2), and each visit ends in a device case: a \
+            device switch, reading on two devices at once, a device offline for a day, a laptop \
+            clock an hour fast, a glance at a stale device, scrolling back on purpose or by \
+            hand, the post deleted before the switch, or three devices in a row; its restore \
+            point expects the reader's last reading position on any device (a glance is not \
+            reading).
+
+            With --reading up, the reader catches up from where they stopped towards the newest \
+            posts, instead of reading down from the top.
 
             Example:
               engine simulate --posts posts.jsonl --sessions 12 --seed 7 -o sessions/
@@ -59,8 +64,11 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "A configuration whose tracker and resume settings the ground truth follows.")
     var config: String?
 
-    @Flag(name: .long, help: "Sessions on two devices, a phone and a laptop (format version 2), with the multi-device cases.")
+    @Flag(name: .long, help: "Sessions on several devices, a phone, a laptop and sometimes a tablet (format version 2), with the multi-device cases.")
     var devices = false
+
+    @Option(name: .long, help: "Which way the reader reads the newest-first feed: down (from the top into older posts) or up (catching up towards the newest).")
+    var reading: SimulationOptions.Reading = .down
 
     @OptionGroup var lenientOption: LenientOption
 
@@ -84,7 +92,7 @@ struct SimulateCommand: ParsableCommand {
         }
         let options = SimulationOptions(sessions: sessions, seed: seed, feed: feed,
                                         tracker: PositionTracker.Settings(configuration: configuration),
-                                        hardCloseThreshold: configuration.resume.hardCloseThreshold, devices: devices)
+                                        hardCloseThreshold: configuration.resume.hardCloseThreshold, devices: devices, reading: reading)
         let simulator = SessionSimulator(corpus: corpus, options: options)
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {
@@ -119,3 +127,4 @@ struct SimulateCommand: ParsableCommand {
 }
 
 extension SimulationOptions.FeedMode: ExpressibleByArgument {}
+extension SimulationOptions.Reading: ExpressibleByArgument {}

@@ -355,9 +355,9 @@ extension ConfigurationSchema {
       "properties": {
         "Policy": {
           "title": "Merge policy",
-          "description": "How a position register picks its value among the devices' writes: a registered merge policy's name, or a dictionary with its name under Strategy and its parameters. LastWriterWins keeps the latest write by hybrid logical clock; FurthestRead keeps the position furthest along the timeline, so a stale device never drags the reader back.",
+          "description": "How a position register picks its value among each device's latest write: a registered merge policy's name, or a dictionary with its name under Strategy and its parameters. CausalFurthest lets a write that saw the others win, and among concurrent writes sets glances aside and takes the later by the clocks' bounds, else the furthest along; LastWriterWins keeps the latest write by hybrid logical clock; FurthestRead keeps the position furthest along the timeline.",
           "$ref": "#/$defs/mergePolicy",
-          "default": "LastWriterWins"
+          "default": "CausalFurthest"
         },
         "Transport": {
           "title": "Transport",
@@ -1054,7 +1054,7 @@ extension ConfigurationSchema {
     },
     "mergePolicy": {
       "title": "Merge policy",
-      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent writes, a reset, then the furthest read that was not a glance. Merge: the former name of FurthestRead.",
+      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. Merge: the former name of FurthestRead.",
       "if": {
         "type": "string"
       },
@@ -1086,7 +1086,7 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent writes, a reset, then the furthest read that was not a glance. Merge: the former name of FurthestRead.",
+            "description": "The registered name. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. Merge: the former name of FurthestRead.",
             "type": "string",
             "enum": [
               "LastWriterWins",
@@ -1194,7 +1194,7 @@ extension ConfigurationSchema {
                   "type": "integer",
                   "minimum": 0,
                   "maximum": 1000,
-                  "default": 3
+                  "default": 5
                 }
               },
               "additionalProperties": false

@@ -70,6 +70,8 @@ public struct SessionReplayer {
         public var clock = HybridClock()
         /// The device's last write number.
         public var sequence: UInt64 = 0
+        /// What the device has learned of the other devices' clocks.
+        public var estimates = ClockEstimates()
     }
 
     /// A replayer of `header`'s session; the merge policy is built through `registry`.
@@ -135,7 +137,8 @@ public struct SessionReplayer {
         let record = register.localWrite(snapshot, key: key, stamp: stamp, sequence: replica.sequence,
                                          savedAt: Date(timeIntervalSince1970: Double(wall) / 1000), explicit: explicit,
                                          ordered: header.feed == .chronological,
-                                         visit: visit.map { PositionRecord.Visit(seconds: $0.seconds, posts: $0.posts) })
+                                         visit: visit.map { PositionRecord.Visit(seconds: $0.seconds, posts: $0.posts) },
+                                         clocks: replica.estimates.offsets)
         replica.state.apply(record)
         replicas[device] = replica
         unconvergedWrites.append((date, restoreCount))
@@ -224,7 +227,9 @@ public struct SessionReplayer {
             let wall = wallClock(of: to, at: event.at)
             for record in sent {
                 receiver.clock.observe(record.stamp.time, wall: wall, maxOffset: maxClockOffset)
-                receiver.state.apply(record)
+                if receiver.state.apply(record), record.device != to {
+                    receiver.estimates.observe(device: record.device, stamp: record.stamp.time, wall: wall)
+                }
             }
             replicas[to] = receiver
             checkConvergence(at: event.at)

@@ -1,8 +1,9 @@
 import Foundation
 import SessionFormat
 
-/// Sessions on two devices: one reader with a phone (the header's device) and a laptop, one
-/// shared timeline, and the cases where sync decides where the reader lands.
+/// Sessions on several devices: one reader with a phone (the header's device), a laptop and, in
+/// some sessions, a tablet; one shared timeline, and the cases where sync decides where the
+/// reader lands.
 ///
 /// Each visit is read on the device in hand; then one case happens and a `restore` on the
 /// device the reader picks up records the truth: the anchor at the reader's last reading
@@ -17,18 +18,26 @@ import SessionFormat
 /// | `clock-fast` | the laptop's clock is an hour fast (the header's `clockSkew`); the reader moves on on the phone before the laptop's delivery arrives, then returns to the laptop |
 /// | `stale-device` | the other device opens at its own old position before hearing from the first; the reader glances a post or two on and puts it down, then returns to the first |
 /// | `scroll-back` | the reader scrolls back on purpose to re-read a post 3 to 10 posts up (an `explicit` scroll), then switches device |
+/// | `scroll-back-by-hand` | the same, scrolled by hand: the app does not mark it `explicit` |
+/// | `deleted-at-switch` | the reader puts one device down; the post they were on is deleted (sometimes with neighbours) before they pick up the other; the truth is the next surviving post below |
+/// | `three-devices` | the reader puts one device down and reads on the tablet, then puts that down and picks up the third device |
+///
+/// The truth is the reader's last reading place: a glance at a stale device is not reading.
 extension SessionBuilder {
     enum DeviceEpisode: String, CaseIterable {
         case deviceSwitch = "device-switch", twoDevices = "two-devices", offlineDay = "offline-day", clockFast = "clock-fast"
-        case staleDevice = "stale-device", scrollBack = "scroll-back"
+        case staleDevice = "stale-device", scrollBack = "scroll-back", scrollBackByHand = "scroll-back-by-hand"
+        case deletedAtSwitch = "deleted-at-switch", threeDevices = "three-devices"
     }
 
-    /// The devices of a multi-device session; the first is the header's.
-    static let phone = "phone", laptop = "laptop"
+    /// The devices of a multi-device session; the first is the header's. The tablet takes part
+    /// in the sessions that have one (`hasTablet`).
+    static let phone = "phone", laptop = "laptop", tablet = "tablet"
     /// How far the laptop's clock is ahead in the sessions where it is wrong (one in four).
     static let fastClock = 3600.0
 
     var currentDevice: String { device ?? header.device }
+    /// The other device of the phone and laptop pair (from the tablet: the phone).
     var otherDevice: String { currentDevice == SessionBuilder.phone ? SessionBuilder.laptop : SessionBuilder.phone }
 
     mutating func buildOnDevices() -> RecordedSession {
@@ -39,12 +48,15 @@ extension SessionBuilder {
         emit(.lifecycle(.launch))
         arrange()
         emit(.timeline(reason: .initial, posts: posts))
+        startCatchingUp()
         // The laptop exists from the start, unused: the phone's positions must reach it.
         use(SessionBuilder.laptop)
         advance(random.uniform(0.5, 2))
         emit(.lifecycle(.launch))
         advance(random.uniform(0.5, 2))
         emit(.lifecycle(.background))
+        // Half the sessions have a tablet too, first used in a three-device case.
+        hasTablet = random.chance(0.5)
         use(SessionBuilder.phone)
         let episodes = random.integer(5...9)
         for _ in 0..<episodes {
@@ -61,10 +73,21 @@ extension SessionBuilder {
         let current = currentDevice
         guard name != current else { return }
         parkedOffsets[current] = (offset, lastScrollOffset)
+        if let anchor = tracker.anchorIndex(offset: lastScrollOffset, viewportHeight: header.viewport.height, in: index) {
+            parkedAnchors[current] = (posts[anchor].id, index.y(of: anchor) - lastScrollOffset)
+        }
         let parked = parkedOffsets[name] ?? (0, 0)
         offset = parked.offset
         lastScrollOffset = parked.lastScroll
         device = name == header.device ? nil : name
+    }
+
+    /// An open device whose timeline gained posts above the reader keeps the reader's place, as
+    /// apps do (scroll anchoring): its offset moves with them, recorded as a scroll.
+    mutating func keepPlace() {
+        guard let anchor = parkedAnchors[currentDevice], let position = index.index(of: anchor.postId) else { return }
+        let kept = index.clamp(offset: index.y(of: position) - anchor.viewportY).rounded()
+        if abs(kept - lastScrollOffset) >= 1 { scroll(to: kept) }
     }
 
     /// Device `to` receives what device `from` holds now.
@@ -125,7 +148,8 @@ extension SessionBuilder {
         var place = start
         let skewed = header.clockSkew[SessionBuilder.laptop] != nil
         let weights: [DeviceEpisode: Double] = [
-            .deviceSwitch: 0.25, .twoDevices: 0.15, .offlineDay: 0.1, .staleDevice: 0.15, .scrollBack: 0.2,
+            .deviceSwitch: 0.2, .twoDevices: 0.12, .offlineDay: 0.08, .staleDevice: 0.15, .scrollBack: 0.1, .scrollBackByHand: 0.12,
+            .deletedAtSwitch: algorithmic ? 0 : 0.1, .threeDevices: hasTablet && currentDevice != SessionBuilder.tablet ? 0.15 : 0,
             .clockFast: skewed && currentDevice == SessionBuilder.laptop ? 0.3 : 0,
         ]
         let choices = DeviceEpisode.allCases.filter { weights[$0]! > 0 }
@@ -155,6 +179,7 @@ extension SessionBuilder {
             let last = currentDevice, other = otherDevice
             putDown(pushTo: other)
             use(other)
+            keepPlace()
             emit(.lifecycle(.background))
             advance(random.uniform(1, 20))
             deliver(from: other, to: last)
@@ -198,16 +223,49 @@ extension SessionBuilder {
             deliver(from: first, to: second)
             deliver(from: second, to: first)
             pickUp(first, after: random.uniform(30, 600), pull: true)
-        case .scrollBack:
-            // Back on purpose to a post a few posts up, read in detail.
-            let target = max(0, position - random.integer(3...10))
+        case .scrollBack, .scrollBackByHand:
+            // Back to a post a few posts up (down, for a reader catching up), read in detail: on
+            // purpose (a tap the app marks explicit), or by hand.
+            let back = random.integer(3...10)
+            let target = options.reading == .up ? min(posts.count - 1, position + back) : max(0, position - back)
             advance(random.uniform(0.5, 3))
-            scroll(to: index.y(of: target), explicit: true)
+            scroll(to: index.y(of: target), explicit: episode == .scrollBack)
             advance(reader.dwell(.detail, random: &random))
             guard let truth = truth() else { return }
             place = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
             putDown(pushTo: second)
             pickUp(second, after: random.uniform(60, 1800), pull: true)
+        case .deletedAtSwitch:
+            // Put down and delivered; before the other device opens, the post the reader was
+            // on goes, sometimes with its neighbours: the truth is the next surviving post below.
+            putDown(pushTo: second)
+            advance(random.uniform(30, 600))
+            var gone: Set<String> = [place.postId]
+            if random.chance(0.3) {
+                let spread = random.integer(1...3)
+                for neighbour in max(0, position - spread)...min(posts.count - 1, position + spread) where random.chance(0.6) {
+                    gone.insert(posts[neighbour].id)
+                }
+            }
+            guard let survivor = posts[(position + 1)...].first(where: { !gone.contains($0.id) })
+                ?? posts[..<position].last(where: { !gone.contains($0.id) }) else { return }
+            remove(gone)
+            place = SessionEvent.Expected(postId: survivor.id)
+            pickUp(second, after: random.uniform(60, 1800), pull: true)
+        case .threeDevices:
+            // Down on this device, a visit on the tablet, then the third device.
+            let third = first == SessionBuilder.phone ? SessionBuilder.laptop : SessionBuilder.phone
+            putDown(pushTo: SessionBuilder.tablet)
+            pickUp(SessionBuilder.tablet, after: random.uniform(60, 1800), pull: true)
+            find(place)
+            advance(reader.firstScrollDelay(random: &random))
+            readVisit()
+            guard let truth = truth() else { return }
+            place = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
+            putDown(pushTo: third)
+            advance(random.uniform(1, 20))
+            deliver(from: first, to: third)
+            pickUp(third, after: random.uniform(60, 1800), pull: true)
         }
         emit(.restore(tag: episode.rawValue, expected: place))
         // The reader carries on from where they truly were, on the device in hand.

@@ -88,6 +88,10 @@ struct SessionBuilder {
     /// `parkedOffsets` (multi-device sessions).
     var device: String?
     var parkedOffsets: [String: (offset: Double, lastScroll: Double)] = [:]
+    /// Per parked device, the post at its last scroll and where it stood in the viewport.
+    var parkedAnchors: [String: (postId: String, viewportY: Double)] = [:]
+    /// Whether this multi-device session has a tablet besides the phone and the laptop.
+    var hasTablet = false
 
     init(corpus: [Post], options: SimulationOptions, number: Int, algorithmic: Bool, random: SimulationRandom) {
         self.corpus = corpus
@@ -115,6 +119,7 @@ struct SessionBuilder {
         emit(.lifecycle(.launch))
         arrange()
         emit(.timeline(reason: .initial, posts: posts))
+        startCatchingUp()
         let episodes = random.integer(6...12)
         for _ in 0..<episodes {
             advance(reader.firstScrollDelay(random: &random))
@@ -212,7 +217,15 @@ struct SessionBuilder {
             advance(reader.dwell(reader.level(words: words, random: &random), random: &random))
             var target: Double
             var toTop = false
-            if !first, offset > 0, random.chance(reader.backwardChance) {
+            if options.reading == .up {
+                // Catching up: up by the height of the post above, or now and then back down to
+                // re-read (by hand, never marked explicit).
+                if !first, random.chance(reader.backwardChance) {
+                    target = offset + reader.upwardDistance(from: current.maximumContentOffset - offset, random: &random)
+                } else {
+                    target = offset - (current.y(of: anchor) - current.y(of: max(0, anchor - 1)))
+                }
+            } else if !first, offset > 0, random.chance(reader.backwardChance) {
                 target = offset - reader.upwardDistance(from: offset, random: &random)
                 toTop = target <= 0
             } else {
@@ -223,8 +236,33 @@ struct SessionBuilder {
             // A return to the top is on purpose (a tap on the status bar): on several devices,
             // where the format can say so, it is an explicit move back.
             burst(to: target, explicit: toTop && options.devices)
-            if offset > current.maximumContentOffset - 2 * header.viewport.height { loadOlder() }
+            if options.reading == .up {
+                if offset < header.viewport.height { loadNewerKeepingPlace() }
+            } else if offset > current.maximumContentOffset - 2 * header.viewport.height {
+                loadOlder()
+            }
         }
+    }
+
+    /// A catching-up reader near the top: newer posts arrive above, and the app keeps the
+    /// reader's place (the offset grows by their height).
+    mutating func loadNewerKeepingPlace() {
+        let fresh = takeNewer(random.integer(5...20))
+        guard !fresh.isEmpty else { return }
+        chronological.insert(contentsOf: fresh, at: 0)
+        posts.insert(contentsOf: fresh, at: 0)
+        cachedIndex = nil
+        advance(random.uniform(0.3, 1.2))
+        emit(.insert(index: 0, posts: fresh))
+        scroll(to: offset + index.y(of: fresh.count))
+    }
+
+    /// Where a catching-up reader starts: some way down the first page, at the last post they
+    /// had read.
+    mutating func startCatchingUp() {
+        guard options.reading == .up, posts.count > 4 else { return }
+        offset = index.clamp(offset: index.y(of: random.integer(posts.count / 3...(2 * posts.count) / 3))).rounded()
+        lastScrollOffset = offset
     }
 
     /// Scrolls to `target` at a drawn speed, logging settled positions at most every 250 ms;

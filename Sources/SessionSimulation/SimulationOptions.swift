@@ -9,6 +9,14 @@ public struct SimulationOptions: Sendable {
         case mixed
     }
 
+    /// Which way the simulated reader reads a newest-first feed.
+    public enum Reading: String, Sendable, CaseIterable {
+        /// Down from the top into older posts (the reading figures' newsletter readers).
+        case down
+        /// Up from where they stopped towards the newest posts (catching up, as read markers assume).
+        case up
+    }
+
     public var sessions: Int
     public var seed: UInt64
     public var feed: FeedMode
@@ -20,14 +28,16 @@ public struct SimulationOptions: Sendable {
     /// Sessions on two devices, a phone and a laptop (format version 2), with the
     /// multi-device cases instead of the single-device ones.
     public var devices: Bool
+    public var reading: Reading
 
     public init(sessions: Int, seed: UInt64, feed: FeedMode = .mixed, tracker: PositionTracker.Settings = .init(),
-                hardCloseThreshold: Double = 30, devices: Bool = false) {
+                hardCloseThreshold: Double = 30, devices: Bool = false, reading: Reading = .down) {
         self.sessions = sessions
         self.seed = seed
         self.feed = feed
         self.tracker = tracker
         self.hardCloseThreshold = hardCloseThreshold
         self.devices = devices
+        self.reading = reading
     }
 }

@@ -17,6 +17,8 @@ import TimelineCore
 ///   glance, not reading.
 /// - `moves` counts the writer's saves to this register that moved towards older posts and
 ///   towards newer ones: the reading direction a register learns.
+/// - `clocks` is what the writer knew of the other devices' clocks (`ClockOffsets`), so that
+///   concurrent writes can be put in their true order where those bounds tell it.
 public struct PositionRecord: Sendable, Equatable {
     /// How far along a chronological timeline a position is: the post's creation time, then its id.
     public struct Progress: Sendable, Comparable, Hashable {
@@ -85,9 +87,12 @@ public struct PositionRecord: Sendable, Equatable {
     public var visit: Visit?
     /// The writer's count of its moves along this register so far, this write's included.
     public var moves: Moves
+    /// What the writer knew of the other devices' clocks.
+    public var clocks: ClockOffsets
 
     public init(key: RegisterKey, stamp: RegisterStamp, sequence: UInt64? = nil, context: VersionVector = .empty, savedAt: Date,
-                snapshot: PositionSnapshot?, epoch: RegisterStamp, progress: Progress?, visit: Visit? = nil, moves: Moves = .none) {
+                snapshot: PositionSnapshot?, epoch: RegisterStamp, progress: Progress?, visit: Visit? = nil, moves: Moves = .none,
+                clocks: ClockOffsets = .empty) {
         self.key = key
         self.stamp = stamp
         self.sequence = sequence ?? Self.legacySequence(of: stamp)
@@ -98,6 +103,7 @@ public struct PositionRecord: Sendable, Equatable {
         self.progress = snapshot == nil ? nil : progress
         self.visit = visit
         self.moves = moves
+        self.clocks = clocks
     }
 
     /// The number a write without one (version 1 of the wire format, or a store from before
@@ -114,6 +120,7 @@ public struct PositionRecord: Sendable, Equatable {
     public static func == (lhs: PositionRecord, rhs: PositionRecord) -> Bool {
         lhs.key == rhs.key && lhs.stamp == rhs.stamp && lhs.sequence == rhs.sequence && lhs.savedAt == rhs.savedAt && lhs.epoch == rhs.epoch
             && lhs.progress == rhs.progress && lhs.context == rhs.context && lhs.visit == rhs.visit && lhs.moves == rhs.moves
+            && lhs.clocks == rhs.clocks
             && (lhs.box === rhs.box || lhs.box?.snapshot == rhs.box?.snapshot)
     }
     /// A tombstone or an explicit move backwards.

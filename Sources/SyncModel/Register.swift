@@ -110,9 +110,11 @@ public struct Register: Sendable, Equatable {
     /// back), its progress the post's creation time on a chronological feed, and its moves the
     /// device's own count plus this save's direction (an explicit move back is a decision, not
     /// reading, and counts neither way). `stamp` and `sequence` come from the device's clock
-    /// and counter. The one rule of local writes, for the store and for replay alike.
+    /// and counter, `clocks` from its `ClockEstimates`. The one rule of local writes, for the
+    /// store and for replay alike.
     public func localWrite(_ snapshot: PositionSnapshot?, key: RegisterKey, stamp: RegisterStamp, sequence: UInt64, savedAt: Date,
-                           explicit: Bool = false, ordered: Bool = true, visit: PositionRecord.Visit? = nil) -> PositionRecord {
+                           explicit: Bool = false, ordered: Bool = true, visit: PositionRecord.Visit? = nil,
+                           clocks: ClockOffsets = .empty) -> PositionRecord {
         let own = head(of: stamp.device)
         let reset = snapshot == nil || explicit
         let progress = snapshot.flatMap { snapshot in
@@ -123,7 +125,8 @@ public struct Register: Sendable, Equatable {
             if progress < previous { moves.older += 1 } else { moves.newer += 1 }
         }
         return PositionRecord(key: key, stamp: stamp, sequence: sequence, context: seen.removing(stamp.device), savedAt: savedAt,
-                              snapshot: snapshot, epoch: reset ? stamp : epoch, progress: progress, visit: visit, moves: moves)
+                              snapshot: snapshot, epoch: reset ? stamp : epoch, progress: progress, visit: visit, moves: moves,
+                              clocks: clocks)
     }
 }
 

@@ -15,6 +15,7 @@ import ValueTree
 ///    "epoch": {"hlc": "0000000000000000", "device": ""},
 ///    "progress": {"createdAt": 1700000000, "postId": "42"},
 ///    "visit": {"seconds": 184.5, "posts": 23}, "moves": {"older": 40, "newer": 3},
+///    "clocks": {"laptop": 3598120},
 ///    "position": {"postId": "42", "viewportY": -40, …}}]}
 /// ```
 ///
@@ -72,6 +73,9 @@ public enum SyncWireCoding {
         }
         if let visit = record.visit {
             pairs.append(("visit", .dictionary([("seconds", .real(visit.seconds)), ("posts", .integer(visit.posts))])))
+        }
+        if !record.clocks.isEmpty {
+            pairs.append(("clocks", .dictionary(record.clocks.entries.map { ($0.device, Value(.integer(IntegerValue($0.ahead)))) })))
         }
         if record.moves != .none {
             pairs.append(("moves", .dictionary([("older", .integer(record.moves.older)),
@@ -171,8 +175,18 @@ public enum SyncWireCoding {
             }
             moves = PositionRecord.Moves(older: olderCount, newer: newerCount)
         }
+        var clocks = ClockOffsets()
+        if let written = entry["clocks"], written != .null {
+            guard let pairs = written.dictionaryValue else { throw DecodingError("\(path).clocks must be an object of milliseconds") }
+            for (device, value) in pairs {
+                guard !device.string.isEmpty, let ahead = value.value.integerValue?.int64Value else {
+                    throw DecodingError("\(path).clocks.\(device) must be an integer number of milliseconds")
+                }
+                clocks[device.string] = ahead
+            }
+        }
         return PositionRecord(key: key, stamp: stamp, sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
-                              progress: progress, visit: visit, moves: moves)
+                              progress: progress, visit: visit, moves: moves, clocks: clocks)
     }
 
     private static func string(_ value: Value, _ key: String, at path: String) throws(DecodingError) -> String {

@@ -138,6 +138,8 @@ enum StoreSchema {
                 table.column("context", .text).notNull().defaults(to: "{}")
                 table.column("visitSeconds", .double)
                 table.column("visitPosts", .integer)
+                // What the writer knew of other devices' clocks, {"laptop": 3598120} (ms ahead at least).
+                table.column("clocks", .text).notNull().defaults(to: "{}")
                 table.column("movesOlder", .integer).notNull().defaults(to: 0)
                 table.column("movesNewer", .integer).notNull().defaults(to: 0)
                 table.column("snapshot", .text)

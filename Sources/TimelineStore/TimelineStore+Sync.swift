@@ -107,7 +107,7 @@ extension TimelineStore {
             let sequence = max(try Self.state("sequence", db).flatMap { UInt64($0) } ?? 0, register.head(of: device)?.sequence ?? 0) + 1
             try Self.setState("sequence", String(sequence), db)
             let record = register.localWrite(saved, key: key, stamp: stamp, sequence: sequence, savedAt: date, explicit: explicit, ordered: ordered,
-                                             visit: visit)
+                                             visit: visit, clocks: try Self.clockEstimates(db).offsets)
             try Self.storeHead(record, db, snapshotJSON: json)
             // The outbox names the write; the write itself is its device's head.
             try db.cachedStatement(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)")
@@ -129,6 +129,9 @@ extension TimelineStore {
             let maxOffset = maxClockOffset.map { UInt64(max(0, min($0 * 1000, 1e15))) }
             var wrong: [String: UInt64] = [:]
             var changed = Set<RegisterKey>()
+            var estimates = try Self.clockEstimates(db)
+            let estimatesBefore = estimates
+            let own = try Self.state("device", db)
             let current = try db.cachedStatement(sql: "SELECT sequence, hlc FROM positionHead WHERE account = ? AND timeline = ? AND device = ?")
             for record in records {
                 let observation = clock.observe(record.stamp.time, wall: wall, maxOffset: maxOffset)
@@ -140,8 +143,11 @@ extension TimelineStore {
                 }
                 try Self.storeHead(record, db)
                 changed.insert(record.key)
+                // A write first seen now says how far its device's clock is ahead, at least.
+                if record.device != own { estimates.observe(device: record.device, stamp: record.stamp.time, wall: wall) }
             }
             try Self.setState("hlc", String(clock.last.rawValue), db)
+            if estimates != estimatesBefore { try Self.setClockEstimates(estimates, db) }
             if !wrong.isEmpty {
                 var known = try Self.wrongClocks(db)
                 for (device, ahead) in wrong {
@@ -272,7 +278,7 @@ extension TimelineStore {
 
     static let headColumns = """
         account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, context, visitSeconds, \
-        visitPosts, movesOlder, movesNewer, snapshot
+        visitPosts, clocks, movesOlder, movesNewer, snapshot
         """
 
     /// A head from its row. Without `decodeSnapshot`, a position's snapshot is a stand-in
@@ -299,7 +305,38 @@ extension TimelineStore {
             savedAt: Date(timeIntervalSince1970: row["savedAt"]), snapshot: snapshot,
             epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row["epochHlc"])), device: row["epochDevice"]),
             progress: progress, visit: visitSeconds.flatMap { seconds in visitPosts.map { PositionRecord.Visit(seconds: seconds, posts: $0) } },
-            moves: PositionRecord.Moves(older: row["movesOlder"], newer: row["movesNewer"]))
+            moves: PositionRecord.Moves(older: row["movesOlder"], newer: row["movesNewer"]), clocks: clocks(from: row["clocks"]))
+    }
+
+    static func clocks(from text: String) -> ClockOffsets {
+        guard text != "{}", let value = try? JSONReader().read(Data(text.utf8)), let pairs = value.dictionaryValue else { return .empty }
+        return ClockOffsets(pairs.compactMap { key, member in member.value.integerValue?.int64Value.map { (key.string, $0) } })
+    }
+
+    static func clocksText(_ offsets: ClockOffsets) -> String {
+        guard !offsets.isEmpty else { return "{}" }
+        let value = Value.dictionary(offsets.entries.map { ($0.device, Value(.integer(IntegerValue($0.ahead)))) })
+        return (try? JSONWriter(style: .compact).write(value)) ?? "{}"
+    }
+
+    /// This device's estimates of the other devices' clocks: one line each, device, bound
+    /// (ms), local time it was taken (ms), tab-separated.
+    static func clockEstimates(_ db: Database) throws -> ClockEstimates {
+        var bounds: [String: (ahead: Int64, at: UInt64)] = [:]
+        for line in (try state("clockEstimates", db) ?? "").split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 3, let ahead = Int64(fields[1]), let at = UInt64(fields[2]) else { continue }
+            bounds[String(fields[0])] = (ahead, at)
+        }
+        return ClockEstimates(bounds: bounds)
+    }
+
+    static func setClockEstimates(_ estimates: ClockEstimates, _ db: Database) throws {
+        let lines = estimates.bounds.keys.sorted().compactMap { device -> String? in
+            guard !device.contains("\t"), !device.contains("\n"), let bound = estimates.bounds[device] else { return nil }
+            return "\(device)\t\(bound.ahead)\t\(bound.at)"
+        }
+        try setState("clockEstimates", lines.joined(separator: "\n"), db)
     }
 
     static func context(from text: String) -> VersionVector {
@@ -317,12 +354,12 @@ extension TimelineStore {
     static func storeHead(_ record: PositionRecord, _ db: Database, snapshotJSON: String? = nil) throws {
         let snapshot = try snapshotJSON ?? record.snapshot.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO positionHead (\(headColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO positionHead (\(headColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 record.key.account, record.key.timeline, record.device, Int64(bitPattern: record.sequence),
                 Int64(bitPattern: record.stamp.time.rawValue), record.savedAt.timeIntervalSince1970, Int64(bitPattern: record.epoch.time.rawValue),
                 record.epoch.device, record.progress?.createdAt, record.progress?.postId, contextText(record.context), record.visit?.seconds,
-                record.visit?.posts, record.moves.older, record.moves.newer, snapshot,
+                record.visit?.posts, clocksText(record.clocks), record.moves.older, record.moves.newer, snapshot,
             ])
     }
 

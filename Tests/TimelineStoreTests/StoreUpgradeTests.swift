@@ -64,8 +64,8 @@ struct StoreUpgradeTests {
                     try db.execute(sql: "INSERT INTO syncState (name, value) VALUES ('device', 'phone'), ('hlc', '111410065408000000'), ('sequence', '3')")
                     try db.execute(sql: """
                         INSERT INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
-                                                  progressPostId, context, visitSeconds, visitPosts, movesOlder, movesNewer, snapshot)
-                        VALUES (?, ?, 'phone', 3, ?, ?, 0, '', ?, 'p1', '{"laptop":2}', 40.5, 6, 2, 0, ?)
+                                                  progressPostId, context, visitSeconds, visitPosts, clocks, movesOlder, movesNewer, snapshot)
+                        VALUES (?, ?, 'phone', 3, ?, ?, 0, '', ?, 'p1', '{"laptop":2}', 40.5, 6, '{"laptop":-1200}', 2, 0, ?)
                         """, arguments: [Self.scope.account, Self.scope.timeline, 111_410_065_408_000_000, 1_700_000_200, 1_699_999_940,
                                          #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#])
                 }
@@ -113,6 +113,7 @@ struct StoreUpgradeTests {
         #expect(head?.snapshot?.postId == (Self.syncing.contains(version) ? "p1" : nil))
         #expect(head?.sequence == (version == "v4-sync" ? 1_699_982_687_500 : version == "v5-heads" ? 3 : nil))
         #expect(head?.context == (version == "v5-heads" ? VersionVector([("laptop", 2)]) : Self.syncing.contains(version) ? .empty : nil))
+        #expect(head?.clocks == (version == "v5-heads" ? ClockOffsets([("laptop", -1_200)]) : Self.syncing.contains(version) ? .empty : nil))
         #expect(try store.pendingWrites().count == (Self.syncing.contains(version) ? 1 : 0))
         #expect(try store.storedDeviceId() == (Self.syncing.contains(version) ? "phone" : nil))
         // The next save numbers on from the device's highest write.

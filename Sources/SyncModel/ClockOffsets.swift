@@ -1,0 +1,109 @@
+/// What a device knows of the other devices' clocks: for each, a lower bound of how far that
+/// device's clock is ahead of its own, in milliseconds (negative: behind). Each write carries
+/// its writer's bounds, so that a merge policy can order concurrent writes by their true time
+/// where the bounds decide it, whatever the clocks say (`CausalFurthest`).
+///
+/// A write from device D stamped S that arrives when the local wall clock reads W was made no
+/// later than now: D's clock read S when the local clock read W − delay, so D's clock is ahead
+/// by S − W + delay ≥ S − W. The largest such sample is the bound; a fresh delivery makes it
+/// tight. A bound older than a day gives way to the next sample, so that a clock that was
+/// corrected is learned again.
+public struct ClockOffsets: Sendable, Hashable, CustomStringConvertible {
+    /// (device, milliseconds ahead at least), sorted by device id, each device once.
+    public private(set) var entries: [(device: String, ahead: Int64)]
+
+    public static let empty = ClockOffsets()
+
+    public init() {
+        entries = []
+    }
+
+    public init<S: Sequence>(_ pairs: S) where S.Element == (String, Int64) {
+        entries = []
+        for (device, ahead) in pairs { self[device] = ahead }
+    }
+
+    /// The bound for `device`, if known.
+    public subscript(device: String) -> Int64? {
+        get { entries.first { $0.device == device }?.ahead }
+        set {
+            if let index = entries.firstIndex(where: { $0.device == device }) {
+                if let newValue { entries[index].ahead = newValue } else { entries.remove(at: index) }
+            } else if let newValue {
+                let index = entries.firstIndex { VersionVector.precedes(device, $0.device) } ?? entries.count
+                entries.insert((device, newValue), at: index)
+            }
+        }
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    public static func == (lhs: ClockOffsets, rhs: ClockOffsets) -> Bool {
+        lhs.entries.elementsEqual(rhs.entries) { $0.device == $1.device && $0.ahead == $1.ahead }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for entry in entries {
+            hasher.combine(entry.device)
+            hasher.combine(entry.ahead)
+        }
+    }
+
+    public var description: String {
+        "{" + entries.map { "\($0.device): \($0.ahead) ms" }.joined(separator: ", ") + "}"
+    }
+
+    /// The window in which two corrected times count as the same moment.
+    public static let marginMilliseconds: Int64 = 2_000
+
+    /// Which of two concurrent writes was made later in true time, as far as the bounds they
+    /// carry tell: `a`'s writer's clock is ahead of `b`'s by at least `b.clocks[a]` and at most
+    /// `−a.clocks[b]`, so `a` was made between its stamp minus the upper bound and its stamp
+    /// minus the lower one. Nil when the bounds cannot tell (none known, or the spans overlap
+    /// within the margin).
+    public static func later(_ a: PositionRecord, _ b: PositionRecord) -> PositionRecord? {
+        let lower = b.clocks[a.device], upper = a.clocks[b.device].map { -$0 }
+        guard lower != nil || upper != nil else { return nil }
+        let stampA = Int64(clamping: a.stamp.time.milliseconds), stampB = Int64(clamping: b.stamp.time.milliseconds)
+        // b is later when even a's latest possible true time (its stamp minus the lower bound) is before b.
+        if let lower, stampB &- (stampA &- lower) > marginMilliseconds { return b }
+        // a is later when even a's earliest possible true time (its stamp minus the upper bound) is after b.
+        if let upper, (stampA &- upper) &- stampB > marginMilliseconds { return a }
+        return nil
+    }
+}
+
+/// A device's running estimate of the other devices' clocks, kept where its state is (the store,
+/// a replayed device), from which its writes take their `ClockOffsets`.
+public struct ClockEstimates: Sendable, Equatable {
+    /// Per device: the bound, and the local wall time (ms) it was last raised or renewed.
+    public private(set) var bounds: [String: (ahead: Int64, at: UInt64)] = [:]
+
+    /// How long a bound lasts before the next sample replaces it even when lower: a day.
+    public static let lifetimeMilliseconds: UInt64 = 86_400_000
+
+    public init() {}
+
+    public init(bounds: [String: (ahead: Int64, at: UInt64)]) {
+        self.bounds = bounds
+    }
+
+    /// Takes in a write of `device` stamped `stamp`, first seen when the local wall clock reads
+    /// `wall` (milliseconds since 1970).
+    public mutating func observe(device: String, stamp: HybridTimestamp, wall: UInt64) {
+        let sample = Int64(clamping: stamp.milliseconds) &- Int64(clamping: wall)
+        if let current = bounds[device], sample <= current.ahead, wall < current.at &+ Self.lifetimeMilliseconds { return }
+        bounds[device] = (sample, wall)
+    }
+
+    /// The bounds a local write carries.
+    public var offsets: ClockOffsets {
+        ClockOffsets(bounds.map { ($0.key, $0.value.ahead) })
+    }
+
+    public static func == (lhs: ClockEstimates, rhs: ClockEstimates) -> Bool {
+        lhs.bounds.count == rhs.bounds.count && lhs.bounds.allSatisfy { key, value in
+            rhs.bounds[key].map { $0.ahead == value.ahead && $0.at == value.at } ?? false
+        }
+    }
+}
