@@ -62,13 +62,18 @@ public struct ClockOffsets: Sendable, Hashable, CustomStringConvertible {
     /// minus the lower one. Nil when the bounds cannot tell (none known, or the spans overlap
     /// within the margin).
     public static func later(_ a: PositionRecord, _ b: PositionRecord) -> PositionRecord? {
-        let lower = b.clocks[a.device], upper = a.clocks[b.device].map { -$0 }
+        laterIsFirst(a, b).map { $0 ? a : b }
+    }
+
+    /// `later(a, b)` as whether it is `a` (nil: the bounds cannot tell), without copying either.
+    public static func laterIsFirst(_ a: PositionRecord, _ b: PositionRecord) -> Bool? {
+        let lower = b.clocks[a.device], upper = a.clocks[b.device].map { 0 &- $0 }
         guard lower != nil || upper != nil else { return nil }
         let stampA = Int64(clamping: a.stamp.time.milliseconds), stampB = Int64(clamping: b.stamp.time.milliseconds)
         // b is later when even a's latest possible true time (its stamp minus the lower bound) is before b.
-        if let lower, stampB &- (stampA &- lower) > marginMilliseconds { return b }
+        if let lower, stampB &- (stampA &- lower) > marginMilliseconds { return false }
         // a is later when even a's earliest possible true time (its stamp minus the upper bound) is after b.
-        if let upper, (stampA &- upper) &- stampB > marginMilliseconds { return a }
+        if let upper, (stampA &- upper) &- stampB > marginMilliseconds { return true }
         return nil
     }
 }

@@ -10,11 +10,13 @@ public protocol MergePolicy: Sendable {
     /// heads' sequences, contexts, stamps, epochs, progress, visits and moves: the store
     /// resolves rows without decoding their snapshots.
     func resolve(_ register: Register) -> Resolution
+    /// The register's value: the winning write (a tombstone when the position was forgotten),
+    /// or nil for a register with no heads. `resolve(_:).winner` by default; a policy may
+    /// answer faster, without the candidates and the reason.
+    func value(of register: Register) -> PositionRecord?
 }
 
 extension MergePolicy {
-    /// The register's value: the winning write (a tombstone when the position was forgotten),
-    /// or nil for a register with no heads.
     public func value(of register: Register) -> PositionRecord? {
         resolve(register).winner
     }

@@ -66,29 +66,52 @@ public struct PositionRecord: Sendable, Equatable {
     public var stamp: RegisterStamp
     /// The writer's own number for this write; a device's writes have increasing numbers.
     public var sequence: UInt64
+    /// Everything else, behind one reference: copying a record (a merge or a resolution of
+    /// millions copies them) then costs one retain, not one for each of its dozen fields. The
+    /// parts are immutable; setting one makes new parts.
+    private var parts: Parts
+
     /// What the writer had merged when it wrote: other devices' highest sequence numbers.
-    public var context: VersionVector
+    public var context: VersionVector {
+        get { parts.context }
+        set { parts = parts.with { $0.context = newValue } }
+    }
     /// The writer's wall clock when it wrote, for display ("3 min ago"); never for ordering.
-    public var savedAt: Date
+    public var savedAt: Date {
+        get { parts.savedAt }
+        set { parts = parts.with { $0.savedAt = newValue } }
+    }
     /// The position, or nil for a tombstone.
     public var snapshot: PositionSnapshot? {
-        get { box?.snapshot }
-        set { box = newValue.map(SnapshotBox.init) }
+        get { parts.snapshot }
+        set { parts = parts.with { $0.snapshot = newValue } }
     }
-    /// The snapshot behind one reference, so that copying a record (a merge copies millions)
-    /// costs one retain, not the snapshot's dozen fields.
-    private var box: SnapshotBox?
-    public var epoch: RegisterStamp
+    public var epoch: RegisterStamp {
+        get { parts.epoch }
+        set { parts = parts.with { $0.epoch = newValue } }
+    }
     /// The position's progress when the timeline is chronological; nil for a tombstone or an
     /// unordered (algorithmic) feed.
-    public var progress: Progress?
+    public var progress: Progress? {
+        get { parts.progress }
+        set { parts = parts.with { $0.progress = newValue } }
+    }
     /// The writer's visit when it wrote; nil when the writer did not say (a save from the
     /// command line, a version-1 write): such a write counts as reading.
-    public var visit: Visit?
+    public var visit: Visit? {
+        get { parts.visit }
+        set { parts = parts.with { $0.visit = newValue } }
+    }
     /// The writer's count of its moves along this register so far, this write's included.
-    public var moves: Moves
+    public var moves: Moves {
+        get { parts.moves }
+        set { parts = parts.with { $0.moves = newValue } }
+    }
     /// What the writer knew of the other devices' clocks.
-    public var clocks: ClockOffsets
+    public var clocks: ClockOffsets {
+        get { parts.clocks }
+        set { parts = parts.with { $0.clocks = newValue } }
+    }
 
     public init(key: RegisterKey, stamp: RegisterStamp, sequence: UInt64? = nil, context: VersionVector = .empty, savedAt: Date,
                 snapshot: PositionSnapshot?, epoch: RegisterStamp, progress: Progress?, visit: Visit? = nil, moves: Moves = .none,
@@ -96,14 +119,8 @@ public struct PositionRecord: Sendable, Equatable {
         self.key = key
         self.stamp = stamp
         self.sequence = sequence ?? Self.legacySequence(of: stamp)
-        self.context = context.removing(stamp.device)
-        self.savedAt = savedAt
-        box = snapshot.map(SnapshotBox.init)
-        self.epoch = epoch
-        self.progress = snapshot == nil ? nil : progress
-        self.visit = visit
-        self.moves = moves
-        self.clocks = clocks
+        parts = Parts(Parts.Fields(context: context.removing(stamp.device), savedAt: savedAt, snapshot: snapshot, epoch: epoch,
+                                   progress: snapshot == nil ? nil : progress, visit: visit, moves: moves, clocks: clocks))
     }
 
     /// The number a write without one (version 1 of the wire format, or a store from before
@@ -115,13 +132,10 @@ public struct PositionRecord: Sendable, Equatable {
 
     /// The device that wrote it.
     public var device: String { stamp.device }
-    public var isTombstone: Bool { box == nil }
+    public var isTombstone: Bool { parts.snapshot == nil }
 
     public static func == (lhs: PositionRecord, rhs: PositionRecord) -> Bool {
-        lhs.key == rhs.key && lhs.stamp == rhs.stamp && lhs.sequence == rhs.sequence && lhs.savedAt == rhs.savedAt && lhs.epoch == rhs.epoch
-            && lhs.progress == rhs.progress && lhs.context == rhs.context && lhs.visit == rhs.visit && lhs.moves == rhs.moves
-            && lhs.clocks == rhs.clocks
-            && (lhs.box === rhs.box || lhs.box?.snapshot == rhs.box?.snapshot)
+        lhs.key == rhs.key && lhs.stamp == rhs.stamp && lhs.sequence == rhs.sequence && (lhs.parts === rhs.parts || lhs.parts.fields == rhs.parts.fields)
     }
     /// A tombstone or an explicit move backwards.
     public var isReset: Bool { epoch == stamp }
@@ -147,11 +161,38 @@ public struct PositionRecord: Sendable, Equatable {
     }
 }
 
-/// An immutable snapshot behind a reference.
-final class SnapshotBox: Sendable {
-    let snapshot: PositionSnapshot
+/// A record's parts behind one reference, never changed once made.
+final class Parts: Sendable {
+    struct Fields: Sendable, Equatable {
+        var context: VersionVector
+        var savedAt: Date
+        var snapshot: PositionSnapshot?
+        var epoch: RegisterStamp
+        var progress: PositionRecord.Progress?
+        var visit: PositionRecord.Visit?
+        var moves: PositionRecord.Moves
+        var clocks: ClockOffsets
+    }
 
-    init(_ snapshot: PositionSnapshot) {
-        self.snapshot = snapshot
+    let fields: Fields
+
+    init(_ fields: Fields) {
+        self.fields = fields
+    }
+
+    var context: VersionVector { fields.context }
+    var savedAt: Date { fields.savedAt }
+    var snapshot: PositionSnapshot? { fields.snapshot }
+    var epoch: RegisterStamp { fields.epoch }
+    var progress: PositionRecord.Progress? { fields.progress }
+    var visit: PositionRecord.Visit? { fields.visit }
+    var moves: PositionRecord.Moves { fields.moves }
+    var clocks: ClockOffsets { fields.clocks }
+
+    /// New parts with `change` applied.
+    func with(_ change: (inout Fields) -> Void) -> Parts {
+        var copy = fields
+        change(&copy)
+        return Parts(copy)
     }
 }

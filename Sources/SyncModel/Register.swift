@@ -84,10 +84,12 @@ public struct Register: Sendable, Equatable {
 
     /// Every device's moves along the register, added up.
     public var moves: PositionRecord.Moves {
-        heads.reduce(into: PositionRecord.Moves()) { total, head in
-            total.older += head.moves.older
-            total.newer += head.moves.newer
+        var total = PositionRecord.Moves()
+        for index in heads.indices {
+            total.older &+= heads[index].moves.older
+            total.newer &+= heads[index].moves.newer
         }
+        return total
     }
 
     /// The reading direction the reader's own saves show: the way most of them moved; nil

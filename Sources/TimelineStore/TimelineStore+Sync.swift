@@ -101,13 +101,18 @@ extension TimelineStore {
                     .execute(arguments: [scope.account, scope.timeline, saved.postId, date.timeIntervalSince1970, json])
                 if !explicit, let own = register.head(of: device), own.isRepeated(by: saved) { return own }
             }
-            var clock = HybridClock(last: try Self.clock(db))
+            // The clock, the write counter and the clock bounds, read in one statement.
+            var values: [String: String] = [:]
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT name, value FROM syncState WHERE name IN ('hlc', 'sequence', 'clockEstimates')")) {
+                values[row[0]] = row[1]
+            }
+            var clock = HybridClock(last: HybridTimestamp(rawValue: values["hlc"].flatMap { UInt64($0) } ?? 0))
             let stamp = RegisterStamp(time: clock.tick(wall: Self.milliseconds(date)), device: device)
-            try Self.setState("hlc", String(clock.last.rawValue), db)
-            let sequence = max(try Self.state("sequence", db).flatMap { UInt64($0) } ?? 0, register.head(of: device)?.sequence ?? 0) + 1
-            try Self.setState("sequence", String(sequence), db)
+            let sequence = max(values["sequence"].flatMap { UInt64($0) } ?? 0, register.head(of: device)?.sequence ?? 0) + 1
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (name, value) VALUES ('hlc', ?), ('sequence', ?)")
+                .execute(arguments: [String(clock.last.rawValue), String(sequence)])
             let record = register.localWrite(saved, key: key, stamp: stamp, sequence: sequence, savedAt: date, explicit: explicit, ordered: ordered,
-                                             visit: visit, clocks: try Self.clockEstimates(db).offsets)
+                                             visit: visit, clocks: Self.clockEstimates(from: values["clockEstimates"]).offsets)
             try Self.storeHead(record, db, snapshotJSON: json)
             // The outbox names the write; the write itself is its device's head.
             try db.cachedStatement(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)")
@@ -284,9 +289,10 @@ extension TimelineStore {
     /// A head from its row. Without `decodeSnapshot`, a position's snapshot is a stand-in
     /// holding its post id only (enough to merge and resolve). Nil for a row whose snapshot is
     /// damaged.
-    static func head(_ row: Row, decodeSnapshot: Bool) -> PositionRecord? {
-        let snapshotText: String? = row["snapshot"]
-        let progressCreatedAt: Double? = row["progressCreatedAt"], progressPostId: String? = row["progressPostId"]
+    static func head(_ row: Row, decodeSnapshot: Bool, key known: RegisterKey? = nil) -> PositionRecord? {
+        // By position, in `headColumns` order: looking columns up by name costs more than the rest.
+        let snapshotText: String? = row[16]
+        let progressCreatedAt: Double? = row[8], progressPostId: String? = row[9]
         var snapshot: PositionSnapshot?
         if let snapshotText {
             if decodeSnapshot {
@@ -297,33 +303,38 @@ extension TimelineStore {
             }
         }
         let progress = progressCreatedAt.flatMap { createdAt in progressPostId.map { PositionRecord.Progress(createdAt: createdAt, postId: $0) } }
-        let visitSeconds: Double? = row["visitSeconds"], visitPosts: Int? = row["visitPosts"]
+        let visitSeconds: Double? = row[11], visitPosts: Int? = row[12]
+        let device: String = row[2]
         return PositionRecord(
-            key: RegisterKey(account: row["account"], timeline: row["timeline"]),
-            stamp: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row["hlc"])), device: row["device"]),
-            sequence: UInt64(bitPattern: row["sequence"]), context: context(from: row["context"]),
-            savedAt: Date(timeIntervalSince1970: row["savedAt"]), snapshot: snapshot,
-            epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row["epochHlc"])), device: row["epochDevice"]),
+            key: known ?? RegisterKey(account: row[0], timeline: row[1]),
+            stamp: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[4])), device: device),
+            sequence: UInt64(bitPattern: row[3]), context: context(from: row[10]),
+            savedAt: Date(timeIntervalSince1970: row[5]), snapshot: snapshot,
+            epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[6])), device: row[7]),
             progress: progress, visit: visitSeconds.flatMap { seconds in visitPosts.map { PositionRecord.Visit(seconds: seconds, posts: $0) } },
-            moves: PositionRecord.Moves(older: row["movesOlder"], newer: row["movesNewer"]), clocks: clocks(from: row["clocks"]))
+            moves: PositionRecord.Moves(older: row[14], newer: row[15]), clocks: clocks(from: row[13]))
     }
 
     static func clocks(from text: String) -> ClockOffsets {
-        guard text != "{}", let value = try? JSONReader().read(Data(text.utf8)), let pairs = value.dictionaryValue else { return .empty }
+        guard text != "{}" else { return .empty }
+        if let pairs = IntegerMap.decode(text) { return ClockOffsets(pairs) }
+        guard let value = try? JSONReader().read(Data(text.utf8)), let pairs = value.dictionaryValue else { return .empty }
         return ClockOffsets(pairs.compactMap { key, member in member.value.integerValue?.int64Value.map { (key.string, $0) } })
     }
 
     static func clocksText(_ offsets: ClockOffsets) -> String {
-        guard !offsets.isEmpty else { return "{}" }
-        let value = Value.dictionary(offsets.entries.map { ($0.device, Value(.integer(IntegerValue($0.ahead)))) })
-        return (try? JSONWriter(style: .compact).write(value)) ?? "{}"
+        offsets.isEmpty ? "{}" : IntegerMap.encode(offsets.entries.map { ($0.device, $0.ahead) })
     }
 
     /// This device's estimates of the other devices' clocks: one line each, device, bound
     /// (ms), local time it was taken (ms), tab-separated.
     static func clockEstimates(_ db: Database) throws -> ClockEstimates {
+        clockEstimates(from: try state("clockEstimates", db))
+    }
+
+    static func clockEstimates(from text: String?) -> ClockEstimates {
         var bounds: [String: (ahead: Int64, at: UInt64)] = [:]
-        for line in (try state("clockEstimates", db) ?? "").split(separator: "\n") {
+        for line in (text ?? "").split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 3, let ahead = Int64(fields[1]), let at = UInt64(fields[2]) else { continue }
             bounds[String(fields[0])] = (ahead, at)
@@ -340,14 +351,15 @@ extension TimelineStore {
     }
 
     static func context(from text: String) -> VersionVector {
-        guard text != "{}", let value = try? JSONReader().read(Data(text.utf8)), let pairs = value.dictionaryValue else { return .empty }
+        guard text != "{}" else { return .empty }
+        if let pairs = IntegerMap.decode(text) { return VersionVector(pairs.compactMap { $0.1 > 0 ? ($0.0, UInt64($0.1)) : nil }) }
+        guard let value = try? JSONReader().read(Data(text.utf8)), let pairs = value.dictionaryValue else { return .empty }
         return VersionVector(pairs.compactMap { key, member in member.value.integerValue?.uint64Value.map { (key.string, $0) } })
     }
 
     static func contextText(_ vector: VersionVector) -> String {
-        guard !vector.isEmpty else { return "{}" }
-        let value = Value.dictionary(vector.entries.map { ($0.device, Value(.integer(IntegerValue($0.sequence)))) })
-        return (try? JSONWriter(style: .compact).write(value)) ?? "{}"
+        // Sequence numbers above Int64.max cannot be written as one; they are left out.
+        vector.isEmpty ? "{}" : IntegerMap.encode(vector.entries.compactMap { entry in Int64(exactly: entry.sequence).map { (entry.device, $0) } })
     }
 
     /// Writes `record` as its device's head of its register.
@@ -368,8 +380,8 @@ extension TimelineStore {
         let statement = try db.cachedStatement(sql: "SELECT \(headColumns) FROM positionHead WHERE account = ? AND timeline = ?")
         var register = Register()
         for row in try Row.fetchAll(statement, arguments: [key.account, key.timeline]) {
-            let decode = device.map { $0 == (row["device"] as String) } ?? true
-            if let record = head(row, decodeSnapshot: decode) { register.insert(record) }
+            let decode = device.map { $0 == (row[2] as String) } ?? true
+            if let record = head(row, decodeSnapshot: decode, key: key) { register.insert(record) }
         }
         return register
     }

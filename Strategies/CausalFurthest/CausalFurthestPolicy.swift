@@ -60,41 +60,117 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     }
 
     public func resolve(_ register: Register) -> Resolution {
-        guard !register.isEmpty else { return .empty }
-        var live = register.liveHeads
-        // Contexts that claim to have seen each other's future (a hostile peer) leave none
-        // live: then every head competes.
-        if live.isEmpty { live = register.heads }
-        if live.count == 1 {
-            return Resolution(winner: live[0], candidates: live, reason: register.heads.count == 1 ? "one device" : "one live head: it saw the others")
+        guard let decision = decide(register) else { return .empty }
+        let heads = register.heads
+        let candidates = (0..<heads.count).filter { decision.live & (1 << UInt64($0)) != 0 || heads.count > 64 }.map { heads[$0] }
+        return Resolution(winner: heads[decision.winner], candidates: candidates, reason: decision.reason(heads: heads.count))
+    }
+
+    /// The value alone: what a merge of millions of registers asks for, without building the
+    /// candidates and the reason.
+    public func value(of register: Register) -> PositionRecord? {
+        decide(register).map { register.heads[$0.winner] }
+    }
+
+    /// How a resolution went: the winner's index among the heads, the live heads (a bit per
+    /// head, for the first 64), and the way it won.
+    struct Decision {
+        enum Kind {
+            case only, glances, concurrent, circle
         }
-        let reading = live.filter { !isGlance($0) }
-        let pool = reading.isEmpty ? live : reading
-        let glances = reading.isEmpty || reading.count == live.count ? "" : "; glances set aside"
-        if pool.count == 1 {
-            return Resolution(winner: pool[0], candidates: live, reason: "concurrent; the others were glances")
-        }
-        let direction = direction.direction(in: register)
-        let ordered = pool.allSatisfy { $0.progress != nil } ? direction : nil
-        // Only glances: the latest of them says nothing of where the reader read.
-        let byTime = !reading.isEmpty
-        var ways: Set<Way> = []
-        let winner = pool.first { head in
-            var used: Set<Way> = []
-            for other in pool where other.device != head.device {
-                let (winner, way) = Self.beats(head, other, direction: ordered, clocks: byTime)
-                guard winner.device == head.device else { return false }
-                used.insert(way)
+
+        var winner: Int
+        var live: UInt64
+        var kind: Kind
+        /// The ways the winner won (`Way` bits).
+        var ways: UInt8 = 0
+        var glancesAside = false
+
+        func reason(heads: Int) -> String {
+            let aside = glancesAside ? "; glances set aside" : ""
+            switch kind {
+            case .only: return heads == 1 ? "one device" : "one live head: it saw the others"
+            case .glances: return "concurrent; the others were glances"
+            case .concurrent: return "concurrent; " + Way.allCases.filter { ways & $0.bit != 0 }.map(\.rawValue).joined(separator: ", ") + aside
+            case .circle: return "concurrent; in no clear order, the furthest" + aside
             }
-            ways = used
-            return true
         }
-        if let winner {
-            let reason = Way.allCases.filter(ways.contains).map(\.rawValue).joined(separator: ", ")
-            return Resolution(winner: winner, candidates: live, reason: "concurrent; " + reason + glances)
+    }
+
+    /// The one algorithm of this policy, over the heads' indices: no head is copied, and for up
+    /// to 64 heads nothing is allocated.
+    func decide(_ register: Register) -> Decision? {
+        let count = register.heads.count
+        guard count > 0 else { return nil }
+        if count == 1 { return Decision(winner: 0, live: 1, kind: .only) }
+        let learned = direction.direction(in: register)
+        return register.heads.withUnsafeBufferPointer { heads in decide(heads, learned: learned) }
+    }
+
+    private func decide(_ heads: UnsafeBufferPointer<PositionRecord>, learned: ReadingDirection?) -> Decision {
+        let count = heads.count
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: count * 2) { buffer in
+            // Live heads: no other head's context covers them. Contexts that claim to have seen
+            // each other's future (a hostile peer) leave none live: then every head competes.
+            var liveCount = 0
+            for index in 0..<count {
+                var seen = false
+                for other in 0..<count where other != index && heads[other].hasSeen(heads[index]) {
+                    seen = true
+                    break
+                }
+                if !seen {
+                    buffer[liveCount] = index
+                    liveCount += 1
+                }
+            }
+            if liveCount == 0 {
+                for index in 0..<count { buffer[index] = index }
+                liveCount = count
+            }
+            var liveBits: UInt64 = 0
+            for position in 0..<liveCount where buffer[position] < 64 { liveBits |= 1 << UInt64(buffer[position]) }
+            if liveCount == 1 { return Decision(winner: buffer[0], live: liveBits, kind: .only) }
+            // The pool: the live heads that are reading, after them in the buffer.
+            var poolCount = 0
+            for position in 0..<liveCount where !isGlance(heads[buffer[position]]) {
+                buffer[count + poolCount] = buffer[position]
+                poolCount += 1
+            }
+            let byTime = poolCount > 0
+            let glancesAside = poolCount > 0 && poolCount < liveCount
+            if poolCount == 0 {
+                for position in 0..<liveCount { buffer[count + position] = buffer[position] }
+                poolCount = liveCount
+            } else if poolCount == 1 {
+                return Decision(winner: buffer[count], live: liveBits, kind: .glances)
+            }
+            var ordered: ReadingDirection?
+            if let learned {
+                ordered = learned
+                for position in 0..<poolCount where heads[buffer[count + position]].progress == nil {
+                    ordered = nil
+                    break
+                }
+            }
+            // The winner wins against every other; only glances: their times say nothing.
+            candidates: for position in 0..<poolCount {
+                let index = buffer[count + position]
+                var ways: UInt8 = 0
+                for other in 0..<poolCount where other != position {
+                    let (aWins, way) = Self.beats(heads[index], heads[buffer[count + other]], direction: ordered, clocks: byTime)
+                    guard aWins else { continue candidates }
+                    ways |= way.bit
+                }
+                return Decision(winner: index, live: liveBits, kind: .concurrent, ways: ways, glancesAside: glancesAside)
+            }
+            var best = buffer[count]
+            for position in 1..<poolCount {
+                let index = buffer[count + position]
+                if !Self.beats(heads[best], heads[index], direction: ordered, clocks: false).0 { best = index }
+            }
+            return Decision(winner: best, live: liveBits, kind: .circle, glancesAside: glancesAside)
         }
-        let furthest = pool.max { a, b in Self.beats(b, a, direction: ordered, clocks: false).0.device == b.device }!
-        return Resolution(winner: furthest, candidates: live, reason: "concurrent; in no clear order, the furthest" + glances)
     }
 
     /// How one concurrent write won over another.
@@ -103,18 +179,27 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
         case reset = "a reset"
         case furthest = "furthest"
         case stamp = "latest"
+
+        var bit: UInt8 {
+            switch self {
+            case .time: 1
+            case .reset: 2
+            case .furthest: 4
+            case .stamp: 8
+            }
+        }
     }
 
-    /// Which of two concurrent writes wins, and how: by true time where the clock bounds tell
-    /// (unless `clocks` is false), then a reset over a position, then the furthest along in
-    /// `direction`, then the greater stamp.
-    static func beats(_ a: PositionRecord, _ b: PositionRecord, direction: ReadingDirection?, clocks: Bool = true) -> (PositionRecord, Way) {
-        if clocks, let later = ClockOffsets.later(a, b) { return (later, .time) }
-        if a.isReset != b.isReset { return (a.isReset ? a : b, .reset) }
+    /// Whether `a` wins over `b`, a concurrent write, and how: by true time where the clock
+    /// bounds tell (unless `clocks` is false), then a reset over a position, then the furthest
+    /// along in `direction`, then the greater stamp.
+    static func beats(_ a: PositionRecord, _ b: PositionRecord, direction: ReadingDirection?, clocks: Bool = true) -> (Bool, Way) {
+        if clocks, let later = ClockOffsets.laterIsFirst(a, b) { return (later, .time) }
+        if a.isReset != b.isReset { return (a.isReset, .reset) }
         if let direction, let pa = a.progress, let pb = b.progress, pa != pb {
-            return (direction.isFurther(pa, than: pb) ? a : b, .furthest)
+            return (direction.isFurther(pa, than: pb), .furthest)
         }
-        return (a.stamp < b.stamp ? b : a, .stamp)
+        return (b.stamp < a.stamp, .stamp)
     }
 
     static let scenarios: [MergeScenario] = {

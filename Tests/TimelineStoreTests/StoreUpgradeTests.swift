@@ -123,3 +123,26 @@ struct StoreUpgradeTests {
         }
     }
 }
+
+/// The store's text for causal contexts and clock bounds.
+@Suite("Integer maps in the store")
+struct IntegerMapTests {
+    @Test("what encode writes, decode reads back exactly; anything else is left to the JSON reader")
+    func roundTrip() throws {
+        let pairs: [(String, Int64)] = [("laptop", 3), ("phone", -1_500), ("é\"quoted\"", Int64.max), ("min", Int64.min)]
+        let text = IntegerMap.encode(pairs)
+        #expect(text == #"{"laptop":3,"phone":-1500,"é\"quoted\"":9223372036854775807,"min":-9223372036854775808}"#)
+        // The escaped key sends the fast reader to the JSON one; plain ones it reads itself.
+        #expect(IntegerMap.decode(text) == nil)
+        let plain = IntegerMap.encode([("laptop", 3), ("phone", -1_500)])
+        #expect(IntegerMap.decode(plain).map { $0.map(\.0) } == ["laptop", "phone"])
+        #expect(IntegerMap.decode(plain).map { $0.map(\.1) } == [3, -1_500])
+        for bad in ["", "{", "{}x", #"{"a":}"#, #"{"a":1,}"#, #"{"a":99999999999999999999}"#, #"{"a" :1}"#] {
+            #expect(IntegerMap.decode(bad) == nil, "\(bad)")
+        }
+        #expect(IntegerMap.decode("{}").map(\.isEmpty) == true)
+        // Through the store's readers, escapes included.
+        #expect(TimelineStore.clocks(from: text) == ClockOffsets(pairs))
+        #expect(TimelineStore.context(from: #"{"laptop":3,"a\"b":7}"#) == VersionVector([("laptop", 3), ("a\"b", 7)]))
+    }
+}

@@ -6,7 +6,6 @@
 // Usage: server-bench sqlite PATH | postgres URL [RATE] [SECONDS] [USERS] [CLIENTS]
 import AsyncHTTPClient
 import Foundation
-import LastWriterWins
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -35,7 +34,7 @@ if arguments[0] == "sqlite" {
     storageTask = Task { await postgres.run() }
     storage = postgres
 }
-let server = try SyncServer(storage: storage, settings: ServerSettings(port: 0, policy: LastWriterWinsPolicy(), maxWait: 30), logger: logger)
+let server = SyncServer(storage: storage, settings: ServerSettings(port: 0, maxWait: 30), logger: logger)
 let (ports, portContinuation) = AsyncStream<Int>.makeStream()
 let group = server.serviceGroup(signals: []) { port in portContinuation.yield(port) }
 let serverTask = Task { try await group.run() }
@@ -55,10 +54,10 @@ var configuration = HTTPClient.Configuration()
 configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 512)
 let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 
-/// A device's document with one write; `number` orders the writes.
+/// A device's document with one head; `number` orders the writes (it is their sequence number).
 func document(_ number: Int, device: Int) -> String {
     let hlc = String(format: "%016llx", UInt64(1_790_000_000_000 + number) << 16)
-    return #"{"format":"timeline-sync","version":1,"device":"d\#(device)","records":[{"account":"me","timeline":"t\#(number % 5)","hlc":"\#(hlc)","device":"d\#(device)","savedAt":"2026-11-24T00:00:00Z","epoch":{"hlc":"0000000000000000","device":""},"progress":{"createdAt":\#(number),"postId":"p\#(number)"},"position":{"postId":"p\#(number)","viewportY":-12,"contentOffset":4000}}]}"#
+    return #"{"format":"timeline-sync","version":2,"device":"d\#(device)","records":[{"account":"me","timeline":"t\#(number % 5)","hlc":"\#(hlc)","device":"d\#(device)","seq":\#(number + 1),"context":{"d\#((device + 1) % 4)":\#(number)},"savedAt":"2026-11-24T00:00:00Z","epoch":{"hlc":"0000000000000000","device":""},"progress":{"createdAt":\#(number),"postId":"p\#(number)"},"position":{"postId":"p\#(number)","viewportY":-12,"contentOffset":4000}}]}"#
 }
 
 /// One write; its status.

@@ -1,6 +1,6 @@
-// Sync costs: merging registers (10k to 1M), a round with nothing to do over a Directory shared
-// by 10 devices, and the save path with the register and the outbox against the history-only
-// save of the previous release.
+// Sync costs: resolving registers of three heads each (10k to 1M) under every merge policy, on
+// one core and on all; merging two devices' heads; a round with nothing to do over a Directory
+// shared by 10 devices; and the save path with its causal context against the history-only save.
 //
 // Usage: sync-bench [SIZES...]
 import EngineConfiguration
@@ -18,47 +18,80 @@ func median(_ values: [Double]) -> Double {
 
 let sizes = CommandLine.arguments.dropFirst().compactMap { Int($0) }.isEmpty ? [10_000, 100_000, 1_000_000]
     : CommandLine.arguments.dropFirst().compactMap { Int($0) }
-let policies: [(String, any MergePolicy)] = [("LastWriterWins", try BuiltInStrategies.registry.build(StrategyNode(name: "LastWriterWins"), kind: .merge)),
-                                              ("FurthestRead", try BuiltInStrategies.registry.build(StrategyNode(name: "FurthestRead"), kind: .merge))]
-    .map { name, built in
-        guard case .merge(let policy) = built else { fatalError("not a merge policy") }
-        return (name, policy)
-    }
+let policies: [(String, any MergePolicy)] = ["CausalFurthest", "LastWriterWins", "FurthestRead"].map { name in
+    guard case .merge(let policy) = try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge) else { fatalError("\(name)") }
+    return (name, policy)
+}
 let date = Date(timeIntervalSince1970: 1_790_000_000)
+let cores = ProcessInfo.processInfo.activeProcessorCount
 
-print("## Merging registers: two devices' states, every register written on both (median of 3, after a warm-up)")
+/// Register `number`'s heads on the phone, the laptop and the tablet: a third of the registers
+/// have one head that saw the others, two thirds concurrent heads, some with clock bounds and
+/// glances, as a user's registers would after a while.
+func heads(_ number: Int) -> [PositionRecord] {
+    let key = RegisterKey(account: "me", timeline: "t\(number)")
+    return ["laptop", "phone", "tablet"].enumerated().map { offset, device in
+        let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000 + UInt64(number % 977 + offset * 311), counter: 0), device: device)
+        let post = "post\((number * 7 + offset * 131) % 1000)"
+        let saw = number % 3 == 0 && offset == 2 ? [("laptop", UInt64(40)), ("phone", UInt64(40))] : [(String, UInt64)]()
+        return PositionRecord(key: key, stamp: stamp, sequence: UInt64(40 + offset), context: VersionVector(saw), savedAt: date,
+                              snapshot: PositionSnapshot(postId: post), epoch: .zero,
+                              progress: .init(createdAt: Double((number * 7 + offset * 131) % 1000), postId: post),
+                              visit: number % 5 == 0 ? .init(seconds: 8, posts: 1) : .init(seconds: 200, posts: 20),
+                              moves: .init(older: 12, newer: 3), clocks: number % 2 == 0 ? ClockOffsets([("laptop", -1_500), ("phone", -900)]) : .empty)
+    }
+}
+
+print("## Resolving registers of three heads each (median of 3, after a warm-up; \(cores) cores)")
 print()
-print("| registers | policy | merge | registers per second |")
-print("|---:|---|---:|---:|")
+print("| registers | policy | one core | all cores | registers per second (all cores) |")
+print("|---:|---|---:|---:|---:|")
 for size in sizes {
-    func records(_ device: String, offset: UInt64) -> [PositionRecord] {
-        (0..<size).map { number in
-            let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000 + UInt64(number) + offset, counter: 0), device: device)
-            let post = "post\((number * 7 + Int(offset)) % 1000)"
-            return PositionRecord(key: RegisterKey(account: "me", timeline: "t\(number)"), stamp: stamp, savedAt: date,
-                                  snapshot: PositionSnapshot(postId: post), epoch: .zero,
-                                  progress: .init(createdAt: Double((number * 7 + Int(offset)) % 1000), postId: post))
-        }
-    }
-    let local = records("phone", offset: 0), remote = records("laptop", offset: 500)
-    // One untimed merge first: the first run of a process pays for mapping its heap, which would
-    // fall on whichever policy came first.
-    var warm = ReplicaState()
-    warm.apply(contentsOf: local, policy: policies[0].1)
-    warm.apply(contentsOf: remote, policy: policies[0].1)
-    warm = ReplicaState()
+    var state = ReplicaState()
+    for number in 0..<size { state.apply(contentsOf: heads(number)) }
+    let registers = Array(state.registers.values)
     for (name, policy) in policies {
-        var times: [Double] = []
-        for _ in 0..<3 {
-            var state = ReplicaState()
-            state.apply(contentsOf: local, policy: policy)
-            let started = now()
-            state.apply(contentsOf: remote, policy: policy)
-            times.append(Double(now() - started) / 1e9)
+        @Sendable func resolve(_ slice: ArraySlice<Register>) -> Int {
+            var found = 0
+            for register in slice where policy.value(of: register) != nil { found += 1 }
+            return found
         }
-        let seconds = median(times)
-        print("| \(size) | \(name) | \(String(format: "%.3f s", seconds)) | \(Int(Double(size) / seconds)) |")
+        _ = resolve(registers[...])
+        var single: [Double] = [], parallel: [Double] = []
+        for _ in 0..<3 {
+            var started = now()
+            precondition(resolve(registers[...]) == size)
+            single.append(Double(now() - started) / 1e9)
+            started = now()
+            let chunk = (registers.count + cores - 1) / cores
+            let counts = Locked([Int](repeating: 0, count: cores))
+            DispatchQueue.concurrentPerform(iterations: cores) { part in
+                let found = resolve(registers[min(registers.count, part * chunk)..<min(registers.count, (part + 1) * chunk)])
+                counts.withLock { $0[part] = found }
+            }
+            precondition(counts.withLock { $0.reduce(0, +) } == size)
+            parallel.append(Double(now() - started) / 1e9)
+        }
+        print("| \(size) | \(name) | \(String(format: "%.3f s", median(single))) | \(String(format: "%.3f s", median(parallel))) | \(Int(Double(size) / median(parallel))) |")
     }
+}
+
+print()
+print("## Merging: a device's heads into a replica holding another's, every register on both (median of 3)")
+print()
+print("| registers | merge | heads per second |")
+print("|---:|---:|---:|")
+for size in sizes {
+    let local = (0..<size).map { heads($0)[1] }, remote = (0..<size).map { heads($0)[0] }
+    var times: [Double] = []
+    for _ in 0..<3 {
+        var state = ReplicaState()
+        state.apply(contentsOf: local)
+        let started = now()
+        state.apply(contentsOf: remote)
+        times.append(Double(now() - started) / 1e9)
+    }
+    print("| \(size) | \(String(format: "%.3f s", median(times))) | \(Int(Double(size) / median(times))) |")
 }
 
 let work = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sync-bench-\(UUID().uuidString)")
@@ -66,7 +99,6 @@ try FileManager.default.createDirectory(at: work.appendingPathComponent("shared"
 defer { try? FileManager.default.removeItem(at: work) }
 
 var configuration = TimelineConfiguration.defaults
-configuration.sync.policy = ComponentSpec(name: "FurthestRead")
 configuration.sync.transport = ComponentSpec(name: "Directory", parameters: ["Path": .init(value: .string(work.appendingPathComponent("shared").path))])
 let components = try SyncComponents(configuration: configuration)
 let scope = StoreScope(account: "me", timeline: "home")
@@ -74,18 +106,18 @@ var stores: [(TimelineStore, String)] = []
 for number in 0..<10 {
     let store = try TimelineStore(path: work.appendingPathComponent("d\(number).sqlite").path)
     try store.savePosition(PositionSnapshot(postId: "p\(number)", postCreatedAt: date.addingTimeInterval(Double(number))), scope: scope,
-                           device: "d\(number)", at: date, policy: components.policy)
+                           device: "d\(number)", at: date)
     stores.append((store, "d\(number)"))
 }
 for _ in 0..<2 {
     for (store, device) in stores {
-        _ = try SyncRound(store: store, components: components, device: device, gracePeriod: 30 * 86_400).run(at: date)
+        _ = try await SyncRound(store: store, components: components, device: device, gracePeriod: 30 * 86_400).run(at: date)
     }
 }
 var idle: [Double] = []
 for _ in 0..<50 {
     let started = now()
-    let report = try SyncRound(store: stores[0].0, components: components, device: "d0", gracePeriod: 30 * 86_400).run(at: date)
+    let report = try await SyncRound(store: stores[0].0, components: components, device: "d0", gracePeriod: 30 * 86_400).run(at: date)
     idle.append(Double(now() - started) / 1e6)
     precondition(report.changed.isEmpty)
 }
@@ -95,12 +127,23 @@ print()
 print("median \(String(format: "%.2f", median(idle))) ms over 50 rounds (read 9 files, merge, write one)")
 
 print()
-print("## Saving a position: 2000 saves, one transaction each")
+print("## Saving a position: 2000 saves, one transaction each (median of 3)")
 print()
 print("| save | total | per save |")
 print("|---|---:|---:|")
-for (label, withSync) in [("history only (the previous release's saveSnapshot)", false), ("register, device position, history and outbox (savePosition)", true)] {
-    let store = try TimelineStore(path: work.appendingPathComponent("save-\(withSync).sqlite").path)
+let saves: [(String, Bool, Bool)] = [("history only (saveSnapshot)", false, false),
+                                     ("savePosition: the head, history and outbox, alone in its register", true, false),
+                                     ("savePosition with its causal context: two other devices' heads in the register", true, true)]
+for (label, withSync, others) in saves {
+    let store = try TimelineStore(path: work.appendingPathComponent("save-\(withSync)-\(others).sqlite").path)
+    if others {
+        // Two other devices' heads in the register, and clock bounds: what a save reads and carries.
+        _ = try store.applyRemote([heads(0)[0], heads(0)[2]].map { head in
+            var moved = head
+            moved.key = RegisterKey(account: scope.account, timeline: scope.timeline)
+            return moved
+        }, at: date)
+    }
     var times: [Double] = []
     for round in 0..<3 {
         let started = now()
@@ -110,8 +153,8 @@ for (label, withSync) in [("history only (the previous release's saveSnapshot)",
                                             neighbors: .init(above: ["a1", "a2"], below: ["b1", "b2"]), text: "a post of some length \(number)",
                                             savedAt: date.addingTimeInterval(Double(number + round * 2000)))
             if withSync {
-                try store.savePosition(snapshot, scope: scope, device: "phone", at: date.addingTimeInterval(Double(number + round * 2000)),
-                                       policy: components.policy)
+                try store.savePosition(snapshot, scope: scope, device: "phone", visit: .init(seconds: 40, posts: 3),
+                                       at: date.addingTimeInterval(Double(number + round * 2000)))
             } else {
                 try store.saveSnapshot(snapshot, scope: scope)
             }
