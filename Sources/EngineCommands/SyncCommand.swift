@@ -1,10 +1,10 @@
 import ArgumentParser
 
-/// `engine sync run|status`: one pull → merge → push round, and what the rounds left.
+/// `engine sync run|status|watch`: one round, what the rounds left, and live sync in the foreground.
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync a store's positions with the other devices, or show how syncing stands.",
-        subcommands: [SyncRunCommand.self, SyncStatusCommand.self]
+        abstract: "Sync a store's positions with the other devices, once or live, or show how syncing stands.",
+        subcommands: [SyncRunCommand.self, SyncStatusCommand.self, SyncWatchCommand.self]
     )
 }

@@ -9,7 +9,7 @@ import ValueTree
 struct SyncStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Print how syncing stands: the status, the last sync time, the pending changes and the known devices."
+        abstract: "Print how syncing stands: the status, the last sync time, the pending changes, the known devices and any wrong clocks."
     )
 
     @OptionGroup var storeOptions: StoreOptions
@@ -46,12 +46,19 @@ struct SyncStatusCommand: ParsableCommand {
                 ("lastSyncAt", record.lastSyncAt.map { .string(Timestamp.format($0)) } ?? .null),
                 ("lastError", record.lastError.map(Value.string) ?? .null), ("pending", .integer(pending)),
                 ("devices", .array(record.devices.map(Value.string))),
+                ("wrongClocks", .array(record.wrongClocks.map { clock in
+                    .dictionary([("device", .string(clock.device)), ("aheadSeconds", .real(clock.ahead)),
+                                 ("seenAt", .string(Timestamp.format(clock.seenAt)))])
+                })),
             ])
             Console.outRaw((try? JSONWriter(style: .pretty).write(value)) ?? "{}\n")
         case .text:
             Console.out("device \(device): \(status)")
             Console.out("pending: \(pending)")
             Console.out("known devices: \(record.devices.isEmpty ? "none" : record.devices.joined(separator: ", "))")
+            for clock in record.wrongClocks {
+                Console.out("wrong clock: \(clock.device) is \(SyncRunCommand.duration(clock.ahead)) ahead (seen \(Timestamp.format(clock.seenAt))); its writes are taken in without moving this device's clock")
+            }
         }
     }
 }

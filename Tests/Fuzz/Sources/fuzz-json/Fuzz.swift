@@ -2,7 +2,7 @@ import Foundation
 import TimelineEngine
 
 /// The JSON reader, the scanner, the timeline formats, the session line decoder and the sync
-/// wire format (decoded, then merged under each policy) on the same bytes.
+/// wire format (decoded, then merged into heads and resolved under each policy) on the same bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
@@ -19,12 +19,13 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     }
     _ = try? SnapshotCoding.read(data)
     if let document = try? SyncWireCoding.decode(data) {
-        for name in ["LastWriterWins", "FurthestRead"] {
+        var state = ReplicaState()
+        state.apply(contentsOf: document.records + document.records.reversed())
+        for name in ["CausalFurthest", "LastWriterWins", "FurthestRead"] {
             guard case .merge(let policy)? = try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge) else { continue }
-            var state = ReplicaState()
-            state.apply(contentsOf: document.records + document.records.reversed(), policy: policy)
-            _ = state.records
+            for register in state.registers.values { _ = policy.resolve(register) }
         }
+        _ = SyncWireCoding.encode(SyncWireCoding.Document(device: document.device, records: state.records))
     }
     if var reader = try? SessionReader(data: data, name: "fuzz.jsonl") {
         while reader.next() != nil {}
