@@ -73,17 +73,32 @@ struct SyncWatchCommand: AsyncParsableCommand {
                     }
                 }
             }
-            // Saves another process makes to this store (engine position save) are published too.
+            // Saves another process makes to this store (engine position save) are published
+            // too: a new write at the end of the outbox (named by its stamp) starts a round. The
+            // store's folder says when the store is written; a check every second covers file
+            // systems that send no notifications.
             group.addTask {
-                var published: Int64 = -1
-                while !Task.isCancelled {
-                    let newest = (try? await OffPool.run { () throws(StoreError) -> Int64 in try store.pendingWrites().last?.id ?? 0 }) ?? 0
-                    if newest > published {
-                        if published >= 0 || newest > 0 { coordinator.localChange() }
-                        published = newest
-                    }
-                    try? await Task.sleep(for: .milliseconds(200))
+                let bell = Doorbell()
+                let path = URL(fileURLWithPath: store.path)
+                let name = path.lastPathComponent
+                let notifications = FolderNotifications(path: path.deletingLastPathComponent().path) { changed in
+                    if changed.map({ $0.hasPrefix(name) }) ?? true { Task { await bell.ring() } }
                 }
+                let ticker = Task {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .seconds(1))
+                        await bell.ring()
+                    }
+                }
+                var published: String?
+                while !Task.isCancelled {
+                    let newest = (try? await OffPool.run { () throws(StoreError) -> String? in try store.pendingWrites().last?.stamp }) ?? nil
+                    if let newest, newest != published { coordinator.localChange() }
+                    published = newest
+                    await bell.wait()
+                }
+                ticker.cancel()
+                notifications?.cancel()
             }
             await Self.waitForInterrupt()
             group.cancelAll()

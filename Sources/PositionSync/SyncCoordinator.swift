@@ -191,8 +191,11 @@ public actor SyncCoordinator {
         let watch = ChangeWatch(
             device: device,
             sleep: { seconds in try await clock.sleep(for: .seconds(max(0, seconds))) },
+            // A stream never gives up: after the network policy's delays run out (or under
+            // NoRetry), it reconnects after 0.5 s, doubling to at most 30 s.
             retryDelay: { attempt in
-                max(0.05, network.retryDelay(after: .connection("sync"), attempt: attempt, jitter: jitter()) ?? 60)
+                let fallback = min(30, 0.5 * pow(2, Double(min(attempt, 16) - 1)))
+                return max(0.05, network.retryDelay(after: .connection("sync"), attempt: attempt, jitter: jitter()) ?? fallback)
             },
             log: { message in LogCategory.sync.logger.info("sync \(device): \(message)") })
         let changes = components.transport.changes(watch)

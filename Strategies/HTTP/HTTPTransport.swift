@@ -17,8 +17,8 @@ import SyncModel
 /// - an error is a 4xx or 5xx with `{"error": "message"}`.
 ///
 /// A server that cannot be reached (refused, timed out) is offline: positions wait in the
-/// outbox, and the change stream reconnects after the network policy's delay, asking for what
-/// changed since the last cursor it saw, so nothing is missed. Any other failure, a refused
+/// outbox, and the change stream reconnects after the network policy's delay and reads
+/// everything again, so nothing is missed. Any other failure, a refused
 /// token included, is an error with the server's message. Requests go through the process's
 /// HTTP client (`HTTPExchanges`: AsyncHTTPClient on the command line) and block no thread.
 public struct HTTPTransport: SyncTransport, DeclaredStrategy {
@@ -77,8 +77,8 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
     }
 
     /// Everything at once, then, by long-polls, what changed since the last answer's cursor.
-    /// After a failure it waits as `watch` says and asks again from the same cursor; a server
-    /// whose counter went back (a new database) is read whole again.
+    /// After a failure it waits as `watch` says and reads everything again; a server whose
+    /// counter went back (a new database) is read whole again too.
     public func changes(_ watch: ChangeWatch) -> AsyncStream<SyncPull> {
         AsyncStream { continuation in
             let task = Task {
@@ -91,6 +91,7 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
                             cursor = nil
                             continue
                         }
+                        // Everything the first time and after a reconnection; in between, what changed.
                         if cursor == nil || !answer.pull.records.isEmpty { continuation.yield(answer.pull) }
                         if failures > 0 { watch.log("\(endpoint.absoluteString): reconnected") }
                         failures = 0
@@ -99,6 +100,9 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
                         if Task.isCancelled { break }
                         failures += 1
                         watch.log(error.description)
+                        // Reconnect with a whole read: it answers at once, and misses nothing
+                        // even if the server's database was replaced meanwhile.
+                        cursor = nil
                         do { try await watch.sleep(watch.retryDelay(failures)) } catch { break }
                     }
                 }

@@ -24,9 +24,10 @@ final class RunningServer: Sendable {
     let child: BackgroundProcess
     let port: Int
 
-    /// Starts `engine serve ARGUMENTS --listen 127.0.0.1:0` and waits (at most 60 s) until it listens.
-    init(_ arguments: [String], in directory: URL = Fixtures.repository) async throws {
-        child = try BackgroundProcess(EngineProcess.executable, ["serve"] + arguments + ["--listen", "127.0.0.1:0"], in: directory)
+    /// Starts `engine serve ARGUMENTS --listen 127.0.0.1:PORT` (0: any free port) and waits (at
+    /// most 60 s) until it listens.
+    init(_ arguments: [String], in directory: URL = Fixtures.repository, port wanted: Int = 0) async throws {
+        child = try BackgroundProcess(EngineProcess.executable, ["serve"] + arguments + ["--listen", "127.0.0.1:\(wanted)"], in: directory)
         try await child.waitForOutput("engine serve to listen") { Self.port(in: $0) != nil }
         port = Self.port(in: child.stderr)!
     }

@@ -73,9 +73,12 @@ public enum ChildProcess {
 public final class BackgroundProcess: Sendable {
     public let process: Process
     private let collected = CollectedText()
+    private let output = CollectedText()
 
-    /// Starts `executable ARGUMENTS` in `directory`; its standard output goes nowhere.
-    public init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+    /// Starts `executable ARGUMENTS` in `directory`; its standard output is collected with
+    /// `captureOutput`, and goes nowhere otherwise.
+    public init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                captureOutput: Bool = false) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -83,24 +86,29 @@ public final class BackgroundProcess: Sendable {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let errors = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        let collected = self.collected
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                collected.finish()
-            } else {
-                collected.append(data)
+        for (pipe, text) in [(errors, collected)] + (captureOutput ? [(Pipe(), output)] : []) {
+            if pipe !== errors { process.standardOutput = pipe }
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if data.isEmpty {
+                    handle.readabilityHandler = nil
+                    text.finish()
+                } else {
+                    text.append(data)
+                }
             }
         }
+        if !captureOutput { process.standardOutput = FileHandle.nullDevice }
         try process.run()
         self.process = process
     }
 
     /// Standard error so far.
     public var stderr: String { collected.text }
+
+    /// Standard output so far (with `captureOutput`).
+    public var stdout: String { output.text }
 
     /// Waits until standard error matches `condition`, or fails after `seconds` (or once the
     /// child has ended without it).

@@ -9,17 +9,18 @@ import Darwin
 /// Notifications of changes in one folder: inotify on Linux (the name of each file created,
 /// written or moved in), a dispatch source on the folder on Apple platforms (no names). The
 /// handler runs on a dispatch queue. Nil when the platform or the folder gives none; the
-/// caller then polls.
+/// caller then polls. The Directory transport hears other devices' files land through it, and
+/// `engine sync watch` hears saves to its store.
 // @unchecked: a dispatch source may be cancelled from any thread (Dispatch documents it as thread-safe).
-final class FolderNotifications: @unchecked Sendable {
+public final class FolderNotifications: @unchecked Sendable {
     private let source: any DispatchSourceProtocol
 
-    init?(path: String, handler: @escaping @Sendable (_ name: String?) -> Void) {
+    public init?(path: String, handler: @escaping @Sendable (_ name: String?) -> Void) {
         let queue = DispatchQueue(label: "timeline-engine.directory-notifications")
         #if os(Linux)
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MODIFY)
         guard inotify_add_watch(descriptor, path, mask) >= 0 else {
             close(descriptor)
             return nil
@@ -59,7 +60,7 @@ final class FolderNotifications: @unchecked Sendable {
         self.source = source
     }
 
-    func cancel() {
+    public func cancel() {
         source.cancel()
     }
 }
