@@ -228,7 +228,8 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "SyncServer", "SyncModel", "TimelineCore", "TestSupport",
+                "SyncServer", "SyncModel", "TimelineCore", "TestSupport", "TimelineStore", "PositionSync", "CausalFurthest", "Directory", "HTTP",
+                "NIOHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -9,7 +9,7 @@ Usage: Benchmarks/sync-latency.py ENGINE http|directory [SAVES]
 """
 import json, os, re, subprocess, sys, tempfile, threading, time
 
-engine, mode = sys.argv[1], sys.argv[2]
+engine, mode = os.path.abspath(sys.argv[1]), sys.argv[2]
 saves = int(sys.argv[3]) if len(sys.argv) > 3 else 200
 work = tempfile.mkdtemp(prefix="sync-latency-")
 env = dict(os.environ)
