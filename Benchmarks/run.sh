@@ -78,6 +78,12 @@ echo
 echo "## Sync"
 swift build -c release --package-path Benchmarks --product sync-bench >&2
 Benchmarks/.build/release/sync-bench ${SYNC_SIZES:-10000 100000 1000000}
+echo
+echo "## Live sync latency: a save on one device to the position on another"
+echo "| transport | saves | p50 | p90 | p99 | max | lost |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+python3 Benchmarks/sync-latency.py "$engine" http ${LATENCY_SAVES:-200}
+python3 Benchmarks/sync-latency.py "$engine" directory ${LATENCY_SAVES:-200}
 
 echo
 Benchmarks/server-bench.sh
