@@ -158,7 +158,7 @@ let package = Package(
         // Cross-device sync on a store: the configured merge policy and transport, and the
         // pull → merge → push round.
         .target(name: "PositionSync",
-                dependencies: ["SyncModel", "TimelineStore", "RestorationEngine", "StrategyKit", "EngineConfiguration", "TimelineLogging"],
+                dependencies: ["SyncModel", "TimelineCore", "TimelineStore", "RestorationEngine", "StrategyKit", "EngineConfiguration", "TimelineLogging"],
                 swiftSettings: swiftSettings),
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.

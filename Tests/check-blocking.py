@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Fails when library or strategy code blocks a thread where it could be a cooperative-pool
+thread: a semaphore, a dispatch group's or a condition's wait, a thread sleep, or the old
+blocking bridge to async code. Async code waits by suspending (`await`); blocking work goes
+through `OffPool.run`, which runs it on a dispatch queue and suspends the caller.
+
+The places below block on purpose, each for the reason given; anything else fails.
+
+Usage: Tests/check-blocking.py
+"""
+import glob
+import os
+import re
+import sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+ALLOWED = {
+    "Sources/TimelineStore/TimelineStore.swift":
+        "the store's API is synchronous (GRDB's): opening waits for another process's migration or lock; async callers go through OffPool",
+    "Sources/EngineCommands/FetchProgress.swift":
+        "the progress line's clock sleeps on a thread of its own, never on the pool",
+    "Sources/JSONSchema/DeepStack.swift":
+        "synchronous validation waits for its own thread with a large stack, so that deep documents cannot overflow the caller's",
+}
+
+PATTERNS = [
+    (re.compile(r"\bDispatchSemaphore\b"), "a semaphore"),
+    (re.compile(r"\bThread\.sleep\b|\busleep\(|\bnanosleep\("), "a thread sleep"),
+    (re.compile(r"(?<!await )\b\w+\.wait\((timeout:[^)]*)?\)"), "a blocking wait"),
+    (re.compile(r"\bNSCondition\b|\bDispatchGroup\b"), "a condition or dispatch group"),
+    (re.compile(r"\bBlockingExchange\b"), "the blocking bridge to async code"),
+    (re.compile(r"\bwaitUntilExit\(|\.sync(\(execute| \{)"), "a wait for a process or a queue"),
+]
+
+found = 0
+for folder in ("Sources", "Strategies"):
+    for source in sorted(glob.glob(os.path.join(root, folder, "**", "*.swift"), recursive=True)):
+        relative = os.path.relpath(source, root)
+        if relative in ALLOWED:
+            continue
+        with open(source, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                code = line.split("//", 1)[0]
+                for pattern, what in PATTERNS:
+                    if pattern.search(code):
+                        print(f"{relative}:{number}: {what} can block a cooperative-pool thread: {line.strip()}")
+                        found += 1
+for relative in ALLOWED:
+    if not os.path.exists(os.path.join(root, relative)):
+        print(f"{relative}: allowed to block but no longer exists; remove it from Tests/check-blocking.py")
+        found += 1
+if found:
+    print(f"{found} blocking call(s): suspend with await, or run blocking work through OffPool.run", file=sys.stderr)
+    sys.exit(1)
+print("no blocking calls outside the places that block on purpose")
