@@ -4,12 +4,13 @@ import TimelineStore
 
 /// One pull → merge → push round between a store and a transport.
 ///
-/// 1. Forget every head stamped before the grace period (`Sync.TombstoneGracePeriod`):
-///    positions and tombstones alike. A device back after longer than that starts again from
+/// 1. Pull what the other devices published. Unreadable sources are warnings.
+/// 2. Forget every head stamped before the grace period (`Sync.TombstoneGracePeriod`),
+///    positions and tombstones alike, and ignore pulled writes from before it: their
+///    tombstones may be gone, so they must not bring back what was deleted. The period ends at
+///    the newest write heard from another device when this device's clock is ahead of it
+///    (`TimelineStore.graceCutoff`). A device back after longer than that starts again from
 ///    what the others hold; it is reported as `resynced`.
-/// 2. Pull what the other devices published, and ignore writes from before the grace period:
-///    their tombstones may be gone, so they must not bring back what was deleted. Unreadable
-///    sources are warnings.
 /// 3. Merge the rest into the store's heads, in one transaction; the clock moves past every
 ///    remote write but one more than `Sync.MaxClockOffset` ahead (a device with a wrong
 ///    clock, reported).
@@ -79,13 +80,7 @@ public struct SyncRound: Sendable {
     }
 
     public func run(at date: Date = Date()) async throws -> Report {
-        let cutoff = date.addingTimeInterval(-gracePeriod)
         let store = self.store
-        let resynced = try await OffPool.run { () throws(StoreError) -> Bool in
-            let resynced = try store.syncRecord().lastSyncAt.map { $0 < cutoff } ?? false
-            try store.purgeSyncState(before: cutoff)
-            return resynced
-        }
         let pull: SyncPull
         do {
             pull = try await components.transport.pull(device: device)
@@ -93,7 +88,6 @@ public struct SyncRound: Sendable {
             throw try await failure(error, at: date)
         }
         var report = try await merge(pull, at: date)
-        report.resynced = resynced
         let (pending, state) = try await OffPool.run { () throws(StoreError) in (try store.pendingWrites(), try store.replicaState()) }
         let publication = SyncPublication(device: device, state: state, policy: components.policy)
         do {
@@ -108,14 +102,23 @@ public struct SyncRound: Sendable {
         return report
     }
 
-    /// Merges what a pull (or a change stream) brought, writes older than the grace period
-    /// left out, and reports the registers whose value changed. Nothing is published.
+    /// Merges what a pull (or a change stream) brought, and reports the registers whose value
+    /// changed. First the grace period's cutoff (`TimelineStore.graceCutoff`) forgets the heads
+    /// stamped before it; the pulled writes stamped before it are left out. Nothing is
+    /// published.
     public func merge(_ pull: SyncPull, at date: Date = Date()) async throws -> Report {
-        let cutoff = date.addingTimeInterval(-gracePeriod)
-        let oldest = HybridTimestamp(milliseconds: UInt64(max(0, cutoff.timeIntervalSince1970 * 1000)), counter: 0)
-        let fresh = pull.records.filter { $0.stamp.time >= oldest }
-        let (store, policy, maxClockOffset) = (self.store, components.policy, self.maxClockOffset)
-        let (changed, wrongClocks) = try await OffPool.run { () throws(StoreError) -> ([(key: RegisterKey, postId: String?)], [String: Double]) in
+        let (store, policy, maxClockOffset, device, gracePeriod) = (self.store, components.policy, self.maxClockOffset, self.device, self.gracePeriod)
+        typealias Outcome = (changed: [(key: RegisterKey, postId: String?)], wrongClocks: [String: Double], resynced: Bool)
+        let outcome = try await OffPool.run { () throws(StoreError) -> Outcome in
+            let cutoff = try store.graceCutoff(at: date, gracePeriod: gracePeriod, device: device, heard: pull.records)
+            var fresh = pull.records
+            var resynced = false
+            if let cutoff {
+                resynced = try store.syncRecord().lastSyncAt.map { $0 < cutoff } ?? false
+                try store.purgeSyncState(before: cutoff)
+                let oldest = HybridTimestamp(milliseconds: UInt64(max(0, cutoff.timeIntervalSince1970 * 1000)), counter: 0)
+                fresh.removeAll { $0.stamp.time < oldest }
+            }
             var before: [RegisterKey: PositionRecord?] = [:]
             for key in Set(fresh.map(\.key)) { before[key] = policy.value(of: try store.register(of: key)) }
             let merge = try store.applyRemote(fresh, at: date, maxClockOffset: maxClockOffset)
@@ -125,9 +128,10 @@ public struct SyncRound: Sendable {
                 let previous = before[key] ?? nil
                 if after?.stamp != previous?.stamp { moved.append((key, after?.snapshot?.postId)) }
             }
-            return (moved, merge.wrongClocks.mapValues { Double($0) / 1000 })
+            return (moved, merge.wrongClocks.mapValues { Double($0) / 1000 }, resynced)
         }
-        return Report(changed: changed, pulled: pull.records.count, warnings: pull.warnings, devices: pull.devices, wrongClocks: wrongClocks)
+        return Report(changed: outcome.changed, pulled: pull.records.count, warnings: pull.warnings, devices: pull.devices, resynced: outcome.resynced,
+                      wrongClocks: outcome.wrongClocks)
     }
 
     /// Notes a failed round in the store and describes it.

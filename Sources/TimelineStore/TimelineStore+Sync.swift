@@ -228,6 +228,30 @@ extension TimelineStore {
         }
     }
 
+    /// The grace period's cutoff for `device` at `date`: heads stamped before it are forgotten
+    /// (`purgeSyncState`) and remote writes stamped before it are not taken in.
+    ///
+    /// It is `gracePeriod` before the newest write heard from another device (stored, or in
+    /// `heard`), or before `date` when that is earlier: a device whose own clock runs far ahead
+    /// would otherwise take every other device's writes for old ones and forget them all. It
+    /// never moves back, so that a write forgotten with the tombstone that deleted it cannot be
+    /// taken in again. Nil while no other device has been heard from: there is nothing of
+    /// theirs to forget.
+    public func graceCutoff(at date: Date, gracePeriod: TimeInterval, device: String, heard: [PositionRecord] = []) throws(StoreError) -> Date? {
+        try write { db in
+            let stored = try Self.state("graceCutoff", db).flatMap { UInt64($0) }
+            var newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(hlc) FROM positionHead WHERE device <> ? AND hlc >= 0"),
+                                            arguments: [device]).map { HybridTimestamp(rawValue: UInt64($0)).milliseconds }
+            for record in heard where record.device != device { newest = max(newest ?? 0, record.stamp.time.milliseconds) }
+            guard let newest else { return stored.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+            let reference = min(Self.milliseconds(date), newest)
+            let grace = UInt64(max(0, min(gracePeriod * 1000, 1e15)))
+            let cutoff = max(stored ?? 0, reference > grace ? reference - grace : 0)
+            if cutoff != stored { try Self.setState("graceCutoff", String(cutoff), db) }
+            return Date(timeIntervalSince1970: Double(cutoff) / 1000)
+        }
+    }
+
     /// Forgets every head stamped before `cutoff` (now minus the grace period): positions and
     /// tombstones alike, and outbox entries never sent. Every device does the same and ignores
     /// older writes it pulls, so replicas still converge, on the writes of the grace period; and

@@ -84,7 +84,7 @@ struct StoreCommandTests {
 
             """)
         #expect(try store.timeline(scope: StoreScope())?.posts.count == 10)
-        #expect(try await store.history(scope: StoreScope()).map(\.postId) == ["1600589425271926784"])
+        #expect(try store.history(scope: StoreScope()).map(\.postId) == ["1600589425271926784"])
         let bad = try await EngineProcess.run(["maintenance", "--store", path, "--config", configPath, "--memory-use", "93%"])
         #expect(bad.status == 2)
         #expect(bad.stderr == """

@@ -192,16 +192,16 @@ struct MastodonMarkersTests {
         try Self.save(phone, near, device: "phone", at: Self.start)
         try Self.save(laptop, far, device: "laptop", at: Self.start)
         let transport = Self.transport(server)
-        async let a: Void = { _ = try await Self.round(phone, "phone", transport).run(at: Self.start) }()
-        async let b: Void = { _ = try await Self.round(laptop, "laptop", transport).run(at: Self.start) }()
+        async let a: Void = { _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: Self.start) }()
+        async let b: Void = { _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: Self.start) }()
         _ = try await (a, b)
         // Both updates ran; a 409 came when they overlapped on the server. Mastodon does not take
         // the version a client read, so a write that lands between another's read and write is
         // no conflict and can leave the nearer post: the next round of the device that is
         // further along moves the marker forward again, and it never goes further back.
         #expect([Self.id(100), Self.id(200)].contains(stub.marker?.id ?? ""))
-        _ = try await Self.round(phone, "phone", transport).run(at: Self.start.addingTimeInterval(1))
-        _ = try await Self.round(laptop, "laptop", transport).run(at: Self.start.addingTimeInterval(1))
+        _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: Self.start.addingTimeInterval(1))
+        _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: Self.start.addingTimeInterval(1))
         #expect(stub.marker?.id == Self.id(200))
     }
 

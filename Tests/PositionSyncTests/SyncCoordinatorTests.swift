@@ -148,7 +148,7 @@ struct SyncCoordinatorTests {
         }
     }
 
-    @Test("Sync.TombstoneGracePeriod decides which writes still travel: one two days old is taken with 30 days, ignored with one")
+    @Test("Sync.TombstoneGracePeriod decides which writes still travel: one two days older than the newest is taken with 30 days, ignored with one")
     func gracePeriodKey() async throws {
         for (grace, expected) in [(30.0 * 86_400, "p1"), (86_400.0, nil as String?)] {
             let directory = try Self.folder()
@@ -159,7 +159,10 @@ struct SyncCoordinatorTests {
             let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
             let twoDaysAgo = Self.start.addingTimeInterval(-2 * 86_400)
             try laptopStore.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "laptop", at: twoDaysAgo)
-            let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock(), now: twoDaysAgo)
+            // The laptop was used since, in another timeline: the period runs from that write.
+            try laptopStore.savePosition(PositionSnapshot(postId: "l1"), scope: StoreScope(account: "me", timeline: "lists"), device: "laptop",
+                                         at: Self.start)
+            let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
             try await laptop.syncNow()
             await laptop.stop()
             let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)

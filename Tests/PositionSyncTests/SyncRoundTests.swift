@@ -121,7 +121,7 @@ struct SyncRoundTests {
     func gracePeriod() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone"), laptop = try fixture.store("laptop")
+        let phone = try fixture.store("phone"), laptop = try fixture.store("laptop"), tablet = try fixture.store("tablet")
         try phone.savePosition(Self.snapshot("p5", minute: 5), scope: Self.scope, device: "phone", at: Self.start)
         _ = try await fixture.round(phone, "phone").run(at: Self.start)
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start)
@@ -129,14 +129,46 @@ struct SyncRoundTests {
         // The phone forgets; the laptop is away for 40 days, longer than the 30-day grace period.
         try phone.forgetPosition(scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(Self.day))
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(Self.day))
+        // Nothing newer heard: the grace period runs from the newest write of another device,
+        // so the phone keeps its tombstone as long as no one has written for 30 days after it.
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(35 * Self.day))
-        #expect(try phone.replicaState().records.isEmpty, "the tombstone is purged after the grace period, and the old p5 ignored")
+        #expect(try phone.replicaState().records.map { $0.snapshot == nil } == [true])
+        // The reader goes on on the tablet, in another timeline, on day 35.
+        let lists = StoreScope(account: "me", timeline: "lists")
+        try tablet.savePosition(Self.snapshot("l1", minute: 9), scope: lists, device: "tablet", at: Self.start.addingTimeInterval(35 * Self.day))
+        _ = try await fixture.round(tablet, "tablet").run(at: Self.start.addingTimeInterval(35 * Self.day))
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(36 * Self.day))
+        #expect(try phone.replicaState().records.map(\.device) == ["tablet"], "the tombstone is purged, and the old p5 ignored")
         // The laptop comes back: it starts again from what the others hold, so p5 does not return.
         let back = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(40 * Self.day))
         #expect(back.resynced)
         #expect(try fixture.post(laptop) == nil)
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(40 * Self.day))
         #expect(try fixture.post(phone) == nil)
+    }
+
+    @Test("the grace period runs from the newest write heard when this device's clock is ahead of it, and never moves back")
+    func graceCutoff() throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let phone = try fixture.store("phone"), laptop = try fixture.store("laptop")
+        let grace = 30 * Self.day
+        // Nothing heard from another device: nothing of theirs to forget.
+        try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
+        #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone") == nil)
+        // The laptop's write of day 10, heard on day 100: the period ends there, not on day 100.
+        let write = try laptop.savePosition(Self.snapshot("p2", minute: 2), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(10 * Self.day))
+        #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone", heard: [write])
+            == Self.start.addingTimeInterval(-20 * Self.day))
+        // A clock behind the newest write: the period ends on this device's clock.
+        _ = try phone.applyRemote([write])
+        #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(5 * Self.day), gracePeriod: grace, device: "phone")
+            == Self.start.addingTimeInterval(-20 * Self.day), "never back")
+        #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(12 * Self.day), gracePeriod: grace, device: "phone")
+            == Self.start.addingTimeInterval(-20 * Self.day))
+        let later = try laptop.savePosition(Self.snapshot("p3", minute: 3), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(50 * Self.day))
+        #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(45 * Self.day), gracePeriod: grace, device: "phone", heard: [later])
+            == Self.start.addingTimeInterval(15 * Self.day))
     }
 
     @Test("a device whose clock is 50 years ahead is reported, does not drag this device's clock, and loses to a later write that saw it")
@@ -157,11 +189,12 @@ struct SyncRoundTests {
         #expect(saved.stamp.time.milliseconds == UInt64(Self.start.addingTimeInterval(60).timeIntervalSince1970 * 1000))
         // Written after seeing the laptop's, it wins though its clock is fifty years behind.
         #expect(try fixture.post(phone) == "p0")
-        // So it does on the laptop once its clock is right again. (While it is fifty years
-        // ahead, every other device's write looks older than the grace period to it.)
+        // So it does on the laptop, its clock still fifty years ahead: the grace period runs
+        // from the newest write it heard, so the phone's do not look fifty years old to it.
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(70))
-        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(80))
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(fiftyYears + 80))
         #expect(try fixture.post(laptop) == "p0")
+        #expect(try laptop.register(of: Self.key).heads.map(\.device) == ["laptop", "phone"])
         // LastWriterWins, by the clock, would keep the laptop's.
         #expect(LastWriterWinsPolicy().value(of: try phone.register(of: Self.key))?.snapshot?.postId == "p1")
     }

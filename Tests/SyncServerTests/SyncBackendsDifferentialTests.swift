@@ -14,29 +14,48 @@ import TimelineStore
 /// One random history of saves, resets and sync rounds, played on every way the engine keeps
 /// and moves positions: replicas in memory exchanging states, SQLite stores syncing through a
 /// shared folder, through the sync server on SQLite and through the sync server on PostgreSQL
-/// (when ENGINE_TEST_POSTGRES_URL is set). After every step each backend must hold what a
-/// small reference, written here from the model's definition, says: a write is its device's
-/// next sequence number and carries the latest sequence it has seen of every other device in
-/// its register; a round leaves the device with, per register and device, the write of highest
-/// sequence among its own and every device's published ones, whatever arrives late. At the end
-/// every device of every backend holds the same heads, and the merge policy reads the same
-/// position from them.
+/// (when ENGINE_TEST_POSTGRES_URL is set). Histories have 2 to 6 devices with clocks off by up
+/// to a day either way, some one device fifty years ahead, and rounds whose pull or push is
+/// lost, or whose old publication arrives again late.
+///
+/// After every step each backend must hold what a small reference, written here from the
+/// model's definition, says: a write is its device's next sequence number and carries the
+/// latest sequence it has seen of every other device in its register; a round leaves the
+/// device with, per register and device, the write of highest sequence among its own and every
+/// device's published ones. At the end every device of every backend holds the same heads, with
+/// the same stamps and contexts, and the merge policy reads the same position from them.
 @Suite("Sync backends agree", .timeLimit(.minutes(5)))
 struct SyncBackendsDifferentialTests {
-    static let timelines = ["home", "lists/1"]
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
-    static let devices = ["laptop", "phone", "tablet"]
+    static let timelines = ["home", "lists/1"]
+    static let day: TimeInterval = 86_400
+    static let fiftyYears = 50 * 365.25 * day
+
+    /// What a round loses.
+    enum Loss: Equatable {
+        case nothing, pull, push
+    }
 
     /// What a step of a history does.
     enum Step {
         /// A save on `device` in timeline `timeline` of post `post` (nil: forget the position),
         /// `explicit` for a move back on purpose, the post created `minute` minutes after the start.
         case save(device: Int, timeline: Int, post: String?, explicit: Bool, minute: Int)
-        /// A sync round of `device`.
-        case sync(device: Int)
+        /// A sync round of `device`, which may lose what it pulled or what it pushed.
+        case sync(device: Int, loss: Loss)
         /// The `round`-th publication of `device` (counted from its first, modulo how many it
         /// made) delivered again, late: a retried request that arrives after a newer one.
         case redeliver(device: Int, round: Int)
+    }
+
+    /// Devices with their clocks' errors, and what happens, each step at a true time.
+    struct History {
+        var devices: [String]
+        var skews: [TimeInterval]
+        var steps: [(step: Step, at: Date)]
+
+        /// What `device`'s clock reads at true time `date`.
+        func wall(_ device: Int, _ date: Date) -> Date { date.addingTimeInterval(skews[device]) }
     }
 
     /// A seeded draw.
@@ -48,29 +67,34 @@ struct SyncBackendsDifferentialTests {
         }
     }
 
-    /// A history of `length` steps, each with the seconds since the start at which it happens,
-    /// then two rounds of every device, one after the other.
-    static func history(seed: Int, length: Int = 30) -> [(step: Step, at: Date)] {
+    /// A history of `length` steps a minute or so apart, then two rounds of every device, one
+    /// after the other, that lose nothing.
+    static func history(seed: Int, length: Int = 36) -> History {
         var draw = Draw(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
+        let count = 2 + draw.next(5)
+        let devices = ["laptop", "phone", "tablet", "watch", "desktop", "tv"].prefix(count).map { $0 }
+        var skews = devices.map { _ in Double(draw.next(2 * 86_400_000 + 1) - 86_400_000) / 1000 }
+        if seed % 3 == 0 { skews[draw.next(count)] = fiftyYears }
         var seconds = 0.0
         var steps: [(Step, Date)] = []
         for number in 0..<length {
             seconds += Double(1 + draw.next(90))
-            let device = draw.next(devices.count), timeline = draw.next(4) == 0 ? 1 : 0
+            let device = draw.next(count), timeline = draw.next(4) == 0 ? 1 : 0
             let at = start.addingTimeInterval(seconds)
-            switch draw.next(12) {
-            case 0..<4: steps.append((.sync(device: device), at))
-            case 4: steps.append((.save(device: device, timeline: timeline, post: nil, explicit: true, minute: 0), at))
-            case 5: steps.append((.save(device: device, timeline: timeline, post: "p\(number)", explicit: true, minute: draw.next(600)), at))
-            case 6: steps.append((.redeliver(device: device, round: draw.next(8)), at))
+            switch draw.next(14) {
+            case 0..<4: steps.append((.sync(device: device, loss: .nothing), at))
+            case 4: steps.append((.sync(device: device, loss: draw.next(2) == 0 ? .pull : .push), at))
+            case 5: steps.append((.save(device: device, timeline: timeline, post: nil, explicit: true, minute: 0), at))
+            case 6: steps.append((.save(device: device, timeline: timeline, post: "p\(number)", explicit: true, minute: draw.next(600)), at))
+            case 7: steps.append((.redeliver(device: device, round: draw.next(8)), at))
             default: steps.append((.save(device: device, timeline: timeline, post: "p\(number)", explicit: false, minute: draw.next(600)), at))
             }
         }
-        for device in Array(devices.indices) + Array(devices.indices) {
+        for device in Array(0..<count) + Array(0..<count) {
             seconds += 1
-            steps.append((.sync(device: device), start.addingTimeInterval(seconds)))
+            steps.append((.sync(device: device, loss: .nothing), start.addingTimeInterval(seconds)))
         }
-        return steps
+        return History(devices: devices, skews: skews, steps: steps)
     }
 
     // MARK: The reference
@@ -85,9 +109,16 @@ struct SyncBackendsDifferentialTests {
 
     /// The model's definition, on plain dictionaries.
     struct Reference {
-        var known: [[String: Head]] = Array(repeating: [:], count: devices.count)
+        let devices: [String]
+        var known: [[String: Head]]
         var published: [String: Head] = [:]
-        var sequences: [UInt64] = Array(repeating: 0, count: devices.count)
+        var sequences: [UInt64]
+
+        init(devices: [String]) {
+            self.devices = devices
+            known = Array(repeating: [:], count: devices.count)
+            sequences = Array(repeating: 0, count: devices.count)
+        }
 
         /// The write's sequence and context: the other devices' heads in its register.
         mutating func save(device: Int, timeline: String, post: String?) -> (sequence: UInt64, context: [String: UInt64]) {
@@ -100,9 +131,14 @@ struct SyncBackendsDifferentialTests {
             return (sequences[device], context)
         }
 
-        mutating func sync(device: Int) {
-            for (name, head) in known[device] where name.hasSuffix("/\(devices[device])") { published[name] = head }
-            for (name, head) in published where (known[device][name]?.sequence ?? 0) < head.sequence { known[device][name] = head }
+        /// A round: it pulls before it pushes.
+        mutating func sync(device: Int, loss: Loss) {
+            if loss != .pull {
+                for (name, head) in published where (known[device][name]?.sequence ?? 0) < head.sequence { known[device][name] = head }
+            }
+            if loss != .push {
+                for (name, head) in known[device] where name.hasSuffix("/\(devices[device])") { published[name] = head }
+            }
         }
     }
 
@@ -112,19 +148,19 @@ struct SyncBackendsDifferentialTests {
         })
     }
 
-    static func key(_ timeline: Int) -> RegisterKey { RegisterKey(account: "me", timeline: timelines[timeline]) }
-
     static func context(_ record: PositionRecord) -> [String: UInt64] {
         Dictionary(uniqueKeysWithValues: record.context.entries.map { ($0.device, $0.sequence) })
     }
 
+    static func key(_ timeline: Int) -> RegisterKey { RegisterKey(account: "me", timeline: timelines[timeline]) }
+
     // MARK: The backends
 
-    /// A way of keeping positions on three devices and moving them between them.
+    /// A way of keeping positions on several devices and moving them between them.
     protocol Backend {
         var name: String { get }
-        mutating func save(device: Int, timeline: Int, _ snapshot: PositionSnapshot?, explicit: Bool, at date: Date) async throws -> PositionRecord
-        mutating func sync(device: Int, at date: Date) async throws
+        mutating func save(device: Int, timeline: Int, _ snapshot: PositionSnapshot?, explicit: Bool, at wall: Date) async throws -> PositionRecord
+        mutating func sync(device: Int, loss: Loss, at wall: Date) async throws
         /// Delivers the `round`-th publication of `device` again (modulo how many it made); false
         /// when the backend cannot be sent an old one (a folder holds each device's latest file).
         mutating func redeliver(device: Int, round: Int) async throws -> Bool
@@ -133,8 +169,8 @@ struct SyncBackendsDifferentialTests {
     }
 
     /// Replicas in memory, as a replayed session keeps them: a clock, a write counter, clock
-    /// estimates and a `ReplicaState` per device; a round publishes the device's own heads and
-    /// takes in everyone's.
+    /// estimates and a `ReplicaState` per device; a round takes in what every device published,
+    /// then publishes the device's own heads.
     struct MemoryBackend: Backend {
         struct Replica {
             var clock = HybridClock()
@@ -144,45 +180,56 @@ struct SyncBackendsDifferentialTests {
         }
 
         let name = "in memory"
-        var replicas = Array(repeating: Replica(), count: devices.count)
+        let devices: [String]
+        var replicas: [Replica]
         /// What the devices published: per device, its latest write by sequence, as the server keeps them.
         var published = ReplicaState()
-        var publications: [[[PositionRecord]]] = Array(repeating: [], count: devices.count)
+        var publications: [[[PositionRecord]]]
 
-        static func wall(_ date: Date) -> UInt64 { UInt64(date.timeIntervalSince1970 * 1000) }
+        init(devices: [String]) {
+            self.devices = devices
+            replicas = Array(repeating: Replica(), count: devices.count)
+            publications = Array(repeating: [], count: devices.count)
+        }
 
-        mutating func save(device: Int, timeline: Int, _ snapshot: PositionSnapshot?, explicit: Bool, at date: Date) async throws -> PositionRecord {
+        static func milliseconds(_ date: Date) -> UInt64 { UInt64(date.timeIntervalSince1970 * 1000) }
+
+        mutating func save(device: Int, timeline: Int, _ snapshot: PositionSnapshot?, explicit: Bool, at wall: Date) async throws -> PositionRecord {
             let key = SyncBackendsDifferentialTests.key(timeline)
             var replica = replicas[device]
-            let stamp = RegisterStamp(time: replica.clock.tick(wall: Self.wall(date)), device: devices[device])
+            let stamp = RegisterStamp(time: replica.clock.tick(wall: Self.milliseconds(wall)), device: devices[device])
             replica.sequence += 1
             let saved = snapshot.map { snapshot -> PositionSnapshot in
                 var stamped = snapshot
-                stamped.savedAt = date
+                stamped.savedAt = wall
                 stamped.deviceId = devices[device]
                 return stamped
             }
-            let record = replica.state[key].localWrite(saved, key: key, stamp: stamp, sequence: replica.sequence, savedAt: date, explicit: explicit,
+            let record = replica.state[key].localWrite(saved, key: key, stamp: stamp, sequence: replica.sequence, savedAt: wall, explicit: explicit,
                                                        clocks: replica.estimates.offsets)
             replica.state.apply(record)
             replicas[device] = replica
             return record
         }
 
-        mutating func sync(device: Int, at date: Date) async throws {
+        mutating func sync(device: Int, loss: Loss, at wall: Date) async throws {
             var replica = replicas[device]
-            let wall = Self.wall(date)
-            for register in published.registers.values {
-                for record in register.heads {
-                    _ = replica.clock.observe(record.stamp.time, wall: wall)
-                    if replica.state.apply(record), record.device != devices[device] {
-                        replica.estimates.observe(device: record.device, stamp: record.stamp.time, wall: wall)
+            if loss != .pull {
+                let milliseconds = Self.milliseconds(wall)
+                for register in published.registers.values {
+                    for record in register.heads {
+                        _ = replica.clock.observe(record.stamp.time, wall: milliseconds)
+                        if replica.state.apply(record), record.device != devices[device] {
+                            replica.estimates.observe(device: record.device, stamp: record.stamp.time, wall: milliseconds)
+                        }
                     }
                 }
             }
             let own = replica.state.registers.values.compactMap { $0.head(of: devices[device]) }
-            published.apply(contentsOf: own)
-            publications[device].append(own)
+            if loss != .push {
+                published.apply(contentsOf: own)
+                publications[device].append(own)
+            }
             replicas[device] = replica
         }
 
@@ -195,17 +242,25 @@ struct SyncBackendsDifferentialTests {
         func registers(device: Int) async throws -> [Register] { timelines.indices.map { replicas[device].state[key($0)] } }
     }
 
-    /// A transport that keeps every publication it sent, to send one again.
-    actor Recording: SyncTransport {
+    /// A transport that keeps every publication it sent, to send one again, and can lose the
+    /// next pull (it answers nothing) or push (it reports success and sends nothing).
+    actor Faulty: SyncTransport {
         let inner: any SyncTransport
         var sent: [SyncPublication] = []
+        var loss = Loss.nothing
         nonisolated var name: String { inner.name }
 
         init(_ inner: any SyncTransport) { self.inner = inner }
 
-        func pull(device: String) async throws(SyncTransportError) -> SyncPull { try await inner.pull(device: device) }
+        func lose(_ loss: Loss) { self.loss = loss }
+
+        func pull(device: String) async throws(SyncTransportError) -> SyncPull {
+            if loss == .pull { return SyncPull() }
+            return try await inner.pull(device: device)
+        }
 
         func push(_ publication: SyncPublication) async throws(SyncTransportError) {
+            if loss == .push { return }
             try await inner.push(publication)
             sent.append(publication)
         }
@@ -219,16 +274,18 @@ struct SyncBackendsDifferentialTests {
     /// SQLite stores, one per device, synced by `SyncRound` over a transport.
     struct StoreBackend: Backend {
         let name: String
+        let devices: [String]
         let stores: [TimelineStore]
         let rounds: [SyncRound]
-        let transports: [Recording]
+        let transports: [Faulty]
         /// Whether an old publication can be delivered again.
         let redelivers: Bool
 
-        init(name: String, directory: URL, redelivers: Bool, transport: (Int) -> any SyncTransport) throws {
+        init(name: String, devices: [String], directory: URL, redelivers: Bool, transport: () -> any SyncTransport) throws {
             self.name = name
+            self.devices = devices
             self.redelivers = redelivers
-            let transports = devices.indices.map { Recording(transport($0)) }
+            let transports = devices.map { _ in Faulty(transport()) }
             self.transports = transports
             let stores = try devices.map { try TimelineStore(path: directory.appendingPathComponent("\(name)-\($0).sqlite").path) }
             self.stores = stores
@@ -238,14 +295,16 @@ struct SyncBackendsDifferentialTests {
             }
         }
 
-        func save(device: Int, timeline: Int, _ snapshot: PositionSnapshot?, explicit: Bool, at date: Date) async throws -> PositionRecord {
+        func save(device: Int, timeline: Int, _ snapshot: PositionSnapshot?, explicit: Bool, at wall: Date) async throws -> PositionRecord {
             let scope = StoreScope(account: "me", timeline: timelines[timeline])
-            guard let snapshot else { return try stores[device].forgetPosition(scope: scope, device: devices[device], at: date) }
-            return try stores[device].savePosition(snapshot, scope: scope, device: devices[device], explicit: explicit, at: date)
+            guard let snapshot else { return try stores[device].forgetPosition(scope: scope, device: devices[device], at: wall) }
+            return try stores[device].savePosition(snapshot, scope: scope, device: devices[device], explicit: explicit, at: wall)
         }
 
-        func sync(device: Int, at date: Date) async throws {
-            _ = try await rounds[device].run(at: date)
+        func sync(device: Int, loss: Loss, at wall: Date) async throws {
+            await transports[device].lose(loss)
+            _ = try await rounds[device].run(at: wall)
+            await transports[device].lose(.nothing)
         }
 
         func redeliver(device: Int, round: Int) async throws -> Bool {
@@ -259,33 +318,39 @@ struct SyncBackendsDifferentialTests {
 
     // MARK: The check
 
-    /// Plays `history` on `backend` against the reference; the final registers, per device.
-    static func play(_ history: [(step: Step, at: Date)], on backend: inout some Backend, seed: Int,
-                     redelivered: inout Int) async throws -> [[Register]] {
-        var reference = Reference()
-        for (number, (step, date)) in history.enumerated() {
+    /// What a backend ended with: every device's registers, and the stamp of every write.
+    struct Outcome {
+        var registers: [[Register]] = []
+        var stamps: [RegisterStamp] = []
+        var redelivered = 0
+    }
+
+    /// Plays `history` on `backend` against the reference.
+    static func play(_ history: History, on backend: inout some Backend, seed: Int) async throws -> Outcome {
+        var reference = Reference(devices: history.devices)
+        var outcome = Outcome()
+        for (number, (step, date)) in history.steps.enumerated() {
             let label = "seed \(seed), \(backend.name), step \(number)"
             switch step {
             case .save(let device, let timeline, let post, let explicit, let minute):
                 let snapshot = post.map { PositionSnapshot(postId: $0, postCreatedAt: start.addingTimeInterval(Double(minute * 60))) }
-                let record = try await backend.save(device: device, timeline: timeline, snapshot, explicit: explicit, at: date)
+                let record = try await backend.save(device: device, timeline: timeline, snapshot, explicit: explicit, at: history.wall(device, date))
                 let expected = reference.save(device: device, timeline: timelines[timeline], post: post)
                 #expect(record.sequence == expected.sequence, "\(label): the write's sequence")
                 #expect(context(record) == expected.context, "\(label): the write's context")
-                #expect(record.stamp.time.milliseconds == UInt64(date.timeIntervalSince1970 * 1000), "\(label): the write's stamp")
                 #expect(heads(try await backend.registers(device: device)) == reference.known[device], "\(label): heads after the save")
-            case .sync(let device):
-                try await backend.sync(device: device, at: date)
-                reference.sync(device: device)
+                outcome.stamps.append(record.stamp)
+            case .sync(let device, let loss):
+                try await backend.sync(device: device, loss: loss, at: history.wall(device, date))
+                reference.sync(device: device, loss: loss)
                 #expect(heads(try await backend.registers(device: device)) == reference.known[device], "\(label): heads after the round")
             case .redeliver(let device, let round):
                 // Old news changes no head the reference knows of.
-                if try await backend.redeliver(device: device, round: round) { redelivered += 1 }
+                if try await backend.redeliver(device: device, round: round) { outcome.redelivered += 1 }
             }
         }
-        var registers: [[Register]] = []
-        for device in devices.indices { registers.append(try await backend.registers(device: device)) }
-        return registers
+        for device in history.devices.indices { outcome.registers.append(try await backend.registers(device: device)) }
+        return outcome
     }
 
     @Test("random histories: in memory, over a folder, through the server on SQLite and on PostgreSQL, every step as the reference says")
@@ -296,50 +361,62 @@ struct SyncBackendsDifferentialTests {
             ("server on SQLite", try await ServerHarness.start(try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path))),
         ]
         do {
-            if let postgresTestURL {
+            if postgresTestURL != nil {
                 servers.append(("server on PostgreSQL", try await ServerHarness.start(try PostgresServerTests.storage())))
             }
             let policy = CausalFurthestPolicy()
-            var outcomes: [String: Int] = [:]
-            var redelivered = 0
+            var reasons: [String: Int] = [:]
+            var (redelivered, deviceCounts, fiftyYearsAhead) = (0, Set<Int>(), 0)
             for seed in 0..<24 {
                 let history = Self.history(seed: seed)
+                deviceCounts.insert(history.devices.count)
+                if history.skews.contains(Self.fiftyYears) { fiftyYearsAhead += 1 }
                 let folder = directory.appendingPathComponent("shared-\(seed)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                var memory = MemoryBackend()
-                var backends: [(String, [[Register]])] = [(memory.name, try await Self.play(history, on: &memory, seed: seed, redelivered: &redelivered))]
-                var overFolder = try StoreBackend(name: "folder-\(seed)", directory: directory, redelivers: false) { _ in
+                var memory = MemoryBackend(devices: history.devices)
+                var outcomes: [(String, Outcome)] = [(memory.name, try await Self.play(history, on: &memory, seed: seed))]
+                var overFolder = try StoreBackend(name: "folder-\(seed)", devices: history.devices, directory: directory, redelivers: false) {
                     DirectoryTransport(path: folder.path, pollInterval: nil)
                 }
-                backends.append(("over a folder", try await Self.play(history, on: &overFolder, seed: seed, redelivered: &redelivered)))
+                outcomes.append(("over a folder", try await Self.play(history, on: &overFolder, seed: seed)))
                 for (name, harness) in servers {
                     let token = try await harness.token(for: PostgresServerTests.user("differential-\(seed)"))
                     let base = URL(string: "http://127.0.0.1:\(harness.port)")!
-                    var throughServer = try StoreBackend(name: "\(name.split(separator: " ").last!)-\(seed)", directory: directory, redelivers: true) { _ in
+                    var throughServer = try StoreBackend(name: "\(name.split(separator: " ").last!)-\(seed)", devices: history.devices, directory: directory,
+                                                         redelivers: true) {
                         HTTPTransport(base: base, environment: { ["ENGINE_SYNC_TOKEN": token] }, exchange: NIOHTTPExchange())
                     }
-                    backends.append((name, try await Self.play(history, on: &throughServer, seed: seed, redelivered: &redelivered)))
+                    outcomes.append((name, try await Self.play(history, on: &throughServer, seed: seed)))
                 }
-                // Everyone heard everyone: one set of heads, one position per timeline, on every device of every backend.
-                let (firstName, first) = backends[0]
+                // Everyone heard everyone: one set of heads, one position per timeline, on every
+                // device of every backend; every write stamped alike.
+                let (firstName, first) = outcomes[0]
+                for (name, outcome) in outcomes {
+                    redelivered += outcome.redelivered
+                    #expect(outcome.stamps == first.stamps, "seed \(seed): \(name): the writes' stamps differ from \(firstName)")
+                }
                 for timeline in Self.timelines.indices {
-                    let expected = policy.resolve(first[0][timeline])
-                    for (name, registers) in backends {
-                        for (device, deviceRegisters) in zip(Self.devices, registers) {
-                            let register = deviceRegisters[timeline], label = "seed \(seed): \(name), \(device), \(Self.timelines[timeline])"
-                            #expect(Self.heads([register]) == Self.heads([first[0][timeline]]), "\(label): heads differ from \(firstName)")
-                            #expect(register.heads.map(\.stamp) == first[0][timeline].heads.map(\.stamp), "\(label): stamps")
-                            #expect(register.heads.map(\.context) == first[0][timeline].heads.map(\.context), "\(label): contexts")
+                    let reference = first.registers[0][timeline]
+                    let expected = policy.resolve(reference)
+                    for (name, outcome) in outcomes {
+                        for (device, registers) in zip(history.devices, outcome.registers) {
+                            let register = registers[timeline], label = "seed \(seed): \(name), \(device), \(Self.timelines[timeline])"
+                            #expect(Self.heads([register]) == Self.heads([reference]), "\(label): heads differ from \(firstName)")
+                            #expect(register.heads.map(\.stamp) == reference.heads.map(\.stamp), "\(label): stamps")
+                            #expect(register.heads.map(\.context) == reference.heads.map(\.context), "\(label): contexts")
                             let resolution = policy.resolve(register)
                             #expect(resolution.winner?.stamp == expected.winner?.stamp && resolution.reason == expected.reason,
                                     "\(label): \(resolution.reason) against \(expected.reason) in \(firstName)")
                         }
                     }
-                    outcomes[expected.reason, default: 0] += 1
+                    reasons[expected.reason, default: 0] += 1
                 }
             }
-            // The histories reach more than one of the policy's cases, and old news arrives late.
-            #expect(outcomes.count >= 2, "\(outcomes)")
+            // The histories reach several of the policy's cases, every number of devices, a
+            // clock fifty years ahead, and old news arriving late.
+            #expect(reasons.count >= 3, "\(reasons)")
+            #expect(deviceCounts == [2, 3, 4, 5, 6])
+            #expect(fiftyYearsAhead >= 4)
             #expect(redelivered > 0)
         } catch {
             for (_, harness) in servers { try? await harness.stop() }
