@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SyncModel
 import TimelineCore
 import TimelineFormats
 
@@ -16,7 +17,10 @@ struct PositionSaveCommand: ParsableCommand {
             write it saw. With --explicit it is a move back on purpose, which wins over \
             concurrent writes further along. --created-at (the post's creation time) lets the \
             merge policy compare progress; --unordered marks an algorithmic feed, compared by \
-            time of writing only.
+            time of writing only. --open-for and --moved-posts say how long the device had been \
+            open and how far the reader had moved since, as the app reports them: a save soon \
+            after opening that moved little is a glance, which loses to concurrent reading \
+            under CausalFurthest.
 
             Example:
               engine position save --store phone.sqlite --account me \\
@@ -43,6 +47,12 @@ struct PositionSaveCommand: ParsableCommand {
     @Flag(name: .long, help: "The timeline is not chronological (an algorithmic feed).")
     var unordered = false
 
+    @Option(name: .customLong("open-for"), help: "Seconds the device had been open when the reader was here (with --moved-posts).")
+    var openFor: Double?
+
+    @Option(name: .customLong("moved-posts"), help: "Posts the reader had moved since the device was opened (with --open-for).")
+    var movedPosts: Int?
+
     @OptionGroup var sync: SyncOptions
 
     @OptionGroup var logging: LoggingOptions
@@ -56,12 +66,23 @@ struct PositionSaveCommand: ParsableCommand {
             created = date
         }
         guard viewportY.isFinite else { throw CommandFailure(.usage, "error: --viewport-y must be a finite number") }
+        var visit: PositionRecord.Visit?
+        switch (openFor, movedPosts) {
+        case (nil, nil): break
+        case (let seconds?, let posts?):
+            guard seconds.isFinite, seconds >= 0 else { throw CommandFailure(.usage, "error: --open-for must be a number of seconds, 0 or more") }
+            guard posts >= 0 else { throw CommandFailure(.usage, "error: --moved-posts must be a number of posts, 0 or more") }
+            visit = PositionRecord.Visit(seconds: seconds, posts: posts)
+        default:
+            throw CommandFailure(.usage, "error: --open-for and --moved-posts go together: how long the device was open, and how far the reader moved")
+        }
         _ = try sync.components(try sync.configured())
         let store = try storeOptions.open(create: true)
         let device = try sync.deviceId(store)
         let snapshot = PositionSnapshot(postId: post, postCreatedAt: created, viewportY: viewportY)
         do {
-            let record = try store.savePosition(snapshot, scope: scopeOptions.scope, device: device, explicit: explicit, ordered: !unordered)
+            let record = try store.savePosition(snapshot, scope: scopeOptions.scope, device: device, explicit: explicit, ordered: !unordered,
+                                             visit: visit)
             Console.out("saved post \(post) for \(scopeOptions.account) / \(scopeOptions.timelineName) on \(device) at \(record.stamp.time)")
         } catch {
             throw CommandFailure(error)

@@ -26,10 +26,10 @@ struct SyncCommandTests {
         func store(_ device: String) -> String { directory.appendingPathComponent("\(device).sqlite").path }
 
         @discardableResult
-        func save(_ device: String, post: String, minute: Int, explicit: Bool = false) async throws -> EngineProcess.Result {
+        func save(_ device: String, post: String, minute: Int, explicit: Bool = false, extra: [String] = []) async throws -> EngineProcess.Result {
             try await EngineProcess.run(["position", "save", "--store", store(device), "--config", config, "--device", device, "--account", "me",
                                    "--timeline-name", "home", "--post", post, "--created-at", String(format: "2026-11-24T08:%02d:00Z", minute)]
-                                  + (explicit ? ["--explicit"] : []))
+                                  + (explicit ? ["--explicit"] : []) + extra)
         }
 
         @discardableResult
@@ -114,6 +114,40 @@ struct SyncCommandTests {
         try await setup.sync("laptop")
         try await setup.sync("phone")
         #expect(try await setup.shown("phone") == "p1")
+    }
+
+    @Test("a save soon after opening that moved little is a glance: it loses to concurrent reading under CausalFurthest, not under FurthestRead")
+    func glance() async throws {
+        for (policy, expected) in [(#""CausalFurthest""#, "p98"), (#""FurthestRead""#, "p97")] {
+            let setup = try Setup(policy: policy)
+            defer { setup.remove() }
+            try await setup.save("phone", post: "p100", minute: 40)
+            try await setup.sync("phone")
+            try await setup.sync("laptop")
+            // The reader reads down on the laptop; the phone, still at p100, is opened and nudged
+            // past that place within 8 seconds, and put down.
+            try await setup.save("laptop", post: "p98", minute: 38)
+            try await setup.save("phone", post: "p97", minute: 37, extra: ["--open-for", "8", "--moved-posts", "3"])
+            try await setup.sync("laptop")
+            try await setup.sync("phone")
+            #expect(try await setup.shown("phone") == expected, "\(policy)")
+            let json = try await EngineProcess.run(["position", "show", "--store", setup.store("phone"), "--config", setup.config, "--account", "me",
+                                                    "--format", "json"])
+            #expect(json.stdout.contains(#""visit": {\#n        "seconds": 8.0,\#n        "posts": 3\#n      }"#), "\(json.stdout)")
+        }
+        let setup = try Setup()
+        defer { setup.remove() }
+        for (arguments, message) in [
+            (["--open-for", "8"], "error: --open-for and --moved-posts go together: how long the device was open, and how far the reader moved\n"),
+            (["--open-for=-1", "--moved-posts", "0"], "error: --open-for must be a number of seconds, 0 or more\n"),
+            (["--open-for", "nan", "--moved-posts", "0"], "error: --open-for must be a number of seconds, 0 or more\n"),
+            (["--open-for", "1", "--moved-posts=-2"], "error: --moved-posts must be a number of posts, 0 or more\n"),
+        ] {
+            let result = try await setup.save("phone", post: "p1", minute: 1, extra: arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr == message, "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: setup.store("phone")), "a refused save creates no store")
     }
 
     @Test("a missing folder is offline: exit 3, nothing created, the outbox kept for the next round")
