@@ -64,17 +64,26 @@ struct SyncCommandTests {
         }
     }
 
-    @Test("the README's demo: save on each, sync both, both show the same position; forget travels too")
+    @Test("the README's demo: the laptop reads on after hearing the phone, and its write wins on both; forget travels too")
     func demo() async throws {
-        let setup = try Setup()
+        let setup = try Setup(policy: #""CausalFurthest""#)
         defer { setup.remove() }
         #expect(try await setup.save("phone", post: "100", minute: 0).stdout.hasPrefix("saved post 100 for me / home on phone at "))
-        try await setup.save("laptop", post: "120", minute: 20)
         #expect(try await setup.sync("phone").stdout == "synced phone with Directory: heard from no other device; 0 moved, 1 sent\n")
+        #expect(try await setup.sync("laptop").stdout == "me / home: now post 100\nsynced laptop with Directory: heard from phone; 1 moved, 0 sent\n")
+        try await setup.save("laptop", post: "95", minute: 55)
         #expect(try await setup.sync("laptop").stdout == "synced laptop with Directory: heard from phone; 0 moved, 1 sent\n")
-        #expect(try await setup.sync("phone").stdout == "me / home: now post 120\nsynced phone with Directory: heard from laptop; 1 moved, 0 sent\n")
-        #expect(try await setup.shown("phone") == "120")
-        #expect(try await setup.shown("laptop") == "120")
+        #expect(try await setup.sync("phone").stdout == "me / home: now post 95\nsynced phone with Directory: heard from laptop; 1 moved, 0 sent\n")
+        #expect(try await setup.shown("phone") == "95")
+        #expect(try await setup.shown("laptop") == "95")
+        let text = try await EngineProcess.run(["position", "show", "--store", setup.store("phone"), "--config", setup.config, "--account", "me",
+                                                "--timeline-name", "home"])
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.first?.hasPrefix("me / home: post 95, viewportY 0 pt, saved on laptop at ") == true)
+        #expect(lines.first?.hasSuffix("; one live head: it saw the others)") == true)
+        #expect(lines.dropFirst().first?.hasSuffix(", write 1, live") == true)
+        #expect(lines.last?.hasSuffix(", write 1, seen by another device's later write") == true)
         let forget = try await EngineProcess.run(["position", "forget", "--store", setup.store("laptop"), "--config", setup.config,
                                             "--account", "me", "--timeline-name", "home"])
         #expect(forget.status == 0)
