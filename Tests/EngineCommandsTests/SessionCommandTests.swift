@@ -19,7 +19,7 @@ struct SessionCommandTests {
         let lines = result.stdout.components(separatedBy: "\n")
         #expect(lines[0] == "Compared 48 sessions: 342 restore points, \(Self.defaultPipelines) pipelines.")
         #expect(lines[2].hasPrefix("pipeline           points  exact  within1  |idx err|  skipped  re-read  px p50  px p90  Brier"))
-        #expect(lines[3].hasPrefix("configured            342  0.977    0.977       0.20       25       43     0.0     0.0  0.017"))
+        #expect(lines[3].hasPrefix("configured            342  0.994    0.994       0.04       12        0     0.0     0.0  0.002"))
         #expect(result.stdout.contains("Tag relaunch-hard (9 restore points):"))
         #expect(result.stdout.contains("\nSync:\npipeline           switches  switch exact  synced  back jumps  writes  converge p50 s  converge p90 s  unconverged\n"))
     }
@@ -97,7 +97,7 @@ struct SessionCommandTests {
         #expect(text.contains("  input (live anchor): post "))
         #expect(text.contains("    ExactMatch: post "))
         #expect(text.contains("  metrics: exact yes, within1 yes, indexError 0, pixelError 0 pt, latency "))
-        #expect(text.hasSuffix("\n\n6 restore points, 6 scored: exact 5, within1 5\n"))
+        #expect(text.hasSuffix("\n\n6 restore points, 6 scored: exact 6, within1 6\n"))
     }
 
     @Test("simulate writes the same sessions for the same seed")
