@@ -27,10 +27,7 @@ struct SyncRunCommand: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let engine = try sync.configured()
-        let components = try sync.components(engine)
-        let store = try storeOptions.open(create: true)
-        let device = try sync.deviceId(store)
+        let (engine, components, store, device) = try sync.open(storeOptions)
         let round = SyncRound(store: store, components: components, device: device,
                               gracePeriod: engine.configuration.sync.tombstoneGracePeriod, maxClockOffset: engine.configuration.sync.maxClockOffset)
         let report: SyncRound.Report

@@ -41,10 +41,7 @@ struct SyncWatchCommand: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let engine = try sync.configured()
-        let components = try sync.components(engine)
-        let store = try storeOptions.open(create: true)
-        let device = try sync.deviceId(store)
+        let (engine, components, store, device) = try sync.open(storeOptions)
         let coordinator: SyncCoordinator
         do {
             coordinator = try SyncCoordinator(store: store, components: components, configuration: engine.configuration, registry: engine.registry,
