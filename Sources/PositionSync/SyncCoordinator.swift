@@ -139,9 +139,15 @@ public actor SyncCoordinator {
     public var isPaused: Bool { paused }
 
     /// A local position was saved: a round follows after `Sync.DebounceInterval`, unless
-    /// another change comes first.
+    /// another change comes first. Callable from any thread; the coordinator takes the change
+    /// soon after (`noteLocalChange()` returns once it has).
     public nonisolated func localChange() {
-        Task { await self.schedule(after: self.settings.debounceInterval) }
+        Task { await self.noteLocalChange() }
+    }
+
+    /// `localChange()`, returning once the debounce interval has started again from now.
+    public func noteLocalChange() {
+        schedule(after: settings.debounceInterval)
     }
 
     /// Runs a round now, after any in flight, and returns what it did (or throws why it could not).
@@ -176,10 +182,11 @@ public actor SyncCoordinator {
     private func schedule(after seconds: Double) {
         guard !stopped, !paused else { return }
         timer?.cancel()
-        let clock = self.clock
+        // The deadline is taken now, not when the timer's task first runs.
+        let wait = clock.sleeper(until: max(0, seconds))
         timerArmed = true
         timer = Task {
-            do { try await clock.sleep(for: .seconds(max(0, seconds))) } catch { return }
+            do { try await wait() } catch { return }
             self.timerArmed = false
             _ = try? await self.syncNow()
         }
@@ -290,5 +297,14 @@ public actor SyncCoordinator {
         for event in events {
             for continuation in continuations { continuation.yield(event) }
         }
+    }
+}
+
+extension Clock where Duration == Swift.Duration {
+    /// A sleep until `seconds` after now, now being when this is called, not when the sleep
+    /// starts.
+    fileprivate func sleeper(until seconds: Double) -> @Sendable () async throws -> Void {
+        let deadline = now.advanced(by: .seconds(seconds))
+        return { try await self.sleep(until: deadline, tolerance: nil) }
     }
 }

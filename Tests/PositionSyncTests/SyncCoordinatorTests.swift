@@ -60,10 +60,11 @@ struct SyncCoordinatorTests {
         let coordinator = try Self.coordinator(store, Self.configuration(directory.appendingPathComponent("shared"), debounce: 3), device: "phone",
                                                clock: clock)
         try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
-        coordinator.localChange()
-        coordinator.localChange()
-        // The timers are armed once the coordinator has taken the changes.
-        try await Deadline.wait(seconds: 10, "the debounce timer") { await clock.advance(by: .seconds(2.9)) ; return true }
+        await coordinator.noteLocalChange()
+        await clock.advance(by: .seconds(1))
+        // A second change starts the interval again.
+        await coordinator.noteLocalChange()
+        await clock.advance(by: .seconds(2.9))
         #expect(try store.pendingWrites().count == 1, "no round before the debounce interval")
         await clock.advance(by: .seconds(0.2))
         try await Deadline.wait(seconds: 10, "the round") { try store.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start, wrongClocks: []) }
