@@ -137,6 +137,18 @@ extension SessionBuilder {
         emit(.insert(index: 0, posts: fresh))
     }
 
+    /// The reader's last reading place, as a restore point expects it.
+    mutating func readingPlace() -> SessionEvent.Expected? {
+        truth().map { SessionEvent.Expected(postId: $0.id, viewportY: $0.viewportY) }
+    }
+
+    /// On the device in hand, the reader finds `place` by hand and reads a visit on from it.
+    mutating func findAndRead(from place: SessionEvent.Expected) {
+        find(place)
+        advance(reader.firstScrollDelay(random: &random))
+        readVisit()
+    }
+
     /// The reader scrolls to `place` by hand on the device in hand.
     mutating func find(_ place: SessionEvent.Expected) {
         guard let position = index.index(of: place.postId) else { return }
@@ -169,12 +181,10 @@ extension SessionBuilder {
                 emit(.lifecycle(.foreground))
                 let delay = random.uniform(1, 15)
                 if delay < 3 { advance(delay); deliver(from: from, to: to) }
-                find(place)
-                advance(reader.firstScrollDelay(random: &random))
-                readVisit()
+                findAndRead(from: place)
                 if delay >= 3 { deliver(from: from, to: to) }
-                guard let truth = truth() else { return }
-                place = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
+                guard let next = readingPlace() else { return }
+                place = next
             }
             let last = currentDevice, other = otherDevice
             putDown(pushTo: other)
@@ -195,11 +205,9 @@ extension SessionBuilder {
             // phone first, finding their place by hand.
             putDown(pushTo: nil)
             pickUp(second, after: random.uniform(30, 300), pull: false)
-            find(place)
-            advance(reader.firstScrollDelay(random: &random))
-            readVisit()
-            guard let truth = truth() else { return }
-            place = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
+            findAndRead(from: place)
+            guard let next = readingPlace() else { return }
+            place = next
             putDown(pushTo: nil)
             advance(random.uniform(1, 20))
             deliver(from: first, to: second)
@@ -231,8 +239,8 @@ extension SessionBuilder {
             advance(random.uniform(0.5, 3))
             scroll(to: index.y(of: target), explicit: episode == .scrollBack)
             advance(reader.dwell(.detail, random: &random))
-            guard let truth = truth() else { return }
-            place = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
+            guard let next = readingPlace() else { return }
+            place = next
             putDown(pushTo: second)
             pickUp(second, after: random.uniform(60, 1800), pull: true)
         case .deletedAtSwitch:
@@ -257,11 +265,9 @@ extension SessionBuilder {
             let third = first == SessionBuilder.phone ? SessionBuilder.laptop : SessionBuilder.phone
             putDown(pushTo: SessionBuilder.tablet)
             pickUp(SessionBuilder.tablet, after: random.uniform(60, 1800), pull: true)
-            find(place)
-            advance(reader.firstScrollDelay(random: &random))
-            readVisit()
-            guard let truth = truth() else { return }
-            place = SessionEvent.Expected(postId: truth.id, viewportY: truth.viewportY)
+            findAndRead(from: place)
+            guard let next = readingPlace() else { return }
+            place = next
             putDown(pushTo: third)
             advance(random.uniform(1, 20))
             deliver(from: first, to: third)

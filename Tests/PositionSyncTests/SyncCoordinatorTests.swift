@@ -38,6 +38,11 @@ struct SyncCoordinatorTests {
         return directory
     }
 
+    /// `device`'s store in `directory`.
+    static func store(_ device: String, in directory: URL) throws -> TimelineStore {
+        try TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
+    }
+
     static func coordinator(_ store: TimelineStore, _ configuration: TimelineConfiguration, device: String, clock: TestClock<Duration>,
                             now: Date = start, jitter: Double = 0.5) throws -> SyncCoordinator {
         try SyncCoordinator(store: store, configuration: configuration, device: device, clock: clock, now: { now }, jitter: { jitter })
@@ -56,7 +61,7 @@ struct SyncCoordinatorTests {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = TestClock()
-        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let store = try Self.store("phone", in: directory)
         let coordinator = try Self.coordinator(store, Self.configuration(directory.appendingPathComponent("shared"), debounce: 3), device: "phone",
                                                clock: clock)
         try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
@@ -77,8 +82,8 @@ struct SyncCoordinatorTests {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let shared = directory.appendingPathComponent("shared")
-        let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
-        let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let laptopStore = try Self.store("laptop", in: directory)
+        let phoneStore = try Self.store("phone", in: directory)
         let phone = try Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600), device: "phone", clock: TestClock())
         let events = phone.events
         let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
@@ -98,8 +103,8 @@ struct SyncCoordinatorTests {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let shared = directory.appendingPathComponent("shared")
-        let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
-        let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let laptopStore = try Self.store("laptop", in: directory)
+        let phoneStore = try Self.store("phone", in: directory)
         let phone = try Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600), device: "phone", clock: TestClock())
         await phone.pause()
         #expect(phone.status == .paused(pending: 0))
@@ -124,8 +129,8 @@ struct SyncCoordinatorTests {
             let directory = try Self.folder()
             defer { try? FileManager.default.removeItem(at: directory) }
             let shared = directory.appendingPathComponent("shared")
-            let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-            let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+            let phoneStore = try Self.store("phone", in: directory)
+            let laptopStore = try Self.store("laptop", in: directory)
             let created = Self.start.addingTimeInterval(-600)
             try phoneStore.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
             let phone = try Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "phone", clock: TestClock())
@@ -157,7 +162,7 @@ struct SyncCoordinatorTests {
             let shared = directory.appendingPathComponent("shared")
             var configuration = Self.configuration(shared, debounce: 3600)
             configuration.sync.tombstoneGracePeriod = grace
-            let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+            let laptopStore = try Self.store("laptop", in: directory)
             let twoDaysAgo = Self.start.addingTimeInterval(-2 * 86_400)
             try laptopStore.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "laptop", at: twoDaysAgo)
             // The laptop was used since, in another timeline: the period runs from that write.
@@ -166,7 +171,7 @@ struct SyncCoordinatorTests {
             let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
             try await laptop.syncNow()
             await laptop.stop()
-            let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+            let phoneStore = try Self.store("phone", in: directory)
             let phone = try Self.coordinator(phoneStore, configuration, device: "phone", clock: TestClock())
             try await phone.syncNow()
             await phone.stop()
@@ -178,7 +183,7 @@ struct SyncCoordinatorTests {
     func offlineAndRetry() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let store = try Self.store("phone", in: directory)
         try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
         let clock = TestClock()
         let shared = directory.appendingPathComponent("shared")
