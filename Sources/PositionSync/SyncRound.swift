@@ -110,12 +110,9 @@ public struct SyncRound: Sendable {
         let (store, policy, maxClockOffset, device, gracePeriod) = (self.store, components.policy, self.maxClockOffset, self.device, self.gracePeriod)
         typealias Outcome = (changed: [(key: RegisterKey, postId: String?)], wrongClocks: [String: Double], resynced: Bool)
         let outcome = try await OffPool.run { () throws(StoreError) -> Outcome in
-            let cutoff = try store.graceCutoff(at: date, gracePeriod: gracePeriod, device: device, heard: pull.records)
+            let (cutoff, resynced) = try store.applyGracePeriod(at: date, gracePeriod: gracePeriod, device: device, heard: pull.records)
             var fresh = pull.records
-            var resynced = false
             if let cutoff {
-                resynced = try store.syncRecord().lastSyncAt.map { $0 < cutoff } ?? false
-                try store.purgeSyncState(before: cutoff)
                 let oldest = HybridTimestamp(milliseconds: UInt64(max(0, cutoff.timeIntervalSince1970 * 1000)), counter: 0)
                 fresh.removeAll { $0.stamp.time < oldest }
             }

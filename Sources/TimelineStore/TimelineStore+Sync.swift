@@ -238,18 +238,34 @@ extension TimelineStore {
     /// taken in again. Nil while no other device has been heard from: there is nothing of
     /// theirs to forget.
     public func graceCutoff(at date: Date, gracePeriod: TimeInterval, device: String, heard: [PositionRecord] = []) throws(StoreError) -> Date? {
+        try write { db in try Self.graceCutoff(at: date, gracePeriod: gracePeriod, device: device, heard: heard, db) }
+    }
+
+    /// What a merge does first, in one transaction: takes the grace period's cutoff
+    /// (`graceCutoff`), says whether this device was away longer than that (its last successful
+    /// round is before the cutoff: it starts again from what the others hold), and forgets
+    /// what is before it (`purgeSyncState`).
+    public func applyGracePeriod(at date: Date, gracePeriod: TimeInterval, device: String,
+                                 heard: [PositionRecord]) throws(StoreError) -> (cutoff: Date?, resynced: Bool) {
         try write { db in
-            let stored = try Self.state("graceCutoff", db).flatMap { UInt64($0) }
-            var newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(hlc) FROM positionHead WHERE device <> ? AND hlc >= 0"),
-                                            arguments: [device]).map { HybridTimestamp(rawValue: UInt64($0)).milliseconds }
-            for record in heard where record.device != device { newest = max(newest ?? 0, record.stamp.time.milliseconds) }
-            guard let newest else { return stored.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
-            let reference = min(Self.milliseconds(date), newest)
-            let grace = UInt64(max(0, min(gracePeriod * 1000, 1e15)))
-            let cutoff = max(stored ?? 0, reference > grace ? reference - grace : 0)
-            if cutoff != stored { try Self.setState("graceCutoff", String(cutoff), db) }
-            return Date(timeIntervalSince1970: Double(cutoff) / 1000)
+            guard let cutoff = try Self.graceCutoff(at: date, gracePeriod: gracePeriod, device: device, heard: heard, db) else { return (nil, false) }
+            let resynced = try Self.state("lastSyncAt", db).flatMap(Double.init).map { Date(timeIntervalSince1970: $0) < cutoff } ?? false
+            _ = try Self.purge(before: cutoff, db)
+            return (cutoff, resynced)
         }
+    }
+
+    static func graceCutoff(at date: Date, gracePeriod: TimeInterval, device: String, heard: [PositionRecord], _ db: Database) throws -> Date? {
+        let stored = try state("graceCutoff", db).flatMap { UInt64($0) }
+        var newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(hlc) FROM positionHead WHERE device <> ? AND hlc >= 0"),
+                                        arguments: [device]).map { HybridTimestamp(rawValue: UInt64($0)).milliseconds }
+        for record in heard where record.device != device { newest = max(newest ?? 0, record.stamp.time.milliseconds) }
+        guard let newest else { return stored.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+        let reference = min(milliseconds(date), newest)
+        let grace = UInt64(max(0, min(gracePeriod * 1000, 1e15)))
+        let cutoff = max(stored ?? 0, reference > grace ? reference - grace : 0)
+        if cutoff != stored { try setState("graceCutoff", String(cutoff), db) }
+        return Date(timeIntervalSince1970: Double(cutoff) / 1000)
     }
 
     /// Forgets every head stamped before `cutoff` (now minus the grace period): positions and
@@ -260,14 +276,16 @@ extension TimelineStore {
     /// were forgotten.
     @discardableResult
     public func purgeSyncState(before cutoff: Date) throws(StoreError) -> Int {
-        let limit = Int64(bitPattern: HybridTimestamp(milliseconds: Self.milliseconds(cutoff), counter: 0).rawValue)
-        return try write { db in
-            // Stamps from the year 292278994 on are negative as SQLite integers: never purged.
-            try db.execute(sql: "DELETE FROM positionHead WHERE hlc >= 0 AND hlc < ?", arguments: [limit])
-            let removed = db.changesCount
-            try db.execute(sql: "DELETE FROM syncQueue WHERE enqueuedAt < ?", arguments: [cutoff.timeIntervalSince1970])
-            return removed
-        }
+        try write { db in try Self.purge(before: cutoff, db) }
+    }
+
+    static func purge(before cutoff: Date, _ db: Database) throws -> Int {
+        let limit = Int64(bitPattern: HybridTimestamp(milliseconds: milliseconds(cutoff), counter: 0).rawValue)
+        // Stamps from the year 292278994 on are negative as SQLite integers: never purged.
+        try db.cachedStatement(sql: "DELETE FROM positionHead WHERE hlc >= 0 AND hlc < ?").execute(arguments: [limit])
+        let removed = db.changesCount
+        try db.cachedStatement(sql: "DELETE FROM syncQueue WHERE enqueuedAt < ?").execute(arguments: [cutoff.timeIntervalSince1970])
+        return removed
     }
 
     // MARK: Rows
