@@ -79,6 +79,16 @@ public struct ChangeWatch: Sendable {
     /// it brings; after a failure it waits `retryDelay` instead, and logs the failure.
     public static func polling(every interval: Double, _ watch: ChangeWatch,
                                _ pull: @escaping @Sendable () async throws(SyncTransportError) -> SyncPull) -> AsyncStream<SyncPull> {
+        repeating(watch, next: { try await watch.sleep(interval) }, pull)
+    }
+
+    /// A stream that calls `pull` (the first time at once), yielding what it brings, then
+    /// waits with `next` before calling it again; after a failure it logs it and waits
+    /// `retryDelay` instead. It ends when it is no longer read or a wait throws (cancelled);
+    /// `onTermination` then releases what the transport set up for it.
+    public static func repeating(_ watch: ChangeWatch, next: @escaping @Sendable () async throws -> Void,
+                                 onTermination: @escaping @Sendable () -> Void = {},
+                                 _ pull: @escaping @Sendable () async throws(SyncTransportError) -> SyncPull) -> AsyncStream<SyncPull> {
         AsyncStream { continuation in
             let task = Task {
                 var failures = 0
@@ -91,14 +101,17 @@ public struct ChangeWatch: Sendable {
                         watch.log(error.description)
                     }
                     do {
-                        try await watch.sleep(failures == 0 ? interval : watch.retryDelay(failures))
+                        if failures == 0 { try await next() } else { try await watch.sleep(watch.retryDelay(failures)) }
                     } catch {
                         break
                     }
                 }
                 continuation.finish()
             }
-            continuation.onTermination = { _ in task.cancel() }
+            continuation.onTermination = { _ in
+                task.cancel()
+                onTermination()
+            }
         }
     }
 }

@@ -92,42 +92,26 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
     }
 
     public func changes(_ watch: ChangeWatch) -> AsyncStream<SyncPull> {
-        AsyncStream { continuation in
-            let bell = Doorbell()
-            let own = Self.fileName(for: watch.device)
-            let notifications = FolderNotifications(path: path) { name in
-                // Our own publications, and temporary files, are no news.
-                if let name, name == own || name.hasPrefix(".") { return }
-                Task { await bell.ring() }
-            }
-            let poller = Task {
-                while !Task.isCancelled {
-                    do { try await watch.sleep(pollInterval ?? 60) } catch { break }
-                    await bell.ring()
-                }
-            }
-            let reader = Task {
-                var failures = 0
-                while !Task.isCancelled {
-                    do throws(SyncTransportError) {
-                        continuation.yield(try await pull(device: watch.device))
-                        failures = 0
-                        await bell.wait()
-                    } catch {
-                        failures += 1
-                        watch.log(error.description)
-                        do { try await watch.sleep(watch.retryDelay(failures)) } catch { break }
-                    }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in
-                notifications?.cancel()
-                poller.cancel()
-                reader.cancel()
-            }
-            if notifications == nil { watch.log("\(path): no change notifications; polling every \(pollInterval ?? 60) s") }
+        let bell = Doorbell()
+        let own = Self.fileName(for: watch.device)
+        let notifications = FolderNotifications(path: path) { name in
+            // Our own publications, and temporary files, are no news.
+            if let name, name == own || name.hasPrefix(".") { return }
+            Task { await bell.ring() }
         }
+        let interval = pollInterval ?? 60
+        let poller = Task {
+            while !Task.isCancelled {
+                do { try await watch.sleep(interval) } catch { break }
+                await bell.ring()
+            }
+        }
+        if notifications == nil { watch.log("\(path): no change notifications; polling every \(interval) s") }
+        // A read now, then one each time the folder changes or the poll comes round.
+        return ChangeWatch.repeating(watch, next: { await bell.wait() }, onTermination: {
+            notifications?.cancel()
+            poller.cancel()
+        }) { () async throws(SyncTransportError) -> SyncPull in try await pull(device: watch.device) }
     }
 
     // MARK: Files
