@@ -57,6 +57,7 @@ struct TimelineShowCommand: ParsableCommand {
                 ("viewportHeight", .real(cached.viewportHeight ?? TimelineFormat.defaultViewportHeight)),
             ]
             members.append(("posts", .array(cached.posts.map(PostCoding.value(of:)))))
+            members.append(("gaps", .array(cached.gaps.map { .dictionary([("above", .string($0.above)), ("below", .string($0.below))]) })))
             Console.outRaw((try? JSONWriter(style: .pretty).write(.dictionary(members))) ?? "{}\n")
         case .text:
             Console.out("\(account) / \(timelineName): " + TimelineFetchCommand.cacheLine(cached, now: Date()).dropFirst("cache: ".count))
@@ -69,8 +70,13 @@ struct TimelineShowCommand: ParsableCommand {
                 let text = (post.text ?? "").replacingOccurrences(of: "\n", with: " ")
                 let clipped = text.count > 60 ? text.prefix(59) + "…" : Substring(text)
                 Console.out("\(marker) \(number)  \(post.id.leftPadded(to: idWidth))  \(Timestamp.format(post.createdAt))  \(post.author.map { "@\($0)" } ?? "-")  \(clipped)")
+                if index + 1 < cached.posts.count, cached.gapsBelow.contains(post.id) {
+                    Console.out("  \(String(repeating: " ", count: width))  ⋮ gap: posts between \(post.id) and \(cached.posts[index + 1].id) were never loaded")
+                }
             }
             if shown.count < cached.posts.count { Console.out("  … \(cached.posts.count - shown.count) more (--limit 0 shows all)") }
+            let gaps = cached.gaps
+            if !gaps.isEmpty { Console.out("gaps: \(gaps.count) (\(gaps.map { "\($0.above) | \($0.below)" }.joined(separator: ", ")))") }
             if let saved {
                 let place = cached.posts.firstIndex { $0.id == saved.postId }.map { "post \($0 + 1)" } ?? "a post no longer cached"
                 Console.out("saved position: \(place) (\(saved.postId))")

@@ -62,6 +62,8 @@ public struct CacheFirstLoader: Sendable {
         public var evicted: [String]
         /// The timeline now, in display order.
         public var timeline: Timeline
+        /// Where `timeline` lacks posts the source has, top to bottom.
+        public var gaps: [TimelineGap] = []
         /// The newest saved position, and where it puts the reader on `timeline`.
         public var position: PositionSnapshot?
         public var restoration: Restoration?
@@ -82,18 +84,23 @@ public struct CacheFirstLoader: Sendable {
             report.status = error.isUnreachable ? .offline : .stale
             report.error = error
         case .success(let posts):
-            let merge = TimelineMerge(cached: cached?.posts ?? [], fetched: posts, coverage: source.coverage)
             let time = now()
-            try store.saveTimeline(merge.posts, scope: scope, viewportHeight: viewportHeight, refreshedAt: time,
-                                   unconfirmed: Set(merge.retained))
-            let evicted = try store.trimTimeline(scope: scope, policy: cachePolicy, now: time)
-            let gone = Set(evicted)
+            // Merged into what the store holds when it is written, which another load may have
+            // changed since `cached` was read.
+            let merge = try store.updateTimeline(scope: scope, refreshedAt: time) { current in
+                let merge = TimelineMerge(cached: current?.posts ?? [], fetched: posts, coverage: source.coverage,
+                                          cachedGaps: current?.gapsBelow ?? [])
+                return (TimelineStore.TimelineUpdate(posts: merge.posts, unconfirmed: Set(merge.retained), gapsBelow: merge.gapsBelow,
+                                                     viewportHeight: viewportHeight), merge)
+            }
             report.merge = merge
-            report.evicted = evicted
+            report.evicted = try store.trimTimeline(scope: scope, policy: cachePolicy, now: time)
             report.lastRefreshed = time
-            report.timeline = Timeline(posts: gone.isEmpty ? merge.posts : merge.posts.filter { !gone.contains($0.id) },
-                                       viewportHeight: viewportHeight)
+            let stored = try store.storedTimeline(scope: scope)
+            report.timeline = Timeline(posts: stored?.posts ?? [], viewportHeight: viewportHeight)
+            report.gaps = stored?.gaps ?? []
         }
+        if report.merge == nil { report.gaps = cached?.gaps ?? [] }
         if let snapshot = try store.history(scope: scope).first, !report.timeline.posts.isEmpty {
             let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: TimelineIndex(report.timeline)))
             report.position = snapshot

@@ -29,12 +29,37 @@ public struct TimelineMerge: Sendable, Equatable {
     public var retained: [String]
     /// Posts in both, unchanged.
     public var unchanged: Int
+    /// The ids of the merged posts with a gap below them: the source has posts between them and
+    /// the next post that were never loaded.
+    public var gapsBelow: Set<String>
+
+    /// Where a fetched page sits in the source's timeline, when the request says so.
+    public struct Anchors: Sendable, Equatable {
+        /// The post just above the page's first post (a page asked for with `max_id` of it, or
+        /// continuing a page that ended with it).
+        public var above: String?
+        /// The post just below the page's last post (a page asked for with `min_id` of it).
+        public var below: String?
+
+        public init(above: String? = nil, below: String? = nil) {
+            self.above = above
+            self.below = below
+        }
+    }
+
+    /// The gaps of the merged timeline, top to bottom.
+    public var gaps: [TimelineGap] { TimelineGap.gaps(in: posts, below: gapsBelow) }
 
     /// True when the merge changed nothing.
     public var isEmpty: Bool { added.isEmpty && updated.isEmpty && removed.isEmpty }
 
-    /// Merges `fetched` (in the source's display order) into `cached` (in display order).
-    public init(cached: [Post], fetched: [Post], coverage: Coverage) {
+    /// Merges `fetched` (in the source's display order) into `cached` (in display order), whose
+    /// gaps lie below the posts in `cachedGaps`.
+    ///
+    /// Two neighbours of the merged timeline are contiguous when the page has them one after the
+    /// other (or next to one of its `anchors`), or when the cache had them in that order with no
+    /// gap between them; elsewhere there is a gap. A whole timeline (`complete`) has none.
+    public init(cached: [Post], fetched: [Post], coverage: Coverage, cachedGaps: Set<String> = [], anchors: Anchors = Anchors()) {
         var seen = Set<String>()
         let incoming = fetched.filter { seen.insert($0.id).inserted }
         var cachedIndex: [String: Int] = [:]
@@ -103,10 +128,34 @@ public struct TimelineMerge: Sendable, Equatable {
             }
         }
         posts = above + merged + below
+        gapsBelow = coverage == .complete ? [] : Self.gaps(in: posts, cached: cached, cachedGaps: cachedGaps, page: incoming, anchors: anchors)
         self.added = added
         self.updated = updated
         self.removed = removed
         self.retained = retained
         self.unchanged = unchanged
+    }
+
+    /// The posts of `merged` with a gap below them, by the rule in `init`.
+    private static func gaps(in merged: [Post], cached: [Post], cachedGaps: Set<String>, page: [Post], anchors: Anchors) -> Set<String> {
+        guard merged.count > 1 else { return [] }
+        // Each cached post's place and its run of contiguous posts.
+        var place: [String: (index: Int, run: Int)] = [:]
+        var run = 0
+        for (index, post) in cached.enumerated() where place[post.id] == nil {
+            place[post.id] = (index, run)
+            if cachedGaps.contains(post.id) { run += 1 }
+        }
+        var next: [String: String] = [:]
+        for (upper, lower) in zip(page, page.dropFirst()) { next[upper.id] = lower.id }
+        if let first = page.first, let above = anchors.above { next[above] = first.id }
+        if let last = page.last, let below = anchors.below { next[last.id] = below }
+        var gaps = Set<String>()
+        for (upper, lower) in zip(merged, merged.dropFirst()) {
+            if next[upper.id] == lower.id { continue }
+            if let a = place[upper.id], let b = place[lower.id], a.index < b.index, a.run == b.run { continue }
+            gaps.insert(upper.id)
+        }
+        return gaps
     }
 }

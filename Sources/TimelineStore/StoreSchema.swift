@@ -164,6 +164,13 @@ enum StoreSchema {
             try db.drop(table: "devicePosition")
             try db.drop(table: "positionRegister")
         }
+        migrator.registerMigration("v6-gaps") { db in
+            // Where the cached timeline is not contiguous: a post with a gap below it, between it
+            // and the next cached post, where the source has posts that were never loaded.
+            try db.alter(table: "cachedPost") { table in
+                table.add(column: "gapBelow", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 }

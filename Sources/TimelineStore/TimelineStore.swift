@@ -21,6 +21,18 @@ public final class TimelineStore: Sendable {
         /// When the source last refreshed it; nil if it never did.
         public var refreshedAt: Date?
         public var viewportHeight: Double?
+        /// The ids of the posts with a gap below them (`TimelineGap`).
+        public var gapsBelow: Set<String> = []
+
+        public init(posts: [Post], refreshedAt: Date? = nil, viewportHeight: Double? = nil, gapsBelow: Set<String> = []) {
+            self.posts = posts
+            self.refreshedAt = refreshedAt
+            self.viewportHeight = viewportHeight
+            self.gapsBelow = gapsBelow
+        }
+
+        /// Where posts are missing, top to bottom.
+        public var gaps: [TimelineGap] { TimelineGap.gaps(in: posts, below: gapsBelow) }
     }
 
     public let path: String
@@ -179,33 +191,73 @@ public final class TimelineStore: Sendable {
     /// Replaces the cached timeline of `scope`. Every post counts as stored at `refreshedAt`,
     /// except those in `unconfirmed` (cached posts the source did not speak for), which keep
     /// the time they were first stored and last used, so that age-based policies still see
-    /// their real age.
+    /// their real age. A gap lies below each post in `gapsBelow`.
     public func saveTimeline(_ posts: [Post], scope: StoreScope, viewportHeight: Double? = nil, refreshedAt: Date,
-                             unconfirmed: Set<String> = []) throws(StoreError) {
+                             unconfirmed: Set<String> = [], gapsBelow: Set<String> = []) throws(StoreError) {
         try write { db in
+            try Self.replaceTimeline(posts, scope: scope, viewportHeight: viewportHeight, refreshedAt: refreshedAt, unconfirmed: unconfirmed,
+                                     gapsBelow: gapsBelow, db: db)
+        }
+    }
+
+    /// What `updateTimeline` writes: the new posts, the ids the source did not speak for, and
+    /// the posts with a gap below them.
+    public struct TimelineUpdate: Sendable {
+        public var posts: [Post]
+        public var unconfirmed: Set<String>
+        public var gapsBelow: Set<String>
+        public var viewportHeight: Double?
+
+        public init(posts: [Post], unconfirmed: Set<String> = [], gapsBelow: Set<String> = [], viewportHeight: Double? = nil) {
+            self.posts = posts
+            self.unconfirmed = unconfirmed
+            self.gapsBelow = gapsBelow
+            self.viewportHeight = viewportHeight
+        }
+    }
+
+    /// Reads the cached timeline of `scope` and replaces it with what `change` makes of it, in
+    /// one transaction: two loads of one timeline at once each merge into what the other
+    /// stored, and neither loses the other's posts. `change` returns nil to leave it as it is.
+    public func updateTimeline<T>(scope: StoreScope, refreshedAt: Date,
+                                  _ change: (CachedTimeline?) -> (update: TimelineUpdate?, result: T)) throws(StoreError) -> T {
+        try write { db in
+            let cached = try Self.cachedTimeline(scope: scope, db: db)
+            let (update, result) = change(cached)
+            if let update {
+                try Self.replaceTimeline(update.posts, scope: scope, viewportHeight: update.viewportHeight ?? cached?.viewportHeight,
+                                         refreshedAt: refreshedAt, unconfirmed: update.unconfirmed, gapsBelow: update.gapsBelow, db: db)
+            }
+            return result
+        }
+    }
+
+    private static func replaceTimeline(_ posts: [Post], scope: StoreScope, viewportHeight: Double?, refreshedAt: Date,
+                                        unconfirmed: Set<String>, gapsBelow: Set<String>, db: Database) throws {
             var previous: [String: (storedAt: Double, lastAccess: Double)] = [:]
             if !unconfirmed.isEmpty {
-                for entry in try Self.cacheEntries(scope: scope, db: db) where unconfirmed.contains(entry.key) {
+                for entry in try cacheEntries(scope: scope, db: db) where unconfirmed.contains(entry.key) {
                     previous[entry.key] = (entry.storedAt.timeIntervalSince1970, entry.lastAccess.timeIntervalSince1970)
                 }
             }
             try db.execute(sql: "DELETE FROM cachedPost WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
             let statement = try db.makeStatement(sql: """
-                INSERT OR REPLACE INTO cachedPost (account, timeline, postId, position, createdAt, author, text, height, storedAt, lastAccess, bytes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO cachedPost (account, timeline, postId, position, createdAt, author, text, height, storedAt, lastAccess, bytes,
+                                                   gapBelow)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let now = refreshedAt.timeIntervalSince1970
             for (position, post) in posts.enumerated() {
                 let bytes = 48 + post.id.utf8.count + (post.author?.utf8.count ?? 0) + (post.text?.utf8.count ?? 0)
                 let times = previous[post.id] ?? (now, now)
                 try statement.execute(arguments: [scope.account, scope.timeline, post.id, position, post.createdAt.timeIntervalSince1970,
-                                                  post.author, post.text, post.height, times.storedAt, times.lastAccess, bytes])
+                                                  post.author, post.text, post.height, times.storedAt, times.lastAccess, bytes,
+                                                  position < posts.count - 1 && gapsBelow.contains(post.id)])
             }
             try db.execute(sql: """
                 INSERT INTO timelineState (account, timeline, refreshedAt, viewportHeight) VALUES (?, ?, ?, ?)
                 ON CONFLICT(account, timeline) DO UPDATE SET refreshedAt = excluded.refreshedAt, viewportHeight = excluded.viewportHeight
                 """, arguments: [scope.account, scope.timeline, now, viewportHeight])
-        }
     }
 
     /// Evicts from the cached timeline of `scope` what `policy` says, and returns the evicted
@@ -214,6 +266,7 @@ public final class TimelineStore: Sendable {
         try write { db in
             let entries = try Self.cacheEntries(scope: scope, db: db)
             let evicted = policy.evictions(from: entries, now: now)
+            try Self.markGaps(leftBy: evicted, scope: scope, db: db)
             _ = try delete(evicted, from: "cachedPost", scope: scope, among: entries, db: db)
             return evicted
         }
@@ -244,20 +297,32 @@ public final class TimelineStore: Sendable {
         }
     }
 
+    /// The cached timeline of `scope` as stored, without counting a read or marking its posts
+    /// used: what a load reports after writing it.
+    public func storedTimeline(scope: StoreScope) throws(StoreError) -> CachedTimeline? {
+        try read { db in try Self.cachedTimeline(scope: scope, db: db) }
+    }
+
     private static func cachedTimeline(scope: StoreScope, db: Database) throws -> CachedTimeline? {
         let state = try Row.fetchOne(db, sql: "SELECT refreshedAt, viewportHeight FROM timelineState WHERE account = ? AND timeline = ?",
                                      arguments: [scope.account, scope.timeline])
         guard let state else { return nil }
         var posts: [Post] = []
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT postId, createdAt, author, text, height FROM cachedPost
+            SELECT postId, createdAt, author, text, height, gapBelow FROM cachedPost
             WHERE account = ? AND timeline = ? ORDER BY position
             """, arguments: [scope.account, scope.timeline])
+        var gaps = Set<String>()
         while let row = try rows.next() {
-            posts.append(Post(id: row[0], createdAt: Date(timeIntervalSince1970: row[1]), author: row[2], text: row[3], height: row[4]))
+            let post = Post(id: row[0], createdAt: Date(timeIntervalSince1970: row[1]), author: row[2], text: row[3], height: row[4])
+            if row[5] as Bool { gaps.insert(post.id) }
+            posts.append(post)
         }
+        // A gap below the last post (its neighbour evicted) is the end of the cache, not a gap.
+        if let last = posts.last { gaps.remove(last.id) }
         let refreshed: Double? = state[0]
-        return CachedTimeline(posts: posts, refreshedAt: refreshed.map(Date.init(timeIntervalSince1970:)), viewportHeight: state[1])
+        return CachedTimeline(posts: posts, refreshedAt: refreshed.map(Date.init(timeIntervalSince1970:)), viewportHeight: state[1],
+                              gapsBelow: gaps)
     }
 
     // MARK: Position history
@@ -345,8 +410,9 @@ public final class TimelineStore: Sendable {
             for scope in scopes {
                 let arguments: StatementArguments = [scope.account, scope.timeline]
                 let cached = try Self.cacheEntries(scope: scope, db: db)
-                report.cachedPosts += try delete(timelinePolicy.evictions(from: cached, now: now), from: "cachedPost", scope: scope,
-                                                 among: cached, db: db)
+                let evicted = timelinePolicy.evictions(from: cached, now: now)
+                try Self.markGaps(leftBy: evicted, scope: scope, db: db)
+                report.cachedPosts += try delete(evicted, from: "cachedPost", scope: scope, among: cached, db: db)
                 let history = try Row.fetchAll(db, sql: "SELECT postId, savedAt FROM positionHistory WHERE account = ? AND timeline = ?",
                                                arguments: arguments).map {
                     CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["savedAt"]))
@@ -361,6 +427,19 @@ public final class TimelineStore: Sendable {
                                                among: reads, db: db)
             }
             return report
+        }
+    }
+
+    /// Marks a gap below each cached post of `scope` that stays just above posts about to be
+    /// evicted: the source still has them, and the cache no longer does.
+    private static func markGaps(leftBy evicted: [String], scope: StoreScope, db: Database) throws {
+        guard !evicted.isEmpty else { return }
+        let leaving = Set(evicted)
+        let ids = try String.fetchAll(db, sql: "SELECT postId FROM cachedPost WHERE account = ? AND timeline = ? ORDER BY position",
+                                      arguments: [scope.account, scope.timeline])
+        let mark = try db.makeStatement(sql: "UPDATE cachedPost SET gapBelow = 1 WHERE account = ? AND timeline = ? AND postId = ?")
+        for (upper, lower) in zip(ids, ids.dropFirst()) where !leaving.contains(upper) && leaving.contains(lower) {
+            try mark.execute(arguments: [scope.account, scope.timeline, upper])
         }
     }
 

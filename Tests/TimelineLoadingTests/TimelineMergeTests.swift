@@ -69,6 +69,37 @@ struct TimelineMergeTests {
         #expect(doubled.added == ["p1", "p2"])
     }
 
+    @Test("a head page that does not reach the cached posts leaves a gap between them; one that overlaps leaves none")
+    func headGaps() {
+        let cached = Self.posts([50, 51, 52])
+        let apart = TimelineMerge(cached: cached, fetched: Self.posts([1, 2, 3]), coverage: .head)
+        #expect(apart.posts.map(\.id) == ["p1", "p2", "p3", "p50", "p51", "p52"])
+        #expect(apart.gaps == [TimelineGap(above: "p3", below: "p50")])
+        let overlapping = TimelineMerge(cached: cached, fetched: Self.posts([48, 49, 50]), coverage: .head)
+        #expect(overlapping.gaps.isEmpty)
+        #expect(TimelineMerge(cached: [], fetched: Self.posts([1, 2]), coverage: .head).gaps.isEmpty)
+        #expect(TimelineMerge(cached: cached, fetched: Self.posts([1]), coverage: .complete).gaps.isEmpty)
+    }
+
+    @Test("a window fetched below a post sits in the gap, contiguous with that post; a gap stays on each side it does not reach")
+    func windowGaps() {
+        // Cached: the head page p1…p3, a gap, then p50…p52.
+        let cached = Self.posts([1, 2, 3, 50, 51, 52])
+        // The post p20 (asked for by id) and the page below it, p21…p23.
+        let window = TimelineMerge(cached: cached, fetched: Self.posts([20, 21, 22, 23]), coverage: .window, cachedGaps: ["p3"])
+        #expect(window.posts.map(\.id) == ["p1", "p2", "p3", "p20", "p21", "p22", "p23", "p50", "p51", "p52"])
+        #expect(window.gaps == [TimelineGap(above: "p3", below: "p20"), TimelineGap(above: "p23", below: "p50")])
+        // The next page, asked for below p23, reaches p50: the lower gap closes.
+        let next = TimelineMerge(cached: window.posts, fetched: Self.posts([24, 25, 49, 50]), coverage: .window, cachedGaps: window.gapsBelow,
+                                 anchors: TimelineMerge.Anchors(above: "p23"))
+        #expect(next.gaps == [TimelineGap(above: "p3", below: "p20")])
+        // A page asked for above p20 (min_id), reaching p3 from below: the upper gap closes too.
+        let above = TimelineMerge(cached: next.posts, fetched: Self.posts([4, 5]), coverage: .window, cachedGaps: next.gapsBelow,
+                                  anchors: TimelineMerge.Anchors(below: "p20"))
+        #expect(above.gaps == [TimelineGap(above: "p3", below: "p4")])
+        #expect(above.posts.map(\.id).prefix(6) == ["p1", "p2", "p3", "p4", "p5", "p20"])
+    }
+
     @Test("a measured height survives a refresh that carries none")
     func heights() {
         var measured = Self.post(1)

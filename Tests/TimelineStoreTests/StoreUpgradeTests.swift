@@ -10,9 +10,11 @@ import TimelineCore
 /// and keep their data.
 @Suite("Store upgrades")
 struct StoreUpgradeTests {
-    static let versions = ["v1", "v2-counters", "v3-last-read", "v4-sync", "v5-heads"]
+    static let versions = ["v1", "v2-counters", "v3-last-read", "v4-sync", "v5-heads", "v6-gaps"]
     /// The versions with sync state.
-    static let syncing: Set<String> = ["v4-sync", "v5-heads"]
+    static let syncing: Set<String> = ["v4-sync", "v5-heads", "v6-gaps"]
+    /// The versions whose sync state is heads.
+    static let headed: Set<String> = ["v5-heads", "v6-gaps"]
     static let scope = StoreScope(account: "upgrade@example.social", timeline: "home")
     static let posts = ["p0", "p1", "p2"]
 
@@ -60,7 +62,10 @@ struct StoreUpgradeTests {
                                              #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#])
                     }
                 }
-                if version == "v5-heads" {
+                if version == "v6-gaps" {
+                    try db.execute(sql: "UPDATE cachedPost SET gapBelow = 1 WHERE postId = 'p0'")
+                }
+                if Self.headed.contains(version) {
                     try db.execute(sql: "INSERT INTO syncState (name, value) VALUES ('device', 'phone'), ('hlc', '111410065408000000'), ('sequence', '3')")
                     try db.execute(sql: """
                         INSERT INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
@@ -94,6 +99,8 @@ struct StoreUpgradeTests {
         #expect(cached.posts[2].createdAt == Date(timeIntervalSince1970: 1_699_999_880))
         #expect(cached.refreshedAt == Date(timeIntervalSince1970: 1_700_000_100))
         #expect(cached.viewportHeight == 812)
+        // Gaps came with v6: earlier stores have none.
+        #expect(cached.gaps == (version == "v6-gaps" ? [TimelineGap(above: "p0", below: "p1")] : []))
         let history = try store.history(scope: Self.scope)
         #expect(history.map(\.postId) == ["p1"])
         #expect(history.first?.neighbors.below == ["p2"])
@@ -111,9 +118,9 @@ struct StoreUpgradeTests {
         let key = RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)
         let head = try store.register(of: key).head(of: "phone")
         #expect(head?.snapshot?.postId == (Self.syncing.contains(version) ? "p1" : nil))
-        #expect(head?.sequence == (version == "v4-sync" ? 1_699_982_687_500 : version == "v5-heads" ? 3 : nil))
-        #expect(head?.context == (version == "v5-heads" ? VersionVector([("laptop", 2)]) : Self.syncing.contains(version) ? .empty : nil))
-        #expect(head?.clocks == (version == "v5-heads" ? ClockOffsets([("laptop", -1_200)]) : Self.syncing.contains(version) ? .empty : nil))
+        #expect(head?.sequence == (version == "v4-sync" ? 1_699_982_687_500 : Self.headed.contains(version) ? 3 : nil))
+        #expect(head?.context == (Self.headed.contains(version) ? VersionVector([("laptop", 2)]) : Self.syncing.contains(version) ? .empty : nil))
+        #expect(head?.clocks == (Self.headed.contains(version) ? ClockOffsets([("laptop", -1_200)]) : Self.syncing.contains(version) ? .empty : nil))
         #expect(try store.pendingWrites().count == (Self.syncing.contains(version) ? 1 : 0))
         #expect(try store.storedDeviceId() == (Self.syncing.contains(version) ? "phone" : nil))
         // The next save numbers on from the device's highest write.

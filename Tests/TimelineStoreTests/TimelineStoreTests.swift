@@ -66,6 +66,45 @@ struct TimelineStoreTests {
         #expect(try store.timeline(scope: Self.scope)?.posts.isEmpty == true)
     }
 
+    @Test("gaps survive reopening; evicting posts from the middle leaves a gap where they were, and none below the last post")
+    func gaps() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("g.sqlite").path
+        do {
+            let store = try TimelineStore(path: path)
+            try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, gapsBelow: ["p1", "p4"])
+        }
+        let store = try TimelineStore(path: path)
+        let cached = try #require(try store.storedTimeline(scope: Self.scope))
+        // p4 is the last post: below it is the end of the cache, not a gap.
+        #expect(cached.gaps == [TimelineGap(above: "p1", below: "p2")])
+        // p3 was stored long ago: a TTL evicts it from between p2 and p4.
+        try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-86_400), gapsBelow: ["p1"])
+        try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, unconfirmed: ["p3"], gapsBelow: ["p1"])
+        #expect(try store.trimTimeline(scope: Self.scope, policy: TTLPolicy(maxAge: 3600), now: Self.now) == ["p3"])
+        #expect(try store.storedTimeline(scope: Self.scope)?.gaps == [TimelineGap(above: "p1", below: "p2"), TimelineGap(above: "p2", below: "p4")])
+    }
+
+    @Test("updateTimeline merges into what the store holds when it writes: two updates at once keep both")
+    func updateIsAtomic() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("u.sqlite").path)
+        let posts = (0..<40).map { Post(id: "p\($0)", createdAt: Self.now.addingTimeInterval(Double(-$0))) }
+        await withTaskGroup(of: Void.self) { group in
+            for post in posts {
+                group.addTask {
+                    _ = try? store.updateTimeline(scope: Self.scope, refreshedAt: Self.now) { cached in
+                        let merged = ((cached?.posts ?? []) + [post]).sorted { $0.createdAt > $1.createdAt }
+                        return (TimelineStore.TimelineUpdate(posts: merged), ())
+                    }
+                }
+            }
+        }
+        #expect(try store.storedTimeline(scope: Self.scope)?.posts.map(\.id) == posts.map(\.id))
+    }
+
     @Test("evicting most of a timeline keeps exactly the posts the policy keeps; a read counts as a use of every post")
     func evictingMost() throws {
         let directory = try Fixtures.temporaryDirectory()
