@@ -17,6 +17,7 @@ let strategyNames = [
     "NoRetry", "ExponentialBackoff",
     "LastWriterWins", "FurthestRead", "CausalFurthest",
     "None", "Directory", "iCloudKeyValueStore", "HTTP", "MastodonMarkers",
+    "PostWindow", "CacheOnly", "OnePage", "TopPages",
 ]
 
 /// What a strategy needs beyond the common modules.
@@ -163,7 +164,7 @@ let package = Package(
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.
         .target(name: "TimelineLoading",
-                dependencies: ["TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree", "HTTPExchange"],
+                dependencies: ["TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree", "HTTPExchange", "SyncModel"],
                 swiftSettings: swiftSettings),
         // The HTTP client protocol the library talks through, and its bootstrap; no networking.
         .target(name: "HTTPExchange", swiftSettings: swiftSettings),
@@ -316,14 +317,14 @@ let package = Package(
         // A child process for the store's crash test: writes until it is killed.
         .testTarget(name: "TimelineLoadingTests",
                     dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "EngineConfiguration", "StrategyKit", "TimelineCore", "TimelineFormats",
-                                   "ValueTree", "TestSupport", "HTTPExchange", "NIOHTTP", "URLSessionHTTP",
+                                   "ValueTree", "TestSupport", "HTTPExchange", "NIOHTTP", "URLSessionHTTP", "SyncModel", "CausalFurthest", "PostWindow",
                                    .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
         .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU", "PositionSync", "EngineConfiguration"],
                           path: "Tests/StoreCrashWriter",
                           swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["StrategyKit", "TimelineCore"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // The conformance checks every strategy's tests run.
         .target(name: "StrategyTestSupport", dependencies: ["StrategyKit", "TimelineCore", "ValueTree"],
                 path: "Tests/StrategyTestSupport", swiftSettings: swiftSettings),

@@ -4,7 +4,9 @@ import Foundation
 import JSONText
 import PropertyList
 import RestorationEngine
+import PositionSync
 import StrategyKit
+import SyncModel
 import TimelineCore
 import TimelineFormats
 import TimelineStore
@@ -86,7 +88,7 @@ struct RestoreCommand: ParsableCommand {
         let engine = try ConfigurationInput.load(config, lenient: lenientOption.lenient, plugins: plugins.paths)
 
         let timelineValue = try readTimeline()
-        let snapshot = try readSnapshot()
+        let (snapshot, start) = try readSnapshot(engine)
         let pipeline = try PipelineInput.build(engine, strategy: strategy)
         let started = DispatchTime.now()
         let index = TimelineIndex(timelineValue)
@@ -105,6 +107,9 @@ struct RestoreCommand: ParsableCommand {
             let value = outcome.value(pipeline: pipeline, index: index, explained: explain) ?? .null
             Console.outRaw(try JSONWriter(style: .pretty).write(value))
         case .text:
+            if let start, start.source == .synced {
+                Console.out("start: post \(start.snapshot?.postId ?? ""), synced from \(start.device ?? "another device")")
+            }
             Console.out("post \(restoration.postId) at index \(restoration.index), content offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY))")
             Console.out("method \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence))")
             Console.out(restoration.explanation)
@@ -129,24 +134,31 @@ struct RestoreCommand: ParsableCommand {
         }
     }
 
-    private func readSnapshot() throws -> PositionSnapshot {
+    /// The snapshot to restore: with --store, where a restore starts by the one rule
+    /// (`RestoreStart`: the register's winner when sync is on and another device wrote it, else
+    /// the newest saved position); otherwise --position.
+    private func readSnapshot(_ engine: ConfiguredEngine) throws -> (PositionSnapshot, RestoreStart?) {
         if let store {
             let opened = try StoreOptions.open(store, create: false)
-            let history: [PositionSnapshot]
+            let start: RestoreStart
             do {
-                history = try opened.history(scope: scopeOptions.scope)
+                var policy: (any MergePolicy)?
+                if let components = try? SyncComponents(configuration: engine.configuration, registry: engine.registry), !components.isLocal {
+                    policy = components.policy
+                }
+                start = try opened.restoreStart(scope: scopeOptions.scope, policy: policy, device: try opened.storedDeviceId())
             } catch {
                 throw CommandFailure(error)
             }
-            guard let newest = history.first else {
+            guard let snapshot = start.snapshot else {
                 throw CommandFailure(.invalidInput, "\(store): error: no saved position for account \(Value.quote(scopeOptions.account)), timeline \(Value.quote(scopeOptions.timelineName))")
             }
-            return newest
+            return (snapshot, start)
         }
         let position = self.position ?? ""
         let data = try FileInput.read(position)
         do {
-            return try SnapshotCoding.read(data)
+            return (try SnapshotCoding.read(data), nil)
         } catch {
             throw CommandFailure(.invalidInput, "\(position):\(error.location == nil ? " " : "")\(error.description)")
         }

@@ -146,6 +146,13 @@ struct TimelineFetchCommand: AsyncParsableCommand {
             let standing = report.timeline.posts.isEmpty ? "nothing is cached" : "the cached timeline stands"
             Console.out("status: \(report.status.rawValue), \(standing); \(last)")
         }
+        if let start = report.start, start.source == .synced, let snapshot = start.snapshot {
+            Console.out("start: post \(snapshot.postId), synced from \(start.device ?? "another device")")
+        }
+        if let reach = report.reach { Self.printReach(reach) }
+        if !report.gaps.isEmpty {
+            Console.out("gaps: \(report.gaps.count) (\(report.gaps.map { "\($0.above) | \($0.below)" }.joined(separator: ", ")))")
+        }
         if let restoration = report.restoration {
             Console.out("position: post \(restoration.postId) at index \(restoration.index), offset \(RestoreCommand.points(restoration.contentOffset)) "
                         + "(\(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence)))")
@@ -156,6 +163,38 @@ struct TimelineFetchCommand: AsyncParsableCommand {
     }
 
     static func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+
+    /// A size in bytes, for a reader.
+    static func bytes(_ count: Int) -> String {
+        count < 1024 ? "\(count) B" : String(format: "%.1f KB", Double(count) / 1024)
+    }
+
+    /// What reaching the restore's post did, in a line, and each request.
+    static func printReach(_ reach: CacheFirstLoader.ReachReport) {
+        let made = "\(reach.requestCount) request\(reach.requestCount == 1 ? "" : "s")"
+        let added = "\(reach.added) post\(reach.added == 1 ? "" : "s") added, \(Self.bytes(reach.bytes))"
+        let line: String = switch reach.outcome {
+        case .reached: "post \(reach.postId) was not cached; \(reach.strategy) reached it in \(made) (\(added))"
+        case .gone: "post \(reach.postId) was not cached and the source no longer has it (\(reach.strategy), \(made), \(added)); restoring below where it was"
+        case .unreached: "post \(reach.postId) could not be reached: \(reach.strategy) stopped after \(made) (\(added)); restoring on what is loaded"
+        case .notTried where reach.strategy == "none": "post \(reach.postId) is not cached and the refresh failed; restoring on what is cached"
+        case .notTried: "post \(reach.postId) is not cached; \(reach.strategy) made no request; restoring on what is cached"
+        case .failed(let message): "post \(reach.postId) could not be fetched: \(message); restoring on what is cached (\(made), \(added))"
+        }
+        Console.out("reach: " + line)
+        for (number, request) in reach.requests.enumerated() {
+            let answer: String
+            if let failure = request.failure {
+                answer = "failed: \(failure)"
+            } else if case .post = request.request {
+                answer = request.posts > 0 ? "found" : "not found"
+            } else {
+                answer = "\(request.posts) post\(request.posts == 1 ? "" : "s")"
+            }
+            let retries = request.attempts > 1 ? " after \(request.attempts) attempts" : ""
+            Console.out("  request \(number + 1): \(request.request): \(answer)\(retries)")
+        }
+    }
 
     static func value(of report: CacheFirstLoader.Report, source: TimelineSource) -> Value {
         func date(_ value: Date?) -> Value { value.map { .string(Timestamp.format($0)) } ?? .null }
@@ -181,11 +220,28 @@ struct TimelineFetchCommand: AsyncParsableCommand {
             ])))
         }
         members.append(("posts", .integer(report.timeline.posts.count)))
+        members.append(("gaps", .array(report.gaps.map { .dictionary([("above", .string($0.above)), ("below", .string($0.below))]) })))
+        if let start = report.start, let snapshot = start.snapshot {
+            members.append(("start", .dictionary([("postId", .string(snapshot.postId)), ("source", .string(start.source.rawValue)),
+                                                  ("device", start.device.map(Value.string) ?? .null)])))
+        }
+        if let reach = report.reach {
+            members.append(("reach", .dictionary([
+                ("postId", .string(reach.postId)), ("strategy", .string(reach.strategy)), ("outcome", .string(reach.outcome.description)),
+                ("requests", .array(reach.requests.map { request in
+                    .dictionary([("request", .string(request.request.description)), ("url", .string(request.url)),
+                                 ("posts", .integer(request.posts)), ("attempts", .integer(request.attempts)),
+                                 ("failure", request.failure.map(Value.string) ?? .null)])
+                })),
+                ("bytes", .integer(reach.bytes)), ("added", .integer(reach.added)),
+            ])))
+        }
         if let restoration = report.restoration {
             members.append(("restoration", .dictionary([
                 ("postId", .string(restoration.postId)), ("index", .integer(restoration.index)),
-                ("contentOffset", .real(restoration.contentOffset)), ("strategy", .string(restoration.strategy)),
-                ("confidence", .real(restoration.confidence)),
+                ("contentOffset", .real(restoration.contentOffset)), ("method", .string(restoration.method.rawValue)),
+                ("strategy", .string(restoration.strategy)), ("confidence", .real(restoration.confidence)),
+                ("requests", .integer(report.reach?.requestCount ?? 0)),
             ])))
         }
         return .dictionary(members)

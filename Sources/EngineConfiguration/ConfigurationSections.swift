@@ -51,6 +51,9 @@ public struct NetworkSettings: Sendable, Equatable {
     public var policy: ComponentSpec?
     /// Seconds one request may take.
     public var requestTimeout: Double
+    /// How a post the cache lacks is reached, as written (a name alone reads as a spec without
+    /// parameters).
+    public var reach: ComponentSpec
 }
 
 /// One stage of a pipeline, or one log sink: a registered name and its parameters.

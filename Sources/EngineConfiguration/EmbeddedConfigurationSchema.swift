@@ -216,7 +216,7 @@ extension ConfigurationSchema {
     },
     "Network": {
       "title": "Network",
-      "description": "How timelines are refreshed from their source: the retry policy and the request timeout.",
+      "description": "How timelines are refreshed from their source: the retry policy, the request timeout, and how a post the cache lacks is reached.",
       "type": "object",
       "default": {},
       "properties": {
@@ -235,6 +235,12 @@ extension ConfigurationSchema {
           "exclusiveMinimum": 0,
           "maximum": 600,
           "default": 15
+        },
+        "Reach": {
+          "title": "Reach strategy",
+          "description": "How a post to restore that the cache lacks (a synced position, or one evicted) is fetched from the timeline's source before restoring: PostWindow (the post and the page below it by id; from the top within MaxRequests where the API cannot page by post), CacheOnly (no request), OnePage (Ice Cubes' one page), TopPages (the Bluesky prototype's six pages from the top).",
+          "$ref": "#/$defs/reachStrategy",
+          "default": "PostWindow"
         }
       },
       "additionalProperties": false
@@ -1457,6 +1463,152 @@ extension ConfigurationSchema {
               "required": [
                 "URL"
               ],
+              "additionalProperties": false
+            }
+          }
+        ]
+      }
+    },
+    "reachStrategy": {
+      "title": "Reach strategy",
+      "description": "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it. PostWindow: Fetches the saved post and the page below it by id; where the API pages only from the top, pages down to it within MaxRequests. CacheOnly: Makes no request: restores on what is cached. OnePage: Ice Cubes' way: one page of PageSize below the saved post (max_id), or after the head page. TopPages: The Bluesky prototype's way: pages down from the top, MaxPages in all, then gives up.",
+      "if": {
+        "type": "string"
+      },
+      "then": {
+        "type": "string",
+        "enum": [
+          "PostWindow",
+          "CacheOnly",
+          "OnePage",
+          "TopPages"
+        ]
+      },
+      "else": {
+        "title": "Reach strategy",
+        "description": "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
+        "type": "object",
+        "properties": {
+          "Strategy": {
+            "title": "Strategy",
+            "description": "The registered name. PostWindow: Fetches the saved post and the page below it by id; where the API pages only from the top, pages down to it within MaxRequests. CacheOnly: Makes no request: restores on what is cached. OnePage: Ice Cubes' way: one page of PageSize below the saved post (max_id), or after the head page. TopPages: The Bluesky prototype's way: pages down from the top, MaxPages in all, then gives up.",
+            "type": "string",
+            "enum": [
+              "PostWindow",
+              "CacheOnly",
+              "OnePage",
+              "TopPages"
+            ]
+          }
+        },
+        "required": [
+          "Strategy"
+        ],
+        "allOf": [
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "PostWindow"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "PageSize": {
+                  "description": "Posts asked for per page; the API's own maximum caps it (Mastodon 40, Bluesky 100).",
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 100,
+                  "default": 100
+                },
+                "MaxRequests": {
+                  "description": "The most requests one reach makes, the closing lookup included.",
+                  "type": "integer",
+                  "minimum": 2,
+                  "maximum": 100,
+                  "default": 20
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "CacheOnly"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "OnePage"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "PageSize": {
+                  "description": "Posts asked for; the API's own maximum caps it.",
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 100,
+                  "default": 40
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "TopPages"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "MaxPages": {
+                  "description": "Pages from the top, the head page included, before giving up.",
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 100,
+                  "default": 6
+                },
+                "PageSize": {
+                  "description": "Posts asked for per page; the API's own maximum caps it.",
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 100,
+                  "default": 50
+                }
+              },
               "additionalProperties": false
             }
           }

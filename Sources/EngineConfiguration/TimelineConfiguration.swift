@@ -64,7 +64,8 @@ public struct TimelineConfiguration: Sendable, Equatable {
         let network = SectionReader(resolved, "Network")
         self.network = NetworkSettings(
             policy: network.component("Policy", nameKey: "Strategy"),
-            requestTimeout: network.double("RequestTimeout"))
+            requestTimeout: network.double("RequestTimeout"),
+            reach: network.component("Reach", nameKey: "Strategy") ?? ComponentSpec(name: network.string("Reach")))
         let restoration = SectionReader(resolved, "Restoration")
         self.restoration = RestorationSettings(
             pipeline: explicitPipeline ? restoration.components("Pipeline", nameKey: "Strategy") : nil,

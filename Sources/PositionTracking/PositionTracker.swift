@@ -232,6 +232,12 @@ public struct PositionTracker: Sendable {
         return history.first
     }
 
+    /// `restoreInput(at:)`, and whether it is the live anchor: the reader is on this device now.
+    public func restoreInputWithLiveness(at date: Date) -> (snapshot: PositionSnapshot?, isLive: Bool) {
+        if !launchedSinceLastScroll, let liveAnchor, !liveAnchorExpired(at: date) { return (liveAnchor, true) }
+        return (restoreInput(at: date), false)
+    }
+
     /// Adds a snapshot to the history (newest first, one per post, bounded).
     public mutating func save(_ snapshot: PositionSnapshot, at date: Date) {
         lastSaveAt = date

@@ -18,7 +18,8 @@ public struct SuggestionBuilder: Sendable {
     }
 
     public func suggestions(restoration: Restoration?, snapshot: PositionSnapshot?, history: [PositionSnapshot],
-                            index: TimelineIndex, now: Date, otherDevices: [PositionSnapshot] = []) -> [RestorationSuggestion] {
+                            index: TimelineIndex, now: Date, otherDevices: [PositionSnapshot] = [],
+                            ownReplaced: PositionSnapshot? = nil) -> [RestorationSuggestion] {
         var result: [RestorationSuggestion] = []
         func add(_ suggestion: RestorationSuggestion) {
             if !result.contains(where: { $0.postId == suggestion.postId }) { result.append(suggestion) }
@@ -35,6 +36,12 @@ public struct SuggestionBuilder: Sendable {
             let device = other.deviceId ?? "another device"
             add(RestorationSuggestion(title: "Continue from \(device) · " + SuggestionBuilder.relative(now.timeIntervalSince(saved)),
                                       description: describe(index, found), postId: other.postId, index: found, confidence: 0.9))
+        }
+        // When another device's position replaced this device's own, the own stays on offer.
+        if let own = ownReplaced, let found = index.index(of: own.postId) {
+            let age = own.savedAt.map { " · " + SuggestionBuilder.relative(now.timeIntervalSince($0)) } ?? ""
+            add(RestorationSuggestion(title: "Where you were on this device\(age)", description: describe(index, found), postId: own.postId,
+                                      index: found, confidence: 0.5))
         }
         if let created = snapshot?.postCreatedAt, index.count > 0 {
             let position = min(index.timeOrderPosition(atOrAfter: created), index.count - 1)

@@ -4,6 +4,7 @@
 import AuthorRun
 import BestConfidence
 import CacheChain
+import CacheOnly
 import CausalFurthest
 import ContentSimilarity
 import Directory
@@ -19,10 +20,13 @@ import MastodonMarkers
 import NeighborAnchor
 import NoRetry
 import None
+import OnePage
+import PostWindow
 import SizeBounded
 import StrategyKit
 import TTL
 import TemporalProximity
+import TopPages
 import ViewportAnchor
 import WeightedVote
 import iCloudKeyValueStore
@@ -54,6 +58,10 @@ public enum BuiltInStrategies {
         ICloudKeyValueStoreTransport.type,
         HTTPTransport.type,
         MastodonMarkersTransport.type,
+        PostWindowReach.type,
+        CacheOnlyReach.type,
+        OnePageReach.type,
+        TopPagesReach.type,
     ]
 
     /// The registry of the built-ins.

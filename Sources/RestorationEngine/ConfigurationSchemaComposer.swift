@@ -36,6 +36,10 @@ public enum ConfigurationSchemaComposer {
             title: "Transport",
             description: "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it.",
             types: registry.types(of: .transport)))
+        definitions["reachStrategy"] = Value.Member(value: nameOrDefinition(
+            title: "Reach strategy",
+            description: "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
+            types: registry.types(of: .reach)))
         definitions["sink"] = Value.Member(value: definition(
             title: "Log sink",
             description: "One log destination: the sink's name under Sink, and its options beside it.",

@@ -42,6 +42,9 @@ public enum DefaultComponents {
     /// The retry policy when `Network.Policy` is absent: one request, no retry.
     public static let networkPolicy = ComponentSpec(name: "NoRetry")
 
+    /// How a post the cache lacks is reached when `Network.Reach` is absent.
+    public static let reach = ComponentSpec(name: "PostWindow")
+
     /// The cached timelines' policies when `TimelineCache.Policy` is absent: `TTL(MaxAge:
     /// TimelineCache.MaxAge)`, then `LRU(MaxEntries: TimelineCache.MaxCacheSize)`.
     public static func timelineCache(for configuration: TimelineConfiguration) -> [ComponentSpec] {

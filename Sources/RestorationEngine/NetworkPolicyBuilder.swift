@@ -2,8 +2,9 @@ import EngineConfiguration
 import StrategyKit
 import ValueTree
 
-/// Builds the network policy the configuration's `Network.Policy` chooses (by default
-/// `DefaultComponents.networkPolicy`), through the registry.
+/// Builds the `Network` section's components through the registry: the retry policy
+/// `Network.Policy` chooses (by default `DefaultComponents.networkPolicy`) and the reach strategy
+/// of `Network.Reach` (by default `DefaultComponents.reach`).
 public struct NetworkPolicyBuilder: Sendable {
     public let registry: StrategyRegistry
     public let configuration: TimelineConfiguration
@@ -16,6 +17,15 @@ public struct NetworkPolicyBuilder: Sendable {
     /// The configured policy.
     public func build() throws(PipelineError) -> any NetworkPolicy {
         try policy(from: configuration.network.policy ?? DefaultComponents.networkPolicy)
+    }
+
+    /// The configured reach strategy (`Network.Reach`).
+    public func reachStrategy() throws(PipelineError) -> any ReachStrategy {
+        let spec = configuration.network.reach.name.isEmpty ? DefaultComponents.reach : configuration.network.reach
+        guard case .reach(let built) = try registry.build(StrategyNode(spec), kind: .reach) else {
+            throw PipelineError("\(spec.name) did not build a reach strategy")
+        }
+        return built
     }
 
     /// The policy a spec names, with its parameters checked against the type's schema.

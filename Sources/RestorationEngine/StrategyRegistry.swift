@@ -86,7 +86,7 @@ public struct StrategyRegistry: Sendable {
                 switch try build(child, kind: composes, inherited: inherited, depth: depth + 1) {
                 case .restoration(let stage): options.children.append(stage)
                 case .cache(let policy): options.cachePolicies.append(policy)
-                case .positioning, .network, .merge, .transport: throw PipelineError("\(node.name) cannot combine \(child.name)")
+                case .positioning, .network, .merge, .transport, .reach: throw PipelineError("\(node.name) cannot combine \(child.name)")
                 }
             }
         } else if !node.children.isEmpty {
@@ -104,7 +104,7 @@ public struct StrategyRegistry: Sendable {
         case (.restoration(let stage), .restoration), (.restoration(let stage), .fallback):
             let weight = StrategyWeight.parameter.value(in: options)
             return weight == StrategyWeight.parameter.defaultValue ? built : .restoration(WeightedStage(stage, weight: weight))
-        case (.positioning, .positioning), (.cache, .cache), (.network, .network), (.merge, .merge), (.transport, .transport):
+        case (.positioning, .positioning), (.cache, .cache), (.network, .network), (.merge, .merge), (.transport, .transport), (.reach, .reach):
             return built
         default:
             throw PipelineError("\(node.name) built a \(built.kindName), not a \(type.kind.rawValue) strategy")

@@ -1,21 +1,13 @@
 import Foundation
 import PositionTracking
 import SessionFormat
+import SyncModel
 import TimelineCore
 
 /// The state of a replay at a `restore` event: what the pipeline is given, and the truth.
 public struct RestorePoint: Sendable {
-    /// Where the pipeline's input came from.
-    public enum InputSource: String, Sendable, Equatable {
-        /// The last scroll observation, with no launch since and not expired in the background.
-        case liveAnchor = "live anchor"
-        /// The most recent saved snapshot.
-        case savedSnapshot = "saved snapshot"
-        /// Another device's position, received by sync, that won this device's register.
-        case synced = "synced from another device"
-        /// Nothing was ever captured: the pipeline's fallback applies.
-        case none = "no snapshot"
-    }
+    /// Where the pipeline's input came from (the one rule, `RestoreStart`).
+    public typealias InputSource = RestoreStart.Source
 
     /// The label used for a restore event without a tag.
     public static let untagged = "untagged"

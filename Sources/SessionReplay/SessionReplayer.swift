@@ -238,30 +238,17 @@ public struct SessionReplayer {
             let name = event.device ?? header.device
             let (deviceTracker, deviceResume) = name == header.device
                 ? (tracker, resume) : (otherDevices[name] ?? (PositionTracker(settings: settings.tracker, deviceId: name), ResumeState()))
-            var input = deviceTracker.restoreInput(at: event.at)
-            var source: RestorePoint.InputSource
-            if input == nil {
-                source = .none
-            } else if !deviceTracker.launchedSinceLastScroll, let live = deviceTracker.liveAnchor, input == live,
-                      !deviceTracker.liveAnchorExpired(at: event.at) {
-                source = .liveAnchor
-            } else {
-                source = .savedSnapshot
-            }
-            // The register's winner, by the merge policy, when another device wrote it: unless
-            // the reader is live on this device, that is where they are.
-            var own: (input: PositionSnapshot?, source: RestorePoint.InputSource)?
-            if source != .liveAnchor, let winner = value(on: name), winner.device != name, let synced = winner.snapshot {
-                own = (input, source)
-                input = synced
-                source = .synced
-            }
+            // The one rule of every restore (`RestoreStart`): the live anchor, else the register's
+            // winner when another device wrote it, else this device's own saved snapshot.
+            let own = deviceTracker.restoreInputWithLiveness(at: event.at)
+            let start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, winner: value(on: name), device: name)
+            let (input, source) = (start.snapshot, start.source)
             let close = deviceResume.close(under: settings.policy, at: event.at, hasHistory: input != nil || !deviceTracker.history.isEmpty)
             var point = RestorePoint(line: line, at: event.at, tag: tag ?? RestorePoint.untagged, expected: expected, input: input,
                                      inputSource: source, close: close, index: timeline.index())
             point.device = name
             point.afterSwitch = lastScrollDevice.map { $0 != name } ?? false
-            point.ownInput = own
+            if source == .synced { point.ownInput = (start.ownSnapshot, start.ownSource ?? .none) }
             return point
         }
         return nil

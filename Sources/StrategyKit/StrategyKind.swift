@@ -16,6 +16,9 @@ public enum StrategyKind: String, CaseIterable, Sendable, Comparable {
     case merge
     /// Carries positions between devices (None, Directory).
     case transport
+    /// Reaches a post the cache lacks, with requests to the timeline's source (PostWindow,
+    /// CacheOnly, OnePage, TopPages).
+    case reach
 
     /// True for the kinds that stand in a restoration pipeline.
     public var isStage: Bool { self == .restoration || self == .fallback || self == .positioning }
@@ -28,6 +31,7 @@ public enum StrategyKind: String, CaseIterable, Sendable, Comparable {
         case .network: "network policy"
         case .merge: "merge policy"
         case .transport: "transport"
+        case .reach: "reach strategy"
         }
     }
 

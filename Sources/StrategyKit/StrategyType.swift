@@ -35,6 +35,7 @@ public enum BuiltStrategy: Sendable {
     case network(any NetworkPolicy)
     case merge(any MergePolicy)
     case transport(any SyncTransport)
+    case reach(any ReachStrategy)
 
     /// The kind of component this is (a fallback stage reads as `restoration`).
     public var kindName: String {
@@ -45,6 +46,7 @@ public enum BuiltStrategy: Sendable {
         case .network: "network policy"
         case .merge: "merge policy"
         case .transport: "transport"
+        case .reach: "reach strategy"
         }
     }
 }
@@ -74,6 +76,8 @@ public struct StrategyType: Sendable {
     public let networkScenarios: [NetworkScenario]
     /// Named examples of a merge policy, run by the shared conformance suite.
     public let mergeScenarios: [MergeScenario]
+    /// Named examples of a reach strategy, run by the shared conformance suite.
+    public let reachScenarios: [ReachScenario]
     /// Former names that still select this type; the configuration schema accepts them with a
     /// warning naming the current one.
     public let aliases: [String]
@@ -82,7 +86,7 @@ public struct StrategyType: Sendable {
     /// A type whose parameters are declared with `Parameter`.
     public init(name: String, kind: StrategyKind, summary: String, parameters: [ParameterDeclaration] = [], composes: StrategyKind? = nil,
                 scenarios: [StrategyScenario] = [], cacheScenarios: [CacheScenario] = [], networkScenarios: [NetworkScenario] = [],
-                mergeScenarios: [MergeScenario] = [], aliases: [String] = [],
+                mergeScenarios: [MergeScenario] = [], reachScenarios: [ReachScenario] = [], aliases: [String] = [],
                 make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
         var all = parameters
         if kind.isStage, kind != .positioning { all.append(StrategyWeight.parameter.declaration) }
@@ -95,7 +99,7 @@ public struct StrategyType: Sendable {
         let schema = Value.dictionary(pairs)
         self.init(name: name, kind: kind, summary: summary, declarations: all, parameterSchema: schema, composes: composes,
                   scenarios: scenarios, cacheScenarios: cacheScenarios, networkScenarios: networkScenarios,
-                  mergeScenarios: mergeScenarios, aliases: aliases, make: make)
+                  mergeScenarios: mergeScenarios, reachScenarios: reachScenarios, aliases: aliases, make: make)
     }
 
     /// A type described by a raw parameter schema (an object schema), as a plugin describes
@@ -110,12 +114,12 @@ public struct StrategyType: Sendable {
             schema = Value(.dictionary(members))
         }
         self.init(name: name, kind: kind, summary: summary, declarations: [], parameterSchema: schema, composes: composes,
-                  scenarios: scenarios, cacheScenarios: [], networkScenarios: [], mergeScenarios: [], aliases: [], make: make)
+                  scenarios: scenarios, cacheScenarios: [], networkScenarios: [], mergeScenarios: [], reachScenarios: [], aliases: [], make: make)
     }
 
     private init(name: String, kind: StrategyKind, summary: String, declarations: [ParameterDeclaration], parameterSchema: Value,
                  composes: StrategyKind?, scenarios: [StrategyScenario], cacheScenarios: [CacheScenario],
-                 networkScenarios: [NetworkScenario], mergeScenarios: [MergeScenario], aliases: [String],
+                 networkScenarios: [NetworkScenario], mergeScenarios: [MergeScenario], reachScenarios: [ReachScenario], aliases: [String],
                  make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
         self.name = name
         self.kind = kind
@@ -127,6 +131,7 @@ public struct StrategyType: Sendable {
         self.cacheScenarios = cacheScenarios
         self.networkScenarios = networkScenarios
         self.mergeScenarios = mergeScenarios
+        self.reachScenarios = reachScenarios
         self.aliases = aliases
         self.make = make
     }

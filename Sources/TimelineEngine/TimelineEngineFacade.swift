@@ -5,6 +5,7 @@ import PositionSync
 import PositionTracking
 import RestorationEngine
 import StrategyKit
+import SyncModel
 import TimelineCore
 import TimelineLoading
 import TimelineStore
@@ -204,10 +205,24 @@ public final class TimelineEngine: @unchecked Sendable {
         }
     }
 
-    /// The snapshot a restore would start from now.
+    /// The snapshot a restore would start from now (the one rule, `RestoreStart`).
     public func snapshot() -> PositionSnapshot? {
-        let now = clock()
-        return locked { tracker.restoreInput(at: now) }
+        restoreStart(at: clock()).snapshot
+    }
+
+    /// Where a restore at `now` starts: the live anchor; else, with sync, the register's winner
+    /// when another device wrote it; else this device's newest saved snapshot.
+    public func restoreStart(at now: Date) -> RestoreStart {
+        let own = locked { tracker.restoreInputWithLiveness(at: now) }
+        var winner: PositionRecord?
+        if let sync, let store, !own.isLive {
+            do {
+                winner = sync.components.policy.value(of: try store.register(of: RegisterKey(account: scope.account, timeline: scope.timeline)))
+            } catch {
+                lastStoreError = error
+            }
+        }
+        return RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, winner: winner, device: sync?.device)
     }
 
     /// The saved positions, newest first.
@@ -217,9 +232,9 @@ public final class TimelineEngine: @unchecked Sendable {
     public func restore(in index: TimelineIndex) -> RestoreResult {
         settle()
         let now = clock()
-        let (pipeline, snapshot, history, policy, resumeState) = locked {
-            (self.pipeline, tracker.restoreInput(at: now), tracker.history, self.policy, self.resumeState)
-        }
+        let start = restoreStart(at: now)
+        let snapshot = start.snapshot
+        let (pipeline, history, policy, resumeState) = locked { (self.pipeline, tracker.history, self.policy, self.resumeState) }
         let close = resumeState.close(under: policy, at: now, hasHistory: snapshot != nil || !history.isEmpty)
         guard index.count > 0 else { return RestoreResult(restoration: nil, close: close, restoreSilently: false, suggestions: [], trace: []) }
         if close == .freshInstall || snapshot == nil {
@@ -228,7 +243,7 @@ public final class TimelineEngine: @unchecked Sendable {
         }
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
         let suggestions = SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history,
-                                                          index: index, now: now)
+                                                          index: index, now: now, ownReplaced: start.source == .synced ? start.ownSnapshot : nil)
         let restoration = policy.apply(outcome.restoration, after: close, in: index)
         if let restoration, let store {
             do {
@@ -284,17 +299,20 @@ public final class TimelineEngine: @unchecked Sendable {
         guard let store else { throw StoreError(path: "(none)", "the engine has no store; pass one to TimelineEngine(store:)") }
         let (configuration, pipeline) = locked { (self.configuration, self.pipeline) }
         let builder = CachePolicyBuilder(registry: registry, configuration: configuration)
-        let network = try NetworkPolicyBuilder(registry: registry, configuration: configuration).build()
+        let networkBuilder = NetworkPolicyBuilder(registry: registry, configuration: configuration)
         let loader = CacheFirstLoader(store: store, scope: scope,
-                                      fetcher: SourceFetcher(policy: network, requestTimeout: configuration.network.requestTimeout),
-                                      pipeline: pipeline, cachePolicy: try builder.timelineCache(), now: clock)
+                                      fetcher: SourceFetcher(policy: try networkBuilder.build(), requestTimeout: configuration.network.requestTimeout),
+                                      pipeline: pipeline, cachePolicy: try builder.timelineCache(), reach: try networkBuilder.reachStrategy(),
+                                      sync: sync.map { CacheFirstLoader.SyncView(policy: $0.components.policy, device: $0.device) }, now: clock)
         return try await loader.load(from: source, onCached: onCached, progress: progress)
     }
 
     /// The ranked choices for "Continue reading?" in `index`.
     public func suggestions(in index: TimelineIndex) -> [RestorationSuggestion] {
         let now = clock()
-        let (pipeline, snapshot, history) = locked { (self.pipeline, tracker.restoreInput(at: now), tracker.history) }
+        let start = restoreStart(at: now)
+        let snapshot = start.snapshot
+        let (pipeline, history) = locked { (self.pipeline, tracker.history) }
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
         // With sync, the other devices' last positions: "Continue from laptop · 3 min ago".
         var others: [PositionSnapshot] = []
@@ -310,6 +328,6 @@ public final class TimelineEngine: @unchecked Sendable {
             }
         }
         return SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history, index: index, now: now,
-                                               otherDevices: others)
+                                               otherDevices: others, ownReplaced: start.source == .synced ? start.ownSnapshot : nil)
     }
 }

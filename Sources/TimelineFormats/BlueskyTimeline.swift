@@ -37,4 +37,27 @@ public enum BlueskyTimeline {
         }
         return posts
     }
+
+    /// The `cursor` of a `getTimeline` answer: where the next page continues (nil at the end).
+    public static func cursor(from root: Value) -> String? {
+        root["cursor"]?.stringValue
+    }
+
+    /// The posts of an `app.bsky.feed.getPosts` answer (`{"posts": [postView]}`); a post that no
+    /// longer exists is absent from it.
+    public static func lookedUp(from root: Value) throws(TimelineFormatError) -> [Post] {
+        guard let views = root["posts"]?.arrayValue else {
+            throw TimelineFormatError("expected an object with \"posts\" (app.bsky.feed.getPosts)", at: root.location)
+        }
+        var posts: [Post] = []
+        for view in views {
+            guard let uri = view["uri"]?.stringValue else { throw TimelineFormatError("a post needs \"uri\"", at: view.location) }
+            guard let timeText = view["record"]?["createdAt"]?.stringValue ?? view["indexedAt"]?.stringValue,
+                  let createdAt = Timestamp.parse(timeText) else {
+                throw TimelineFormatError("post \(uri) needs \"record.createdAt\" as RFC 3339", at: view.location)
+            }
+            posts.append(Post(id: uri, createdAt: createdAt, author: view["author"]?["handle"]?.stringValue, text: view["record"]?["text"]?.stringValue))
+        }
+        return posts
+    }
 }

@@ -18,18 +18,21 @@ public enum MastodonTimeline {
             throw TimelineFormatError("expected an array of Mastodon statuses", at: root.location)
         }
         var posts: [Post] = []
-        for status in statuses {
-            guard let id = status["id"]?.stringValue else {
-                throw TimelineFormatError("a status needs an \"id\"", at: status.location)
-            }
-            guard let created = status["created_at"]?.stringValue, let createdAt = Timestamp.parse(created) else {
-                throw TimelineFormatError("status \(id) needs \"created_at\" as RFC 3339", at: status["created_at"]?.location ?? status.location)
-            }
-            let source = status["reblog"].flatMap { $0 == .null ? nil : $0 } ?? status
-            posts.append(Post(id: id, createdAt: createdAt, author: status["account"]?["acct"]?.stringValue,
-                              text: source["content"]?.stringValue.map(HTMLText.plain)))
-        }
+        for status in statuses { posts.append(try post(from: status)) }
         return posts
+    }
+
+    /// One Status (`GET /api/v1/statuses/:id`) as a post.
+    public static func post(from status: Value) throws(TimelineFormatError) -> Post {
+        guard status.dictionaryValue != nil, let id = status["id"]?.stringValue else {
+            throw TimelineFormatError("a status needs an \"id\"", at: status.location)
+        }
+        guard let created = status["created_at"]?.stringValue, let createdAt = Timestamp.parse(created) else {
+            throw TimelineFormatError("status \(id) needs \"created_at\" as RFC 3339", at: status["created_at"]?.location ?? status.location)
+        }
+        let source = status["reblog"].flatMap { $0 == .null ? nil : $0 } ?? status
+        return Post(id: id, createdAt: createdAt, author: status["account"]?["acct"]?.stringValue,
+                    text: source["content"]?.stringValue.map(HTMLText.plain))
     }
 }
 

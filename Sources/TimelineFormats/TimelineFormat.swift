@@ -47,6 +47,16 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// An API answer's JSON as a value tree, for the readers of one API shape
+    /// (`MastodonTimeline`, `BlueskyTimeline`).
+    public static func json(_ data: Data) throws(TimelineFormatError) -> Value {
+        do {
+            return try JSONReader().read(data)
+        } catch {
+            throw TimelineFormatError(error.message, at: error.location)
+        }
+    }
+
     static func detect(_ root: Value) -> TimelineFormat {
         if root["posts"] != nil { return .engine }
         if root["feed"] != nil { return .bluesky }

@@ -1,6 +1,7 @@
 import Foundation
 import RestorationEngine
 import StrategyKit
+import SyncModel
 import TimelineCore
 import TimelineFormats
 import TimelineStore
@@ -11,7 +12,12 @@ import TimelineStore
 /// 2. The source is asked for a refresh, retried as the network policy allows.
 /// 3. The answer is merged into the cache (`TimelineMerge`).
 /// 4. The result is stored, trimmed by the cache policy, and the changes reported.
-/// 5. The reader's newest saved position is restored on it with the pipeline.
+/// 5. The position to restore is chosen by the one rule (`RestoreStart`): with sync, the
+///    register's winner when another device wrote it, else this device's newest saved snapshot.
+/// 6. When that post is not in the timeline and the source pages, the reach strategy fetches it
+///    and the posts around it (`ReachRun`), merged in as windows with gaps where posts remain
+///    missing.
+/// 7. The position is restored on the result with the pipeline.
 ///
 /// When the refresh fails the cached timeline stands, untouched, and the status says whether
 /// the source was unreachable (offline) or answered with something unusable (stale).
@@ -24,9 +30,27 @@ public struct CacheFirstLoader: Sendable {
     public let cachePolicy: any CachePolicy
     /// The time, for storage and ages.
     public var now: @Sendable () -> Date
+    /// How a post the cache lacks is reached (nil: it is not; the restore uses what is cached).
+    public var reach: (any ReachStrategy)?
+    /// With sync: the merge policy and this device, so that a restore starts from the
+    /// register's winner (nil: this device's own history only).
+    public var sync: SyncView?
+
+    /// What the loader needs of sync to choose where a restore starts.
+    public struct SyncView: Sendable {
+        public var policy: any MergePolicy
+        public var device: String
+
+        public init(policy: any MergePolicy, device: String) {
+            self.policy = policy
+            self.device = device
+        }
+    }
 
     public init(store: TimelineStore, scope: StoreScope, fetcher: SourceFetcher, pipeline: Pipeline, cachePolicy: any CachePolicy,
-                now: @escaping @Sendable () -> Date = Date.init) {
+                reach: (any ReachStrategy)? = nil, sync: SyncView? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+        self.reach = reach
+        self.sync = sync
         self.store = store
         self.scope = scope
         self.fetcher = fetcher
@@ -64,9 +88,42 @@ public struct CacheFirstLoader: Sendable {
         public var timeline: Timeline
         /// Where `timeline` lacks posts the source has, top to bottom.
         public var gaps: [TimelineGap] = []
-        /// The newest saved position, and where it puts the reader on `timeline`.
-        public var position: PositionSnapshot?
+        /// Where the restore started (the one rule), and where it put the reader on `timeline`.
+        public var start: RestoreStart?
         public var restoration: Restoration?
+        /// How the restore's post was fetched when the cache lacked it (nil: it was cached, or
+        /// there was no position).
+        public var reach: ReachReport?
+
+        /// The position restored from.
+        public var position: PositionSnapshot? { start?.snapshot }
+    }
+
+    /// What reaching the restore's post did.
+    public struct ReachReport: Sendable {
+        public var postId: String
+        /// The strategy that chose the requests.
+        public var strategy: String
+        public var outcome: ReachRun.Outcome
+        /// Each request and how it went, in order.
+        public var requests: [ReachRequest]
+        /// Requests sent, retries included.
+        public var requestCount: Int
+        /// Bytes of the answers.
+        public var bytes: Int
+        /// Posts the pages added to the cache.
+        public var added: Int
+    }
+
+    /// One request of a reach.
+    public struct ReachRequest: Sendable {
+        public var request: PageRequest
+        public var url: String
+        /// Nil when it was answered; the reason otherwise.
+        public var failure: String?
+        /// Posts in the answer.
+        public var posts: Int
+        public var attempts: Int
     }
 
     /// Runs the five steps. Only a store that cannot be read or written throws; a source that
@@ -101,12 +158,67 @@ public struct CacheFirstLoader: Sendable {
             report.gaps = stored?.gaps ?? []
         }
         if report.merge == nil { report.gaps = cached?.gaps ?? [] }
-        if let snapshot = try store.history(scope: scope).first, !report.timeline.posts.isEmpty {
+        let start = try restoreStart()
+        report.start = start
+        if let snapshot = start.snapshot, !report.timeline.posts.contains(where: { $0.id == snapshot.postId }) {
+            report.reach = try await reachPost(snapshot, source: source, outcome: outcome, report: &report)
+        }
+        if let snapshot = start.snapshot, !report.timeline.posts.isEmpty {
             let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: TimelineIndex(report.timeline)))
-            report.position = snapshot
             report.restoration = outcome.restoration
             if let restoration = outcome.restoration { try store.saveRestoration(restoration, scope: scope, at: now()) }
         }
         return report
+    }
+
+    /// Where a restore starts, by the one rule: with sync, the register's winner when another
+    /// device wrote it; else this device's newest saved snapshot.
+    public func restoreStart() throws(StoreError) -> RestoreStart {
+        try store.restoreStart(scope: scope, policy: sync?.policy, device: sync?.device)
+    }
+
+    /// Fetches the post of `snapshot` and the posts around it with the reach strategy, merges
+    /// them into the store, and updates the report's timeline. Nothing is asked when the refresh
+    /// failed, the source is a file, or there is no reach strategy.
+    func reachPost(_ snapshot: PositionSnapshot, source: TimelineSource, outcome: SourceFetcher.Outcome,
+                   report: inout Report) async throws(StoreError) -> ReachReport {
+        let strategyName = reach?.name ?? "none"
+        var result = ReachReport(postId: snapshot.postId, strategy: strategyName, outcome: .notTried, requests: [], requestCount: 0, bytes: 0, added: 0)
+        guard let reach, report.status == .fresh, let pages = HTTPPageSource(source, fetcher: fetcher, rateLimitSpentUntil: outcome.rateLimitSpentUntil, now: now),
+              case .success(let head) = outcome.result else { return result }
+        let goal = ReachGoal(postId: snapshot.postId, postCreatedAt: snapshot.postCreatedAt, pagesByPost: pages.pagesByPost,
+                             maxPageSize: pages.maxPageSize, headCursor: outcome.cursor, headLastPost: head.last?.id,
+                             cached: Set(report.timeline.posts.map(\.id)))
+        var run = ReachRun(goal: goal, strategy: reach)
+        while let request = run.next() {
+            let answered = await pages.answer(request)
+            switch answered.answer {
+            case .success(let answer):
+                run.record(request, answer: answer, attempts: max(1, answered.attempts.count))
+                result.requests.append(ReachRequest(request: request, url: answered.url.absoluteString, failure: nil, posts: answer.posts.count,
+                                                    attempts: answered.attempts.count))
+            case .failure(let error):
+                run.fail(error.description, attempts: answered.attempts.count)
+                result.requests.append(ReachRequest(request: request, url: answered.url.absoluteString, failure: error.description, posts: 0,
+                                                    attempts: answered.attempts.count))
+            }
+        }
+        result.outcome = run.outcome
+        result.requestCount = run.requests
+        result.bytes = run.bytes
+        guard !run.pages.isEmpty else { return result }
+        let time = now()
+        let fetched = Set(run.pages.flatMap { $0.posts.map(\.id) })
+        result.added = try store.updateTimeline(scope: scope, refreshedAt: time) { current in
+            let cached = current?.posts ?? []
+            let merged = run.merge(into: cached, gapsBelow: current?.gapsBelow ?? [])
+            let kept = Set(cached.map(\.id)).subtracting(fetched)
+            return (TimelineStore.TimelineUpdate(posts: merged.posts, unconfirmed: kept, gapsBelow: merged.gapsBelow), merged.added.count)
+        }
+        report.evicted += try store.trimTimeline(scope: scope, policy: cachePolicy, now: time)
+        let stored = try store.storedTimeline(scope: scope)
+        report.timeline = Timeline(posts: stored?.posts ?? [], viewportHeight: report.timeline.viewportHeight)
+        report.gaps = stored?.gaps ?? []
+        return result
     }
 }

@@ -3,6 +3,7 @@ import HTTPExchange
 import StrategyKit
 import TimelineCore
 import TimelineFormats
+import ValueTree
 
 /// One request to a Mastodon or Bluesky timeline endpoint, through the process's HTTP client
 /// (`HTTPExchanges`), bounded by a timeout from sending the request to the last byte of the
@@ -33,6 +34,60 @@ public struct HTTPTimelineClient: Sendable {
 
     /// Requests `url` once and reads the answer as `api`'s timeline shape.
     public func fetch(_ url: URL, api: TimelineSource.API, token: String?) async -> Result<[Post], AttemptError> {
+        await fetchPage(url, api: api, token: token).map(\.posts)
+    }
+
+    /// A page of a timeline: its posts, where the next page continues (Mastodon: the last post's
+    /// id; Bluesky: the answer's `cursor`), and the answer itself, for its headers and size.
+    public struct Page: Sendable {
+        public var posts: [Post]
+        public var cursor: String?
+        public var answer: HTTPExchangeAnswer
+    }
+
+    /// Requests `url` once and reads the answer as a page of `api`'s timeline.
+    public func fetchPage(_ url: URL, api: TimelineSource.API, token: String?) async -> Result<Page, AttemptError> {
+        let shape = api == .mastodon ? "a Mastodon timeline (an array of Status)" : "a Bluesky timeline (app.bsky.feed.getTimeline)"
+        switch await getJSON(url, token: token, shape: shape) {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let (root, answer)):
+            do throws(TimelineFormatError) {
+                guard let root else { throw TimelineFormatError("no body", at: nil) }
+                switch api {
+                case .mastodon:
+                    let posts = try MastodonTimeline.posts(from: root)
+                    return .success(Page(posts: posts, cursor: posts.last?.id, answer: answer))
+                case .bluesky:
+                    return .success(Page(posts: try BlueskyTimeline.posts(from: root), cursor: BlueskyTimeline.cursor(from: root), answer: answer))
+                }
+            } catch {
+                return .failure(AttemptError(failure: .invalidContent("not \(shape)"), message: "the answer is not \(shape): body \(error.description)"))
+            }
+        }
+    }
+
+    /// Looks one post up by id (Mastodon `statuses/:id`, Bluesky `getPosts`): the post, or nil
+    /// when the server says it does not exist (a 404, or absent from `getPosts`).
+    public func lookUp(_ url: URL, api: TimelineSource.API, token: String?) async -> Result<(post: Post?, answer: HTTPExchangeAnswer), AttemptError> {
+        let shape = api == .mastodon ? "a Mastodon Status" : "a Bluesky getPosts answer"
+        switch await getJSON(url, token: token, shape: shape, notFound: true) {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let (root, answer)):
+            guard let root else { return .success((nil, answer)) }
+            do throws(TimelineFormatError) {
+                let post = api == .mastodon ? try MastodonTimeline.post(from: root) : try BlueskyTimeline.lookedUp(from: root).first
+                return .success((post, answer))
+            } catch {
+                return .failure(AttemptError(failure: .invalidContent("not \(shape)"), message: "the answer is not \(shape): body \(error.description)"))
+            }
+        }
+    }
+
+    /// Requests `url` once: the answer's JSON and the answer, or why there is none. With
+    /// `notFound`, a 404 is an answer with no JSON (nil).
+    func getJSON(_ url: URL, token: String?, shape: String, notFound: Bool = false) async -> Result<(Value?, HTTPExchangeAnswer), AttemptError> {
         var headers: [(name: String, value: String)] = [("Accept", "application/json"), ("User-Agent", "TimelineEngine/\(TimelineLoading.version)")]
         if let token, !token.isEmpty { headers.append(("Authorization", "Bearer \(token)")) }
         let http: HTTPExchangeAnswer
@@ -41,6 +96,7 @@ public struct HTTPTimelineClient: Sendable {
         } catch {
             return .failure(attemptError(error))
         }
+        if notFound, http.status == 404 { return .success((nil, http)) }
         let body = http.body
         guard (200...299).contains(http.status) else {
             let wait = RetryAfter.seconds(from: http)
@@ -59,12 +115,9 @@ public struct HTTPTimelineClient: Sendable {
                                          message: "expected application/json, got \(shown)"))
         }
         do {
-            let format: TimelineFormat = api == .mastodon ? .mastodon : .bluesky
-            return .success(try TimelineFormat.read(body, format: format).posts)
+            return .success((try TimelineFormat.json(body), http))
         } catch {
-            let shape = api == .mastodon ? "a Mastodon timeline (an array of Status)" : "a Bluesky timeline (app.bsky.feed.getTimeline)"
-            return .failure(AttemptError(failure: .invalidContent("not \(shape)"),
-                                         message: "the answer is not \(shape): body \(error.description)"))
+            return .failure(AttemptError(failure: .invalidContent("not \(shape)"), message: "the answer is not \(shape): body \(error.description)"))
         }
     }
 

@@ -18,6 +18,20 @@ enum RetryAfter {
         return nil
     }
 
+    /// When an answer says the rate limit is spent (`X-RateLimit-Remaining: 0` with
+    /// `X-RateLimit-Reset` on Mastodon, `RateLimit-Remaining: 0` with `RateLimit-Reset` on
+    /// Bluesky): the time it resets, or nil while requests remain.
+    static func spentUntil(from response: HTTPExchangeAnswer) -> Date? {
+        guard let remaining = (response.header("X-RateLimit-Remaining") ?? response.header("RateLimit-Remaining"))
+            .flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), remaining <= 0 else { return nil }
+        if let value = response.header("X-RateLimit-Reset"),
+           let reset = ISO8601DateFormatter.withFractions.date(from: value) ?? ISO8601DateFormatter().date(from: value) {
+            return reset
+        }
+        if let value = response.header("RateLimit-Reset"), let epoch = Double(value) { return Date(timeIntervalSince1970: epoch) }
+        return nil
+    }
+
     /// `Retry-After`: delay-seconds, or an HTTP-date (RFC 9110 §10.2.3).
     static func parse(_ value: String, now: Date) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)

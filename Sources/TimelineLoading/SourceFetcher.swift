@@ -53,6 +53,19 @@ public struct SourceFetcher: Sendable {
         public var attempts: [Attempt]
         /// The viewport height a file gave, if any.
         public var viewportHeight: Double?
+        /// Where the next page continues after this one (Mastodon: its last post's id; Bluesky:
+        /// the answer's cursor); nil for a file or at the end of the feed.
+        public var cursor: String?
+        /// The size of the answer's body.
+        public var bytes = 0
+        /// When the server's rate limit resets, if the answer said it is spent.
+        public var rateLimitSpentUntil: Date?
+
+        public init(result: Result<[Post], SourceError>, attempts: [Attempt], viewportHeight: Double? = nil) {
+            self.result = result
+            self.attempts = attempts
+            self.viewportHeight = viewportHeight
+        }
     }
 
     /// Reads a file, or requests an HTTP source until it answers or the policy stops, waiting
@@ -85,6 +98,20 @@ public struct SourceFetcher: Sendable {
 
     func fetchHTTP(_ url: URL, api: TimelineSource.API, token: String?, progress: @Sendable (Progress) -> Void) async -> Outcome {
         let client = HTTPTimelineClient(timeout: requestTimeout, exchange: exchange)
+        let (result, attempts) = await attempting(url, progress: progress) { await client.fetchPage(url, api: api, token: token) }
+        var outcome = Outcome(result: result.map(\.posts), attempts: attempts)
+        if case .success(let page) = result {
+            outcome.cursor = page.cursor
+            outcome.bytes = page.answer.body.count
+            outcome.rateLimitSpentUntil = RetryAfter.spentUntil(from: page.answer)
+        }
+        return outcome
+    }
+
+    /// Makes one request with `once` until it succeeds or the policy stops, waiting between
+    /// attempts as the policy says: the result and every attempt.
+    public func attempting<T: Sendable>(_ url: URL, progress: @Sendable (Progress) -> Void = { _ in },
+                                        _ once: () async -> Result<T, HTTPTimelineClient.AttemptError>) async -> (Result<T, SourceError>, [Attempt]) {
         let clock = ContinuousClock()
         let start = clock.now
         func seconds(_ duration: Duration) -> Double {
@@ -96,17 +123,17 @@ public struct SourceFetcher: Sendable {
             // A fetch cancelled before an attempt starts makes no request: the download's own
             // cancellation handler would run before there is a request to cancel.
             if Task.isCancelled {
-                return Outcome(result: .failure(SourceError(source: url.absoluteString, "cancelled before the request was made",
-                                                            failure: .connection("cancelled"))), attempts: attempts)
+                return (.failure(SourceError(source: url.absoluteString, "cancelled before the request was made",
+                                             failure: .connection("cancelled"))), attempts)
             }
             progress(.attempting(number: number, of: policy.maxAttempts))
             let began = clock.now
-            let result = await client.fetch(url, api: api, token: token)
+            let result = await once()
             var attempt = Attempt(number: number, startedAt: seconds(began - start), duration: seconds(clock.now - began))
             switch result {
-            case .success(let posts):
+            case .success(let value):
                 attempts.append(attempt)
-                return Outcome(result: .success(posts), attempts: attempts)
+                return (.success(value), attempts)
             case .failure(let error):
                 attempt.failure = error.failure
                 let delay = Task.isCancelled ? nil : policy.retryDelay(after: error.failure, attempt: number, jitter: jitter())
@@ -116,7 +143,7 @@ public struct SourceFetcher: Sendable {
                 guard let delay else {
                     var message = error.message
                     if attempts.count > 1 { message += " (after \(attempts.count) attempts)" }
-                    return Outcome(result: .failure(SourceError(source: url.absoluteString, message, failure: error.failure)), attempts: attempts)
+                    return (.failure(SourceError(source: url.absoluteString, message, failure: error.failure)), attempts)
                 }
                 try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
                 number += 1

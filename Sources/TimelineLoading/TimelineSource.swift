@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 import TimelineFormats
 
 /// Where a timeline is refreshed from: a file, or a Mastodon or Bluesky server.

@@ -182,6 +182,17 @@ extension TimelineStore {
     }
 
     /// A local write waiting in the outbox: which register, and its stamp (`HLC@device`).
+    /// Where a restore of `scope` starts when the app is not live on it (`RestoreStart`): with a
+    /// merge `policy` (sync on), the register's winner when another device than `device` wrote
+    /// it; else the newest saved snapshot.
+    public func restoreStart(scope: StoreScope, policy: (any MergePolicy)?, device: String?) throws(StoreError) -> RestoreStart {
+        let own = try history(scope: scope).first
+        let winner = try policy.flatMap { policy throws(StoreError) in
+            policy.value(of: try register(of: RegisterKey(account: scope.account, timeline: scope.timeline)))
+        }
+        return RestoreStart.choose(own: own, ownIsLive: false, winner: winner, device: device)
+    }
+
     public struct PendingWrite: Sendable, Equatable {
         public let id: Int64
         public let key: RegisterKey

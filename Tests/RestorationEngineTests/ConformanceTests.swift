@@ -115,7 +115,7 @@ struct ConformanceTests {
                     #expect(posts[restoration.index].id == restoration.postId, "\(name) / \(scenario): the returned post exists")
                     #expect(restoration.contentOffset >= 0 && restoration.contentOffset <= index.maximumContentOffset)
                 }
-            case .cache, .network, .merge, .transport:
+            case .cache, .network, .merge, .transport, .reach:
                 Issue.record("\(name) is not a pipeline stage")
             }
         }

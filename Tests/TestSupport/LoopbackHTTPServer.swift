@@ -50,6 +50,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var scripts: [String: [Answer]] = [:]
     private var handlers: [String: @Sendable (Request, Data) -> Answer] = [:]
+    private var prefixHandlers: [(prefix: String, handler: @Sendable (Request, Data) -> Answer)] = []
     private var requests: [Request] = []
     private var stopped = false
     private let started = Date()
@@ -120,6 +121,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         lock.withLock { handlers[path] = handler }
     }
 
+    /// Answers requests to every path that begins with `prefix` (and has no handler of its own)
+    /// by calling `handler`: a route with a parameter, as `/api/v1/statuses/:id`.
+    public func handle(prefix: String, _ handler: @escaping @Sendable (Request, Data) -> Answer) {
+        lock.withLock { prefixHandlers.append((prefix, handler)) }
+    }
+
     /// The requests so far, in arrival order.
     public var received: [Request] {
         lock.withLock { requests }
@@ -155,7 +162,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
         let path = String(parts[1].split(separator: "?", maxSplits: 1).first ?? "")
         let request = Request(method: parts[0], path: parts[1], headers: headers, arrivedAt: Date().timeIntervalSince(started))
-        if let handler = lock.withLock({ handlers[path] }) {
+        if let handler = lock.withLock({ handlers[path] ?? prefixHandlers.first { path.hasPrefix($0.prefix) }?.handler }) {
             lock.withLock { requests.append(request) }
             let length = min(Int(headers["content-length"] ?? "0") ?? 0, 16 << 20)
             var body = rest

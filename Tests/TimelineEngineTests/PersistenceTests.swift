@@ -170,7 +170,7 @@ struct FacadeSyncTests {
         #expect(try TimelineEngine(configuration: off, store: store).sync == nil)
     }
 
-    @Test("another device's later position is offered once: Continue from laptop · 5 min ago")
+    @Test("another device's later position is where a restore starts, and this device's own place stays on offer")
     func continueFromAnotherDevice() async throws {
         let (directory, _, configuration) = try Self.setup()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -193,10 +193,14 @@ struct FacadeSyncTests {
         phoneClock.advance(600)
         try await sync.syncNow()
         await sync.stop()
-        let suggestions = phone.suggestions(in: index)
-        let fromLaptop = suggestions.filter { $0.title.hasPrefix("Continue from laptop") }
-        #expect(fromLaptop.map(\.title) == ["Continue from laptop · 5 min ago"])
-        #expect(fromLaptop.first?.postId == "p30")
-        #expect(Set(suggestions.map(\.postId)).count == suggestions.count, "one suggestion per post")
+        // Back on the phone after ten minutes away: the restore starts where the laptop left off
+        // (the one rule, RestoreStart), and the phone's own place stays on offer.
+        #expect(phone.restoreStart(at: phoneClock.now).source == .synced)
+        #expect(phone.snapshot()?.postId == "p30")
+        #expect(phone.restore(in: index).restoration?.postId == "p30")
+        let offered = phone.suggestions(in: index)
+        #expect(offered.contains { $0.postId == "p20" && $0.title == "Where you were on this device · 10 min ago" })
+        #expect(offered.first?.postId == "p30")
+        #expect(Set(offered.map(\.postId)).count == offered.count, "one suggestion per post")
     }
 }

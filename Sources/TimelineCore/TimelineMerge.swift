@@ -1,5 +1,4 @@
 import Foundation
-import TimelineCore
 
 /// Merges what a source returned into the cached timeline: posts are deduplicated by id, the
 /// source's display order is kept, edits replace the cached version, and a cached post the
@@ -15,6 +14,8 @@ public struct TimelineMerge: Sendable, Equatable {
         /// A page from the middle (a cursor or max_id): it speaks for the cached posts between
         /// its newest and oldest posts.
         case window
+        /// Posts looked up one by one: each speaks only for itself, placed by time.
+        case lookup
     }
 
     /// The merged timeline, in display order.
@@ -101,6 +102,8 @@ public struct TimelineMerge: Sendable, Equatable {
             case .head:
                 guard let oldest else { return false }
                 return post.createdAt >= oldest || (lastShared.map { index < $0 } ?? false)
+            case .lookup:
+                return false
             case .window:
                 guard let oldest, let newest else { return false }
                 let byTime = post.createdAt >= oldest && post.createdAt <= newest
@@ -119,8 +122,8 @@ public struct TimelineMerge: Sendable, Equatable {
                 removed.append(post.id)
             } else {
                 retained.append(post.id)
-                // Only a window can leave cached posts above what it returned.
-                if coverage == .window, let newest, post.createdAt > newest, firstShared.map({ index < $0 }) ?? true {
+                // Only a window or a lookup can leave cached posts above what it returned.
+                if coverage == .window || coverage == .lookup, let newest, post.createdAt > newest, firstShared.map({ index < $0 }) ?? true {
                     above.append(post)
                 } else {
                     below.append(post)

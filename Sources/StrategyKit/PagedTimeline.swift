@@ -1,0 +1,124 @@
+import Foundation
+import TimelineCore
+
+/// A feed held in memory that answers `PageRequest`s as Mastodon or Bluesky does: the simulated
+/// server behind `engine compare` and the reach strategies' scenarios.
+///
+/// - Mastodon (`pagesByPost`): pages by post id, a deleted post's id still marks its place (as
+///   `max_id` compares ids), and a lookup of a deleted post is not found.
+/// - Bluesky: pages only from the top, with an opaque cursor; a lookup (`getPosts`) of a deleted
+///   post is not found.
+///
+/// Answer sizes follow the shape of the recorded answers in `Tests/Fixtures/api`: an envelope per
+/// post plus its text.
+public struct PagedTimeline: Sendable {
+    /// Every post the feed has had, in display order (newest first), deleted ones included.
+    public private(set) var entries: [Post]
+    /// The ids of the posts deleted since.
+    public private(set) var deleted: Set<String>
+    public let pagesByPost: Bool
+    public let maxPageSize: Int
+    private var positions: [String: Int]
+
+    /// Bytes of JSON around each post's text: Mastodon's Status, Bluesky's feedViewPost.
+    public var envelopeBytes: Int { pagesByPost ? 690 : 480 }
+
+    public init(posts: [Post], deleted: Set<String> = [], pagesByPost: Bool, maxPageSize: Int? = nil) {
+        entries = posts
+        self.deleted = deleted
+        self.pagesByPost = pagesByPost
+        self.maxPageSize = maxPageSize ?? (pagesByPost ? 40 : 100)
+        positions = [:]
+        for (index, post) in posts.enumerated() where positions[post.id] == nil { positions[post.id] = index }
+    }
+
+    /// A Mastodon-shaped feed (pages of at most 40, by post id).
+    public static func mastodon(_ posts: [Post], deleted: Set<String> = []) -> PagedTimeline {
+        PagedTimeline(posts: posts, deleted: deleted, pagesByPost: true)
+    }
+
+    /// A Bluesky-shaped feed (pages of at most 100, from the top only).
+    public static func bluesky(_ posts: [Post], deleted: Set<String> = []) -> PagedTimeline {
+        PagedTimeline(posts: posts, deleted: deleted, pagesByPost: false)
+    }
+
+    /// The posts that exist now, in display order.
+    public var posts: [Post] { entries.filter { !deleted.contains($0.id) } }
+
+    /// New posts on top.
+    public mutating func insert(_ posts: [Post], at index: Int = 0) {
+        entries.insert(contentsOf: posts, at: min(index, entries.count))
+        positions = [:]
+        for (index, post) in entries.enumerated() where positions[post.id] == nil { positions[post.id] = index }
+    }
+
+    /// Deletes posts: pages skip them, lookups do not find them.
+    public mutating func delete(_ ids: some Sequence<String>) {
+        deleted.formUnion(ids)
+    }
+
+    /// Replaces posts by id (edits).
+    public mutating func update(_ posts: [Post]) {
+        for post in posts {
+            if let index = positions[post.id] { entries[index] = post }
+        }
+    }
+
+    /// The head page: the newest `limit` posts, with the cursor after it.
+    public func head(limit: Int) -> PageAnswer {
+        page(from: 0, limit: limit)
+    }
+
+    public func answer(_ request: PageRequest) -> PageAnswer {
+        switch request {
+        case .post(let id):
+            guard let index = positions[id], !deleted.contains(id) else {
+                return PageAnswer(posts: [], found: false, bytes: 60)
+            }
+            return PageAnswer(posts: [entries[index]], bytes: size(of: [entries[index]]))
+        case .top(let cursor, let limit):
+            if pagesByPost { return below(cursor, limit: limit) }
+            guard cursor.hasPrefix("i:"), let start = Int(cursor.dropFirst(2)), start >= 0 else {
+                return PageAnswer(posts: [], cursor: nil, bytes: 60)
+            }
+            return page(from: start, limit: limit)
+        case .below(let post, let limit):
+            guard pagesByPost else { return PageAnswer(posts: [], cursor: nil, bytes: 60) }
+            return below(post, limit: limit)
+        case .above(let post, let limit):
+            guard pagesByPost, let index = positions[post] else { return PageAnswer(posts: [], cursor: nil, bytes: 60) }
+            var found: [Post] = []
+            var position = index - 1
+            while position >= 0, found.count < clamp(limit) {
+                if !deleted.contains(entries[position].id) { found.append(entries[position]) }
+                position -= 1
+            }
+            let posts = Array(found.reversed())
+            return PageAnswer(posts: posts, cursor: posts.last?.id, bytes: size(of: posts))
+        }
+    }
+
+    private func clamp(_ limit: Int) -> Int { max(1, min(limit, maxPageSize)) }
+
+    private func below(_ id: String, limit: Int) -> PageAnswer {
+        guard let index = positions[id] else { return PageAnswer(posts: [], cursor: nil, bytes: 60) }
+        return page(from: index + 1, limit: limit)
+    }
+
+    /// Up to `limit` existing posts from entry `start` on, and the cursor after them.
+    private func page(from start: Int, limit: Int) -> PageAnswer {
+        var posts: [Post] = []
+        var position = start
+        while position < entries.count, posts.count < clamp(limit) {
+            if !deleted.contains(entries[position].id) { posts.append(entries[position]) }
+            position += 1
+        }
+        let more = entries[min(position, entries.count)...].contains { !deleted.contains($0.id) }
+        let cursor: String? = !more ? nil : pagesByPost ? posts.last?.id : "i:\(position)"
+        return PageAnswer(posts: posts, cursor: cursor, bytes: size(of: posts))
+    }
+
+    private func size(of posts: [Post]) -> Int {
+        2 + posts.reduce(0) { $0 + envelopeBytes + ($1.text?.utf8.count ?? 0) + ($1.author?.utf8.count ?? 0) }
+    }
+}

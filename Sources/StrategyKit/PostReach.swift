@@ -1,0 +1,144 @@
+import Foundation
+import TimelineCore
+
+/// One request a reach strategy asks of a timeline source.
+public enum PageRequest: Sendable, Hashable, CustomStringConvertible {
+    /// The next page from the top of the feed, continuing at `cursor` (Mastodon: `max_id` of the
+    /// previous page's last post; Bluesky: the previous answer's `cursor`).
+    case top(cursor: String, limit: Int)
+    /// The page just below a post (Mastodon `max_id`): the posts after it in the feed.
+    case below(post: String, limit: Int)
+    /// The page just above a post (Mastodon `min_id`): the posts before it in the feed.
+    case above(post: String, limit: Int)
+    /// One post by id (Mastodon `GET /api/v1/statuses/:id`, Bluesky `app.bsky.feed.getPosts`):
+    /// whether it still exists.
+    case post(String)
+
+    public var description: String {
+        switch self {
+        case .top(let cursor, let limit): "page of \(limit) from the top after \(cursor)"
+        case .below(let post, let limit): "page of \(limit) below \(post)"
+        case .above(let post, let limit): "page of \(limit) above \(post)"
+        case .post(let id): "post \(id)"
+        }
+    }
+}
+
+/// What a source answered to a `PageRequest`.
+public struct PageAnswer: Sendable, Equatable {
+    /// The posts, in the feed's display order (for `.post`, the post when it exists).
+    public var posts: [Post]
+    /// For a page from the top: where the next page continues (nil: the end of the feed).
+    public var cursor: String?
+    /// For `.post`: false when the source says the post no longer exists.
+    public var found: Bool
+    /// The size of the answer's body, for the figures.
+    public var bytes: Int
+
+    public init(posts: [Post], cursor: String? = nil, found: Bool = true, bytes: Int = 0) {
+        self.posts = posts
+        self.cursor = cursor
+        self.found = found
+        self.bytes = bytes
+    }
+}
+
+/// A request and its answer.
+public struct ReachExchange: Sendable, Equatable {
+    public var request: PageRequest
+    public var answer: PageAnswer
+
+    public init(request: PageRequest, answer: PageAnswer) {
+        self.request = request
+        self.answer = answer
+    }
+}
+
+/// The post a restore needs and is not in the cache, and what the source can do.
+public struct ReachGoal: Sendable, Equatable {
+    /// The post to reach.
+    public var postId: String
+    /// When it was written, if the saved position says: a page of older posts has passed it.
+    public var postCreatedAt: Date?
+    /// True when the source pages by post id (Mastodon's `max_id`, `min_id`, `statuses/:id`);
+    /// false when it pages only from the top of the feed (Bluesky's `cursor`).
+    public var pagesByPost: Bool
+    /// The largest page the API gives (Mastodon 40, Bluesky 100).
+    public var maxPageSize: Int
+    /// Where pages from the top continue after the head page just fetched (Mastodon: its last
+    /// post's id; Bluesky: its cursor); nil when there is none.
+    public var headCursor: String?
+    /// The head page's last post: the next page from the top begins just below it.
+    public var headLastPost: String?
+    /// The ids of the posts cached now: paging that reaches one of them has closed the gap.
+    public var cached: Set<String>
+
+    public init(postId: String, postCreatedAt: Date? = nil, pagesByPost: Bool, maxPageSize: Int, headCursor: String?,
+                headLastPost: String? = nil, cached: Set<String> = []) {
+        self.postId = postId
+        self.headLastPost = headLastPost
+        self.postCreatedAt = postCreatedAt
+        self.pagesByPost = pagesByPost
+        self.maxPageSize = maxPageSize
+        self.headCursor = headCursor
+        self.cached = cached
+    }
+}
+
+/// How to reach a post the cache lacks: the requests to make, one at a time. A strategy is pure,
+/// as a network policy is: it sees the goal and the answers so far and names the next request,
+/// or stops; the caller makes the requests (over HTTP, or against a simulated server), retries
+/// them by the network policy, and merges what came back into the cache.
+public protocol ReachStrategy: Sendable {
+    /// The registered name.
+    var name: String { get }
+    /// The next request toward `goal` after `exchanges`, or nil to stop.
+    func next(toward goal: ReachGoal, after exchanges: [ReachExchange]) -> PageRequest?
+}
+
+extension ReachGoal {
+    /// True when `exchanges` hold the post where it belongs: in a page, or, where the source
+    /// pages by post, looked up by id (the page below it then begins just under it). A lookup
+    /// on a source that pages only from the top says the post exists, not where it is.
+    public func isReached(by exchanges: [ReachExchange]) -> Bool {
+        exchanges.contains { exchange in
+            (pagesByPost || !exchange.request.isLookup) && exchange.answer.posts.contains { $0.id == postId }
+        }
+    }
+
+    /// True when a lookup of the post said it no longer exists.
+    public func isGone(by exchanges: [ReachExchange]) -> Bool {
+        exchanges.contains { $0.request == .post(postId) && !$0.answer.found }
+    }
+
+    /// Where the next page from the top continues after `exchanges`: the last such page's
+    /// cursor, or the head page's; nil at the end of the feed.
+    public func topCursor(after exchanges: [ReachExchange]) -> String? {
+        guard let last = exchanges.last(where: { if case .top = $0.request { true } else { false } }) else { return headCursor }
+        return last.answer.cursor
+    }
+
+    /// The pages from the top in `exchanges`, the head page counted.
+    public func topPages(in exchanges: [ReachExchange]) -> Int {
+        1 + exchanges.filter { if case .top = $0.request { true } else { false } }.count
+    }
+
+    /// True when a page in `exchanges` went past the post: it reached a cached post, or its last
+    /// post is older than the goal's by more than `margin` seconds.
+    public func isPassed(by exchanges: [ReachExchange], margin: TimeInterval = 300) -> Bool {
+        exchanges.contains { exchange in
+            guard !exchange.request.isLookup else { return false }
+            if exchange.answer.posts.contains(where: { cached.contains($0.id) }) { return true }
+            guard let createdAt = postCreatedAt, let last = exchange.answer.posts.last else { return false }
+            return last.createdAt < createdAt.addingTimeInterval(-margin)
+        }
+    }
+}
+
+extension PageRequest {
+    /// True for a lookup of one post.
+    public var isLookup: Bool {
+        if case .post = self { return true }
+        return false
+    }
+}

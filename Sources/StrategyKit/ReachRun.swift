@@ -1,0 +1,121 @@
+import Foundation
+import TimelineCore
+
+/// One attempt to reach a post: the requests a `ReachStrategy` names, their answers, and the
+/// pages they make, merged into a cache. The loader drives it over HTTP and the session replayer
+/// against a simulated server, so both count and merge alike:
+///
+/// ```swift
+/// var run = ReachRun(goal: goal, strategy: strategy)
+/// while let request = run.next() { run.record(request, answer: try await source.answer(request)) }
+/// let merged = run.merge(into: cached.posts, gapsBelow: cached.gapsBelow)
+/// ```
+public struct ReachRun: Sendable {
+    /// How a run ended.
+    public enum Outcome: Sendable, Equatable, CustomStringConvertible {
+        /// The post is among the pages fetched.
+        case reached
+        /// The source says the post no longer exists.
+        case gone
+        /// The strategy stopped (its budget spent, or past the post) without finding it.
+        case unreached
+        /// The strategy made no request (CacheOnly, or a source it cannot page).
+        case notTried
+        /// A request failed after the network policy's retries; the message says why.
+        case failed(String)
+
+        public var description: String {
+            switch self {
+            case .reached: "reached"
+            case .gone: "gone"
+            case .unreached: "not reached"
+            case .notTried: "not tried"
+            case .failed(let message): "failed: \(message)"
+            }
+        }
+    }
+
+    /// No strategy makes more requests than this in one run, whatever it asks.
+    public static let maximumRequests = 100
+
+    public let goal: ReachGoal
+    public let strategy: any ReachStrategy
+    /// The requests answered, in order.
+    public private(set) var exchanges: [ReachExchange] = []
+    /// Requests sent, retries included.
+    public private(set) var requests = 0
+    /// Bytes of every answer body.
+    public private(set) var bytes = 0
+    public private(set) var failure: String?
+
+    public init(goal: ReachGoal, strategy: any ReachStrategy) {
+        self.goal = goal
+        self.strategy = strategy
+    }
+
+    /// The next request to make, or nil when the run is over.
+    public func next() -> PageRequest? {
+        guard failure == nil, exchanges.count < Self.maximumRequests else { return nil }
+        return strategy.next(toward: goal, after: exchanges)
+    }
+
+    /// Records an answer that took `attempts` requests.
+    public mutating func record(_ request: PageRequest, answer: PageAnswer, attempts: Int = 1) {
+        exchanges.append(ReachExchange(request: request, answer: answer))
+        requests += attempts
+        bytes += answer.bytes
+    }
+
+    /// Records a request that failed after `attempts` tries: the run ends.
+    public mutating func fail(_ message: String, attempts: Int = 1) {
+        failure = message
+        requests += attempts
+    }
+
+    public var outcome: Outcome {
+        if goal.isReached(by: exchanges) { return .reached }
+        if goal.isGone(by: exchanges) { return .gone }
+        if let failure { return .failed(failure) }
+        return requests == 0 ? .notTried : .unreached
+    }
+
+    /// The pages fetched, each with the posts it sits next to: a page below a post begins just
+    /// under it, a page above one ends just over it, a page from the top continues the previous one.
+    public var pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)] {
+        var previousTop = goal.headLastPost
+        var pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)] = []
+        for exchange in exchanges where !exchange.answer.posts.isEmpty {
+            let posts = exchange.answer.posts
+            switch exchange.request {
+            case .post:
+                // Where the source pages only from the top, a lookup says whether the post
+                // exists, not where it is in the feed.
+                if goal.pagesByPost { pages.append((posts, .lookup, TimelineMerge.Anchors())) }
+            case .below(let post, _):
+                pages.append((posts, .window, TimelineMerge.Anchors(above: post)))
+            case .above(let post, _):
+                pages.append((posts, .window, TimelineMerge.Anchors(below: post)))
+            case .top:
+                pages.append((posts, .window, TimelineMerge.Anchors(above: previousTop)))
+                previousTop = posts.last?.id
+            }
+        }
+        return pages
+    }
+
+    /// `cached` (with gaps below `gapsBelow`) with every page merged in, in order.
+    public func merge(into cached: [Post], gapsBelow: Set<String>) -> (posts: [Post], gapsBelow: Set<String>, added: [String], removed: [String]) {
+        var posts = cached
+        var gaps = gapsBelow
+        var added: [String] = []
+        var removed: [String] = []
+        for page in pages {
+            let merge = TimelineMerge(cached: posts, fetched: page.posts, coverage: page.coverage, cachedGaps: gaps, anchors: page.anchors)
+            posts = merge.posts
+            gaps = merge.gapsBelow
+            added += merge.added
+            removed += merge.removed
+        }
+        return (posts, gaps, added, removed)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import TimelineCore
+import ValueTree
+
+/// A named example of a reach strategy at work, run by the conformance suite: a server's feed of
+/// `feedSize` posts one minute apart (`s0` the newest), a device that has just fetched its head
+/// page, and the saved post `s<target>` it lacks.
+public struct ReachScenario: Sendable {
+    /// The API shape of the simulated server.
+    public enum API: String, Sendable {
+        case mastodon, bluesky
+    }
+
+    public let name: String
+    public let api: API
+    public let feedSize: Int
+    /// The posts of the head page just fetched.
+    public let headPage: Int
+    /// The index of the post to reach.
+    public let target: Int
+    /// True when the post was deleted from the feed.
+    public let deleted: Bool
+    /// How the run must end.
+    public let expected: ReachRun.Outcome
+    /// The most requests it may make.
+    public let maxRequests: Int
+    /// The strategy's parameters.
+    public let parameters: Value.Dictionary
+
+    public init(name: String, api: API, feedSize: Int = 1_000, headPage: Int = 40, target: Int, deleted: Bool = false,
+                expected: ReachRun.Outcome, maxRequests: Int, parameters: Value.Dictionary = [:]) {
+        self.name = name
+        self.api = api
+        self.feedSize = feedSize
+        self.headPage = headPage
+        self.target = target
+        self.deleted = deleted
+        self.expected = expected
+        self.maxRequests = maxRequests
+        self.parameters = parameters
+    }
+
+    /// What a run did: its outcome, requests, and the merged cache.
+    public struct Result: Sendable {
+        public var run: ReachRun
+        /// The device's timeline after the pages were merged.
+        public var posts: [Post]
+        public var gaps: [TimelineGap]
+    }
+
+    /// The feed: `feedSize` posts, one minute apart, newest first.
+    public var feed: PagedTimeline {
+        let base = Date(timeIntervalSince1970: 1_700_000_000)
+        let posts = (0..<feedSize).map { Post(id: "s\($0)", createdAt: base.addingTimeInterval(Double(-60 * $0)), author: "a\($0 % 7)",
+                                              text: "scenario post \($0)") }
+        let gone: Set<String> = deleted ? ["s\(target)"] : []
+        return api == .mastodon ? .mastodon(posts, deleted: gone) : .bluesky(posts, deleted: gone)
+    }
+
+    /// Runs `strategy` against the feed, from the head page.
+    public func run(_ strategy: any ReachStrategy) -> Result {
+        let feed = self.feed
+        let head = feed.head(limit: headPage)
+        let goal = ReachGoal(postId: "s\(target)", postCreatedAt: feed.entries[min(target, feed.entries.count - 1)].createdAt,
+                             pagesByPost: feed.pagesByPost, maxPageSize: feed.maxPageSize, headCursor: head.cursor,
+                             headLastPost: head.posts.last?.id, cached: Set(head.posts.map(\.id)))
+        var run = ReachRun(goal: goal, strategy: strategy)
+        while let request = run.next() { run.record(request, answer: feed.answer(request)) }
+        let merged = run.merge(into: head.posts, gapsBelow: [])
+        return Result(run: run, posts: merged.posts, gaps: TimelineGap.gaps(in: merged.posts, below: merged.gapsBelow))
+    }
+}

@@ -1,0 +1,64 @@
+import StrategyKit
+import ValueTree
+
+/// PostWindow: reaches the saved post in as few requests as the API allows, and loads the posts
+/// around it.
+///
+/// - Where the source pages by post (Mastodon): the post by id (`statuses/:id`), then the page
+///   just below it (`max_id`): two requests. A deleted post is reported gone by the first, and the
+///   second holds the next surviving post below it, where the reader goes back to.
+/// - Where it pages only from the top (Bluesky): pages of `PageSize` from the end of the head page
+///   until one holds the post, or goes past it (older posts, or posts already cached), or
+///   `MaxRequests` is nearly spent; then, if the post was not found, a lookup (`getPosts`) tells a
+///   deleted post from one beyond the budget.
+public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
+    public static let pageSizeParameter = Parameter<Int>(
+        "PageSize", help: "Posts asked for per page; the API's own maximum caps it (Mastodon 40, Bluesky 100).", default: 100, range: 1...100)
+    public static let maxRequestsParameter = Parameter<Int>(
+        "MaxRequests", help: "The most requests one reach makes, the closing lookup included.", default: 20, range: 2...100)
+
+    public static let type = StrategyType(
+        name: "PostWindow", kind: .reach,
+        summary: "Fetches the saved post and the page below it by id; where the API pages only from the top, pages down to it within MaxRequests.",
+        parameters: [pageSizeParameter.declaration, maxRequestsParameter.declaration],
+        reachScenarios: PostWindowReach.scenarios
+    ) { options in
+        .reach(PostWindowReach(pageSize: options(pageSizeParameter), maxRequests: options(maxRequestsParameter)))
+    }
+
+    public let pageSize: Int
+    public let maxRequests: Int
+
+    public init(pageSize: Int = 100, maxRequests: Int = 20) {
+        self.pageSize = max(1, pageSize)
+        self.maxRequests = max(2, maxRequests)
+    }
+
+    public func next(toward goal: ReachGoal, after exchanges: [ReachExchange]) -> PageRequest? {
+        let limit = min(pageSize, goal.maxPageSize)
+        if goal.pagesByPost {
+            switch exchanges.count {
+            case 0: return .post(goal.postId)
+            case 1: return .below(post: goal.postId, limit: limit)
+            default: return nil
+            }
+        }
+        if goal.isReached(by: exchanges) || exchanges.contains(where: \.request.isLookup) { return nil }
+        let cursor = goal.topCursor(after: exchanges)
+        guard let cursor, !goal.isPassed(by: exchanges), exchanges.count < maxRequests - 1 else { return .post(goal.postId) }
+        return .top(cursor: cursor, limit: limit)
+    }
+
+    static let scenarios: [ReachScenario] = [
+        ReachScenario(name: "Mastodon: a post 360 posts below the head page is reached in two requests", api: .mastodon, target: 400,
+                      expected: .reached, maxRequests: 2),
+        ReachScenario(name: "Mastodon: a deleted post is reported gone, and the page below it is loaded", api: .mastodon, target: 400,
+                      deleted: true, expected: .gone, maxRequests: 2),
+        ReachScenario(name: "Bluesky: pages of 100 from the top reach a post 360 posts below the head page", api: .bluesky, target: 400,
+                      expected: .reached, maxRequests: 4),
+        ReachScenario(name: "Bluesky: a deleted post is passed by time, and a lookup reports it gone", api: .bluesky, target: 400,
+                      deleted: true, expected: .gone, maxRequests: 5),
+        ReachScenario(name: "Bluesky: a post beyond the budget is not reached, and the lookup says it exists", api: .bluesky, target: 900,
+                      expected: .unreached, maxRequests: 3, parameters: ["MaxRequests": Value.Member(value: .integer(3))]),
+    ]
+}

@@ -1,0 +1,158 @@
+import CausalFurthest
+import Foundation
+import PostWindow
+import RestorationEngine
+import StrategyKit
+import SyncModel
+import Testing
+import TestSupport
+import TimelineCore
+import TimelineLoading
+import TimelineStore
+
+/// Reaching a post the cache lacks, against Mastodon- and Bluesky-shaped servers on loopback: the
+/// laptop case (yesterday's cache, today's head page, a position synced from the phone in the
+/// posts between), a deleted post, a post beyond the budget, a rate limit, a server that fails,
+/// and two loads at once.
+@Suite("Reaching a post across a gap", .timeLimit(.minutes(2)))
+struct ReachTests {
+    static let scope = StoreScope(account: "reader@mastodon.example", timeline: "home")
+    static let base = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// Post `n` (1 the oldest): id "n", written n minutes after the first.
+    static func post(_ n: Int) -> Post {
+        Post(id: "\(n)", createdAt: base.addingTimeInterval(Double(60 * n)), author: "author\(n % 9)", text: "post number \(n) of the feed")
+    }
+
+    /// The feed with posts `count` down to 1, newest first.
+    static func feed(_ count: Int) -> [Post] { (1...count).reversed().map(post) }
+
+    /// A saved position on post `n`, as the phone saved it.
+    static func snapshot(_ n: Int) -> PositionSnapshot {
+        PositionSnapshot(postId: "\(n)", postCreatedAt: post(n).createdAt, viewportY: -12, contentOffset: 4000,
+                         neighbors: .init(above: ["\(n + 1)", "\(n + 2)"], below: ["\(n - 1)", "\(n - 2)"]), text: post(n).text,
+                         author: post(n).author, savedAt: base.addingTimeInterval(86_400))
+    }
+
+    struct Setup {
+        let directory: URL
+        let store: TimelineStore
+        let server: FakeTimelineServer
+
+        func loader(reach: any ReachStrategy = PostWindowReach(), policy: any NetworkPolicy = try! LoadingFixtures.policy("NoRetry")) throws -> CacheFirstLoader {
+            CacheFirstLoader(store: store, scope: ReachTests.scope, fetcher: LoadingFixtures.fetcher(policy, timeout: 5),
+                             pipeline: try PipelineBuilder().build(), cachePolicy: try CachePolicyBuilder().timelineCache(), reach: reach,
+                             sync: CacheFirstLoader.SyncView(policy: CausalFurthestPolicy(), device: "laptop"))
+        }
+
+        var source: TimelineSource {
+            server.isMastodon ? .mastodon(server.timelineURL, tokenVariable: "TEST_TOKEN") : .bluesky(server.timelineURL, tokenVariable: "TEST_TOKEN")
+        }
+    }
+
+    /// The laptop's store: the head page it cached yesterday when the feed had 600 posts, and the
+    /// phone's position on `target`, synced; the server now has 1,000 posts.
+    static func laptop(mastodon: Bool, target: Int = 800) async throws -> Setup {
+        let directory = try Fixtures.temporaryDirectory()
+        let store = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let server = try FakeTimelineServer(mastodon: mastodon, posts: feed(600))
+        let setup = Setup(directory: directory, store: store, server: server)
+        _ = try await setup.loader().load(from: setup.source)
+        server.change { $0.insert((601...1000).reversed().map(post)) }
+        try store.savePosition(snapshot(target), scope: scope, device: "phone", at: base.addingTimeInterval(86_400))
+        return setup
+    }
+
+    @Test("Mastodon: the synced post 360 posts below the head page is reached in two requests, and the reader lands on it")
+    func mastodonLaptop() async throws {
+        let setup = try await Self.laptop(mastodon: true)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        let before = setup.server.requests.count
+        let report = try await setup.loader().load(from: setup.source)
+        #expect(report.start?.source == .synced)
+        #expect(report.start?.device == "phone")
+        #expect(report.reach?.outcome == .reached)
+        #expect(report.reach?.requestCount == 2)
+        #expect(Array(setup.server.requests[before...]) == ["/api/v1/timelines/home?limit=40", "/api/v1/statuses/800",
+                                                              "/api/v1/timelines/home?max_id=800&limit=40"])
+        #expect(report.restoration?.postId == "800")
+        #expect(report.restoration?.method == .exactMatch)
+        #expect(report.gaps == [TimelineGap(above: "961", below: "800"), TimelineGap(above: "760", below: "600")])
+        let cached = try #require(try setup.store.storedTimeline(scope: Self.scope))
+        #expect(cached.posts.count == 40 + 41 + 40)
+        #expect(cached.gaps == report.gaps)
+    }
+
+    @Test("Mastodon: a deleted post is reported gone, and the reader goes to the next surviving post below it")
+    func mastodonDeleted() async throws {
+        let setup = try await Self.laptop(mastodon: true)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        setup.server.change { $0.delete(["800"]) }
+        let report = try await setup.loader().load(from: setup.source)
+        #expect(report.reach?.outcome == .gone)
+        #expect(report.reach?.requestCount == 2)
+        #expect(report.restoration?.postId == "799")
+    }
+
+    @Test("Bluesky: pages from the top reach the synced post; a post beyond the budget is named, and the gap kept")
+    func bluesky() async throws {
+        let setup = try await Self.laptop(mastodon: false)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        let report = try await setup.loader().load(from: setup.source)
+        #expect(report.reach?.outcome == .reached)
+        // Pages of 100 after the head page's 40 (1000…961): 960…861, 860…761, and the post.
+        #expect(report.reach?.requestCount == 2)
+        #expect(report.restoration?.postId == "800")
+        #expect(report.gaps == [TimelineGap(above: "761", below: "600")])
+
+        let far = try await Self.laptop(mastodon: false, target: 650)
+        defer { try? FileManager.default.removeItem(at: far.directory) }
+        let limited = try await far.loader(reach: PostWindowReach(pageSize: 100, maxRequests: 3)).load(from: far.source)
+        #expect(limited.reach?.outcome == .unreached)
+        #expect(limited.reach?.requests.map(\.request.description) == ["page of 100 from the top after i:40", "page of 100 from the top after i:140",
+                                                                       "post 650"])
+        #expect(limited.gaps == [TimelineGap(above: "761", below: "600")])
+        #expect(limited.restoration != nil)
+    }
+
+    @Test("a spent rate limit stops the reach before it asks; a failing server leaves the cache as the refresh left it")
+    func failures() async throws {
+        let setup = try await Self.laptop(mastodon: true)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        setup.server.spendRateLimit()
+        let before = setup.server.requests.count
+        let limited = try await setup.loader().load(from: setup.source)
+        #expect(setup.server.requests.count == before + 1)
+        guard case .failed(let message) = limited.reach?.outcome else { Issue.record("not failed: \(String(describing: limited.reach?.outcome))"); return }
+        #expect(message.hasPrefix("\(setup.server.server.baseURL)/api/v1/statuses/800: error: the server's rate limit is spent until "))
+        #expect(message.hasSuffix("; not asked"))
+        #expect(limited.timeline.posts.count == 80)
+        #expect(limited.restoration != nil)
+
+        let down = try await Self.laptop(mastodon: true)
+        defer { try? FileManager.default.removeItem(at: down.directory) }
+        down.server.inject("post", [.json(Data(#"{"error":"maintenance"}"#.utf8), status: 503)])
+        let failed = try await down.loader().load(from: down.source)
+        #expect(failed.reach?.outcome == .failed("\(down.server.server.baseURL)/api/v1/statuses/800: error: HTTP 503: maintenance"))
+        let head: [String] = (961...1000).reversed().map { "\($0)" }
+        let yesterday: [String] = (561...600).reversed().map { "\($0)" }
+        #expect(failed.timeline.posts.map(\.id) == head + yesterday)
+        #expect(failed.gaps == [TimelineGap(above: "961", below: "600")])
+    }
+
+    @Test("two loads at once on one store keep both windows")
+    func concurrentLoads() async throws {
+        let setup = try await Self.laptop(mastodon: true)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        let other = try TimelineStore(path: setup.store.path)
+        try other.saveSnapshot(Self.snapshot(700), scope: Self.scope)
+        let first = try setup.loader()
+        let second = CacheFirstLoader(store: other, scope: Self.scope, fetcher: first.fetcher, pipeline: first.pipeline, cachePolicy: first.cachePolicy,
+                                      reach: PostWindowReach(), sync: nil)
+        async let a = first.load(from: setup.source)
+        async let b = second.load(from: setup.source)
+        _ = try await (a, b)
+        let ids = Set(try #require(try setup.store.storedTimeline(scope: Self.scope)).posts.map(\.id))
+        #expect(ids.isSuperset(of: ["800", "760", "700", "660", "1000", "561"]))
+    }
+}
