@@ -263,7 +263,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineCommandsTests",
-            dependencies: ["EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore", "RestorationEngine", "JSONText",
+            dependencies: ["EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore", "RestorationEngine", "JSONText", "StrategyKit",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),

@@ -1,7 +1,9 @@
 import Foundation
 @testable import EngineCommands
 import Testing
+import StrategyKit
 import TestSupport
+import TimelineCore
 
 /// `engine timeline fetch` and `show`, end to end: the built tool against the loopback server.
 @Suite("engine timeline fetch and show")
@@ -20,6 +22,60 @@ struct TimelineCommandTests {
             result = result.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
         }
         return result
+    }
+
+    /// Post `n` of the laptop case: id "n", written n minutes after 2026-11-24T00:00:00Z.
+    static func post(_ n: Int) -> Post {
+        Post(id: "\(n)", createdAt: Date(timeIntervalSince1970: 1_795_478_400 + Double(60 * n)), author: "author\(n % 9)",
+             text: "post number \(n) of the feed")
+    }
+
+    @Test("the laptop case: a position synced from the phone in posts the laptop never loaded is reached, shown with its gaps, and restored")
+    func laptopCase() async throws {
+        let setup = try SyncCommandTests.Setup(policy: #""CausalFurthest""#)
+        defer { setup.remove() }
+        // The laptop cached the head page yesterday, when the server had 600 posts.
+        let server = try FakeTimelineServer(mastodon: true, posts: (1...600).reversed().map(Self.post))
+        let fetch = ["timeline", "fetch", "--source", server.timelineURL.absoluteString, "--store", setup.store("laptop"), "--config", setup.config,
+                     "--account", "me", "--timeline-name", "home", "--token-env", "TEST_TOKEN"]
+        #expect(try await EngineProcess.run(fetch, environment: ["TEST_TOKEN": "t"]).status == 0)
+        // Since then: 400 new posts, and the phone read down to post 800 and synced.
+        server.change { $0.insert((601...1000).reversed().map(Self.post)) }
+        _ = try await EngineProcess.run(["position", "save", "--store", setup.store("phone"), "--config", setup.config, "--device", "phone",
+                                         "--account", "me", "--timeline-name", "home", "--post", "800", "--created-at", "2026-11-24T13:20:00Z"])
+        try await setup.sync("phone")
+        #expect(try await setup.sync("laptop").stdout == "me / home: now post 800\nsynced laptop with Directory: heard from phone; 1 moved, 0 sent\n")
+        let before = server.requests.count
+        let result = try await EngineProcess.run(fetch, environment: ["TEST_TOKEN": "t"])
+        #expect(result.status == 0)
+        #expect(Self.normalized(result.stdout) == """
+            cache: 40 posts, refreshed TIME (AGE ago)
+            source: http://HOST/api/v1/timelines/home?limit=40 (Mastodon, NoRetry)
+              attempt 1 at T s: ok in T s
+            changes: 40 new, 0 edited, 0 removed, 40 kept beyond the answer, 0 unchanged
+            stored: 121 posts
+            status: fresh, last refreshed TIME
+            start: post 800, synced from phone
+            reach: post 800 was not cached; PostWindow reached it in 2 requests (41 posts added, 5.8 KB)
+              request 1: post 800: found
+              request 2: page of 40 below 800: 40 posts
+            gaps: 2 (961 | 800, 760 | 600)
+            position: post 800 at index 40, offset 3680 pt (ExactMatch, confidence 1.00)
+
+            """)
+        #expect(Array(server.requests[before...]) == ["/api/v1/timelines/home?limit=40", "/api/v1/statuses/800", "/api/v1/timelines/home?max_id=800&limit=40"])
+
+        let show = try await EngineProcess.run(["timeline", "show", "--store", setup.store("laptop"), "--account", "me", "--timeline-name", "home",
+                                                "--limit", "42"])
+        #expect(Self.normalized(show.stdout).components(separatedBy: "\n").suffix(7).joined(separator: "\n") == """
+               40   961  TIME  @author7  post number 961 of the feed
+                   ⋮ gap: posts between 961 and 800 were never loaded
+               41   800  TIME  @author8  post number 800 of the feed
+               42   799  TIME  @author7  post number 799 of the feed
+              … 79 more (--limit 0 shows all)
+            gaps: 2 (961 | 800, 760 | 600)
+
+            """)
     }
 
     @Test("fetch loads cache-first from a Mastodon server and reports what changed; show prints the cache")
