@@ -325,6 +325,11 @@ public final class TimelineStore: Sendable {
                               gapsBelow: gaps)
     }
 
+    /// SQLite's integrity check of the whole file: the problems it finds, none when the store is sound.
+    public func integrityProblems() throws(StoreError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" } }
+    }
+
     // MARK: Position history
 
     /// Saves a snapshot: one per post, the newest replacing an older one.

@@ -4,6 +4,7 @@ import Testing
 import StrategyKit
 import TestSupport
 import TimelineCore
+import TimelineStore
 
 /// `engine timeline fetch` and `show`, end to end: the built tool against the loopback server.
 @Suite("engine timeline fetch and show")
@@ -76,6 +77,30 @@ struct TimelineCommandTests {
             gaps: 2 (961 | 800, 760 | 600)
 
             """)
+    }
+
+    @Test("a fetch killed with SIGKILL while it reaches a post loses nothing: the store is sound and holds what the refresh stored")
+    func killedWhileReaching() async throws {
+        let setup = try SyncCommandTests.Setup(policy: #""CausalFurthest""#)
+        defer { setup.remove() }
+        let server = try FakeTimelineServer(mastodon: true, posts: (1...600).reversed().map(Self.post))
+        let fetch = ["timeline", "fetch", "--source", server.timelineURL.absoluteString, "--store", setup.store("laptop"),
+                     "--account", "me", "--timeline-name", "home", "--token-env", "TEST_TOKEN"]
+        #expect(try await EngineProcess.run(fetch, environment: ["TEST_TOKEN": "t"]).status == 0)
+        server.change { $0.insert((601...1000).reversed().map(Self.post)) }
+        let laptop = try TimelineStore(path: setup.store("laptop"))
+        try laptop.saveSnapshot(PositionSnapshot(postId: "800", postCreatedAt: Self.post(800).createdAt), scope: StoreScope(account: "me", timeline: "home"))
+        // The lookup of the post never answers: the fetch is killed while it waits.
+        server.inject("post", [LoopbackHTTPServer.Answer(body: Data("{}".utf8), delay: 30)])
+        let child = try BackgroundProcess(EngineProcess.executable, fetch, in: Fixtures.repository, environment: ["TEST_TOKEN": "t"])
+        try await Deadline.wait(seconds: 60, "the lookup of post 800") { server.requests.contains("/api/v1/statuses/800") }
+        _ = try await child.stop(signal: SIGKILL)
+        let reopened = try TimelineStore(path: setup.store("laptop"))
+        #expect(try reopened.integrityProblems() == [])
+        let cached = try #require(try reopened.storedTimeline(scope: StoreScope(account: "me", timeline: "home")))
+        let expected: [String] = (961...1000).reversed().map { "\($0)" } + (561...600).reversed().map { "\($0)" }
+        #expect(cached.posts.map(\.id) == expected)
+        #expect(cached.gaps == [TimelineGap(above: "961", below: "600")])
     }
 
     @Test("fetch loads cache-first from a Mastodon server and reports what changed; show prints the cache")
