@@ -6,6 +6,7 @@ import JSONText
 import RestorationEngine
 import SessionComparison
 import SessionReplay
+import StrategyKit
 
 /// `engine compare`: replays recorded sessions against candidate pipelines and reports how
 /// often each put the reader back on the right post and pixel, and how fast.
@@ -35,7 +36,10 @@ struct CompareCommand: ParsableCommand {
 
             Sessions recorded on several devices (format version 2) replay under the configured \
             Sync.Policy; --merge-policy replays them under each policy given, and names each \
-            row with its policy (e.g. "configured · FurthestRead").
+            row with its policy (e.g. "configured · FurthestRead"). Sessions whose devices keep \
+            caches of their own (format version 3) reach a post a device lacks with the \
+            configured Network.Reach; --reach replays them with each strategy given (e.g. \
+            "configured · OnePage"), and the report adds requests and bytes per restore.
 
             --jobs runs sessions in parallel with identical results. --shard K/N evaluates every \
             N-th session starting at the K-th; --format json output of the shards combines with \
@@ -50,6 +54,8 @@ struct CompareCommand: ParsableCommand {
               engine compare --config c.plist --sessions s/ --strategy 'A > B' --strategy C
               engine compare --config c.plist --sessions s/ \\
                 --merge-policy LastWriterWins --merge-policy FurthestRead
+              engine compare --config c.plist --sessions c/ \\
+                --reach PostWindow --reach OnePage --reach TopPages
               engine compare --config c.plist --sessions s/ --shard 1/2 --format json \\
                 -o part1.json
               engine compare --merge part1.json part2.json --format html -o report.html
@@ -65,6 +71,10 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .customLong("merge-policy"),
             help: "Replay multi-device sessions under this merge policy, in spec notation (e.g. 'FurthestRead(Direction: Older)'); repeatable: each row is then named with its policy.")
     var mergePolicies: [String] = []
+
+    @Option(name: .customLong("reach"),
+            help: "Replay sessions whose devices keep caches of their own with this reach strategy (e.g. 'TopPages(MaxPages: 10)'); repeatable: each row is then named with it.")
+    var reaches: [String] = []
 
     @Option(name: .long, help: "A pipeline in spec notation; repeat to compare several.")
     var strategy: [String] = []
@@ -148,36 +158,18 @@ struct CompareCommand: ParsableCommand {
         }
         if let shard = shard.flatMap(Shard.init(parsing:)) { files = shard.select(files) }
         let specs = strategy
-        // Each merge policy replays the sessions on its own: the restore inputs of devices
-        // depend on it. Without --merge-policy, the configured one.
+        // Each merge policy and reach strategy replays the sessions on its own: the restore
+        // inputs and caches of devices depend on them. Without the options, the configured ones.
         var policies: [(label: String, spec: ComponentSpec)?] = [nil]
-        if !mergePolicies.isEmpty {
-            policies = []
-            for text in mergePolicies {
-                let node: StrategyNode
-                do {
-                    let parsed = try PipelineSpec.parse(text)
-                    guard case .stage(_, _, let arguments) = parsed, arguments.isEmpty else {
-                        throw CommandFailure(.usage, "error: --merge-policy takes one policy, such as FurthestRead(Direction: Older), found \(text)")
-                    }
-                    node = StrategyNode(parsed)
-                } catch let error as PipelineSpec.SyntaxError {
-                    throw CommandFailure(.usage, "error: invalid --merge-policy at \(error.description)")
-                }
-                let name: String
-                do {
-                    _ = try registry.build(node, kind: .merge)
-                    name = try registry.lookup(node.name, kind: .merge).name
-                } catch {
-                    throw CommandFailure(.usage, "error: \(error.description)")
-                }
-                policies.append((text, ComponentSpec(name: name, parameters: node.parameters)))
-            }
-        }
+        if !mergePolicies.isEmpty { policies = try mergePolicies.map { try Self.component($0, kind: .merge, option: "--merge-policy", registry: registry) } }
+        var reachSpecs: [(label: String, spec: ComponentSpec)?] = [nil]
+        if !reaches.isEmpty { reachSpecs = try reaches.map { try Self.component($0, kind: .reach, option: "--reach", registry: registry) } }
+        let runs = policies.flatMap { policy in reachSpecs.map { (policy, $0) } }
         var combined: ComparisonReport?
-        for (number, policy) in policies.enumerated() {
+        for (number, (policy, reach)) in runs.enumerated() {
             var settings = ReplaySettings(configuration: configuration)
             if let policy { settings.mergePolicy = policy.spec }
+            if let reach { settings.reach = reach.spec }
             let runner = ComparisonRunner(candidates: candidates, settings: settings, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                           rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs, registry: registry)) ?? candidates })
             let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
@@ -186,8 +178,8 @@ struct CompareCommand: ParsableCommand {
                 if number == 0 { for issue in issues { bar.print(issue.description) } }
             }, progress: { done, total in bar.update(done: done, total: total) })
             bar.finish()
-            if let policy {
-                for index in report.pipelines.indices { report.pipelines[index].name += " · \(policy.label)" }
+            for label in [policy?.label, reach?.label].compactMap({ $0 }) {
+                for index in report.pipelines.indices { report.pipelines[index].name += " · \(label)" }
             }
             if var existing = combined {
                 existing.pipelines += report.pipelines
@@ -199,6 +191,30 @@ struct CompareCommand: ParsableCommand {
         var report = combined ?? ComparisonReport(pipelines: [])
         if let shard { report.shards = [shard] }
         return report
+    }
+
+    /// One component of `kind` from the command line, checked through the registry.
+    static func component(_ text: String, kind: StrategyKind, option: String,
+                          registry: StrategyRegistry) throws -> (label: String, spec: ComponentSpec) {
+        let node: StrategyNode
+        do {
+            let parsed = try PipelineSpec.parse(text)
+            guard case .stage(_, _, let arguments) = parsed, arguments.isEmpty else {
+                let example = kind == .merge ? "FurthestRead(Direction: Older)" : "TopPages(MaxPages: 10)"
+                throw CommandFailure(.usage, "error: \(option) takes one \(kind == .merge ? "policy" : kind.label), such as \(example), found \(text)")
+            }
+            node = StrategyNode(parsed)
+        } catch let error as PipelineSpec.SyntaxError {
+            throw CommandFailure(.usage, "error: invalid \(option) at \(error.description)")
+        }
+        let name: String
+        do {
+            _ = try registry.build(node, kind: kind)
+            name = try registry.lookup(node.name, kind: kind).name
+        } catch {
+            throw CommandFailure(.usage, "error: \(error.description)")
+        }
+        return (text, ComponentSpec(name: name, parameters: node.parameters))
     }
 
     private func mergeReports() throws -> ComparisonReport {

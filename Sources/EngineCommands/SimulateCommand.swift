@@ -36,9 +36,16 @@ struct SimulateCommand: ParsableCommand {
             With --reading up, the reader catches up from where they stopped towards the newest \
             posts, instead of reading down from the top.
 
+            With --devices --caches, each device keeps a cache of its own (format version 3): \
+            the reader reads on the phone, and hours or a day later, with hundreds of new \
+            posts in between, picks up the laptop, which fetches its head page and must reach \
+            the reader's post across the gap. --api says how the server pages: mastodon (by \
+            post id, the default) or bluesky (from the top only).
+
             Example:
               engine simulate --posts posts.jsonl --sessions 12 --seed 7 -o sessions/
               engine simulate --posts posts.jsonl --sessions 8 --seed 7 --devices -o d/
+              engine simulate --posts p.jsonl --sessions 8 --seed 7 --devices --caches -o c/
             """
     )
 
@@ -70,12 +77,19 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "Which way the reader reads the newest-first feed: down (from the top into older posts) or up (catching up towards the newest).")
     var reading: SimulationOptions.Reading = .down
 
+    @Flag(name: .long, help: "With --devices: each device keeps a cache of its own and fetches head pages (format version 3).")
+    var caches = false
+
+    @Option(name: .long, help: "With --caches: how the server pages, mastodon (by post id) or bluesky (from the top only).")
+    var api: SessionHeader.API = .mastodon
+
     @OptionGroup var lenientOption: LenientOption
 
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1, got \(sessions)") }
+        if caches, !devices { throw ValidationError("--caches needs --devices") }
     }
 
     func run() throws {
@@ -92,7 +106,8 @@ struct SimulateCommand: ParsableCommand {
         }
         let options = SimulationOptions(sessions: sessions, seed: seed, feed: feed,
                                         tracker: PositionTracker.Settings(configuration: configuration),
-                                        hardCloseThreshold: configuration.resume.hardCloseThreshold, devices: devices, reading: reading)
+                                        hardCloseThreshold: configuration.resume.hardCloseThreshold, devices: devices, reading: reading,
+                                        caches: caches, api: api)
         let simulator = SessionSimulator(corpus: corpus, options: options)
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {
@@ -128,3 +143,5 @@ struct SimulateCommand: ParsableCommand {
 
 extension SimulationOptions.FeedMode: ExpressibleByArgument {}
 extension SimulationOptions.Reading: ExpressibleByArgument {}
+
+extension SessionHeader.API: ExpressibleByArgument {}

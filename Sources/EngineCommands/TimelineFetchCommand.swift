@@ -174,6 +174,8 @@ struct TimelineFetchCommand: AsyncParsableCommand {
         let made = "\(reach.requestCount) request\(reach.requestCount == 1 ? "" : "s")"
         let added = "\(reach.added) post\(reach.added == 1 ? "" : "s") added, \(Self.bytes(reach.bytes))"
         let line: String = switch reach.outcome {
+        case .reached where reach.checked: "post \(reach.postId) is cached from an earlier load; \(reach.strategy) checked that the source still has it (\(made))"
+        case .gone where reach.checked: "post \(reach.postId) is cached from an earlier load, but the source no longer has it (\(reach.strategy), \(made)); it leaves the cache, and the restore goes below where it was"
         case .reached: "post \(reach.postId) was not cached; \(reach.strategy) reached it in \(made) (\(added))"
         case .gone: "post \(reach.postId) was not cached and the source no longer has it (\(reach.strategy), \(made), \(added)); restoring below where it was"
         case .unreached: "post \(reach.postId) could not be reached: \(reach.strategy) stopped after \(made) (\(added)); restoring on what is loaded"

@@ -1532,6 +1532,11 @@ extension ConfigurationSchema {
                   "minimum": 2,
                   "maximum": 100,
                   "default": 20
+                },
+                "Verify": {
+                  "description": "Check with one lookup that a cached post the refresh did not cover still exists.",
+                  "type": "boolean",
+                  "default": true
                 }
               },
               "additionalProperties": false

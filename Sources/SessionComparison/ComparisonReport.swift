@@ -66,6 +66,10 @@ public struct ComparisonReport: Sendable, Equatable {
     }
 
     /// Whether any pipeline recorded sync figures (sessions on several devices).
+    public var hasReach: Bool {
+        pipelines.contains { $0.all.hasReach }
+    }
+
     public var hasSync: Bool {
         pipelines.contains { $0.all.hasSync }
     }

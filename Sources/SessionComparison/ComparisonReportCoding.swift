@@ -49,6 +49,11 @@ public enum ComparisonReportCoding {
             ("convergedWrites", .integer(summary.convergedWrites)),
             ("convergenceP50Seconds", number(summary.convergenceP50)), ("convergenceP90Seconds", number(summary.convergenceP90)),
             ("unconvergedWrites", .integer(summary.unconverged)),
+            ("reachPoints", .integer(summary.reachPoints)), ("reachReached", number(summary.reachReached)),
+            ("reachExact", number(summary.reachExact)),
+            ("reachRequestsMedian", number(summary.reachRequestsP50)), ("reachRequestsMean", number(summary.reachRequestsMean)),
+            ("reachKilobytesMean", number(summary.reachKilobytesMean)),
+            ("checks", .integer(summary.checks)), ("checkRequests", .integer(summary.checkRequests)),
         ]
         return .dictionary(pairs)
     }
@@ -66,6 +71,11 @@ public enum ComparisonReportCoding {
             ("switchPoints", .integer(accumulator.switchPoints)), ("switchExact", .integer(accumulator.switchExact)),
             ("syncedPoints", .integer(accumulator.syncedPoints)), ("backJumps", .integer(accumulator.backJumps)),
             ("convergence", histogram(accumulator.convergence)), ("unconverged", .integer(accumulator.unconverged)),
+            ("reachPoints", .integer(accumulator.reachPoints)), ("reachReached", .integer(accumulator.reachReached)),
+            ("reachScored", .integer(accumulator.reachScored)), ("reachExact", .integer(accumulator.reachExact)),
+            ("reachRequests", .integer(accumulator.reachRequests)), ("reachBytes", .integer(accumulator.reachBytes)),
+            ("reachRequestCounts", histogram(accumulator.reachRequestCounts)),
+            ("checks", .integer(accumulator.checks)), ("checkRequests", .integer(accumulator.checkRequests)),
         ])
     }
 
@@ -137,6 +147,16 @@ public enum ComparisonReportCoding {
         accumulator.backJumps = try count("backJumps")
         accumulator.convergence = try histogram("convergence")
         accumulator.unconverged = try count("unconverged")
+        // So did the reach figures.
+        accumulator.reachPoints = try count("reachPoints")
+        accumulator.reachReached = try count("reachReached")
+        accumulator.reachScored = try count("reachScored")
+        accumulator.reachExact = try count("reachExact")
+        accumulator.reachRequests = try count("reachRequests")
+        accumulator.reachBytes = try count("reachBytes")
+        accumulator.reachRequestCounts = try histogram("reachRequestCounts")
+        accumulator.checks = try count("checks")
+        accumulator.checkRequests = try count("checkRequests")
         return accumulator
     }
 }

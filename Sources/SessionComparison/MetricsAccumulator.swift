@@ -37,8 +37,26 @@ public struct MetricsAccumulator: Sendable, Equatable {
     public var convergence = Histogram()
     /// Writes that had not reached every device when the session ended.
     public var unconverged = 0
+    /// Restore points whose post the device's cache lacked (version 3), how many of them the
+    /// reach strategy reached, and the requests (beyond the head page) and bytes it took: in all,
+    /// and per point.
+    public var reachPoints = 0
+    public var reachReached = 0
+    /// Scored restore points with a reach whose post still existed, and how many were exact.
+    public var reachScored = 0
+    public var reachExact = 0
+    public var reachRequests = 0
+    public var reachBytes = 0
+    public var reachRequestCounts = Histogram()
+    /// Restore points whose post the cache held where the last fetch did not confirm it, and
+    /// the requests that checked it still exists.
+    public var checks = 0
+    public var checkRequests = 0
 
     public init() {}
+
+    /// Whether any reach was recorded: the report then shows the loading figures.
+    public var hasReach: Bool { reachPoints > 0 || checks > 0 }
 
     /// Whether any sync figure was recorded: the report then shows them.
     public var hasSync: Bool {
@@ -52,6 +70,20 @@ public struct MetricsAccumulator: Sendable, Equatable {
 
     public mutating func add(_ evaluation: RestoreEvaluation) {
         latency.record(evaluation.latencyNanoseconds)
+        if let reach = evaluation.reach, reach.checked {
+            checks += 1
+            checkRequests += reach.requests
+        } else if let reach = evaluation.reach {
+            if reach.outcome != .gone, let score = evaluation.score {
+                reachScored += 1
+                if score.exact { reachExact += 1 }
+            }
+            reachPoints += 1
+            if reach.outcome == .reached { reachReached += 1 }
+            reachRequests += reach.requests
+            reachBytes += reach.bytes
+            reachRequestCounts.record(UInt64(reach.requests))
+        }
         guard let score = evaluation.score else {
             unscored += 1
             return
@@ -95,6 +127,15 @@ public struct MetricsAccumulator: Sendable, Equatable {
         backJumps += other.backJumps
         convergence.merge(other.convergence)
         unconverged += other.unconverged
+        reachPoints += other.reachPoints
+        reachReached += other.reachReached
+        reachScored += other.reachScored
+        reachExact += other.reachExact
+        reachRequests += other.reachRequests
+        reachBytes += other.reachBytes
+        reachRequestCounts.merge(other.reachRequestCounts)
+        checks += other.checks
+        checkRequests += other.checkRequests
     }
 
     /// The figures a report shows.
@@ -114,7 +155,13 @@ public struct MetricsAccumulator: Sendable, Equatable {
             latencyP50: micros(0.5), latencyP99: micros(0.99),
             switchPoints: switchPoints, switchExact: switchPoints > 0 ? Double(switchExact) / Double(switchPoints) : nil,
             syncedPoints: syncedPoints, backJumps: backJumps, convergedWrites: convergence.total,
-            convergenceP50: seconds(0.5), convergenceP90: seconds(0.9), unconverged: unconverged)
+            convergenceP50: seconds(0.5), convergenceP90: seconds(0.9), unconverged: unconverged,
+            reachPoints: reachPoints, reachReached: reachPoints > 0 ? Double(reachReached) / Double(reachPoints) : nil,
+            reachExact: reachScored > 0 ? Double(reachExact) / Double(reachScored) : nil,
+            reachRequestsP50: reachRequestCounts.quantile(0.5).map { Double($0) },
+            reachRequestsMean: reachPoints > 0 ? Double(reachRequests) / Double(reachPoints) : nil,
+            reachKilobytesMean: reachPoints > 0 ? Double(reachBytes) / 1024 / Double(reachPoints) : nil,
+            checks: checks, checkRequests: checkRequests)
     }
 }
 
@@ -149,4 +196,16 @@ public struct MetricsSummary: Sendable, Equatable {
     public var convergenceP90: Double?
     /// Writes that had not reached every device when their session ended.
     public var unconverged = 0
+    /// Restore points whose post the device's cache lacked, the share of them reached, and the
+    /// requests (median and mean, beyond the head page) and kilobytes (mean) per such point.
+    public var reachPoints = 0
+    public var reachReached: Double?
+    /// The exact rate at those points whose post still existed.
+    public var reachExact: Double?
+    public var reachRequestsP50: Double?
+    public var reachRequestsMean: Double?
+    public var reachKilobytesMean: Double?
+    /// Restore points whose cached post was checked, and the requests that took.
+    public var checks = 0
+    public var checkRequests = 0
 }

@@ -53,9 +53,20 @@ enum ReportColumns {
         Column(heading: "unconverged", csvName: "unconvergedWrites", places: nil) { Double($0.unconverged) },
     ]
 
+    /// The loading figures, shown when devices with caches of their own reached posts.
+    static let reach: [Column] = [
+        Column(heading: "reaches", csvName: "reachPoints", places: nil) { Double($0.reachPoints) },
+        Column(heading: "reached", csvName: "reachReached", places: 3) { $0.reachReached },
+        Column(heading: "exact", csvName: "reachExact", places: 3) { $0.reachExact },
+        Column(heading: "requests p50", csvName: "reachRequestsMedian", places: 1) { $0.reachRequestsP50 },
+        Column(heading: "requests mean", csvName: "reachRequestsMean", places: 2) { $0.reachRequestsMean },
+        Column(heading: "KB mean", csvName: "reachKilobytesMean", places: 1) { $0.reachKilobytesMean },
+        Column(heading: "checks", csvName: "checks", places: nil) { Double($0.checks) },
+    ]
+
     /// The columns of a report: the sync figures too when it has any.
     static func columns(for report: ComparisonReport) -> [Column] {
-        report.hasSync ? all + sync : all
+        all + (report.hasSync ? sync : []) + (report.hasReach ? reach : [])
     }
 }
 
@@ -66,6 +77,9 @@ public enum ReportTable {
         text += table(rows: report.pipelines.map { ($0.name, $0.all.summary) })
         if report.hasSync {
             text += "\nSync:\n" + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.sync)
+        }
+        if report.hasReach {
+            text += "\nReaching posts the cache lacked:\n" + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.reach)
         }
         text += "\nPipelines:\n"
         let width = report.pipelines.map(\.name.count).max() ?? 0
@@ -78,7 +92,10 @@ public enum ReportTable {
             let rows = report.pipelines.map { ($0.name, ($0.byTag[tag] ?? MetricsAccumulator()).summary) }
             text += table(rows: rows)
             if report.pipelines.contains(where: { $0.byTag[tag]?.hasSync == true }) {
-                text += "Sync, tag \(tag):\n" + table(rows: rows, columns: ReportColumns.sync)
+                text += "\nSync, tag \(tag):\n" + table(rows: rows, columns: ReportColumns.sync)
+            }
+            if report.pipelines.contains(where: { $0.byTag[tag]?.hasReach == true }) {
+                text += "\nReaching posts, tag \(tag):\n" + table(rows: rows, columns: ReportColumns.reach)
             }
         }
         return text

@@ -35,6 +35,10 @@ public enum ReportHTML {
             html += "<h2>Sync <span class=\"note\">(sessions on several devices)</span></h2>\n"
                 + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.sync)
         }
+        if report.hasReach {
+            html += "<h2>Reaching posts the cache lacked <span class=\"note\">(devices with caches of their own)</span></h2>\n"
+                + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.reach)
+        }
         html += "<h2>Accuracy by tag (within1)</h2>\n" + tagChart(report)
         html += "<h2>Latency <span class=\"note\">(per restore, logarithmic scale)</span></h2>\n" + latencyChart(report)
         html += "<h2>Pipelines</h2>\n<table>\n<tr><th>name</th><th>pipeline</th></tr>\n"
@@ -48,6 +52,7 @@ public enum ReportHTML {
             let rows = report.pipelines.map { ($0.name, ($0.byTag[tag] ?? MetricsAccumulator()).summary) }
             html += table(rows: rows)
             if report.pipelines.contains(where: { $0.byTag[tag]?.hasSync == true }) { html += table(rows: rows, columns: ReportColumns.sync) }
+            if report.pipelines.contains(where: { $0.byTag[tag]?.hasReach == true }) { html += table(rows: rows, columns: ReportColumns.reach) }
         }
         html += """
             <p class="note">exact: the restored post is the expected one. within1: at most one post away. |idx err|: mean
@@ -58,7 +63,11 @@ public enum ReportHTML {
             device, and switch exact their exact rate. synced: restore points that took another device's position; back
             jumps: those that landed farther from the expected post than this device's own position would have. writes:
             positions saved that reached every device, with the median and p90 seconds until every device held the same
-            winner; unconverged: writes that had not when the session ended.</p>
+            winner; unconverged: writes that had not when the session ended.
+            Reaching posts (devices with caches of their own): reaches: restore points whose post the device had not
+            loaded; reached: the share the reach strategy fetched; exact: the exact rate there, where the post still existed; requests beyond the head page (median, mean) and KB per
+            such point; checks: restore points whose post the cache held where the last refresh did not reach, checked to
+            still exist (one request each).</p>
             </body>
             </html>
 

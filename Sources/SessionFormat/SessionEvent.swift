@@ -45,6 +45,9 @@ public struct SessionEvent: Sendable, Equatable {
         /// A sync delivery (version 2): device `to` receives what device `from` holds now.
         /// Delays, drops and reordering are when, and whether, these events come.
         case sync(from: String, to: String)
+        /// A fetch (version 3): the device loads the server timeline's head page of `limit`
+        /// posts and merges it into its own cache, with a gap where it does not meet it.
+        case fetch(limit: Int)
     }
 
     public var at: Date
@@ -69,6 +72,7 @@ public struct SessionEvent: Sendable, Equatable {
         case .lifecycle: return "lifecycle"
         case .restore: return "restore"
         case .sync: return "sync"
+        case .fetch: return "fetch"
         }
     }
 }

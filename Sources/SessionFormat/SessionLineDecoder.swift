@@ -64,7 +64,7 @@ struct SessionLineDecoder {
         var scanner = JSONScanner(bytes)
         do {
             var type: String?, version: Double?, id: String?, device: String?, account: String?, timeline: String?
-            var feed: String?, startedAt: Date?, viewport: SessionHeader.Viewport?, clockSkew: [String: Double] = [:]
+            var feed: String?, startedAt: Date?, viewport: SessionHeader.Viewport?, clockSkew: [String: Double] = [:], api: String?
             var unknown: [String] = []
             var seen = Set<String>()
             try scanner.beginObject()
@@ -82,6 +82,7 @@ struct SessionLineDecoder {
                 case "startedAt": startedAt = try timestamp(&scanner, key)
                 case "viewport": viewport = try self.viewport(&scanner)
                 case "clockSkew": clockSkew = try self.clockSkew(&scanner)
+                case "api": api = try string(&scanner, key)
                 default:
                     unknown.append(key)
                     try scanner.skipValue()
@@ -94,7 +95,7 @@ struct SessionLineDecoder {
             }
             guard let version else { throw Failure(message: "the header needs \"version\"", location: nil) }
             guard SessionHeader.supportedVersions.contains(where: { Double($0) == version }) else {
-                throw Failure(message: "unsupported session format version \(describe(version)); this engine reads versions \(SessionHeader.supportedVersions.map(String.init).joined(separator: " and "))",
+                throw Failure(message: "unsupported session format version \(describe(version)); this engine reads versions \(SessionHeader.supportedVersions.dropLast().map(String.init).joined(separator: ", ") + " and \(SessionHeader.supportedVersions.last!)")",
                               location: nil)
             }
             for (name, value) in [("id", id), ("device", device), ("timeline", timeline), ("feed", feed)] where value == nil {
@@ -105,8 +106,15 @@ struct SessionLineDecoder {
             guard let feedValue = SessionHeader.Feed(rawValue: feed!) else {
                 throw Failure(message: "\"feed\" must be \"chronological\" or \"algorithmic\", found \(Value.quote(feed!))", location: nil)
             }
+            var apiValue = SessionHeader.API.mastodon
+            if let api {
+                guard let parsed = SessionHeader.API(rawValue: api) else {
+                    throw Failure(message: "\"api\" must be \"mastodon\" or \"bluesky\", found \(Value.quote(api))", location: nil)
+                }
+                apiValue = parsed
+            }
             let header = SessionHeader(id: id!, device: device!, account: account, timeline: timeline!, feed: feedValue,
-                                       viewport: viewport, startedAt: startedAt, version: Int(version), clockSkew: clockSkew)
+                                       viewport: viewport, startedAt: startedAt, version: Int(version), clockSkew: clockSkew, api: apiValue)
             return (header, unknown)
         }
     }
@@ -167,7 +175,7 @@ struct SessionLineDecoder {
     // MARK: Events
 
     static let eventKeys: [StaticString] = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected",
-                                            "device", "from", "to", "explicit"]
+                                            "device", "from", "to", "explicit", "limit"]
     /// The number of a known event key (its bit in a presence mask), matched without making a String.
     static func eventKeyNumber(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let first = key.first else { return nil }
@@ -186,20 +194,21 @@ struct SessionLineDecoder {
         case (UInt8(ascii: "d"), 6): candidate = 10
         case (UInt8(ascii: "f"), 4): candidate = 11
         case (UInt8(ascii: "t"), 2): candidate = 12
+        case (UInt8(ascii: "l"), 5): candidate = 14
         default: return nil
         }
         return key.spells(eventKeys[candidate]) ? candidate : nil
     }
 
     static let eventKeyNames = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected", "device", "from", "to",
-                                "explicit"]
+                                "explicit", "limit"]
 
     private static func decodeEvent(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Line {
         var scanner = JSONScanner(bytes)
         do {
             var type: String?, at: Date?, reason: String?, posts: [Post]?, index: Double?, ids: [String]?
             var offset: Double?, state: String?, tag: String?, expected: SessionEvent.Expected?
-            var device: String?, from: String?, to: String?, explicit = false
+            var device: String?, from: String?, to: String?, explicit = false, limit: Double?
             var present: UInt16 = 0
             var unknown: [String] = []
             try scanner.beginObject()
@@ -232,7 +241,8 @@ struct SessionLineDecoder {
                 case 10: device = try nonEmptyString(&scanner, "device")
                 case 11: from = try nonEmptyString(&scanner, "from")
                 case 12: to = try nonEmptyString(&scanner, "to")
-                default: explicit = try bool(&scanner, "explicit")
+                case 13: explicit = try bool(&scanner, "explicit")
+                default: limit = try number(&scanner, "limit")
                 }
             }
             try scanner.end()
@@ -281,6 +291,13 @@ struct SessionLineDecoder {
             case "sync":
                 fields = 0b1_1000_0000_0000
                 kind = .sync(from: (try from ?? { throw missing("from") }()), to: (try to ?? { throw missing("to") }()))
+            case "fetch":
+                fields = 1 << 14
+                let count = (try limit ?? { throw missing("limit") }())
+                guard count >= 1, count <= 1_000, count == count.rounded() else {
+                    throw Failure(message: "\"limit\" must be a whole number from 1 to 1000, found \(describe(count))", location: nil)
+                }
+                kind = .fetch(limit: Int(count))
             case "session":
                 throw Failure(message: "a second session header; only the first line may be one", location: nil)
             default:

@@ -119,6 +119,7 @@ public final class SessionRecorder: @unchecked Sendable {
         case .timeline(_, let posts), .insert(_, let posts), .update(let posts): return finite(posts)
         case .restore(_, let expected): return expected.viewportY.map(\.isFinite) ?? true
         case .remove, .lifecycle, .sync: return true
+        case .fetch(let limit): return (1...1_000).contains(limit)
         }
     }
 }

@@ -19,6 +19,7 @@ public enum SessionWriter {
             ("viewport", .dictionary([("width", number(header.viewport.width)), ("height", number(header.viewport.height))])),
             ("startedAt", .string(Timestamp.format(header.startedAt))),
         ]
+        if header.version >= SessionHeader.cachesVersion { pairs.append(("api", .string(header.api.rawValue))) }
         if !header.clockSkew.isEmpty {
             pairs.append(("clockSkew", .dictionary(header.clockSkew.keys.sorted().map { ($0, number(header.clockSkew[$0]!)) })))
         }
@@ -50,6 +51,8 @@ public enum SessionWriter {
             pairs.append(("expected", .dictionary(expectedPairs)))
         case .sync(let from, let to):
             pairs += [("from", .string(from)), ("to", .string(to))]
+        case .fetch(let limit):
+            pairs.append(("limit", .integer(limit)))
         }
         return write(.dictionary(pairs))
     }

@@ -1,5 +1,6 @@
 import EngineConfiguration
 import PositionTracking
+import RestorationEngine
 
 /// What replay takes from the configuration: the tracker's settings, the resume policy, and
 /// whether position persistence is on at all.
@@ -13,9 +14,12 @@ public struct ReplaySettings: Sendable, Equatable {
     public var mergePolicy: ComponentSpec?
     /// Seconds a remote stamp may be ahead of a device's clock and still move it (`Sync.MaxClockOffset`).
     public var maxClockOffset: Double
+    /// How a device of a version-3 session reaches a post its cache lacks (`Network.Reach`).
+    public var reach: ComponentSpec
 
     public init(tracker: PositionTracker.Settings = .init(), policy: ResumePolicy = .init(), persistenceEnabled: Bool = true,
-                mergePolicy: ComponentSpec? = nil, maxClockOffset: Double = 300) {
+                mergePolicy: ComponentSpec? = nil, maxClockOffset: Double = 300, reach: ComponentSpec = DefaultComponents.reach) {
+        self.reach = reach
         self.tracker = tracker
         self.policy = policy
         self.persistenceEnabled = persistenceEnabled
@@ -27,6 +31,7 @@ public struct ReplaySettings: Sendable, Equatable {
         self.init(tracker: PositionTracker.Settings(configuration: configuration), policy: ResumePolicy(configuration: configuration),
                   persistenceEnabled: configuration.positionPersistence.enabled,
                   mergePolicy: configuration.positionPersistence.crossSessionSync ? configuration.sync.policy : nil,
-                  maxClockOffset: configuration.sync.maxClockOffset)
+                  maxClockOffset: configuration.sync.maxClockOffset,
+                  reach: configuration.network.reach.name.isEmpty ? DefaultComponents.reach : configuration.network.reach)
     }
 }

@@ -43,7 +43,7 @@ public struct ReplayTimeline {
                 }
             }
             guard changed else { return false }
-        case .scroll, .lifecycle, .restore, .sync:
+        case .scroll, .lifecycle, .restore, .sync, .fetch:
             return false
         }
         cachedIndex = nil

@@ -54,6 +54,8 @@ public struct RestoreEvaluation: Sendable {
     /// Nil when the point cannot be scored; `unscoredReason` says why.
     public var score: RestoreScore?
     public var unscoredReason: String?
+    /// What reaching the post cost at this point (version 3), the same for every pipeline.
+    public var reach: RestorePoint.Reach?
 
     public init(restoration: Restoration?, pipelineRestoration: Restoration?, trace: [StageVerdict], restoresSilently: Bool,
                 latencyNanoseconds: UInt64, score: RestoreScore?, unscoredReason: String? = nil) {
@@ -85,25 +87,41 @@ public struct RestoreEvaluation: Sendable {
             evaluation.unscoredReason = "the timeline is empty at the restore point; not scored"
             return evaluation
         }
-        guard let expectedIndex = point.index.index(of: point.expected.postId) else {
+        evaluation.reach = point.reach
+        // On a device with a cache of its own (version 3) the truth is measured on the server's
+        // timeline: the cache may lack the expected post, and a restore that did not reach it
+        // is a miss, not a point left out.
+        let frame = point.serverIndex ?? point.index
+        guard let expectedIndex = frame.index(of: point.expected.postId) else {
             evaluation.unscoredReason = "the expected post \(point.expected.postId) is not in the timeline at the restore point; not scored"
             return evaluation
         }
-        let indexError = landing.index - expectedIndex
+        let landedIndex = place(of: landing, in: frame, from: point.index)
+        let indexError = landedIndex - expectedIndex
         var pixelError: Double?
-        if let viewportY = point.expected.viewportY {
-            pixelError = abs(landing.contentOffset - (point.index.y(of: expectedIndex) - viewportY))
+        if let viewportY = point.expected.viewportY, let expectedHere = point.index.index(of: point.expected.postId) {
+            pixelError = abs(landing.contentOffset - (point.index.y(of: expectedHere) - viewportY))
         }
-        var score = RestoreScore(expectedIndex: expectedIndex, restoredIndex: landing.index,
+        var score = RestoreScore(expectedIndex: expectedIndex, restoredIndex: landedIndex,
                                  exact: landing.postId == point.expected.postId, within1: abs(indexError) <= 1,
                                  indexError: indexError, pixelError: pixelError, confidence: landing.confidence)
         score.afterSwitch = point.afterSwitch
         if let own = point.ownInput {
             let ownOutcome = pipeline.restore(RestorationRequest(snapshot: own.input, index: point.index))
             let ownLanding = policy.apply(ownOutcome.restoration, after: point.close, in: point.index)
-            score.backJump = ownLanding.map { abs(indexError) > abs($0.index - expectedIndex) } ?? false
+            score.backJump = ownLanding.map { abs(indexError) > abs(place(of: $0, in: frame, from: point.index) - expectedIndex) } ?? false
         }
         evaluation.score = score
         return evaluation
+    }
+
+    /// Where `restoration` (on `device`'s timeline) lands in `frame`: the same post, or, when
+    /// the server no longer has it, the post written closest after it.
+    static func place(of restoration: Restoration, in frame: TimelineIndex, from device: TimelineIndex) -> Int {
+        guard frame !== device else { return restoration.index }
+        if let found = frame.index(of: restoration.postId) { return found }
+        guard frame.count > 0, device.posts.indices.contains(restoration.index) else { return 0 }
+        let position = min(frame.timeOrderPosition(atOrAfter: device.posts[restoration.index].createdAt), frame.count - 1)
+        return Int(frame.timeOrder[position])
     }
 }

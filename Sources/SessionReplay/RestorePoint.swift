@@ -1,6 +1,7 @@
 import Foundation
 import PositionTracking
 import SessionFormat
+import StrategyKit
 import SyncModel
 import TimelineCore
 
@@ -28,6 +29,27 @@ public struct RestorePoint: Sendable {
     public var afterSwitch = false
     /// When the input is `synced`: what this device's own state would have given instead.
     public var ownInput: (input: PositionSnapshot?, source: InputSource)?
+    /// What reaching the input's post cost, when the device's own cache lacked it (version 3).
+    public var reach: Reach?
+    /// The server's timeline, when the device restores on a cache of its own (version 3):
+    /// where the truth is measured, since the cache may lack the expected post.
+    public var serverIndex: TimelineIndex?
+
+    /// A reach at a restore point.
+    public struct Reach: Sendable, Equatable {
+        public var outcome: ReachRun.Outcome
+        /// Requests beyond the head page.
+        public var requests: Int
+        public var bytes: Int
+        /// True when the cache held the post and the strategy only checked that it still exists.
+        public var checked = false
+
+        public init(outcome: ReachRun.Outcome, requests: Int, bytes: Int) {
+            self.outcome = outcome
+            self.requests = requests
+            self.bytes = bytes
+        }
+    }
 
     public init(line: Int, at: Date, tag: String, expected: SessionEvent.Expected, input: PositionSnapshot?,
                 inputSource: InputSource, close: ResumePolicy.Close, index: TimelineIndex) {

@@ -35,6 +35,13 @@ import TimelineCore
 ///   `PositionRecord.isRepeated(by:)`) is no new write, as in the store. A `scroll` with
 ///   `explicit` makes the device's next save (of a position captured at or after it) an
 ///   explicit move back: a reset, whose epoch is its own stamp.
+/// - Caches (format version 3): the timeline events describe the server's timeline, and each
+///   device that has had a `fetch` keeps a cache of its own: the head page of `limit` posts,
+///   merged into what it cached before, with a gap where they do not meet (`TimelineMerge`).
+///   Such a device scrolls and restores on its cache. At a restore whose starting post the
+///   cache lacks, the configured reach strategy (`ReplaySettings.reach`) asks the server
+///   (`PagedTimeline`, shaped as the header's `api`), counting requests and bytes, and the pages
+///   join the cache, as in the app.
 /// - Convergence: after each write and each delivery, when every device seen so far holds the
 ///   same value, every write not yet converged has converged (`convergence`).
 public struct SessionReplayer {
@@ -49,6 +56,37 @@ public struct SessionReplayer {
     /// Each device's sync state, clock and write counter, when a merge policy applies.
     public private(set) var replicas: [String: Replica] = [:]
     private let mergePolicy: (any MergePolicy)?
+    /// The server's timeline as its API pages it (version 3): deleted posts keep their place.
+    public private(set) var server: PagedTimeline?
+    /// Each device's own cache (version 3), from its first `fetch` on.
+    public private(set) var caches: [String: DeviceCache] = [:]
+    private let reach: (any ReachStrategy)?
+
+    /// A device's own cache of the server's timeline.
+    public struct DeviceCache: Sendable {
+        public var posts: [Post] = []
+        /// The posts with a gap below them.
+        public var gapsBelow: Set<String> = []
+        /// Where the last head page ended: its cursor and its last post.
+        public var headCursor: String?
+        public var headLastPost: String?
+        /// The posts of the last head page: confirmed by the latest fetch.
+        public var headPosts: Set<String> = []
+        private var cachedIndex: TimelineIndex?
+
+        mutating func index(viewportHeight: Double) -> TimelineIndex {
+            if let cachedIndex { return cachedIndex }
+            let built = TimelineIndex(Timeline(posts: posts, viewportHeight: viewportHeight))
+            cachedIndex = built
+            return built
+        }
+
+        mutating func replace(_ posts: [Post], gapsBelow: Set<String>) {
+            self.posts = posts
+            self.gapsBelow = gapsBelow
+            cachedIndex = nil
+        }
+    }
     /// Milliseconds a remote stamp may be ahead of a device's clock and still move it.
     private let maxClockOffset: UInt64
     /// Per device, the time of an `explicit` scroll whose save has not come yet.
@@ -86,6 +124,72 @@ public struct SessionReplayer {
             mergePolicy = nil
         }
         maxClockOffset = UInt64(max(0, min(settings.maxClockOffset, 1e12)) * 1000)
+        if header.version >= SessionHeader.cachesVersion, case .reach(let built)? = try? registry.build(StrategyNode(settings.reach), kind: .reach) {
+            reach = built
+        } else {
+            reach = nil
+        }
+    }
+
+    /// The timeline `device` sees: its own cache when it has one (version 3), else the shared one.
+    private mutating func index(on device: String) -> TimelineIndex {
+        guard caches[device] != nil else { return timeline.index() }
+        return caches[device]!.index(viewportHeight: header.viewport.height)
+    }
+
+    /// Keeps the server's paged timeline in step with a timeline event (version 3).
+    private mutating func applyToServer(_ kind: SessionEvent.Kind) {
+        guard header.version >= SessionHeader.cachesVersion else { return }
+        let pagesByPost = header.api == .mastodon
+        switch kind {
+        case .timeline(_, let posts):
+            server = PagedTimeline(posts: posts, pagesByPost: pagesByPost)
+        case .insert(let index, let posts):
+            // Before the timeline applies it: the post now at `index` is the one they go above.
+            let before = index < timeline.posts.count ? timeline.posts[index].id : nil
+            if server == nil { server = PagedTimeline(posts: [], pagesByPost: pagesByPost) }
+            server?.insert(posts, before: before)
+        case .remove(let ids):
+            server?.delete(ids)
+        case .update(let posts):
+            server?.update(posts)
+        default:
+            break
+        }
+    }
+
+    /// A device loads the server's head page into its own cache.
+    private mutating func fetch(limit: Int, on device: String) {
+        let head = (server ?? PagedTimeline(posts: timeline.posts, pagesByPost: header.api == .mastodon)).head(limit: limit)
+        var cache = caches[device] ?? DeviceCache()
+        let merge = TimelineMerge(cached: cache.posts, fetched: head.posts, coverage: .head, cachedGaps: cache.gapsBelow)
+        cache.replace(merge.posts, gapsBelow: merge.gapsBelow)
+        cache.headCursor = head.cursor
+        cache.headLastPost = head.posts.last?.id
+        cache.headPosts = Set(head.posts.map(\.id))
+        caches[device] = cache
+    }
+
+    /// Reaches `snapshot`'s post for `device` when its cache lacks it, or checks it when the
+    /// cache holds it where the last fetch did not confirm it: the requests the reach strategy
+    /// makes against the server, and the pages merged into the cache.
+    private mutating func reachPost(of snapshot: PositionSnapshot, on device: String) -> RestorePoint.Reach? {
+        guard var cache = caches[device], let server, !cache.headPosts.contains(snapshot.postId) else { return nil }
+        let cached = cache.posts.contains { $0.id == snapshot.postId }
+        guard let reach else { return cached ? nil : RestorePoint.Reach(outcome: .notTried, requests: 0, bytes: 0) }
+        var goal = ReachGoal(postId: snapshot.postId, postCreatedAt: snapshot.postCreatedAt, pagesByPost: server.pagesByPost,
+                             maxPageSize: server.maxPageSize, headCursor: cache.headCursor, headLastPost: cache.headLastPost,
+                             cached: Set(cache.posts.map(\.id)))
+        goal.isCached = cached
+        var run = ReachRun(goal: goal, strategy: reach)
+        while let request = run.next() { run.record(request, answer: server.answer(request)) }
+        if cached, run.requests == 0 { return nil }
+        let merged = run.merge(into: cache.posts, gapsBelow: cache.gapsBelow)
+        cache.replace(merged.posts, gapsBelow: merged.gapsBelow)
+        caches[device] = cache
+        var result = RestorePoint.Reach(outcome: run.outcome, requests: run.requests, bytes: run.bytes)
+        result.checked = cached
+        return result
     }
 
     /// The register every device writes: the session's account and timeline.
@@ -96,7 +200,7 @@ public struct SessionReplayer {
     private mutating func onDevice(_ device: String?, at date: Date, _ body: (inout PositionTracker, inout ResumeState) -> Void) {
         let name = device ?? header.device
         var saved: (PositionSnapshot, PositionTracker.Visit?)?
-        let index = timeline.index()
+        let index = self.index(on: name)
         if name == header.device {
             let before = mergePolicy == nil ? nil : tracker.history.first
             body(&tracker, &resume)
@@ -207,16 +311,19 @@ public struct SessionReplayer {
         }
         switch event.kind {
         case .timeline, .insert, .remove, .update:
+            applyToServer(event.kind)
             timeline.apply(event.kind)
+        case .fetch(let limit):
+            fetch(limit: limit, on: event.device ?? header.device)
         case .scroll(let offset, let explicit):
             let name = event.device ?? header.device
             lastScrollDevice = name
             if explicit { explicitSince[name] = event.at }
-            let (height, index) = (header.viewport.height, timeline.index())
+            let (height, index) = (header.viewport.height, self.index(on: name))
             onDevice(event.device, at: event.at) { tracker, _ in tracker.observeScroll(offset: offset, viewportHeight: height, in: index, at: event.at) }
         case .lifecycle(let state):
             guard settings.persistenceEnabled, let lifecycle = PositionTracker.Lifecycle(rawValue: state.rawValue) else { break }
-            let index = timeline.index()
+            let index = self.index(on: event.device ?? header.device)
             onDevice(event.device, at: event.at) { tracker, resume in
                 tracker.observe(lifecycle, at: event.at, in: index)
                 resume.observe(lifecycle, at: event.at)
@@ -244,8 +351,11 @@ public struct SessionReplayer {
             let start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, winner: value(on: name), device: name)
             let (input, source) = (start.snapshot, start.source)
             let close = deviceResume.close(under: settings.policy, at: event.at, hasHistory: input != nil || !deviceTracker.history.isEmpty)
+            let reached = input.flatMap { reachPost(of: $0, on: name) }
             var point = RestorePoint(line: line, at: event.at, tag: tag ?? RestorePoint.untagged, expected: expected, input: input,
-                                     inputSource: source, close: close, index: timeline.index())
+                                     inputSource: source, close: close, index: index(on: name))
+            point.reach = reached
+            if caches[name] != nil { point.serverIndex = timeline.index() }
             point.device = name
             point.afterSwitch = lastScrollDevice.map { $0 != name } ?? false
             if source == .synced { point.ownInput = (start.ownSnapshot, start.ownSource ?? .none) }

@@ -53,6 +53,7 @@ public struct SessionSimulator: Sendable {
         }
         var builder = SessionBuilder(corpus: corpus, options: options, number: number, algorithmic: algorithmic, random: random)
         random = builder.random
+        if options.devices, options.caches { return builder.buildWithCaches() }
         return options.devices ? builder.buildOnDevices() : builder.build()
     }
 }
@@ -103,7 +104,8 @@ struct SessionBuilder {
         let viewport = SessionSimulator.viewports[self.random.integer(0...SessionSimulator.viewports.count - 1)]
         tracker = PositionTracker(settings: options.tracker)
         let initialCount = min(self.random.integer(40...80), corpus.count / 3)
-        let reserve = min(150, corpus.count / 3)
+        // Devices with caches of their own are away for hours or days: hundreds of newer posts arrive.
+        let reserve = options.caches ? min(1_400, corpus.count * 3 / 5) : min(150, corpus.count / 3)
         let start = self.random.integer(reserve...max(reserve, corpus.count - initialCount - min(200, corpus.count / 6)))
         newerCursor = start
         olderCursor = start + initialCount

@@ -1,4 +1,5 @@
 import PositionTracking
+import SessionFormat
 
 /// What `engine simulate` is asked for.
 public struct SimulationOptions: Sendable {
@@ -29,9 +30,17 @@ public struct SimulationOptions: Sendable {
     /// multi-device cases instead of the single-device ones.
     public var devices: Bool
     public var reading: Reading
+    /// Sessions where each device keeps a cache of its own (format version 3, with `devices`):
+    /// the laptop fetches head pages and must reach the reader's post across the gap.
+    public var caches: Bool
+    /// How the server of those sessions pages.
+    public var api: SessionHeader.API
 
     public init(sessions: Int, seed: UInt64, feed: FeedMode = .mixed, tracker: PositionTracker.Settings = .init(),
-                hardCloseThreshold: Double = 30, devices: Bool = false, reading: Reading = .down) {
+                hardCloseThreshold: Double = 30, devices: Bool = false, reading: Reading = .down, caches: Bool = false,
+                api: SessionHeader.API = .mastodon) {
+        self.caches = caches
+        self.api = api
         self.sessions = sessions
         self.seed = seed
         self.feed = feed

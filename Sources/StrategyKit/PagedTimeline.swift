@@ -47,7 +47,16 @@ public struct PagedTimeline: Sendable {
 
     /// New posts on top.
     public mutating func insert(_ posts: [Post], at index: Int = 0) {
-        entries.insert(contentsOf: posts, at: min(index, entries.count))
+        insertEntries(posts, at: min(index, entries.count))
+    }
+
+    /// Posts inserted just above the post `id` (nil, or an id the feed never had: at the end).
+    public mutating func insert(_ posts: [Post], before id: String?) {
+        insertEntries(posts, at: id.flatMap { positions[$0] } ?? entries.count)
+    }
+
+    private mutating func insertEntries(_ posts: [Post], at index: Int) {
+        entries.insert(contentsOf: posts, at: index)
         positions = [:]
         for (index, post) in entries.enumerated() where positions[post.id] == nil { positions[post.id] = index }
     }

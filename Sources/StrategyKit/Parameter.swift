@@ -49,6 +49,11 @@ public struct Parameter<T: ParameterValue>: Sendable {
         isRequired = true
     }
 
+    /// A switch: true or false.
+    public init(_ name: String, help: String, default value: Bool, inherits: String? = nil) where T == Bool {
+        self.init(name, help: help, default: value, constraints: [], inherits: inherits)
+    }
+
     /// A parameter whose values are the cases of `T` (a `ParameterChoice`).
     public init(_ name: String, help: String, default value: T, inherits: String? = nil) where T: ParameterChoice {
         self.init(name, help: help, default: value, constraints: [], inherits: inherits)

@@ -54,10 +54,14 @@ public struct ReachExchange: Sendable, Equatable {
     }
 }
 
-/// The post a restore needs and is not in the cache, and what the source can do.
+/// The post a restore needs and is not in the cache (or is, but the refresh did not confirm it:
+/// `isCached`), and what the source can do.
 public struct ReachGoal: Sendable, Equatable {
     /// The post to reach.
     public var postId: String
+    /// True when the cache holds the post, in a part the last refresh did not cover: the server
+    /// may have deleted it since. A strategy may check it (one lookup) or leave it.
+    public var isCached = false
     /// When it was written, if the saved position says: a page of older posts has passed it.
     public var postCreatedAt: Date?
     /// True when the source pages by post id (Mastodon's `max_id`, `min_id`, `statuses/:id`);
@@ -123,13 +127,13 @@ extension ReachGoal {
         1 + exchanges.filter { if case .top = $0.request { true } else { false } }.count
     }
 
-    /// True when a page in `exchanges` went past the post: it reached a cached post, or its last
-    /// post is older than the goal's by more than `margin` seconds.
+    /// True when a page in `exchanges` went past the post: its last post is older than the
+    /// goal's by more than `margin` seconds. (A page that meets cached posts has not: the post
+    /// may lie in another gap further down.)
     public func isPassed(by exchanges: [ReachExchange], margin: TimeInterval = 300) -> Bool {
-        exchanges.contains { exchange in
-            guard !exchange.request.isLookup else { return false }
-            if exchange.answer.posts.contains(where: { cached.contains($0.id) }) { return true }
-            guard let createdAt = postCreatedAt, let last = exchange.answer.posts.last else { return false }
+        guard let createdAt = postCreatedAt else { return false }
+        return exchanges.contains { exchange in
+            guard !exchange.request.isLookup, let last = exchange.answer.posts.last else { return false }
             return last.createdAt < createdAt.addingTimeInterval(-margin)
         }
     }

@@ -73,6 +73,7 @@ public struct ReachRun: Sendable {
     }
 
     public var outcome: Outcome {
+        if goal.isCached, !goal.isGone(by: exchanges), failure == nil { return requests == 0 ? .notTried : .reached }
         if goal.isReached(by: exchanges) { return .reached }
         if goal.isGone(by: exchanges) { return .gone }
         if let failure { return .failed(failure) }
@@ -103,12 +104,18 @@ public struct ReachRun: Sendable {
         return pages
     }
 
-    /// `cached` (with gaps below `gapsBelow`) with every page merged in, in order.
+    /// `cached` (with gaps below `gapsBelow`) with every page merged in, in order; a post the
+    /// source says it no longer has leaves it (its neighbours close up, keeping its gap).
     public func merge(into cached: [Post], gapsBelow: Set<String>) -> (posts: [Post], gapsBelow: Set<String>, added: [String], removed: [String]) {
         var posts = cached
         var gaps = gapsBelow
         var added: [String] = []
         var removed: [String] = []
+        if goal.isGone(by: exchanges), let position = posts.firstIndex(where: { $0.id == goal.postId }) {
+            if gaps.remove(goal.postId) != nil, position > 0 { gaps.insert(posts[position - 1].id) }
+            posts.remove(at: position)
+            removed.append(goal.postId)
+        }
         for page in pages {
             let merge = TimelineMerge(cached: posts, fetched: page.posts, coverage: page.coverage, cachedGaps: gaps, anchors: page.anchors)
             posts = merge.posts

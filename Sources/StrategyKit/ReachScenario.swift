@@ -20,6 +20,9 @@ public struct ReachScenario: Sendable {
     public let target: Int
     /// True when the post was deleted from the feed.
     public let deleted: Bool
+    /// True when the device cached the post and the 40 below it earlier (a window the refresh
+    /// did not cover).
+    public let cachedAround: Bool
     /// How the run must end.
     public let expected: ReachRun.Outcome
     /// The most requests it may make.
@@ -28,7 +31,8 @@ public struct ReachScenario: Sendable {
     public let parameters: Value.Dictionary
 
     public init(name: String, api: API, feedSize: Int = 1_000, headPage: Int = 40, target: Int, deleted: Bool = false,
-                expected: ReachRun.Outcome, maxRequests: Int, parameters: Value.Dictionary = [:]) {
+                cachedAround: Bool = false, expected: ReachRun.Outcome, maxRequests: Int, parameters: Value.Dictionary = [:]) {
+        self.cachedAround = cachedAround
         self.name = name
         self.api = api
         self.feedSize = feedSize
@@ -61,12 +65,22 @@ public struct ReachScenario: Sendable {
     public func run(_ strategy: any ReachStrategy) -> Result {
         let feed = self.feed
         let head = feed.head(limit: headPage)
-        let goal = ReachGoal(postId: "s\(target)", postCreatedAt: feed.entries[min(target, feed.entries.count - 1)].createdAt,
+        var cache = head.posts
+        var gaps = Set<String>()
+        if cachedAround {
+            // The window cached earlier: the post (even if deleted since) and the 40 below it.
+            let start = min(target, feed.entries.count - 1)
+            let window = Array(feed.entries[start..<min(feed.entries.count, start + 41)])
+            if let last = cache.last, !window.isEmpty { gaps.insert(last.id) }
+            cache += window.filter { window in !cache.contains { $0.id == window.id } }
+        }
+        var goal = ReachGoal(postId: "s\(target)", postCreatedAt: feed.entries[min(target, feed.entries.count - 1)].createdAt,
                              pagesByPost: feed.pagesByPost, maxPageSize: feed.maxPageSize, headCursor: head.cursor,
-                             headLastPost: head.posts.last?.id, cached: Set(head.posts.map(\.id)))
+                             headLastPost: head.posts.last?.id, cached: Set(cache.map(\.id)))
+        goal.isCached = cache.contains { $0.id == goal.postId }
         var run = ReachRun(goal: goal, strategy: strategy)
         while let request = run.next() { run.record(request, answer: feed.answer(request)) }
-        let merged = run.merge(into: head.posts, gapsBelow: [])
+        let merged = run.merge(into: cache, gapsBelow: gaps)
         return Result(run: run, posts: merged.posts, gaps: TimelineGap.gaps(in: merged.posts, below: merged.gapsBelow))
     }
 }

@@ -113,6 +113,9 @@ public struct CacheFirstLoader: Sendable {
         public var bytes: Int
         /// Posts the pages added to the cache.
         public var added: Int
+        /// True when the cache held the post from an earlier load and the strategy only checked
+        /// that it still exists.
+        public var checked = false
     }
 
     /// One request of a reach.
@@ -160,8 +163,11 @@ public struct CacheFirstLoader: Sendable {
         if report.merge == nil { report.gaps = cached?.gaps ?? [] }
         let start = try restoreStart()
         report.start = start
-        if let snapshot = start.snapshot, !report.timeline.posts.contains(where: { $0.id == snapshot.postId }) {
-            report.reach = try await reachPost(snapshot, source: source, outcome: outcome, report: &report)
+        // A post the refresh did not bring: fetched when the cache lacks it, or checked when the
+        // cache holds it from an earlier load.
+        if let snapshot = start.snapshot, !((try? outcome.result.get()) ?? []).contains(where: { $0.id == snapshot.postId }) {
+            let reach = try await reachPost(snapshot, source: source, outcome: outcome, report: &report)
+            if !reach.checked || reach.requestCount > 0 { report.reach = reach }
         }
         if let snapshot = start.snapshot, !report.timeline.posts.isEmpty {
             let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: TimelineIndex(report.timeline)))
@@ -184,11 +190,13 @@ public struct CacheFirstLoader: Sendable {
                    report: inout Report) async throws(StoreError) -> ReachReport {
         let strategyName = reach?.name ?? "none"
         var result = ReachReport(postId: snapshot.postId, strategy: strategyName, outcome: .notTried, requests: [], requestCount: 0, bytes: 0, added: 0)
+        result.checked = report.timeline.posts.contains { $0.id == snapshot.postId }
         guard let reach, report.status == .fresh, let pages = HTTPPageSource(source, fetcher: fetcher, rateLimitSpentUntil: outcome.rateLimitSpentUntil, now: now),
               case .success(let head) = outcome.result else { return result }
-        let goal = ReachGoal(postId: snapshot.postId, postCreatedAt: snapshot.postCreatedAt, pagesByPost: pages.pagesByPost,
+        var goal = ReachGoal(postId: snapshot.postId, postCreatedAt: snapshot.postCreatedAt, pagesByPost: pages.pagesByPost,
                              maxPageSize: pages.maxPageSize, headCursor: outcome.cursor, headLastPost: head.last?.id,
                              cached: Set(report.timeline.posts.map(\.id)))
+        goal.isCached = result.checked
         var run = ReachRun(goal: goal, strategy: reach)
         while let request = run.next() {
             let answered = await pages.answer(request)
@@ -206,13 +214,13 @@ public struct CacheFirstLoader: Sendable {
         result.outcome = run.outcome
         result.requestCount = run.requests
         result.bytes = run.bytes
-        guard !run.pages.isEmpty else { return result }
+        guard !run.pages.isEmpty || run.outcome == .gone else { return result }
         let time = now()
         let fetched = Set(run.pages.flatMap { $0.posts.map(\.id) })
         result.added = try store.updateTimeline(scope: scope, refreshedAt: time) { current in
             let cached = current?.posts ?? []
             let merged = run.merge(into: cached, gapsBelow: current?.gapsBelow ?? [])
-            let kept = Set(cached.map(\.id)).subtracting(fetched)
+            let kept = Set(merged.posts.map(\.id)).subtracting(fetched)
             return (TimelineStore.TimelineUpdate(posts: merged.posts, unconfirmed: kept, gapsBelow: merged.gapsBelow), merged.added.count)
         }
         report.evicted += try store.trimTimeline(scope: scope, policy: cachePolicy, now: time)

@@ -29,7 +29,7 @@ public struct OnePageReach: ReachStrategy, DeclaredStrategy {
     }
 
     public func next(toward goal: ReachGoal, after exchanges: [ReachExchange]) -> PageRequest? {
-        guard exchanges.isEmpty else { return nil }
+        guard exchanges.isEmpty, !goal.isCached else { return nil }
         let limit = min(pageSize, goal.maxPageSize)
         if goal.pagesByPost { return .below(post: goal.postId, limit: limit) }
         return goal.headCursor.map { .top(cursor: $0, limit: limit) }

@@ -8,33 +8,41 @@ import ValueTree
 ///   just below it (`max_id`): two requests. A deleted post is reported gone by the first, and the
 ///   second holds the next surviving post below it, where the reader goes back to.
 /// - Where it pages only from the top (Bluesky): pages of `PageSize` from the end of the head page
-///   until one holds the post, or goes past it (older posts, or posts already cached), or
+///   until one holds the post, or goes past it (posts older than it), or
 ///   `MaxRequests` is nearly spent; then, if the post was not found, a lookup (`getPosts`) tells a
 ///   deleted post from one beyond the budget.
+/// - A post the cache holds in a part the refresh did not cover is checked with one lookup when
+///   `Verify` is on: if the server deleted it, it leaves the cache, and the reader goes to the
+///   next surviving post below it.
 public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
     public static let pageSizeParameter = Parameter<Int>(
         "PageSize", help: "Posts asked for per page; the API's own maximum caps it (Mastodon 40, Bluesky 100).", default: 100, range: 1...100)
     public static let maxRequestsParameter = Parameter<Int>(
         "MaxRequests", help: "The most requests one reach makes, the closing lookup included.", default: 20, range: 2...100)
+    public static let verifyParameter = Parameter<Bool>(
+        "Verify", help: "Check with one lookup that a cached post the refresh did not cover still exists.", default: true)
 
     public static let type = StrategyType(
         name: "PostWindow", kind: .reach,
         summary: "Fetches the saved post and the page below it by id; where the API pages only from the top, pages down to it within MaxRequests.",
-        parameters: [pageSizeParameter.declaration, maxRequestsParameter.declaration],
+        parameters: [pageSizeParameter.declaration, maxRequestsParameter.declaration, verifyParameter.declaration],
         reachScenarios: PostWindowReach.scenarios
     ) { options in
-        .reach(PostWindowReach(pageSize: options(pageSizeParameter), maxRequests: options(maxRequestsParameter)))
+        .reach(PostWindowReach(pageSize: options(pageSizeParameter), maxRequests: options(maxRequestsParameter), verify: options(verifyParameter)))
     }
 
     public let pageSize: Int
     public let maxRequests: Int
+    public let verify: Bool
 
-    public init(pageSize: Int = 100, maxRequests: Int = 20) {
+    public init(pageSize: Int = 100, maxRequests: Int = 20, verify: Bool = true) {
         self.pageSize = max(1, pageSize)
         self.maxRequests = max(2, maxRequests)
+        self.verify = verify
     }
 
     public func next(toward goal: ReachGoal, after exchanges: [ReachExchange]) -> PageRequest? {
+        if goal.isCached { return verify && exchanges.isEmpty ? .post(goal.postId) : nil }
         let limit = min(pageSize, goal.maxPageSize)
         if goal.pagesByPost {
             switch exchanges.count {
@@ -60,5 +68,9 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
                       deleted: true, expected: .gone, maxRequests: 5),
         ReachScenario(name: "Bluesky: a post beyond the budget is not reached, and the lookup says it exists", api: .bluesky, target: 900,
                       expected: .unreached, maxRequests: 3, parameters: ["MaxRequests": Value.Member(value: .integer(3))]),
+        ReachScenario(name: "Mastodon: a cached post the refresh did not cover is checked, and found", api: .mastodon, target: 400,
+                      cachedAround: true, expected: .reached, maxRequests: 1),
+        ReachScenario(name: "Bluesky: a cached post deleted since leaves the cache", api: .bluesky, target: 400, deleted: true,
+                      cachedAround: true, expected: .gone, maxRequests: 1),
     ]
 }

@@ -31,7 +31,7 @@ public struct TopPagesReach: ReachStrategy, DeclaredStrategy {
     }
 
     public func next(toward goal: ReachGoal, after exchanges: [ReachExchange]) -> PageRequest? {
-        guard !goal.isReached(by: exchanges), goal.topPages(in: exchanges) < maxPages,
+        guard !goal.isCached, !goal.isReached(by: exchanges), goal.topPages(in: exchanges) < maxPages,
               let cursor = goal.topCursor(after: exchanges) else { return nil }
         return .top(cursor: cursor, limit: min(pageSize, goal.maxPageSize))
     }

@@ -32,12 +32,12 @@ struct SessionCommandTests {
         var lines = good.components(separatedBy: "\n")
         lines.insert(#"{"type":"scroll","at":"2000-01-01T00:00:00Z","offset":1}"#, at: 3)
         try lines.joined(separator: "\n").write(to: directory.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
-        try #"{"type":"session","version":3}"#.write(to: directory.appendingPathComponent("b.jsonl"), atomically: true, encoding: .utf8)
+        try #"{"type":"session","version":4}"#.write(to: directory.appendingPathComponent("b.jsonl"), atomically: true, encoding: .utf8)
         let result = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", directory.path, "--format", "csv", "--jobs", "2"])
         #expect(result.status == 1)
         #expect(result.stderr == """
             \(directory.path)/a.jsonl:4: warning: "at" goes backwards: 2000-01-01T00:00:00Z is before 2022-12-07T15:09:59Z; the event is skipped
-            \(directory.path)/b.jsonl:1: error: unsupported session format version 3; this engine reads versions 1 and 2; the session cannot be read
+            \(directory.path)/b.jsonl:1: error: unsupported session format version 4; this engine reads versions 1, 2 and 3; the session cannot be read
 
             """)
         #expect(result.stdout.hasPrefix("pipeline,spec,tag,restorePoints"))
