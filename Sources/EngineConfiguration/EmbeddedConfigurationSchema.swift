@@ -1531,7 +1531,7 @@ extension ConfigurationSchema {
                   "type": "integer",
                   "minimum": 2,
                   "maximum": 100,
-                  "default": 20
+                  "default": 40
                 },
                 "Verify": {
                   "description": "Check with one lookup that a cached post the refresh did not cover still exists.",

@@ -119,7 +119,7 @@ public struct StrategyRegistry: Sendable {
         if let type = family.first(where: { $0.name == name || $0.aliases.contains(name) }) { return type }
         let names = family.map(\.name)
         var message = "unknown \(kind.label) \(Value.quote(name))"
-        if let suggestion = Suggestions.closest(to: name, among: names) { message += "; did you mean \(Value.quote(suggestion))?" }
+        if let suggestion = Suggestions.closest(to: name, among: names) { message += "; did you mean \(Value.quote(suggestion))?" } else { message += "." }
         throw PipelineError(message + " Registered: \(names.joined(separator: ", "))")
     }
 

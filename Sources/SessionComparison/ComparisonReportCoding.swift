@@ -50,7 +50,7 @@ public enum ComparisonReportCoding {
             ("convergenceP50Seconds", number(summary.convergenceP50)), ("convergenceP90Seconds", number(summary.convergenceP90)),
             ("unconvergedWrites", .integer(summary.unconverged)),
             ("reachPoints", .integer(summary.reachPoints)), ("reachReached", number(summary.reachReached)),
-            ("reachExact", number(summary.reachExact)),
+            ("reachExact", number(summary.reachExact)), ("reachWithin1", number(summary.reachWithin1)),
             ("reachRequestsMedian", number(summary.reachRequestsP50)), ("reachRequestsMean", number(summary.reachRequestsMean)),
             ("reachKilobytesMean", number(summary.reachKilobytesMean)),
             ("checks", .integer(summary.checks)), ("checkRequests", .integer(summary.checkRequests)),
@@ -73,6 +73,7 @@ public enum ComparisonReportCoding {
             ("convergence", histogram(accumulator.convergence)), ("unconverged", .integer(accumulator.unconverged)),
             ("reachPoints", .integer(accumulator.reachPoints)), ("reachReached", .integer(accumulator.reachReached)),
             ("reachScored", .integer(accumulator.reachScored)), ("reachExact", .integer(accumulator.reachExact)),
+            ("reachWithin1", .integer(accumulator.reachWithin1)),
             ("reachRequests", .integer(accumulator.reachRequests)), ("reachBytes", .integer(accumulator.reachBytes)),
             ("reachRequestCounts", histogram(accumulator.reachRequestCounts)),
             ("checks", .integer(accumulator.checks)), ("checkRequests", .integer(accumulator.checkRequests)),
@@ -152,6 +153,7 @@ public enum ComparisonReportCoding {
         accumulator.reachReached = try count("reachReached")
         accumulator.reachScored = try count("reachScored")
         accumulator.reachExact = try count("reachExact")
+        accumulator.reachWithin1 = try count("reachWithin1")
         accumulator.reachRequests = try count("reachRequests")
         accumulator.reachBytes = try count("reachBytes")
         accumulator.reachRequestCounts = try histogram("reachRequestCounts")

@@ -45,6 +45,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
     /// Scored restore points with a reach whose post still existed, and how many were exact.
     public var reachScored = 0
     public var reachExact = 0
+    public var reachWithin1 = 0
     public var reachRequests = 0
     public var reachBytes = 0
     public var reachRequestCounts = Histogram()
@@ -77,6 +78,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
             if reach.outcome != .gone, let score = evaluation.score {
                 reachScored += 1
                 if score.exact { reachExact += 1 }
+                if score.within1 { reachWithin1 += 1 }
             }
             reachPoints += 1
             if reach.outcome == .reached { reachReached += 1 }
@@ -131,6 +133,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
         reachReached += other.reachReached
         reachScored += other.reachScored
         reachExact += other.reachExact
+        reachWithin1 += other.reachWithin1
         reachRequests += other.reachRequests
         reachBytes += other.reachBytes
         reachRequestCounts.merge(other.reachRequestCounts)
@@ -158,6 +161,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
             convergenceP50: seconds(0.5), convergenceP90: seconds(0.9), unconverged: unconverged,
             reachPoints: reachPoints, reachReached: reachPoints > 0 ? Double(reachReached) / Double(reachPoints) : nil,
             reachExact: reachScored > 0 ? Double(reachExact) / Double(reachScored) : nil,
+            reachWithin1: reachScored > 0 ? Double(reachWithin1) / Double(reachScored) : nil,
             reachRequestsP50: reachRequestCounts.quantile(0.5).map { Double($0) },
             reachRequestsMean: reachPoints > 0 ? Double(reachRequests) / Double(reachPoints) : nil,
             reachKilobytesMean: reachPoints > 0 ? Double(reachBytes) / 1024 / Double(reachPoints) : nil,
@@ -202,6 +206,7 @@ public struct MetricsSummary: Sendable, Equatable {
     public var reachReached: Double?
     /// The exact rate at those points whose post still existed.
     public var reachExact: Double?
+    public var reachWithin1: Double?
     public var reachRequestsP50: Double?
     public var reachRequestsMean: Double?
     public var reachKilobytesMean: Double?

@@ -58,6 +58,7 @@ enum ReportColumns {
         Column(heading: "reaches", csvName: "reachPoints", places: nil) { Double($0.reachPoints) },
         Column(heading: "reached", csvName: "reachReached", places: 3) { $0.reachReached },
         Column(heading: "exact", csvName: "reachExact", places: 3) { $0.reachExact },
+        Column(heading: "within1", csvName: "reachWithin1", places: 3) { $0.reachWithin1 },
         Column(heading: "requests p50", csvName: "reachRequestsMedian", places: 1) { $0.reachRequestsP50 },
         Column(heading: "requests mean", csvName: "reachRequestsMean", places: 2) { $0.reachRequestsMean },
         Column(heading: "KB mean", csvName: "reachKilobytesMean", places: 1) { $0.reachKilobytesMean },

@@ -65,7 +65,7 @@ public enum ReportHTML {
             positions saved that reached every device, with the median and p90 seconds until every device held the same
             winner; unconverged: writes that had not when the session ended.
             Reaching posts (devices with caches of their own): reaches: restore points whose post the device had not
-            loaded; reached: the share the reach strategy fetched; exact: the exact rate there, where the post still existed; requests beyond the head page (median, mean) and KB per
+            loaded; reached: the share the reach strategy fetched; exact and within1: the rates there, where the post still existed; requests beyond the head page (median, mean) and KB per
             such point; checks: restore points whose post the cache held where the last refresh did not reach, checked to
             still exist (one request each).</p>
             </body>

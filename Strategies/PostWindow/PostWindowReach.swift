@@ -18,7 +18,7 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
     public static let pageSizeParameter = Parameter<Int>(
         "PageSize", help: "Posts asked for per page; the API's own maximum caps it (Mastodon 40, Bluesky 100).", default: 100, range: 1...100)
     public static let maxRequestsParameter = Parameter<Int>(
-        "MaxRequests", help: "The most requests one reach makes, the closing lookup included.", default: 20, range: 2...100)
+        "MaxRequests", help: "The most requests one reach makes, the closing lookup included.", default: 40, range: 2...100)
     public static let verifyParameter = Parameter<Bool>(
         "Verify", help: "Check with one lookup that a cached post the refresh did not cover still exists.", default: true)
 
@@ -35,7 +35,7 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
     public let maxRequests: Int
     public let verify: Bool
 
-    public init(pageSize: Int = 100, maxRequests: Int = 20, verify: Bool = true) {
+    public init(pageSize: Int = 100, maxRequests: Int = 40, verify: Bool = true) {
         self.pageSize = max(1, pageSize)
         self.maxRequests = max(2, maxRequests)
         self.verify = verify

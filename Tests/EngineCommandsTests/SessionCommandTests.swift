@@ -17,11 +17,18 @@ struct SessionCommandTests {
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let lines = result.stdout.components(separatedBy: "\n")
-        #expect(lines[0] == "Compared 48 sessions: 342 restore points, \(Self.defaultPipelines) pipelines.")
+        #expect(lines[0] == "Compared 60 sessions: 394 restore points, \(Self.defaultPipelines) pipelines.")
         #expect(lines[2].hasPrefix("pipeline           points  exact  within1  |idx err|  skipped  re-read  px p50  px p90  Brier"))
-        #expect(lines[3].hasPrefix("configured            342  0.994    0.994       0.04       12        0     0.0     0.0  0.002"))
+        #expect(lines[3].hasPrefix("configured            394  0.992    0.995       0.03       12        1     0.0     0.0  0.004"))
         #expect(result.stdout.contains("Tag relaunch-hard (9 restore points):"))
         #expect(result.stdout.contains("\nSync:\npipeline           switches  switch exact  synced  back jumps  writes  converge p50 s  converge p90 s  unconverged\n"))
+        #expect(result.stdout.contains("""
+
+            Reaching posts the cache lacked:
+            pipeline           reaches  reached  exact  within1  requests p50  requests mean  KB mean  checks
+            configured              11    0.909  1.000    1.000           2.0           2.00     29.2      31
+
+            """))
     }
 
     @Test("a session that cannot be read is left out, the rest still count, and the exit code is 1")
@@ -64,7 +71,32 @@ struct SessionCommandTests {
         }
         #expect(dropLatency(merged.stdout) == dropLatency(single.stdout))
         let html = try await EngineProcess.run(["compare", "--merge"] + parts + ["--format", "html"])
-        #expect(html.stdout.contains("<p>Compared 48 sessions, shards 1/2, 2/2: 342 restore points, 3 pipelines.</p>"))
+        #expect(html.stdout.contains("<p>Compared 60 sessions, shards 1/2, 2/2: 394 restore points, 3 pipelines.</p>"))
+    }
+
+    @Test("--reach replays the sessions with caches once per strategy, and refuses what is not one reach strategy")
+    func reach() async throws {
+        let result = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions/devices-caches",
+                                                  "--strategy", "ExactMatch > Fallback", "--reach", "PostWindow", "--reach", "CacheOnly"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("""
+            Reaching posts the cache lacked:
+            pipeline                            reaches  reached  exact  within1  requests p50  requests mean  KB mean  checks
+            configured · PostWindow                  11    0.909  1.000    1.000           2.0           2.00     29.2      31
+            ExactMatch > Fallback · PostWindow       11    0.909  1.000    1.000           2.0           2.00     29.2      31
+            baseline · PostWindow                    11    0.909  1.000    1.000           2.0           2.00     29.2      31
+            configured · CacheOnly                   11    0.000  0.000    0.000           0.0           0.00      0.0       0
+
+            """))
+        for (option, message) in [
+            ("Nope", "error: unknown reach strategy \"Nope\". Registered: PostWindow, CacheOnly, OnePage, TopPages\n"),
+            ("OnePage > TopPages", "error: --reach takes one reach strategy, such as TopPages(MaxPages: 10), found OnePage > TopPages\n"),
+            ("PostWindow(MaxRequests: 1)", "error: PostWindow: MaxRequests: 1 is less than the minimum 2 (allowed: ≥ 2 and ≤ 100)\n"),
+        ] {
+            let refused = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions/devices-caches", "--reach", option])
+            #expect(refused.status == 2)
+            #expect(refused.stderr == message)
+        }
     }
 
     @Test("usage errors exit 2 with a clear message")

@@ -48,6 +48,31 @@ import TimelineCore
         #expect(read == RecordedSession(header: header, events: events))
     }
 
+    @Test func versionThreeCarriesTheAPIAndFetchEvents() throws {
+        let header = Self.header.replacingOccurrences(of: #""version":1"#, with: #""version":3"#)
+            .replacingOccurrences(of: #""startedAt""#, with: #""api":"bluesky","startedAt""#)
+        let session = try read([
+            header,
+            #"{"type":"fetch","at":"2026-01-01T10:00:00Z","device":"laptop","limit":40}"#,
+            #"{"type":"fetch","at":"2026-01-01T10:00:01Z","device":"laptop","limit":0}"#,
+            #"{"type":"fetch","at":"2026-01-01T10:00:02Z","device":"laptop"}"#,
+        ])
+        #expect(session.header.version == 3)
+        #expect(session.header.api == .bluesky)
+        #expect(session.events == [SessionEvent(at: Date(timeIntervalSince1970: 1_767_261_600), .fetch(limit: 40), device: "laptop")])
+        #expect(session.warnings.map(\.description) == [
+            #"s.jsonl:3: warning: "limit" must be a whole number from 1 to 1000, found 0; the line is skipped"#,
+            #"s.jsonl:4: warning: a fetch event needs "limit"; the line is skipped"#,
+        ])
+        // The writer writes what the reader read.
+        let written = SessionWriter.text(of: RecordedSession(header: session.header, events: session.events))
+        #expect(written.contains(#""api":"bluesky""#))
+        #expect(try RecordedSession.read(Data(written.utf8), name: "w.jsonl").events == session.events)
+        #expect(throws: SessionIssue.self) {
+            try read([Self.header.replacingOccurrences(of: #""startedAt""#, with: #""api":"twitter","startedAt""#)])
+        }
+    }
+
     @Test func headerProblemsMakeTheSessionUnreadable() {
         func message(_ text: String) -> String {
             do {

@@ -93,7 +93,7 @@ import TestSupport
             "restorePoints", "unscored", "exact", "within1", "meanAbsIndexError", "skipped", "reread", "pixelErrorCount",
             "pixelErrorMedian", "pixelErrorP90", "brier", "latencyP50Microseconds", "latencyP99Microseconds",
             "switchPoints", "switchExact", "syncedPoints", "backJumps", "convergedWrites", "convergenceP50Seconds", "convergenceP90Seconds",
-            "unconvergedWrites", "reachPoints", "reachReached", "reachExact", "reachRequestsMedian", "reachRequestsMean", "reachKilobytesMean",
+            "unconvergedWrites", "reachPoints", "reachReached", "reachExact", "reachWithin1", "reachRequestsMedian", "reachRequestsMean", "reachKilobytesMean",
             "checks", "checkRequests",
         ])
         #expect(throws: ComparisonReportError.self) { try ComparisonReportCoding.report(from: try JSONReader().read("{\"format\":\"x\"}")) }

@@ -140,6 +140,53 @@ struct ReachTests {
         #expect(failed.gaps == [TimelineGap(above: "961", below: "600")])
     }
 
+    @Test("Mastodon: pages both ways by id (max_id, min_id), and a later reach closes the gap below its window")
+    func pagingAndClosing() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try FakeTimelineServer(mastodon: true, posts: Self.feed(700))
+        let pages = try #require(HTTPPageSource(.mastodon(server.timelineURL, tokenVariable: "TEST_TOKEN"),
+                                                fetcher: LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"))))
+        let below = await pages.answer(.below(post: "650", limit: 3))
+        #expect(try below.answer.get().posts.map(\.id) == ["649", "648", "647"])
+        #expect(below.url.absoluteString == server.timelineURL.absoluteString.replacingOccurrences(of: "?limit=40", with: "?max_id=650&limit=3"))
+        let above = await pages.answer(.above(post: "650", limit: 3))
+        #expect(try above.answer.get().posts.map(\.id) == ["653", "652", "651"])
+        #expect(above.url.query == "min_id=650&limit=3")
+
+        // Yesterday's cache 600…561; today 700 posts: the head page leaves a gap above 600.
+        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
+        let setup = Setup(directory: directory, store: store, server: server)
+        server.change { $0 = .mastodon(Self.feed(600)) }
+        _ = try await setup.loader().load(from: setup.source)
+        server.change { $0 = .mastodon(Self.feed(700)) }
+        let first = try await setup.loader().load(from: setup.source)
+        #expect(first.gaps == [TimelineGap(above: "661", below: "600")])
+        // The phone synced post 640: its window, 640…601, meets the cached 600: that gap closes.
+        try store.savePosition(Self.snapshot(640), scope: Self.scope, device: "phone", at: Self.base.addingTimeInterval(90_000))
+        let second = try await setup.loader().load(from: setup.source)
+        #expect(second.reach?.outcome == .reached)
+        #expect(second.gaps == [TimelineGap(above: "661", below: "640")])
+    }
+
+    @Test("a 429 with Retry-After during a reach is waited out when the network policy retries, and reported when it does not")
+    func rateLimited() async throws {
+        let setup = try await Self.laptop(mastodon: true)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        let busy = LoopbackHTTPServer.Answer(status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
+                                             body: Data(#"{"error":"Too many requests"}"#.utf8))
+        setup.server.inject("post", [busy])
+        let stopped = try await setup.loader().load(from: setup.source)
+        #expect(stopped.reach?.outcome
+                == .failed("\(setup.server.server.baseURL)/api/v1/statuses/800: error: HTTP 429: Too many requests (the server asks to wait 1 s)"))
+        setup.server.inject("post", [busy])
+        let backoff = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 3, "BaseDelay": 0.1, "MaxDelay": 5])
+        let waited = try await setup.loader(policy: backoff).load(from: setup.source)
+        #expect(waited.reach?.outcome == .reached)
+        #expect(waited.reach?.requestCount == 3)
+        #expect(waited.restoration?.postId == "800")
+    }
+
     @Test("two loads at once on one store keep both windows")
     func concurrentLoads() async throws {
         let setup = try await Self.laptop(mastodon: true)

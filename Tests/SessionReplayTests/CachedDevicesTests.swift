@@ -1,0 +1,115 @@
+import EngineConfiguration
+import Foundation
+import RestorationEngine
+import SessionComparison
+import SessionFormat
+import SessionReplay
+import SessionSimulation
+import SyncModel
+import Testing
+import TestSupport
+import TimelineCore
+
+/// Sessions where each device keeps its own cache (format version 3): the replay's caches and
+/// reach, the bundled sessions, and the quality bars of reaching a post across a gap, on the
+/// engine's own simulated sessions and on sessions made by an independent reading model.
+@Suite("Devices with caches of their own", .timeLimit(.minutes(5)))
+struct CachedDevicesTests {
+    static let start = Date(timeIntervalSince1970: 1_795_478_400)
+
+    /// Post `n` (1 the oldest), 100 points high, written n minutes after the start.
+    static func post(_ n: Int) -> Post {
+        Post(id: "\(n)", createdAt: start.addingTimeInterval(Double(60 * n)), author: "a\(n % 5)", text: "post \(n)", height: 100)
+    }
+
+    @Test("replay: a laptop that fetched a head page yesterday reaches the phone's post across the gap, in two requests")
+    func replay() {
+        let header = SessionHeader(id: "caches", device: "phone", timeline: "home", viewport: .init(width: 390, height: 800),
+                                   startedAt: Self.start, version: SessionHeader.cachesVersion)
+        var settings = ReplaySettings(configuration: .defaults)
+        settings.mergePolicy = ComponentSpec(name: "CausalFurthest")
+        var replayer = SessionReplayer(header: header, settings: settings)
+        var time = Self.start.addingTimeInterval(86_400)
+        func at(_ seconds: Double) -> Date { time = time.addingTimeInterval(seconds); return time }
+        _ = replayer.apply(SessionEvent(at: at(0), .lifecycle(.launch)))
+        _ = replayer.apply(SessionEvent(at: at(0), .timeline(reason: .initial, posts: (1...600).reversed().map(Self.post))))
+        _ = replayer.apply(SessionEvent(at: at(1), .fetch(limit: 40), device: "laptop"))
+        #expect(replayer.caches["laptop"]?.posts.count == 40)
+        _ = replayer.apply(SessionEvent(at: at(1), .insert(index: 0, posts: (601...1000).reversed().map(Self.post))))
+        // The phone reads down to post 800: 200 posts of 100 points below the top.
+        _ = replayer.apply(SessionEvent(at: at(5), .scroll(offset: 20_000)))
+        _ = replayer.apply(SessionEvent(at: at(5), .lifecycle(.background)))
+        _ = replayer.apply(SessionEvent(at: at(3600), .sync(from: "phone", to: "laptop")))
+        _ = replayer.apply(SessionEvent(at: at(1), .fetch(limit: 40), device: "laptop"))
+        let point = replayer.apply(SessionEvent(at: at(1), .restore(tag: "gap", expected: .init(postId: "800")), device: "laptop"))
+        #expect(point?.inputSource == .synced)
+        #expect(point?.input?.postId == "800")
+        #expect(point?.reach == RestorePoint.Reach(outcome: .reached, requests: 2, bytes: point?.reach?.bytes ?? 0))
+        #expect(point?.index.index(of: "800") == 40)
+        #expect(point?.serverIndex?.count == 1000)
+        let cache = replayer.caches["laptop"]
+        #expect(cache.map { TimelineGap.gaps(in: $0.posts, below: $0.gapsBelow) }
+                == [TimelineGap(above: "961", below: "800"), TimelineGap(above: "760", below: "600")])
+    }
+
+    @Test("the bundled sessions are what the documented command writes")
+    func bundled() throws {
+        let simulator = SessionSimulator(corpus: SimulationTests.corpus,
+                                         options: SimulationOptions(sessions: 12, seed: 2026, feed: .chronological, devices: true, caches: true))
+        for number in 1...12 {
+            let bundled = try String(contentsOf: Fixtures.repositoryURL("sessions/devices-caches/session-\(String(format: "%04d", number)).jsonl"),
+                                     encoding: .utf8)
+            #expect(SessionWriter.text(of: simulator.session(number: number)) == bundled, "session \(number)")
+        }
+    }
+
+    /// The configured pipeline's report, with the configured reach strategy or `reach`: replayed
+    /// on a thread of its own, since a replay is long work that must not hold a cooperative one.
+    static func report(_ files: [String], reach: String? = nil) async throws -> PipelineResults {
+        let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: [])
+        var settings = ReplaySettings(configuration: .defaults)
+        if let reach { settings.reach = ComponentSpec(name: reach) }
+        let runner = ComparisonRunner(candidates: Array(candidates.prefix(1)), settings: settings, jobs: 1)
+        let report = await OffPool.run { runner.run(files: files) }
+        return try #require(report.pipelines.first)
+    }
+
+    /// Writes `count` simulated sessions with caches on `api` into a temporary folder.
+    static func simulated(_ count: Int, seed: UInt64, api: SessionHeader.API) throws -> (URL, [String]) {
+        let directory = try Fixtures.temporaryDirectory()
+        let simulator = SessionSimulator(corpus: SimulationTests.corpus,
+                                         options: SimulationOptions(sessions: count, seed: seed, feed: .chronological, devices: true, caches: true, api: api))
+        var files: [String] = []
+        for number in 1...count {
+            let url = directory.appendingPathComponent("session-\(number).jsonl")
+            try Data(SessionWriter.text(of: simulator.session(number: number)).utf8).write(to: url)
+            files.append(url.path)
+        }
+        return (directory, files)
+    }
+
+    @Test("after a switch to a device that lacks the post, the configured pipeline lands on it; peers do worse",
+          arguments: ["bundled", "bluesky", "independent"])
+    func qualityBars(_ set: String) async throws {
+        var files: [String]
+        var cleanup: URL?
+        switch set {
+        case "bundled": files = try SessionFiles.expand([Fixtures.repositoryURL("sessions/devices-caches").path])
+        case "independent": files = try SessionFiles.expand([Fixtures.url("independent-sessions").path])
+        default:
+            let (directory, written) = try Self.simulated(24, seed: 8128, api: .bluesky)
+            (files, cleanup) = (written, directory)
+        }
+        defer { if let cleanup { try? FileManager.default.removeItem(at: cleanup) } }
+        let configured = try await Self.report(files).all.summary
+        #expect(configured.reachPoints >= 10, "\(set): \(configured.reachPoints) reaches")
+        #expect(try #require(configured.reachExact) >= 0.95, "\(set)")
+        #expect(try #require(configured.reachWithin1) >= 0.98, "\(set)")
+        if set != "bluesky" { #expect(try #require(configured.reachRequestsP50) <= 2, "\(set)") }
+        for peer in ["OnePage", "TopPages", "CacheOnly"] {
+            let other = try await Self.report(files, reach: peer).all.summary
+            #expect((other.reachExact ?? 0) < configured.reachExact!, "\(set): PostWindow vs \(peer)")
+            #expect((other.exact ?? 0) < configured.exact!, "\(set): PostWindow vs \(peer), all points")
+        }
+    }
+}
