@@ -293,7 +293,7 @@ let package = Package(
                     dependencies: ["StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch", "BestConfidence", "WeightedVote"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionTrackingTests", dependencies: ["PositionTracking", "TimelineCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPExchange
+import NIOHTTP
 import Testing
 import TestSupport
 import TimelineEngine
@@ -134,6 +136,46 @@ struct FacadeLoadingTests {
         await #expect(throws: StoreError.self) {
             _ = try await TimelineEngine().loadTimeline(from: .file(path: "x.json", format: nil))
         }
+    }
+}
+
+@Suite("Reaching a synced post through the façade")
+struct FacadeReachTests {
+    static func post(_ n: Int) -> Post {
+        Post(id: "\(n)", createdAt: Date(timeIntervalSince1970: 1_795_478_400 + Double(60 * n)), author: "a", text: "post \(n)")
+    }
+
+    @Test("loadTimeline starts from another device's synced position and reaches it on a Bluesky-shaped server; a deleted one is told apart")
+    func blueskyReach() async throws {
+        // An app bootstraps its HTTP client once, as the command line does.
+        HTTPExchanges.bootstrapIfNeeded(NIOHTTPExchange())
+        let (directory, _, configuration) = try FacadeSyncTests.setup()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try FakeTimelineServer(mastodon: false, posts: (1...600).reversed().map(Self.post))
+        let store = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let engine = try TimelineEngine(configuration: configuration, deviceId: "laptop", store: store)
+        await engine.sync?.stop()
+        let source = TimelineSource.bluesky(server.timelineURL, tokenVariable: "NO_TOKEN")
+        _ = try await engine.loadTimeline(from: source)
+        server.change { $0.insert((601...1000).reversed().map(Self.post)) }
+        let phone = PositionSnapshot(postId: "800", postCreatedAt: Self.post(800).createdAt, savedAt: Date())
+        try store.savePosition(phone, scope: StoreScope(), device: "phone", at: Date())
+        let report = try await engine.loadTimeline(from: source)
+        #expect(report.start?.source == .synced)
+        #expect(report.reach?.outcome == .reached)
+        #expect(report.reach?.requests.map(\.request.description) == ["page of 100 from the top after i:40", "page of 100 from the top after i:140"])
+        #expect(report.restoration?.postId == "800")
+
+        // The phone moves on to post 700, which is then deleted: the pages pass it by time and a
+        // lookup says it is gone; the restore goes below where it was.
+        server.change { $0.delete(["700"]) }
+        try store.savePosition(PositionSnapshot(postId: "700", postCreatedAt: Self.post(700).createdAt, neighbors: .init(below: ["699", "698"]),
+                                                savedAt: Date().addingTimeInterval(1)), scope: StoreScope(), device: "phone",
+                               at: Date().addingTimeInterval(1))
+        let gone = try await engine.loadTimeline(from: source)
+        #expect(gone.reach?.outcome == .gone)
+        #expect(gone.reach?.requests.last?.request.description == "post 700")
+        #expect(gone.restoration?.postId == "699")
     }
 }
 
