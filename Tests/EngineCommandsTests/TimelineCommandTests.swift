@@ -31,17 +31,24 @@ struct TimelineCommandTests {
              text: "post number \(n) of the feed")
     }
 
+    /// A Mastodon-shaped server and the laptop's store, which cached the head page yesterday when
+    /// the server had 600 posts; since then 400 more came. Returns the server and the laptop's
+    /// fetch command (with the sync configuration when `config`).
+    static func laptopYesterday(_ setup: SyncCommandTests.Setup, config: Bool) async throws -> (FakeTimelineServer, [String]) {
+        let server = try FakeTimelineServer(mastodon: true, posts: (1...600).reversed().map(Self.post))
+        let fetch = ["timeline", "fetch", "--source", server.timelineURL.absoluteString, "--store", setup.store("laptop")]
+            + (config ? ["--config", setup.config] : []) + ["--account", "me", "--timeline-name", "home", "--token-env", "TEST_TOKEN"]
+        #expect(try await EngineProcess.run(fetch, environment: ["TEST_TOKEN": "t"]).status == 0)
+        server.change { $0.insert((601...1000).reversed().map(Self.post)) }
+        return (server, fetch)
+    }
+
     @Test("the laptop case: a position synced from the phone in posts the laptop never loaded is reached, shown with its gaps, and restored")
     func laptopCase() async throws {
         let setup = try SyncCommandTests.Setup(policy: #""CausalFurthest""#)
         defer { setup.remove() }
-        // The laptop cached the head page yesterday, when the server had 600 posts.
-        let server = try FakeTimelineServer(mastodon: true, posts: (1...600).reversed().map(Self.post))
-        let fetch = ["timeline", "fetch", "--source", server.timelineURL.absoluteString, "--store", setup.store("laptop"), "--config", setup.config,
-                     "--account", "me", "--timeline-name", "home", "--token-env", "TEST_TOKEN"]
-        #expect(try await EngineProcess.run(fetch, environment: ["TEST_TOKEN": "t"]).status == 0)
-        // Since then: 400 new posts, and the phone read down to post 800 and synced.
-        server.change { $0.insert((601...1000).reversed().map(Self.post)) }
+        let (server, fetch) = try await Self.laptopYesterday(setup, config: true)
+        // The phone read down to post 800 and synced.
         _ = try await EngineProcess.run(["position", "save", "--store", setup.store("phone"), "--config", setup.config, "--device", "phone",
                                          "--account", "me", "--timeline-name", "home", "--post", "800", "--created-at", "2026-11-24T13:20:00Z"])
         try await setup.sync("phone")
@@ -94,11 +101,7 @@ struct TimelineCommandTests {
     func killedWhileReaching() async throws {
         let setup = try SyncCommandTests.Setup(policy: #""CausalFurthest""#)
         defer { setup.remove() }
-        let server = try FakeTimelineServer(mastodon: true, posts: (1...600).reversed().map(Self.post))
-        let fetch = ["timeline", "fetch", "--source", server.timelineURL.absoluteString, "--store", setup.store("laptop"),
-                     "--account", "me", "--timeline-name", "home", "--token-env", "TEST_TOKEN"]
-        #expect(try await EngineProcess.run(fetch, environment: ["TEST_TOKEN": "t"]).status == 0)
-        server.change { $0.insert((601...1000).reversed().map(Self.post)) }
+        let (server, fetch) = try await Self.laptopYesterday(setup, config: false)
         let laptop = try TimelineStore(path: setup.store("laptop"))
         try laptop.saveSnapshot(PositionSnapshot(postId: "800", postCreatedAt: Self.post(800).createdAt), scope: StoreScope(account: "me", timeline: "home"))
         // The lookup of the post never answers: the fetch is killed while it waits.
