@@ -6,6 +6,11 @@ through `OffPool.run`, which runs it on a dispatch queue and suspends the caller
 
 The places below block on purpose, each for the reason given; anything else fails.
 
+The tests are held to the same rule, with blocking reads of pipes and waits for processes
+added: a test waits by suspending, with a deadline (`Deadline`, `ChildProcess`,
+`StreamingChild`), and every suite has a `.timeLimit`. A line that blocks on a thread of its
+own (a test server's connection thread, a reader thread) says so with `// off-pool: why`.
+
 Usage: Tests/check-blocking.py
 """
 import glob
@@ -46,11 +51,37 @@ for folder in ("Sources", "Strategies"):
                     if pattern.search(code):
                         print(f"{relative}:{number}: {what} can block a cooperative-pool thread: {line.strip()}")
                         found += 1
+TEST_PATTERNS = PATTERNS + [
+    (re.compile(r"\breadDataToEndOfFile\(|\.availableData\b"), "a blocking read"),
+]
+for source in sorted(glob.glob(os.path.join(root, "Tests", "**", "*.swift"), recursive=True)):
+    relative = os.path.relpath(source, root)
+    if relative.startswith("Tests/Fuzz/") or "/.build" in relative:
+        continue
+    with open(source, encoding="utf-8") as handle:
+        text = handle.read()
+    for number, line in enumerate(text.splitlines(), 1):
+        code, _, comment = line.partition("//")
+        if "off-pool:" in comment:
+            continue
+        for pattern, what in TEST_PATTERNS:
+            if pattern.search(code):
+                print(f"{relative}:{number}: {what} can block a cooperative-pool thread: {line.strip()}")
+                found += 1
+    # Every suite declares how long it may take.
+    for match in re.finditer(r"@Suite\b", text):
+        declaration = re.search(r"\b(struct|final class|class|enum|actor|extension)\s", text[match.end():])
+        attribute = text[match.start():match.end() + (declaration.start() if declaration else 0)]
+        if ".timeLimit(" not in attribute:
+            number = text.count("\n", 0, match.start()) + 1
+            print(f"{relative}:{number}: a suite without .timeLimit: {attribute.strip()}")
+            found += 1
 for relative in ALLOWED:
     if not os.path.exists(os.path.join(root, relative)):
         print(f"{relative}: allowed to block but no longer exists; remove it from Tests/check-blocking.py")
         found += 1
 if found:
-    print(f"{found} blocking call(s): suspend with await, or run blocking work through OffPool.run", file=sys.stderr)
+    print(f"{found} problem(s): suspend with await (in tests, with a deadline), run blocking work through OffPool.run, "
+          "and give every suite a .timeLimit", file=sys.stderr)
     sys.exit(1)
-print("no blocking calls outside the places that block on purpose")
+print("no blocking calls outside the places that block on purpose; every test suite has a time limit")

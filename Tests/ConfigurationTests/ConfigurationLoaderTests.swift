@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import ValueTree
 
-@Suite("Configuration loading and diagnostics")
+@Suite("Configuration loading and diagnostics", .timeLimit(.minutes(10)))
 struct ConfigurationLoaderTests {
     static func plist(_ body: String) -> Data {
         Data("""
@@ -280,7 +280,7 @@ struct ConfigurationLoaderTests {
     }
 }
 
-@Suite("Configuration to logging")
+@Suite("Configuration to logging", .timeLimit(.minutes(10)))
 struct ConfigurationLoggingTests {
     @Test("the Debug section sets the log levels and Logging.Sinks creates the sinks")
     func logging() throws {

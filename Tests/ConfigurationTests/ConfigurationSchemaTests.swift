@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import ValueTree
 
-@Suite("Configuration schema")
+@Suite("Configuration schema", .timeLimit(.minutes(10)))
 struct ConfigurationSchemaTests {
     @Test("the embedded schema is byte for byte schemas/SocialFusionTimelineConfiguration.schema.json")
     func embeddedCopy() throws {

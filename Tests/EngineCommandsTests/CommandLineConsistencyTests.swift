@@ -4,7 +4,7 @@ import TestSupport
 
 /// The command line as a new user meets it: one meaning per option name, the documented exit
 /// codes, and no silent acceptance of mistakes.
-@Suite("One consistent command line")
+@Suite("One consistent command line", .timeLimit(.minutes(10)))
 struct CommandLineConsistencyTests {
     static let config = "config/SocialFusionTimelineConfiguration.plist"
 

@@ -3,7 +3,7 @@ import ArgumentParser
 import Testing
 
 /// Every subcommand's help, as a new user reads it.
-@Suite("engine --help for every subcommand")
+@Suite("engine --help for every subcommand", .timeLimit(.minutes(10)))
 struct HelpTests {
     /// Every command below `engine` that runs something (no subcommands of its own).
     static let leaves: [ParsableCommand.Type] = {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("engine plist, schema and config")
+@Suite("engine plist, schema and config", .timeLimit(.minutes(10)))
 struct PlistAndSchemaCommandTests {
     @Test("plist lint: OK lines on stdout, FILE:LINE: message on stderr, continues; exit 1 for a bad file, 2 when one cannot be read")
     func lint() async throws {

@@ -5,19 +5,19 @@ import TestSupport
 
 /// Plugins loaded at run time: the Swift example plugin under `Examples/` and C plugins built
 /// here, through every command that takes `--plugin`.
-@Suite("Strategy plugins on the command line", .serialized)
+@Suite("Strategy plugins on the command line", .serialized, .timeLimit(.minutes(30)))
 struct PluginCommandTests {
     static let restore = ["--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--position", "Tests/Fixtures/restore/position-author.json"]
 
     /// `Examples/SameAuthorPlugin`, built for this run.
     static func sameAuthor() async throws -> String {
-        try ExampleBuilds.build("SameAuthorPlugin").appendingPathComponent(ExampleBuilds.sharedLibrary("SameAuthorPlugin")).path
+        try await ExampleBuilds.build("SameAuthorPlugin").appendingPathComponent(ExampleBuilds.sharedLibrary("SameAuthorPlugin")).path
     }
 
     /// `Tests/Fixtures/plugins/test-plugin.c` built with `defines` into `directory`.
     static func cPlugin(_ defines: [String], in directory: URL) async throws -> String {
         let output = directory.appendingPathComponent(ExampleBuilds.sharedLibrary("test-" + (defines.first ?? "good")))
-        try ExampleBuilds.compilePlugin(Fixtures.url("plugins/test-plugin.c"), defines: defines, output: output)
+        try await ExampleBuilds.compilePlugin(Fixtures.url("plugins/test-plugin.c"), defines: defines, output: output)
         return output.path
     }
 

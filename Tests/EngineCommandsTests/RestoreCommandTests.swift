@@ -3,7 +3,7 @@ import RestorationEngine
 import Testing
 import TestSupport
 
-@Suite("engine restore and engine strategies")
+@Suite("engine restore and engine strategies", .timeLimit(.minutes(10)))
 struct RestoreCommandTests {
     static let timeline = "Tests/Fixtures/restore/timeline.jsonl"
     static let config = "config/SocialFusionTimelineConfiguration.plist"

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `engine serve` and its tokens, run as a user runs them, with two stores syncing through it.
-@Suite("engine serve")
+@Suite("engine serve", .timeLimit(.minutes(10)))
 struct ServeCommandTests {
     @Test("token create prints the token alone on the last line; list and revoke; a second revoke fails")
     func tokens() async throws {

@@ -4,7 +4,7 @@ import RestorationEngine
 import Testing
 import TestSupport
 
-@Suite("engine compare, replay and simulate")
+@Suite("engine compare, replay and simulate", .timeLimit(.minutes(10)))
 struct SessionCommandTests {
     static let config = "config/SocialFusionTimelineConfiguration.plist"
     /// What compare runs by default: the configured pipeline, each single restoration strategy,
@@ -161,7 +161,7 @@ struct SessionCommandTests {
     }
 }
 
-@Suite("engine compare with merge policies")
+@Suite("engine compare with merge policies", .timeLimit(.minutes(10)))
 struct MergePolicyCompareTests {
     @Test("--merge-policy replays the multi-device sessions under each policy: each wins its own case")
     func policies() async throws {

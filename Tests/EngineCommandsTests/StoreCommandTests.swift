@@ -4,7 +4,7 @@ import TestSupport
 import TimelineCore
 import TimelineStore
 
-@Suite("engine history, maintenance and restore --store")
+@Suite("engine history, maintenance and restore --store", .timeLimit(.minutes(10)))
 struct StoreCommandTests {
     static let config = "config/SocialFusionTimelineConfiguration.plist"
 

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `engine position` and `engine sync` as the README's demo runs them: stores that share a folder
 /// converge, whatever the order of their rounds.
-@Suite("engine position and engine sync")
+@Suite("engine position and engine sync", .timeLimit(.minutes(10)))
 struct SyncCommandTests {
     /// A folder with a shared sync folder and a configuration that names it.
     struct Setup {

@@ -7,7 +7,7 @@ import TimelineCore
 import TimelineStore
 
 /// `engine timeline fetch` and `show`, end to end: the built tool against the loopback server.
-@Suite("engine timeline fetch and show")
+@Suite("engine timeline fetch and show", .timeLimit(.minutes(10)))
 struct TimelineCommandTests {
     static let path = "/api/v1/timelines/home"
 

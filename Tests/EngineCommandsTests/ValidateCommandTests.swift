@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("engine validate")
+@Suite("engine validate", .timeLimit(.minutes(10)))
 struct ValidateCommandTests {
     static func write(_ text: String, _ name: String, in directory: URL) async throws {
         try Data(text.utf8).write(to: directory.appendingPathComponent(name))

@@ -5,28 +5,19 @@ import TestSupport
 /// `Examples/PackageStrategy`: an app's own strategy in its own package, depending on
 /// TimelineEngine by path. It is built here and run as an app would run it, with no change to
 /// the engine.
-@Suite("A strategy from another package", .serialized)
+@Suite("A strategy from another package", .serialized, .timeLimit(.minutes(30)))
 struct PackageStrategyTests {
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = try ExampleBuilds.build("PackageStrategy").appendingPathComponent("next-unread-demo")
-        process.arguments = arguments
-        process.currentDirectoryURL = Fixtures.repository
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(try await ExampleBuilds.build("PackageStrategy").appendingPathComponent("next-unread-demo"), arguments,
+                                   in: Fixtures.repository)
     }
 
     @Test("its registry's schema validates a plist that configures the strategy, with lines for a bad parameter")
-    func validate() throws {
-        let good = try Self.run(["validate", "Tests/Fixtures/examples/next-unread.plist"])
+    func validate() async throws {
+        let good = try await Self.run(["validate", "Tests/Fixtures/examples/next-unread.plist"])
         #expect(good.status == 0)
         #expect(good.stdout == "Tests/Fixtures/examples/next-unread.plist: OK\n")
-        let bad = try Self.run(["validate", "Tests/Fixtures/examples/next-unread-bad.plist"])
+        let bad = try await Self.run(["validate", "Tests/Fixtures/examples/next-unread-bad.plist"])
         #expect(bad.status == 1)
         #expect(bad.stderr == """
             Tests/Fixtures/examples/next-unread-bad.plist:9:56: error: Restoration.Pipeline[1].MaxGapp: unknown key "MaxGapp"; did you mean "MaxGap"? Valid keys: Strategy, MaxGap, Confidence, Weight
@@ -36,8 +27,8 @@ struct PackageStrategyTests {
     }
 
     @Test("it restores with the strategy, configured with its parameters")
-    func restore() throws {
-        let result = try Self.run(["restore", "Tests/Fixtures/examples/next-unread.plist", "Tests/Fixtures/restore/timeline.jsonl",
+    func restore() async throws {
+        let result = try await Self.run(["restore", "Tests/Fixtures/examples/next-unread.plist", "Tests/Fixtures/restore/timeline.jsonl",
                                    "Tests/Fixtures/restore/position-author.json"])
         #expect(result.status == 0)
         #expect(result.stdout == """

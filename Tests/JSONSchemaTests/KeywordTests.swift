@@ -5,7 +5,7 @@ import Testing
 import ValueTree
 
 /// Keywords the copied test-suite files do not cover, and the messages users see.
-@Suite("JSON Schema keywords and messages")
+@Suite("JSON Schema keywords and messages", .timeLimit(.minutes(10)))
 struct KeywordTests {
     static func issues(_ schema: String, _ instance: String) throws -> [String] {
         try JSONSchema(json: Data(schema.utf8)).validate(JSONReader().read(instance)).issues.map(\.description)

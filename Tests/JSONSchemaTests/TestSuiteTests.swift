@@ -7,7 +7,7 @@ import ValueTree
 
 /// The official JSON-Schema-Test-Suite files for draft 2020-12 in
 /// `Tests/Fixtures/json-schema-test-suite` (see its README).
-@Suite("JSON Schema test suite (draft 2020-12)")
+@Suite("JSON Schema test suite (draft 2020-12)", .timeLimit(.minutes(10)))
 struct TestSuiteTests {
     static let files = Fixtures.files(in: "json-schema-test-suite/draft2020-12", withSuffix: ".json")
 

@@ -7,7 +7,7 @@ import ValueTree
 /// JSON Schema, JSON and property lists compare strings by Unicode scalars (code points): "é"
 /// (U+00E9) and "e" + U+0301 look alike and are canonically equivalent, so Swift's `String ==`
 /// takes them for one, yet they are two different strings and two different keys.
-@Suite("Strings compare by Unicode scalars")
+@Suite("Strings compare by Unicode scalars", .timeLimit(.minutes(10)))
 struct UnicodeTests {
     static let composed = "\u{E9}"          // é
     static let decomposed = "e\u{301}"      // e + combining acute accent

@@ -3,7 +3,7 @@ import JSONText
 import Testing
 import ValueTree
 
-@Suite("JSON reader and writer")
+@Suite("JSON reader and writer", .timeLimit(.minutes(10)))
 struct JSONReaderTests {
     @Test("values keep their line and column")
     func locations() throws {

@@ -2,7 +2,7 @@ import Foundation
 import JSONText
 import Testing
 
-@Suite struct JSONScannerTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONScannerTests {
     /// Runs `body` on a scanner over `text`.
     func scan<T>(_ text: String, _ body: (inout JSONScanner) throws -> T) throws -> T {
         var bytes = Array(text.utf8)

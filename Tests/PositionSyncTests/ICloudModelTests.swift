@@ -12,7 +12,7 @@ import TimelineStore
 /// iCloud's key-value store, modelled as Apple documents it (`UbiquitousStoreModel`): the
 /// register converges over a store that overwrites unconditionally and tells devices late, and
 /// `iCloudSyncEnabled` selects it where it exists.
-@Suite("iCloud key-value store model", .serialized)
+@Suite("iCloud key-value store model", .serialized, .timeLimit(.minutes(10)))
 struct ICloudModelTests {
     static let scope = StoreScope(account: "me", timeline: "home")
     static let start = Date(timeIntervalSince1970: 1_790_000_000)

@@ -14,7 +14,7 @@ import TimelineStore
 /// API's rules: a bearer token, a `version` that every update moves on, and HTTP 409 when the
 /// marker changed while an update was being made (optimistic locking, as Mastodon's). Updates are
 /// stamped at the time the tests' devices save at.
-@Suite("Mastodon markers transport", .serialized)
+@Suite("Mastodon markers transport", .serialized, .timeLimit(.minutes(10)))
 struct MastodonMarkersTests {
     static let scope = StoreScope(account: "default", timeline: "home")
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
@@ -63,7 +63,7 @@ struct MastodonMarkersTests {
                     lock.withLock { marker = (competitor, version + 1, MastodonMarkersTests.start); conflicts += 1 }
                     return .json(Data(#"{"error":"Conflict during update, please try again"}"#.utf8), status: 409)
                 }
-                if updateDelay > 0 { usleep(useconds_t(updateDelay * 1_000_000)) }
+                if updateDelay > 0 { usleep(useconds_t(updateDelay * 1_000_000)) }  // off-pool: the loopback server's connection thread
                 let stale = lock.withLock { () -> Bool in
                     guard (marker?.version ?? 0) == version else {
                         conflicts += 1

@@ -223,7 +223,7 @@ struct SyncRoundTests {
 @Suite("Outbox crash safety", .timeLimit(.minutes(3)))
 struct OutboxCrashTests {
     @Test("a writer killed anywhere between a save and its acknowledgement loses nothing: every write is in the outbox or published")
-    func killed() throws {
+    func killed() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("crash.sqlite").path
@@ -238,23 +238,18 @@ struct OutboxCrashTests {
         }
         var first = 0
         for round in 1...6 {
-            let writer = Process()
-            writer.executableURL = Fixtures.productsDirectory.appendingPathComponent("store-crash-writer")
-            writer.arguments = [path, "sync", folder.path, "\(first)"]
-            let output = Pipe()
-            writer.standardOutput = output
-            try writer.run()
+            let writer = try StreamingChild(Fixtures.productsDirectory.appendingPathComponent("store-crash-writer"),
+                                            [path, "sync", folder.path, "\(first)"])
             // Let it run a few steps, then kill it somewhere inside the next one.
-            var reader = LineReader(output.fileHandleForReading)
             var lastSaved = -1
             for _ in 0..<(2 + next(10)) {
-                guard let line = reader.next() else { break }
+                guard let line = await writer.nextLine() else { break }
                 if line.hasPrefix("saved "), let number = Int(line.dropFirst(6)) { lastSaved = number }
             }
-            usleep(UInt32(next(3_000)))
-            kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
-            while let line = reader.next() {
+            try await Task.sleep(for: .microseconds(next(3_000)))
+            writer.signal(SIGKILL)
+            try await writer.exit()
+            while let line = await writer.nextLine(timeout: 5) {
                 if line.hasPrefix("saved "), let number = Int(line.dropFirst(6)) { lastSaved = number }
             }
             let store = try TimelineStore(path: path)
@@ -271,29 +266,6 @@ struct OutboxCrashTests {
             #expect(Set(pending).count == pending.count, "round \(round)")
             #expect(try store.register(of: key).heads.count == 1, "round \(round)")
             first = saved + 1
-        }
-    }
-
-    /// Lines of a child's output, waiting at most 30 s for each.
-    struct LineReader {
-        let handle: FileHandle
-        var buffer = Data()
-
-        init(_ handle: FileHandle) {
-            self.handle = handle
-        }
-
-        mutating func next() -> String? {
-            while true {
-                if let newline = buffer.firstIndex(of: 10) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    return line
-                }
-                let chunk = handle.availableData
-                if chunk.isEmpty { return nil }
-                buffer.append(chunk)
-            }
         }
     }
 }

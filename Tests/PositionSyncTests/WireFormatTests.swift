@@ -8,7 +8,7 @@ import TimelineCore
 
 /// The wire format: what the encoder writes validates against `schemas/sync-wire.schema.json`,
 /// the decoder and the schema agree on what they refuse, and unknown members pass.
-@Suite("Sync wire format")
+@Suite("Sync wire format", .timeLimit(.minutes(10)))
 struct WireFormatTests {
     static let schema: JSONSchema = {
         // The schema file is part of the repository; a test that cannot read it fails below.

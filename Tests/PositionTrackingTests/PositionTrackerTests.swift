@@ -3,7 +3,7 @@ import PositionTracking
 import Testing
 import TimelineCore
 
-@Suite("Position tracker, resume policy and suggestions")
+@Suite("Position tracker, resume policy and suggestions", .timeLimit(.minutes(10)))
 struct PositionTrackerTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let index = TimelineIndex(Timeline(posts: (0..<30).map {

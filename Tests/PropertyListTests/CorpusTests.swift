@@ -6,7 +6,7 @@ import TestSupport
 import ValueTree
 
 /// The plist conformance corpus in `Tests/Fixtures/plist-corpus` (see its README).
-@Suite("Plist conformance corpus")
+@Suite("Plist conformance corpus", .timeLimit(.minutes(10)))
 struct CorpusTests {
     static let valid = Fixtures.files(in: "plist-corpus/valid", withSuffix: ".plist")
     static let invalid = Fixtures.files(in: "plist-corpus/invalid", withSuffix: ".plist")

@@ -3,7 +3,7 @@ import PropertyList
 import Testing
 import ValueTree
 
-@Suite("Plist encodings and locations")
+@Suite("Plist encodings and locations", .timeLimit(.minutes(10)))
 struct EncodingAndLocationTests {
     static let text = "<?xml version=\"1.0\" encoding=\"%@\"?>\n<plist><string>café ✓</string></plist>"
 

@@ -5,7 +5,7 @@ import TestSupport
 import ValueTree
 
 /// Hostile documents: entities, DTDs, depth and size.
-@Suite("Plist reader security")
+@Suite("Plist reader security", .timeLimit(.minutes(10)))
 struct SecurityTests {
     @Test("an internal DTD subset is rejected before any entity is used")
     func internalSubset() {

@@ -4,7 +4,7 @@ import Testing
 import ValueTree
 
 /// Each rule the reader enforces, with the exact message a user sees.
-@Suite("Plist reader strictness")
+@Suite("Plist reader strictness", .timeLimit(.minutes(10)))
 struct StrictnessTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String

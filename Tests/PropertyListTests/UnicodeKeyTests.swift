@@ -5,7 +5,7 @@ import ValueTree
 
 /// Property-list keys compare by Unicode scalars, as Apple's readers do: "é" (U+00E9) and
 /// "e" + U+0301 are two keys.
-@Suite("Plist keys by Unicode scalars")
+@Suite("Plist keys by Unicode scalars", .timeLimit(.minutes(10)))
 struct UnicodeKeyTests {
     static let composed = "\u{E9}"
     static let decomposed = "e\u{301}"

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import ValueTree
 
-@Suite("Plist writer")
+@Suite("Plist writer", .timeLimit(.minutes(10)))
 struct WriterTests {
     @Test("reproduces Apple's own file byte for byte")
     func appleFile() throws {

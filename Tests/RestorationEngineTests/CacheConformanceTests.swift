@@ -7,7 +7,7 @@ import ValueTree
 
 /// The shared conformance suite for cache policies: every registered `cache` type runs its named
 /// scenarios and keeps the invariants on common entry sets.
-@Suite("Cache policy conformance")
+@Suite("Cache policy conformance", .timeLimit(.minutes(10)))
 struct CacheConformanceTests {
     static let types = BuiltInStrategies.registry.types(of: .cache)
     static let now = Date(timeIntervalSince1970: 1_700_000_000)

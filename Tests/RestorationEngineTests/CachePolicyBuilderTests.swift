@@ -4,7 +4,7 @@ import RestorationEngine
 import StrategyKit
 import Testing
 
-@Suite("Cache policies from the configuration")
+@Suite("Cache policies from the configuration", .timeLimit(.minutes(10)))
 struct CachePolicyBuilderTests {
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
 

@@ -13,7 +13,7 @@ import ValueTree
 /// The shared conformance suite: every registered restoration, fallback and positioning type
 /// runs its own named scenarios and the common ones below, and must keep the invariants. A new
 /// strategy gets all of this without writing a test.
-@Suite("Strategy conformance")
+@Suite("Strategy conformance", .timeLimit(.minutes(10)))
 struct ConformanceTests {
     static let types = BuiltInStrategies.registry.stageTypes
     static let base = Date(timeIntervalSince1970: 1_700_000_000)

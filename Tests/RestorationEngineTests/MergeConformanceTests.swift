@@ -12,7 +12,7 @@ import ValueTree
 /// up to a day and sometimes one fifty years ahead, writes, tombstones and explicit moves back,
 /// deliveries dropped, duplicated and reordered). A new merge policy gets all of this without
 /// writing a test.
-@Suite("Merge policy conformance")
+@Suite("Merge policy conformance", .timeLimit(.minutes(10)))
 struct MergeConformanceTests {
     static let types = BuiltInStrategies.registry.types(of: .merge)
     static let key = RegisterKey(account: "me", timeline: "home")

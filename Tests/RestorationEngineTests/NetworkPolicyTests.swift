@@ -6,7 +6,7 @@ import StrategyTestSupport
 import Testing
 
 /// The shared conformance suite for network policies, and building them from the configuration.
-@Suite("Network policies")
+@Suite("Network policies", .timeLimit(.minutes(10)))
 struct NetworkPolicyTests {
     static let types = BuiltInStrategies.registry.types(of: .network)
 

@@ -9,7 +9,7 @@ import TestSupport
 import TimelineCore
 import ValueTree
 
-@Suite("Pipelines from the configuration and from specs")
+@Suite("Pipelines from the configuration and from specs", .timeLimit(.minutes(10)))
 struct PipelineTests {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
     static let posts = (0..<20).map { Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-600 * $0)), text: "post number \($0)", height: 100) }
@@ -149,7 +149,7 @@ struct PipelineTests {
     }
 }
 
-@Suite("Composed configuration schema")
+@Suite("Composed configuration schema", .timeLimit(.minutes(10)))
 struct ComposedSchemaTests {
     @Test("schemas/ holds the configuration schema composed with every registered strategy")
     func inStep() throws {

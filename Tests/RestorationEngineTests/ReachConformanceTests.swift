@@ -10,7 +10,7 @@ import ValueTree
 /// and on every feed shape stays within `ReachRun.maximumRequests`, merges pages without
 /// duplicates, and keeps a gap wherever what it loaded does not meet the cache. A new reach
 /// strategy gets all of this without writing a test.
-@Suite("Reach strategy conformance")
+@Suite("Reach strategy conformance", .timeLimit(.minutes(10)))
 struct ReachConformanceTests {
     static let types = BuiltInStrategies.registry.types(of: .reach)
 

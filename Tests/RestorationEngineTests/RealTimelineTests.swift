@@ -7,7 +7,7 @@ import TimelineCore
 import TimelineFormats
 
 /// The default pipeline on a real home timeline (`Tests/Fixtures/posts/home-timeline-2022-12-07.jsonl`).
-@Suite("Restoring on a real home timeline")
+@Suite("Restoring on a real home timeline", .timeLimit(.minutes(10)))
 struct RealTimelineTests {
     static let timeline = try! TimelineFormat.read(Data(contentsOf: Fixtures.url("posts/home-timeline-2022-12-07.jsonl")))
 

@@ -11,7 +11,7 @@ import ValueTree
 
 /// The registry as the one source of truth: declarations, registration, the one factory, the
 /// composed schema.
-@Suite("Strategy registry")
+@Suite("Strategy registry", .timeLimit(.minutes(10)))
 struct RegistryTests {
     /// A stage whose parameter inherits `Restoration.MinimumConfidence`: it proposes the top
     /// post with that confidence.

@@ -15,7 +15,7 @@ import ValueTree
 /// Numbers that pass a JSON reader but overflow when converted (`Int(1e20)` traps), put into
 /// every numeric field of every reader: each is either rejected with a line, or read and carried
 /// through restore, replay, metrics and JSON output without a trap or a non-finite number.
-@Suite("Extreme numbers in every reader")
+@Suite("Extreme numbers in every reader", .timeLimit(.minutes(10)))
 struct ExtremeNumberTests {
     /// As written in the files.
     static let extremes = [

@@ -3,7 +3,7 @@ import SessionFormat
 import Testing
 import TimelineCore
 
-@Suite struct SessionReaderTests {
+@Suite(.timeLimit(.minutes(10))) struct SessionReaderTests {
     static let header = #"{"type":"session","version":1,"id":"s1","device":"phone","timeline":"home","feed":"chronological","viewport":{"width":390,"height":844},"startedAt":"2026-01-01T10:00:00Z"}"#
 
     func read(_ lines: [String], terminated: Bool = true) throws -> RecordedSession {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import TimelineCore
 
-@Suite struct SessionRecorderTests {
+@Suite(.timeLimit(.minutes(10))) struct SessionRecorderTests {
     final class Sink: @unchecked Sendable {
         private let lock = NSLock()
         private var chunks: [Data] = []

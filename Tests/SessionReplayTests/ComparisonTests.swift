@@ -10,7 +10,7 @@ import Testing
 import ValueTree
 import TestSupport
 
-@Suite struct HistogramTests {
+@Suite(.timeLimit(.minutes(10))) struct HistogramTests {
     @Test func percentilesAreExactBelow128AndWithinPointEightPercentAbove() {
         var histogram = Histogram()
         for value in 1...100 { histogram.record(UInt64(value)) }
@@ -38,7 +38,7 @@ import TestSupport
     }
 }
 
-@Suite struct ComparisonTests {
+@Suite(.timeLimit(.minutes(10))) struct ComparisonTests {
     static let sessions = Fixtures.repositoryURL("sessions")
 
     func run(jobs: Int, shard: Shard? = nil) throws -> ComparisonReport {

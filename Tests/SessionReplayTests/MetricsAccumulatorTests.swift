@@ -4,7 +4,7 @@ import Testing
 
 /// The comparison metrics on restore points whose answers are worked out by hand below, not by
 /// the code under test.
-@Suite("Metrics by hand")
+@Suite("Metrics by hand", .timeLimit(.minutes(10)))
 struct MetricsAccumulatorTests {
     static func evaluation(_ score: RestoreScore?, latency: UInt64) -> RestoreEvaluation {
         RestoreEvaluation(restoration: nil, pipelineRestoration: nil, trace: [], restoresSilently: true, latencyNanoseconds: latency,

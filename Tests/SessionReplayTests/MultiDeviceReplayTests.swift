@@ -10,7 +10,7 @@ import TimelineCore
 
 /// Sessions with devices (format version 2): each device has its own tracker, saves become
 /// register writes, and `sync` events carry them between devices under the merge policy.
-@Suite("Multi-device replay")
+@Suite("Multi-device replay", .timeLimit(.minutes(10)))
 struct MultiDeviceReplayTests {
     static let start = Script.start
     static let header = SessionHeader(id: "two", device: "phone", timeline: "home", viewport: .init(width: 200, height: 300), startedAt: start,

@@ -29,7 +29,7 @@ struct Script {
     }
 }
 
-@Suite struct SessionReplayerTests {
+@Suite(.timeLimit(.minutes(10))) struct SessionReplayerTests {
     @Test func followsTheFormatsReplaySemanticsEventByEvent() {
         var script = Script()
         script.at(0, .lifecycle(.launch))
@@ -119,7 +119,7 @@ struct Script {
     }
 }
 
-@Suite struct RestoreEvaluationTests {
+@Suite(.timeLimit(.minutes(10))) struct RestoreEvaluationTests {
     func point(expecting id: String, viewportY: Double?, input: PositionSnapshot?) -> RestorePoint {
         RestorePoint(line: 1, at: Script.start, tag: "t", expected: .init(postId: id, viewportY: viewportY), input: input,
                      inputSource: input == nil ? .none : .liveAnchor, close: .soft,

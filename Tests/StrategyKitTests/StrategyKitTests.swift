@@ -16,7 +16,7 @@ struct KeepAll: CachePolicy {
 
 /// What a strategy is, tested directly: failures and retries, cache ordering, options, and the
 /// step every composition shares.
-@Suite("StrategyKit")
+@Suite("StrategyKit", .timeLimit(.minutes(10)))
 struct StrategyKitTests {
     @Test("transient failures are the ones a later attempt may avoid: timeouts, lost connections, cut bodies, 408, 429, 5xx")
     func transientFailures() {

@@ -11,10 +11,10 @@ import TimelineCore
 /// The plugin loader and the C ABI, through the library: the example plugin, built from
 /// `Examples/SameAuthorPlugin`, runs AuthorRun's algorithm behind the ABI, so the two must agree
 /// on every input.
-@Suite("Plugin loader", .serialized)
+@Suite("Plugin loader", .serialized, .timeLimit(.minutes(30)))
 struct PluginLoaderTests {
-    static func registry() throws -> StrategyRegistry {
-        let folder = try ExampleBuilds.build("SameAuthorPlugin")
+    static func registry() async throws -> StrategyRegistry {
+        let folder = try await ExampleBuilds.build("SameAuthorPlugin")
         return try PluginLoader.load([folder.appendingPathComponent(ExampleBuilds.sharedLibrary("SameAuthorPlugin")).path],
                                      into: BuiltInStrategies.registry)
     }
@@ -29,8 +29,8 @@ struct PluginLoaderTests {
     }
 
     @Test("the plugin registers beside the built-ins, and its schema is composed into the configuration schema")
-    func registered() throws {
-        let registry = try Self.registry()
+    func registered() async throws {
+        let registry = try await Self.registry()
         #expect(registry.names == BuiltInStrategies.registry.names + ["SameAuthor"])
         let stage = registry.configurationSchema.document["$defs"]?["stage"]?["properties"]?["Strategy"]?["enum"]?.arrayValue
         #expect(stage?.last?.stringValue == "SameAuthor")
@@ -38,7 +38,7 @@ struct PluginLoaderTests {
 
     @Test("the plugin and the built-in AuthorRun propose the same post, confidence and placement on any timeline")
     func sameAsBuiltIn() async throws {
-        let registry = try Self.registry()
+        let registry = try await Self.registry()
         let plugin = try PipelineBuilder(registry: registry).build(spec: "SameAuthor(Window: 600)")
         let builtIn = try PipelineBuilder(registry: registry).build(spec: "AuthorRun(Window: 600)")
         let base = Date(timeIntervalSince1970: 1_700_000_000)
@@ -62,8 +62,8 @@ struct PluginLoaderTests {
     }
 
     @Test("the plugin's parameters are validated and given their defaults before make; Weight is the registry's")
-    func parameters() throws {
-        let registry = try Self.registry()
+    func parameters() async throws {
+        let registry = try await Self.registry()
         #expect(throws: PipelineError("SameAuthor: MaxVisited: 0 is less than the minimum 1 (allowed: ≥ 1 and ≤ 1000000)")) {
             try PipelineBuilder(registry: registry).build(spec: "SameAuthor(MaxVisited: 0)")
         }
@@ -74,8 +74,8 @@ struct PluginLoaderTests {
     }
 
     @Test("a view of the timeline is built once per index and shared by every restore on it")
-    func viewIsShared() throws {
-        let registry = try Self.registry()
+    func viewIsShared() async throws {
+        let registry = try await Self.registry()
         let pipeline = try PipelineBuilder(registry: registry).build(spec: "SameAuthor")
         let base = Date(timeIntervalSince1970: 1_700_000_000)
         let index = TimelineIndex(Timeline(posts: (0..<1000).map { Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-$0)), author: "a\($0 % 7)") }))

@@ -38,17 +38,17 @@ public enum ChildProcess {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         let (outData, errData) = await withCheckedContinuation { (continuation: CheckedContinuation<(Data, Data), Never>) in
-            let group = DispatchGroup()
+            let group = DispatchGroup()  // off-pool: notified on a dispatch queue, never waited on
             let outBox = DataBox(), errBox = DataBox()
             for (handle, box) in [(out.fileHandleForReading, outBox), (err.fileHandleForReading, errBox)] {
                 group.enter()
                 DispatchQueue.global().async {
-                    box.data = handle.readDataToEndOfFile()
+                    box.data = handle.readDataToEndOfFile()  // off-pool: a dispatch queue of its own
                     group.leave()
                 }
             }
             group.notify(queue: .global()) {
-                process.waitUntilExit()
+                process.waitUntilExit()  // off-pool: after the group's notification, on a dispatch queue
                 continuation.resume(returning: (outBox.data, errBox.data))
             }
         }
@@ -90,7 +90,7 @@ public final class BackgroundProcess: Sendable {
         for (pipe, text) in [(errors, collected)] + (captureOutput ? [(Pipe(), output)] : []) {
             if pipe !== errors { process.standardOutput = pipe }
             pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
+                let data = handle.availableData  // off-pool: the pipe's readability handler
                 if data.isEmpty {
                     handle.readabilityHandler = nil
                     text.finish()

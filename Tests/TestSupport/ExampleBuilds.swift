@@ -1,13 +1,24 @@
 import Foundation
 
 /// Builds what the tests load from outside the package: the example packages under `Examples/`
-/// (with `swift build`, once per test run) and C plugins (with `clang`).
+/// (with `swift build`, once per test run) and C plugins (with `clang`). Every build is a child
+/// process run off the cooperative threads, with a deadline (`ChildProcess`).
 public enum ExampleBuilds {
-    private final class Cache: @unchecked Sendable {
-        let lock = NSLock()
-        var built: [String: URL] = [:]
+    /// One build per package per run, shared by the tests that ask at once.
+    private actor Cache {
+        var builds: [String: Task<URL, any Error>] = [:]
+
+        func build(_ package: String) -> Task<URL, any Error> {
+            if let running = builds[package] { return running }
+            let task = Task { try await ExampleBuilds.buildNow(package) }
+            builds[package] = task
+            return task
+        }
     }
     private static let cache = Cache()
+
+    /// The longest a build may take: a first build of an example compiles the engine too.
+    static let buildDeadline = 1_500.0
 
     /// The file name a shared library `name` has on this platform.
     public static func sharedLibrary(_ name: String) -> String {
@@ -20,52 +31,40 @@ public enum ExampleBuilds {
 
     /// Builds `Examples/<package>` in debug mode, once per test run, and returns its products'
     /// folder.
-    public static func build(_ package: String) throws -> URL {
-        cache.lock.lock()
-        defer { cache.lock.unlock() }
-        if let built = cache.built[package] { return built }
+    public static func build(_ package: String) async throws -> URL {
+        try await cache.build(package).value
+    }
+
+    static func buildNow(_ package: String) async throws -> URL {
         let path = Fixtures.repositoryURL("Examples/\(package)").path
         do {
-            try run("swift", ["build", "--package-path", path])
+            try await run("swift", ["build", "--package-path", path], timeout: buildDeadline)
         } catch {
             // SwiftPM's incremental build of a package that depends on this one by path can miss
             // a module added here since; a clean build of the example does not.
             try? FileManager.default.removeItem(atPath: path + "/.build")
-            try run("swift", ["build", "--package-path", path])
+            try await run("swift", ["build", "--package-path", path], timeout: buildDeadline)
         }
-        let printed = try run("swift", ["build", "--package-path", path, "--show-bin-path"])
+        let printed = try await run("swift", ["build", "--package-path", path, "--show-bin-path"], timeout: 300)
         let binPath = printed.split(separator: "\n").last.map(String.init) ?? ""
-        let folder = URL(fileURLWithPath: binPath)
-        cache.built[package] = folder
-        return folder
+        return URL(fileURLWithPath: binPath)
     }
 
     /// Compiles the C plugin `source` against the plugin header, with `defines`, into `output`.
-    public static func compilePlugin(_ source: URL, defines: [String] = [], output: URL) throws {
-        try run("clang", ["-shared", "-fPIC", "-I", Fixtures.repositoryURL("Sources/CTimelinePlugin/include").path]
-                + defines.map { "-D\($0)" } + [source.path, "-o", output.path])
+    public static func compilePlugin(_ source: URL, defines: [String] = [], output: URL) async throws {
+        try await run("clang", ["-shared", "-fPIC", "-I", Fixtures.repositoryURL("Sources/CTimelinePlugin/include").path]
+                      + defines.map { "-D\($0)" } + [source.path, "-o", output.path], timeout: 300)
     }
 
     /// Runs a tool found on the PATH; its standard output, or an error with what it printed.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("example-build-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
-            throw BuildError(description: "\(tool) \(arguments.joined(separator: " ")) failed:\n\(text)")
+    static func run(_ tool: String, _ arguments: [String], timeout: Double) async throws -> String {
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, in: Fixtures.repository,
+                                                timeout: timeout)
+        guard result.status == 0 else {
+            throw BuildError(description: "\(tool) \(arguments.joined(separator: " ")) failed:\n\(result.stdout)\(result.stderr)")
         }
-        return text
+        return result.stdout
     }
 
     public struct BuildError: Error, CustomStringConvertible {

@@ -188,7 +188,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     private func reply(_ answer: Answer, on connection: Int32) {
-        if answer.delay > 0 { Thread.sleep(forTimeInterval: answer.delay) }
+        if answer.delay > 0 { Thread.sleep(forTimeInterval: answer.delay) }  // off-pool: the connection's own thread
         var response = "HTTP/1.1 \(answer.status) \(Self.reason(answer.status))\r\n"
         for (name, value) in answer.headers { response += "\(name): \(value)\r\n" }
         if answer.announcesLength { response += "Content-Length: \(answer.body.count)\r\n" }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import TimelineCore
 
-@Suite("Timeline index")
+@Suite("Timeline index", .timeLimit(.minutes(10)))
 struct TimelineIndexTests {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
 
@@ -117,7 +117,7 @@ struct TimelineIndexTests {
     }
 }
 
-@Suite("Timeline index edge cases")
+@Suite("Timeline index edge cases", .timeLimit(.minutes(10)))
 struct TimelineIndexEdgeTests {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
 

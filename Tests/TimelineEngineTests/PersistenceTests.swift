@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import TimelineEngine
 
-@Suite("TimelineEngine with a store")
+@Suite("TimelineEngine with a store", .timeLimit(.minutes(10)))
 struct PersistenceTests {
     @Test("after a restart, restoration starts from the persisted history")
     func restart() throws {
@@ -40,7 +40,7 @@ struct PersistenceTests {
     }
 }
 
-@Suite("Trailing saves through the façade")
+@Suite("Trailing saves through the façade", .timeLimit(.minutes(10)))
 struct FacadeTrailingSaveTests {
     @Test("the place where scrolling rests reaches the store, so a hard close after it loses nothing")
     func settledPositionSurvivesAHardClose() throws {
@@ -82,7 +82,7 @@ struct FacadeTrailingSaveTests {
     }
 }
 
-@Suite("Maintenance through the façade")
+@Suite("Maintenance through the façade", .timeLimit(.minutes(10)))
 struct FacadeMaintenanceTests {
     @Test("performMaintenance shrinks the caches to their floors under memory pressure, and reports it")
     func memoryPressure() throws {
@@ -119,7 +119,7 @@ struct FacadeMaintenanceTests {
     }
 }
 
-@Suite("Cache-first loading through the façade")
+@Suite("Cache-first loading through the façade", .timeLimit(.minutes(10)))
 struct FacadeLoadingTests {
     @Test("loadTimeline stores the source's timeline and restores the persisted position on it")
     func load() async throws {
@@ -139,7 +139,7 @@ struct FacadeLoadingTests {
     }
 }
 
-@Suite("Reaching a synced post through the façade")
+@Suite("Reaching a synced post through the façade", .timeLimit(.minutes(10)))
 struct FacadeReachTests {
     static func post(_ n: Int) -> Post {
         Post(id: "\(n)", createdAt: Date(timeIntervalSince1970: 1_795_478_400 + Double(60 * n)), author: "a", text: "post \(n)")
@@ -179,7 +179,7 @@ struct FacadeReachTests {
     }
 }
 
-@Suite("Sync through the façade")
+@Suite("Sync through the façade", .timeLimit(.minutes(10)))
 struct FacadeSyncTests {
     /// A folder with a shared sync folder, and a configuration that syncs through it with rounds
     /// only on demand.

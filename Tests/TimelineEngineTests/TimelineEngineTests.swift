@@ -20,7 +20,7 @@ final class TestClock: @unchecked Sendable {
     }
 }
 
-@Suite("TimelineEngine façade")
+@Suite("TimelineEngine façade", .timeLimit(.minutes(10)))
 struct TimelineEngineTests {
     static let posts = (0..<50).map {
         Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 1_700_000_000 - Double(120 * $0)), text: "post \($0)", height: 100)

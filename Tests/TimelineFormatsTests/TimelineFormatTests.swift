@@ -4,7 +4,7 @@ import TestSupport
 import TimelineCore
 import TimelineFormats
 
-@Suite("Timeline and snapshot formats")
+@Suite("Timeline and snapshot formats", .timeLimit(.minutes(10)))
 struct TimelineFormatTests {
     @Test("RFC 3339 timestamps, with fractions and offsets")
     func timestamps() {

@@ -9,7 +9,7 @@ import TimelineLoading
 import TimelineStore
 
 /// Cache-first loading with a real SQLite store and the loopback server, for both API shapes.
-@Suite("Cache-first loading")
+@Suite("Cache-first loading", .timeLimit(.minutes(10)))
 struct CacheFirstLoaderTests {
     static let scope = StoreScope(account: "reader@mastodon.example", timeline: "home")
 

@@ -7,7 +7,7 @@ import TimelineLoading
 /// Fetching from a real HTTP server on the loopback interface, with failures injected, under
 /// both network policies. Timing assertions are lower bounds only: a retry may come late on a
 /// busy machine, never early.
-@Suite("HTTP sources against a loopback server")
+@Suite("HTTP sources against a loopback server", .timeLimit(.minutes(10)))
 struct HTTPSourceTests {
     @Test("a Mastodon home timeline: the bearer token from the environment, the statuses as posts", arguments: TestClient.all)
     func mastodon(_ client: TestClient) async throws {

@@ -7,7 +7,7 @@ import TestSupport
 
 /// How long a server asks to wait, in each of the forms servers use, and a fetch cancelled
 /// mid-request.
-@Suite("Retry-After, rate-limit resets and cancellation")
+@Suite("Retry-After, rate-limit resets and cancellation", .timeLimit(.minutes(10)))
 struct RetryAfterTests {
     static let now = Date(timeIntervalSince1970: 1_445_412_450)   // Wed, 21 Oct 2015 07:27:30 GMT
 

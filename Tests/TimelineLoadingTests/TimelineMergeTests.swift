@@ -3,7 +3,7 @@ import Testing
 import TimelineCore
 import TimelineLoading
 
-@Suite("Merging a refresh into the cache")
+@Suite("Merging a refresh into the cache", .timeLimit(.minutes(10)))
 struct TimelineMergeTests {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
 
@@ -110,7 +110,7 @@ struct TimelineMergeTests {
     }
 }
 
-@Suite("Sources from the command line")
+@Suite("Sources from the command line", .timeLimit(.minutes(10)))
 struct TimelineSourceTests {
     @Test("paths and file URLs are files; http(s) URLs are told apart by their path or --api")
     func parse() throws {

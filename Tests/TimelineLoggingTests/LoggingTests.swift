@@ -24,7 +24,7 @@ final class RecordingSink: LogSink, @unchecked Sendable {
     }
 }
 
-@Suite("Logging")
+@Suite("Logging", .timeLimit(.minutes(10)))
 struct LoggingTests {
     @Test("the Debug flags set the category levels")
     func levelsFromDebugFlags() {

@@ -8,7 +8,7 @@ import TimelineCore
 
 /// Store files written by each released schema version (`Tests/Fixtures/stores/`) open, migrate
 /// and keep their data.
-@Suite("Store upgrades")
+@Suite("Store upgrades", .timeLimit(.minutes(10)))
 struct StoreUpgradeTests {
     static let versions = ["v1", "v2-counters", "v3-last-read", "v4-sync", "v5-heads", "v6-gaps"]
     /// The versions with sync state.
@@ -132,7 +132,7 @@ struct StoreUpgradeTests {
 }
 
 /// The store's text for causal contexts and clock bounds.
-@Suite("Integer maps in the store")
+@Suite("Integer maps in the store", .timeLimit(.minutes(10)))
 struct IntegerMapTests {
     @Test("what encode writes, decode reads back exactly; anything else is left to the JSON reader")
     func roundTrip() throws {

@@ -7,7 +7,7 @@ import TimelineCore
 import TimelineStore
 import TTL
 
-@Suite("TimelineStore")
+@Suite("TimelineStore", .timeLimit(.minutes(10)))
 struct TimelineStoreTests {
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
     static let scope = StoreScope(account: "me@example.social", timeline: "home")
@@ -175,15 +175,14 @@ struct TimelineStoreTests {
     }
 
     @Test("another application's SQLite database is refused and left as it is")
-    func foreignDatabase() throws {
+    func foreignDatabase() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("photos.sqlite").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE photo (id INTEGER)'); c.commit()", path]
-        try process.run()
-        process.waitUntilExit()
+        let made = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                              ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE photo (id INTEGER)'); c.commit()", path],
+                                              in: directory, timeout: 60)
+        #expect(made.status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(throws: StoreError(path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: photo); it is left as it is", kind: .notAStore)) {
             try TimelineStore(path: path)
@@ -192,17 +191,15 @@ struct TimelineStoreTests {
     }
 
     @Test("a store from a newer version is refused")
-    func newerSchema() throws {
+    func newerSchema() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("n.sqlite").path
         _ = try TimelineStore(path: path)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO grdb_migrations VALUES ('v2-from-the-future')\"); c.commit()", path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let changed = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                                 ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO grdb_migrations VALUES ('v2-from-the-future')\"); c.commit()", path],
+                                                 in: directory, timeout: 60)
+        #expect(changed.status == 0)
         #expect(throws: StoreError(path: path, "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is", kind: .incompatible)) {
             try TimelineStore(path: path)
         }
@@ -223,24 +220,17 @@ struct TimelineStoreTests {
     }
 
     @Test("two processes opening and writing one store at once never see \"database is locked\"")
-    func twoProcesses() throws {
+    func twoProcesses() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("shared.sqlite").path
         let count = 150
-        let writers = try ["a", "b"].map { name -> (Process, Pipe) in
-            let writer = Process()
-            writer.executableURL = Fixtures.productsDirectory.appendingPathComponent("store-crash-writer")
-            writer.arguments = [path, "reopen", "\(count)", name]
-            let errors = Pipe()
-            writer.standardError = errors
-            try writer.run()
-            return (writer, errors)
+        let writers = try ["a", "b"].map { name in
+            try StreamingChild(Fixtures.productsDirectory.appendingPathComponent("store-crash-writer"), [path, "reopen", "\(count)", name])
         }
-        for (writer, errors) in writers {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            writer.waitUntilExit()
-            #expect(writer.terminationStatus == 0, "\(message)")
+        for writer in writers {
+            try await writer.exit(timeout: 120)
+            #expect(writer.process.terminationStatus == 0, "\(writer.standardError)")
         }
         // Every save of both processes is there.
         let history = try TimelineStore(path: path).history(scope: StoreScope(account: "crash", timeline: "home"))
@@ -249,7 +239,7 @@ struct TimelineStoreTests {
     }
 
     @Test("a writer killed during saveTimeline, trimTimeline or performMaintenance leaves the timeline wholly one committed state")
-    func killedTransactions() throws {
+    func killedTransactions() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("crash.sqlite").path
@@ -261,18 +251,13 @@ struct TimelineStoreTests {
             return Int((state >> 33) % UInt64(bound))
         }
         for round in 1...6 {
-            let writer = Process()
-            writer.executableURL = Fixtures.productsDirectory.appendingPathComponent("store-crash-writer")
-            writer.arguments = [path, "timelines", "\(round * 1000)"]
-            let output = Pipe()
-            writer.standardOutput = output
-            try writer.run()
+            let writer = try StreamingChild(Fixtures.productsDirectory.appendingPathComponent("store-crash-writer"),
+                                            [path, "timelines", "\(round * 1000)"])
             let steps = 1 + next(12)
-            var lines = ChildLines(output)
             var last: (step: String, version: Int)?
             for _ in 0..<steps {
-                guard let line = lines.next() else {
-                    kill(writer.processIdentifier, SIGKILL)
+                guard let line = await writer.nextLine() else {
+                    writer.signal(SIGKILL)
                     Issue.record("round \(round): the writer reported nothing for 30 s after \(String(describing: last))")
                     return
                 }
@@ -280,11 +265,11 @@ struct TimelineStoreTests {
                 last = (String(parts[0]), Int(parts[1]) ?? -1)
             }
             // Kill somewhere inside the next transaction.
-            usleep(UInt32(next(20_000)))
-            kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
+            try await Task.sleep(for: .microseconds(next(20_000)))
+            writer.signal(SIGKILL)
+            try await writer.exit()
             // What the writer reported before it died, read to the end of its output.
-            while let line = lines.next(timeout: 5) {
+            while let line = await writer.nextLine(timeout: 5) {
                 let parts = line.split(separator: " ")
                 if parts.count == 2, let version = Int(parts[1]) { last = (String(parts[0]), version) }
             }
@@ -304,30 +289,24 @@ struct TimelineStoreTests {
     }
 
     @Test("a writer killed with SIGKILL mid-burst loses nothing it committed")
-    func killedWriter() throws {
+    func killedWriter() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("crash.sqlite").path
-        let writer = Process()
-        writer.executableURL = Fixtures.productsDirectory.appendingPathComponent("store-crash-writer")
-        writer.arguments = [path]
-        let output = Pipe()
-        writer.standardOutput = output
-        try writer.run()
+        let writer = try StreamingChild(Fixtures.productsDirectory.appendingPathComponent("store-crash-writer"), [path])
         // Read reported commits until a few hundred have gone by, then kill mid-write.
         var lastReported = -1
-        var lines = ChildLines(output)
         while lastReported < 300 {
-            guard let line = lines.next() else {
-                kill(writer.processIdentifier, SIGKILL)
+            guard let line = await writer.nextLine() else {
+                writer.signal(SIGKILL)
                 Issue.record("the writer reported nothing for 30 s after commit \(lastReported)")
                 return
             }
             if let number = Int(line) { lastReported = number }
         }
-        kill(writer.processIdentifier, SIGKILL)
-        writer.waitUntilExit()
-        #expect(writer.terminationReason == .uncaughtSignal)
+        writer.signal(SIGKILL)
+        try await writer.exit()
+        #expect(writer.process.terminationReason == .uncaughtSignal)
         #expect(lastReported >= 300)
         let store = try TimelineStore(path: path)
         let scope = StoreScope(account: "crash", timeline: "home")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ValueTree
 
-@Suite("Value tree")
+@Suite("Value tree", .timeLimit(.minutes(10)))
 struct ValueTreeTests {
     @Test("integers parse over the whole plist range and no further")
     func integers() {

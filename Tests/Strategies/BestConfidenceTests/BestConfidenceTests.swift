@@ -5,7 +5,7 @@ import StrategyTestSupport
 import Testing
 import TimelineCore
 
-@Suite("BestConfidence")
+@Suite("BestConfidence", .timeLimit(.minutes(10)))
 struct BestConfidenceTests {
     @Test("the most confident candidate wins; the earlier stage on a tie")
     func best() {

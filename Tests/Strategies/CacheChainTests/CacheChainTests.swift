@@ -3,7 +3,7 @@ import Foundation
 import StrategyKit
 import Testing
 
-@Suite("CacheChain")
+@Suite("CacheChain", .timeLimit(.minutes(10)))
 struct CacheChainTests {
     /// Evicts the listed keys when present.
     struct Evict: CachePolicy {

@@ -1,7 +1,7 @@
 @testable import Fallback
 import Testing
 
-@Suite("Fallback")
+@Suite("Fallback", .timeLimit(.minutes(10)))
 struct FallbackTests {
     @Test("NearestContent maps a saved index to the same relative place, rounding half up, whatever the figures")
     func scaling() {

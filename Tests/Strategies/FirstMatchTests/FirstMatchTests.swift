@@ -9,7 +9,7 @@ let request = RestorationRequest(snapshot: nil, index: TimelineIndex(Timeline(po
     Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 0))
 })))
 
-@Suite("FirstMatch")
+@Suite("FirstMatch", .timeLimit(.minutes(10)))
 struct FirstMatchTests {
     @Test("the first candidate reaching the minimum wins, and the trace says why")
     func firstConfident() {

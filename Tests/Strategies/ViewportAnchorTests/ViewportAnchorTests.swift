@@ -4,7 +4,7 @@ import Testing
 import TimelineCore
 import ViewportAnchor
 
-@Suite("ViewportAnchor")
+@Suite("ViewportAnchor", .timeLimit(.minutes(10)))
 struct ViewportAnchorTests {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
     static func posts(_ ids: [String], height: Double = 100) -> [Post] {

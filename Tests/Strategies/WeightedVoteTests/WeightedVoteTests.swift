@@ -5,7 +5,7 @@ import Testing
 import TimelineCore
 import WeightedVote
 
-@Suite("WeightedVote")
+@Suite("WeightedVote", .timeLimit(.minutes(10)))
 struct WeightedVoteTests {
     @Test("the post with the highest total weight wins; confidence is the weighted mean")
     func vote() {
