@@ -324,7 +324,8 @@ let package = Package(
                           path: "Tests/StoreCrashWriter",
                           swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["StrategyKit", "TimelineCore"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["StrategyKit", "TimelineCore", .product(name: "PropertyBased", package: "swift-property-based")],
+                path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // The conformance checks every strategy's tests run.
         .target(name: "StrategyTestSupport", dependencies: ["StrategyKit", "TimelineCore", "ValueTree"],
                 path: "Tests/StrategyTestSupport", swiftSettings: swiftSettings),
