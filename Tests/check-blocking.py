@@ -76,6 +76,20 @@ for source in sorted(glob.glob(os.path.join(root, "Tests", "**", "*.swift"), rec
             number = text.count("\n", 0, match.start()) + 1
             print(f"{relative}:{number}: a suite without .timeLimit: {attribute.strip()}")
             found += 1
+# Every @unchecked Sendable type says, beside it, why it is safe.
+for folder in ("Sources", "Strategies", "Tests"):
+    for source in sorted(glob.glob(os.path.join(root, folder, "**", "*.swift"), recursive=True)):
+        relative = os.path.relpath(source, root)
+        if relative.startswith("Tests/Fuzz/") or "/.build" in relative:
+            continue
+        with open(source, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+        for number, line in enumerate(lines, 1):
+            if "@unchecked Sendable" in line.split("//", 1)[0]:
+                beside = lines[max(0, number - 2):number + 1]
+                if not any("// @unchecked:" in other for other in beside):
+                    print(f"{relative}:{number}: @unchecked Sendable without a `// @unchecked: why` line beside it")
+                    found += 1
 for relative in ALLOWED:
     if not os.path.exists(os.path.join(root, relative)):
         print(f"{relative}: allowed to block but no longer exists; remove it from Tests/check-blocking.py")
@@ -84,4 +98,4 @@ if found:
     print(f"{found} problem(s): suspend with await (in tests, with a deadline), run blocking work through OffPool.run, "
           "and give every suite a .timeLimit", file=sys.stderr)
     sys.exit(1)
-print("no blocking calls outside the places that block on purpose; every test suite has a time limit")
+print("no blocking calls outside the places that block on purpose; every test suite has a time limit; every @unchecked Sendable says why")

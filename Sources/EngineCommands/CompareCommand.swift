@@ -236,6 +236,7 @@ struct CompareCommand: ParsableCommand {
 
 /// A one-line progress bar on standard error, redrawn in place; diagnostics printed while it
 /// shows go above it.
+// @unchecked: `shown` and `lastDrawn` are read and written under `lock` only.
 final class ProgressBar: @unchecked Sendable {
     private let enabled: Bool
     private let lock = NSLock()

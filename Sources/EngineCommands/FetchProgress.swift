@@ -5,6 +5,7 @@ import TimelineLoading
 /// once a fetch has taken a second, a line saying what it is waiting for, repeated every few
 /// seconds (or kept on one line, redrawn, when stderr is a terminal); and a line for each
 /// failed attempt that will be retried.
+// @unchecked: the state, the finished flag and the clock thread's handle are read and written under `lock` only.
 final class FetchProgress: @unchecked Sendable {
     private let lock = NSLock()
     private let source: String

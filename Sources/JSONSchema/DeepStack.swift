@@ -27,6 +27,7 @@ enum DeepStack {
 }
 
 /// Carries a result from the worker thread to the waiting caller.
+// @unchecked: written once by the worker thread before the semaphore is signalled, read after the wait.
 private final class ResultBox<T>: @unchecked Sendable {
     var result: T?
 }

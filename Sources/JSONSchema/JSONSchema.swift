@@ -68,6 +68,7 @@ public struct JSONSchema: Sendable {
 
 /// A compiled `pattern` or `patternProperties` key. Immutable after creation, and
 /// `NSRegularExpression` matching is thread-safe.
+// @unchecked: immutable after creation; NSRegularExpression matching is thread-safe.
 final class CompiledPattern: @unchecked Sendable {
     let regex: NSRegularExpression
 

@@ -4,6 +4,7 @@ import JSONSchema
 import StrategyKit
 
 /// Holds a registry's composed and compiled configuration schema, computed once.
+// @unchecked: `schema` is read and written under `lock` only.
 final class ConfigurationSchemaCache: @unchecked Sendable {
     private let lock = NSLock()
     private var schema: ConfigurationSchema?

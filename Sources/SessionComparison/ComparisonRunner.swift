@@ -110,6 +110,7 @@ public struct ComparisonRunner: Sendable {
 
 /// What the workers of one run share: the next file to take, the reports to combine, and
 /// diagnostics held back until every earlier session's have been emitted.
+// @unchecked: every mutable property is read and written under `lock` only.
 private final class RunState: @unchecked Sendable {
     private let lock = NSLock()
     private let total: Int

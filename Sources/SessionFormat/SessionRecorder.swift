@@ -12,6 +12,7 @@ import TimelineCore
 ///
 /// A session whose last line was cut off by a crash still reads (`SessionReader` skips that
 /// line with a warning).
+// @unchecked: the buffer, threshold and last time are read and written under `lock` only.
 public final class SessionRecorder: @unchecked Sendable {
     /// Where lines go.
     public enum Destination: Sendable {

@@ -11,6 +11,7 @@ import Darwin
 
 /// A loaded plugin library: the five entry points of the C ABI, checked. It stays loaded for the
 /// life of the process, since its strategies may be running anywhere.
+// @unchecked: the handle and the entry points are set once in init and never change; the ABI asks plugins to be callable from any thread.
 final class PluginLibrary: @unchecked Sendable {
     typealias VersionFunction = @convention(c) () -> UInt32
     typealias DescribeFunction = @convention(c) () -> UnsafePointer<CChar>?

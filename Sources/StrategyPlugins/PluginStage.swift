@@ -54,6 +54,7 @@ struct PluginStage: RestorationStage {
 
 /// A plugin's instance handle, released with `timeline_plugin_free` when the last stage that
 /// uses it goes.
+// @unchecked: the library and the instance handle never change; the ABI asks an instance's propose to be callable from any thread.
 final class PluginInstance: @unchecked Sendable {
     let library: PluginLibrary
     let handle: UnsafeMutableRawPointer

@@ -6,6 +6,7 @@ import TimelineCore
 /// and authors as one byte buffer each with offsets, creation times, heights, top edges and the
 /// time order as plain arrays, texts on demand. Built once per index (kept as its attachment)
 /// and shared by every restore on it, so no restore serializes the timeline.
+// @unchecked: the column buffers are filled in init and only read after; a text asked for is copied from the immutable index into the caller's buffer.
 final class PluginTimelineView: @unchecked Sendable {
     let index: TimelineIndex
     private let idBytes: UnsafeMutableBufferPointer<CChar>
@@ -25,6 +26,7 @@ final class PluginTimelineView: @unchecked Sendable {
     /// The columns, built side by side: ids, authors, and the numeric ones (which need the
     /// index's time order, itself a sort) are independent, so a large timeline's view costs
     /// about as long as its slowest column.
+    // @unchecked: each column is written by one of the concurrent builders, and read after they have all finished.
     private final class Columns: @unchecked Sendable {
         var ids: (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>)?
         var authors: (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>)?

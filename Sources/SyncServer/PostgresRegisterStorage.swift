@@ -263,6 +263,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
 }
 
 /// Set once, read from any task.
+// @unchecked: `value` is read and written under `lock` only.
 final class PreparedFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false

@@ -9,6 +9,7 @@ import Foundation
 /// - a word index over the texts, built on first use
 ///
 /// Immutable after creation and safe to share between threads.
+// @unchecked: the timeline and arrays are immutable; the lazily built id table, text index and attachments are set under their locks.
 public final class TimelineIndex: @unchecked Sendable {
     public let timeline: Timeline
     /// The id table, built once lookups show the index is used for more than a few: a single

@@ -19,6 +19,7 @@ import URLSessionHTTP
 /// Safe to call from any thread or task; `reload(configuration:)` swaps the pipeline atomically,
 /// and a restore in flight finishes with the pipeline it started with. No UIKit: the app passes
 /// offsets and timelines in, and applies the result itself.
+// @unchecked: every mutable property is read and written under `lock` (`locked`); the store and the coordinator are Sendable.
 public final class TimelineEngine: @unchecked Sendable {
     /// What `restore(in:)` decided.
     public struct RestoreResult: Sendable {

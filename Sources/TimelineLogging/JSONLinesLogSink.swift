@@ -4,6 +4,7 @@ import ValueTree
 
 /// Appends one JSON object per record to a file:
 /// `{"time":"…","level":"warning","category":"position","message":"…","metadata":{…}}`.
+// @unchecked: the file handle is written under `lock` only.
 public final class JSONLinesLogSink: LogSink, @unchecked Sendable {
     private let handle: FileHandle
     private let lock = NSLock()

@@ -7,6 +7,7 @@ import HTTPExchange
 /// One URLSession data task whose body may not exceed a limit: an answer that announces more,
 /// or sends more, is cancelled as it arrives instead of being buffered whole. Cancelling the
 /// calling task cancels the request.
+// @unchecked: URLSession calls the delegate on its own queue; the received bytes and the continuation are touched under `lock` only.
 final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// The body was larger than the limit.
     struct TooLarge: Error {

@@ -106,6 +106,7 @@ public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
 
 #if canImport(Darwin) && !os(Linux)
 /// The system's store.
+// @unchecked: it holds nothing; NSUbiquitousKeyValueStore.default is documented as thread-safe.
 struct SystemUbiquitousStore: UbiquitousKeyValueStore, @unchecked Sendable {
     func snapshot() -> [String: Data] {
         let store = NSUbiquitousKeyValueStore.default

@@ -305,6 +305,7 @@ struct ConfigurationLoggingTests {
 }
 
 /// Keeps logged messages in memory.
+// @unchecked: `stored` is read and written under `lock` only.
 final class MemorySink: LogSink, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String] = []

@@ -23,6 +23,7 @@ struct MastodonMarkersTests {
     /// Mastodon-like ids: later posts have larger ids.
     static func id(_ n: Int) -> String { String(109_000_000_000_000_000 + n) }
 
+    // @unchecked: every property is read and written under `lock`, by the server's handlers and the test.
     final class MarkerStub: @unchecked Sendable {
         let lock = NSLock()
         var marker: (id: String, version: Int, updatedAt: Date)?

@@ -5,6 +5,7 @@ import TestSupport
 import TimelineCore
 
 @Suite(.timeLimit(.minutes(10))) struct SessionRecorderTests {
+    // @unchecked: `chunks` is read and written under `lock` only.
     final class Sink: @unchecked Sendable {
         private let lock = NSLock()
         private var chunks: [Data] = []

@@ -9,6 +9,7 @@ import Darwin
 /// injects the failures a real server shows (slow or missing answers, bodies cut short,
 /// wrong content) at the byte level, which a framework's response model cannot express. Each
 /// connection gets one answer and is closed. Every request is recorded with its arrival time.
+// @unchecked: scripts, handlers, requests and the stopped flag are read and written under `lock` only.
 public final class LoopbackHTTPServer: @unchecked Sendable {
     /// One scripted answer.
     public struct Answer: Sendable {

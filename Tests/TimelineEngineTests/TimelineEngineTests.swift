@@ -3,6 +3,7 @@ import Testing
 import TimelineEngine
 
 /// A clock the tests move by hand.
+// @unchecked: `current` is read and written under `lock` only.
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current = Date(timeIntervalSince1970: 1_700_000_000)

@@ -135,6 +135,7 @@ struct CacheFirstLoaderTests {
 }
 
 /// Records what `onCached` handed over.
+// @unchecked: `stored` is read and written under `lock` only.
 final class CachedBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Int?

@@ -7,6 +7,7 @@ import TimelineLogging
 import ValueTree
 
 /// Collects records in memory.
+// @unchecked: `stored` is read and written under `lock` only.
 final class RecordingSink: LogSink, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [LogRecord] = []
