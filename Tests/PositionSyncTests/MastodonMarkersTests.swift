@@ -1,7 +1,7 @@
 import Foundation
 import FurthestRead
 import LastWriterWins
-import MastodonMarkers
+@testable import MastodonMarkers
 import NIOHTTP
 import PositionSync
 import SyncModel
@@ -142,6 +142,27 @@ struct MastodonMarkersTests {
         _ = try await Self.round(stale, "stale", Self.transport(server)).run(at: Self.start.addingTimeInterval(121))
         #expect(stub.marker?.id == Self.id(30))
         #expect(stub.marker?.version == 8)
+    }
+
+    @Test("an explicit move back made before the marker's last update does not take the marker back; one made after it does")
+    func olderResetStays() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
+        // Another device moved the marker on to post 50 at +600 s, after the pull of a round
+        // whose register holds this device's move back to post 30: the push reads the marker
+        // again and must not undo the later update with the older reset.
+        let marker = MastodonMarkersTransport.Marker(lastReadId: Self.id(50), version: 7, updatedAt: Self.start.addingTimeInterval(600))
+        let older = try store.savePosition(PositionSnapshot(postId: Self.id(30)), scope: Self.scope, device: "phone", explicit: true,
+                                           at: Self.start.addingTimeInterval(300))
+        #expect(older.isReset)
+        #expect(!MastodonMarkersTransport.shouldMove(marker, to: Self.id(30), by: older))
+        let later = try store.savePosition(PositionSnapshot(postId: Self.id(31)), scope: Self.scope, device: "phone", explicit: true,
+                                           at: Self.start.addingTimeInterval(900))
+        #expect(MastodonMarkersTransport.shouldMove(marker, to: Self.id(31), by: later))
+        // Forward always; the same post never.
+        #expect(MastodonMarkersTransport.shouldMove(marker, to: Self.id(60), by: older))
+        #expect(!MastodonMarkersTransport.shouldMove(marker, to: Self.id(50), by: later))
     }
 
     @Test("a 409: read again and decide again; a competitor further along is kept, one behind is overtaken")

@@ -1,0 +1,21 @@
+#!/bin/sh
+# ThreadSanitizer over the concurrency-heavy suites: the sync coordinator and rounds, the
+# server, the façade and the store, the loaders. A build of its own (.build-tsan), so that the
+# normal build stays as it is; about as long as a first build. Any report of a data race fails.
+#
+#   Tests/sanitize.sh                 # the default suites
+#   Tests/sanitize.sh --filter Sync   # others
+set -eu
+cd "$(dirname "$0")/.."
+filter='SyncCoordinator|SyncRound|SyncServer|SyncBackends|Facade|TimelineEngineTests|TimelineStoreTests|CacheFirstLoader|ReachTests'
+if [ "${1:-}" = "--filter" ]; then filter=$2; fi
+log=$(mktemp)
+status=0
+TSAN_OPTIONS="halt_on_error=0 ${TSAN_OPTIONS:-}" swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" >"$log" 2>&1 || status=$?
+grep -E "Test run with|WARNING: ThreadSanitizer|SUMMARY: ThreadSanitizer" "$log" | sort | uniq -c
+if grep -q "WARNING: ThreadSanitizer" "$log"; then
+  echo "ThreadSanitizer reported races; the full log is $log" >&2
+  exit 1
+fi
+rm -f "$log"
+exit $status
