@@ -8,7 +8,8 @@ Each patch starts with two lines before the diff:
     Mutant: what the bug is
     Catch: the `swift test --filter` pattern of the tests that should catch it
 
-The scratch copy is a git worktree of HEAD in `.build-mutants/worktree` (ignored by git, kept
+PostgreSQL is started as `.ci/run` starts it (`.ci/postgres.sh start`), unless
+`ENGINE_TEST_POSTGRES_URL` names one. The scratch copy is a git worktree of HEAD in `.build-mutants/worktree` (ignored by git, kept
 between runs so that builds are incremental: the first run builds everything once). Commit
 before running: uncommitted changes are not in the worktree.
 
@@ -78,6 +79,8 @@ def run(patch):
     output = tests.stdout + tests.stderr
     if re.search(r"Test run with 0 tests", output):
         return description, "no test matched", [catch]
+    if tests.returncode == 0 and re.search(r"↪ Test .* skipped", output) and not failing_tests(output):
+        return description, "survived (tests skipped)", [line.strip() for line in output.splitlines() if "skipped" in line][:1]
     if tests.returncode == 0:
         return description, "survived", []
     crashed = "Program crashed" in output or "Fatal error" in output
@@ -85,11 +88,24 @@ def run(patch):
     return description, f"caught in {time.time() - started:.0f} s", caught
 
 
+def postgres():
+    """The PostgreSQL the server's tests need, started as CI starts it; None when it cannot be."""
+    if os.environ.get("ENGINE_TEST_POSTGRES_URL"):
+        return os.environ["ENGINE_TEST_POSTGRES_URL"]
+    started = subprocess.run([str(root / ".ci/postgres.sh"), "start"], cwd=root, capture_output=True, text=True)
+    return started.stdout.strip() if started.returncode == 0 and started.stdout.strip() else None
+
+
 def main():
     arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
     markdown = "--markdown" in sys.argv
     chosen = [p for p in patches if not arguments or any(p.name.startswith(a) for a in arguments)]
     head = prepare()
+    url = postgres()
+    if url:
+        os.environ["ENGINE_TEST_POSTGRES_URL"] = url
+    else:
+        print("PostgreSQL could not be started: its tests are skipped, and mutants only they catch survive", file=sys.stderr)
     print(f"{len(chosen)} mutant(s) of {head[:12]} in {worktree}", file=sys.stderr)
     rows, bad = [], 0
     for patch in chosen:
