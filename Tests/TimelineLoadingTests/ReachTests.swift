@@ -83,6 +83,27 @@ struct ReachTests {
         #expect(cached.gaps == report.gaps)
     }
 
+    @Test("Mastodon: a cached post the refresh did not reach is checked with one lookup; deleted since, it leaves the cache")
+    func cachedPostChecked() async throws {
+        let setup = try await Self.laptop(mastodon: true)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        _ = try await setup.loader().load(from: setup.source)
+        // The phone moves on to 790, in the window the laptop cached around 800.
+        try setup.store.savePosition(Self.snapshot(790), scope: Self.scope, device: "phone", at: Self.base.addingTimeInterval(90_000))
+        let checked = try await setup.loader().load(from: setup.source)
+        #expect(checked.reach?.checked == true)
+        #expect(checked.reach?.outcome == .reached)
+        #expect(checked.reach?.requests.map(\.request.description) == ["post 790"])
+        #expect(checked.restoration?.postId == "790")
+        // Then 790 is deleted on the server: the lookup says so, and the restore goes below it.
+        setup.server.change { $0.delete(["790"]) }
+        let gone = try await setup.loader().load(from: setup.source)
+        #expect(gone.reach?.outcome == .gone)
+        #expect(gone.reach?.requestCount == 1)
+        #expect(!gone.timeline.posts.contains { $0.id == "790" })
+        #expect(gone.restoration?.postId == "789")
+    }
+
     @Test("Mastodon: a deleted post is reported gone, and the reader goes to the next surviving post below it")
     func mastodonDeleted() async throws {
         let setup = try await Self.laptop(mastodon: true)
