@@ -51,6 +51,26 @@ struct PostgresServerTests {
         try await server.stop()
     }
 
+    @Test("the storage keeps each device's latest of a batch that names a device twice, whatever the order")
+    func storageBatchRepeatsADevice() async throws {
+        let storage = try Self.storage()
+        let server = try await ServerHarness.start(storage)
+        do {
+            let hash = Array(UUID().uuidString.utf8.prefix(32))
+            _ = try await storage.addToken(hash: hash, user: Self.user("carol"), at: Date())
+            let user = try #require(try await storage.user(forTokenHash: hash))
+            let newer = ServerHarness.write("p3", seq: 3, millis: 3_000), older = ServerHarness.write("p2", seq: 2, millis: 9_000)
+            #expect(try await storage.merge([StoredHead(newer), StoredHead(older)], user: user).changed == 1)
+            let stored = try await storage.read(user: user, since: nil).records
+            #expect(stored.count == 1)
+            #expect(stored.first?.contains(#""postId":"p3""#) == true)
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+
     @Test("two server instances on one database: a long-poll on one wakes for a write on the other, and concurrent writers keep every device's latest")
     func twoInstancesConverge() async throws {
         let first = try await ServerHarness.start(try Self.storage())
