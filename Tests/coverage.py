@@ -8,6 +8,7 @@ StrategyPlugins and every strategy.
 
     swift test --enable-code-coverage && python3 Tests/coverage.py
     python3 Tests/coverage.py --markdown     # the table for docs/TESTING.md
+    swift test --enable-code-coverage --scratch-path .build-coverage && python3 Tests/coverage.py --scratch-path .build-coverage
 """
 import json
 import os
@@ -19,15 +20,37 @@ FLOOR = 85.0
 FLOORED = {"SyncModel", "PositionSync", "SyncServer", "StrategyPlugins"}
 
 
+def export(codecov):
+    """The coverage export, made from the raw profiles when SwiftPM did not write one (it does
+    not when a test failed): the test bundle's and the `engine` runs' (the command-line tests
+    run it as a child process)."""
+    import glob
+    import tempfile
+    raw = glob.glob(os.path.join(codecov, "*.profraw"))
+    if not raw:
+        sys.exit(f"{codecov}: no coverage data; run swift test --enable-code-coverage first")
+    products = os.path.dirname(codecov)
+    tool = lambda name: next((c for c in (f"/opt/swift/usr/bin/{name}", f"/usr/bin/{name}") if os.path.exists(c)), name)
+    merged = os.path.join(tempfile.mkdtemp(), "merged.profdata")
+    subprocess.run([tool("llvm-profdata"), "merge", "-sparse", *raw, "-o", merged], check=True)
+    objects = glob.glob(os.path.join(products, "*.xctest")) + [os.path.join(products, "engine")]
+    exported = subprocess.run([tool("llvm-cov"), "export", "-summary-only", "-instr-profile", merged, objects[0]]
+                              + [f"-object={o}" for o in objects[1:] if os.path.exists(o)], capture_output=True, text=True, check=True)
+    return json.loads(exported.stdout)
+
+
 def main():
-    path = subprocess.run(["swift", "test", "--show-codecov-path"], cwd=root, capture_output=True, text=True, check=True).stdout.strip()
-    if not os.path.exists(path):
-        sys.exit(f"{path}: no coverage data; run swift test --enable-code-coverage first")
-    with open(path) as handle:
-        data = json.load(handle)
+    scratch = sys.argv[sys.argv.index("--scratch-path") + 1:][:1] if "--scratch-path" in sys.argv else []
+    command = ["swift", "test", "--show-codecov-path"] + (["--scratch-path"] + scratch if scratch else [])
+    path = subprocess.run(command, cwd=root, capture_output=True, text=True, check=True).stdout.strip()
+    if os.path.exists(path):
+        with open(path) as handle:
+            data = json.load(handle)
+    else:
+        data = export(os.path.dirname(path))
     modules = {}
-    for export in data["data"]:
-        for entry in export["files"]:
+    for exported in data["data"]:
+        for entry in exported["files"]:
             relative = os.path.relpath(entry["filename"], root)
             parts = relative.split(os.sep)
             if len(parts) < 3 or parts[0] not in ("Sources", "Strategies"):

@@ -89,6 +89,29 @@ struct ICloudModelTests {
         #expect(Set(values).count == 1, "\(values)")
     }
 
+    @Test("the change stream reads at once, and again when the store says another device's changes arrived")
+    func changeStream() async throws {
+        let model = UbiquitousStoreModel()
+        let phone = ICloudKeyValueStoreTransport(store: model.view(for: "phone"))
+        let laptop = ICloudKeyValueStoreTransport(store: model.view(for: "laptop"))
+        let record = PositionRecord(key: RegisterKey(account: "me", timeline: "home"),
+                                    stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: 0), device: "laptop"),
+                                    savedAt: Self.start, snapshot: PositionSnapshot(postId: "p7"), epoch: .zero, progress: nil)
+        let pulls = try await Deadline.value(within: 30, "two pulls from the change stream") {
+            var iterator = phone.changes(ChangeWatch(device: "phone")).makeAsyncIterator()
+            let first = await iterator.next()
+            var state = ReplicaState()
+            state.apply(record)
+            try await laptop.push(SyncPublication(device: "laptop", state: state, policy: FurthestReadPolicy()))
+            model.upload()
+            model.deliver(to: "phone")
+            let second = await iterator.next()
+            return [first, second]
+        }
+        #expect(pulls[0]?.records.isEmpty == true)
+        #expect(pulls[1]?.records.map(\.snapshot?.postId) == ["p7"])
+    }
+
     @Test("writes beyond the store's documented limits are refused, and the round says so")
     func limits() async throws {
         let model = UbiquitousStoreModel()

@@ -5,6 +5,9 @@ import LastWriterWins
 import NIOHTTP
 import PositionSync
 import SyncModel
+import RestorationEngine
+import StrategyKit
+import ValueTree
 import Testing
 import TestSupport
 import TimelineCore
@@ -163,6 +166,55 @@ struct MastodonMarkersTests {
         // Forward always; the same post never.
         #expect(MastodonMarkersTransport.shouldMove(marker, to: Self.id(60), by: older))
         #expect(!MastodonMarkersTransport.shouldMove(marker, to: Self.id(50), by: later))
+    }
+
+    @Test("built through the registry from its parameters; a URL that is not http(s) with a host is refused with the reason")
+    func fromTheRegistry() throws {
+        let node = StrategyNode(name: "MastodonMarkers", parameters: ["URL": Value.Member(value: .string("https://mastodon.example")),
+                                                                      "PollInterval": Value.Member(value: .integer(120))])
+        guard case .transport(let built) = try BuiltInStrategies.registry.build(node, kind: .transport) else {
+            Issue.record("not a transport")
+            return
+        }
+        #expect(built is MastodonMarkersTransport)
+        let bad = StrategyNode(name: "MastodonMarkers", parameters: ["URL": Value.Member(value: .string("mastodon.example"))])
+        #expect(throws: PipelineError("MastodonMarkers: URL must be an http or https URL with a host, found mastodon.example")) {
+            _ = try BuiltInStrategies.registry.build(bad, kind: .transport)
+        }
+    }
+
+    @Test("answers that are not markers, and a missing token, are errors with their reason")
+    func badAnswers() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let transport = Self.transport(server)
+        let endpoint = server.baseURL + "/api/v1/markers"
+        for (answer, message) in [
+            (#"[1, 2]"#, "\(endpoint): the answer is not a JSON object of markers"),
+            (#"{"home": {"version": 3}}"#, "\(endpoint): the home marker has no last_read_id string"),
+        ] {
+            server.script("/api/v1/markers", [.json(Data(answer.utf8))])
+            await #expect(throws: SyncTransportError(.failed, message)) { _ = try await transport.pull(device: "phone") }
+        }
+        server.script("/api/v1/markers", [.json(Data(#"{}"#.utf8))])
+        #expect(try await transport.pull(device: "phone").records.isEmpty)
+        let tokenless = MastodonMarkersTransport(base: URL(string: server.baseURL)!, environment: { [:] }, exchange: NIOHTTPExchange())
+        await #expect(throws: SyncTransportError(.failed, "no Mastodon access token: set the environment variable ENGINE_ACCESS_TOKEN")) {
+            _ = try await tokenless.pull(device: "phone")
+        }
+    }
+
+    @Test("the change stream polls the marker and yields what it reads")
+    func changeStream() async throws {
+        let (directory, server, stub) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        stub.marker = (Self.id(40), 3, Self.start)
+        let watch = ChangeWatch(device: "phone", sleep: { _ in try await Task.sleep(for: .milliseconds(1)) })
+        let first = try await Deadline.value(within: 30, "a pull from the change stream") {
+            var iterator = Self.transport(server).changes(watch).makeAsyncIterator()
+            return await iterator.next()
+        }
+        #expect(first?.records.first?.snapshot?.postId == Self.id(40))
     }
 
     @Test("a 409: read again and decide again; a competitor further along is kept, one behind is overtaken")
