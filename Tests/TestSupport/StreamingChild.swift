@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,8 +7,8 @@ import Darwin
 #endif
 
 /// A child process whose standard output a test reads line by line as it comes, to kill it at a
-/// chosen moment (crash tests). Its output is read on a thread of its own and every wait
-/// suspends with a deadline, so no cooperative thread is blocked; a child still running when
+/// chosen moment (crash tests). Its output is read by the pipes' readability handlers and every
+/// wait suspends with a deadline, so no cooperative thread is blocked; a child still running when
 /// the handle goes away is killed.
 public final class StreamingChild: @unchecked Sendable {
     // @unchecked: `lines`, `closed` and `errors` are only touched under `lock`.
@@ -28,27 +29,34 @@ public final class StreamingChild: @unchecked Sendable {
         process.standardError = errorOutput
         try process.run()
         self.process = process
-        let reading = output.fileHandleForReading
-        Thread { [self] in
-            var buffer = Data()
-            while true {
-                let chunk = reading.availableData  // off-pool: the reader's own thread
-                guard !chunk.isEmpty else { break }
-                buffer.append(chunk)
-                var complete: [String] = []
-                while let newline = buffer.firstIndex(of: 0x0A) {
-                    complete.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                }
-                lock.withLock { lines += complete }
+        // The pipes are read by Foundation's readability handlers, as `BackgroundProcess` reads.
+        let buffer = Locked(Data())
+        output.fileHandleForReading.readabilityHandler = { [self] handle in
+            let chunk = handle.availableData  // off-pool: the pipe's readability handler
+            guard !chunk.isEmpty else {
+                handle.readabilityHandler = nil
+                lock.withLock { closed = true }
+                return
             }
-            lock.withLock { closed = true }
-        }.start()
-        let errorReading = errorOutput.fileHandleForReading
-        Thread { [self] in
-            let data = errorReading.readDataToEndOfFile()  // off-pool: the reader's own thread
-            lock.withLock { errors = data }
-        }.start()
+            let complete: [String] = buffer.withLock { pending in
+                pending.append(chunk)
+                var lines: [String] = []
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+                return lines
+            }
+            lock.withLock { lines += complete }
+        }
+        errorOutput.fileHandleForReading.readabilityHandler = { [self] handle in
+            let chunk = handle.availableData  // off-pool: the pipe's readability handler
+            guard !chunk.isEmpty else {
+                handle.readabilityHandler = nil
+                return
+            }
+            lock.withLock { errors.append(chunk) }
+        }
     }
 
     deinit {
@@ -87,6 +95,6 @@ public final class StreamingChild: @unchecked Sendable {
         }
     }
 
-    /// What the child printed on standard error, once it has ended.
+    /// What the child printed on standard error so far.
     public var standardError: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
 }

@@ -258,7 +258,7 @@ struct TimelineStoreTests {
             for _ in 0..<steps {
                 guard let line = await writer.nextLine() else {
                     writer.signal(SIGKILL)
-                    Issue.record("round \(round): the writer reported nothing for 30 s after \(String(describing: last))")
+                    Issue.record("round \(round): the writer reported nothing for 30 s after \(String(describing: last)) (running: \(writer.process.isRunning); it printed: \(writer.standardError))")
                     return
                 }
                 let parts = line.split(separator: " ")
@@ -299,7 +299,7 @@ struct TimelineStoreTests {
         while lastReported < 300 {
             guard let line = await writer.nextLine() else {
                 writer.signal(SIGKILL)
-                Issue.record("the writer reported nothing for 30 s after commit \(lastReported)")
+                Issue.record("the writer reported nothing for 30 s after commit \(lastReported) (running: \(writer.process.isRunning); it printed: \(writer.standardError))")
                 return
             }
             if let number = Int(line) { lastReported = number }
