@@ -9,6 +9,7 @@ import SessionSimulation
 import Testing
 import ValueTree
 import TestSupport
+import SyncModel
 
 @Suite(.timeLimit(.minutes(10))) struct HistogramTests {
     @Test func percentilesAreExactBelow128AndWithinPointEightPercentAbove() {
@@ -41,14 +42,17 @@ import TestSupport
 @Suite(.timeLimit(.minutes(10))) struct ComparisonTests {
     static let sessions = Fixtures.repositoryURL("sessions")
 
-    func run(jobs: Int, shard: Shard? = nil) throws -> ComparisonReport {
+    /// A comparison of the bundled single-device sessions, replayed on a thread of its own: a
+    /// replay is long work that must not hold one of the two cooperative threads.
+    func run(jobs: Int, shard: Shard? = nil) async throws -> ComparisonReport {
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: [])
         let runner = ComparisonRunner(candidates: candidates, settings: ReplaySettings(configuration: .defaults), jobs: jobs)
         // The simulated single-device sessions; the multi-device ones (sessions/devices*) have
         // their own tests.
         var files = try SessionFiles.expand([Self.sessions.path]).filter { !$0.contains("/devices") }
         if let shard { files = shard.select(files) }
-        var report = runner.run(files: files)
+        let chosen = files
+        var report = await OffPool.run { runner.run(files: chosen) }
         if let shard { report.shards = [shard.description] }
         return report
     }
@@ -64,7 +68,7 @@ import TestSupport
         return copy
     }
 
-    @Test func comparesTheConfiguredPipelineTheSingleStrategiesAndTheBaseline() throws {
+    @Test func comparesTheConfiguredPipelineTheSingleStrategiesAndTheBaseline() async throws {
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: [])
         let singles = BuiltInStrategies.registry.types.filter { $0.kind.rawValue == "restoration" && !$0.isComposition }.map(\.name)
         #expect(candidates.map(\.name) == ["configured"] + singles + ["baseline"])
@@ -72,19 +76,19 @@ import TestSupport
         #expect(candidates.last?.pipeline.summary == "ExactMatch > Fallback(Mode: TopOfTimeline) | ViewportAnchor")
     }
 
-    @Test func resultsAreTheSameForAnyNumberOfJobsAndForMergedShards() throws {
-        let single = try run(jobs: 1)
+    @Test func resultsAreTheSameForAnyNumberOfJobsAndForMergedShards() async throws {
+        let single = try await run(jobs: 1)
         #expect(single.sessionsRead == 12)
-        #expect(withoutLatency(try run(jobs: 3)) == withoutLatency(single))
-        var merged = try run(jobs: 1, shard: Shard(number: 1, count: 3))
-        try merged.merge(try run(jobs: 2, shard: Shard(number: 2, count: 3)))
-        try merged.merge(try run(jobs: 1, shard: Shard(number: 3, count: 3)))
+        #expect(withoutLatency(try await run(jobs: 3)) == withoutLatency(single))
+        var merged = try await run(jobs: 1, shard: Shard(number: 1, count: 3))
+        try merged.merge(try await run(jobs: 2, shard: Shard(number: 2, count: 3)))
+        try merged.merge(try await run(jobs: 1, shard: Shard(number: 3, count: 3)))
         #expect(merged.shards == ["1/3", "2/3", "3/3"])
         #expect(withoutLatency(merged) == withoutLatency(single))
     }
 
-    @Test func theJSONReportReadsBackForMerging() throws {
-        let report = try run(jobs: 2)
+    @Test func theJSONReportReadsBackForMerging() async throws {
+        let report = try await run(jobs: 2)
         let text = try JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))
         let read = try ComparisonReportCoding.report(from: try JSONReader().read(text))
         #expect(read == report)
@@ -100,12 +104,13 @@ import TestSupport
     }
 
     @Test("the sync figures of multi-device sessions: counted, the same for any jobs, and kept through JSON")
-    func syncFigures() throws {
+    func syncFigures() async throws {
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: ["ExactMatch > Fallback"])
         var settings = ReplaySettings(configuration: .defaults)
         settings.mergePolicy = ComponentSpec(name: "LastWriterWins")
         let files = (1...4).map { Fixtures.repositoryURL("sessions/devices/devices-000\($0).jsonl").path }
-        let report = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1).run(files: files)
+        let runner = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1)
+        let report = await OffPool.run { runner.run(files: files) }
         let all = report.pipelines[0].all
         #expect(report.hasSync)
         // Five restores follow activity on the other device; two of them land exactly.
@@ -114,7 +119,8 @@ import TestSupport
         #expect((all.syncedPoints, all.backJumps) == (3, 1))
         #expect(all.convergence.total + all.unconverged == 9)
         #expect(report.pipelines[0].byTag["stale-device"]?.backJumps == 1)
-        #expect(withoutLatency(ComparisonRunner(candidates: candidates, settings: settings, jobs: 3).run(files: files)) == withoutLatency(report))
+        let parallel = ComparisonRunner(candidates: candidates, settings: settings, jobs: 3)
+        #expect(withoutLatency(await OffPool.run { parallel.run(files: files) }) == withoutLatency(report))
         let text = try JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))
         #expect(try ComparisonReportCoding.report(from: try JSONReader().read(text)) == report)
         // A report written before the sync figures existed reads with none.
@@ -134,13 +140,13 @@ import TestSupport
         #expect(!read.pipelines[0].all.hasSync)
         #expect(read.pipelines[0].all.exact == all.exact)
         // Single-device sessions show no sync columns.
-        #expect(!ReportCSV.render(try run(jobs: 1)).contains("switchPoints"))
+        #expect(!ReportCSV.render(try await run(jobs: 1)).contains("switchPoints"))
         #expect(ReportCSV.render(report).hasPrefix("pipeline,spec,tag,restorePoints,exact,within1,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,switchPoints,switchExact,syncedPoints,backJumps,convergedWrites,convergenceP50Seconds,convergenceP90Seconds,unconvergedWrites,unscored\r\n"))
     }
 
     /// The quality bars of the bundled sessions, held as regression tests.
-    @Test func theDefaultPipelineMeetsTheQualityBarsOnTheBundledSessions() throws {
-        let report = try run(jobs: 2)
+    @Test func theDefaultPipelineMeetsTheQualityBarsOnTheBundledSessions() async throws {
+        let report = try await run(jobs: 2)
         let configured = try #require(report.pipelines.first)
         #expect(configured.byTag["present"]?.summary.exact == 1)
         #expect(configured.byTag["refresh"]?.summary.pixelErrorP90 == 0)
@@ -151,8 +157,8 @@ import TestSupport
         }
     }
 
-    @Test func rendersCSVAndSelfContainedHTML() throws {
-        let report = try run(jobs: 2)
+    @Test func rendersCSVAndSelfContainedHTML() async throws {
+        let report = try await run(jobs: 2)
         let csv = ReportCSV.render(report).components(separatedBy: "\r\n")
         #expect(csv[0] == "pipeline,spec,tag,restorePoints,exact,within1,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,unscored")
         #expect(csv[1].hasPrefix("configured,ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor"))

@@ -68,16 +68,17 @@ public final class StreamingChild: @unchecked Sendable {
     public func nextLine(timeout: Double = 30) async -> String? {
         let clock = ContinuousClock()
         let end = clock.now + .seconds(timeout)
-        while clock.now < end {
+        while true {
+            // A line that came is taken even past the deadline: a test that could not run for a
+            // while (its threads busy) has not waited for the child.
             let (line, isClosed): (String?, Bool) = lock.withLock {
                 if !lines.isEmpty { return (lines.removeFirst(), false) }
                 return (nil, closed)
             }
             if let line { return line }
-            if isClosed { return nil }
+            if isClosed || clock.now >= end { return nil }
             try? await Task.sleep(for: .milliseconds(2))
         }
-        return nil
     }
 
     /// Sends `signal`.
