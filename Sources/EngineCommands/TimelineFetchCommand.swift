@@ -150,9 +150,7 @@ struct TimelineFetchCommand: AsyncParsableCommand {
             Console.out("start: post \(snapshot.postId), synced from \(start.device ?? "another device")")
         }
         if let reach = report.reach { Self.printReach(reach) }
-        if !report.gaps.isEmpty {
-            Console.out("gaps: \(report.gaps.count) (\(report.gaps.map { "\($0.above) | \($0.below)" }.joined(separator: ", ")))")
-        }
+        if let gaps = GapText.line(report.gaps) { Console.out(gaps) }
         if let restoration = report.restoration {
             Console.out("position: post \(restoration.postId) at index \(restoration.index), offset \(RestoreCommand.points(restoration.contentOffset)) "
                         + "(\(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence)))")
@@ -222,7 +220,7 @@ struct TimelineFetchCommand: AsyncParsableCommand {
             ])))
         }
         members.append(("posts", .integer(report.timeline.posts.count)))
-        members.append(("gaps", .array(report.gaps.map { .dictionary([("above", .string($0.above)), ("below", .string($0.below))]) })))
+        members.append(("gaps", GapText.value(report.gaps)))
         if let start = report.start, let snapshot = start.snapshot {
             members.append(("start", .dictionary([("postId", .string(snapshot.postId)), ("source", .string(start.source.rawValue)),
                                                   ("device", start.device.map(Value.string) ?? .null)])))

@@ -57,7 +57,7 @@ struct TimelineShowCommand: ParsableCommand {
                 ("viewportHeight", .real(cached.viewportHeight ?? TimelineFormat.defaultViewportHeight)),
             ]
             members.append(("posts", .array(cached.posts.map(PostCoding.value(of:)))))
-            members.append(("gaps", .array(cached.gaps.map { .dictionary([("above", .string($0.above)), ("below", .string($0.below))]) })))
+            members.append(("gaps", GapText.value(cached.gaps)))
             Console.outRaw((try? JSONWriter(style: .pretty).write(.dictionary(members))) ?? "{}\n")
         case .text:
             Console.out("\(account) / \(timelineName): " + TimelineFetchCommand.cacheLine(cached, now: Date()).dropFirst("cache: ".count))
@@ -75,8 +75,7 @@ struct TimelineShowCommand: ParsableCommand {
                 }
             }
             if shown.count < cached.posts.count { Console.out("  … \(cached.posts.count - shown.count) more (--limit 0 shows all)") }
-            let gaps = cached.gaps
-            if !gaps.isEmpty { Console.out("gaps: \(gaps.count) (\(gaps.map { "\($0.above) | \($0.below)" }.joined(separator: ", ")))") }
+            if let gaps = GapText.line(cached.gaps) { Console.out(gaps) }
             if let saved {
                 let place = cached.posts.firstIndex { $0.id == saved.postId }.map { "post \($0 + 1)" } ?? "a post no longer cached"
                 Console.out("saved position: \(place) (\(saved.postId))")
