@@ -9,13 +9,14 @@ set -eu
 cd "$(dirname "$0")/.."
 filter='SyncCoordinator|SyncRound|SyncServer|SyncBackends|Facade|TimelineEngineTests|TimelineStoreTests|CacheFirstLoader|ReachTests'
 if [ "${1:-}" = "--filter" ]; then filter=$2; fi
-log=$(mktemp)
+mkdir -p .build-tsan
+log=.build-tsan/sanitize.log
 status=0
 TSAN_OPTIONS="halt_on_error=0 ${TSAN_OPTIONS:-}" swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" >"$log" 2>&1 || status=$?
-grep -E "Test run with|WARNING: ThreadSanitizer|SUMMARY: ThreadSanitizer" "$log" | sort | uniq -c
+grep -E "Test run with|WARNING: ThreadSanitizer|SUMMARY: ThreadSanitizer|error:" "$log" | sort | uniq -c || true
 if grep -q "WARNING: ThreadSanitizer" "$log"; then
   echo "ThreadSanitizer reported races; the full log is $log" >&2
   exit 1
 fi
-rm -f "$log"
+if [ "$status" -ne 0 ]; then echo "swift test failed (exit $status); the full log is $log" >&2; fi
 exit $status

@@ -29,14 +29,23 @@ enum ConfigurationInput {
         return ConfiguredEngine(configuration: loaded.configuration, registry: registry)
     }
 
-    /// Reads and validates `path` against `registry`'s schema; when the file lists plugins, they
-    /// are loaded and the file is validated again with their strategies known.
-    static func read(_ path: String, registry: StrategyRegistry) throws -> (LoadedConfiguration, StrategyRegistry) {
+    /// Reads and validates `path` against `registry`'s schema; when the file lists plugins and
+    /// `loadListed` allows, they are loaded and the file is validated again with their strategies
+    /// known. Without `loadListed`, the plugins the file lists are only named in the result.
+    static func read(_ path: String, registry: StrategyRegistry, loadListed: Bool = true) throws -> (LoadedConfiguration, StrategyRegistry) {
+        let (loaded, used, _) = try readListing(path, registry: registry, loadListed: loadListed)
+        return (loaded, used)
+    }
+
+    /// `read`, with the plugin paths the file lists that were not loaded.
+    static func readListing(_ path: String, registry: StrategyRegistry, loadListed: Bool) throws
+        -> (LoadedConfiguration, StrategyRegistry, notLoaded: [String]) {
         let url = URL(fileURLWithPath: path)
         let loaded = ConfigurationLoader(schema: registry.configurationSchema).read(contentsOf: url, displayName: path)
         let listed = PluginLoader.paths(in: loaded.configuration, configurationPath: path)
-        guard !listed.isEmpty else { return (loaded, registry) }
+        guard !listed.isEmpty else { return (loaded, registry, []) }
+        guard loadListed else { return (loaded, registry, listed) }
         let extended = try PluginOptions.load(listed, into: registry)
-        return (ConfigurationLoader(schema: extended.configurationSchema).read(contentsOf: url, displayName: path), extended)
+        return (ConfigurationLoader(schema: extended.configurationSchema).read(contentsOf: url, displayName: path), extended, [])
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPExchange
 import NIOHTTP
+import StrategyPlugins
 import TimelineStore
 
 /// The `engine` command: validate configurations, read and convert property lists, validate
@@ -27,6 +28,7 @@ public struct Engine: AsyncParsableCommand {
         // Every request of the command line goes through AsyncHTTPClient, so that the
         // executable links no FoundationNetworking.
         HTTPExchanges.bootstrap(NIOHTTPExchange())
+        PluginDeadline.install()
         do {
             var command = try parseAsRoot(arguments)
             if var asynchronous = command as? AsyncParsableCommand {
@@ -48,6 +50,24 @@ public struct Engine: AsyncParsableCommand {
             }
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(EngineExit.usage.rawValue)
+        }
+    }
+}
+
+/// The deadline of every call into a plugin: `ENGINE_PLUGIN_TIMEOUT` seconds (default 10). A
+/// call that overruns it ends the command with its plugin and call named, exit 1: a plugin that
+/// never returns cannot hold `replay` or `compare` forever.
+enum PluginDeadline {
+    static let variable = "ENGINE_PLUGIN_TIMEOUT"
+    static let defaultSeconds = 10.0
+
+    static func install() {
+        let written = ProcessInfo.processInfo.environment[variable]
+        let seconds = written.flatMap(Double.init).flatMap { $0 > 0 && $0 <= 86_400 ? $0 : nil } ?? defaultSeconds
+        PluginWatchdog.install(limit: seconds) { overrun in
+            FileHandle.standardError.write(Data((overrun.message + "; stopped (\(variable) sets the deadline in seconds)\n").utf8))
+            // The stuck call cannot be unwound: end the process here, as a failed command.
+            _exit(EngineExit.invalid.rawValue)
         }
     }
 }

@@ -15,8 +15,9 @@ struct ValidateCommand: ParsableCommand {
             Every problem in every file is reported, in compiler style:
               FILE:LINE:COL: error: KEY.PATH: message
 
-            Strategy names and parameters are checked against the built-ins, the --plugin \
-            libraries and the plugins a file lists under Plugins.
+            Strategy names and parameters are checked against the built-ins and the --plugin \
+            libraries. The plugins a file lists under Plugins are loaded (their code runs) only \
+            with --load-plugins: validate is a gate for files it has not seen before.
 
             Exit codes: 0 valid (warnings allowed unless --strict), 1 invalid, 2 unreadable file, \
             a plugin that cannot be loaded, or bad usage.
@@ -37,6 +38,9 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
+    @Flag(name: .customLong("load-plugins"), help: "Also load the plugins each file lists under Plugins, running their code, so that their strategies are known.")
+    var loadPlugins = false
+
     @OptionGroup var logging: LoggingOptions
 
     @Argument(help: "Configuration files: standalone plists, Info.plists or JSON.")
@@ -54,7 +58,10 @@ struct ValidateCommand: ParsableCommand {
         var reports: [Value] = []
         for file in files {
             let started = Date()
-            let (loaded, _) = try ConfigurationInput.read(file, registry: registry)
+            let (loaded, _, notLoaded) = try ConfigurationInput.readListing(file, registry: registry, loadListed: loadPlugins)
+            if !notLoaded.isEmpty {
+                Console.error("\(file): note: Plugins lists \(count(notLoaded.count, "library", plural: "libraries")), not loaded; their strategies are unknown here (--load-plugins loads them, running their code)")
+            }
             logger.debug("validated \(file) in \(Int(Date().timeIntervalSince(started) * 1000)) ms: \(loaded.errors.count) errors, \(loaded.warnings.count) warnings")
             if loaded.diagnostics.contains(where: { $0.kind == .unreadable }) { unreadable = true }
             let fileFailed = !loaded.errors.isEmpty || (strict && !loaded.warnings.isEmpty)
@@ -87,7 +94,7 @@ struct ValidateCommand: ParsableCommand {
         if failed { throw EngineExit.invalid }
     }
 
-    private func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    private func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(number) \(number == 1 ? noun : plural ?? noun + "s")"
     }
 }

@@ -9,11 +9,11 @@ final class ConfigurationSchemaCache: @unchecked Sendable {
     private let lock = NSLock()
     private var schema: ConfigurationSchema?
 
-    func value(_ make: () -> ConfigurationSchema) -> ConfigurationSchema {
+    func value(_ make: () throws -> ConfigurationSchema) rethrows -> ConfigurationSchema {
         lock.lock()
         defer { lock.unlock() }
         if let schema { return schema }
-        let made = make()
+        let made = try make()
         schema = made
         return made
     }
@@ -24,18 +24,25 @@ extension StrategyRegistry {
     /// exactly the built-ins (the embedded file is their composition, kept in step by a test),
     /// otherwise composed from these types and compiled, once per registry.
     public var configurationSchema: ConfigurationSchema {
-        schemaCache.value {
+        do {
+            return try composedConfigurationSchema()
+        } catch {
+                // Every parameter schema compiled when it was registered, and its local
+                // references are rewritten into the composition, so the composition compiles.
+            preconditionFailure("the composed configuration schema does not compile: \(error)")
+        }
+    }
+
+    /// The configuration schema for this registry, composed and compiled now; an error when it
+    /// does not compile. `PluginLoader` asks for it, so that a plugin whose schema cannot be
+    /// composed is refused at load.
+    public func composedConfigurationSchema() throws -> ConfigurationSchema {
+        try schemaCache.value {
             if names == BuiltInStrategies.registry.names,
-               zip(types, BuiltInStrategies.all).allSatisfy({ $0.parameterSchema == $1.parameterSchema && $0.summary == $1.summary }) {
+           zip(types, BuiltInStrategies.all).allSatisfy({ $0.parameterSchema == $1.parameterSchema && $0.summary == $1.summary }) {
                 return .embedded
             }
-            let document = ConfigurationSchemaComposer.compose(ConfigurationSchema.embedded.document, registry: self)
-            do {
-                return try ConfigurationSchema(document: document)
-            } catch {
-                // Every parameter schema compiled when it was registered, so the composition does.
-                preconditionFailure("the composed configuration schema does not compile: \(error)")
-            }
+            return try ConfigurationSchema(document: ConfigurationSchemaComposer.compose(ConfigurationSchema.embedded.document, registry: self))
         }
     }
 }

@@ -44,6 +44,14 @@ public enum ConfigurationSchemaComposer {
             title: "Log sink",
             description: "One log destination: the sink's name under Sink, and its options beside it.",
             nameKey: "Sink", entries: LogSinkFactory.builtIns.map { Entry(name: $0.name, summary: $0.summary, schema: $0.optionSchema, composes: false) }))
+        // A parameter schema's local references (`#/$defs/…`, `#`) point into that schema; in the
+        // composition it sits beside others, so it is kept whole under a name of its own and its
+        // references are rewritten to point there.
+        for type in registry.types where containsLocalReference(type.parameterSchema) {
+            var members = localised(type.parameterSchema, name: type.name).dictionaryValue ?? [:]
+            members["additionalProperties"] = Value.Member(value: .bool(false))
+            definitions[Value.Key(parameterDefinition(type.name))] = Value.Member(value: Value(.dictionary(members)))
+        }
         root["$defs"] = Value.Member(value: Value(.dictionary(definitions)))
         var composed = Value(.dictionary(root))
         // The first declaration that inherits a key decides its schema (built-ins come first);
@@ -128,7 +136,7 @@ public enum ConfigurationSchemaComposer {
         var notes: [Value] = []
         for type in types {
             for alias in type.aliases {
-                entries.append(Entry(name: alias, summary: "the former name of \(type.name).", schema: type.parameterSchema, composes: false))
+                entries.append(Entry(name: alias, summary: "the former name of \(type.name).", schema: localised(type.parameterSchema, name: type.name), composes: false))
                 notes.append(.dictionary([
                     ("if", .dictionary([("const", .string(alias))])),
                     ("then", .dictionary([("const", .string(alias)), ("deprecated", .bool(true)),
@@ -165,6 +173,47 @@ public enum ConfigurationSchemaComposer {
         ])
     }
 
+    /// The name under `$defs` of the whole parameter schema of the type `name`.
+    static func parameterDefinition(_ name: String) -> String { "parameters.\(name)" }
+
+    static func containsLocalReference(_ schema: Value) -> Bool {
+        switch schema.content {
+        case .dictionary(let members):
+            if members["$ref"]?.value.stringValue?.hasPrefix("#") == true { return true }
+            return members.values.contains { containsLocalReference($0.value) }
+        case .array(let elements):
+            return elements.contains(where: containsLocalReference)
+        default:
+            return false
+        }
+    }
+
+    /// `schema` (the parameter schema of the type `name`) with every local reference rewritten
+    /// to point into the copy of it kept at `#/$defs/parameters.NAME`.
+    static func localised(_ schema: Value, name: String) -> Value {
+        guard containsLocalReference(schema) else { return schema }
+        var result = schema
+        switch schema.content {
+        case .dictionary(let members):
+            var rewritten = members
+            for (key, member) in members {
+                if key == "$ref", let reference = member.value.stringValue, reference.hasPrefix("#") {
+                    rewritten[key]?.value.content = .string("#/$defs/\(parameterDefinition(name))" + reference.dropFirst())
+                } else if key == "enum" || key == "const" || key == "default" || key == "examples" {
+                    continue // values, not schemas
+                } else {
+                    rewritten[key]?.value = localised(member.value, name: name)
+                }
+            }
+            result.content = .dictionary(rewritten)
+        case .array(let elements):
+            result.content = .array(elements.map { localised($0, name: name) })
+        default:
+            break
+        }
+        return result
+    }
+
     /// What a definition lists: a registered name, its summary, its parameter schema.
     struct Entry {
         var name: String
@@ -180,7 +229,7 @@ public enum ConfigurationSchemaComposer {
         }
 
         init(_ type: StrategyType) {
-            self.init(name: type.name, summary: type.summary, schema: type.parameterSchema, composes: type.isComposition)
+            self.init(name: type.name, summary: type.summary, schema: localised(type.parameterSchema, name: type.name), composes: type.isComposition)
         }
     }
 

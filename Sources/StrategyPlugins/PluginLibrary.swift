@@ -36,14 +36,12 @@ final class PluginLibrary: @unchecked Sendable {
     /// closed again and the error names the file.
     init(path: String) throws(PluginError) {
         self.path = path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw PluginError(path: path, "no such file")
-        }
-        guard !isDirectory.boolValue else { throw PluginError(path: path, "not a regular file") }
+        guard FileManager.default.fileExists(atPath: path) else { throw PluginError(path: path, "no such file") }
+        // A pipe or a device would make dlopen wait or read without end.
+        if let problem = FileData.regularFileProblem(atPath: path) { throw PluginError(path: path, problem) }
         // An absolute path, so that dlopen never searches the library path for a bare name.
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let handle = dlopen(absolute, RTLD_NOW | RTLD_LOCAL) else {
+        guard let handle = PluginWatchdog.watch(path, "dlopen", { dlopen(absolute, RTLD_NOW | RTLD_LOCAL) }) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown reason"
             throw PluginError(path: path, "not a loadable shared library (\(Self.shortened(reason, path: absolute)))")
         }
@@ -55,7 +53,7 @@ final class PluginLibrary: @unchecked Sendable {
             }
             found.append(address)
         }
-        let version = unsafeBitCast(found[0], to: VersionFunction.self)()
+        let version = PluginWatchdog.watch(path, "timeline_plugin_abi_version") { unsafeBitCast(found[0], to: VersionFunction.self)() }
         guard version == Self.abiVersion else {
             dlclose(handle)
             throw PluginError(path: path, "built for plugin ABI version \(version); this engine loads version \(Self.abiVersion)")
@@ -79,7 +77,7 @@ final class PluginLibrary: @unchecked Sendable {
 
     /// The describe JSON, read.
     func description() throws(PluginError) -> Value {
-        guard let text = describe() else { throw PluginError(path: path, "timeline_plugin_describe returned NULL") }
+        guard let text = PluginWatchdog.watch(path, "timeline_plugin_describe", describe) else { throw PluginError(path: path, "timeline_plugin_describe returned NULL") }
         do {
             return try JSONReader().read(Data(String(cString: text).utf8))
         } catch {
@@ -97,7 +95,9 @@ final class PluginLibrary: @unchecked Sendable {
         }
         let capacity = 512
         var reason = [CChar](repeating: 0, count: capacity)
-        let handle = reason.withUnsafeMutableBufferPointer { buffer in make(name, json, buffer.baseAddress, Int64(capacity)) }
+        let handle = PluginWatchdog.watch(path, "timeline_plugin_make") {
+            reason.withUnsafeMutableBufferPointer { buffer in make(name, json, buffer.baseAddress, Int64(capacity)) }
+        }
         guard let handle else {
             let text = CText.string(reason)
             throw StrategyError(text.isEmpty ? "the plugin could not make it" : text)

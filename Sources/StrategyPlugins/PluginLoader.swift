@@ -22,6 +22,11 @@ public enum PluginLoader {
                 } catch {
                     throw PluginError(path: path, error.description.replacingOccurrences(of: "is registered twice", with: "is already registered"))
                 }
+                do {
+                    _ = try result.composedConfigurationSchema()
+                } catch {
+                    throw PluginError(path: path, "its parameter schemas cannot be composed into the configuration schema: \(error)")
+                }
                 let check = StrategyCheck(registry: result)
                 for type in types {
                     if let failed = check.run(type).first(where: { $0.failure != nil }) {

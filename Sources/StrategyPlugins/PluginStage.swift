@@ -26,7 +26,9 @@ struct PluginStage: RestorationStage {
                 return withUnsafePointer(to: &timeline) { timelinePointer in
                     SnapshotMarshal.with(request.snapshot) { snapshot in
                         var pluginRequest = timeline_plugin_request(timeline: timelinePointer, snapshot: snapshot)
-                        return instance.library.propose(instance.handle, &pluginRequest, &raw)
+                        return PluginWatchdog.watch(instance.library.path, "timeline_plugin_propose") {
+                            instance.library.propose(instance.handle, &pluginRequest, &raw)
+                        }
                     }
                 }
             }
@@ -65,7 +67,7 @@ final class PluginInstance: @unchecked Sendable {
     }
 
     deinit {
-        library.free(handle)
+        PluginWatchdog.watch(library.path, "timeline_plugin_free") { library.free(handle) }
     }
 }
 

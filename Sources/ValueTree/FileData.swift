@@ -31,6 +31,19 @@ public enum FileData {
         }
     }
 
+    /// Why `path` is not a regular file (following links), or nil when it is one: for what must
+    /// be opened as a whole file, never waited on, such as a library.
+    public static func regularFileProblem(atPath path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
+        switch Int(info.st_mode) & Int(S_IFMT) {
+        case Int(S_IFREG): return nil
+        case Int(S_IFDIR): return "not a regular file (a directory)"
+        case Int(S_IFIFO): return "not a regular file (a pipe)"
+        default: return "not a regular file (a device or socket)"
+        }
+    }
+
     static func isPipe(atPath path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && Int(info.st_mode) & Int(S_IFMT) == Int(S_IFIFO)

@@ -83,7 +83,7 @@ struct PluginCommandTests {
         try plist.write(to: config, atomically: true, encoding: .utf8)
         let configured = try await EngineProcess.run(["restore", "--config", config.path] + Self.restore)
         #expect(configured.stdout == expected)
-        #expect(try await EngineProcess.run(["validate", config.path]).status == 0)
+        #expect(try await EngineProcess.run(["validate", "--load-plugins", config.path]).status == 0)
     }
 
     @Test("engine compare prints a plugin pipeline beside the configured one and the baseline")
@@ -134,7 +134,13 @@ struct PluginCommandTests {
 
     @Test("a path that is missing, a folder or not a shared library is refused with its path")
     func notAPlugin() async throws {
-        for (path, message) in [("missing.so", "no such file\n"), ("Tests", "not a regular file\n"),
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A pipe would make dlopen wait for a writer for ever.
+        let fifo = directory.appendingPathComponent("plugin.so").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, message) in [("missing.so", "no such file\n"), ("Tests", "not a regular file (a directory)\n"),
+                                 (fifo, "not a regular file (a pipe)\n"), ("/dev/zero", "not a regular file (a device or socket)\n"),
                                  ("README.md", "not a loadable shared library (")] {
             let result = try await EngineProcess.run(["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--plugin", path]
                                                + Self.restore)
@@ -142,5 +148,87 @@ struct PluginCommandTests {
             // What dlopen says of a file that is not a library depends on the platform.
             #expect(result.stderr.hasPrefix("\(path): error: \(message)"), "\(result.stderr)")
         }
+    }
+
+    @Test("a parameter schema with local references into its own $defs is composed, validated and used")
+    func localReferences() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plugin = try await Self.cPlugin(["LOCAL_REF"], in: directory)
+        let check = try await EngineProcess.run(["strategies", "check", "--plugin", plugin, "--quiet"])
+        #expect(check.status == 0, "\(check.stderr)")
+        let config = directory.appendingPathComponent("top.plist")
+        for (level, status, stderr) in [("0.4", 0, ""),
+                                        ("2", 1, "\(config.path):9:72: error: Restoration.Pipeline[0].Level: 2 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)\n")] {
+            try Self.topPostConfiguration(level: level).write(to: config, atomically: true, encoding: .utf8)
+            let validated = try await EngineProcess.run(["validate", "--plugin", plugin, config.path])
+            #expect(validated.status == status, "\(validated.stderr)")
+            #expect(validated.stderr == stderr)
+        }
+        try Self.topPostConfiguration(level: "0.4").write(to: config, atomically: true, encoding: .utf8)
+        let restored = try await EngineProcess.run(["restore", "--config", config.path, "--plugin", plugin] + Self.restore)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(restored.stdout.contains("method top_post by TopPost, confidence 0.40"), "\(restored.stdout)")
+    }
+
+    /// A configuration whose pipeline is TopPost with `level`, one stage on line 9.
+    static func topPostConfiguration(level: String, plugins: [String] = []) -> String {
+        let listed = plugins.isEmpty ? "" : "<key>Plugins</key><array>" + plugins.map { "<string>\($0)</string>" }.joined() + "</array>"
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+              <key>Restoration</key>
+              <dict>
+                <key>Pipeline</key>
+                <array>
+                  <dict><key>Strategy</key><string>TopPost</string><key>Level</key><real>\(level)</real></dict>
+                </array>
+              </dict>\(listed)
+            </dict>
+            </plist>
+
+            """
+    }
+
+    @Test("a plugin call that never returns ends the command at the deadline, naming the plugin and the call, exit 1")
+    func hangingPlugin() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plugin = try await Self.cPlugin(["HANGS"], in: directory)
+        // The loader runs the plugin's scenarios, so the first propose is at load.
+        for command in [["strategies", "check", "--plugin", plugin],
+                        ["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--plugin", plugin] + Self.restore] {
+            let result = try await EngineProcess.run(command, environment: ["ENGINE_PLUGIN_TIMEOUT": "1"], timeout: 60)
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr == "\(plugin): error: timeline_plugin_propose did not return within 1 s; stopped (ENGINE_PLUGIN_TIMEOUT sets the deadline in seconds)\n")
+        }
+    }
+
+    @Test("validate runs no code from the plugins a file lists, unless --load-plugins asks")
+    func validateLoadsNothing() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plugin = try await Self.cPlugin(["MARKS_LOAD"], in: directory)
+        let mark = directory.appendingPathComponent("loaded.txt")
+        let config = directory.appendingPathComponent("listed.plist")
+        try Self.topPostConfiguration(level: "0.4", plugins: [URL(fileURLWithPath: plugin).lastPathComponent])
+            .write(to: config, atomically: true, encoding: .utf8)
+        let gated = try await EngineProcess.run(["validate", config.path], environment: ["PLUGIN_MARK": mark.path])
+        #expect(!FileManager.default.fileExists(atPath: mark.path))
+        #expect(gated.status == 1)
+        #expect(gated.stderr.hasPrefix("""
+            \(config.path): note: Plugins lists 1 library, not loaded; their strategies are unknown here (--load-plugins loads them, running their code)
+            \(config.path):9:32: error: Restoration.Pipeline[0].Strategy: "TopPost" is not one of the allowed values
+            """), "\(gated.stderr)")
+        // config print never loads plugins (and so calls TopPost unknown).
+        let printed = try await EngineProcess.run(["config", "print", config.path], environment: ["PLUGIN_MARK": mark.path])
+        #expect(printed.stdout.contains("<string>TopPost</string>"))
+        #expect(!FileManager.default.fileExists(atPath: mark.path))
+        let loaded = try await EngineProcess.run(["validate", "--load-plugins", config.path], environment: ["PLUGIN_MARK": mark.path])
+        #expect(loaded.status == 0, "\(loaded.stderr)")
+        #expect(loaded.stdout == "\(config.path): OK\n")
+        #expect(FileManager.default.fileExists(atPath: mark.path))
     }
 }

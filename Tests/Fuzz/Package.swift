@@ -16,6 +16,8 @@ let package = Package(
                           swiftSettings: settings),
         .executableTarget(name: "fuzz-spec", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
                           swiftSettings: settings),
+        .executableTarget(name: "fuzz-plugin-schema", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+                          swiftSettings: settings),
         .executableTarget(name: "fuzz-config", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
                           swiftSettings: settings),
     ]

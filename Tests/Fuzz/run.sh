@@ -34,7 +34,16 @@ for spec in "ExactMatch > Fallback" "ExactMatch > ContentSimilarity(Threshold: 0
     n=$((n + 1)); printf '%s' "$spec" > "$work/fuzz-spec/seed$n"
 done
 
-for target in fuzz-plist fuzz-json fuzz-spec fuzz-config; do
+mkdir -p "$work/fuzz-plugin-schema"
+n=0
+for document in '{"parameters": {"type": "object", "properties": {"Level": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.3}}}, "stage": {"Level": 0.5}}' \
+                '{"parameters": {"type": "object", "$defs": {"level": {"type": "number", "maximum": 1}}, "properties": {"Level": {"$ref": "#/$defs/level"}}}, "stage": {"Level": 2}}' \
+                '{"parameters": {"type": "object", "properties": {"Next": {"$ref": "#"}, "Items": {"type": "array", "items": {"$ref": "#/properties/Next"}}}}, "stage": {"Next": {"Next": {}}}}' \
+                '{"parameters": {"type": "object", "required": ["Mode"], "properties": {"Mode": {"enum": ["A", {"$ref": "#"}]}}}, "stage": {"Mode": "A"}}'; do
+    n=$((n + 1)); printf '%s' "$document" > "$work/fuzz-plugin-schema/seed$n"
+done
+
+for target in fuzz-plist fuzz-json fuzz-spec fuzz-config fuzz-plugin-schema; do
     mkdir -p "crashes/$target"
     echo "== $target, $seconds s, seeds: $(ls "$work/$target" | wc -l)"
     # No leak detection: the Swift runtime's caches, kept for the life of the process, would be

@@ -2,6 +2,7 @@ import EngineConfiguration
 import Fallback
 import FirstMatch
 import Foundation
+import JSONText
 import RestorationEngine
 import StrategyKit
 import Testing
@@ -140,6 +141,31 @@ struct RegistryTests {
         let pipeline = try PipelineBuilder(registry: registry, configuration: loaded.configuration).build()
         #expect(pipeline.summary == "Floor(Level: 0.6) | ViewportAnchor")
         #expect(BuiltInStrategies.registry.configurationSchema.document == ConfigurationSchema.embedded.document)
+    }
+
+    @Test("a parameter schema's local references resolve within that schema once composed, recursive ones included")
+    func localReferencesAreComposed() throws {
+        let schema = try JSONReader().read(Data("""
+            {"type": "object", "$defs": {"level": {"type": "number", "minimum": 0, "maximum": 1}},
+             "properties": {"Level": {"$ref": "#/$defs/level"}, "Next": {"$ref": "#"}, "Levels": {"type": "array", "items": {"$ref": "#/properties/Level"}},
+                            "Mode": {"enum": [{"$ref": "#/nowhere"}, "A"]}}}
+            """.utf8))
+        let type = StrategyType(name: "Referring", kind: .restoration, summary: "Answers the top post.", parameterSchema: schema) { _ in
+            .restoration(Floor(level: 0.5))
+        }
+        let registry = try BuiltInStrategies.registry.adding([type])
+        let loader = ConfigurationLoader(schema: try registry.composedConfigurationSchema())
+        func errors(_ stage: String) -> [String] {
+            loader.read(data: Data(#"{"Restoration": {"Pipeline": [\#(stage)]}}"#.utf8), fileName: "app.json").diagnostics.map(\.description)
+        }
+        #expect(errors(#"{"Strategy": "Referring", "Level": 0.5, "Levels": [0, 1], "Next": {"Level": 1, "Next": {}}, "Mode": "A"}"#) == [])
+        #expect(errors(#"{"Strategy": "Referring", "Level": 2}"#)
+                == ["app.json:1:66: error: Restoration.Pipeline[0].Level: 2 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)"])
+        #expect(errors(#"{"Strategy": "Referring", "Next": {"Next": {"Level": -1}}}"#)
+                == ["app.json:1:84: error: Restoration.Pipeline[0].Next.Next.Level: -1 is less than the minimum 0 (allowed: ≥ 0 and ≤ 1)"])
+        #expect(errors(#"{"Strategy": "Referring", "Next": {"Strategy": "Referring"}}"#).count == 1)
+        // A value that only looks like a reference is left as it is.
+        #expect(registry.configurationSchema.document["$defs"]?["parameters.Referring"]?["properties"]?["Mode"]?["enum"]?.arrayValue?.first?["$ref"]?.stringValue == "#/nowhere")
     }
 
     @Test("the generic builders name no strategy: the defaults are specs in DefaultComponents")

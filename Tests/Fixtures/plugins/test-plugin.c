@@ -11,11 +11,24 @@
  *   -DBAD_KIND          declares a kind a plugin cannot provide
  *   -DFAILING_SCENARIO  ships a scenario it does not pass
  *   -DMAKE_FAILS        describes a strategy its make refuses to make
+ *   -DLOCAL_REF         declares its parameter through a local $ref into its own $defs (valid)
+ *   -DHANGS             never returns from propose
+ *   -DMARKS_LOAD        writes the file named by $PLUGIN_MARK as soon as it is loaded
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "timeline_plugin.h"
+
+#ifdef MARKS_LOAD
+/* Code that runs at dlopen, before any check: what loading a library means. */
+__attribute__((constructor)) static void mark_load(void) {
+    const char *path = getenv("PLUGIN_MARK");
+    FILE *file = path ? fopen(path, "w") : NULL;
+    if (file) { fputs("loaded\n", file); fclose(file); }
+}
+#endif
 
 #ifdef WRONG_VERSION
 uint32_t timeline_plugin_abi_version(void) { return 99; }
@@ -35,7 +48,10 @@ uint32_t timeline_plugin_abi_version(void) { return TIMELINE_PLUGIN_ABI_VERSION;
 #define KIND "restoration"
 #endif
 
-#if defined(BAD_SCHEMA)
+#if defined(LOCAL_REF)
+#define PARAMETERS "{\"type\": \"object\", \"$defs\": {\"level\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1}}, " \
+                   "\"properties\": {\"Level\": {\"description\": \"The confidence it answers with.\", \"$ref\": \"#/$defs/level\", \"default\": 0.3}}}"
+#elif defined(BAD_SCHEMA)
 #define PARAMETERS "{\"type\": \"object\", \"properties\": {\"Level\": {\"type\": \"whole number\"}}}"
 #else
 #define PARAMETERS "{\"type\": \"object\", \"properties\": {\"Level\": {\"description\": \"The confidence it answers with.\", " \
@@ -81,6 +97,9 @@ void *timeline_plugin_make(const char *name, const char *parameters, char *error
 }
 
 int32_t timeline_plugin_propose(void *instance, const timeline_plugin_request *request, timeline_plugin_candidate *candidate) {
+#ifdef HANGS
+    for (;;) sleep(1);
+#endif
     if (request->timeline->count == 0) return 0;
     candidate->index = 0;
     candidate->confidence = ((top_post *)instance)->level;
