@@ -25,6 +25,8 @@ ALLOWED = {
         "the store's API is synchronous (GRDB's): opening waits for another process's migration or lock; async callers go through OffPool",
     "Sources/EngineCommands/FetchProgress.swift":
         "the progress line's clock sleeps on a thread of its own, never on the pool",
+    "Sources/StrategyPlugins/PluginWatchdog.swift":
+        "the watchdog's checker sleeps between checks on a thread of its own, never on the pool",
     "Sources/JSONSchema/DeepStack.swift":
         "synchronous validation waits for its own thread with a large stack, so that deep documents cannot overflow the caller's",
 }

@@ -83,8 +83,9 @@ extension ConfigurationSchema {
           "description": "The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead.",
           "type": "integer",
           "minimum": 0,
-          "deprecated": true,
-          "default": 1000
+          "maximum": 1000000,
+          "default": 1000,
+          "deprecated": true
         }
       },
       "additionalProperties": false
@@ -174,6 +175,7 @@ extension ConfigurationSchema {
           "description": "Seconds after which a cached entry expires: the default eviction policy's TTL. The default is 7 days.",
           "type": "number",
           "minimum": 0,
+          "maximum": 315360000,
           "default": 604800
         },
         "MaxReadPosts": {
@@ -305,6 +307,7 @@ extension ConfigurationSchema {
           "description": "Seconds the app may stay in the background before the live scroll anchor expires and a return starts from the last saved snapshot. While the app stays in the foreground, the live anchor is the reader's place however long they rest on it.",
           "type": "number",
           "minimum": 0,
+          "maximum": 315360000,
           "default": 30
         },
         "AnchorVisibilityThreshold": {
@@ -329,6 +332,7 @@ extension ConfigurationSchema {
           "description": "Seconds in the background after which a return counts as a hard close. A return without a clean background is always a hard close.",
           "type": "number",
           "minimum": 0,
+          "maximum": 315360000,
           "default": 30
         },
         "AfterHardClose": {
@@ -376,6 +380,7 @@ extension ConfigurationSchema {
           "description": "Seconds to wait after a change before writing it out, so that scrolling does not flood the transport.",
           "type": "number",
           "minimum": 0,
+          "maximum": 3600,
           "default": 3
         },
         "SamePostDeadband": {
@@ -383,13 +388,15 @@ extension ConfigurationSchema {
           "description": "Seconds within which two devices pointing at the same post are considered in agreement.",
           "type": "number",
           "minimum": 0,
+          "maximum": 86400,
           "default": 30
         },
         "TombstoneGracePeriod": {
           "title": "Tombstone grace period",
-          "description": "Seconds a forgotten position's tombstone is kept so that every device hears of it (2592000 = 30 days). A device that comes back after longer starts again from what the others hold, so it cannot bring a forgotten position back.",
+          "description": "Seconds a forgotten position's tombstone is kept so that every device hears of it (2592000 = 30 days): at least a day, longer than any round takes, so that no save is forgotten before it is sent. A device that comes back after longer starts again from what the others hold, so it cannot bring a forgotten position back.",
           "type": "number",
-          "exclusiveMinimum": 0,
+          "minimum": 86400,
+          "maximum": 3153600000,
           "default": 2592000
         },
         "MaxClockOffset": {
@@ -483,6 +490,7 @@ extension ConfigurationSchema {
                 "description": "This stage's vote in a WeightedVote composition.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 1000,
                 "default": 1
               }
             },
@@ -514,6 +522,7 @@ extension ConfigurationSchema {
                 "description": "This stage's vote in a WeightedVote composition.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 1000,
                 "default": 1
               }
             },
@@ -538,12 +547,14 @@ extension ConfigurationSchema {
                 "description": "Largest |Δt| in seconds between the saved post's creation time and a candidate's.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 315360000,
                 "default": 3600
               },
               "Weight": {
                 "description": "This stage's vote in a WeightedVote composition.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 1000,
                 "default": 1
               }
             },
@@ -575,6 +586,7 @@ extension ConfigurationSchema {
                 "description": "This stage's vote in a WeightedVote composition.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 1000,
                 "default": 1
               }
             },
@@ -599,6 +611,7 @@ extension ConfigurationSchema {
                 "description": "Largest |Δt| in seconds between the saved post's creation time and the author's post.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 315360000,
                 "default": 3600
               },
               "MaxVisited": {
@@ -612,6 +625,7 @@ extension ConfigurationSchema {
                 "description": "This stage's vote in a WeightedVote composition.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 1000,
                 "default": 1
               }
             },
@@ -647,6 +661,7 @@ extension ConfigurationSchema {
                 "description": "This stage's vote in a WeightedVote composition.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 1000,
                 "default": 1
               }
             },
@@ -704,6 +719,7 @@ extension ConfigurationSchema {
                 "description": "This stage's vote in a WeightedVote composition.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 1000,
                 "default": 1
               },
               "Stages": {
@@ -739,6 +755,7 @@ extension ConfigurationSchema {
                 "description": "This stage's vote in a WeightedVote composition.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 1000,
                 "default": 1
               },
               "Stages": {
@@ -774,6 +791,7 @@ extension ConfigurationSchema {
                 "description": "This stage's vote in a WeightedVote composition.",
                 "type": "number",
                 "minimum": 0,
+                "maximum": 1000,
                 "default": 1
               },
               "Stages": {
@@ -897,6 +915,7 @@ extension ConfigurationSchema {
                 "description": "The most entries kept.",
                 "type": "integer",
                 "minimum": 0,
+                "maximum": 100000000,
                 "default": 500
               }
             },
@@ -921,6 +940,7 @@ extension ConfigurationSchema {
                 "description": "Seconds an entry is kept after it is stored (604800 = 7 days).",
                 "type": "number",
                 "exclusiveMinimum": 0,
+                "maximum": 315360000,
                 "default": 604800
               }
             },
@@ -945,6 +965,7 @@ extension ConfigurationSchema {
                 "description": "The most bytes kept (52428800 = 50 MiB).",
                 "type": "integer",
                 "minimum": 0,
+                "maximum": 1125899906842624,
                 "default": 52428800
               }
             },
@@ -1044,12 +1065,14 @@ extension ConfigurationSchema {
                 "description": "Seconds of the first backoff step; each retry doubles it.",
                 "type": "number",
                 "exclusiveMinimum": 0,
+                "maximum": 86400,
                 "default": 0.5
               },
               "MaxDelay": {
                 "description": "The longest wait in seconds, for one step or for a server's Retry-After.",
                 "type": "number",
                 "exclusiveMinimum": 0,
+                "maximum": 86400,
                 "default": 30
               }
             },

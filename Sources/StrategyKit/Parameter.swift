@@ -34,12 +34,15 @@ public struct Parameter<T: ParameterValue>: Sendable {
         self.init(name, help: help, default: value, constraints: constraints, inherits: inherits)
     }
 
-    /// A parameter with a lower bound, inclusive (`minimum`) or exclusive (`above`).
-    public init(_ name: String, help: String, default value: T, minimum: T? = nil, above: T? = nil, inherits: String? = nil)
+    /// A parameter with a lower bound, inclusive (`minimum`) or exclusive (`above`), and an
+    /// upper one (`maximum`, inclusive): every number a configuration gives must be one the
+    /// code can hold.
+    public init(_ name: String, help: String, default value: T, minimum: T? = nil, above: T? = nil, maximum: T? = nil, inherits: String? = nil)
         where T: Comparable {
         var constraints: [(String, Value)] = []
         if let minimum { constraints.append(("minimum", minimum.schemaValue)) }
         if let above { constraints.append(("exclusiveMinimum", above.schemaValue)) }
+        if let maximum { constraints.append(("maximum", maximum.schemaValue)) }
         self.init(name, help: help, default: value, constraints: constraints, inherits: inherits)
     }
 

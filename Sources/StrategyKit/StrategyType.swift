@@ -172,7 +172,7 @@ public struct StrategyType: Sendable {
 public enum StrategyWeight {
     /// `Weight`: a number ≥ 0, 1 by default.
     public static let parameter = Parameter<Double>("Weight", help: "This stage's vote in a WeightedVote composition.", default: 1,
-                                                    minimum: 0)
+                                                    minimum: 0, maximum: 1000)
 }
 
 /// A strategy whose registered name comes from its type: `name` is `Self.type.name`.

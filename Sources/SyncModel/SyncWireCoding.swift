@@ -125,12 +125,15 @@ public enum SyncWireCoding {
         }
         guard let epochValue = entry["epoch"], epochValue.dictionaryValue != nil else { throw DecodingError("\(path).epoch must be an object") }
         guard let epochDevice = epochValue["device"]?.stringValue else { throw DecodingError("\(path).epoch.device must be a string") }
+        // The epoch of a register never reset is written with an empty device.
+        if !epochDevice.isEmpty, let problem = SyncLimits.nameProblem(epochDevice, "\(path).epoch.device") { throw DecodingError(problem) }
         let epoch = RegisterStamp(time: try timestamp(epochValue, "hlc", at: path + ".epoch"), device: epochDevice)
         var progress: PositionRecord.Progress?
         if let written = entry["progress"], written != .null {
             guard let createdAt = written["createdAt"]?.numberValue, createdAt.isFinite, let postId = written["postId"]?.stringValue else {
                 throw DecodingError("\(path).progress must have a number createdAt and a string postId")
             }
+            if let problem = SyncLimits.postIdProblem(postId, "\(path).progress.postId") { throw DecodingError(problem) }
             progress = PositionRecord.Progress(createdAt: createdAt, postId: postId)
         }
         guard let position = entry["position"] else { throw DecodingError("\(path).position is missing (null for a tombstone)") }
@@ -141,6 +144,7 @@ public enum SyncWireCoding {
             } catch {
                 throw DecodingError("\(path).position: \(error.message)")
             }
+            if let id = snapshot?.postId, let problem = SyncLimits.postIdProblem(id, "\(path).position.postId") { throw DecodingError(problem) }
         }
         var sequence: UInt64?
         var context = VersionVector()
@@ -152,7 +156,8 @@ public enum SyncWireCoding {
             if let written = entry["context"], written != .null {
                 guard let pairs = written.dictionaryValue else { throw DecodingError("\(path).context must be an object of sequence numbers") }
                 for (device, value) in pairs {
-                    guard !device.string.isEmpty, let seen = value.value.integerValue?.uint64Value else {
+                    if let problem = SyncLimits.nameProblem(device.string, "\(path).context key") { throw DecodingError(problem) }
+                    guard let seen = value.value.integerValue?.uint64Value else {
                         throw DecodingError("\(path).context.\(device) must be a non-negative integer")
                     }
                     context.raise(device.string, to: seen)
@@ -179,7 +184,8 @@ public enum SyncWireCoding {
         if let written = entry["clocks"], written != .null {
             guard let pairs = written.dictionaryValue else { throw DecodingError("\(path).clocks must be an object of milliseconds") }
             for (device, value) in pairs {
-                guard !device.string.isEmpty, let ahead = value.value.integerValue?.int64Value else {
+                if let problem = SyncLimits.nameProblem(device.string, "\(path).clocks key") { throw DecodingError(problem) }
+                guard let ahead = value.value.integerValue?.int64Value else {
                     throw DecodingError("\(path).clocks.\(device) must be an integer number of milliseconds")
                 }
                 clocks[device.string] = ahead
@@ -192,7 +198,7 @@ public enum SyncWireCoding {
     private static func string(_ value: Value, _ key: String, at path: String) throws(DecodingError) -> String {
         let where_ = path.isEmpty ? key : "\(path).\(key)"
         guard let text = value[key]?.stringValue else { throw DecodingError("\(where_) must be a string") }
-        guard !text.isEmpty else { throw DecodingError("\(where_) must not be empty") }
+        if let problem = SyncLimits.nameProblem(text, where_) { throw DecodingError(problem) }
         return text
     }
 

@@ -27,7 +27,14 @@ public struct ServerSettings: Sendable {
 
     /// Whether `host` is a loopback address, the only kind `engine serve` binds without
     /// `--allow-insecure-http`.
+    /// `localhost`, `::1` (bracketed or not) or an IPv4 address in 127.0.0.0/8 written as four
+    /// decimal numbers; a host name that merely begins with `127.` is none of these.
     public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCII && $0.isNumber } && (Int(part) ?? 256) <= 255
+        }
     }
 }

@@ -48,7 +48,10 @@ extension TimelineStore {
     /// This store's device id, created once (a random id) and kept; `override` replaces it
     /// (tests, and `--device`).
     public func deviceId(override: String? = nil) throws(StoreError) -> String {
-        try write { db in
+        if let override, !override.isEmpty, let problem = SyncLimits.nameProblem(override, "the device id") {
+            throw StoreError(path: path, problem)
+        }
+        return try write { db in
             if let override, !override.isEmpty {
                 try Self.setState("device", override, db)
                 return override
@@ -86,7 +89,12 @@ extension TimelineStore {
 
     private func writeLocal(_ snapshot: PositionSnapshot?, scope: StoreScope, device: String, explicit: Bool, ordered: Bool,
                             visit: PositionRecord.Visit?, at date: Date) throws(StoreError) -> PositionRecord {
-        try write { db in
+        // What the wire could not carry is refused here, before it is saved and queued.
+        for (value, what) in [(device, "the device id"), (scope.account, "the account"), (scope.timeline, "the timeline")] {
+            if let problem = SyncLimits.nameProblem(value, what) { throw StoreError(path: path, problem) }
+        }
+        if let id = snapshot?.postId, let problem = SyncLimits.postIdProblem(id) { throw StoreError(path: path, problem) }
+        return try write { db in
             let key = RegisterKey(account: scope.account, timeline: scope.timeline)
             let register = try Self.register(of: key, db, snapshotsOf: device)
             let saved = snapshot.map { snapshot -> PositionSnapshot in

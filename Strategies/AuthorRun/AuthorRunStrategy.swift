@@ -13,7 +13,7 @@ import ValueTree
 /// `postCreatedAt`, and proposes nothing while the saved post is still there.
 public struct AuthorRunStrategy: RestorationStage, DeclaredStrategy {
     public static let windowParameter = Parameter<Double>(
-        "Window", help: "Largest |Δt| in seconds between the saved post's creation time and the author's post.", default: 3600, minimum: 0)
+        "Window", help: "Largest |Δt| in seconds between the saved post's creation time and the author's post.", default: 3600, minimum: 0, maximum: 315_360_000)
     public static let maxVisitedParameter = Parameter<Int>(
         "MaxVisited", help: "The most posts looked at around the saved time before giving up.", default: 2000, range: 1...1_000_000)
 

@@ -189,6 +189,23 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
             try? FileManager.default.removeItem(atPath: temporary)
             throw SyncTransportError(.failed, "\(target): cannot be written: \(error.localizedDescription)")
         }
+        sweepTemporaryFiles(of: device, at: Date())
+    }
+
+    /// Temporary files older than this are left from a push that was killed mid-way.
+    public static let staleTemporaryAge: TimeInterval = 600
+
+    /// Removes this device's temporary files left by pushes killed mid-way (each a whole copy of
+    /// its state), once they are older than any push takes. Only this device writes them.
+    func sweepTemporaryFiles(of device: String, at date: Date) {
+        let prefix = ".\(Self.fileName(for: device))."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let file = (path as NSString).appendingPathComponent(name)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
+                  date.timeIntervalSince(modified) > Self.staleTemporaryAge else { continue }
+            try? FileManager.default.removeItem(atPath: file)
+        }
     }
 }
 

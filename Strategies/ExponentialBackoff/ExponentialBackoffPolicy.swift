@@ -15,9 +15,9 @@ public struct ExponentialBackoffPolicy: NetworkPolicy, DeclaredStrategy {
     public static let maxAttemptsParameter = Parameter<Int>(
         "MaxAttempts", help: "The most requests per fetch, the first included.", default: 4, range: 1...20)
     public static let baseDelayParameter = Parameter<Double>(
-        "BaseDelay", help: "Seconds of the first backoff step; each retry doubles it.", default: 0.5, above: 0)
+        "BaseDelay", help: "Seconds of the first backoff step; each retry doubles it.", default: 0.5, above: 0, maximum: 86_400)
     public static let maxDelayParameter = Parameter<Double>(
-        "MaxDelay", help: "The longest wait in seconds, for one step or for a server's Retry-After.", default: 30, above: 0)
+        "MaxDelay", help: "The longest wait in seconds, for one step or for a server's Retry-After.", default: 30, above: 0, maximum: 86_400)
 
     public static let type = StrategyType(
         name: "ExponentialBackoff", kind: .network,

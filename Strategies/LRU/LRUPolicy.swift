@@ -6,7 +6,7 @@ import ValueTree
 /// one stored earlier, then by key). For the read-post set, where an entry's last use is when
 /// the post was read, this keeps the newest reads.
 public struct LRUPolicy: CachePolicy, DeclaredStrategy {
-    public static let maxEntriesParameter = Parameter<Int>("MaxEntries", help: "The most entries kept.", default: 500, minimum: 0)
+    public static let maxEntriesParameter = Parameter<Int>("MaxEntries", help: "The most entries kept.", default: 500, minimum: 0, maximum: 100_000_000)
 
     public static let type = StrategyType(
         name: "LRU", kind: .cache,

@@ -6,7 +6,7 @@ import ValueTree
 /// used first until it fits.
 public struct SizeBoundedPolicy: CachePolicy, DeclaredStrategy {
     public static let maxBytesParameter = Parameter<Int>(
-        "MaxBytes", help: "The most bytes kept (52428800 = 50 MiB).", default: 52_428_800, minimum: 0)
+        "MaxBytes", help: "The most bytes kept (52428800 = 50 MiB).", default: 52_428_800, minimum: 0, maximum: 1 << 50)
 
     public static let type = StrategyType(
         name: "SizeBounded", kind: .cache,

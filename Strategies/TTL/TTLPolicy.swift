@@ -6,7 +6,7 @@ import ValueTree
 /// entries for 7 days), oldest first.
 public struct TTLPolicy: CachePolicy, DeclaredStrategy {
     public static let maxAgeParameter = Parameter<Double>(
-        "MaxAge", help: "Seconds an entry is kept after it is stored (604800 = 7 days).", default: 604_800, above: 0)
+        "MaxAge", help: "Seconds an entry is kept after it is stored (604800 = 7 days).", default: 604_800, above: 0, maximum: 315_360_000)
 
     public static let type = StrategyType(
         name: "TTL", kind: .cache,

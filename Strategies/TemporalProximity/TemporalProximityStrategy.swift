@@ -10,7 +10,7 @@ import ValueTree
 /// `0.8 × (1 − |Δt| / Window)` (0.8 when Window is 0).
 public struct TemporalProximityStrategy: RestorationStage, DeclaredStrategy {
     public static let windowParameter = Parameter<Double>(
-        "Window", help: "Largest |Δt| in seconds between the saved post's creation time and a candidate's.", default: 3600, minimum: 0)
+        "Window", help: "Largest |Δt| in seconds between the saved post's creation time and a candidate's.", default: 3600, minimum: 0, maximum: 315_360_000)
 
     public static let type = StrategyType(
         name: "TemporalProximity", kind: .restoration,

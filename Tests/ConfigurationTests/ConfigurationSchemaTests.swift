@@ -21,6 +21,30 @@ struct ConfigurationSchemaTests {
         return schema["properties"]?.dictionaryValue?.map { ($0.key.string, $0.value.value) } ?? []
     }
 
+    @Test("every number in the schema, strategies' parameters included, has a largest value the code can hold")
+    func numbersAreBounded() {
+        var unbounded: [String] = []
+        func walk(_ schema: Value, _ path: String) {
+            if let members = schema.dictionaryValue {
+                let types = members["type"].map { $0.value.arrayValue?.compactMap(\.stringValue) ?? [$0.value.stringValue ?? ""] } ?? []
+                if types.contains("number") || types.contains("integer"),
+                   members["maximum"] == nil, members["exclusiveMaximum"] == nil, members["enum"] == nil, members["const"] == nil {
+                    unbounded.append(path)
+                }
+                for (key, member) in members { walk(member.value, path + "/" + key.string) }
+            } else if let elements = schema.arrayValue {
+                for (index, element) in elements.enumerated() { walk(element, path + "/\(index)") }
+            }
+        }
+        walk(ConfigurationSchema.embedded.document, "")
+        #expect(unbounded == [])
+        let loaded = ConfigurationLoader().read(data: Data(#"{"Sync": {"DebounceInterval": 1e300, "TombstoneGracePeriod": 0.001}}"#.utf8), fileName: "sync.json")
+        #expect(loaded.diagnostics.map(\.description) == [
+            "sync.json:1:31: error: Sync.DebounceInterval: 1e+300 is greater than the maximum 3600 (allowed: ≥ 0 and ≤ 3600)",
+            "sync.json:1:62: error: Sync.TombstoneGracePeriod: 0.001 is less than the minimum 86400 (allowed: ≥ 86400 and ≤ 3153600000)",
+        ])
+    }
+
     @Test("every key has a title, a description and a default")
     func documented() {
         let root = ConfigurationSchema.embedded.document

@@ -117,6 +117,52 @@ struct SyncRoundTests {
         #expect(explicit.isReset)
     }
 
+    @Test("a name or post id the wire could not carry is refused at the save, nothing queued; a good save still travels")
+    func unsendableSaves() async throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let phone = try fixture.store("phone")
+        let path = fixture.directory.appendingPathComponent("phone.sqlite").path
+        let long = String(repeating: "d", count: 257)
+        let cases: [(() throws -> Void, String)] = [
+            ({ try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: long, at: Self.start) },
+             "the device id is 257 bytes long, more than the limit of 256"),
+            ({ try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "pho\u{1B}[2Jne", at: Self.start) },
+             "the device id must not contain control characters"),
+            ({ try phone.savePosition(Self.snapshot("p1", minute: 1), scope: StoreScope(account: long, timeline: "home"), device: "phone", at: Self.start) },
+             "the account is 257 bytes long, more than the limit of 256"),
+            ({ try phone.savePosition(Self.snapshot(String(repeating: "9", count: 513), minute: 1), scope: Self.scope, device: "phone", at: Self.start) },
+             "post id is 513 bytes long, more than the limit of 512"),
+            ({ _ = try phone.deviceId(override: ".." + long) }, "the device id is 259 bytes long, more than the limit of 256"),
+        ]
+        for (save, message) in cases {
+            #expect(throws: StoreError(path: path, message)) { try save() }
+        }
+        #expect(try phone.pendingWrites().isEmpty)
+        try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
+        #expect(try await fixture.round(phone, "phone").run(at: Self.start).pushed == 1)
+    }
+
+    @Test("a push killed mid-way leaves a temporary file; the next push removes it once it is older than any push takes")
+    func staleTemporaryFiles() async throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let shared = fixture.directory.appendingPathComponent("shared")
+        let name = DirectoryTransport.fileName(for: "phone")
+        let stale = shared.appendingPathComponent(".\(name).1111.tmp"), fresh = shared.appendingPathComponent(".\(name).2222.tmp")
+        let others = shared.appendingPathComponent(".\(DirectoryTransport.fileName(for: "laptop")).3333.tmp")
+        for file in [stale, fresh, others] { try Data("{}".utf8).write(to: file) }
+        let old = Date().addingTimeInterval(-DirectoryTransport.staleTemporaryAge - 60)
+        for file in [stale, others] { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path) }
+        let phone = try fixture.store("phone")
+        try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
+        _ = try await fixture.round(phone, "phone").run(at: Self.start)
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        // One that may be another push of this device's, still running, and the laptop's own, stay.
+        #expect(FileManager.default.fileExists(atPath: fresh.path))
+        #expect(FileManager.default.fileExists(atPath: others.path))
+    }
+
     @Test("a tombstone outlives its grace period on no device; one back after longer cannot bring the position back")
     func gracePeriod() async throws {
         let fixture = try Fixture()

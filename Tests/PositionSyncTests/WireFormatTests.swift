@@ -51,6 +51,9 @@ struct WireFormatTests {
         case "seq": return good.replacingOccurrences(of: #""seq":12,"#, with: "")
         case "context": return good.replacingOccurrences(of: #""laptop":7"#, with: #""laptop":"seven""#)
         case "visit": return good.replacingOccurrences(of: #""posts":23"#, with: #""posts":-1"#)
+        case "long device": return good.replacingOccurrences(of: #""device":"phone","seq""#, with: #""device":"\#(String(repeating: "d", count: 257))","seq""#)
+        case "long account": return good.replacingOccurrences(of: #""account":"me""#, with: #""account":"\#(String(repeating: "a", count: 257))""#)
+        case "long post": return good.replacingOccurrences(of: #""position":{"postId":"42""#, with: #""position":{"postId":"\#(String(repeating: "1", count: 513))""#)
         default: return good.replacingOccurrences(of: #""version":2"#, with: #""version":3"#)
         }
     }
@@ -68,13 +71,16 @@ struct WireFormatTests {
         #expect(Self.schema.validate(try JSONReader().read(Data(text.utf8))).isValid)
     }
 
-    @Test("a bad timestamp, an empty device, a wrong type or another version is refused by the decoder, with where, and by the schema", arguments: [
+    @Test("a bad timestamp, an empty or too long name or post id, a wrong type or another version is refused by the decoder, with where, and by the schema", arguments: [
         ("hlc", "records[0].hlc must be a hybrid timestamp: 16 hexadecimal digits"),
         ("device", "records[0].device must not be empty"),
         ("account", "records[0].account must be a string"),
         ("seq", "records[0].seq must be a positive integer"),
         ("context", "records[0].context.laptop must be a non-negative integer"),
         ("visit", "records[0].visit must have a non-negative number seconds and a non-negative integer posts"),
+        ("long device", "records[0].device is 257 bytes long, more than the limit of 256"),
+        ("long account", "records[0].account is 257 bytes long, more than the limit of 256"),
+        ("long post", "records[0].position.postId is 513 bytes long, more than the limit of 512"),
         ("version", "version 3 is not supported; this engine reads versions 1 to 2"),
     ])
     func refused(_ what: String, _ message: String) throws {

@@ -11,6 +11,16 @@ import TestSupport
 /// server answers (its heads, `changed` and `cursor`), never a merge done again on the client.
 @Suite("Sync server", .timeLimit(.minutes(2)))
 struct SyncServerTests {
+    @Test("loopback is localhost, ::1 or 127.0.0.0/8 written as an address, never a host name that begins with 127.")
+    func loopback() {
+        for host in ["localhost", "::1", "[::1]", "127.0.0.1", "127.1.2.3", "127.255.255.255"] {
+            #expect(ServerSettings.isLoopback(host), "\(host)")
+        }
+        for host in ["127.0.0.1.evil.example", "127.example.com", "127.0.0", "127.0.0.256", "127.0.0.1.", "0.0.0.0", "128.0.0.1", "localhost.example", ""] {
+            #expect(!ServerSettings.isLoopback(host), "\(host)")
+        }
+    }
+
     static func withServer(maxBodyBytes: Int = 64 << 10, maxRecords: Int = 100, _ body: (ServerHarness) async throws -> Void) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

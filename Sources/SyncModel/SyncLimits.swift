@@ -1,0 +1,32 @@
+/// The lengths of what the sync wire carries, checked where a value enters: at a save, and in
+/// every document read from a peer or a server. A device's own file then stays far below the
+/// size other devices read (`records × (names + post id + snapshot)`), and no name becomes a file
+/// name, a database key or a line of output too long to hold.
+public enum SyncLimits {
+    /// The most UTF-8 bytes of an account, a timeline or a device id.
+    public static let maximumNameBytes = 256
+    /// The most UTF-8 bytes of a post id.
+    public static let maximumPostIdBytes = 512
+
+    /// Why `value`, the `what` of a record (`account`, `timeline`, `device`), cannot be
+    /// carried, or nil when it can: empty, too long, or holding a control character.
+    public static func nameProblem(_ value: String, _ what: String) -> String? {
+        if value.isEmpty { return "\(what) must not be empty" }
+        if value.utf8.count > maximumNameBytes {
+            return "\(what) is \(value.utf8.count) bytes long, more than the limit of \(maximumNameBytes)"
+        }
+        if value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "\(what) must not contain control characters"
+        }
+        return nil
+    }
+
+    /// Why `value` cannot be carried as a post id, or nil when it can.
+    public static func postIdProblem(_ value: String, _ what: String = "post id") -> String? {
+        if value.utf8.count > maximumPostIdBytes {
+            return "\(what) is \(value.utf8.count) bytes long, more than the limit of \(maximumPostIdBytes)"
+        }
+        if value.unicodeScalars.contains(where: { $0.value == 0 }) { return "\(what) must not contain NUL" }
+        return nil
+    }
+}
