@@ -11,7 +11,8 @@ import Foundation
 /// - stop reading, with `.tooLarge`, an answer that announces or sends more than
 ///   `maxBodyBytes`;
 /// - follow redirects (at most 5), sending `Authorization` only to the origin (scheme, host and
-///   port) it was meant for;
+///   port) it was meant for; with `followsOtherOrigins` false, end the exchange at a redirect
+///   to another origin with `HTTPExchangeError.crossOriginRedirect(to:)`;
 /// - report a body cut short of its `Content-Length` as `.connectionLost`.
 public protocol HTTPExchange: Sendable {
     func send(_ request: HTTPExchangeRequest) async throws(HTTPExchangeError) -> HTTPExchangeAnswer
@@ -27,9 +28,13 @@ public struct HTTPExchangeRequest: Sendable {
     public var timeout: Double
     /// The largest answer body read.
     public var maxBodyBytes: Int
+    /// Whether a redirect to another origin is followed (without `Authorization`). Sync
+    /// transports say no: positions are posted to the server configured, never elsewhere.
+    public var followsOtherOrigins = true
 
     public init(method: String = "GET", url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: Double,
-                maxBodyBytes: Int) {
+                maxBodyBytes: Int, followsOtherOrigins: Bool = true) {
+        self.followsOtherOrigins = followsOtherOrigins
         self.method = method
         self.url = url
         self.headers = headers
@@ -71,7 +76,15 @@ public struct HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvert
         case connectionLost
         /// No HTTP client was bootstrapped (`HTTPExchanges.bootstrap`).
         case unavailable
+        /// A redirect to another origin, not followed (`followsOtherOrigins` false).
+        case crossOriginRedirect(to: String)
         case other
+    }
+
+    /// The error for a redirect to `location`, another origin, that was not followed.
+    public static func crossOriginRedirect(to location: URL) -> HTTPExchangeError {
+        HTTPExchangeError(.crossOriginRedirect(to: location.absoluteString),
+                          "redirected to another origin (\(location.absoluteString)); not followed")
     }
 
     public var kind: Kind
@@ -88,7 +101,7 @@ public struct HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvert
     public var isUnreachable: Bool {
         switch kind {
         case .timedOut, .refused, .unknownHost, .offline, .connectionLost: return true
-        case .tooLarge, .unavailable, .other: return false
+        case .tooLarge, .unavailable, .other, .crossOriginRedirect: return false
         }
     }
 }

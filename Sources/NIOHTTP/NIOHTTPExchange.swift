@@ -54,7 +54,10 @@ public struct NIOHTTPExchange: HTTPExchange {
             let status = Int(response.status.code)
             if [301, 302, 303, 307, 308].contains(status), hop < Self.maximumRedirects,
                let location = response.headers.first(name: "Location"), let next = URL(string: location, relativeTo: url)?.absoluteURL {
-                if !HTTPExchanges.sameOrigin(url, next) { headers.removeAll { $0.name.lowercased() == "authorization" } }
+                if !HTTPExchanges.sameOrigin(url, next) {
+                    guard request.followsOtherOrigins else { throw HTTPExchangeError.crossOriginRedirect(to: next) }
+                    headers.removeAll { $0.name.lowercased() == "authorization" }
+                }
                 if status == 303 || ((status == 301 || status == 302) && method == "POST") {
                     method = "GET"
                     body = nil

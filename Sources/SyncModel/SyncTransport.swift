@@ -138,7 +138,7 @@ public struct SyncPull: Sendable {
             records += document.records
             devices.append(document.device)
         } catch {
-            warnings.append("\(source): skipped: \(error.description)")
+            warnings.append(TerminalText.escaped("\(source): skipped: \(error.description)"))
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPExchange
 import StrategyKit
+import SyncModel
 import TimelineCore
 import TimelineFormats
 import ValueTree
@@ -102,7 +103,7 @@ public struct HTTPTimelineClient: Sendable {
             let wait = RetryAfter.seconds(from: http)
             let failure = FetchFailure.http(status: http.status, retryAfter: wait)
             var message = "HTTP \(http.status)"
-            if let reason = Self.serverMessage(body) { message += ": \(reason)" }
+            if let reason = Self.serverMessage(body) { message += ": \(TerminalText.escaped(reason))" }
             if let wait { message += " (the server asks to wait \(RetryAfter.describe(wait)))" }
             if http.status == 401, token == nil { message += "; no access token was sent" }
             return .failure(AttemptError(failure: failure, message: message))
@@ -136,7 +137,7 @@ public struct HTTPTimelineClient: Sendable {
             return AttemptError(failure: .connection("unknown host"), message: error.message)
         case .offline:
             return AttemptError(failure: .connection("offline"), message: error.message)
-        case .unavailable, .other:
+        case .unavailable, .other, .crossOriginRedirect:
             return AttemptError(failure: .connection(error.message), message: error.message)
         }
     }

@@ -14,20 +14,29 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let limit: Int
     }
 
+    /// A redirect to another origin that was refused.
+    struct RefusedRedirect: Error {
+        let location: URL
+    }
+
     private let limit: Int
+    private let followsOtherOrigins: Bool
+    private var refusedRedirect: URL?
     private let lock = NSLock()
     private var body = Data()
     private var response: URLResponse?
     private var tooLarge = false
     private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
 
-    private init(limit: Int) {
+    private init(limit: Int, followsOtherOrigins: Bool) {
         self.limit = limit
+        self.followsOtherOrigins = followsOtherOrigins
     }
 
     /// Runs `request` on a new session built from `configuration`.
-    static func data(for request: URLRequest, configuration: URLSessionConfiguration, limit: Int) async throws -> (Data, URLResponse) {
-        let download = BoundedDownload(limit: limit)
+    static func data(for request: URLRequest, configuration: URLSessionConfiguration, limit: Int,
+                     followsOtherOrigins: Bool = true) async throws -> (Data, URLResponse) {
+        let download = BoundedDownload(limit: limit, followsOtherOrigins: followsOtherOrigins)
         let session = URLSession(configuration: configuration, delegate: download, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         let task = session.dataTask(with: request)
@@ -57,6 +66,11 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         var next = request
         if let from = task.originalRequest?.url, let to = request.url, !HTTPExchanges.sameOrigin(from, to) {
+            guard followsOtherOrigins else {
+                lock.withLock { refusedRedirect = to }
+                completionHandler(nil)
+                return
+            }
             next.setValue(nil, forHTTPHeaderField: "Authorization")
         }
         completionHandler(next)
@@ -75,6 +89,7 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let (continuation, result): (CheckedContinuation<(Data, URLResponse), any Error>?, Result<(Data, URLResponse), any Error>) = lock.withLock {
             defer { self.continuation = nil }
             if tooLarge { return (self.continuation, .failure(TooLarge(limit: limit))) }
+            if let refusedRedirect { return (self.continuation, .failure(RefusedRedirect(location: refusedRedirect))) }
             if let error { return (self.continuation, .failure(error)) }
             guard let response else { return (self.continuation, .failure(URLError(.badServerResponse))) }
             return (self.continuation, .success((body, response)))

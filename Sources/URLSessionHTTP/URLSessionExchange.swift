@@ -19,14 +19,16 @@ public struct URLSessionExchange: HTTPExchange {
         configuration.timeoutIntervalForRequest = request.timeout
         configuration.timeoutIntervalForResource = request.timeout
         configuration.urlCache = nil
-        let (prepared, limit) = (urlRequest, request.maxBodyBytes)
+        let (prepared, limit, followsOtherOrigins) = (urlRequest, request.maxBodyBytes, request.followsOtherOrigins)
         let answer: (Data, URLResponse)
         do {
             answer = try await HTTPExchanges.withDeadline(seconds: request.timeout) {
-                try await BoundedDownload.data(for: prepared, configuration: configuration, limit: limit)
+                try await BoundedDownload.data(for: prepared, configuration: configuration, limit: limit, followsOtherOrigins: followsOtherOrigins)
             }
         } catch let error as HTTPExchangeError {
             throw error
+        } catch let error as BoundedDownload.RefusedRedirect {
+            throw HTTPExchangeError.crossOriginRedirect(to: error.location)
         } catch let error as BoundedDownload.TooLarge {
             throw HTTPExchangeError(.tooLarge(limit: error.limit), "the answer is larger than \(error.limit) bytes")
         } catch {

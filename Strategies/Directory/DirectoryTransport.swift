@@ -130,7 +130,7 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
             let file = (path as NSString).appendingPathComponent(name)
             switch Self.read(file) {
             case .success(let data): pull.add(data, from: file)
-            case .failure(let reason): pull.warnings.append("\(file): skipped: \(reason.description)")
+            case .failure(let reason): pull.warnings.append(TerminalText.escaped("\(file): skipped: \(reason.description)"))
             }
         }
         return pull

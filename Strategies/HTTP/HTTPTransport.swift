@@ -140,7 +140,8 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
         }
         var headers: [(name: String, value: String)] = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
-        let request = HTTPExchangeRequest(method: method, url: url, headers: headers, body: body, timeout: timeout, maxBodyBytes: Self.maxAnswerBytes)
+        let request = HTTPExchangeRequest(method: method, url: url, headers: headers, body: body, timeout: timeout, maxBodyBytes: Self.maxAnswerBytes,
+                                          followsOtherOrigins: false)
         let name = endpoint.absoluteString
         let answer: HTTPExchangeAnswer
         do {
@@ -150,7 +151,7 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
                 : SyncTransportError(.failed, "\(name): \(error.message)")
         }
         guard (200...299).contains(answer.status) else {
-            let message = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String
+            let message = ((try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String).map(TerminalText.escaped)
             throw SyncTransportError(.failed, "\(name): HTTP \(answer.status)\(message.map { ": \($0)" } ?? "")")
         }
         return answer.body

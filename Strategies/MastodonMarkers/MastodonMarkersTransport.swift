@@ -183,7 +183,8 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
         }
         var headers: [(name: String, value: String)] = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
-        let request = HTTPExchangeRequest(method: method, url: url, headers: headers, body: body, timeout: timeout, maxBodyBytes: 1 << 20)
+        let request = HTTPExchangeRequest(method: method, url: url, headers: headers, body: body, timeout: timeout, maxBodyBytes: 1 << 20,
+                                          followsOtherOrigins: false)
         do {
             let answer = try await exchange.send(request)
             limits.note(answer, now: Date())
@@ -195,7 +196,7 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     }
 
     func failure(_ answer: HTTPExchangeAnswer) -> SyncTransportError {
-        let message = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String
+        let message = ((try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String).map(TerminalText.escaped)
         return SyncTransportError(.failed, "\(endpoint.absoluteString): HTTP \(answer.status)\(message.map { ": \($0)" } ?? "")")
     }
 

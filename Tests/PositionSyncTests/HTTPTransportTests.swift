@@ -122,6 +122,28 @@ struct HTTPTransportTests {
         }
     }
 
+    @Test("a redirect to another origin is not followed: the positions go to no other host, the round fails and the outbox stays")
+    func crossOriginRedirect() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try LoopbackHTTPServer(), elsewhere = try LoopbackHTTPServer()
+        defer { server.stop(); elsewhere.stop() }
+        let fake = FakeServer()
+        elsewhere.handle("/v1/registers") { fake.handle($0, $1) }
+        let target = "\(elsewhere.baseURL)/v1/registers"
+        server.handle("/v1/registers") { _, _ in LoopbackHTTPServer.Answer(status: 307, headers: [("Location", target)], body: Data()) }
+        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        try phone.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
+        do {
+            _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start)
+            Issue.record("a redirected round synced")
+        } catch let failure as SyncRound.Failure {
+            #expect(failure.error == SyncTransportError(.failed, "\(server.baseURL)/v1/registers: redirected to another origin (\(target)); not followed"))
+            #expect(failure.pending == 1)
+        }
+        #expect(elsewhere.received.isEmpty)
+    }
+
     @Test("a refused token is an error status without a retry, even under ExponentialBackoff; an unreachable server is offline")
     func coordinatorStatus() async throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -88,4 +88,15 @@ struct WireFormatTests {
         #expect(throws: SyncWireCoding.DecodingError(message)) { try SyncWireCoding.decode(Data(bad.utf8)) }
         #expect(!Self.schema.validate(try JSONReader().read(Data(bad.utf8))).isValid)
     }
+
+    @Test("text a peer, a server or a file controls is printed with its control characters escaped, and cut")
+    func terminalText() {
+        #expect(TerminalText.escaped("phone\u{1B}[2J\nerror: forged") == "phone\\u{1b}[2J\\u{a}error: forged")
+        #expect(TerminalText.escaped("a\u{202E}b\u{85}c\u{7F}") == "a\\u{202e}b\\u{85}c\\u{7f}")
+        #expect(TerminalText.escaped("ok, café") == "ok, café")
+        #expect(TerminalText.escaped(String(repeating: "x", count: 500)) == String(repeating: "x", count: 300) + "…")
+        var pull = SyncPull()
+        pull.add(Data("nope".utf8), from: "shared/\u{1B}]0;owned\u{7}.timeline-sync.json")
+        #expect(pull.warnings == ["shared/\\u{1b}]0;owned\\u{7}.timeline-sync.json: skipped: not JSON: 1:1: invalid literal: expected 'null'"])
+    }
 }
