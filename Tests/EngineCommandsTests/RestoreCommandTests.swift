@@ -135,7 +135,7 @@ struct RestoreCommandTests {
     func strategies() async throws {
         let text = try await EngineProcess.run(["strategies"])
         #expect(text.status == 0)
-        #expect(text.stdout.contains("      Window: number ≥ 0, default 3600 — Largest |Δt| in seconds"))
+        #expect(text.stdout.contains("      Window: number ≥ 0, ≤ 315360000, default 3600 — Largest |Δt| in seconds"))
         let json = try await EngineProcess.run(["strategies", "--format", "json"])
         for name in BuiltInStrategies.registry.names {
             #expect(json.stdout.contains("\"name\": \"\(name)\""), "\(name)")

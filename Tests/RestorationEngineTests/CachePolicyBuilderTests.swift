@@ -56,7 +56,7 @@ struct CachePolicyBuilderTests {
             """
         let diagnostics = ConfigurationLoader().read(data: Data(json.utf8), fileName: "c.json").diagnostics.map(\.description)
         #expect(diagnostics == [
-            "c.json:2:37: error: TimelineCache.Policy[0].MaxEntries: -1 is less than the minimum 0 (allowed: ≥ 0)",
+            "c.json:2:37: error: TimelineCache.Policy[0].MaxEntries: -1 is less than the minimum 0 (allowed: ≥ 0 and ≤ 100000000)",
             "c.json:3:16: error: TimelineCache.Policy[1].Strategy: \"TTLL\" is not one of the allowed values: \"LRU\", \"TTL\", \"SizeBounded\", \"CacheChain\"; did you mean \"TTL\"?",
         ])
     }

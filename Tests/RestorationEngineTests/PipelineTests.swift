@@ -102,7 +102,7 @@ struct PipelineTests {
 
     @Test("bad specs are clear errors", arguments: [
         ("ExactMatch > TemporalProximty", "unknown strategy \"TemporalProximty\"; did you mean \"TemporalProximity\"? Registered: \(Self.stageNames.joined(separator: ", "))"),
-        ("TemporalProximity(Window: -5)", "TemporalProximity: Window: -5 is less than the minimum 0 (allowed: ≥ 0)"),
+        ("TemporalProximity(Window: -5)", "TemporalProximity: Window: -5 is less than the minimum 0 (allowed: ≥ 0 and ≤ 315360000)"),
         ("ContentSimilarity(Treshold: 0.5)", "ContentSimilarity: Treshold: unknown key \"Treshold\"; did you mean \"Threshold\"? Valid keys: Threshold, Weight"),
         ("Fallback(Mode: Top)", "Fallback: Mode: \"Top\" is not one of the allowed values: \"NearestContent\", \"TopOfTimeline\", \"LastKnownPosition\", \"NewestPost\", \"OldestPost\""),
         ("ExactMatch(", "invalid --strategy spec at column 12: expected a strategy name at the end"),
@@ -181,7 +181,7 @@ struct ComposedSchemaTests {
             """
         let diagnostics = ConfigurationLoader().read(data: Data(json.utf8), fileName: "c.json").diagnostics.map(\.description)
         #expect(diagnostics == [
-            "c.json:2:47: error: Restoration.Pipeline[0].Window: -5 is less than the minimum 0 (allowed: ≥ 0)",
+            "c.json:2:47: error: Restoration.Pipeline[0].Window: -5 is less than the minimum 0 (allowed: ≥ 0 and ≤ 315360000)",
             "c.json:3:16: error: Restoration.Pipeline[1].Strategy: \"ExactMach\" is not one of the allowed values: \(PipelineTests.stageNames.map { "\"\($0)\"" }.joined(separator: ", ")); did you mean \"ExactMatch\"?",
         ])
     }
