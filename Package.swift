@@ -285,7 +285,7 @@ let package = Package(
         .testTarget(name: "PositionSyncTests",
                     dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
                                    "Directory", "FurthestRead", "LastWriterWins", "CausalFurthest", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "MastodonMarkers",
-                                   "TestSupport", "store-crash-writer", "JSONSchema", "JSONText", "HTTPExchange", "RestorationEngine", "ValueTree",
+                                   "TestSupport", "store-crash-writer", "JSONSchema", "JSONText", "HTTPExchange", "RestorationEngine", "ValueTree", "TimelineFormats",
                                    .product(name: "Clocks", package: "swift-clocks")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),

@@ -115,7 +115,15 @@ extension TimelineStore {
                 values[row[0]] = row[1]
             }
             var clock = HybridClock(last: HybridTimestamp(rawValue: values["hlc"].flatMap { UInt64($0) } ?? 0))
+            let before = clock.last
             let stamp = RegisterStamp(time: clock.tick(wall: Self.milliseconds(date)), device: device)
+            // A saturated clock cannot stamp a write after the last: saved anyway, it would lose.
+            guard stamp.time > before else {
+                throw StoreError(path: path, """
+                    the clock of device \(TerminalText.escaped(device)) has reached its largest value (\(before)): its wall clock is wrong \
+                    (\(Timestamp.format(date))); nothing it saves could be ordered after its last write, so nothing is saved
+                    """)
+            }
             let sequence = max(values["sequence"].flatMap { UInt64($0) } ?? 0, register.head(of: device)?.sequence ?? 0) + 1
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (name, value) VALUES ('hlc', ?), ('sequence', ?)")
                 .execute(arguments: [String(clock.last.rawValue), String(sequence)])

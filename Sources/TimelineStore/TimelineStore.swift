@@ -159,6 +159,7 @@ public final class TimelineStore: Sendable {
     }
 
     static func describe(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
         guard let error = error as? DatabaseError else { return StoreError(path: path, "\(error)") }
         switch error.resultCode {
         case .SQLITE_NOTADB: return StoreError(path: path, "not a SQLite database; it is left as it is", kind: .notAStore)

@@ -10,6 +10,7 @@ import SyncModel
 import Testing
 import TestSupport
 import TimelineCore
+import TimelineFormats
 import TimelineStore
 
 /// Sync rounds between stores through a Directory transport, with the time given, so that the
@@ -143,6 +144,44 @@ struct SyncRoundTests {
         #expect(try await fixture.round(phone, "phone").run(at: Self.start).pushed == 1)
     }
 
+    @Test("a peer write stamped with the largest clock value pins no register: a later save that saw it wins under every policy")
+    func largestStamp() throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let phone = try fixture.store("phone")
+        let evil = PositionRecord(key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
+                                  savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
+        let merge = try phone.applyRemote([evil], at: Self.start)
+        #expect(merge.wrongClocks.keys.contains("evil"))
+        let saved = try phone.savePosition(Self.snapshot("p90", minute: 1), scope: Self.scope, device: "phone", explicit: true,
+                                           at: Self.start.addingTimeInterval(10))
+        // The clock was not dragged: the save is stamped by this device's own time.
+        #expect(saved.stamp.time.milliseconds == UInt64(Self.start.addingTimeInterval(10).timeIntervalSince1970 * 1000))
+        for policy in [CausalFurthestPolicy() as any MergePolicy, LastWriterWinsPolicy(), FurthestReadPolicy()] {
+            #expect(policy.value(of: try phone.register(of: Self.key))?.snapshot?.postId == "p90", "\(type(of: policy))")
+        }
+    }
+
+    @Test("a clock at its largest value refuses the save with the device named, rather than stamp a write that would lose")
+    func saturatedClock() throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let phone = try fixture.store("phone")
+        // A wall clock past the year 10889 takes in a peer's largest stamp as its own time.
+        let farAhead = Date(timeIntervalSince1970: 3e11)
+        let evil = PositionRecord(key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
+                                  savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
+        _ = try phone.applyRemote([evil], at: farAhead)
+        let path = fixture.directory.appendingPathComponent("phone.sqlite").path
+        #expect(throws: StoreError(path: path, """
+            the clock of device phone has reached its largest value (ffffffffffffffff): its wall clock is wrong \
+            (\(Timestamp.format(farAhead))); nothing it saves could be ordered after its last write, so nothing is saved
+            """)) {
+            try phone.savePosition(Self.snapshot("p90", minute: 1), scope: Self.scope, device: "phone", at: farAhead)
+        }
+        #expect(try phone.pendingWrites().isEmpty)
+    }
+
     @Test("a push killed mid-way leaves a temporary file; the next push removes it once it is older than any push takes")
     func staleTemporaryFiles() async throws {
         let fixture = try Fixture()
@@ -241,8 +280,9 @@ struct SyncRoundTests {
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(fiftyYears + 80))
         #expect(try fixture.post(laptop) == "p0")
         #expect(try laptop.register(of: Self.key).heads.map(\.device) == ["laptop", "phone"])
-        // LastWriterWins, by the clock, would keep the laptop's.
-        #expect(LastWriterWinsPolicy().value(of: try phone.register(of: Self.key))?.snapshot?.postId == "p1")
+        // So does LastWriterWins: the laptop's write was seen, so it is no live head, however
+        // late its stamp (it pinned the register before).
+        #expect(LastWriterWinsPolicy().value(of: try phone.register(of: Self.key))?.snapshot?.postId == "p0")
     }
 
     @Test("three stores converge on the same heads and value whatever the order of their rounds")
