@@ -51,6 +51,22 @@ struct PostgresServerTests {
         try await server.stop()
     }
 
+    @Test("writes to different registers that share one stamp are each stored and each read back")
+    func sharedStamp() async throws {
+        let server = try await ServerHarness.start(try Self.storage())
+        do {
+            let token = try await server.token(for: Self.user("dave"))
+            #expect(try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document(SyncServerTests.sharedStamp)).body
+                == #"{"changed":6,"cursor":1}"#)
+            #expect(try ServerHarness.heads(try await server.request(.GET, "/v1/registers", token: token).body)
+                == Dictionary(uniqueKeysWithValues: (1...6).map { ("a\($0)/home/phone", "p\($0)#\($0)") }))
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+
     @Test("the storage keeps each device's latest of a batch that names a device twice, whatever the order")
     func storageBatchRepeatsADevice() async throws {
         let storage = try Self.storage()

@@ -78,6 +78,23 @@ struct SyncServerTests {
         }
     }
 
+    /// Writes to six registers that share one (clock, device) stamp: each is its own head.
+    static let sharedStamp = (1...6).map { ServerHarness.write("p\($0)", seq: UInt64($0), millis: 5_000, account: "a\($0)") }
+
+    @Test("writes to different registers that share one stamp are each stored and each read back")
+    func sharedStampSQLite() async throws {
+        try await Self.withServer { server in
+            let token = try await server.token(for: "alice")
+            #expect(try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document(Self.sharedStamp)).body
+                == #"{"changed":6,"cursor":1}"#)
+            #expect(try ServerHarness.heads(try await server.request(.GET, "/v1/registers", token: token).body)
+                == Dictionary(uniqueKeysWithValues: (1...6).map { ("a\($0)/home/phone", "p\($0)#\($0)") }))
+        }
+        var replica = ReplicaState()
+        #expect(replica.apply(contentsOf: Self.sharedStamp) == 6)
+        #expect(replica.records.count == 6)
+    }
+
     @Test("a long-poll from a cursor answers only the heads changed after it")
     func changesSinceCursor() async throws {
         try await Self.withServer { server in
