@@ -27,6 +27,8 @@ public struct SyncServer: Sendable {
     public let settings: ServerSettings
     public let waiters = ChangeWaiters()
     public let metrics = ServerMetrics()
+    /// Whether writes to the store fail, for `/health`.
+    public let writeHealth = WriteHealth()
     public let logger: Logger
 
     public init(storage: any RegisterStorage, settings: ServerSettings, logger: Logger) {
@@ -76,6 +78,9 @@ public struct SyncServer: Sendable {
     func health() async throws -> Response {
         do {
             try await storage.check()
+            if let failure = writeHealth.lastFailure {
+                return Self.error(.serviceUnavailable, "writes fail: \(failure)")
+            }
             return Self.json(.ok, #"{"status":"ok"}"#)
         } catch {
             logger.error("health: the database does not answer: \(error)")
@@ -130,7 +135,19 @@ public struct SyncServer: Sendable {
             throw ServerError(.contentTooLarge, "\(document.records.count) writes in one request; at most \(settings.maxRecords)")
         }
         let heads = StoredHead.latest(document.records.map(StoredHead.init))
-        let (changed, cursor) = try await storage.merge(heads, user: user)
+        let changed: Int, cursor: Int64
+        do {
+            (changed, cursor) = try await storage.merge(heads, user: user)
+            writeHealth.succeeded()
+        } catch {
+            let known = StorageFailure.describe(error)
+            writeHealth.failed(known?.message ?? "\(error)")
+            if let known {
+                logger.error("write: \(known.message)")
+                throw ServerError(known.status, known.message)
+            }
+            throw error
+        }
         metrics.merge(writes: heads.count, changed: changed)
         if changed > 0 { await waiters.changed(user: user.id) }
         return Self.json(.ok, #"{"changed":\#(changed),"cursor":\#(cursor)}"#)
@@ -147,6 +164,9 @@ public struct SyncServer: Sendable {
     }
 
     // MARK: Answers
+
+    /// Each endpoint and the methods it answers (the `Allow` of a 405).
+    static let routes: [String: [String]] = ["/health": ["GET"], "/metrics": ["GET"], "/v1/registers": ["GET", "POST"]]
 
     static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
         Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
@@ -183,13 +203,20 @@ struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as ServerError {
             response = SyncServer.error(error.status, error.message)
         } catch let error as HTTPError {
-            let message = error.status == .notFound ? "no such endpoint: \(request.method) \(request.uri.path)" : (error.body ?? error.status.reasonPhrase)
-            response = SyncServer.error(error.status, message)
+            if error.status == .notFound, let allowed = SyncServer.routes[request.uri.path] {
+                // The endpoint exists, not with this method.
+                var refused = SyncServer.error(.methodNotAllowed, "\(request.method) is not allowed on \(request.uri.path); use \(allowed.joined(separator: " or "))")
+                refused.headers[.allow] = allowed.joined(separator: ", ")
+                response = refused
+            } else {
+                let message = error.status == .notFound ? "no such endpoint: \(request.method) \(request.uri.path)" : (error.body ?? error.status.reasonPhrase)
+                response = SyncServer.error(error.status, message)
+            }
         } catch {
             logger.error("\(request.method) \(request.uri.path): \(error)")
             response = SyncServer.error(.internalServerError, "internal error")
         }
-        let route = ["/v1/registers", "/health", "/metrics"].contains(request.uri.path) ? request.uri.path : "other"
+        let route = SyncServer.routes[request.uri.path] != nil ? request.uri.path : "other"
         let nanoseconds = Int64(DispatchTime.now().uptimeNanoseconds &- started)
         metrics.request(route: route, method: request.method.rawValue, status: response.status.code, nanoseconds: nanoseconds)
         logger.log(level: response.status.code >= 500 ? .error : .info, "request", metadata: [

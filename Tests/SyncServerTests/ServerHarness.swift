@@ -57,7 +57,7 @@ final class ServerHarness: Sendable {
 
     /// One request; its status and body.
     func request(_ method: HTTPMethod, _ path: String, token: String? = nil, body: String? = nil,
-                 headers extra: [(String, String)] = []) async throws -> (status: Int, body: String) {
+                 headers extra: [(String, String)] = []) async throws -> (status: Int, body: String, allow: String?) {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -68,7 +68,7 @@ final class ServerHarness: Sendable {
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 16 << 20)
-        return (Int(response.status.code), String(buffer: bytes))
+        return (Int(response.status.code), String(buffer: bytes), response.headers.first(name: "Allow"))
     }
 
     /// A token for `user`, stored as the command line stores it.

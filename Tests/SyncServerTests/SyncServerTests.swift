@@ -95,6 +95,61 @@ struct SyncServerTests {
         #expect(replica.records.count == 6)
     }
 
+    @Test("a method an endpoint does not answer is a 405 naming the ones it does, in Allow and in the JSON error")
+    func methodNotAllowed() async throws {
+        try await Self.withServer { server in
+            for (method, path, allowed) in [(HTTPMethod.DELETE, "/v1/registers", "GET, POST"), (.PUT, "/v1/registers", "GET, POST"),
+                                            (.POST, "/health", "GET"), (.POST, "/metrics", "GET")] {
+                let answer = try await server.request(method, path)
+                #expect(answer.status == 405)
+                #expect(answer.allow == allowed)
+                #expect(answer.body == #"{"error":"\#(method) is not allowed on \#(path); use \#(allowed.replacingOccurrences(of: ", ", with: " or "))"}"#)
+            }
+            let missing = try await server.request(.GET, "/v2/registers")
+            #expect(missing.status == 404)
+            #expect(missing.body == #"{"error":"no such endpoint: GET /v2/registers"}"#)
+        }
+    }
+
+    /// A store whose writes fail as a full disk's do; everything else is SQLite's.
+    struct FullDisk: RegisterStorage {
+        let base: SQLiteRegisterStorage
+        func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? { try await base.user(forTokenHash: hash) }
+        func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 { try await base.addToken(hash: hash, user: user, at: date) }
+        func revokeToken(id: Int64, at date: Date) async throws -> Bool { try await base.revokeToken(id: id, at: date) }
+        func tokens() async throws -> [StoredToken] { try await base.tokens() }
+        func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) { try await base.read(user: user, since: since) }
+        func cursor(user: StoredUser) async throws -> Int64 { try await base.cursor(user: user) }
+        func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
+            throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
+        }
+        func check() async throws { try await base.check() }
+        var remoteChanges: AsyncStream<Int64>? { nil }
+    }
+
+    @Test("a full disk is named to the client (507), and /health says writes fail while reads still answer")
+    func fullDisk() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = FullDisk(base: try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path))
+        let server = try await ServerHarness.start(storage)
+        do {
+            let token = try await server.token(for: "alice")
+            #expect(try await server.request(.GET, "/health").body == #"{"status":"ok"}"#)
+            let refused = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 1_000)]))
+            #expect(refused.status == 507)
+            #expect(refused.body == #"{"error":"the server's disk is full; nothing was stored"}"#)
+            let health = try await server.request(.GET, "/health")
+            #expect(health.status == 503)
+            #expect(health.body == #"{"error":"writes fail: the server's disk is full; nothing was stored"}"#)
+            #expect(try await server.request(.GET, "/v1/registers", token: token).status == 200)
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+
     @Test("a long-poll from a cursor answers only the heads changed after it")
     func changesSinceCursor() async throws {
         try await Self.withServer { server in
