@@ -90,13 +90,15 @@ struct ReplayCommand: ParsableCommand {
         if let restoration = evaluation.restoration {
             Console.out("  result: post \(restoration.postId) at index \(restoration.index), offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY)); \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence)), \(evaluation.restoresSilently ? "restored silently" : "offered as a suggestion")")
         } else {
-            Console.out("  result: none (the timeline is empty)")
+            Console.out(point.index.count == 0 ? "  result: none (the timeline is empty)" : "  result: none (no stage answered)")
         }
         var expected = "  expected: post \(point.expected.postId)"
         if let position = point.index.index(of: point.expected.postId) { expected += " at index \(position)" }
         if let viewportY = point.expected.viewportY { expected += ", viewportY \(Self.points(viewportY))" }
         Console.out(expected)
-        if let score = evaluation.score {
+        if let score = evaluation.score, score.noAnswer {
+            Console.out("  metrics: no answer: a miss (exact no, within1 no), latency \(String(format: "%.1f", Double(evaluation.latencyNanoseconds) / 1000)) µs")
+        } else if let score = evaluation.score {
             var metrics = "  metrics: exact \(score.exact ? "yes" : "no"), within1 \(score.within1 ? "yes" : "no"), indexError \(score.indexError)"
             if let pixels = score.pixelError { metrics += ", pixelError \(Self.points(pixels))" }
             metrics += ", latency \(String(format: "%.1f", Double(evaluation.latencyNanoseconds) / 1000)) µs"

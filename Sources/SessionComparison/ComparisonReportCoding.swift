@@ -37,7 +37,7 @@ public enum ComparisonReportCoding {
         if let tag { pairs.append(("tag", .string(tag))) }
         pairs += [
             ("restorePoints", .integer(summary.restorePoints)), ("unscored", .integer(summary.unscored)),
-            ("exact", number(summary.exact)), ("within1", number(summary.within1)),
+            ("exact", number(summary.exact)), ("within1", number(summary.within1)), ("noAnswers", .integer(summary.noAnswers)),
             ("meanAbsIndexError", number(summary.meanAbsIndexError)),
             ("skipped", .integer(summary.skipped)), ("reread", .integer(summary.reread)),
             ("pixelErrorCount", .integer(summary.pixelErrorCount)),
@@ -65,6 +65,7 @@ public enum ComparisonReportCoding {
         return .dictionary([
             ("restorePoints", .integer(accumulator.restorePoints)), ("unscored", .integer(accumulator.unscored)),
             ("exact", .integer(accumulator.exact)), ("within1", .integer(accumulator.within1)),
+            ("noAnswers", .integer(accumulator.noAnswers)),
             ("absoluteIndexError", .integer(accumulator.absoluteIndexError)), ("skipped", .integer(accumulator.skipped)),
             ("reread", .integer(accumulator.reread)), ("brier", .integer(Int(accumulator.brier))),
             ("pixelError", histogram(accumulator.pixelError)), ("latency", histogram(accumulator.latency)),
@@ -159,6 +160,8 @@ public enum ComparisonReportCoding {
         accumulator.reachRequestCounts = try histogram("reachRequestCounts")
         accumulator.checks = try count("checks")
         accumulator.checkRequests = try count("checkRequests")
+        // And the points without an answer.
+        accumulator.noAnswers = try count("noAnswers")
         return accumulator
     }
 }

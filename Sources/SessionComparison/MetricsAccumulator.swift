@@ -15,6 +15,9 @@ public struct MetricsAccumulator: Sendable, Equatable {
     public var unscored = 0
     public var exact = 0
     public var within1 = 0
+    /// Scored restore points where the pipeline answered nothing: misses, left out of the index
+    /// and pixel errors.
+    public var noAnswers = 0
     /// Σ |indexError|.
     public var absoluteIndexError = 0
     /// Σ indexError over restores that land below the expected post: posts skipped.
@@ -91,6 +94,14 @@ public struct MetricsAccumulator: Sendable, Equatable {
             return
         }
         restorePoints += 1
+        if score.afterSwitch {
+            switchPoints += 1
+            if score.exact { switchExact += 1 }
+        }
+        if score.noAnswer {
+            noAnswers += 1
+            return // a miss; confidence 0 adds nothing to the Brier score
+        }
         if score.exact { exact += 1 }
         if score.within1 { within1 += 1 }
         absoluteIndexError += abs(score.indexError)
@@ -99,10 +110,6 @@ public struct MetricsAccumulator: Sendable, Equatable {
             // Readers bound offsets (`GeometryLimits`); saturate anyway rather than trap.
             let units = (pixels * MetricsAccumulator.pixelUnitsPerPoint).rounded()
             pixelError.record(units < 0x1p63 ? UInt64(max(0, units)) : 1 << 63)
-        }
-        if score.afterSwitch {
-            switchPoints += 1
-            if score.exact { switchExact += 1 }
         }
         if let backJump = score.backJump {
             syncedPoints += 1
@@ -117,6 +124,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
         unscored += other.unscored
         exact += other.exact
         within1 += other.within1
+        noAnswers += other.noAnswers
         absoluteIndexError += other.absoluteIndexError
         skipped += other.skipped
         reread += other.reread
@@ -143,7 +151,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
 
     /// The figures a report shows.
     public var summary: MetricsSummary {
-        let points = Double(restorePoints)
+        let points = Double(restorePoints), answered = restorePoints - noAnswers
         func pixels(_ q: Double) -> Double? { pixelError.quantile(q).map { Double($0) / MetricsAccumulator.pixelUnitsPerPoint } }
         func micros(_ q: Double) -> Double? { latency.quantile(q).map { Double($0) / 1000 } }
         func seconds(_ q: Double) -> Double? { convergence.quantile(q).map { Double($0) / 1000 } }
@@ -151,7 +159,8 @@ public struct MetricsAccumulator: Sendable, Equatable {
             restorePoints: restorePoints, unscored: unscored,
             exact: restorePoints > 0 ? Double(exact) / points : nil,
             within1: restorePoints > 0 ? Double(within1) / points : nil,
-            meanAbsIndexError: restorePoints > 0 ? Double(absoluteIndexError) / points : nil,
+            noAnswers: noAnswers,
+            meanAbsIndexError: answered > 0 ? Double(absoluteIndexError) / Double(answered) : nil,
             skipped: skipped, reread: reread, pixelErrorCount: pixelError.total,
             pixelErrorMedian: pixels(0.5), pixelErrorP90: pixels(0.9),
             brier: restorePoints > 0 ? Double(brier) / MetricsAccumulator.brierUnitsPerOne / points : nil,
@@ -176,6 +185,9 @@ public struct MetricsSummary: Sendable, Equatable {
     public var unscored: Int
     public var exact: Double?
     public var within1: Double?
+    /// Restore points where the pipeline answered nothing (counted as misses in the rates).
+    public var noAnswers = 0
+    /// Mean |index error| over the points answered.
     public var meanAbsIndexError: Double?
     public var skipped: Int
     public var reread: Int

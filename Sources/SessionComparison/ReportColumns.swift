@@ -31,6 +31,7 @@ enum ReportColumns {
         Column(heading: "points", csvName: "restorePoints", places: nil) { Double($0.restorePoints) },
         Column(heading: "exact", csvName: "exact", places: 3) { $0.exact },
         Column(heading: "within1", csvName: "within1", places: 3) { $0.within1 },
+        Column(heading: "no answer", csvName: "noAnswers", places: nil) { Double($0.noAnswers) },
         Column(heading: "|idx err|", csvName: "meanAbsIndexError", places: 2) { $0.meanAbsIndexError },
         Column(heading: "skipped", csvName: "skipped", places: nil) { Double($0.skipped) },
         Column(heading: "re-read", csvName: "reread", places: nil) { Double($0.reread) },

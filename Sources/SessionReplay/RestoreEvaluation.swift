@@ -22,6 +22,9 @@ public struct RestoreScore: Sendable, Equatable {
     public var confidence: Double
     /// The reader was last active on another device (a device switch).
     public var afterSwitch = false
+    /// The pipeline answered nothing on a timeline that holds the expected post: a miss, with
+    /// no index or pixel error and confidence 0.
+    public var noAnswer = false
     /// The input was synced from another device and lands the reader farther from the expected
     /// post than this device's own state would have: sync took the reader back to a place they
     /// had left. Nil when the input was not synced.
@@ -83,17 +86,24 @@ public struct RestoreEvaluation: Sendable {
             restoration: landing, pipelineRestoration: outcome.restoration, trace: outcome.trace,
             restoresSilently: policy.restoresSilently(after: point.close, confidence: landing?.confidence ?? 0),
             latencyNanoseconds: latency, score: nil, unscoredReason: nil)
-        guard let landing else {
-            evaluation.unscoredReason = "the timeline is empty at the restore point; not scored"
-            return evaluation
-        }
-        evaluation.reach = point.reach
         // On a device with a cache of its own (version 3) the truth is measured on the server's
         // timeline: the cache may lack the expected post, and a restore that did not reach it
         // is a miss, not a point left out.
         let frame = point.serverIndex ?? point.index
         guard let expectedIndex = frame.index(of: point.expected.postId) else {
-            evaluation.unscoredReason = "the expected post \(point.expected.postId) is not in the timeline at the restore point; not scored"
+            evaluation.unscoredReason = frame.count == 0 ? "the timeline is empty at the restore point; not scored"
+                : "the expected post \(point.expected.postId) is not in the timeline at the restore point; not scored"
+            return evaluation
+        }
+        evaluation.reach = point.reach
+        // Whether a point is scored depends on the point alone, never on the pipeline: one that
+        // answers nothing misses, so a pipeline that answers less cannot look better.
+        guard let landing else {
+            var score = RestoreScore(expectedIndex: expectedIndex, restoredIndex: -1, exact: false, within1: false, indexError: 0,
+                                     pixelError: nil, confidence: 0)
+            score.afterSwitch = point.afterSwitch
+            score.noAnswer = true
+            evaluation.score = score
             return evaluation
         }
         let landedIndex = place(of: landing, in: frame, from: point.index)

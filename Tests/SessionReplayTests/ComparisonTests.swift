@@ -94,7 +94,7 @@ import SyncModel
         #expect(read == report)
         let totals = try JSONReader().read(text)["pipelines"]?.arrayValue?.first?["totals"]
         #expect(totals?.dictionaryValue?.keys.elements == [
-            "restorePoints", "unscored", "exact", "within1", "meanAbsIndexError", "skipped", "reread", "pixelErrorCount",
+            "restorePoints", "unscored", "exact", "within1", "noAnswers", "meanAbsIndexError", "skipped", "reread", "pixelErrorCount",
             "pixelErrorMedian", "pixelErrorP90", "brier", "latencyP50Microseconds", "latencyP99Microseconds",
             "switchPoints", "switchExact", "syncedPoints", "backJumps", "convergedWrites", "convergenceP50Seconds", "convergenceP90Seconds",
             "unconvergedWrites", "reachPoints", "reachReached", "reachExact", "reachWithin1", "reachRequestsMedian", "reachRequestsMean", "reachKilobytesMean",
@@ -141,7 +141,7 @@ import SyncModel
         #expect(read.pipelines[0].all.exact == all.exact)
         // Single-device sessions show no sync columns.
         #expect(!ReportCSV.render(try await run(jobs: 1)).contains("switchPoints"))
-        #expect(ReportCSV.render(report).hasPrefix("pipeline,spec,tag,restorePoints,exact,within1,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,switchPoints,switchExact,syncedPoints,backJumps,convergedWrites,convergenceP50Seconds,convergenceP90Seconds,unconvergedWrites,unscored\r\n"))
+        #expect(ReportCSV.render(report).hasPrefix("pipeline,spec,tag,restorePoints,exact,within1,noAnswers,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,switchPoints,switchExact,syncedPoints,backJumps,convergedWrites,convergenceP50Seconds,convergenceP90Seconds,unconvergedWrites,unscored\r\n"))
     }
 
     /// The quality bars of the bundled sessions, held as regression tests.
@@ -160,7 +160,7 @@ import SyncModel
     @Test func rendersCSVAndSelfContainedHTML() async throws {
         let report = try await run(jobs: 2)
         let csv = ReportCSV.render(report).components(separatedBy: "\r\n")
-        #expect(csv[0] == "pipeline,spec,tag,restorePoints,exact,within1,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,unscored")
+        #expect(csv[0] == "pipeline,spec,tag,restorePoints,exact,within1,noAnswers,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,unscored")
         #expect(csv[1].hasPrefix("configured,ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor"))
         #expect(csv.count == 1 + report.pipelines.count * (1 + report.tags.count) + 1)
         let html = ReportHTML.render(report)
