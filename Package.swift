@@ -279,7 +279,7 @@ let package = Package(
         // Builds and runs the packages under Examples/ as their users would.
         .testTarget(name: "ExamplesTests", dependencies: ["TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyPluginsTests",
-                    dependencies: ["StrategyPlugins", "RestorationEngine", "StrategyKit", "TimelineCore", "AuthorRun", "TestSupport",
+                    dependencies: ["StrategyPlugins", "RestorationEngine", "StrategyKit", "TimelineCore", "AuthorRun", "TestSupport", "SyncModel",
                                    .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",

@@ -17,6 +17,12 @@ public enum PluginWatchdog {
         /// The deadline it passed, in seconds.
         public let limit: Double
 
+        public init(path: String, call: String, limit: Double) {
+            self.path = path
+            self.call = call
+            self.limit = limit
+        }
+
         /// `PATH: error: timeline_plugin_propose did not return within 10 s`.
         public var message: String {
             let seconds = limit == limit.rounded() && abs(limit) < 1e15 ? String(Int(limit)) : String(limit)
@@ -31,7 +37,7 @@ public enum PluginWatchdog {
     }
 
     /// `body`, the call `call` into the library at `path`, watched when a deadline is installed.
-    static func watch<R>(_ path: String, _ call: String, _ body: () throws -> R) rethrows -> R {
+    public static func watch<R>(_ path: String, _ call: String, _ body: () throws -> R) rethrows -> R {
         guard let token = state.begin(path: path, call: call) else { return try body() }
         defer { state.end(token) }
         return try body()

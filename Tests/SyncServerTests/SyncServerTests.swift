@@ -111,9 +111,11 @@ struct SyncServerTests {
         }
     }
 
-    /// A store whose writes fail as a full disk's do; everything else is SQLite's.
-    struct FullDisk: RegisterStorage {
+    /// A store whose writes fail with `error`, as a full disk's or a read-only file's do;
+    /// everything else is SQLite's.
+    struct FailingWrites: RegisterStorage {
         let base: SQLiteRegisterStorage
+        let error: DatabaseError
         func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? { try await base.user(forTokenHash: hash) }
         func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 { try await base.addToken(hash: hash, user: user, at: date) }
         func revokeToken(id: Int64, at date: Date) async throws -> Bool { try await base.revokeToken(id: id, at: date) }
@@ -121,7 +123,7 @@ struct SyncServerTests {
         func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) { try await base.read(user: user, since: since) }
         func cursor(user: StoredUser) async throws -> Int64 { try await base.cursor(user: user) }
         func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
-            throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
+            throw error
         }
         func check() async throws { try await base.check() }
         var remoteChanges: AsyncStream<Int64>? { nil }
@@ -131,8 +133,8 @@ struct SyncServerTests {
     func fullDisk() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let storage = FullDisk(base: try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path))
-        let server = try await ServerHarness.start(storage)
+        let base = try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path)
+        let server = try await ServerHarness.start(FailingWrites(base: base, error: DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")))
         do {
             let token = try await server.token(for: "alice")
             #expect(try await server.request(.GET, "/health").body == #"{"status":"ok"}"#)
@@ -148,6 +150,17 @@ struct SyncServerTests {
             throw error
         }
         try await server.stop()
+        let readOnly = try await ServerHarness.start(FailingWrites(base: base, error: DatabaseError(resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database")))
+        do {
+            let token = try await readOnly.token(for: "bob")
+            let refused = try await readOnly.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 1_000)]))
+            #expect(refused.status == 503)
+            #expect(refused.body == #"{"error":"the server's store cannot be written (read-only); nothing was stored"}"#)
+        } catch {
+            try? await readOnly.stop()
+            throw error
+        }
+        try await readOnly.stop()
     }
 
     @Test("a long-poll from a cursor answers only the heads changed after it")
