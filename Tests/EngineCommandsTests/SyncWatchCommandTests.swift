@@ -5,7 +5,7 @@ import TestSupport
 
 /// `engine sync watch`: two watchers as two devices' apps, a save on one heard by the other
 /// while both run, over a shared folder and over `engine serve`, through a server restart.
-@Suite("engine sync watch", .timeLimit(.minutes(3)))
+@Suite("engine sync watch", .timeLimit(.minutes(10)))
 struct SyncWatchCommandTests {
     /// A running `engine sync watch` for `device`, printing JSON lines.
     static func watch(_ device: String, in directory: URL, config: String, environment: [String: String] = [:]) async throws -> BackgroundProcess {

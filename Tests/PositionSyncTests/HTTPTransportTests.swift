@@ -14,7 +14,7 @@ import TimelineStore
 /// The HTTP transport against an in-process fake of the sync server that enforces the API's
 /// rules: a bearer token per user, the wire format's version, each device's latest write kept
 /// by sequence (written here, independently of the library's merge), JSON error bodies.
-@Suite("HTTP transport", .serialized, .timeLimit(.minutes(2)))
+@Suite("HTTP transport", .serialized, .timeLimit(.minutes(10)))
 struct HTTPTransportTests {
     static let scope = StoreScope(account: "me", timeline: "home")
     static let start = Date(timeIntervalSince1970: 1_790_000_000)

@@ -15,7 +15,7 @@ import TimelineStore
 /// on the transport's stream, pausing in the background, status, and remote events filtered by
 /// the same-post deadband. Every timer runs on a `TestClock`; waits for work done off the clock
 /// (file I/O, SQLite) have deadlines.
-@Suite("Sync coordinator", .timeLimit(.minutes(2)))
+@Suite("Sync coordinator", .timeLimit(.minutes(10)))
 struct SyncCoordinatorTests {
     static let scope = StoreScope(account: "me", timeline: "home")
     static let key = RegisterKey(account: "me", timeline: "home")

@@ -15,7 +15,7 @@ import TimelineStore
 
 /// Sync rounds between stores through a Directory transport, with the time given, so that the
 /// grace period and the outbox can be checked without waiting.
-@Suite("Sync rounds", .timeLimit(.minutes(2)))
+@Suite("Sync rounds", .timeLimit(.minutes(10)))
 struct SyncRoundTests {
     static let scope = StoreScope(account: "me", timeline: "home")
     static let key = RegisterKey(account: "me", timeline: "home")
@@ -306,7 +306,7 @@ struct SyncRoundTests {
 }
 
 /// The outbox under SIGKILL: a child saves and syncs in a loop and is killed at random points.
-@Suite("Outbox crash safety", .timeLimit(.minutes(3)))
+@Suite("Outbox crash safety", .timeLimit(.minutes(10)))
 struct OutboxCrashTests {
     @Test("a writer killed anywhere between a save and its acknowledgement loses nothing: every write is in the outbox or published")
     func killed() async throws {

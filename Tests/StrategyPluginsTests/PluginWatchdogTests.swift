@@ -5,7 +5,7 @@ import Testing
 
 /// The deadline on plugin calls, in process: a call that overruns is reported once, with its
 /// plugin and call; one within the deadline is not.
-@Suite("Plugin watchdog", .timeLimit(.minutes(2)))
+@Suite("Plugin watchdog", .timeLimit(.minutes(10)))
 struct PluginWatchdogTests {
     /// The overruns reported.
     // @unchecked: `overruns` is read and written under `lock` only.

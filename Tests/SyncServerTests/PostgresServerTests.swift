@@ -10,7 +10,7 @@ import TestSupport
 /// The PostgreSQL server the tests use.
 let postgresTestURL = ProcessInfo.processInfo.environment["ENGINE_TEST_POSTGRES_URL"]
 
-@Suite("Sync server on PostgreSQL", .timeLimit(.minutes(3)),
+@Suite("Sync server on PostgreSQL", .timeLimit(.minutes(10)),
        .enabled(if: postgresTestURL != nil, "set ENGINE_TEST_POSTGRES_URL (export ENGINE_TEST_POSTGRES_URL=$(.ci/postgres.sh start)) to run them"))
 struct PostgresServerTests {
     static func storage() throws -> PostgresRegisterStorage {

@@ -24,7 +24,7 @@ import TimelineStore
 /// device with, per register and device, the write of highest sequence among its own and every
 /// device's published ones. At the end every device of every backend holds the same heads, with
 /// the same stamps and contexts, and the merge policy reads the same position from them.
-@Suite("Sync backends agree", .timeLimit(.minutes(5)))
+@Suite("Sync backends agree", .timeLimit(.minutes(10)))
 struct SyncBackendsDifferentialTests {
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
     static let timelines = ["home", "lists/1"]

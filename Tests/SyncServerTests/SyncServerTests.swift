@@ -9,7 +9,7 @@ import TestSupport
 
 /// The sync server over SQLite, in this process, on a loopback port. The oracle is what the
 /// server answers (its heads, `changed` and `cursor`), never a merge done again on the client.
-@Suite("Sync server", .timeLimit(.minutes(2)))
+@Suite("Sync server", .timeLimit(.minutes(10)))
 struct SyncServerTests {
     @Test("loopback is localhost, ::1 or 127.0.0.0/8 written as an address, never a host name that begins with 127.")
     func loopback() {

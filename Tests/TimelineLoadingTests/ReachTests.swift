@@ -14,7 +14,7 @@ import TimelineStore
 /// laptop case (yesterday's cache, today's head page, a position synced from the phone in the
 /// posts between), a deleted post, a post beyond the budget, a rate limit, a server that fails,
 /// and two loads at once.
-@Suite("Reaching a post across a gap", .timeLimit(.minutes(2)))
+@Suite("Reaching a post across a gap", .timeLimit(.minutes(10)))
 struct ReachTests {
     static let scope = StoreScope(account: "reader@mastodon.example", timeline: "home")
     static let base = Date(timeIntervalSince1970: 1_700_000_000)

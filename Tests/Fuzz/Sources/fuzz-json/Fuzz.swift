@@ -25,7 +25,15 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
             guard case .merge(let policy)? = try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge) else { continue }
             for register in state.registers.values { _ = policy.resolve(register) }
         }
-        _ = SyncWireCoding.encode(SyncWireCoding.Document(device: document.device, records: state.records))
+        // What a device publishes must read back: names and post ids within the limits stay so.
+        let published = SyncWireCoding.encode(SyncWireCoding.Document(device: document.device, records: state.records))
+        guard (try? SyncWireCoding.decode(published)) != nil else { fatalError("a published document does not read back") }
+    }
+    // The sync folder's reader: a peer's file becomes records or one warning, printable.
+    var pull = SyncPull()
+    pull.add(data, from: "shared/peer.timeline-sync.json")
+    for warning in pull.warnings where warning.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+        fatalError("a warning carries a control character: \(warning.debugDescription)")
     }
     if var reader = try? SessionReader(data: data, name: "fuzz.jsonl") {
         while reader.next() != nil {}
