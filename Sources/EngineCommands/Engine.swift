@@ -12,7 +12,8 @@ public struct Engine: AsyncParsableCommand {
         commandName: "engine",
         abstract: "TimelineEngine's command-line tool: keeps a reader's place in a timeline.",
         discussion: """
-            Exit codes: 0 success, 1 invalid input, 2 unreadable file or bad usage.
+            Exit codes: 0 success, 1 invalid input or a failed operation, 2 unreadable file or bad \
+            usage, 3 offline (sync: the transport cannot be reached; the outbox keeps the changes).
             """,
         version: EngineVersion.current,
         subcommands: [ValidateCommand.self, CompareCommand.self, RestoreCommand.self, ReplayCommand.self, SimulateCommand.self,

@@ -64,7 +64,7 @@ struct ServeTokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = self.id
-            let revoked = try await storage.with(logger: logging.logger(.sync)) { storage in
+            let revoked = try await storage.with(logger: logging.logger(.sync), create: false) { storage in
                 try await storage.revokeToken(id: id, at: Date())
             }
             guard revoked else { throw CommandFailure(.invalidInput, "error: no token \(id) to revoke (unknown, or revoked already)") }
@@ -80,7 +80,7 @@ struct ServeTokenCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func run() async throws {
-            let tokens = try await storage.with(logger: logging.logger(.sync)) { storage in try await storage.tokens() }
+            let tokens = try await storage.with(logger: logging.logger(.sync), create: false) { storage in try await storage.tokens() }
             for token in tokens {
                 let revoked = token.revokedAt.map { "revoked \(Timestamp.format($0))" } ?? "active"
                 Console.out("\(token.id)\t\(token.user)\tcreated \(Timestamp.format(token.createdAt))\t\(revoked)")

@@ -19,8 +19,13 @@ struct ServerStorageOptions: ParsableArguments {
     }
 
     /// Opens the storage; with PostgreSQL, `run` must run the client for as long as it is used.
-    func open(logger: Logger) throws -> (storage: any RegisterStorage, run: (@Sendable () async -> Void)?) {
+    /// Unless `create`, a `--store` that does not exist is an error (exit 2) and is not created:
+    /// commands that only read or change what is there never make an empty server database.
+    func open(logger: Logger, create: Bool = true) throws -> (storage: any RegisterStorage, run: (@Sendable () async -> Void)?) {
         if let store {
+            if !create, !FileManager.default.fileExists(atPath: store) {
+                throw CommandFailure(.unreadable, "\(store): error: no such store")
+            }
             do {
                 return (try SQLiteRegisterStorage(path: store), nil)
             } catch {
@@ -37,8 +42,8 @@ struct ServerStorageOptions: ParsableArguments {
     }
 
     /// Runs `body` with the storage open (and, with PostgreSQL, its client running).
-    func with<T: Sendable>(logger: Logger, _ body: @Sendable (any RegisterStorage) async throws -> T) async throws -> T {
-        let (storage, run) = try open(logger: logger)
+    func with<T: Sendable>(logger: Logger, create: Bool = true, _ body: @Sendable (any RegisterStorage) async throws -> T) async throws -> T {
+        let (storage, run) = try open(logger: logger, create: create)
         guard let run else { return try await body(storage) }
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {

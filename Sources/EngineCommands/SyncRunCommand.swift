@@ -35,7 +35,8 @@ struct SyncRunCommand: AsyncParsableCommand {
             report = try await round.run()
         } catch let failure as SyncRound.Failure {
             let kind: CommandFailure.Kind = failure.error.kind == .unreachable ? .offline : .failed
-            let state = failure.error.kind == .unreachable ? "offline" : "error"
+            // The second line informs: the changes wait for the next round, whatever failed.
+            let state = failure.error.kind == .unreachable ? "offline" : "note"
             throw CommandFailure(kind, "error: \(failure.description)\n\(state): \(failure.pending) \(failure.pending == 1 ? "change" : "changes") kept in the outbox")
         } catch let failure as CommandFailure {
             throw failure

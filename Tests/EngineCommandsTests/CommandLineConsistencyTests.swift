@@ -14,7 +14,8 @@ struct CommandLineConsistencyTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("mistyped.sqlite").path
         for arguments in [["history", "--store", path], ["debug-export", "--store", path], ["maintenance", "--store", path],
-                          ["timeline", "show", "--store", path],
+                          ["timeline", "show", "--store", path], ["serve", "token", "list", "--store", path],
+                          ["serve", "token", "revoke", "--id", "1", "--store", path],
                           ["restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--store", path]] {
             let result = try await EngineProcess.run(arguments)
             #expect(result.status == 2, "\(arguments)")

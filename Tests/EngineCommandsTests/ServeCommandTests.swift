@@ -79,6 +79,8 @@ struct ServeCommandTests {
         let bad = try await engine(["sync", "run", "--store", "phone.sqlite", "--config", config.path, "--device", "phone"], token: "tes_wrong")
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("HTTP 401: unknown or revoked token"))
+        // What stays in the outbox is information, not a second error.
+        #expect(bad.stderr.hasSuffix("\nnote: 0 changes kept in the outbox\n"))
         let stopped = try await server.stop()
         #expect(stopped.status == 0)
         #expect(stopped.stderr.hasSuffix("notice [sync] stopped\n"))
