@@ -39,9 +39,9 @@ struct SyncWatchCommandTests {
         let phone = try await Self.watch("phone", in: directory, config: config)
         let laptop = try await Self.watch("laptop", in: directory, config: config)
         try await Self.save("laptop", post: "41", minute: 1, in: directory, config: config)
-        try await Deadline.wait(seconds: 20, "the phone to hear post 41") { try Self.heard(phone) == ["41"] }
+        try await Deadline.wait(seconds: 60, "the phone to hear post 41") { try Self.heard(phone) == ["41"] }
         try await Self.save("phone", post: "42", minute: 2, in: directory, config: config)
-        try await Deadline.wait(seconds: 20, "the laptop to hear post 42") { try Self.heard(laptop) == ["42"] }
+        try await Deadline.wait(seconds: 60, "the laptop to hear post 42") { try Self.heard(laptop) == ["42"] }
         let line = try JSONReader().read(Data(laptop.stdout.split(separator: "\n")[0].utf8))
         #expect(line["device"]?.stringValue == "phone")
         #expect(line["action"]?.stringValue == "suggest")
@@ -72,17 +72,17 @@ struct SyncWatchCommandTests {
         let phone = try await Self.watch("phone", in: directory, config: config, environment: environment)
         let laptop = try await Self.watch("laptop", in: directory, config: config, environment: environment)
         try await Self.save("laptop", post: "51", minute: 1, in: directory, config: config)
-        try await Deadline.wait(seconds: 20, "the phone to hear post 51") { try Self.heard(phone) == ["51"] }
+        try await Deadline.wait(seconds: 60, "the phone to hear post 51") { try Self.heard(phone) == ["51"] }
         // The server goes down while both wait on their long-polls; a save meanwhile waits in
         // the laptop's outbox.
         let stopped = try await server.stop()
         #expect(stopped.status == 0)
         try await Self.save("laptop", post: "52", minute: 2, in: directory, config: config)
-        try await Deadline.wait(seconds: 20, "the laptop to notice") { laptop.stderr.contains("offline: 1 change kept in the outbox") }
+        try await Deadline.wait(seconds: 60, "the laptop to notice") { laptop.stderr.contains("offline: 1 change kept in the outbox") }
         server = try await RunningServer(["--store", serverStore], port: port)
         try await Deadline.wait(seconds: 60, "the phone to hear post 52 after the restart") { try Self.heard(phone) == ["51", "52"] }
         try await Self.save("phone", post: "53", minute: 3, in: directory, config: config)
-        try await Deadline.wait(seconds: 20, "the laptop to hear post 53") { try Self.heard(laptop) == ["53"] }
+        try await Deadline.wait(seconds: 60, "the laptop to hear post 53") { try Self.heard(laptop) == ["53"] }
         for watcher in [phone, laptop] { #expect(try await watcher.stop(signal: SIGINT).status == 0) }
         _ = try await server.stop()
     }

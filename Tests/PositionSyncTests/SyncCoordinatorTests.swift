@@ -72,7 +72,7 @@ struct SyncCoordinatorTests {
         await clock.advance(by: .seconds(2.9))
         #expect(try store.pendingWrites().count == 1, "no round before the debounce interval")
         await clock.advance(by: .seconds(0.2))
-        try await Deadline.wait(seconds: 10, "the round") { try store.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start, wrongClocks: []) }
+        try await Deadline.wait(seconds: 60, "the round") { try store.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start, wrongClocks: []) }
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("shared/phone.timeline-sync.json").path))
         await coordinator.stop()
     }
@@ -195,8 +195,8 @@ struct SyncCoordinatorTests {
         // The share is mounted; the retry runs when the clock reaches it, and sends the outbox.
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         await clock.advance(by: .seconds(3600))
-        try await Deadline.wait(seconds: 10, "the retry") { try store.pendingWrites().isEmpty }
-        try await Deadline.wait(seconds: 10, "the synced status") { coordinator.status == .synced(at: Self.start, wrongClocks: []) }
+        try await Deadline.wait(seconds: 60, "the retry") { try store.pendingWrites().isEmpty }
+        try await Deadline.wait(seconds: 60, "the synced status") { coordinator.status == .synced(at: Self.start, wrongClocks: []) }
         await coordinator.stop()
         // A file where the folder should be fails: an error with the transport's message, and
         // no retry (a failure another attempt cannot mend).

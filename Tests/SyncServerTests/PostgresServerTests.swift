@@ -95,7 +95,7 @@ struct PostgresServerTests {
             let token = try await first.token(for: Self.user("carol"))
             // A long-poll on the second instance, woken by a write through the first (NOTIFY).
             async let woken = second.request(.GET, "/v1/registers?since=0&wait=20", token: token)
-            try await Deadline.wait(seconds: 10, "the long-poll to wait") { await second.server.waiters.count > 0 }
+            try await Deadline.wait(seconds: 60, "the long-poll to wait") { await second.server.waiters.count > 0 }
             _ = try await first.request(.POST, "/v1/registers", token: token,
                                         body: ServerHarness.document([ServerHarness.write("p0", seq: 1, millis: 500, device: "zero")], device: "zero"))
             #expect(try ServerHarness.heads(try await woken.body) == ["me/home/zero": "p0#1"])

@@ -261,7 +261,7 @@ struct SyncServerTests {
             #expect(clock.now - started >= .milliseconds(250))
             async let woken = server.request(.GET, "/v1/registers?since=0&wait=20", token: token)
             // Wait until the long-poll is waiting, then write.
-            try await Deadline.wait(seconds: 10, "the long-poll to wait") { await server.server.waiters.count > 0 }
+            try await Deadline.wait(seconds: 60, "the long-poll to wait") { await server.server.waiters.count > 0 }
             _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p5", seq: 1, millis: 1_000)]))
             let answer = try await woken
             #expect(try ServerHarness.heads(answer.body) == ["me/home/phone": "p5#1"])
@@ -278,7 +278,7 @@ struct SyncServerTests {
         let server = try await ServerHarness.start(try SQLiteRegisterStorage(path: directory.appendingPathComponent("s.sqlite").path), maxWait: 60)
         let token = try await server.token(for: "alice")
         async let polled = server.request(.GET, "/v1/registers?since=0&wait=60", token: token)
-        try await Deadline.wait(seconds: 10, "the long-poll to wait") { await server.server.waiters.count > 0 }
+        try await Deadline.wait(seconds: 60, "the long-poll to wait") { await server.server.waiters.count > 0 }
         try await server.stop()
         #expect(try await polled.status == 200)
     }
