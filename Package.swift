@@ -28,7 +28,7 @@ let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
                                path: "Strategies/\(name)", swiftSettings: swiftSettings)
     let tests = "Tests/Strategies/\(name)Tests"
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(tests)") else { return [target] }
-    return [target, .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "StrategyKit", "TimelineCore", "StrategyTestSupport"],
+    return [target, .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "StrategyKit", "TimelineCore", "StrategyTestSupport", "TestSupport"],
                                 path: tests, swiftSettings: swiftSettings)]
 }
 

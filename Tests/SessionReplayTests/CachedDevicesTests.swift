@@ -13,7 +13,7 @@ import TimelineCore
 /// Sessions where each device keeps its own cache (format version 3): the replay's caches and
 /// reach, the bundled sessions, and the quality bars of reaching a post across a gap, on the
 /// engine's own simulated sessions and on sessions made by an independent reading model.
-@Suite("Devices with caches of their own", .timeLimit(.minutes(10)))
+@Suite("Devices with caches of their own", .ownThread, .timeLimit(.minutes(10)))
 struct CachedDevicesTests {
     static let start = Date(timeIntervalSince1970: 1_795_478_400)
 

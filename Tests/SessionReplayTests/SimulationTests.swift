@@ -11,7 +11,7 @@ import TestSupport
 import TimelineCore
 import TimelineFormats
 
-@Suite(.timeLimit(.minutes(10))) struct SimulationTests {
+@Suite(.ownThread, .timeLimit(.minutes(10))) struct SimulationTests {
     /// The fixture's posts; a missing or broken fixture stops the tests instead of simulating
     /// from nothing.
     static let corpus: [Post] = {

@@ -16,7 +16,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         public var status: Int
         public var headers: [(String, String)]
         public var body: Data
-        /// Seconds to wait before answering.
+        /// Seconds to wait before answering; `.infinity` holds the answer until the server
+        /// stops, so a test can act on a request in flight however slowly it runs.
         public var delay: Double
         /// Send only this many bytes of the body (the Content-Length still announces all of it),
         /// then close the connection.
@@ -189,7 +190,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     private func reply(_ answer: Answer, on connection: Int32) {
-        if answer.delay > 0 { Thread.sleep(forTimeInterval: answer.delay) }  // off-pool: the connection's own thread
+        // The wait ends early when the server stops, so that no connection outlives its test.
+        let until = Date().addingTimeInterval(min(answer.delay, 3_600))
+        while answer.delay > 0, Date() < until, !isStopped {
+            Thread.sleep(forTimeInterval: min(0.05, until.timeIntervalSinceNow))  // off-pool: the connection's own thread
+        }
+        if answer.delay.isInfinite { return }
         var response = "HTTP/1.1 \(answer.status) \(Self.reason(answer.status))\r\n"
         for (name, value) in answer.headers { response += "\(name): \(value)\r\n" }
         if answer.announcesLength { response += "Content-Length: \(answer.body.count)\r\n" }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import TimelineCore
 
-@Suite("Timeline index", .timeLimit(.minutes(10)))
+@Suite("Timeline index", .ownThread, .timeLimit(.minutes(10)))
 struct TimelineIndexTests {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
 
