@@ -4,7 +4,8 @@
 A fenced block whose lines start with `$ ` is run by byexample (Tests/docs/run.sh) and its
 output compared with the doc's. A ```sh, ```bash or ```console block without prompts, or any
 block that starts with `engine `, `swift ` or `curl `, shows commands that are not run: it
-must follow a comment `<!-- not run: REASON -->` on the line before its fence.
+must follow a comment `<!-- not run: REASON -->` on the line before its fence, which also keeps
+a block with prompts from running.
 
 Usage: Tests/docs/check-blocks.py FILE.md...   (exit 1 with FILE:LINE for each unmarked block)
 """
@@ -33,14 +34,14 @@ for path in sys.argv[1:]:
         number += 1
         if language not in ("", "sh", "bash", "console", "shell"):
             continue
+        before = lines[start - 1] if start > 0 else ""
+        if re.match(r"^<!-- not run: .+ -->$", before):
+            continue
         if any(line.startswith("$ ") for line in body):
             runnable += 1
             continue
         shows_commands = language in ("sh", "bash", "console", "shell") or any(COMMAND.match(line) for line in body)
-        if not shows_commands:
-            continue
-        before = lines[start - 1] if start > 0 else ""
-        if not re.match(r"^<!-- not run: .+ -->$", before):
+        if shows_commands:
             print(f"{path}:{start + 1}: a block of commands neither runs ($ prompts) nor says why not (<!-- not run: REASON --> on the line before it)")
             problems += 1
 print(f"{runnable} blocks run, {problems} unmarked", file=sys.stderr)

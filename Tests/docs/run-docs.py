@@ -8,7 +8,7 @@ or the end of the block, are its expected output (standard output and standard e
 order they came). A command continues on the next line after a trailing backslash, and takes
 the lines of a here-document (`<<'EOF'` to `EOF`) with it. A block
 inside an HTML comment (`<!--` to `-->`) is run the same way but not shown: the setup a reader
-is told in prose. All of one document's commands run in order in one bash, in the folder the
+is told in prose. A block right after a comment `<!-- not run: REASON -->` is not run. All of one document's commands run in order in one bash, in the folder the
 runner starts in, so files, variables and background jobs carry from one to the next.
 
 Comparing: runs of spaces count as one, trailing blank lines are ignored, and `<...>` in the
@@ -18,6 +18,7 @@ output differs is reported with its file and line, the expected and the actual o
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -31,22 +32,25 @@ def examples(path):
     with open(path, encoding="utf-8") as handle:
         lines = handle.read().split("\n")
     found = []
-    in_block = False
+    state = "prose"          # prose, run (a block or a hidden one), or shown (a block not run)
     current = None
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
-        if stripped.startswith("```") or stripped in ("<!--", "-->"):
+        opens = stripped.startswith("```") and state == "prose"
+        closes = (stripped.startswith("```") and state in ("run", "shown")) or (stripped == "-->" and state == "run")
+        if opens or closes or (stripped == "<!--" and state == "prose"):
             if current:
                 found.append(current)
                 current = None
-            if stripped.startswith("```"):
-                in_block = not in_block
-            elif stripped == "<!--":
-                in_block = True
+            if closes:
+                state = "prose"
+            elif opens:
+                # A block after `<!-- not run: REASON -->` is shown, not run.
+                state = "shown" if number > 1 and lines[number - 2].startswith("<!-- not run: ") else "run"
             else:
-                in_block = False
+                state = "run"
             continue
-        if not in_block:
+        if state != "run":
             continue
         if line.startswith("$ "):
             if current:
@@ -112,6 +116,12 @@ class Shell:
             pass
 
 
+def stop(signal_number, frame):
+    """A runner stopped stops its shell too, and the servers the document started in it."""
+    raise SystemExit(128 + signal_number)
+
+
+signal.signal(signal.SIGTERM, stop)
 failures = 0
 count = 0
 for path in sys.argv[1:]:
