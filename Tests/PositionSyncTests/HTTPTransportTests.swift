@@ -62,6 +62,17 @@ struct HTTPTransportTests {
         return SyncRound(store: store, components: .with(policy: CausalFurthestPolicy(), transport: transport), device: device, gracePeriod: 30 * 86_400)
     }
 
+    /// How a round that must fail failed; an issue, and nil, when `what` synced instead.
+    static func failure(of round: SyncRound, _ what: String) async throws -> SyncRound.Failure? {
+        do {
+            _ = try await round.run(at: start)
+            Issue.record("\(what) synced")
+            return nil
+        } catch let failure as SyncRound.Failure {
+            return failure
+        }
+    }
+
     @Test("two devices converge through the server; another user's token sees none of it")
     func converge() async throws {
         let directory = try Fixtures.temporaryDirectory()
@@ -100,21 +111,13 @@ struct HTTPTransportTests {
         server.handle("/v1/registers") { fake.handle($0, $1) }
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try phone.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
-        do {
-            _ = try await Self.round(phone, "phone", server, token: "nope").run(at: Self.start)
-            Issue.record("a wrong token synced")
-        } catch let failure as SyncRound.Failure {
-            #expect(failure.error == SyncTransportError(.failed, "\(server.baseURL)/v1/registers: HTTP 401: unknown token"))
-            #expect(failure.pending == 1)
-        }
+        let refused = try await Self.failure(of: Self.round(phone, "phone", server, token: "nope"), "a wrong token")
+        #expect(refused?.error == SyncTransportError(.failed, "\(server.baseURL)/v1/registers: HTTP 401: unknown token"))
+        #expect(refused?.pending == 1)
         server.stop()
-        do {
-            _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start)
-            Issue.record("a stopped server synced")
-        } catch let failure as SyncRound.Failure {
-            #expect(failure.error.kind == .unreachable)
-            #expect(failure.pending == 1)
-        }
+        let unreachable = try await Self.failure(of: Self.round(phone, "phone", server, token: "token-a"), "a stopped server")
+        #expect(unreachable?.error.kind == .unreachable)
+        #expect(unreachable?.pending == 1)
         // No token at all: a clear error, no request.
         let transport = HTTPTransport(base: URL(string: "http://127.0.0.1:9")!, environment: { [:] })
         await #expect(throws: SyncTransportError(.failed, "no sync token: set the environment variable ENGINE_SYNC_TOKEN")) {
@@ -134,13 +137,9 @@ struct HTTPTransportTests {
         server.handle("/v1/registers") { _, _ in LoopbackHTTPServer.Answer(status: 307, headers: [("Location", target)], body: Data()) }
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try phone.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
-        do {
-            _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start)
-            Issue.record("a redirected round synced")
-        } catch let failure as SyncRound.Failure {
-            #expect(failure.error == SyncTransportError(.failed, "\(server.baseURL)/v1/registers: redirected to another origin (\(target)); not followed"))
-            #expect(failure.pending == 1)
-        }
+        let redirected = try await Self.failure(of: Self.round(phone, "phone", server, token: "token-a"), "a redirected round")
+        #expect(redirected?.error == SyncTransportError(.failed, "\(server.baseURL)/v1/registers: redirected to another origin (\(target)); not followed"))
+        #expect(redirected?.pending == 1)
         #expect(elsewhere.received.isEmpty)
     }
 

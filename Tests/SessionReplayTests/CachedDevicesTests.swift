@@ -5,7 +5,6 @@ import SessionComparison
 import SessionFormat
 import SessionReplay
 import SessionSimulation
-import SyncModel
 import Testing
 import TestSupport
 import TimelineCore
@@ -70,7 +69,7 @@ struct CachedDevicesTests {
         var settings = ReplaySettings(configuration: .defaults)
         if let reach { settings.reach = ComponentSpec(name: reach) }
         let runner = ComparisonRunner(candidates: Array(candidates.prefix(1)), settings: settings, jobs: 1)
-        let report = await OffPool.run { runner.run(files: files) }
+        let report = runner.run(files: files)
         return try #require(report.pipelines.first)
     }
 

@@ -9,7 +9,6 @@ import SessionSimulation
 import Testing
 import ValueTree
 import TestSupport
-import SyncModel
 
 @Suite(.timeLimit(.minutes(10))) struct HistogramTests {
     @Test func percentilesAreExactBelow128AndWithinPointEightPercentAbove() {
@@ -52,7 +51,7 @@ import SyncModel
         var files = try SessionFiles.expand([Self.sessions.path]).filter { !$0.contains("/devices") }
         if let shard { files = shard.select(files) }
         let chosen = files
-        var report = await OffPool.run { runner.run(files: chosen) }
+        var report = runner.run(files: chosen)
         if let shard { report.shards = [shard.description] }
         return report
     }
@@ -110,7 +109,7 @@ import SyncModel
         settings.mergePolicy = ComponentSpec(name: "LastWriterWins")
         let files = (1...4).map { Fixtures.repositoryURL("sessions/devices/devices-000\($0).jsonl").path }
         let runner = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1)
-        let report = await OffPool.run { runner.run(files: files) }
+        let report = runner.run(files: files)
         let all = report.pipelines[0].all
         #expect(report.hasSync)
         // Five restores follow activity on the other device; two of them land exactly.
@@ -120,7 +119,7 @@ import SyncModel
         #expect(all.convergence.total + all.unconverged == 9)
         #expect(report.pipelines[0].byTag["stale-device"]?.backJumps == 1)
         let parallel = ComparisonRunner(candidates: candidates, settings: settings, jobs: 3)
-        #expect(withoutLatency(await OffPool.run { parallel.run(files: files) }) == withoutLatency(report))
+        #expect(withoutLatency(parallel.run(files: files)) == withoutLatency(report))
         let text = try JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))
         #expect(try ComparisonReportCoding.report(from: try JSONReader().read(text)) == report)
         // A report written before the sync figures existed reads with none.
