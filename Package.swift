@@ -124,7 +124,8 @@ let package = Package(
         // configuration schema composed with the strategies' parameter schemas.
         .target(
             name: "RestorationEngine",
-            dependencies: ["StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema", "JSONText", "TimelineLogging", "TimelineFormats", "ValueTree"]
+            dependencies: ["StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema", "JSONText", "TimelineLogging", "TimelineFormats", "ValueTree", "SyncModel",
+                           .product(name: "Logging", package: "swift-log")]
                 + strategyNames.map { .target(name: $0) },
             swiftSettings: swiftSettings
         ),
@@ -153,18 +154,20 @@ let package = Package(
         // The engine's state in one SQLite file (GRDB, WAL): cached timelines, position history,
         // read posts, the last restoration; migrations, crash safety, maintenance by cache policy.
         .target(name: "TimelineStore",
-                dependencies: ["TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree", "SyncModel",
-                               .product(name: "GRDB", package: "GRDB.swift")],
+                dependencies: ["TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree", "SyncModel", "TimelineLogging",
+                               .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
                 swiftSettings: swiftSettings),
         // Cross-device sync on a store: the configured merge policy and transport, and the
         // pull → merge → push round.
         .target(name: "PositionSync",
-                dependencies: ["SyncModel", "TimelineCore", "TimelineStore", "RestorationEngine", "StrategyKit", "EngineConfiguration", "TimelineLogging"],
+                dependencies: ["SyncModel", "TimelineCore", "TimelineStore", "RestorationEngine", "StrategyKit", "EngineConfiguration", "TimelineLogging",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: swiftSettings),
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.
         .target(name: "TimelineLoading",
-                dependencies: ["TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree", "HTTPExchange", "SyncModel"],
+                dependencies: ["TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree", "HTTPExchange", "SyncModel",
+                               "TimelineLogging", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: swiftSettings),
         // The HTTP client protocol the library talks through, and its bootstrap; no networking.
         .target(name: "HTTPExchange", swiftSettings: swiftSettings),
@@ -293,7 +296,8 @@ let package = Package(
                     dependencies: ["StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch", "BestConfidence", "WeightedVote"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionTrackingTests", dependencies: ["PositionTracking", "TimelineCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP", "StrategyPlugins"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(
@@ -308,7 +312,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "SessionReplayTests",
                     dependencies: ["SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine", "TimelineFormats",
-                                   "EngineConfiguration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport", "SyncModel", "ValueTree"],
+                                   "EngineConfiguration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport", "SyncModel", "ValueTree",
+                                   "StrategyKit"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineStoreTests",
                     dependencies: ["TimelineStore", "TimelineCore", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer", "SyncModel",

@@ -40,7 +40,7 @@ try:
                                capture_output=True, text=True).stdout.strip().splitlines()[-1]
         env["ENGINE_SYNC_TOKEN"] = token
         server = start(["serve", "--store", "server.sqlite", "--listen", "127.0.0.1:0"])
-        port = wait_for(server.stderr, r"listening on http://127\.0\.0\.1:(\d+)").group(1)
+        port = wait_for(server.stderr, r"listening url=http://127\.0\.0\.1:(\d+)").group(1)
         transport = {"Strategy": "HTTP", "URL": f"http://127.0.0.1:{port}"}
     else:
         os.mkdir(os.path.join(work, "shared"))

@@ -171,6 +171,7 @@ struct CompareCommand: ParsableCommand {
             if let policy { settings.mergePolicy = policy.spec }
             if let reach { settings.reach = reach.spec }
             let runner = ComparisonRunner(candidates: candidates, settings: settings, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                          registry: registry,
                                           rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs, registry: registry)) ?? candidates })
             let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
             var report = runner.run(files: files, diagnostics: { _, issues in

@@ -3,6 +3,7 @@ import EngineConfiguration
 import Foundation
 import RestorationEngine
 import StrategyPlugins
+import TimelineLogging
 
 /// `--lenient`, for every command that runs the engine on a configuration.
 struct LenientOption: ParsableArguments {
@@ -26,6 +27,9 @@ enum ConfigurationInput {
         for diagnostic in loaded.diagnostics { Console.error(diagnostic.description) }
         if loaded.diagnostics.contains(where: { $0.kind == .unreadable }) { throw EngineExit.usage }
         if !loaded.errors.isEmpty, !lenient { throw EngineExit.invalid }
+        for error in TimelineLogging.bootstrap(configuration: loaded.configuration, registry: registry) {
+            Console.error("warning: \(error)")
+        }
         return ConfiguredEngine(configuration: loaded.configuration, registry: registry)
     }
 

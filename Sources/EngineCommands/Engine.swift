@@ -32,6 +32,8 @@ public struct Engine: AsyncParsableCommand {
         PluginDeadline.install()
         do {
             var command = try parseAsRoot(arguments)
+            // The one bootstrap of the process: the flags now, the configuration once loaded.
+            LoggingOptions.bootstrap(for: command)
             if var asynchronous = command as? AsyncParsableCommand {
                 try await asynchronous.run()
             } else {

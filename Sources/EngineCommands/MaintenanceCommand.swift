@@ -41,7 +41,8 @@ struct MaintenanceCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient).configuration } ?? .defaults
+        let configured = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) }
+            ?? ConfiguredEngine(configuration: .defaults, registry: BuiltInStrategies.registry)
         var use: Double?
         if memoryUse == "system" {
             guard let measured = SystemMemory.usedFraction() else {
@@ -53,7 +54,7 @@ struct MaintenanceCommand: ParsableCommand {
         }
         let engine: TimelineEngine
         do {
-            engine = try TimelineEngine(configuration: configuration, store: try storeOptions.open(create: false))
+            engine = try TimelineEngine(configuration: configured.configuration, registry: configured.registry, store: try storeOptions.open(create: false))
         } catch let error as PipelineError {
             throw CommandFailure(.invalidInput, "error: \(error.description)")
         }
@@ -66,7 +67,7 @@ struct MaintenanceCommand: ParsableCommand {
             throw CommandFailure(.invalidInput, "error: \(error)")
         }
         if let use {
-            let threshold = configuration.performance.memoryWarningThreshold
+            let threshold = configured.configuration.performance.memoryWarningThreshold
             Console.out(result.underMemoryPressure
                 ? "memory use \(String(format: "%.2f", use)) ≥ MemoryWarningThreshold \(String(format: "%.2f", threshold)): caches shrink to their floors"
                 : "memory use \(String(format: "%.2f", use)) < MemoryWarningThreshold \(String(format: "%.2f", threshold)): regular bounds")

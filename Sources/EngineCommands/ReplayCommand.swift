@@ -52,7 +52,7 @@ struct ReplayCommand: ParsableCommand {
             throw CommandFailure(error.isUnreadable ? .unreadable : .invalidInput, error.description)
         }
         let settings = ReplaySettings(configuration: configuration)
-        var replayer = SessionReplayer(header: reader.header, settings: settings)
+        var replayer = SessionReplayer(header: reader.header, settings: settings, registry: engine.registry)
         let header = reader.header
         Console.out("session \(header.id): \(header.device), \(header.feed.rawValue) \(header.timeline) timeline, viewport \(Self.points(header.viewport.width)) × \(Self.points(header.viewport.height))")
         Console.out("pipeline: \(pipeline.summary)")

@@ -90,12 +90,10 @@ struct RestoreCommand: ParsableCommand {
         let timelineValue = try readTimeline()
         let (snapshot, start) = try readSnapshot(engine)
         let pipeline = try PipelineInput.build(engine, strategy: strategy)
-        let started = DispatchTime.now()
         let index = TimelineIndex(timelineValue)
         KeptUntilExit.shared.keep(index)
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1000
-        logging.logger(.position).debug("restored in \(Int(elapsed)) µs with \(pipeline.summary)")
+        outcome.log(pipeline: pipeline, posts: index.count)
 
         guard let restoration = outcome.restoration else {
             throw CommandFailure(.invalidInput, index.count == 0

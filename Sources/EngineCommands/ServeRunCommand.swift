@@ -80,7 +80,7 @@ struct ServeRunCommand: AsyncParsableCommand {
             let server = SyncServer(storage: storage, settings: settings, logger: logger)
             do {
                 try await server.run { port in
-                    logger.notice("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+                    logger.notice("listening", metadata: ["url": "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"])
                 }
             } catch {
                 throw CommandFailure(.failed, "error: the server stopped: \(error)")

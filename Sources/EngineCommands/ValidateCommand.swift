@@ -62,7 +62,10 @@ struct ValidateCommand: ParsableCommand {
             if !notLoaded.isEmpty {
                 Console.error("\(file): note: Plugins lists \(count(notLoaded.count, "library", plural: "libraries")), not loaded; their strategies are unknown here (--load-plugins loads them, running their code)")
             }
-            logger.debug("validated \(file) in \(Int(Date().timeIntervalSince(started) * 1000)) ms: \(loaded.errors.count) errors, \(loaded.warnings.count) warnings")
+            logger.debug("validated", metadata: [
+                "file": "\(file)", "milliseconds": "\(Int(Date().timeIntervalSince(started) * 1000))",
+                "errors": "\(loaded.errors.count)", "warnings": "\(loaded.warnings.count)",
+            ])
             if loaded.diagnostics.contains(where: { $0.kind == .unreadable }) { unreadable = true }
             let fileFailed = !loaded.errors.isEmpty || (strict && !loaded.warnings.isEmpty)
             failed = failed || fileFailed

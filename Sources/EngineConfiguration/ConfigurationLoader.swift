@@ -177,11 +177,19 @@ public struct ConfigurationLoader: Sendable {
             throw ConfigurationError(diagnostics: loaded.diagnostics)
         }
         for diagnostic in loaded.diagnostics {
-            var fallback = ""
-            if diagnostic.severity == .error {
-                fallback = diagnostic.path.map { $0.isRoot ? " (using the defaults)" : " (using its default)" } ?? " (using the defaults)"
+            var metadata: Logger.Metadata = ["problem": "\(diagnostic.message)", "severity": "\(diagnostic.severity.rawValue)"]
+            if let file = diagnostic.file { metadata["file"] = "\(file)" }
+            if let location = diagnostic.location {
+                metadata["line"] = "\(location.line)"
+                if let column = location.column { metadata["column"] = "\(column)" }
             }
-            logger.warning("\(diagnostic.description)\(fallback)")
+            if let path = diagnostic.path, !path.isRoot { metadata["keyPath"] = "\(path)" }
+            let message: Logger.Message = switch diagnostic.severity {
+            case .error where diagnostic.path.map({ !$0.isRoot }) ?? false: "invalid configuration value; its default is used"
+            case .error: "unusable configuration; the defaults are used"
+            default: "configuration warning"
+            }
+            logger.warning(message, metadata: metadata)
         }
         return loaded
     }

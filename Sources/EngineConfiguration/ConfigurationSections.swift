@@ -29,6 +29,8 @@ public struct PerformanceSettings: Sendable, Equatable {
 public struct DebugSettings: Sendable, Equatable {
     public var timelineLogging: Bool
     public var positionLogging: Bool
+    public var syncLogging: Bool
+    public var cacheLogging: Bool
     public var verboseMode: Bool
 }
 

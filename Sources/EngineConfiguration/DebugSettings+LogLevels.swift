@@ -1,10 +1,14 @@
 import TimelineLogging
 
 extension DebugSettings {
-    /// The log levels these `Debug` flags ask for: `TimelineLogging` and `PositionLogging` lower
-    /// their category to `debug`, `VerboseMode` logs everything at `trace`.
+    /// The log levels these `Debug` flags ask for: `TimelineLogging`, `PositionLogging`,
+    /// `SyncLogging` and `CacheLogging` lower their category to `debug`, `VerboseMode` logs
+    /// everything at `trace`.
     public var logLevels: LogLevels {
-        LogLevels(timelineLogging: timelineLogging, positionLogging: positionLogging, verboseMode: verboseMode)
+        var levels = LogLevels()
+        let flags: [(LogCategory, Bool)] = [(.timeline, timelineLogging), (.position, positionLogging), (.sync, syncLogging), (.cache, cacheLogging)]
+        for (category, on) in flags where on { levels.levels[category] = .debug }
+        return verboseMode ? LogLevels(default: .trace) : levels
     }
 }
 

@@ -137,13 +137,25 @@ extension ConfigurationSchema {
       "properties": {
         "TimelineLogging": {
           "title": "Timeline logging",
-          "description": "Log timeline updates (category timeline) at debug level.",
+          "description": "Log timeline loading: configuration diagnostics, requests and their retries (category timeline) at debug level.",
           "type": "boolean",
           "default": false
         },
         "PositionLogging": {
           "title": "Position logging",
           "description": "Log position saves and restorations (category position) at debug level.",
+          "type": "boolean",
+          "default": false
+        },
+        "SyncLogging": {
+          "title": "Sync logging",
+          "description": "Log sync rounds, the registers they move and the change stream (category sync) at debug level.",
+          "type": "boolean",
+          "default": false
+        },
+        "CacheLogging": {
+          "title": "Cache logging",
+          "description": "Log cache evictions and store migrations (category cache) at debug level.",
           "type": "boolean",
           "default": false
         },

@@ -53,6 +53,8 @@ public struct TimelineConfiguration: Sendable, Equatable {
         self.debug = DebugSettings(
             timelineLogging: debug.bool("TimelineLogging"),
             positionLogging: debug.bool("PositionLogging"),
+            syncLogging: debug.bool("SyncLogging"),
+            cacheLogging: debug.bool("CacheLogging"),
             verboseMode: debug.bool("VerboseMode"))
         let cache = SectionReader(resolved, "TimelineCache")
         timelineCache = TimelineCacheSettings(

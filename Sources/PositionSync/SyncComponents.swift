@@ -28,23 +28,19 @@ public struct SyncComponents: Sendable {
     }
 
     public init(configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry) throws(PipelineError) {
-        guard case .merge(let policy) = try registry.build(StrategyNode(configuration.sync.policy), kind: .merge) else {
-            throw PipelineError("\(configuration.sync.policy.name) is not a merge policy")
-        }
+        let policy = try registry.mergePolicy(configuration.sync.policy)
         let persistence = configuration.positionPersistence
         var spec = persistence.crossSessionSync ? configuration.sync.transport : DefaultComponents.noTransport
-        var built: BuiltStrategy?
+        var transport: (any SyncTransport)?
+        // iCloud's store where the platform has it: elsewhere it does not build, and sync stays off.
         if persistence.crossSessionSync, spec.name == DefaultComponents.noTransport.name, persistence.iCloudSyncEnabled,
-           let iCloud = try? registry.build(StrategyNode(DefaultComponents.iCloudTransport), kind: .transport) {
+           let iCloud = try? registry.transport(DefaultComponents.iCloudTransport) {
             spec = DefaultComponents.iCloudTransport
-            built = iCloud
+            transport = iCloud
         }
-        if built == nil { built = try registry.build(StrategyNode(spec), kind: .transport) }
-        guard case .transport(let transport) = built else {
-            throw PipelineError("\(spec.name) is not a transport")
-        }
+        if transport == nil { transport = try registry.transport(spec) }
         self.policy = policy
-        self.transport = transport
+        self.transport = transport!
         transportSpec = spec
     }
 }

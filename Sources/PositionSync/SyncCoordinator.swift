@@ -204,7 +204,7 @@ public actor SyncCoordinator {
                 let fallback = min(30, 0.5 * pow(2, Double(min(attempt, 16) - 1)))
                 return max(0.05, network.retryDelay(after: .connection("sync"), attempt: attempt, jitter: jitter()) ?? fallback)
             },
-            log: { message in LogCategory.sync.logger.info("sync \(device): \(message)") })
+            log: { message in LogCategory.sync.logger.info("\(message)", metadata: ["device": "\(device)"]) })
         let changes = components.transport.changes(watch)
         listener = Task {
             for await pull in changes {
@@ -221,7 +221,9 @@ public actor SyncCoordinator {
         let report = try await syncRound.merge(pull, at: now())
         await announce(report, ownBefore: before)
         if !report.changed.isEmpty {
-            LogCategory.sync.logger.debug("heard \(report.changed.count) moved from \(pull.devices.joined(separator: ", "))")
+            LogCategory.sync.logger.debug("heard a change", metadata: [
+                "device": "\(device)", "moved": "\(report.changed.count)", "from": "\(pull.devices.joined(separator: ","))",
+            ])
         }
         if !timerArmed, try await pending() > 0 { schedule(after: 0) }
         if case .offline = status { publish(.synced(at: now(), wrongClocks: [])) }
@@ -246,7 +248,6 @@ public actor SyncCoordinator {
             failures = 0
             publish(.synced(at: date, wrongClocks: report.wrongClocks.keys.sorted()))
             await announce(report, ownBefore: before)
-            LogCategory.sync.logger.debug("synced \(device): \(report.changed.count) moved, \(report.acknowledged) sent")
             return report
         } catch let failure as SyncRound.Failure {
             failures += 1
@@ -257,7 +258,10 @@ public actor SyncCoordinator {
             } else {
                 publish(.error(message: failure.description, retryAt: delay.map { date.addingTimeInterval($0) }))
             }
-            LogCategory.sync.logger.warning("sync \(device): \(failure.description)")
+            LogCategory.sync.logger.warning("sync round failed", metadata: [
+                "device": "\(device)", "error": "\(failure.description)", "pending": "\(failure.pending)",
+                "retry": "\(delay.map { "\($0)" } ?? "none")",
+            ])
             if let delay { schedule(after: delay) }
             throw failure
         }

@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import SyncModel
+import TimelineLogging
 import TimelineStore
 
 /// One pull → merge → push round between a store and a transport.
@@ -99,6 +101,10 @@ public struct SyncRound: Sendable {
         try await OffPool.run { () throws(StoreError) in try store.acknowledge(pending.map(\.id), devices: devices, at: date) }
         report.pushed = publication.own.count
         report.acknowledged = pending.count
+        LogCategory.sync.logger.debug("sync round", metadata: [
+            "device": "\(device)", "heard": "\(devices.joined(separator: ","))", "pulled": "\(report.pulled)",
+            "moved": "\(report.changed.count)", "pushed": "\(report.pushed)", "sent": "\(report.acknowledged)",
+        ])
         return report
     }
 
@@ -127,6 +133,17 @@ public struct SyncRound: Sendable {
             }
             return (moved, merge.wrongClocks.mapValues { Double($0) / 1000 }, resynced)
         }
+        let logger = LogCategory.sync.logger
+        for (key, postId) in outcome.changed {
+            logger.debug("register moved", metadata: [
+                "device": "\(device)", "account": "\(key.account)", "timeline": "\(key.timeline)", "post": "\(postId ?? "-")",
+                "policy": "\(components.policy.name)",
+            ])
+        }
+        for (wrong, ahead) in outcome.wrongClocks {
+            logger.notice("clock ahead", metadata: ["device": "\(device)", "from": "\(wrong)", "seconds": "\(ahead)"])
+        }
+        if outcome.resynced { logger.notice("resynced after the grace period", metadata: ["device": "\(device)"]) }
         return Report(changed: outcome.changed, pulled: pull.records.count, warnings: pull.warnings, devices: pull.devices, resynced: outcome.resynced,
                       wrongClocks: outcome.wrongClocks)
     }

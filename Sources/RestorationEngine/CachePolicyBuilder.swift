@@ -80,9 +80,6 @@ public struct CachePolicyBuilder: Sendable {
 
     /// The cache policy a spec names.
     public func policy(_ spec: ComponentSpec) throws(PipelineError) -> any CachePolicy {
-        guard case .cache(let built) = try registry.build(StrategyNode(spec), kind: .cache) else {
-            throw PipelineError("\(spec.name) did not build a cache policy")
-        }
-        return built
+        try registry.cachePolicy(spec)
     }
 }

@@ -43,7 +43,7 @@ public enum ConfigurationSchemaComposer {
         definitions["sink"] = Value.Member(value: definition(
             title: "Log sink",
             description: "One log destination: the sink's name under Sink, and its options beside it.",
-            nameKey: "Sink", entries: LogSinkFactory.builtIns.map { Entry(name: $0.name, summary: $0.summary, schema: $0.optionSchema, composes: false) }))
+            nameKey: "Sink", entries: registry.logSinks.map { Entry(name: $0.name, summary: $0.summary, schema: $0.optionSchema, composes: false) }))
         // A parameter schema's local references (`#/$defs/…`, `#`) point into that schema; in the
         // composition it sits beside others, so it is kept whole under a name of its own and its
         // references are rewritten to point there.

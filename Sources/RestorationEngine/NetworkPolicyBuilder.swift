@@ -22,17 +22,11 @@ public struct NetworkPolicyBuilder: Sendable {
     /// The configured reach strategy (`Network.Reach`).
     public func reachStrategy() throws(PipelineError) -> any ReachStrategy {
         let spec = configuration.network.reach.name.isEmpty ? DefaultComponents.reach : configuration.network.reach
-        guard case .reach(let built) = try registry.build(StrategyNode(spec), kind: .reach) else {
-            throw PipelineError("\(spec.name) did not build a reach strategy")
-        }
-        return built
+        return try registry.reachStrategy(spec)
     }
 
     /// The policy a spec names, with its parameters checked against the type's schema.
     public func policy(from spec: ComponentSpec) throws(PipelineError) -> any NetworkPolicy {
-        guard case .network(let built) = try registry.build(StrategyNode(spec), kind: .network) else {
-            throw PipelineError("\(spec.name) did not build a network policy")
-        }
-        return built
+        try registry.networkPolicy(spec)
     }
 }

@@ -1,6 +1,7 @@
 import EngineConfiguration
 import JSONSchema
 import StrategyKit
+import TimelineLogging
 import ValueTree
 
 /// Strategy types by kind and by name, and the one factory that builds any component from a
@@ -12,12 +13,20 @@ import ValueTree
 /// registered twice or an empty name is refused here, never skipped later.
 public struct StrategyRegistry: Sendable {
     public let types: [StrategyType]
+    /// The log sinks `Logging.Sinks` can name (`Stderr`, `JSONLines`, and any an app adds).
+    public let logSinks: [LogSinkFactory]
     /// Each type's parameter schema, compiled with `additionalProperties: false`.
     private let compiledSchemas: [String: JSONSchema]
     /// The configuration schema composed from these types, once asked for.
     let schemaCache = ConfigurationSchemaCache()
 
-    public init(_ types: [StrategyType]) throws(RegistryError) {
+    public init(_ types: [StrategyType], logSinks: [LogSinkFactory] = LogSinkFactory.builtIns) throws(RegistryError) {
+        var sinkNames: Set<String> = []
+        for sink in logSinks {
+            guard !sink.name.isEmpty, sinkNames.insert(sink.name).inserted else {
+                throw RegistryError("log sink \(Value.quote(sink.name)) is registered twice or has no name")
+            }
+        }
         var compiled: [String: JSONSchema] = [:]
         for type in types {
             guard !type.name.isEmpty, type.name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) }) else {
@@ -35,12 +44,18 @@ public struct StrategyRegistry: Sendable {
             }
         }
         self.types = types
+        self.logSinks = logSinks
         compiledSchemas = compiled
     }
 
     /// `self` with `more` registered after the types already here.
     public func adding(_ more: [StrategyType]) throws(RegistryError) -> StrategyRegistry {
-        try StrategyRegistry(types + more)
+        try StrategyRegistry(types + more, logSinks: logSinks)
+    }
+
+    /// `self` with `more` log sinks registered after the ones already here.
+    public func adding(logSinks more: [LogSinkFactory]) throws(RegistryError) -> StrategyRegistry {
+        try StrategyRegistry(types, logSinks: logSinks + more)
     }
 
     /// The type registered under `name`.

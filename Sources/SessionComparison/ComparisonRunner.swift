@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RestorationEngine
 import SessionFormat
 import SessionReplay
 
@@ -17,11 +18,15 @@ public struct ComparisonRunner: Sendable {
     /// Builds a fresh copy of the candidates for each parallel worker, so that workers share no
     /// reference-counted stage objects (whose counts would bounce between processor caches).
     public var rebuild: (@Sendable () -> [ComparisonCandidate])?
+    /// The registry the replay builds the merge policy and the reach strategy through: the one
+    /// the candidates came from, plugins included.
+    public var registry: StrategyRegistry
 
-    public init(candidates: [ComparisonCandidate], settings: ReplaySettings, jobs: Int = 1,
+    public init(candidates: [ComparisonCandidate], settings: ReplaySettings, jobs: Int = 1, registry: StrategyRegistry = BuiltInStrategies.registry,
                 rebuild: (@Sendable () -> [ComparisonCandidate])? = nil) {
         self.candidates = candidates
         self.settings = settings
+        self.registry = registry
         self.jobs = max(1, jobs)
         self.rebuild = rebuild
     }
@@ -55,7 +60,7 @@ public struct ComparisonRunner: Sendable {
 
     func evaluate(_ reader: inout SessionReader, with candidates: [ComparisonCandidate], into report: inout ComparisonReport) -> [SessionIssue] {
         var diagnostics = reader.takeWarnings()
-        var replayer = SessionReplayer(header: reader.header, settings: settings)
+        var replayer = SessionReplayer(header: reader.header, settings: settings, registry: registry)
         var tags: [String] = []
         while let event = reader.next() {
             guard let point = replayer.apply(event, line: reader.line) else { continue }

@@ -118,17 +118,11 @@ public struct SessionReplayer {
         self.settings = settings
         timeline = ReplayTimeline(viewportHeight: header.viewport.height)
         tracker = PositionTracker(settings: settings.tracker, deviceId: header.device)
-        if let spec = settings.mergePolicy, case .merge(let policy)? = try? registry.build(StrategyNode(spec), kind: .merge) {
-            mergePolicy = policy
-        } else {
-            mergePolicy = nil
-        }
+        // The specs were checked against this registry when the configuration was loaded (and
+        // `engine compare` checks its --merge-policy and --reach): none fails to build here.
+        mergePolicy = settings.mergePolicy.flatMap { try? registry.mergePolicy($0) }
         maxClockOffset = UInt64(max(0, min(settings.maxClockOffset, 1e12)) * 1000)
-        if header.version >= SessionHeader.cachesVersion, case .reach(let built)? = try? registry.build(StrategyNode(settings.reach), kind: .reach) {
-            reach = built
-        } else {
-            reach = nil
-        }
+        reach = header.version >= SessionHeader.cachesVersion ? try? registry.reachStrategy(settings.reach) : nil
     }
 
     /// The timeline `device` sees: its own cache when it has one (version 3), else the shared one.

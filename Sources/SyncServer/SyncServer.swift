@@ -83,7 +83,7 @@ public struct SyncServer: Sendable {
             }
             return Self.json(.ok, #"{"status":"ok"}"#)
         } catch {
-            logger.error("health: the database does not answer: \(error)")
+            logger.error("health: the database does not answer", metadata: ["error": "\(error)"])
             return Self.error(.serviceUnavailable, "the database does not answer")
         }
     }
@@ -143,7 +143,7 @@ public struct SyncServer: Sendable {
             let known = StorageFailure.describe(error)
             writeHealth.failed(known?.message ?? "\(error)")
             if let known {
-                logger.error("write: \(known.message)")
+                logger.error("write failed", metadata: ["error": "\(known.message)"])
                 throw ServerError(known.status, known.message)
             }
             throw error
@@ -213,7 +213,7 @@ struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
                 response = SyncServer.error(error.status, message)
             }
         } catch {
-            logger.error("\(request.method) \(request.uri.path): \(error)")
+            logger.error("request failed", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"])
             response = SyncServer.error(.internalServerError, "internal error")
         }
         let route = SyncServer.routes[request.uri.path] != nil ? request.uri.path : "other"

@@ -8,6 +8,7 @@ import StrategyKit
 import SyncModel
 import TimelineCore
 import TimelineLoading
+import TimelineLogging
 import TimelineStore
 #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
 import URLSessionHTTP
@@ -40,6 +41,7 @@ public final class TimelineEngine: @unchecked Sendable {
     private var tracker: PositionTracker
     private var policy: ResumePolicy
     private let registry: StrategyRegistry
+    private let logRouting: LogRouting
     private let clock: @Sendable () -> Date
     private let store: TimelineStore?
     private let scope: StoreScope
@@ -51,48 +53,39 @@ public final class TimelineEngine: @unchecked Sendable {
     private var storeError: StoreError?
     private var resumeState = ResumeState()
     /// Sync with the reader's other devices, when the configuration's transport is not `None`
-    /// and there is a store to keep the outbox in.
-    public let sync: SyncCoordinator?
+    /// and there is a store to keep the outbox in. A reload that changes the `Sync` section
+    /// replaces it: read it again after `reload`.
+    public var sync: SyncCoordinator? { locked { coordinator } }
+    private var coordinator: SyncCoordinator?
+    /// This device's id in sync, once the store gave one.
+    private var device: String?
 
     /// Builds the engine from a configuration; throws when its pipeline cannot be built.
     ///
     /// With a `store`, saved positions are written to it as they are saved and the history is
     /// loaded from it, so that after a restart restoration starts from the persisted history,
     /// as session replay models a relaunch; without one, everything stays in memory.
+    /// `logRouting` is the routing a reload sets from the new configuration's `Debug` and
+    /// `Logging` sections, when it follows a configuration: the process's, which
+    /// `TimelineLogging.bootstrap(configuration:)` sets up.
     public init(configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
                 deviceId: String? = nil, store: TimelineStore? = nil, scope: StoreScope = StoreScope(),
-                clock: @escaping @Sendable () -> Date = { Date() }) throws(PipelineError) {
+                clock: @escaping @Sendable () -> Date = { Date() }, logRouting: LogRouting = TimelineLogging.routing) throws(PipelineError) {
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
         HTTPExchanges.bootstrapIfNeeded(URLSessionExchange())
         #endif
         self.configuration = configuration
         self.registry = registry
+        self.logRouting = logRouting
         self.clock = clock
         self.store = store
         self.scope = scope
         pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
         policy = ResumePolicy(configuration: configuration)
-        var device = deviceId
-        var coordinator: SyncCoordinator?
-        if let store {
-            do {
-                let components = try SyncComponents(configuration: configuration, registry: registry)
-                if !components.isLocal {
-                    let id = try store.deviceId(override: deviceId)
-                    device = id
-                    coordinator = try SyncCoordinator(store: store, components: components, configuration: configuration, registry: registry,
-                                                      device: id, now: clock)
-                }
-            } catch let error as StoreError {
-                storeError = error
-            } catch let error as PipelineError {
-                throw error
-            } catch {
-                storeError = StoreError(path: store.path, "\(error)")
-            }
-        }
-        sync = coordinator
+        self.device = deviceId
+        tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: deviceId)
+        coordinator = try makeCoordinator(configuration)
         tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: device)
         if let store {
             do {
@@ -101,6 +94,27 @@ public final class TimelineEngine: @unchecked Sendable {
                 storeError = error
             }
         }
+    }
+
+    /// A sync coordinator for `configuration`, or nil when it keeps positions on this device
+    /// or there is no store. Throws when the merge policy or transport cannot be built; a store
+    /// that fails is noted in `lastStoreError`, and sync stays off.
+    private func makeCoordinator(_ configuration: TimelineConfiguration) throws(PipelineError) -> SyncCoordinator? {
+        guard let store else { return nil }
+        do {
+            let components = try SyncComponents(configuration: configuration, registry: registry)
+            guard !components.isLocal else { return nil }
+            let id = try store.deviceId(override: device)
+            locked { device = id }
+            return try SyncCoordinator(store: store, components: components, configuration: configuration, registry: registry, device: id, now: clock)
+        } catch let error as StoreError {
+            lastStoreError = error
+        } catch let error as PipelineError {
+            throw error
+        } catch {
+            lastStoreError = StoreError(path: store.path, "\(error)")
+        }
+        return nil
     }
 
     /// Saved snapshots, each with its place in the visit. Called with the lock held.
@@ -161,15 +175,77 @@ public final class TimelineEngine: @unchecked Sendable {
         return try body()
     }
 
-    /// Swaps in a new configuration and pipeline atomically.
+    /// Applies every section of `configuration` at once: the pipeline, the resume policy, the
+    /// tracker's autosave and history settings, the cache and network policies, sync (merge
+    /// policy, transport and intervals) and, when the app bootstrapped logging from its
+    /// configuration (`TimelineLogging.bootstrap(configuration:)`), the log levels and sinks.
+    ///
+    /// Everything is built before anything changes: a configuration whose strategies cannot be
+    /// built throws, and the engine goes on with the old one. A restore in flight finishes with
+    /// the pipeline it started with; when the `Sync` section changed, the old coordinator stops
+    /// listening and a round in flight finishes on the old transport, and the new coordinator
+    /// publishes what waits in the outbox.
     public func reload(configuration: TimelineConfiguration) throws(PipelineError) {
         let built = try PipelineBuilder(registry: registry, configuration: configuration).build()
-        locked {
+        // Built only to be refused here rather than at the next maintenance or load.
+        let cacheBuilder = CachePolicyBuilder(registry: registry, configuration: configuration)
+        _ = try cacheBuilder.maintenancePolicies(memoryUse: nil)
+        _ = try cacheBuilder.timelineCache()
+        let networkBuilder = NetworkPolicyBuilder(registry: registry, configuration: configuration)
+        _ = try networkBuilder.build()
+        _ = try networkBuilder.reachStrategy()
+        let old = locked { self.configuration }
+        let syncChanged = Self.syncSettingsDiffer(old, configuration)
+        let replacement = syncChanged ? try makeCoordinator(configuration) : nil
+        let retired: SyncCoordinator? = locked {
             self.configuration = configuration
             pipeline = built
             tracker.settings = PositionTracker.Settings(configuration: configuration)
             policy = ResumePolicy(configuration: configuration)
+            guard syncChanged else { return nil }
+            let retired = coordinator
+            coordinator = replacement
+            return retired
         }
+        if let retired {
+            // The new coordinator takes over the old one's state: paused in the background.
+            Task {
+                let paused = await retired.isPaused
+                await retired.stop()
+                if paused { await replacement?.pause() }
+            }
+        }
+        replacement?.localChange()
+        TimelineLogging.reconfigure(configuration: configuration, registry: registry, routing: logRouting)
+    }
+
+    /// Reads the configuration at `url` and applies it as `reload(configuration:)` does, unless
+    /// it has errors or its strategies cannot be built: then the engine goes on unchanged. The
+    /// diagnostics say why (a strategy that cannot be built is one more error).
+    public func reload(contentsOf url: URL) -> ReloadOutcome {
+        let loaded = ConfigurationLoader(schema: registry.configurationSchema).read(contentsOf: url, displayName: url.path)
+        guard loaded.errors.isEmpty else { return ReloadOutcome(applied: false, diagnostics: loaded.diagnostics) }
+        do {
+            try reload(configuration: loaded.configuration)
+        } catch {
+            let failure = ConfigurationDiagnostic(severity: .error, kind: .schema, file: url.path, location: nil, path: nil, message: error.description)
+            return ReloadOutcome(applied: false, diagnostics: loaded.diagnostics + [failure])
+        }
+        return ReloadOutcome(applied: true, diagnostics: loaded.diagnostics)
+    }
+
+    /// What `reload(contentsOf:)` did.
+    public struct ReloadOutcome: Sendable {
+        /// True when the new configuration is in force.
+        public var applied: Bool
+        /// Its errors and warnings, each with its file, line and key path.
+        public var diagnostics: [ConfigurationDiagnostic]
+    }
+
+    /// True when the sections sync is built from differ.
+    private static func syncSettingsDiffer(_ old: TimelineConfiguration, _ new: TimelineConfiguration) -> Bool {
+        old.sync != new.sync || old.positionPersistence.crossSessionSync != new.positionPersistence.crossSessionSync
+            || old.positionPersistence.iCloudSyncEnabled != new.positionPersistence.iCloudSyncEnabled || old.network != new.network
     }
 
     /// The pipeline in use, in spec notation.
@@ -243,6 +319,7 @@ public final class TimelineEngine: @unchecked Sendable {
                                  close: close, restoreSilently: true, suggestions: [], trace: [])
         }
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
+        outcome.log(pipeline: pipeline, posts: index.count)
         let suggestions = SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history,
                                                           index: index, now: now, ownReplaced: start.source == .synced ? start.ownSnapshot : nil)
         let restoration = policy.apply(outcome.restoration, after: close, in: index)

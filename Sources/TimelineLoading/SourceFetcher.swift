@@ -1,9 +1,11 @@
 import Foundation
 import HTTPExchange
+import Logging
 import ValueTree
 import StrategyKit
 import TimelineCore
 import TimelineFormats
+import TimelineLogging
 
 /// Fetches a timeline from its source, trying again as the network policy allows.
 public struct SourceFetcher: Sendable {
@@ -127,11 +129,14 @@ public struct SourceFetcher: Sendable {
                                              failure: .connection("cancelled"))), attempts)
             }
             progress(.attempting(number: number, of: policy.maxAttempts))
+            let logger = LogCategory.timeline.logger
+            logger.debug("request", metadata: ["url": "\(url.absoluteString)", "attempt": "\(number)", "of": "\(policy.maxAttempts)"])
             let began = clock.now
             let result = await once()
             var attempt = Attempt(number: number, startedAt: seconds(began - start), duration: seconds(clock.now - began))
             switch result {
             case .success(let value):
+                logger.trace("answered", metadata: ["url": "\(url.absoluteString)", "attempt": "\(number)", "seconds": "\(attempt.duration)"])
                 attempts.append(attempt)
                 return (.success(value), attempts)
             case .failure(let error):
@@ -140,6 +145,10 @@ public struct SourceFetcher: Sendable {
                 attempt.retryDelay = delay
                 attempts.append(attempt)
                 progress(.failed(number: number, message: error.message, retryIn: delay))
+                logger.info("request failed", metadata: [
+                    "url": "\(url.absoluteString)", "attempt": "\(number)", "error": "\(error.message)",
+                    "retryIn": "\(delay.map { "\($0)" } ?? "none")", "policy": "\(policy.name)",
+                ])
                 guard let delay else {
                     var message = error.message
                     if attempts.count > 1 { message += " (after \(attempts.count) attempts)" }

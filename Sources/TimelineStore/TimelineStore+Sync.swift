@@ -78,7 +78,9 @@ extension TimelineStore {
     @discardableResult
     public func savePosition(_ snapshot: PositionSnapshot, scope: StoreScope, device: String, explicit: Bool = false, ordered: Bool = true,
                              visit: PositionRecord.Visit? = nil, at date: Date = Date()) throws(StoreError) -> PositionRecord {
-        try writeLocal(snapshot, scope: scope, device: device, explicit: explicit, ordered: ordered, visit: visit, at: date)
+        let record = try writeLocal(snapshot, scope: scope, device: device, explicit: explicit, ordered: ordered, visit: visit, at: date)
+        Self.logSave(snapshot, scope: scope, device: device)
+        return record
     }
 
     /// Forgets a position: a tombstone, a reset that travels like a write.

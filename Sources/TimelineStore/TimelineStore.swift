@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
+import Logging
 import JSONText
 import StrategyKit
 import TimelineCore
 import TimelineFormats
+import TimelineLogging
 import ValueTree
 
 /// The engine's state in one SQLite file (through GRDB, in WAL mode): per account and timeline,
@@ -58,9 +60,11 @@ public final class TimelineStore: Sendable {
             // Another process may apply a migration between our check and our change: ours then
             // fails harmlessly, and migrating again goes on from what it applied.
             var attempts = 0
+            let applied = (try? pool.read(StoreSchema.migrator.appliedMigrations)) ?? []
             while true {
                 do {
                     try StoreSchema.migrator.migrate(pool)
+                    TimelineStore.logMigrations(path: path, before: applied, after: (try? pool.read(StoreSchema.migrator.appliedMigrations)) ?? applied)
                     break
                 } catch {
                     attempts += 1
@@ -341,6 +345,7 @@ public final class TimelineStore: Sendable {
             try db.execute(sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
                            arguments: [scope.account, scope.timeline, snapshot.postId, savedAt, json])
         }
+        Self.logSave(snapshot, scope: scope, device: nil)
     }
 
     /// The saved snapshots of `scope`, newest first.
@@ -432,6 +437,10 @@ public final class TimelineStore: Sendable {
                 report.readPosts += try delete(readPostsPolicy.evictions(from: reads, now: now), from: "readPost", scope: scope,
                                                among: reads, db: db)
             }
+            LogCategory.cache.logger.debug("evicted", metadata: [
+                "store": "\(path)", "cachedPosts": "\(report.cachedPosts)", "snapshots": "\(report.snapshots)", "readPosts": "\(report.readPosts)",
+                "timelinePolicy": "\(timelinePolicy.name)", "historyPolicy": "\(historyPolicy.name)", "readPostsPolicy": "\(readPostsPolicy.name)",
+            ])
             return report
         }
     }

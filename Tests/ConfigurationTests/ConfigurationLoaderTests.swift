@@ -230,9 +230,12 @@ struct ConfigurationLoaderTests {
         let sink = MemorySink()
         let logger = TimelineLogging.logger(.timeline, levels: LogLevels(), sinks: [sink])
         let loaded = try ConfigurationLoader(logger: logger).load(data: data, fileName: "config.plist")
-        #expect(sink.messages == [
-            "config.plist:7:9: error: PositionPersistence.MaxHistorySize: expected integer, found string \"5\" (using its default)",
-            "config.plist:16:13: error: Restoration.Pipeline[1]: missing required key \"Strategy\" (using its default)",
+        #expect(sink.messages == ["invalid configuration value; its default is used", "invalid configuration value; its default is used"])
+        #expect(sink.metadata == [
+            ["file": "config.plist", "line": "7", "column": "9", "keyPath": "PositionPersistence.MaxHistorySize", "severity": "error",
+             "problem": "expected integer, found string \"5\""],
+            ["file": "config.plist", "line": "16", "column": "13", "keyPath": "Restoration.Pipeline[1]", "severity": "error",
+             "problem": "missing required key \"Strategy\""],
         ])
         #expect(loaded.errors.count == 2)
         #expect(loaded.configuration.positionPersistence.maxHistorySize == 10)
@@ -246,7 +249,9 @@ struct ConfigurationLoaderTests {
         let sink = MemorySink()
         let logger = TimelineLogging.logger(.timeline, levels: LogLevels(), sinks: [sink])
         let loaded = try ConfigurationLoader(logger: logger).load(data: Data("<plist><dict>".utf8), fileName: "x.plist")
-        #expect(sink.messages == ["x.plist:1:14: error: unexpected end of the document: <dict> opened at line 1 is not closed (using the defaults)"])
+        #expect(sink.messages == ["unusable configuration; the defaults are used"])
+        #expect(sink.metadata == [["file": "x.plist", "line": "1", "column": "14", "severity": "error",
+                                   "problem": "unexpected end of the document: <dict> opened at line 1 is not closed"]])
         #expect(loaded.configuration == .defaults)
         #expect(loaded.errors.first?.kind == .malformed)
     }
@@ -296,6 +301,13 @@ struct ConfigurationLoggingTests {
         let configuration = loaded.configuration
         #expect(configuration.debug.logLevels[.position] == .debug)
         #expect(configuration.debug.logLevels[.timeline] == .notice)
+        // Each category has its flag; VerboseMode logs everything.
+        for (flag, category) in [("TimelineLogging", LogCategory.timeline), ("PositionLogging", .position), ("SyncLogging", .sync), ("CacheLogging", .cache)] {
+            let levels = ConfigurationLoader().read(data: Data(#"{"Debug": {"\#(flag)": true}}"#.utf8)).configuration.debug.logLevels
+            #expect(LogCategory.allCases.map { levels[$0] } == LogCategory.allCases.map { $0 == category ? .debug : .notice }, "\(flag)")
+        }
+        let verbose = ConfigurationLoader().read(data: Data(#"{"Debug": {"VerboseMode": true, "SyncLogging": false}}"#.utf8)).configuration
+        #expect(LogCategory.allCases.allSatisfy { verbose.debug.logLevels[$0] == .trace })
         let (sinks, errors) = configuration.logging.makeSinks()
         #expect(sinks.count == 2)
         #expect(errors.isEmpty)
@@ -308,17 +320,23 @@ struct ConfigurationLoggingTests {
 // @unchecked: `stored` is read and written under `lock` only.
 final class MemorySink: LogSink, @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: [String] = []
+    private var stored: [LogRecord] = []
 
     var messages: [String] {
         lock.lock()
         defer { lock.unlock() }
-        return stored
+        return stored.map(\.message)
+    }
+
+    var metadata: [[String: String]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored.map(\.metadata)
     }
 
     func write(_ record: LogRecord) {
         lock.lock()
-        stored.append(record.message)
+        stored.append(record)
         lock.unlock()
     }
 

@@ -32,9 +32,9 @@ final class RunningServer: Sendable {
         port = Self.port(in: child.stderr)!
     }
 
-    /// The port of "listening on http://127.0.0.1:PORT", once the line is complete.
+    /// The port of "listening url=http://127.0.0.1:PORT", once the line is complete.
     static func port(in text: String) -> Int? {
-        guard let range = text.range(of: "listening on http://127.0.0.1:") else { return nil }
+        guard let range = text.range(of: "listening url=http://127.0.0.1:") else { return nil }
         let rest = text[range.upperBound...]
         guard rest.contains(where: { !$0.isNumber }) else { return nil }
         return Int(rest.prefix { $0.isNumber })

@@ -6,9 +6,12 @@ import SessionComparison
 import SessionFormat
 import SessionReplay
 import SessionSimulation
+import StrategyKit
+import SyncModel
 import Testing
 import ValueTree
 import TestSupport
+import TimelineCore
 
 @Suite(.timeLimit(.minutes(10))) struct HistogramTests {
     @Test func percentilesAreExactBelow128AndWithinPointEightPercentAbove() {
@@ -100,6 +103,37 @@ import TestSupport
             "checks", "checkRequests",
         ])
         #expect(throws: ComparisonReportError.self) { try ComparisonReportCoding.report(from: try JSONReader().read("{\"format\":\"x\"}")) }
+    }
+
+    /// A merge policy an app registers itself: LastWriterWins that counts its calls.
+    struct CountingPolicy: MergePolicy {
+        let name = "CountingLatest"
+        let calls: Locked<Int>
+        func resolve(_ register: Register) -> Resolution {
+            calls.withLock { $0 += 1 }
+            guard let winner = register.liveHeads.max(by: { $0.stamp < $1.stamp }) else { return .empty }
+            return Resolution(winner: winner, candidates: register.heads, reason: "latest write")
+        }
+    }
+
+    @Test("the replay builds the merge policy through the runner's registry: an app's own policy is used, with the figures of the one it copies")
+    func registeredMergePolicy() throws {
+        let calls = Locked(0)
+        let type = StrategyType(name: "CountingLatest", kind: .merge, summary: "LastWriterWins, counted.") { _ in
+            .merge(CountingPolicy(calls: calls))
+        }
+        let registry = try BuiltInStrategies.registry.adding([type])
+        let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: ["ExactMatch > Fallback"], registry: registry)
+        var settings = ReplaySettings(configuration: .defaults)
+        settings.mergePolicy = ComponentSpec(name: "CountingLatest")
+        let files = (1...4).map { Fixtures.repositoryURL("sessions/devices/devices-000\($0).jsonl").path }
+        let counted = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1, registry: registry).run(files: files)
+        #expect(calls.withLock { $0 } > 0)
+        settings.mergePolicy = ComponentSpec(name: "LastWriterWins")
+        let builtIn = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1).run(files: files)
+        #expect(counted.pipelines[0].all.syncedPoints == builtIn.pipelines[0].all.syncedPoints)
+        #expect(counted.pipelines[0].all.switchExact == builtIn.pipelines[0].all.switchExact)
+        #expect(counted.pipelines[0].all.backJumps == builtIn.pipelines[0].all.backJumps)
     }
 
     @Test("the sync figures of multi-device sessions: counted, the same for any jobs, and kept through JSON")

@@ -90,4 +90,24 @@ struct LoggingTests {
         let jsonLines = try #require(LogSinkFactory.builtIns.first { $0.name == "JSONLines" })
         #expect(throws: LogSinkError.self) { try jsonLines.make([:]) }
     }
+
+    @Test("a logger made before the routing changes follows its new levels and sinks; a level set on the logger wins")
+    func routingReachesLoggersAlreadyMade() {
+        let first = RecordingSink(), second = RecordingSink()
+        let routing = LogRouting(levels: LogLevels(), sinks: [first])
+        let logger = Logger(label: LogCategory.sync.label) { TimelineLogHandler(label: $0, routing: routing) }
+        logger.debug("dropped")
+        logger.notice("kept")
+        routing.update(levels: LogLevels(default: .debug), sinks: [second])
+        logger.debug("now kept")
+        #expect(first.records.map(\.message) == ["kept"])
+        #expect(second.records.map(\.message) == ["now kept"])
+        routing.update(levels: LogLevels(default: .error))
+        logger.warning("dropped again")
+        var own = logger
+        own.logLevel = .trace
+        own.trace("the logger's own level")
+        #expect(second.records.map(\.message) == ["now kept", "the logger's own level"])
+        #expect(logger.logLevel == .error)
+    }
 }
