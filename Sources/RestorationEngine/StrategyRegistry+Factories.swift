@@ -9,35 +9,33 @@ import SyncModel
 extension StrategyRegistry {
     /// The merge policy `spec` names, its parameters checked.
     public func mergePolicy(_ spec: ComponentSpec) throws(PipelineError) -> any MergePolicy {
-        guard case .merge(let built) = try build(StrategyNode(spec), kind: .merge) else { throw Self.wrongKind(spec, "merge policy") }
-        return built
+        try component(spec, .merge, "merge policy") { if case .merge(let built) = $0 { built } else { nil } }
     }
 
     /// The transport `spec` names, its parameters checked.
     public func transport(_ spec: ComponentSpec) throws(PipelineError) -> any SyncTransport {
-        guard case .transport(let built) = try build(StrategyNode(spec), kind: .transport) else { throw Self.wrongKind(spec, "transport") }
-        return built
+        try component(spec, .transport, "transport") { if case .transport(let built) = $0 { built } else { nil } }
     }
 
     /// The reach strategy `spec` names, its parameters checked.
     public func reachStrategy(_ spec: ComponentSpec) throws(PipelineError) -> any ReachStrategy {
-        guard case .reach(let built) = try build(StrategyNode(spec), kind: .reach) else { throw Self.wrongKind(spec, "reach strategy") }
-        return built
+        try component(spec, .reach, "reach strategy") { if case .reach(let built) = $0 { built } else { nil } }
     }
 
     /// The cache policy `spec` names, its parameters checked.
     public func cachePolicy(_ spec: ComponentSpec) throws(PipelineError) -> any CachePolicy {
-        guard case .cache(let built) = try build(StrategyNode(spec), kind: .cache) else { throw Self.wrongKind(spec, "cache policy") }
-        return built
+        try component(spec, .cache, "cache policy") { if case .cache(let built) = $0 { built } else { nil } }
     }
 
     /// The network policy `spec` names, its parameters checked.
     public func networkPolicy(_ spec: ComponentSpec) throws(PipelineError) -> any NetworkPolicy {
-        guard case .network(let built) = try build(StrategyNode(spec), kind: .network) else { throw Self.wrongKind(spec, "network policy") }
-        return built
+        try component(spec, .network, "network policy") { if case .network(let built) = $0 { built } else { nil } }
     }
 
-    private static func wrongKind(_ spec: ComponentSpec, _ kind: String) -> PipelineError {
-        PipelineError("\(spec.name) did not build a \(kind)")
+    /// `spec` built as `kind`, and taken out of its case.
+    private func component<T>(_ spec: ComponentSpec, _ kind: StrategyKind, _ label: String,
+                              _ extract: (BuiltStrategy) -> T?) throws(PipelineError) -> T {
+        guard let built = extract(try build(StrategyNode(spec), kind: kind)) else { throw PipelineError("\(spec.name) did not build a \(label)") }
+        return built
     }
 }

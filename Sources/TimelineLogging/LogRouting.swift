@@ -4,7 +4,7 @@ import Logging
 /// Where the records of a bootstrapped process go, and at which levels: one value the
 /// handlers read at every call, so that a change (a configuration loaded or reloaded, the
 /// command line's `--verbose`) reaches every logger already made.
-// @unchecked: `levels` and `sinks` are read and written under `lock` only.
+// @unchecked: every stored property is read and written under `lock` only (`locked`).
 public final class LogRouting: @unchecked Sendable {
     private let lock = NSLock()
     private var currentLevels: LogLevels
@@ -29,69 +29,47 @@ public final class LogRouting: @unchecked Sendable {
         currentSinks = sinks
     }
 
-    /// The levels in force.
-    public var levels: LogLevels {
+    private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
-        return currentLevels
+        return body()
     }
 
+    /// The levels in force.
+    public var levels: LogLevels { locked { currentLevels } }
+
     /// The sinks in force.
-    public var sinks: [any LogSink] {
-        lock.lock()
-        defer { lock.unlock() }
-        return currentSinks
-    }
+    public var sinks: [any LogSink] { locked { currentSinks } }
 
     /// The command line's override, applied to every configuration's levels.
     public var verbosity: Verbosity {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return currentVerbosity
-        }
-        set {
-            lock.lock()
-            currentVerbosity = newValue
-            lock.unlock()
-        }
+        get { locked { currentVerbosity } }
+        set { locked { currentVerbosity = newValue } }
     }
 
     /// True once the process asked its configuration to set the levels and sinks
     /// (`TimelineLogging.bootstrap(configuration:)`): a reload then sets them again.
     public var followsConfiguration: Bool {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return following
-        }
-        set {
-            lock.lock()
-            following = newValue
-            lock.unlock()
-        }
+        get { locked { following } }
+        set { locked { following = newValue } }
     }
 
     /// The level for a swift-log label.
     public func level(forLabel label: String) -> Logger.Level {
-        lock.lock()
-        defer { lock.unlock() }
-        return currentLevels.level(forLabel: label)
+        locked { currentLevels.level(forLabel: label) }
     }
 
     /// Replaces the levels and the sinks at once: a record is written with the old pair or
     /// the new, never a mix.
     public func update(levels: LogLevels, sinks: [any LogSink]) {
-        lock.lock()
-        currentLevels = levels
-        currentSinks = sinks
-        lock.unlock()
+        locked {
+            currentLevels = levels
+            currentSinks = sinks
+        }
     }
 
     /// Replaces the levels and keeps the sinks.
     public func update(levels: LogLevels) {
-        lock.lock()
-        currentLevels = levels
-        lock.unlock()
+        locked { currentLevels = levels }
     }
 }

@@ -84,14 +84,22 @@ struct FacadeTrailingSaveTests {
 
 @Suite("Maintenance through the façade", .timeLimit(.minutes(10)))
 struct FacadeMaintenanceTests {
-    @Test("performMaintenance shrinks the caches to their floors under memory pressure, and reports it")
-    func memoryPressure() throws {
+    static let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// A store in a new folder with 40 cached posts, a minute apart, refreshed at `now`.
+    static func storeWithPosts() throws -> (directory: URL, store: TimelineStore, posts: [Post]) {
         let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
-        let now = Date(timeIntervalSince1970: 1_700_000_000)
         let posts = (0..<40).map { Post(id: "p\($0)", createdAt: now.addingTimeInterval(Double(-60 * $0)), text: "post \($0)") }
         try store.saveTimeline(posts, scope: StoreScope(), refreshedAt: now)
+        return (directory, store, posts)
+    }
+
+    @Test("performMaintenance shrinks the caches to their floors under memory pressure, and reports it")
+    func memoryPressure() throws {
+        let (directory, store, posts) = try Self.storeWithPosts()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let now = Self.now
         for n in 0..<3 {
             try store.saveSnapshot(PositionSnapshot(postId: "p\(n)", savedAt: now.addingTimeInterval(Double(n))), scope: StoreScope())
         }

@@ -51,13 +51,9 @@ struct ReloadTests {
 
     @Test("the cache policies: maintenance after a reload trims to the new MaxCacheSize")
     func cachePolicy() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let (directory, store, _) = try FacadeMaintenanceTests.storeWithPosts()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
-        let now = Date(timeIntervalSince1970: 1_700_000_000)
-        let posts = (0..<40).map { Post(id: "p\($0)", createdAt: now.addingTimeInterval(Double(-60 * $0)), text: "post \($0)") }
-        try store.saveTimeline(posts, scope: StoreScope(), refreshedAt: now)
-        let engine = try TimelineEngine(store: store, clock: { now })
+        let engine = try TimelineEngine(store: store, clock: { FacadeMaintenanceTests.now })
         #expect(try engine.performMaintenance().removed.cachedPosts == 0)
         try engine.reload(configuration: Self.configuration(#"{"TimelineCache": {"MaxCacheSize": 10}}"#))
         #expect(try engine.performMaintenance().removed.cachedPosts == 30)
