@@ -20,6 +20,16 @@ let strategyNames = [
     "PostWindow", "CacheOnly", "OnePage", "TopPages",
 ]
 
+/// The package trait that adds `engine serve` and the `SyncServer` library: Hummingbird,
+/// postgres-nio, swift-crypto and swift-prometheus are built only with it
+/// (`swift build --traits SyncServer`).
+let server = "SyncServer"
+
+/// A dependency on `product` of `package` that only the SyncServer trait builds.
+func serverOnly(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: [server]))
+}
+
 /// What a strategy needs beyond the common modules.
 let strategyDependencies: [String: [Target.Dependency]] = ["HTTP": ["HTTPExchange"], "MastodonMarkers": ["HTTPExchange"]]
 
@@ -50,8 +60,13 @@ let package = Package(
         // HTTP clients to bootstrap (`HTTPExchanges`): AsyncHTTPClient, or the platform's URLSession.
         .library(name: "NIOHTTP", targets: ["NIOHTTP"]),
         .library(name: "URLSessionHTTP", targets: ["URLSessionHTTP"]),
-        // The sync server, to run in a process of one's own (`engine serve` runs it).
+        // The sync server, to run in a process of one's own (`engine serve` runs it); empty
+        // unless the SyncServer trait is enabled.
         .library(name: "SyncServer", targets: ["SyncServer"]),
+    ],
+    traits: [
+        .trait(name: server, description: "The sync server: engine serve and the SyncServer library, over Hummingbird, PostgreSQL (postgres-nio), swift-crypto and swift-prometheus."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -200,9 +215,10 @@ let package = Package(
             dependencies: [
                 "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation", "StrategyPlugins", "PositionSync", "SyncModel",
                 "EngineConfiguration", "JSONSchema", "JSONText", "PositionTracking", "PropertyList", "RestorationEngine", "SessionFormat",
-                "StrategyKit", "TimelineCore", "TimelineFormats", "TimelineLoading", "TimelineLogging", "TimelineStore", "ValueTree", "SyncServer",
+                "StrategyKit", "TimelineCore", "TimelineFormats", "TimelineLoading", "TimelineLogging", "TimelineStore", "ValueTree",
                 "HTTPExchange", "NIOHTTP",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .target(name: "SyncServer", condition: .when(traits: [server])),
+                serverOnly("Hummingbird", "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -214,16 +230,16 @@ let package = Package(
             name: "SyncServer",
             dependencies: [
                 "SyncModel", "JSONText", "ValueTree",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                serverOnly("Hummingbird", "hummingbird"),
+                serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
+                serverOnly("UnixSignals", "swift-service-lifecycle"),
+                serverOnly("Prometheus", "swift-prometheus"),
+                serverOnly("Crypto", "swift-crypto"),
+                serverOnly("PostgresNIO", "postgres-nio"),
+                serverOnly("NIOSSL", "swift-nio-ssl"),
+                serverOnly("NIOCore", "swift-nio"),
+                serverOnly("GRDB", "GRDB.swift"),
+                serverOnly("Logging", "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -236,7 +252,7 @@ let package = Package(
                 "NIOHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "TimelineEngineBenchmarks",
     platforms: [.macOS(.v13)],
-    dependencies: [.package(name: "TimelineEngine", path: ".."),
+    dependencies: [.package(name: "TimelineEngine", path: "..", traits: ["SyncServer"]),
                    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
                    .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
                    .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),

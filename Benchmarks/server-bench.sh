@@ -12,7 +12,7 @@ if [ -z "${ENGINE_TEST_POSTGRES_URL:-}" ]; then
   ENGINE_TEST_POSTGRES_URL=$(.ci/postgres.sh start)
   trap '.ci/postgres.sh stop || true' EXIT
 fi
-swift build -c release --product engine >&2
+swift build -c release --product engine --traits SyncServer >&2
 swift build -c release --package-path Benchmarks --product server-bench >&2
 bench=Benchmarks/.build/release/server-bench
 work=$(mktemp -d)

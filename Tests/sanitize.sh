@@ -12,7 +12,7 @@ if [ "${1:-}" = "--filter" ]; then filter=$2; fi
 mkdir -p .build-tsan
 log=.build-tsan/sanitize.log
 status=0
-TSAN_OPTIONS="halt_on_error=0 ${TSAN_OPTIONS:-}" swift test --sanitize=thread --scratch-path .build-tsan --filter "$filter" >"$log" 2>&1 || status=$?
+TSAN_OPTIONS="halt_on_error=0 ${TSAN_OPTIONS:-}" swift test --traits SyncServer --sanitize=thread --scratch-path .build-tsan --filter "$filter" >"$log" 2>&1 || status=$?
 grep -E "Test run with|WARNING: ThreadSanitizer|SUMMARY: ThreadSanitizer|error:" "$log" | sort | uniq -c || true
 if grep -q "WARNING: ThreadSanitizer" "$log"; then
   echo "ThreadSanitizer reported races; the full log is $log" >&2

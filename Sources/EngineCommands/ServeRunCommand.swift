@@ -1,3 +1,4 @@
+#if SyncServer
 import ArgumentParser
 import Foundation
 import SyncServer
@@ -89,3 +90,4 @@ struct ServeRunCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SyncServer
 import ArgumentParser
 import Foundation
 import SyncServer
@@ -88,3 +89,4 @@ struct ServeTokenCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SyncServer
 import ArgumentParser
 import Foundation
 import Logging
@@ -61,3 +62,4 @@ struct ServerStorageOptions: ParsableArguments {
         }
     }
 }
+#endif

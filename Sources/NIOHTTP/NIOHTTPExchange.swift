@@ -11,7 +11,9 @@ import NIOPosix
 /// Redirects are followed here rather than by AsyncHTTPClient, so that the token goes only to
 /// the origin it was meant for.
 public struct NIOHTTPExchange: HTTPExchange {
-    let client: HTTPClient
+    /// The shared client, made at the first request: a command that sends none (`engine
+    /// validate`) starts no event loop threads.
+    var client: HTTPClient { Self.sharedClient }
 
     /// The most redirects followed.
     public static let maximumRedirects = 5
@@ -26,9 +28,7 @@ public struct NIOHTTPExchange: HTTPExchange {
         return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: configuration)
     }()
 
-    public init() {
-        client = Self.sharedClient
-    }
+    public init() {}
 
     public func send(_ request: HTTPExchangeRequest) async throws(HTTPExchangeError) -> HTTPExchangeAnswer {
         do {

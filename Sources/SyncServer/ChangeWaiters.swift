@@ -1,3 +1,4 @@
+#if SyncServer
 /// Long-polls waiting for a user's registers to change. A write wakes its user's waiters; with
 /// PostgreSQL, so does a notification from another instance; at shutdown, everyone is woken
 /// so that every long-poll is answered.
@@ -59,3 +60,4 @@ public actor ChangeWaiters {
         waiting[user]?.removeValue(forKey: id)?.resume()
     }
 }
+#endif

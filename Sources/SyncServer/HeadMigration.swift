@@ -1,3 +1,4 @@
+#if SyncServer
 import Foundation
 import JSONText
 import SyncModel
@@ -10,3 +11,4 @@ enum HeadMigration {
         try SyncWireCoding.record(try JSONReader().read(Data(json.utf8)), at: "record", version: 1)
     }
 }
+#endif

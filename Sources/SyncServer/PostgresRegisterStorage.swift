@@ -1,3 +1,4 @@
+#if SyncServer
 import Foundation
 import Logging
 import NIOSSL
@@ -271,3 +272,4 @@ final class PreparedFlag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
 }
+#endif

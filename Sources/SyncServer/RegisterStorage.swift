@@ -1,3 +1,4 @@
+#if SyncServer
 import Foundation
 import JSONText
 import SyncModel
@@ -104,3 +105,4 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SyncServer
 import Foundation
 import GRDB
 
@@ -143,3 +144,4 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 }
+#endif

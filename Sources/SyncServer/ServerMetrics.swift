@@ -1,3 +1,4 @@
+#if SyncServer
 import Foundation
 import Prometheus
 
@@ -37,3 +38,4 @@ public final class ServerMetrics: Sendable {
 
     public var text: String { registry.emitToString() }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SyncServer
 import Foundation
 
 /// How `engine serve` runs: where it listens and what it accepts.
@@ -38,3 +39,4 @@ public struct ServerSettings: Sendable {
         }
     }
 }
+#endif

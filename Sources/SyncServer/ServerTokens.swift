@@ -1,3 +1,4 @@
+#if SyncServer
 import Crypto
 import Foundation
 
@@ -27,3 +28,4 @@ public enum ServerTokens {
         return token.isEmpty ? nil : token
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SyncServer
 import Foundation
 import GRDB
 import Hummingbird
@@ -43,3 +44,4 @@ public final class WriteHealth: @unchecked Sendable {
 
     func failed(_ reason: String) { lock.withLock { failure = reason } }
 }
+#endif

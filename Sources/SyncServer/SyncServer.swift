@@ -1,3 +1,4 @@
+#if SyncServer
 import Foundation
 import Hummingbird
 import Logging
@@ -248,3 +249,4 @@ struct RemoteChangeListener: Service {
         }
     }
 }
+#endif

@@ -13,10 +13,13 @@ struct CommandLineConsistencyTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("mistyped.sqlite").path
-        for arguments in [["history", "--store", path], ["debug-export", "--store", path], ["maintenance", "--store", path],
-                          ["timeline", "show", "--store", path], ["serve", "token", "list", "--store", path],
-                          ["serve", "token", "revoke", "--id", "1", "--store", path],
-                          ["restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--store", path]] {
+        var readers = [["history", "--store", path], ["debug-export", "--store", path], ["maintenance", "--store", path],
+                       ["timeline", "show", "--store", path],
+                       ["restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--store", path]]
+        #if SyncServer
+        readers += [["serve", "token", "list", "--store", path], ["serve", "token", "revoke", "--id", "1", "--store", path]]
+        #endif
+        for arguments in readers {
             let result = try await EngineProcess.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stderr == "\(path): error: no such store\n", "\(arguments)")
@@ -133,4 +136,17 @@ struct CommandLineConsistencyTests {
         #expect(lenient.stderr == strict.stderr)
         #expect(lenient.stdout.hasPrefix("post 1600581397479047170 at index 15"))   // FallbackStrategy's default, NearestContent
     }
+
+    #if !SyncServer
+    @Test("engine serve, in a build without the SyncServer trait, says in one line how to get it, exit 2")
+    func serveNotBuilt() async throws {
+        for arguments in [["serve"], ["serve", "--store", "server.sqlite"], ["serve", "token", "list", "--store", "server.sqlite"], ["serve", "--verbose"]] {
+            let result = try await EngineProcess.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stdout == "", "\(arguments)")
+            #expect(result.stderr == "error: engine serve is not in this build; build it with the SyncServer trait: swift build --traits SyncServer\n", "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: Fixtures.repositoryURL("server.sqlite").path))
+    }
+    #endif
 }

@@ -1,3 +1,4 @@
+#if SyncServer
 import Foundation
 import Testing
 import TestSupport
@@ -90,3 +91,4 @@ struct ServeCommandTests {
         #expect(offline.stderr.hasSuffix("offline: 1 change kept in the outbox\n"))
     }
 }
+#endif

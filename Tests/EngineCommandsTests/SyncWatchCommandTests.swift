@@ -54,6 +54,7 @@ struct SyncWatchCommandTests {
         #expect(try Self.heard(phone) == ["41"], "a device's own save is no remote change")
     }
 
+    #if SyncServer
     @Test("over engine serve: heard through the long-poll; through a server restart the watchers reconnect and miss nothing")
     func server() async throws {
         let directory = try Fixtures.temporaryDirectory()
@@ -86,4 +87,5 @@ struct SyncWatchCommandTests {
         for watcher in [phone, laptop] { #expect(try await watcher.stop(signal: SIGINT).status == 0) }
         _ = try await server.stop()
     }
+    #endif
 }

@@ -71,11 +71,11 @@ def run(patch):
     if applied.returncode != 0:
         return description, "does not apply", applied.stderr.strip().splitlines()[:1]
     started = time.time()
-    build = sh(["swift", "build", "--build-tests"], check=False, timeout=5400)
+    build = sh(["swift", "build", "--build-tests", "--traits", "SyncServer"], check=False, timeout=5400)
     if build.returncode != 0:
         return description, "does not build", [line for line in build.stdout.splitlines() if "error:" in line][:1]
     env = dict(os.environ, ENGINE_PROPERTY_SEED=os.environ.get("ENGINE_PROPERTY_SEED", "20261125"))
-    tests = sh(["swift", "test", "--skip-build", "--filter", catch], check=False, timeout=1800, env=env)
+    tests = sh(["swift", "test", "--skip-build", "--traits", "SyncServer", "--filter", catch], check=False, timeout=1800, env=env)
     output = tests.stdout + tests.stderr
     if re.search(r"Test run with 0 tests", output):
         return description, "no test matched", [catch]

@@ -1,3 +1,4 @@
+#if SyncServer
 import Foundation
 import NIOHTTP1
 import SyncModel
@@ -148,3 +149,4 @@ struct PostgresServerTests {
         try await second.stop()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SyncServer
 import AsyncHTTPClient
 import Foundation
 import Logging
@@ -110,3 +111,4 @@ struct HarnessError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SyncServer
 import CausalFurthest
 import Directory
 import Foundation
@@ -425,3 +426,4 @@ struct SyncBackendsDifferentialTests {
         for (_, harness) in servers { try await harness.stop() }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if SyncServer
 import AsyncHTTPClient
 import Foundation
 import GRDB
@@ -345,3 +346,4 @@ struct SyncServerTests {
         try await server.stop()
     }
 }
+#endif
