@@ -14,13 +14,20 @@ reader=Benchmarks/.build/release/plist-read
 
 python3 Benchmarks/generate-large-plist.py "$work/large.plist"
 size=$(stat -c %s "$work/large.plist" 2>/dev/null || stat -f %z "$work/large.plist")
+# The same engine with the Swift runtime and Foundation linked in, as a Linux tool is shipped.
+swift build -c release --product engine --static-swift-stdlib --scratch-path .build-static >&2
+static=.build-static/release/engine
 echo "## engine validate vs plutil -lint on the seed configuration (30 paired runs, the default build)"
 python3 Benchmarks/paired.py 30 \
   "engine validate=$engine validate config/SocialFusionTimelineConfiguration.plist" \
+  "engine validate, --static-swift-stdlib=$static validate config/SocialFusionTimelineConfiguration.plist" \
   "engine --version (start-up only)=$engine --version" \
+  "engine --version, --static-swift-stdlib=$static --version" \
+  "plutil -help=plutil -help" \
   "plutil -lint=plutil -lint config/SocialFusionTimelineConfiguration.plist"
 echo
-echo "engine (default build): $(du -k "$engine" | cut -f1) KiB, $(ldd "$engine" | wc -l) shared libraries"
+echo "engine (default build): $(du -k "$engine" | cut -f1) KiB, $(ldd "$engine" | wc -l) shared libraries;" \
+  "with --static-swift-stdlib: $(du -k "$static" | cut -f1) KiB, $(ldd "$static" | wc -l) shared libraries"
 echo
 echo "## Parsing a $(python3 -c "print(round($size / 1e6, 1))") MB plist of 200,000 entries ($size bytes, $runs runs)"
 python3 Benchmarks/measure.py "$runs" \
