@@ -70,10 +70,10 @@ public final class SQLiteRegisterStorage: RegisterStorage {
 
     public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: """
+            try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT syncUser.id, syncUser.name FROM token JOIN syncUser ON syncUser.id = token.userId
                 WHERE token.hash = ? AND token.revokedAt IS NULL
-                """, arguments: [Data(hash)]).map { StoredUser(id: $0[0], name: $0[1]) }
+                """), arguments: [Data(hash)]).map { StoredUser(id: $0[0], name: $0[1]) }
         }
     }
 
@@ -107,22 +107,26 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         }
     }
 
+    /// A user's version: the cursor of its last change. Every statement a request runs is
+    /// cached on its connection (`cachedStatement`), so no request prepares one again.
+    private static let version = "SELECT version FROM syncUser WHERE id = ?"
+
     public func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) {
         try await pool.read { db in
-            let cursor = try Int64.fetchOne(db, sql: "SELECT version FROM syncUser WHERE id = ?", arguments: [user.id]) ?? 0
-            let records = try String.fetchAll(db, sql: "SELECT record FROM positionHead WHERE userId = ? AND changedAt > ?",
+            let cursor = try Int64.fetchOne(db.cachedStatement(sql: Self.version), arguments: [user.id]) ?? 0
+            let records = try String.fetchAll(db.cachedStatement(sql: "SELECT record FROM positionHead WHERE userId = ? AND changedAt > ?"),
                                               arguments: [user.id, since ?? -1])
             return (cursor, records)
         }
     }
 
     public func cursor(user: StoredUser) async throws -> Int64 {
-        try await pool.read { db in try Int64.fetchOne(db, sql: "SELECT version FROM syncUser WHERE id = ?", arguments: [user.id]) ?? 0 }
+        try await pool.read { db in try Int64.fetchOne(db.cachedStatement(sql: Self.version), arguments: [user.id]) ?? 0 }
     }
 
     public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
         try await pool.write { db in
-            let current = try Int64.fetchOne(db, sql: "SELECT version FROM syncUser WHERE id = ?", arguments: [user.id]) ?? 0
+            let current = try Int64.fetchOne(db.cachedStatement(sql: Self.version), arguments: [user.id]) ?? 0
             let upsert = try db.cachedStatement(sql: """
                 INSERT INTO positionHead (userId, account, timeline, device, headKey, changedAt, record) VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (userId, account, timeline, device) DO UPDATE SET headKey = excluded.headKey, changedAt = excluded.changedAt,
@@ -135,7 +139,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
                 changed += db.changesCount
             }
             guard changed > 0 else { return (0, current) }
-            try db.execute(sql: "UPDATE syncUser SET version = ? WHERE id = ?", arguments: [current + 1, user.id])
+            try db.cachedStatement(sql: "UPDATE syncUser SET version = ? WHERE id = ?").execute(arguments: [current + 1, user.id])
             return (changed, current + 1)
         }
     }
