@@ -100,7 +100,7 @@ struct ReloadTests {
         #expect(new !== old)
         #expect(new.components.transport.name == "Directory")
         // The old coordinator finishes what it runs, then stops; the rounds it ran wrote the first folder.
-        let finished = try await Deadline.value(within: 120, "the old rounds") { await rounds.value }
+        let finished = try await Deadline.value(within: 300, "the old rounds") { await rounds.value }
         #expect(finished >= 1)
         #expect(FileManager.default.fileExists(atPath: first.appendingPathComponent("phone.timeline-sync.json").path))
         // A save after the reload goes through the new transport.
