@@ -5,10 +5,8 @@ extension DebugSettings {
     /// `SyncLogging` and `CacheLogging` lower their category to `debug`, `VerboseMode` logs
     /// everything at `trace`.
     public var logLevels: LogLevels {
-        var levels = LogLevels()
         let flags: [(LogCategory, Bool)] = [(.timeline, timelineLogging), (.position, positionLogging), (.sync, syncLogging), (.cache, cacheLogging)]
-        for (category, on) in flags where on { levels.levels[category] = .debug }
-        return verboseMode ? LogLevels(default: .trace) : levels
+        return LogLevels(detailed: Set(flags.filter(\.1).map(\.0)), verboseMode: verboseMode)
     }
 }
 

@@ -83,10 +83,11 @@ public final class TimelineEngine: @unchecked Sendable {
         self.scope = scope
         pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
         policy = ResumePolicy(configuration: configuration)
-        self.device = deviceId
-        tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: deviceId)
-        coordinator = try makeCoordinator(configuration)
-        tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: device)
+        let sync = try Self.makeCoordinator(configuration, registry: registry, store: store, device: deviceId, clock: clock)
+        coordinator = sync.coordinator
+        device = sync.device
+        storeError = sync.error
+        tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: sync.device)
         if let store {
             do {
                 tracker.restoreHistory(try store.history(scope: scope))
@@ -97,24 +98,25 @@ public final class TimelineEngine: @unchecked Sendable {
     }
 
     /// A sync coordinator for `configuration`, or nil when it keeps positions on this device
-    /// or there is no store. Throws when the merge policy or transport cannot be built; a store
-    /// that fails is noted in `lastStoreError`, and sync stays off.
-    private func makeCoordinator(_ configuration: TimelineConfiguration) throws(PipelineError) -> SyncCoordinator? {
-        guard let store else { return nil }
+    /// or there is no store; with the device id the store gave, and the store's error, if it
+    /// failed (sync then stays off). Throws when the merge policy or transport cannot be built.
+    private static func makeCoordinator(_ configuration: TimelineConfiguration, registry: StrategyRegistry, store: TimelineStore?,
+                                        device: String?, clock: @escaping @Sendable () -> Date) throws(PipelineError)
+        -> (coordinator: SyncCoordinator?, device: String?, error: StoreError?) {
+        guard let store else { return (nil, device, nil) }
         do {
             let components = try SyncComponents(configuration: configuration, registry: registry)
-            guard !components.isLocal else { return nil }
+            guard !components.isLocal else { return (nil, device, nil) }
             let id = try store.deviceId(override: device)
-            locked { device = id }
-            return try SyncCoordinator(store: store, components: components, configuration: configuration, registry: registry, device: id, now: clock)
+            return (try SyncCoordinator(store: store, components: components, configuration: configuration, registry: registry, device: id, now: clock),
+                    id, nil)
         } catch let error as StoreError {
-            lastStoreError = error
+            return (nil, device, error)
         } catch let error as PipelineError {
             throw error
         } catch {
-            lastStoreError = StoreError(path: store.path, "\(error)")
+            return (nil, device, StoreError(path: store.path, "\(error)"))
         }
-        return nil
     }
 
     /// Saved snapshots, each with its place in the visit. Called with the lock held.
@@ -194,15 +196,17 @@ public final class TimelineEngine: @unchecked Sendable {
         let networkBuilder = NetworkPolicyBuilder(registry: registry, configuration: configuration)
         _ = try networkBuilder.build()
         _ = try networkBuilder.reachStrategy()
-        let old = locked { self.configuration }
-        let syncChanged = Self.syncSettingsDiffer(old, configuration)
-        let replacement = syncChanged ? try makeCoordinator(configuration) : nil
+        let syncChanged = Self.syncSettingsDiffer(locked { self.configuration }, configuration)
+        let sync = syncChanged ? try Self.makeCoordinator(configuration, registry: registry, store: store, device: locked { device }, clock: clock) : nil
+        let replacement = sync?.coordinator
+        if let error = sync?.error { lastStoreError = error }
         let retired: SyncCoordinator? = locked {
             self.configuration = configuration
             pipeline = built
             tracker.settings = PositionTracker.Settings(configuration: configuration)
             policy = ResumePolicy(configuration: configuration)
-            guard syncChanged else { return nil }
+            guard let sync else { return nil }
+            device = sync.device
             let retired = coordinator
             coordinator = replacement
             return retired

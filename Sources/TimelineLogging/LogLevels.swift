@@ -4,8 +4,8 @@ import Logging
 /// command line's `--verbose` / `--quiet`.
 ///
 /// - By default every category logs at `notice` and above.
-/// - `TimelineLogging` lowers the timeline category to `debug`; `PositionLogging` does the same
-///   for position.
+/// - Each category's flag (`TimelineLogging`, `PositionLogging`, `SyncLogging`, `CacheLogging`)
+///   lowers it to `debug`.
 /// - `VerboseMode` (or `--verbose`) logs everything, at `trace`, in every category.
 /// - `--quiet` keeps only errors, whatever the configuration says.
 public struct LogLevels: Sendable, Equatable {
@@ -18,12 +18,16 @@ public struct LogLevels: Sendable, Equatable {
         otherLabels = level
     }
 
-    /// The levels that the configuration's `Debug` section asks for.
+    /// The levels that the configuration's `Debug` section asks for: each category in
+    /// `detailed` at `debug`, the others at `notice`; everything at `trace` in `verboseMode`.
+    public init(detailed: Set<LogCategory>, verboseMode: Bool) {
+        self.init(default: verboseMode ? .trace : .notice)
+        if !verboseMode { for category in detailed { levels[category] = .debug } }
+    }
+
+    /// The levels of the timeline and position flags alone.
     public init(timelineLogging: Bool, positionLogging: Bool, verboseMode: Bool) {
-        self.init()
-        if timelineLogging { levels[.timeline] = .debug }
-        if positionLogging { levels[.position] = .debug }
-        if verboseMode { self = LogLevels(default: .trace) }
+        self.init(detailed: Set([timelineLogging ? .timeline : nil, positionLogging ? .position : nil].compactMap { $0 }), verboseMode: verboseMode)
     }
 
     /// The level for one category.

@@ -64,7 +64,7 @@ public final class TimelineStore: Sendable {
             while true {
                 do {
                     try StoreSchema.migrator.migrate(pool)
-                    TimelineStore.logMigrations(path: path, before: applied, after: (try? pool.read(StoreSchema.migrator.appliedMigrations)) ?? applied)
+                    TimelineStore.logMigrations(path: path, before: applied, after: StoreSchema.migrator.migrations)
                     break
                 } catch {
                     attempts += 1
