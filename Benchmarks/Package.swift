@@ -11,7 +11,9 @@ let package = Package(
                    .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
                    .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
                    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-                   .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.5.0")],
+                   .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.5.0"),
+                   .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+                   .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0")],
     targets: [
         .executableTarget(
             name: "plist-read",
@@ -49,7 +51,10 @@ let package = Package(
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The sync server under load, on SQLite and on PostgreSQL, against PostgreSQL's raw upsert rate
-# (pgbench, the same statement, the same server), and the start-up of engine against plutil.
+# The sync server under load, on SQLite and on PostgreSQL, beside two peers in one table: a
+# minimal Hummingbird route doing the same upsert and nothing else (the framework's own cost),
+# and PostgreSQL's raw upsert rate (pgbench, the same statement, the same server); then the
+# start-up of engine against plutil.
 # Everything goes to 127.0.0.1 and stops by itself. Starts a throwaway PostgreSQL server unless
 # ENGINE_TEST_POSTGRES_URL is set. BEFORE=path/to/an/older/engine adds its start-up times.
 #   Benchmarks/server-bench.sh [RATE] [SECONDS]
@@ -18,12 +20,23 @@ bench=Benchmarks/.build/release/server-bench
 work=$(mktemp -d)
 
 echo "## Sync server: $rate writes/s for $seconds s with long-polls, then 16 clients as fast as answered"
-$bench sqlite "$work/server.sqlite" "$rate" "$seconds" 50 16
-$bench postgres "$ENGINE_TEST_POSTGRES_URL" "$rate" "$seconds" 50 16 | tail -2
+echo "Peers in the same run: the minimal Hummingbird route (the same upsert, nothing else; MinimalRoute.swift)"
+echo "and pgbench (the register upsert alone, 16 clients, no HTTP; its p50 column is its mean latency)."
 echo
-echo "## PostgreSQL's raw upsert rate: pgbench, 16 clients, the register upsert alone"
-pgbench -n -c 16 -j 2 -T "$seconds" -f Benchmarks/pgbench-upsert.sql "$ENGINE_TEST_POSTGRES_URL" 2>/dev/null \
-  | grep -E "^(tps|latency average)"
+echo "| storage | phase | writes | failed | writes/s | p50 ms | p99 ms | long-poll wakes |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
+for mode in sqlite minimal-sqlite; do
+  $bench $mode "$work/$mode.sqlite" "$rate" "$seconds" 50 16 | grep -E '^\| [a-z]'
+done
+for mode in postgres minimal-postgres; do
+  $bench $mode "$ENGINE_TEST_POSTGRES_URL" "$rate" "$seconds" 50 16 | grep -E '^\| [a-z]'
+done
+pgbench -n -c 16 -j 2 -T "$seconds" -f Benchmarks/pgbench-upsert.sql "$ENGINE_TEST_POSTGRES_URL" 2>/dev/null | awk '
+  /^number of transactions actually processed/ { split($0, parts, ": "); split(parts[2], n, "/"); writes = n[1] }
+  /^number of failed transactions/ { failed = $5 }
+  /^latency average/ { latency = $4 }
+  /^tps/ { tps = int($3) }
+  END { printf "| pgbench | closed loop, 16 clients | %s | %s | %s | %s | - | - |\n", writes, failed + 0, tps, latency }'
 echo
 echo "## Start-up: engine against plutil (30 runs)"
 specs=("engine --version=.build/release/engine --version" "plutil -help=plutil -help"

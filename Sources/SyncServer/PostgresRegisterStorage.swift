@@ -15,19 +15,29 @@ import PostgresNIO
 ///   counter on (its row lock orders the user's commits), stamps each changed head with it,
 ///   and calls `pg_notify`, so that every instance's long-polls hear of it when it commits.
 public final class PostgresRegisterStorage: RegisterStorage {
-    /// The channel notifications go on; the payload is the user's id.
+    /// The channel notifications go on. The payload is a user's id when their registers
+    /// changed, or `revoked:` and a token's SHA-256 in hexadecimal when it was revoked.
     static let channel = "timeline_sync"
+    static let revokedPrefix = "revoked:"
 
     private let client: PostgresClient
     private let logger: Logger
-    private let changes: AsyncStream<Int64>
-    private let changesContinuation: AsyncStream<Int64>.Continuation
+    private let events: AsyncStream<RemoteEvent>
+    private let eventsContinuation: AsyncStream<RemoteEvent>.Continuation
     /// Whether the schema was made in this process.
     private let prepared = PreparedFlag()
 
-    /// A client for `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`).
+    /// A client for `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require][&pool_size=N]`).
     /// Nothing connects until `run()` runs.
     public init(url: String, logger: Logger) throws(StorageError) {
+        client = try Self.client(url: url, logger: logger)
+        self.logger = logger
+        (events, eventsContinuation) = AsyncStream<RemoteEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    /// A connection pool for `url`, as the storage makes it (`pool_size` connections, by
+    /// default `poolSize`, and one for the listener); it connects when its `run()` runs.
+    public static func client(url: String, logger: Logger) throws(StorageError) -> PostgresClient {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
               let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty else {
             throw StorageError("--database must be postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, found \(Self.redacted(url))")
@@ -42,11 +52,20 @@ public final class PostgresRegisterStorage: RegisterStorage {
         }
         var configuration = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
                                                          password: components.password, database: database.isEmpty ? user : database, tls: tls)
-        configuration.options.maximumConnections = 20
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.logger = logger
-        (changes, changesContinuation) = AsyncStream<Int64>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        var size = Self.poolSize
+        if let text = components.queryItems?.first(where: { $0.name == "pool_size" })?.value {
+            guard let value = Int(text), (1...1_000).contains(value) else { throw StorageError("pool_size must be a number from 1 to 1000, found \(text)") }
+            size = value
+        }
+        // The listener holds one connection for good.
+        configuration.options.maximumConnections = size + 1
+        return PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
+
+    /// Connections that requests share at most: two per core of this machine, at least 4 (the
+    /// listener has one more). More only queue in the database: a request holds a connection for one
+    /// statement, and long-polls hold none while they wait.
+    public static var poolSize: Int { max(4, 2 * ProcessInfo.processInfo.activeProcessorCount) }
 
     private static func tlsConfiguration() throws(StorageError) -> TLSConfiguration {
         TLSConfiguration.makeClientConfiguration()
@@ -66,7 +85,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
             group.addTask { await self.listen() }
             await group.waitForAll()
         }
-        changesContinuation.finish()
+        eventsContinuation.finish()
     }
 
     /// LISTENs on a connection of its own, reconnecting after a failure, until cancelled.
@@ -76,7 +95,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
                 try await client.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
                         for try await notification in notifications {
-                            if let user = Int64(notification.payload) { changesContinuation.yield(user) }
+                            if let event = Self.event(notification.payload) { eventsContinuation.yield(event) }
                         }
                     }
                 }
@@ -88,7 +107,22 @@ public final class PostgresRegisterStorage: RegisterStorage {
         }
     }
 
-    public var remoteChanges: AsyncStream<Int64>? { changes }
+    public var remoteEvents: AsyncStream<RemoteEvent>? { events }
+
+    /// The event a notification's payload names; nil for one this release does not know.
+    static func event(_ payload: String) -> RemoteEvent? {
+        if let user = Int64(payload) { return .changed(user: user) }
+        guard payload.hasPrefix(revokedPrefix) else { return nil }
+        let hex = Array(payload.utf8.dropFirst(revokedPrefix.utf8.count))
+        guard hex.count % 2 == 0, !hex.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(hex.count / 2)
+        for index in stride(from: 0, to: hex.count, by: 2) {
+            guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return .revoked(tokenHash: bytes)
+    }
 
     /// Creates the tables once per process, and turns a previous release's tables into heads;
     /// concurrent instances wait on an advisory lock.
@@ -143,11 +177,9 @@ public final class PostgresRegisterStorage: RegisterStorage {
 
     public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
         try await prepare()
-        let rows = try await client.query("""
-            SELECT sync_user.id, sync_user.name FROM sync_token JOIN sync_user ON sync_user.id = sync_token.user_id
-            WHERE sync_token.hash = \(Data(hash)) AND sync_token.revoked_at IS NULL
-            """, logger: logger)
-        for try await (id, name) in rows.decode((Int64, String).self) { return StoredUser(id: id, name: name) }
+        for try await (id, name) in try await client.execute(PostgresStatements.TokenUser(hash: hash), logger: logger) {
+            return StoredUser(id: id, name: name)
+        }
         return nil
     }
 
@@ -166,12 +198,16 @@ public final class PostgresRegisterStorage: RegisterStorage {
         }
     }
 
+    /// One statement: the revocation and its notification (`revoked:` and the hash), so every
+    /// instance forgets the token when the revocation commits.
     public func revokeToken(id: Int64, at date: Date) async throws -> Bool {
         try await prepare()
         let rows = try await client.query("""
-            UPDATE sync_token SET revoked_at = \(date.timeIntervalSince1970) WHERE id = \(id) AND revoked_at IS NULL RETURNING id
+            WITH revoked AS (UPDATE sync_token SET revoked_at = \(date.timeIntervalSince1970) WHERE id = \(id) AND revoked_at IS NULL RETURNING hash)
+            SELECT (SELECT count(*) FROM revoked)::bigint,
+                   (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', 'revoked:' || encode(hash, 'hex')) FROM revoked) AS sent)::bigint
             """, logger: logger)
-        for try await _ in rows.decode(Int64.self) { return true }
+        for try await (revoked, _) in rows.decode((Int64, Int64).self) { return revoked > 0 }
         return false
     }
 
@@ -192,14 +228,9 @@ public final class PostgresRegisterStorage: RegisterStorage {
     /// One statement, so one snapshot: the counter, then the heads (those changed after `since`).
     public func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) {
         try await prepare()
-        let after = since ?? -1
-        let rows = try await client.query("""
-            SELECT 0, version::text FROM sync_user WHERE id = \(user.id)
-            UNION ALL SELECT 1, record FROM position_head WHERE user_id = \(user.id) AND changed_at > \(after)
-            """, logger: logger)
         var cursor: Int64 = 0
         var records: [String] = []
-        for try await (kind, text) in rows.decode((Int32, String).self) {
+        for try await (kind, text) in try await client.execute(PostgresStatements.Read(user: user.id, after: since ?? -1), logger: logger) {
             if kind == 0 { cursor = Int64(text) ?? 0 } else { records.append(text) }
         }
         return (cursor, records)
@@ -207,9 +238,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
 
     public func cursor(user: StoredUser) async throws -> Int64 {
         try await prepare()
-        for try await version in try await client.query("SELECT version FROM sync_user WHERE id = \(user.id)", logger: logger).decode(Int64.self) {
-            return version
-        }
+        for try await version in try await client.execute(PostgresStatements.Cursor(user: user.id), logger: logger) { return version }
         return 0
     }
 
@@ -245,16 +274,9 @@ public final class PostgresRegisterStorage: RegisterStorage {
 
     public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
         try await prepare()
-        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-        var bindings = PostgresBindings(capacity: 6)
-        bindings.append(user.id)
-        bindings.append(heads.map(\.account))
-        bindings.append(heads.map(\.timeline))
-        bindings.append(heads.map(\.device))
-        bindings.append(heads.map { hex($0.headKey) })
-        bindings.append(heads.map(\.json))
-        let rows = try await client.query(PostgresQuery(unsafeSQL: Self.mergeStatement, binds: bindings), logger: logger)
-        for try await (changed, cursor, _) in rows.decode((Int64, Int64, Int64).self) { return (Int(changed), cursor) }
+        for try await (changed, cursor, _) in try await client.execute(PostgresStatements.Merge(user: user.id, heads: heads), logger: logger) {
+            return (Int(changed), cursor)
+        }
         throw StorageError("the merge returned no row")
     }
 

@@ -11,7 +11,8 @@ public protocol RegisterStorage: Sendable {
     func user(forTokenHash hash: [UInt8]) async throws -> StoredUser?
     /// Records a token's hash for `user` (created if new); returns the token's id.
     func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64
-    /// Revokes the token with this id; false when there is none, or it was revoked already.
+    /// Revokes the token with this id; false when there is none, or it was revoked already. A
+    /// storage shared by several processes tells them (`RemoteEvent.revoked`).
     func revokeToken(id: Int64, at date: Date) async throws -> Bool
     /// Every token, without its hash.
     func tokens() async throws -> [StoredToken]
@@ -28,9 +29,18 @@ public protocol RegisterStorage: Sendable {
     func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64)
     /// Throws when the database cannot be reached (`GET /health`).
     func check() async throws
-    /// Users whose registers another server instance changed, for long-polls here; nil when
-    /// this process is the only writer.
-    var remoteChanges: AsyncStream<Int64>? { get }
+    /// What other server instances did that this one must hear of: users whose registers
+    /// changed (for long-polls here) and tokens revoked (for the token cache); nil when this
+    /// process is the only writer.
+    var remoteEvents: AsyncStream<RemoteEvent>? { get }
+}
+
+/// Something another server instance, or `engine serve token revoke`, did to the shared database.
+public enum RemoteEvent: Sendable, Equatable {
+    /// The user's registers changed.
+    case changed(user: Int64)
+    /// The token with this SHA-256 was revoked.
+    case revoked(tokenHash: [UInt8])
 }
 
 /// A user, as the token names them.

@@ -9,9 +9,14 @@ import GRDB
 /// transaction, which also moves the user's change counter on and stamps each changed head
 /// with it (so a long-poll answers only what changed). SQLite has one writer at a time, so a
 /// server on it is one process; PostgreSQL serves several.
+///
+/// Requests' merges are committed in groups (`GroupCommit`): the merges that arrive while a
+/// transaction commits go into the next one, each in a savepoint of its own, so one request's
+/// failure rolls back that request alone.
 public final class SQLiteRegisterStorage: RegisterStorage {
     private let pool: DatabasePool
     public let path: String
+    private let merges: GroupCommit<(heads: [StoredHead], user: StoredUser), (changed: Int, cursor: Int64)>
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(path: String) throws {
@@ -20,8 +25,23 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         configuration.busyMode = .timeout(10)
         configuration.label = "timeline-sync-server"
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            let pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
+            self.pool = pool
+            merges = GroupCommit { jobs in
+                try await pool.write { db in
+                    jobs.map { job in
+                        Result {
+                            var result = (changed: 0, cursor: Int64(0))
+                            try db.inSavepoint {
+                                result = try Self.merge(job.heads, user: job.user, db)
+                                return .commit
+                            }
+                            return result
+                        }
+                    }
+                }
+            }
         } catch {
             throw StorageError("\(path): cannot open the server database: \(error)")
         }
@@ -66,7 +86,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         return migrator
     }
 
-    public var remoteChanges: AsyncStream<Int64>? { nil }
+    public var remoteEvents: AsyncStream<RemoteEvent>? { nil }
 
     public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
         try await pool.read { db in
@@ -125,23 +145,26 @@ public final class SQLiteRegisterStorage: RegisterStorage {
     }
 
     public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
-        try await pool.write { db in
-            let current = try Int64.fetchOne(db.cachedStatement(sql: Self.version), arguments: [user.id]) ?? 0
-            let upsert = try db.cachedStatement(sql: """
-                INSERT INTO positionHead (userId, account, timeline, device, headKey, changedAt, record) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (userId, account, timeline, device) DO UPDATE SET headKey = excluded.headKey, changedAt = excluded.changedAt,
-                    record = excluded.record
-                WHERE excluded.headKey > positionHead.headKey
-                """)
-            var changed = 0
-            for head in heads {
-                try upsert.execute(arguments: [user.id, head.account, head.timeline, head.device, Data(head.headKey), current + 1, head.json])
-                changed += db.changesCount
-            }
-            guard changed > 0 else { return (0, current) }
-            try db.cachedStatement(sql: "UPDATE syncUser SET version = ? WHERE id = ?").execute(arguments: [current + 1, user.id])
-            return (changed, current + 1)
+        try await merges.run((heads, user))
+    }
+
+    /// One request's merge, in the group's transaction.
+    private static func merge(_ heads: [StoredHead], user: StoredUser, _ db: Database) throws -> (changed: Int, cursor: Int64) {
+        let current = try Int64.fetchOne(db.cachedStatement(sql: version), arguments: [user.id]) ?? 0
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO positionHead (userId, account, timeline, device, headKey, changedAt, record) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (userId, account, timeline, device) DO UPDATE SET headKey = excluded.headKey, changedAt = excluded.changedAt,
+                record = excluded.record
+            WHERE excluded.headKey > positionHead.headKey
+            """)
+        var changed = 0
+        for head in heads {
+            try upsert.execute(arguments: [user.id, head.account, head.timeline, head.device, Data(head.headKey), current + 1, head.json])
+            changed += db.changesCount
         }
+        guard changed > 0 else { return (0, current) }
+        try db.cachedStatement(sql: "UPDATE syncUser SET version = ? WHERE id = ?").execute(arguments: [current + 1, user.id])
+        return (changed, current + 1)
     }
 
     public func check() async throws {

@@ -22,7 +22,9 @@ import ValueTree
 ///   Prometheus text format.
 ///
 /// Every `/v1` request needs `Authorization: Bearer TOKEN` and is scoped to the token's user:
-/// no path or body names a user. Errors are 4xx or 5xx with `{"error": "message"}`.
+/// no path or body names a user. The token's user is read from the database at most once a
+/// second per token (`TokenCache`), so a revoked token stops passing within 1 s. Errors are 4xx
+/// or 5xx with `{"error": "message"}`.
 public struct SyncServer: Sendable {
     public let storage: any RegisterStorage
     public let settings: ServerSettings
@@ -30,11 +32,14 @@ public struct SyncServer: Sendable {
     public let metrics = ServerMetrics()
     /// Whether writes to the store fail, for `/health`.
     public let writeHealth = WriteHealth()
+    /// The users of the tokens found lately.
+    public let tokens: TokenCache
     public let logger: Logger
 
-    public init(storage: any RegisterStorage, settings: ServerSettings, logger: Logger) {
+    public init(storage: any RegisterStorage, settings: ServerSettings, tokens: TokenCache = TokenCache(), logger: Logger) {
         self.storage = storage
         self.settings = settings
+        self.tokens = tokens
         self.logger = logger
     }
 
@@ -69,7 +74,7 @@ public struct SyncServer: Sendable {
         // A group shuts its services down in reverse order: the waker first, so that the
         // server's wait for requests in flight does not wait on long-polls.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: application(onListening: onListening))]
-        if let changes = storage.remoteChanges { services.append(.init(service: RemoteChangeListener(changes: changes, waiters: waiters))) }
+        if let events = storage.remoteEvents { services.append(.init(service: RemoteEventListener(events: events, waiters: waiters, tokens: tokens))) }
         services.append(.init(service: ShutdownWaker(waiters: waiters), successTerminationBehavior: .ignore))
         return ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: signals, logger: logger))
     }
@@ -158,7 +163,8 @@ public struct SyncServer: Sendable {
         guard let token = ServerTokens.bearer(request.headers[.authorization]) else {
             throw ServerError(.unauthorized, "missing bearer token: send Authorization: Bearer TOKEN")
         }
-        guard let user = try await storage.user(forTokenHash: ServerTokens.hash(token)) else {
+        let hash = ServerTokens.hash(token)
+        guard let user = try await tokens.user(forTokenHash: hash, lookup: { try await storage.user(forTokenHash: hash) }) else {
             throw ServerError(.unauthorized, "unknown or revoked token")
         }
         return user
@@ -238,14 +244,21 @@ struct ShutdownWaker: Service {
     }
 }
 
-/// Wakes long-polls for changes another server instance made (PostgreSQL's LISTEN/NOTIFY).
-struct RemoteChangeListener: Service {
-    let changes: AsyncStream<Int64>
+/// Hears what other server instances did (PostgreSQL's LISTEN/NOTIFY): wakes long-polls for
+/// the changes they made, and forgets the tokens revoked.
+struct RemoteEventListener: Service {
+    let events: AsyncStream<RemoteEvent>
     let waiters: ChangeWaiters
+    let tokens: TokenCache
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            for await user in changes { await waiters.changed(user: user) }
+            for await event in events {
+                switch event {
+                case .changed(let user): await waiters.changed(user: user)
+                case .revoked(let hash): tokens.forget(tokenHash: hash)
+                }
+            }
         }
     }
 }

@@ -49,6 +49,11 @@ struct ServeCommandTests {
         let badURL = try await EngineProcess.run(["serve", "--database", "mysql://u@h/d"])
         #expect(badURL.status == 2)
         #expect(badURL.stderr == "error: --database must be postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, found mysql://u@h/d\n")
+        for size in ["0", "many", "1001"] {
+            let badPool = try await EngineProcess.run(["serve", "--database", "postgres://u@127.0.0.1/d?pool_size=\(size)"])
+            #expect(badPool.status == 2)
+            #expect(badPool.stderr == "error: pool_size must be a number from 1 to 1000, found \(size)\n")
+        }
     }
 
     @Test("two stores sync through engine serve with the HTTP transport; a bad token is an error, a stopped server offline")

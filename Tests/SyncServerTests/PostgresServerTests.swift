@@ -148,5 +148,32 @@ struct PostgresServerTests {
         try await first.stop()
         try await second.stop()
     }
+
+    @Test("a token revoked through one instance is refused by another at once: the revocation's notification empties every instance's cache")
+    func revocationReachesEveryInstance() async throws {
+        let first = try await ServerHarness.start(try Self.storage())
+        // The second instance would keep its tokens an hour: only the notification can end it.
+        let second = try await ServerHarness.start(try Self.storage(), tokens: TokenCache(lifetime: .seconds(3600)))
+        do {
+            let token = try await first.token(for: Self.user("erin"))
+            let other = try await first.token(for: Self.user("frank"))
+            #expect(try await second.request(.GET, "/v1/registers", token: token).status == 200)
+            #expect(try await second.request(.GET, "/v1/registers", token: other).status == 200)
+            #expect(second.server.tokens.count == 2)
+            let id = try #require(try await first.server.storage.tokens().last { $0.user.hasPrefix("erin-") }?.id)
+            #expect(try await first.server.storage.revokeToken(id: id, at: Date()))
+            try await Deadline.wait(seconds: 60, "the revocation to reach the second instance") { second.server.tokens.count == 1 }
+            let refused = try await second.request(.GET, "/v1/registers", token: token)
+            #expect(refused.status == 401)
+            #expect(refused.body == #"{"error":"unknown or revoked token"}"#)
+            #expect(try await second.request(.GET, "/v1/registers", token: other).status == 200)
+        } catch {
+            try? await first.stop()
+            try? await second.stop()
+            throw error
+        }
+        try await first.stop()
+        try await second.stop()
+    }
 }
 #endif

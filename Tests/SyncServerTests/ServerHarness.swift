@@ -36,10 +36,10 @@ final class ServerHarness: Sendable {
 
     /// Starts a server on `storage` and waits until it listens.
     static func start(_ storage: any RegisterStorage, maxBodyBytes: Int = 64 << 10, maxRecords: Int = 100,
-                      maxWait: Double = 5) async throws -> ServerHarness {
+                      maxWait: Double = 5, tokens: TokenCache = TokenCache()) async throws -> ServerHarness {
         let storageTask = (storage as? PostgresRegisterStorage).map { postgres in Task { await postgres.run() } }
         let server = SyncServer(storage: storage, settings: ServerSettings(port: 0, maxBodyBytes: maxBodyBytes, maxRecords: maxRecords,
-                                                                           maxWait: maxWait), logger: logger)
+                                                                           maxWait: maxWait), tokens: tokens, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let group = server.serviceGroup(signals: []) { port in continuation.yield(port) }
         let task = Task { try await group.run() }

@@ -127,7 +127,7 @@ struct SyncServerTests {
             throw error
         }
         func check() async throws { try await base.check() }
-        var remoteChanges: AsyncStream<Int64>? { nil }
+        var remoteEvents: AsyncStream<RemoteEvent>? { nil }
     }
 
     @Test("a full disk is named to the client (507), and /health says writes fail while reads still answer")
@@ -284,20 +284,79 @@ struct SyncServerTests {
         #expect(try await polled.status == 200)
     }
 
-    @Test("health, metrics, and a revoked token")
+    @Test("health, metrics, and a revoked token, which passes until its cache entry's second is over and never after")
     func healthMetricsRevocation() async throws {
-        try await Self.withServer { server in
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path)
+        let clock = ManualNanoseconds()
+        let server = try await ServerHarness.start(storage, tokens: TokenCache(now: clock.read))
+        do {
             #expect(try await server.request(.GET, "/health").body == #"{"status":"ok"}"#)
             let token = try await server.token(for: "alice")
             _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p5", seq: 1, millis: 1_000)]))
             let metrics = try await server.request(.GET, "/metrics")
             #expect(metrics.body.contains(#"timeline_sync_requests_total{route="/v1/registers",method="POST",status="200"} 1"#))
             #expect(metrics.body.contains("timeline_sync_rows_changed_total 1"))
+            // Revoked by another process (`engine serve token revoke`): the server hears nothing.
             let tokens = try await server.server.storage.tokens()
             #expect(try await server.server.storage.revokeToken(id: tokens[0].id, at: Date()))
             #expect(try await server.server.storage.revokeToken(id: tokens[0].id, at: Date()) == false)
+            clock.advance(by: 999_999_999)
+            #expect(try await server.request(.GET, "/v1/registers", token: token).status == 200)
+            clock.advance(by: 1)
             #expect(try await server.request(.GET, "/v1/registers", token: token).status == 401)
+            #expect(server.server.tokens.count == 0)
+        } catch {
+            try? await server.stop()
+            throw error
         }
+        try await server.stop()
+    }
+
+    /// Counts the token reads; everything else is SQLite's.
+    struct CountedTokenReads: RegisterStorage {
+        let base: SQLiteRegisterStorage
+        let reads = Counter()
+        func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
+            reads.increment()
+            return try await base.user(forTokenHash: hash)
+        }
+        func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 { try await base.addToken(hash: hash, user: user, at: date) }
+        func revokeToken(id: Int64, at date: Date) async throws -> Bool { try await base.revokeToken(id: id, at: date) }
+        func tokens() async throws -> [StoredToken] { try await base.tokens() }
+        func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) { try await base.read(user: user, since: since) }
+        func cursor(user: StoredUser) async throws -> Int64 { try await base.cursor(user: user) }
+        func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) { try await base.merge(heads, user: user) }
+        func check() async throws { try await base.check() }
+        var remoteEvents: AsyncStream<RemoteEvent>? { nil }
+    }
+
+    @Test("a token's user is read once a second, whatever the requests; an unknown token is read at every request")
+    func tokenReadsAreCached() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = CountedTokenReads(base: try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path))
+        let clock = ManualNanoseconds()
+        let server = try await ServerHarness.start(storage, tokens: TokenCache(now: clock.read))
+        do {
+            let alice = try await server.token(for: "alice"), bob = try await server.token(for: "bob")
+            for number in 1...10 {
+                let body = ServerHarness.document([ServerHarness.write("p\(number)", seq: UInt64(number), millis: UInt64(number) * 1_000)])
+                #expect(try await server.request(.POST, "/v1/registers", token: alice, body: body).status == 200)
+                #expect(try await server.request(.GET, "/v1/registers", token: bob).status == 200)
+            }
+            #expect(storage.reads.value == 2)
+            clock.advance(by: 1_000_000_000)
+            #expect(try await server.request(.GET, "/v1/registers", token: alice).status == 200)
+            #expect(storage.reads.value == 3)
+            for _ in 1...3 { #expect(try await server.request(.GET, "/v1/registers", token: "tes_unknown").status == 401) }
+            #expect(storage.reads.value == 6)
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
     }
 
     @Test("a server database of the previous release opens with its device positions as heads, and its tokens")

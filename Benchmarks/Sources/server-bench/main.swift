@@ -3,8 +3,13 @@
 // clients writing as fast as they are answered. Both are bounded in requests and time, and stop
 // by themselves.
 //
-// Usage: server-bench sqlite PATH | postgres URL [RATE] [SECONDS] [USERS] [CLIENTS]
+// `minimal-sqlite` and `minimal-postgres` run the same load on a Hummingbird route that does
+// only the write's upsert (MinimalRoute.swift), without long-polls: the framework's own cost.
+//
+// Usage: server-bench sqlite PATH | postgres URL | minimal-sqlite PATH | minimal-postgres URL [RATE] [SECONDS] [USERS] [CLIENTS]
 import AsyncHTTPClient
+import GRDB
+import PostgresNIO
 import Foundation
 import Logging
 import NIOCore
@@ -13,8 +18,9 @@ import ServiceLifecycle
 import SyncServer
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2, ["sqlite", "postgres"].contains(arguments[0]) else {
-    FileHandle.standardError.write(Data("usage: server-bench sqlite PATH | postgres URL [RATE] [SECONDS] [USERS] [CLIENTS]\n".utf8))
+let modes = ["sqlite", "postgres", "minimal-sqlite", "minimal-postgres"]
+guard arguments.count >= 2, modes.contains(arguments[0]) else {
+    FileHandle.standardError.write(Data("usage: server-bench \(modes.joined(separator: "|")) PATH|URL [RATE] [SECONDS] [USERS] [CLIENTS]\n".utf8))
     exit(2)
 }
 let rate = arguments.count > 2 ? Double(arguments[2]) ?? 1000 : 1000
@@ -24,31 +30,57 @@ let clients = arguments.count > 5 ? Int(arguments[5]) ?? 16 : 16
 
 var logger = Logger(label: "server-bench")
 logger.logLevel = .error
-let storage: any RegisterStorage
+let minimal = arguments[0].hasPrefix("minimal-")
 var storageTask: Task<Void, Never>?
-if arguments[0] == "sqlite" {
-    try? FileManager.default.removeItem(atPath: arguments[1])
-    storage = try SQLiteRegisterStorage(path: arguments[1])
-} else {
-    let postgres = try PostgresRegisterStorage(url: arguments[1], logger: logger)
-    storageTask = Task { await postgres.run() }
-    storage = postgres
-}
-let server = SyncServer(storage: storage, settings: ServerSettings(port: 0, maxWait: 30), logger: logger)
-let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-let group = server.serviceGroup(signals: []) { port in portContinuation.yield(port) }
-let serverTask = Task { try await group.run() }
 var port = 0
-for await bound in ports {
-    port = bound
-    break
+let tokens = (0..<users).map { _ in ServerTokens.make() }
+let stopServer: @Sendable () async -> Void
+if minimal {
+    let store: MinimalStore
+    if arguments[0] == "minimal-sqlite" {
+        try? FileManager.default.removeItem(atPath: arguments[1])
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        store = .sqlite(try DatabasePool(path: arguments[1], configuration: configuration))
+    } else {
+        let postgres = try PostgresRegisterStorage.client(url: arguments[1], logger: logger)
+        storageTask = Task { await postgres.run() }
+        store = .postgres(postgres)
+    }
+    let route = try await startMinimalRoute(store, logger: logger)
+    port = route.port
+    stopServer = {
+        await route.group.triggerGracefulShutdown()
+        try? await route.task.value
+    }
+} else {
+    let storage: any RegisterStorage
+    if arguments[0] == "sqlite" {
+        try? FileManager.default.removeItem(atPath: arguments[1])
+        storage = try SQLiteRegisterStorage(path: arguments[1])
+    } else {
+        let postgres = try PostgresRegisterStorage(url: arguments[1], logger: logger)
+        storageTask = Task { await postgres.run() }
+        storage = postgres
+    }
+    let server = SyncServer(storage: storage, settings: ServerSettings(port: 0, maxWait: 30), logger: logger)
+    let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+    let group = server.serviceGroup(signals: []) { port in portContinuation.yield(port) }
+    let serverTask = Task { try await group.run() }
+    for await bound in ports {
+        port = bound
+        break
+    }
+    let run = UUID().uuidString.prefix(8)
+    for (user, token) in tokens.enumerated() {
+        _ = try await storage.addToken(hash: ServerTokens.hash(token), user: "bench-\(run)-\(user)", at: Date())
+    }
+    stopServer = {
+        await group.triggerGracefulShutdown()
+        try? await serverTask.value
+    }
 }
 let base = "http://127.0.0.1:\(port)/v1/registers"
-let run = UUID().uuidString.prefix(8)
-let tokens = (0..<users).map { _ in ServerTokens.make() }
-for (user, token) in tokens.enumerated() {
-    _ = try await storage.addToken(hash: ServerTokens.hash(token), user: "bench-\(run)-\(user)", at: Date())
-}
 
 var configuration = HTTPClient.Configuration()
 configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 512)
@@ -109,8 +141,9 @@ let total = Int(rate * seconds)
 let openStart = clock.now
 let stopPolls = Collector()
 await withTaskGroup(of: Void.self) { tasks in
-    // Half the users keep a long-poll waiting, re-armed after each answer.
-    for user in 0..<users / 2 {
+    // Half the users keep a long-poll waiting, re-armed after each answer (the minimal route
+    // has none).
+    for user in 0..<(minimal ? 0 : users / 2) {
         tasks.addTask {
             var cursor = 0
             while elapsed(since: openStart) < seconds {
@@ -171,10 +204,9 @@ func row(_ phase: String, _ collector: Collector, _ sorted: [Double], _ duration
     print("| \(arguments[0]) | \(phase) | \(sorted.count) | \(collector.failures) | \(Int(Double(sorted.count) / duration)) | "
           + "\(String(format: "%.2f", quantile(sorted, 0.5) * 1000)) | \(String(format: "%.2f", quantile(sorted, 0.99) * 1000)) | \(wakes) |")
 }
-row("open loop at \(Int(rate))/s, \(users / 2) long-polls", open, openSorted, openSeconds, wakes: "\(stopPolls.wakes)")
+row("open loop at \(Int(rate))/s, \(minimal ? 0 : users / 2) long-polls", open, openSorted, openSeconds, wakes: "\(stopPolls.wakes)")
 row("closed loop, \(clients) clients", closed, closedSorted, closedElapsed, wakes: "-")
 
 try await client.shutdown().get()
-await group.triggerGracefulShutdown()
-try? await serverTask.value
+await stopServer()
 storageTask?.cancel()
