@@ -9,49 +9,102 @@ import Foundation
 /// [0, 1]. Each word keeps a postings list (text number and weight), so a query only visits
 /// the texts that share a word with it, and a bounded number of them (`mostSimilar`).
 public final class TextIndex: Sendable {
-    private let wordIDs: [String: Int32]
-    private let postings: [[(text: Int32, weight: Float)]]
+    /// A text's weight for one word.
+    struct Posting {
+        var text: Int32
+        var weight: Float
+    }
+
+    private let vocabulary: WordTable
+    /// Word `w`'s postings are `postings[postingStarts[w]..<postingStarts[w + 1]]`, in text order.
+    private let postingStarts: [Int]
+    private let postings: [Posting]
     private let documentFrequency: [Int32]
     private let norms: [Float]
     public let textCount: Int
 
-    public init(_ texts: [String]) {
-        var wordIDs: [String: Int32] = [:]
-        var postings: [[(text: Int32, weight: Float)]] = []
-        var counts: [[(word: Int32, count: Int32)]] = []
-        counts.reserveCapacity(texts.count)
-        for text in texts {
-            var local: [Int32: Int32] = [:]
-            for word in TextIndex.words(text) {
-                let id: Int32
-                if let existing = wordIDs[word] {
-                    id = existing
-                } else {
-                    id = Int32(postings.count)
-                    wordIDs[word] = id
-                    postings.append([])
-                }
-                local[id, default: 0] += 1
-            }
-            counts.append(local.map { ($0.key, $0.value) })
+    /// Collections of at least this many texts are indexed on every core by default.
+    public static let parallelThreshold = 20_000
+
+    /// How many parts a collection of `count` texts is indexed in by default: one per core
+    /// from `parallelThreshold` texts on, one below.
+    public static func defaultParallelism(for count: Int) -> Int {
+        count >= parallelThreshold ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
+    }
+
+    /// Indexes `texts` in `parallelism` parts at once. The index is the same for any number of
+    /// parts: the same word numbers, postings and weights.
+    public init(_ texts: [String], parallelism: Int? = nil) {
+        let parts = max(1, min(parallelism ?? Self.defaultParallelism(for: texts.count), max(1, texts.count)))
+        let ranges = (0..<parts).map { part in texts.count * part / parts..<texts.count * (part + 1) / parts }
+        // 1. Each part's words, numbered within the part, and each text's words with their counts.
+        let scanned = ParallelParts<PartWords>(count: parts)
+        scanned.run { part in PartWords(texts[ranges[part]]) }
+        var partWords = scanned.results
+        // 2. One numbering: the first part's, then each later part's new words in the order
+        // they appear, which is the order of their first use in the whole collection.
+        var vocabulary = partWords[0].table
+        var mappings: [[Int32]] = [Array(0..<Int32(vocabulary.count))]
+        for part in 1..<max(1, parts) {
+            let table = partWords[part].table
+            mappings.append((0..<table.count).map { id in table.withWord(id) { vocabulary.insert($0, hash: table.hash(of: id)) } })
+            partWords[part].table = WordTable()
         }
-        var documentFrequency = [Int32](repeating: 0, count: postings.count)
-        for entry in counts { for (word, _) in entry { documentFrequency[Int(word)] += 1 } }
+        partWords[0].table = WordTable()
+        let wordCount = vocabulary.count
+        let parted = partWords, numbering = mappings
+        // 3. Document frequencies per part, then where each part's postings of a word begin.
+        let frequencies = ParallelParts<[Int32]>(count: parts)
+        frequencies.run { part in
+            var counts = [Int32](repeating: 0, count: wordCount)
+            let mapping = numbering[part]
+            for word in parted[part].words { counts[Int(mapping[Int(word)])] += 1 }
+            return counts
+        }
+        let partFrequencies = frequencies.results
+        var documentFrequency = [Int32](repeating: 0, count: wordCount)
+        var postingStarts = [Int](repeating: 0, count: wordCount + 1)
+        var cursors = [[Int]](repeating: [], count: parts)
+        for part in 0..<parts { cursors[part].reserveCapacity(wordCount) }
+        var next = 0
+        for word in 0..<wordCount {
+            postingStarts[word] = next
+            for part in 0..<parts {
+                cursors[part].append(next)
+                next += Int(partFrequencies[part][word])
+            }
+            documentFrequency[word] = Int32(next - postingStarts[word])
+        }
+        postingStarts[wordCount] = next
+        // 4. Weights, postings and norms; each part writes its own texts' postings and norms.
         let total = Double(texts.count)
-        var norms = [Float](repeating: 0, count: texts.count)
-        for (textNumber, entry) in counts.enumerated() {
-            var squares = 0.0
-            for (word, count) in entry {
-                let weight = (1 + log(Double(count))) * TextIndex.idf(documentFrequency[Int(word)], total)
-                postings[Int(word)].append((Int32(textNumber), Float(weight)))
-                squares += weight * weight
+        let starts = cursors, frequency = documentFrequency
+        let postings = SharedBuffer<Posting>(count: next, initial: Posting(text: 0, weight: 0))
+        let norms = SharedBuffer<Float>(count: texts.count, initial: 0)
+        let weighted = ParallelParts<Bool>(count: parts)
+        weighted.run { part in
+            let words = parted[part]
+            let mapping = numbering[part]
+            var cursor = starts[part]
+            let first = ranges[part].lowerBound
+            for local in 0..<words.textCount {
+                var squares = 0.0
+                for entry in words.textStarts[local]..<words.textStarts[local + 1] {
+                    let word = Int(mapping[Int(words.words[entry])])
+                    let weight = (1 + log(Double(words.counts[entry]))) * TextIndex.idf(frequency[word], total)
+                    postings[cursor[word]] = Posting(text: Int32(first + local), weight: Float(weight))
+                    cursor[word] += 1
+                    squares += weight * weight
+                }
+                norms[first + local] = Float(squares.squareRoot())
             }
-            norms[textNumber] = Float(squares.squareRoot())
+            return true
         }
-        self.wordIDs = wordIDs
-        self.postings = postings
+        self.vocabulary = vocabulary
+        self.postingStarts = postingStarts
+        self.postings = postings.array()
         self.documentFrequency = documentFrequency
-        self.norms = norms
+        self.norms = norms.array()
         self.textCount = texts.count
     }
 
@@ -63,32 +116,58 @@ public final class TextIndex: Sendable {
     /// and numbers of any length.
     public static func words(_ text: String) -> [String] {
         var words: [String] = []
-        var current = String.UnicodeScalarView()
-        func flush() {
-            if current.count >= 2 || current.first.map({ $0.properties.numericType != nil }) == true {
-                words.append(String(current))
-            }
-            current = String.UnicodeScalarView()
-        }
+        var scratch: [UInt8] = []
+        forEachWord(in: text, scratch: &scratch) { words.append(String(decoding: $0, as: UTF8.self)) }
+        return words
+    }
+
+    /// Calls `body` with the UTF-8 bytes of each of `text`'s words (as `words(_:)` splits them),
+    /// built in `scratch`, which is reused from one word to the next.
+    static func forEachWord(in text: String, scratch: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        scratch.removeAll(keepingCapacity: true)
+        // Scalars in the current word, and whether its first one is numeric.
+        var scalars = 0
+        var firstIsNumeric = false
         for scalar in text.unicodeScalars {
             let value = scalar.value
             if value < 0x80 {
                 // ASCII without Unicode property lookups: most of the text in most feeds.
                 if (value >= 0x61 && value <= 0x7A) || (value >= 0x30 && value <= 0x39) {
-                    current.append(scalar)
-                } else if value >= 0x41 && value <= 0x5A {
-                    current.append(Unicode.Scalar(UInt8(value + 0x20)))
-                } else {
-                    flush()
+                    if scalars == 0 { firstIsNumeric = value <= 0x39 }
+                    scratch.append(UInt8(value))
+                    scalars += 1
+                    continue
+                }
+                if value >= 0x41 && value <= 0x5A {
+                    if scalars == 0 { firstIsNumeric = false }
+                    scratch.append(UInt8(value + 0x20))
+                    scalars += 1
+                    continue
                 }
             } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                current.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
-            } else {
-                flush()
+                for lower in scalar.properties.lowercaseMapping.unicodeScalars {
+                    if scalars == 0 { firstIsNumeric = lower.properties.numericType != nil }
+                    UTF8.encode(lower) { scratch.append($0) }
+                    scalars += 1
+                }
+                continue
             }
+            if scalars >= 2 || (scalars == 1 && firstIsNumeric) { scratch.withUnsafeBufferPointer(body) }
+            scratch.removeAll(keepingCapacity: true)
+            scalars = 0
         }
-        flush()
-        return words
+        if scalars >= 2 || (scalars == 1 && firstIsNumeric) { scratch.withUnsafeBufferPointer(body) }
+    }
+
+    /// Word `word`'s postings, in text order, for as long as `body` runs.
+    private func withPostings<Result>(of word: Int, _ body: (UnsafeBufferPointer<Posting>) -> Result) -> Result {
+        postings.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[postingStarts[word]..<postingStarts[word + 1]])) }
+    }
+
+    /// The number of a word given as a string, if some text has it.
+    private func wordID(_ word: String) -> Int32? {
+        var word = word
+        return word.withUTF8 { vocabulary.find($0) }
     }
 
     /// At most this many postings of one word are visited to find candidates: the texts that
@@ -131,9 +210,10 @@ public final class TextIndex: Sendable {
     public func mostSimilar(to query: String, threshold: Double, limit: Int = 10, near: Int? = nil) -> [(text: Int, similarity: Double)] {
         guard textCount > 0, limit > 0 else { return [] }
         var local: [Int32: Int32] = [:]
-        var unknown: [String: Int] = [:]
-        for word in TextIndex.words(query) {
-            if let id = wordIDs[word] { local[id, default: 0] += 1 } else { unknown[word, default: 0] += 1 }
+        var unknown: [[UInt8]: Int] = [:]
+        var scratch: [UInt8] = []
+        TextIndex.forEachWord(in: query, scratch: &scratch) { word in
+            if let id = vocabulary.find(word) { local[id, default: 0] += 1 } else { unknown[Array(word), default: 0] += 1 }
         }
         guard !local.isEmpty else { return [] }
         // The query's norm counts every word, known or not, so unknown words lower the score.
@@ -175,21 +255,22 @@ public final class TextIndex: Sendable {
         var truncated: [(word: Int, weight: Double, ranges: [ClosedRange<Int32>])] = []
         var unscanned: [(word: Int, weight: Double)] = []
         for (position, (word, weight)) in order.enumerated() {
-            let list = postings[Int(word)]
             guard position < scanned else {
                 unscanned.append((Int(word), weight))
                 continue
             }
-            let windows = TextIndex.windows(count: list.count, cap: cap, near: near.map { TextIndex.position(before: Int32($0), in: list) })
-            for window in windows {
-                for posting in list[window] {
-                    let value = Double(posting.weight)
-                    partial[posting.text, default: (0, 0)].dot += weight * value
-                    partial[posting.text, default: (0, 0)].squares += value * value
+            withPostings(of: Int(word)) { list in
+                let windows = TextIndex.windows(count: list.count, cap: cap, near: near.map { TextIndex.position(before: Int32($0), in: list) })
+                for window in windows {
+                    for posting in list[window] {
+                        let value = Double(posting.weight)
+                        partial[posting.text, default: (0, 0)].dot += weight * value
+                        partial[posting.text, default: (0, 0)].squares += value * value
+                    }
                 }
-            }
-            if list.count > cap {
-                truncated.append((Int(word), weight, windows.map { list[$0.lowerBound].text...list[$0.upperBound - 1].text }))
+                if list.count > cap {
+                    truncated.append((Int(word), weight, windows.map { list[$0.lowerBound].text...list[$0.upperBound - 1].text }))
+                }
             }
         }
         if truncated.isEmpty && unscanned.isEmpty {
@@ -223,9 +304,7 @@ public final class TextIndex: Sendable {
             var restSquares = unknown.reduce(0.0) { $0 + $1.weight * $1.weight }
             var reachable = true
             for word in unknown {
-                let list = postings[word.word]
-                if let found = TextIndex.position(of: candidate.text, in: list) {
-                    let value = Double(list[found].weight)
+                if let value = withPostings(of: word.word, { list in TextIndex.position(of: candidate.text, in: list).map { Double(list[$0].weight) } }) {
                     dot += word.weight * value
                     squares += value * value
                 }
@@ -259,12 +338,12 @@ public final class TextIndex: Sendable {
     }
 
     /// The position of the first entry of `list` whose text number is not below `text`.
-    static func position(before text: Int32, in list: [(text: Int32, weight: Float)]) -> Int {
+    static func position(before text: Int32, in list: UnsafeBufferPointer<Posting>) -> Int {
         list.partitionPoint { !($0.text < text) }
     }
 
     /// Where `text` is in `list` (sorted by text number), by binary search.
-    static func position(of text: Int32, in list: [(text: Int32, weight: Float)]) -> Int? {
+    static func position(of text: Int32, in list: UnsafeBufferPointer<Posting>) -> Int? {
         let low = position(before: text, in: list)
         return low < list.count && list[low].text == text ? low : nil
     }
@@ -292,7 +371,7 @@ public final class TextIndex: Sendable {
             for word in TextIndex.words(text) { counts[word, default: 0] += 1 }
             var vector: [String: Double] = [:]
             for (word, count) in counts {
-                let frequency = wordIDs[word].map { documentFrequency[Int($0)] } ?? 0
+                let frequency = wordID(word).map { documentFrequency[Int($0)] } ?? 0
                 vector[word] = (1 + log(Double(count))) * TextIndex.idf(frequency, total)
             }
             return vector
@@ -302,5 +381,45 @@ public final class TextIndex: Sendable {
         let na = va.values.reduce(0) { $0 + $1 * $1 }.squareRoot()
         let nb = vb.values.reduce(0) { $0 + $1 * $1 }.squareRoot()
         return na > 0 && nb > 0 ? min(1, dot / (na * nb)) : 0
+    }
+}
+
+/// The words of a run of texts, numbered within it: the first step of building a `TextIndex`,
+/// one per part of the collection.
+struct PartWords: Sendable {
+    var table: WordTable
+    /// Text `t`'s words are `words[textStarts[t]..<textStarts[t + 1]]`, each once, with its
+    /// count in `counts`, in the order of their first use in the text.
+    var textStarts: [Int]
+    var words: [Int32]
+    var counts: [Int32]
+
+    var textCount: Int { textStarts.count - 1 }
+
+    init(_ texts: ArraySlice<String>) {
+        var table = WordTable(capacity: 4_096)
+        var textStarts: [Int] = [0]
+        textStarts.reserveCapacity(texts.count + 1)
+        var words: [Int32] = [], counts: [Int32] = []
+        words.reserveCapacity(texts.count * 12)
+        counts.reserveCapacity(texts.count * 12)
+        var scratch: [UInt8] = []
+        for text in texts {
+            let first = words.count
+            TextIndex.forEachWord(in: text, scratch: &scratch) { word in
+                let id = table.insert(word)
+                var entry = first
+                while entry < words.count && words[entry] != id { entry += 1 }
+                if entry < words.count { counts[entry] += 1 } else {
+                    words.append(id)
+                    counts.append(1)
+                }
+            }
+            textStarts.append(words.count)
+        }
+        self.table = table
+        self.textStarts = textStarts
+        self.words = words
+        self.counts = counts
     }
 }

@@ -79,18 +79,19 @@ struct TimelineIndexTests {
         #expect(index.mostSimilar(to: "rebuilt timeline cache", threshold: 0.5).map(\.text) == [2, 0])
     }
 
-    @Test("on 12,000 real texts, the bounded search agrees with a brute-force scan for every query drawn from them")
+    @Test("on 24,000 real texts, indexed on every core, the bounded search agrees with a brute-force scan for every query drawn from them")
     func textIndexAtScale() throws {
         let data = try Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/posts/tweets-rtweet.jsonl"))
         let corpus = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
         }
         #expect(corpus.count == 2369)
-        // 12,000 texts: each real text with a few words of a second one, so that words repeat
+        // 24,000 texts: each real text with a few words of a second one, so that words repeat
         // across many texts as in a large timeline and lists outgrow the postings cap.
-        let texts = (0..<12_000).map { corpus[$0 % corpus.count] + " " + corpus[($0 * 7) % corpus.count].split(separator: " ").prefix(3).joined(separator: " ") }
+        let texts = (0..<24_000).map { corpus[$0 % corpus.count] + " " + corpus[($0 * 7) % corpus.count].split(separator: " ").prefix(3).joined(separator: " ") }
+        #expect(texts.count >= TextIndex.parallelThreshold)
         let index = TextIndex(texts)
-        for number in stride(from: 0, to: 12_000, by: 2_501) {
+        for number in stride(from: 0, to: 24_000, by: 4_999) {
             let query = texts[number]
             let best = index.mostSimilar(to: query, threshold: 0.8, limit: 1).first
             var bruteBest = (text: -1, similarity: 0.0)
@@ -100,6 +101,61 @@ struct TimelineIndexTests {
             }
             #expect(best != nil, "query \(number)")
             #expect(abs((best?.similarity ?? 0) - bruteBest.similarity) < 1e-6, "query \(number)")
+        }
+    }
+
+    @Test("an index built in 1, 2, 3 or 7 parts answers every query the same, to the bit")
+    func textIndexParts() throws {
+        let data = try Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/posts/tweets-rtweet.jsonl"))
+        let corpus = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
+        }
+        let texts = (0..<6_000).map { corpus[$0 % corpus.count] + " #\($0 % 97)" }
+        let serial = TextIndex(texts, parallelism: 1)
+        let queries = stride(from: 0, to: texts.count, by: 397).map { texts[$0] } + ["timeline cache", "Ünïcode straße İstanbul"]
+        for parts in [2, 3, 7] {
+            let parallel = TextIndex(texts, parallelism: parts)
+            for (number, query) in queries.enumerated() {
+                for threshold in [0.2, 0.8] {
+                    let expected = serial.mostSimilar(to: query, threshold: threshold, limit: 5, near: number * 11)
+                    let found = parallel.mostSimilar(to: query, threshold: threshold, limit: 5, near: number * 11)
+                    #expect(found.map(\.text) == expected.map(\.text), "\(parts) parts, query \(number)")
+                    #expect(found.map(\.similarity) == expected.map(\.similarity), "\(parts) parts, query \(number)")
+                }
+            }
+        }
+    }
+
+    /// The words of a text as the index split them before it split them into bytes: the
+    /// reference for `TextIndex.words`.
+    static func referenceWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        func flush() {
+            if current.count >= 2 || current.first.map({ $0.properties.numericType != nil }) == true { words.append(String(current)) }
+            current = String.UnicodeScalarView()
+        }
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return words
+    }
+
+    @Test("words split as the reference does, on real posts and on letters whose lower case is longer, numerals and marks")
+    func wordsMatchTheReference() throws {
+        let data = try Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/posts/tweets-rtweet.jsonl"))
+        let corpus = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
+        }
+        let tricky = ["İstanbul İ I", "ǅemal ǈ", "² ³ Ⅻ ⅻ 7 x 42", "STRASSE Straße", "e\u{301}te\u{301} cafe\u{301}", "👩‍💻 code 🚀x", "日本語のテキスト",
+                      "Ωmega ΣΊΣΥΦΟΣ", "a-b_c d1 1d", "", "   ", "ꞋA 𝒳y"]
+        for text in corpus + tricky {
+            #expect(TextIndex.words(text) == Self.referenceWords(text), "\(text)")
         }
     }
 

@@ -1,0 +1,57 @@
+import Dispatch
+import Foundation
+
+/// Runs one function per part of a job on every core (`DispatchQueue.concurrentPerform`) and
+/// keeps each part's result. CPU work only: no part waits on anything.
+final class ParallelParts<Result>: @unchecked Sendable {
+    // @unchecked: each part writes only its own slot, under `lock`, and `results` is read after
+    // `run` returns, when every part has finished.
+    private let lock = NSLock()
+    private var slots: [Result?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    /// Runs `work` for parts 0..<count, in parallel when there is more than one.
+    func run(_ work: @Sendable (Int) -> Result) {
+        if slots.count == 1 {
+            let result = work(0)
+            lock.withLock { slots[0] = result }
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: slots.count) { part in
+            let result = work(part)
+            lock.withLock { slots[part] = result }
+        }
+    }
+
+    /// Every part's result, in part order.
+    var results: [Result] { lock.withLock { slots.map { $0! } } }
+}
+
+/// A fixed-size buffer that parallel parts write at disjoint positions, then read as an array.
+final class SharedBuffer<Element>: @unchecked Sendable {
+    // @unchecked: the parts of a `ParallelParts` run write disjoint positions only, and the
+    // buffer is read after the run, when every write has finished.
+    private let storage: UnsafeMutableBufferPointer<Element>
+
+    init(count: Int, initial: Element) {
+        storage = .allocate(capacity: max(1, count))
+        storage.initialize(repeating: initial)
+        self.count = count
+    }
+
+    let count: Int
+
+    subscript(index: Int) -> Element {
+        get { storage[index] }
+        set { storage[index] = newValue }
+    }
+
+    /// The elements as an array.
+    func array() -> [Element] { Array(storage.prefix(count)) }
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
+    }
+}
