@@ -26,10 +26,10 @@ echo
 echo "| storage | phase | writes | failed | writes/s | p50 ms | p99 ms | long-poll wakes |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
 for mode in sqlite minimal-sqlite; do
-  $bench $mode "$work/$mode.sqlite" "$rate" "$seconds" 50 16 | grep -E '^\| [a-z]'
+  $bench $mode "$work/$mode.sqlite" "$rate" "$seconds" 50 16 | grep -E '^\| (sqlite|postgres|minimal)'
 done
 for mode in postgres minimal-postgres; do
-  $bench $mode "$ENGINE_TEST_POSTGRES_URL" "$rate" "$seconds" 50 16 | grep -E '^\| [a-z]'
+  $bench $mode "$ENGINE_TEST_POSTGRES_URL" "$rate" "$seconds" 50 16 | grep -E '^\| (sqlite|postgres|minimal)'
 done
 pgbench -n -c 16 -j 2 -T "$seconds" -f Benchmarks/pgbench-upsert.sql "$ENGINE_TEST_POSTGRES_URL" 2>/dev/null | awk '
   /^number of transactions actually processed/ { split($0, parts, ": "); split(parts[2], n, "/"); writes = n[1] }
