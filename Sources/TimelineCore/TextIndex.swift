@@ -13,14 +13,27 @@ public final class TextIndex: Sendable {
     struct Posting {
         var text: Int32
         var weight: Float
+        /// The text's norm, kept beside each of its postings: a query reads it with the
+        /// posting, where a separate array of norms missed the cache for every candidate.
+        var norm: Float
+    }
+
+    /// One of a text's words and its weight there.
+    struct TextWord {
+        var word: Int32
+        var weight: Float
     }
 
     private let vocabulary: WordTable
     /// Word `w`'s postings are `postings[postingStarts[w]..<postingStarts[w + 1]]`, in text order.
     private let postingStarts: [Int]
     private let postings: [Posting]
+    /// Text `t`'s words are `textWords[textStarts[t]..<textStarts[t + 1]]`: the same weights by
+    /// text, so that a candidate's exact score reads its own few words rather than searching
+    /// the query's postings lists, which at 1M posts miss the cache at every step.
+    private let textStarts: [Int]
+    private let textWords: [TextWord]
     private let documentFrequency: [Int32]
-    private let norms: [Float]
     public let textCount: Int
 
     /// Collections of at least this many texts are indexed on every core by default.
@@ -79,8 +92,13 @@ public final class TextIndex: Sendable {
         // 4. Weights, postings and norms; each part writes its own texts' postings and norms.
         let total = Double(texts.count)
         let starts = cursors, frequency = documentFrequency
-        let postings = SharedBuffer<Posting>(count: next, initial: Posting(text: 0, weight: 0))
-        let norms = SharedBuffer<Float>(count: texts.count, initial: 0)
+        let postings = SharedBuffer<Posting>(count: next, initial: Posting(text: 0, weight: 0, norm: 0))
+        // Each part's texts are a run of texts, so their words are a run of `textWords`.
+        var partBases = [0]
+        for part in 0..<parts { partBases.append(partBases[part] + parted[part].words.count) }
+        let bases = partBases
+        let textWords = SharedBuffer<TextWord>(count: next, initial: TextWord(word: 0, weight: 0))
+        let textStarts = SharedBuffer<Int>(count: texts.count + 1, initial: next)
         let weighted = ParallelParts<Bool>(count: parts)
         weighted.run { part in
             let words = parted[part]
@@ -88,23 +106,31 @@ public final class TextIndex: Sendable {
             var cursor = starts[part]
             let first = ranges[part].lowerBound
             for local in 0..<words.textCount {
+                let entries = words.textStarts[local]..<words.textStarts[local + 1]
+                textStarts[first + local] = bases[part] + entries.lowerBound
+                // The weights and the norm first, then the postings, which carry the norm.
                 var squares = 0.0
-                for entry in words.textStarts[local]..<words.textStarts[local + 1] {
+                for entry in entries {
                     let word = Int(mapping[Int(words.words[entry])])
                     let weight = (1 + log(Double(words.counts[entry]))) * TextIndex.idf(frequency[word], total)
-                    postings[cursor[word]] = Posting(text: Int32(first + local), weight: Float(weight))
-                    cursor[word] += 1
+                    textWords[bases[part] + entry] = TextWord(word: Int32(word), weight: Float(weight))
                     squares += weight * weight
                 }
-                norms[first + local] = Float(squares.squareRoot())
+                let norm = Float(squares.squareRoot())
+                for entry in entries {
+                    let textWord = textWords[bases[part] + entry]
+                    postings[cursor[Int(textWord.word)]] = Posting(text: Int32(first + local), weight: textWord.weight, norm: norm)
+                    cursor[Int(textWord.word)] += 1
+                }
             }
             return true
         }
         self.vocabulary = vocabulary
         self.postingStarts = postingStarts
         self.postings = postings.array()
+        self.textStarts = textStarts.array()
+        self.textWords = textWords.array()
         self.documentFrequency = documentFrequency
-        self.norms = norms.array()
         self.textCount = texts.count
     }
 
@@ -164,6 +190,19 @@ public final class TextIndex: Sendable {
         postings.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[postingStarts[word]..<postingStarts[word + 1]])) }
     }
 
+    /// The weight of `word` in text `text`, if the text has it: a scan of the text's own words.
+    private func weight(of word: Int32, in text: Int32) -> Double? {
+        textWords.withUnsafeBufferPointer { all in
+            var entry = textStarts[Int(text)]
+            let end = textStarts[Int(text) + 1]
+            while entry < end {
+                if all[entry].word == word { return Double(all[entry].weight) }
+                entry += 1
+            }
+            return nil
+        }
+    }
+
     /// The number of a word given as a string, if some text has it.
     private func wordID(_ word: String) -> Int32? {
         var word = word
@@ -200,7 +239,7 @@ public final class TextIndex: Sendable {
     ///   position), the half around it.
     /// - Each candidate's score from the scanned postings, plus the largest share the other
     ///   words could add (the norm of their weights over the query's), bounds its cosine.
-    ///   Candidates are scored exactly (binary search in the other words' postings) in order of
+    ///   Candidates are scored exactly (from the candidate's own words) in order of
     ///   that bound, and the search stops when the bound can no longer reach the threshold or
     ///   the `limit`-th best, or after `maximumExactScores` candidates.
     ///
@@ -248,7 +287,7 @@ public final class TextIndex: Sendable {
         }
         let cap = threshold >= 0.5 ? TextIndex.maximumPostingsPerWordAtHighThresholds : TextIndex.maximumPostingsPerWord
         // Per candidate: the dot product so far, and the squares of its own weights found so far.
-        var partial: [Int32: (dot: Double, squares: Double)] = [:]
+        var partial: [Int32: (dot: Double, squares: Double, norm: Float)] = [:]
         partial.reserveCapacity(min(textCount, scanned * cap))
         // The words whose postings were visited only in part, with the ranges of text numbers
         // visited: a candidate in one of them that was not met does not hold the word.
@@ -264,8 +303,7 @@ public final class TextIndex: Sendable {
                 for window in windows {
                     for posting in list[window] {
                         let value = Double(posting.weight)
-                        partial[posting.text, default: (0, 0)].dot += weight * value
-                        partial[posting.text, default: (0, 0)].squares += value * value
+                        TextIndex.add(weight * value, value * value, norm: posting.norm, to: &partial[posting.text, default: (0, 0, 0)])
                     }
                 }
                 if list.count > cap {
@@ -274,28 +312,29 @@ public final class TextIndex: Sendable {
             }
         }
         if truncated.isEmpty && unscanned.isEmpty {
-            return ranked(partial.mapValues(\.dot), queryNorm: queryNorm, threshold: threshold, limit: limit)
+            return ranked(partial, queryNorm: queryNorm, threshold: threshold, limit: limit)
         }
         let unscannedSquares = unscanned.reduce(0.0) { $0 + $1.weight * $1.weight }
         // Bounds: what is known plus the most the unknown words could add (Cauchy–Schwarz over
         // the unknown weights of the query and what is left of the text's norm).
-        var bounds: [(text: Int32, bound: Double, dot: Double, squares: Double)] = []
+        var bounds: [(text: Int32, bound: Double, dot: Double, squares: Double, norm: Double)] = []
         for (text, known) in partial {
-            let textNorm = Double(norms[Int(text)])
+            let textNorm = Double(known.norm)
             guard textNorm > 0 else { continue }
             var unknownSquares = unscannedSquares
             for word in truncated where !word.ranges.contains(where: { $0.contains(text) }) { unknownSquares += word.weight * word.weight }
             let left = max(0, textNorm * textNorm - known.squares).squareRoot()
             let bound = (known.dot + unknownSquares.squareRoot() * left) / (textNorm * queryNorm)
-            if bound + 1e-12 >= threshold { bounds.append((text, bound, known.dot, known.squares)) }
+            if bound + 1e-12 >= threshold { bounds.append((text, bound, known.dot, known.squares, textNorm)) }
         }
-        bounds.sort { $0.bound != $1.bound ? $0.bound > $1.bound : $0.text < $1.text }
-        var results: [(text: Int, similarity: Double)] = []
+        // Only the best `exactScores` bounds can be scored: keep those, not a sort of all.
         let exactScores = threshold >= 0.5 ? TextIndex.maximumExactScoresAtHighThresholds : TextIndex.maximumExactScores
-        for candidate in bounds.prefix(exactScores) {
+        bounds = TextIndex.best(exactScores, of: bounds) { $0.bound != $1.bound ? $0.bound > $1.bound : $0.text < $1.text }
+        var results: [(text: Int, similarity: Double)] = []
+        for candidate in bounds {
             let needed = results.count < limit ? threshold : max(threshold, results[results.count - 1].similarity)
             if candidate.bound + 1e-12 < needed { break }
-            let textNorm = Double(norms[Int(candidate.text)])
+            let textNorm = candidate.norm
             // The unknown words, heaviest first; stop early when even the rest cannot reach `needed`.
             var unknown = unscanned.map { (word: $0.word, weight: $0.weight) }
             for word in truncated where !word.ranges.contains(where: { $0.contains(candidate.text) }) { unknown.append((word.word, word.weight)) }
@@ -304,7 +343,7 @@ public final class TextIndex: Sendable {
             var restSquares = unknown.reduce(0.0) { $0 + $1.weight * $1.weight }
             var reachable = true
             for word in unknown {
-                if let value = withPostings(of: word.word, { list in TextIndex.position(of: candidate.text, in: list).map { Double(list[$0].weight) } }) {
+                if let value = weight(of: Int32(word.word), in: candidate.text) {
                     dot += word.weight * value
                     squares += value * value
                 }
@@ -342,24 +381,40 @@ public final class TextIndex: Sendable {
         list.partitionPoint { !($0.text < text) }
     }
 
-    /// Where `text` is in `list` (sorted by text number), by binary search.
-    static func position(of text: Int32, in list: UnsafeBufferPointer<Posting>) -> Int? {
-        let low = position(before: text, in: list)
-        return low < list.count && list[low].text == text ? low : nil
+    /// Adds to a candidate's partial score in place: one dictionary lookup, not two.
+    private static func add(_ dot: Double, _ squares: Double, norm: Float, to entry: inout (dot: Double, squares: Double, norm: Float)) {
+        entry.dot += dot
+        entry.squares += squares
+        entry.norm = norm
+    }
+
+    /// The first `count` of `elements` in the order `isBetter` (a strict total order), best
+    /// first: what sorting all of them and keeping `count` gives, in one pass that keeps `count`.
+    static func best<Element>(_ count: Int, of elements: [Element], by isBetter: (Element, Element) -> Bool) -> [Element] {
+        guard count > 0 else { return [] }
+        var kept: [Element] = []
+        kept.reserveCapacity(min(count, elements.count) + 1)
+        for element in elements {
+            if kept.count == count, !isBetter(element, kept[count - 1]) { continue }
+            kept.insert(element, at: kept.partitionPoint { isBetter(element, $0) })
+            if kept.count > count { kept.removeLast() }
+        }
+        return kept
     }
 
     /// Dot products turned into cosines, those reaching `threshold`, most similar first (ties:
     /// lower text number first), at most `limit`.
-    private func ranked(_ scores: [Int32: Double], queryNorm: Double, threshold: Double, limit: Int) -> [(text: Int, similarity: Double)] {
+    private func ranked(_ scores: [Int32: (dot: Double, squares: Double, norm: Float)], queryNorm: Double, threshold: Double,
+                        limit: Int) -> [(text: Int, similarity: Double)] {
         var results: [(text: Int, similarity: Double)] = []
-        for (text, dot) in scores {
-            let norm = Double(norms[Int(text)]) * queryNorm
+        for (text, score) in scores {
+            let dot = score.dot
+            let norm = Double(score.norm) * queryNorm
             guard norm > 0 else { continue }
             let similarity = min(1, dot / norm)
             if similarity >= threshold { results.append((Int(text), similarity)) }
         }
-        results.sort { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.text < $1.text }
-        return Array(results.prefix(limit))
+        return TextIndex.best(limit, of: results) { $0.similarity != $1.similarity ? $0.similarity > $1.similarity : $0.text < $1.text }
     }
 
     /// Cosine similarity computed directly, without the index: the reference the index is

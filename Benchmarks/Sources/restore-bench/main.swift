@@ -1,7 +1,8 @@
 // Index build and restore costs for every strategy and the default pipeline at 1k, 10k, 100k
 // and 1M posts, memory per post, and ContentSimilarity against a brute-force scan.
 //
-// Usage: restore-bench [--texts cycled|sampled|real] [POSTS.jsonl...] [SIZES...]
+// Usage: restore-bench [--texts cycled|sampled|real] [--no-scan] [POSTS.jsonl...] [SIZES...]
+//   --no-scan leaves out the brute-force scan (18–46 s at 1M posts), for profiling the restores.
 //   cycled  (default) the corpus's texts repeated, each made unique by a "#i" suffix: every
 //           text has size/corpus near-copies, the worst case for a similarity query.
 //   sampled texts drawn word by word from the corpus's vocabulary and text lengths (seeded):
@@ -23,6 +24,8 @@ if let flag = arguments.firstIndex(of: "--texts"), flag + 1 < arguments.count {
     mode = arguments[flag + 1]
     arguments.removeSubrange(flag...flag + 1)
 }
+let scan = !arguments.contains("--no-scan")
+arguments.removeAll { $0 == "--no-scan" }
 let textFiles = arguments.filter { $0.hasSuffix(".jsonl") }
 let requestedSizes = arguments.compactMap { Int($0) }.isEmpty ? [1_000, 10_000, 100_000, 1_000_000] : arguments.compactMap { Int($0) }
 let texts: [String] = {
@@ -162,7 +165,7 @@ for size in sizes {
     // ContentSimilarity against a brute-force scan of every text.
     let textIndex = index.textIndex
     var indexed: [Double] = [], brute: [Double] = []
-    for i in samples.prefix(size >= 1_000_000 ? 1 : size >= 100_000 ? 3 : 20) {
+    for i in samples.prefix(!scan ? 0 : size >= 1_000_000 ? 1 : size >= 100_000 ? 3 : 20) {
         let query = decoded.posts[i].text ?? ""
         var t0 = now()
         _ = textIndex.mostSimilar(to: query, threshold: 0.3, limit: 1)
@@ -175,7 +178,7 @@ for size in sizes {
         }
         brute.append(Double(now() - t0) / 1e6)
     }
-    similarityRows.append(String(format: "| %d | %.2f ms | %.1f ms | %.0f× |", size, median(indexed), median(brute), median(brute) / median(indexed)))
+    if scan { similarityRows.append(String(format: "| %d | %.2f ms | %.1f ms | %.0f× |", size, median(indexed), median(brute), median(brute) / median(indexed))) }
 }
 print("\n| stage | posts | median restore |")
 print("|---|---|---|")
