@@ -248,23 +248,32 @@ public final class TextIndex: Sendable {
     /// cap are not considered.
     public func mostSimilar(to query: String, threshold: Double, limit: Int = 10, near: Int? = nil) -> [(text: Int, similarity: Double)] {
         guard textCount > 0, limit > 0 else { return [] }
-        var local: [Int32: Int32] = [:]
-        var unknown: [[UInt8]: Int] = [:]
+        // The query's words in the order they first appear, so that every sum below is taken in
+        // one order and the same query gives the same score to the bit (a dictionary's order
+        // differs from one instance to the next).
+        var found: [(word: Int32, count: Int32)] = []
+        var missing: [(word: [UInt8], count: Int)] = []
         var scratch: [UInt8] = []
         TextIndex.forEachWord(in: query, scratch: &scratch) { word in
-            if let id = vocabulary.find(word) { local[id, default: 0] += 1 } else { unknown[Array(word), default: 0] += 1 }
+            if let id = vocabulary.find(word) {
+                if let at = found.firstIndex(where: { $0.word == id }) { found[at].count += 1 } else { found.append((id, 1)) }
+            } else if let at = missing.firstIndex(where: { $0.word.elementsEqual(word) }) {
+                missing[at].count += 1
+            } else {
+                missing.append((Array(word), 1))
+            }
         }
-        guard !local.isEmpty else { return [] }
+        guard !found.isEmpty else { return [] }
         // The query's norm counts every word, known or not, so unknown words lower the score.
         let total = Double(textCount)
         var queryWeights: [(word: Int32, weight: Double)] = []
         var squares = 0.0
-        for (word, count) in local {
+        for (word, count) in found {
             let weight = (1 + log(Double(count))) * TextIndex.idf(documentFrequency[Int(word)], total)
             queryWeights.append((word, weight))
             squares += weight * weight
         }
-        for (_, count) in unknown {
+        for (_, count) in missing {
             let weight = (1 + log(Double(count))) * TextIndex.idf(0, total)
             squares += weight * weight
         }

@@ -18,6 +18,28 @@ struct PostgresServerTests {
         try PostgresRegisterStorage(url: postgresTestURL ?? "", logger: ServerHarness.logger)
     }
 
+    /// Two server instances on one database, both stopped after `body`, whatever it throws.
+    static func withTwoInstances(secondTokens: TokenCache = TokenCache(),
+                                 _ body: (ServerHarness, ServerHarness) async throws -> Void) async throws {
+        let first = try await ServerHarness.start(try storage())
+        let second: ServerHarness
+        do {
+            second = try await ServerHarness.start(try storage(), tokens: secondTokens)
+        } catch {
+            try? await first.stop()
+            throw error
+        }
+        do {
+            try await body(first, second)
+        } catch {
+            try? await first.stop()
+            try? await second.stop()
+            throw error
+        }
+        try await first.stop()
+        try await second.stop()
+    }
+
     /// A user no other test run uses, so that runs share the database safely.
     static func user(_ name: String) -> String { "\(name)-\(UUID().uuidString.prefix(8))" }
 
@@ -90,9 +112,7 @@ struct PostgresServerTests {
 
     @Test("two server instances on one database: a long-poll on one wakes for a write on the other, and concurrent writers keep every device's latest")
     func twoInstancesConverge() async throws {
-        let first = try await ServerHarness.start(try Self.storage())
-        let second = try await ServerHarness.start(try Self.storage())
-        do {
+        try await Self.withTwoInstances { first, second in
             let token = try await first.token(for: Self.user("carol"))
             // A long-poll on the second instance, woken by a write through the first (NOTIFY).
             async let woken = second.request(.GET, "/v1/registers?since=0&wait=20", token: token)
@@ -140,21 +160,13 @@ struct PostgresServerTests {
             for (name, write) in best { wanted[name] = "\(write.snapshot!.postId)#\(write.sequence)" }
             #expect(try ServerHarness.heads(try await first.request(.GET, "/v1/registers", token: token).body) == wanted)
             #expect(try ServerHarness.heads(try await second.request(.GET, "/v1/registers", token: token).body) == wanted)
-        } catch {
-            try? await first.stop()
-            try? await second.stop()
-            throw error
         }
-        try await first.stop()
-        try await second.stop()
     }
 
     @Test("a token revoked through one instance is refused by another at once: the revocation's notification empties every instance's cache")
     func revocationReachesEveryInstance() async throws {
-        let first = try await ServerHarness.start(try Self.storage())
         // The second instance would keep its tokens an hour: only the notification can end it.
-        let second = try await ServerHarness.start(try Self.storage(), tokens: TokenCache(lifetime: .seconds(3600)))
-        do {
+        try await Self.withTwoInstances(secondTokens: TokenCache(lifetime: .seconds(3600))) { first, second in
             let token = try await first.token(for: Self.user("erin"))
             let other = try await first.token(for: Self.user("frank"))
             #expect(try await second.request(.GET, "/v1/registers", token: token).status == 200)
@@ -167,13 +179,7 @@ struct PostgresServerTests {
             #expect(refused.status == 401)
             #expect(refused.body == #"{"error":"unknown or revoked token"}"#)
             #expect(try await second.request(.GET, "/v1/registers", token: other).status == 200)
-        } catch {
-            try? await first.stop()
-            try? await second.stop()
-            throw error
         }
-        try await first.stop()
-        try await second.stop()
     }
 }
 #endif
