@@ -81,9 +81,6 @@ struct WordTable: Sendable {
     /// Word `id`'s hash, as `hash(_:)` gave it.
     func hash(of id: Int) -> UInt64 { hashes[id] }
 
-    /// Word `id` as a string.
-    func word(_ id: Int) -> String { withWord(id) { String(decoding: $0, as: UTF8.self) } }
-
     private func equals(_ id: Int, _ word: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = starts[id], end = starts[id + 1]
         guard end - start == word.count else { return false }

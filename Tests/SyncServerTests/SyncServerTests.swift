@@ -112,19 +112,24 @@ struct SyncServerTests {
         }
     }
 
-    /// A store whose writes fail with `error`, as a full disk's or a read-only file's do;
-    /// everything else is SQLite's.
-    struct FailingWrites: RegisterStorage {
+    /// SQLite's storage, observed: it counts the token reads, and when `writeError` is set its
+    /// writes fail with it, as a full disk's or a read-only file's do.
+    struct ObservedStorage: RegisterStorage {
         let base: SQLiteRegisterStorage
-        let error: DatabaseError
-        func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? { try await base.user(forTokenHash: hash) }
+        var writeError: DatabaseError?
+        let tokenReads = Counter()
+        func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
+            tokenReads.increment()
+            return try await base.user(forTokenHash: hash)
+        }
         func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 { try await base.addToken(hash: hash, user: user, at: date) }
         func revokeToken(id: Int64, at date: Date) async throws -> Bool { try await base.revokeToken(id: id, at: date) }
         func tokens() async throws -> [StoredToken] { try await base.tokens() }
         func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) { try await base.read(user: user, since: since) }
         func cursor(user: StoredUser) async throws -> Int64 { try await base.cursor(user: user) }
         func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
-            throw error
+            if let writeError { throw writeError }
+            return try await base.merge(heads, user: user)
         }
         func check() async throws { try await base.check() }
         var remoteEvents: AsyncStream<RemoteEvent>? { nil }
@@ -135,7 +140,7 @@ struct SyncServerTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let base = try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path)
-        let server = try await ServerHarness.start(FailingWrites(base: base, error: DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")))
+        let server = try await ServerHarness.start(ObservedStorage(base: base, writeError: DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")))
         do {
             let token = try await server.token(for: "alice")
             #expect(try await server.request(.GET, "/health").body == #"{"status":"ok"}"#)
@@ -151,7 +156,7 @@ struct SyncServerTests {
             throw error
         }
         try await server.stop()
-        let readOnly = try await ServerHarness.start(FailingWrites(base: base, error: DatabaseError(resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database")))
+        let readOnly = try await ServerHarness.start(ObservedStorage(base: base, writeError: DatabaseError(resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database")))
         do {
             let token = try await readOnly.token(for: "bob")
             let refused = try await readOnly.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 1_000)]))
@@ -314,29 +319,11 @@ struct SyncServerTests {
         try await server.stop()
     }
 
-    /// Counts the token reads; everything else is SQLite's.
-    struct CountedTokenReads: RegisterStorage {
-        let base: SQLiteRegisterStorage
-        let reads = Counter()
-        func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
-            reads.increment()
-            return try await base.user(forTokenHash: hash)
-        }
-        func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 { try await base.addToken(hash: hash, user: user, at: date) }
-        func revokeToken(id: Int64, at date: Date) async throws -> Bool { try await base.revokeToken(id: id, at: date) }
-        func tokens() async throws -> [StoredToken] { try await base.tokens() }
-        func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) { try await base.read(user: user, since: since) }
-        func cursor(user: StoredUser) async throws -> Int64 { try await base.cursor(user: user) }
-        func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) { try await base.merge(heads, user: user) }
-        func check() async throws { try await base.check() }
-        var remoteEvents: AsyncStream<RemoteEvent>? { nil }
-    }
-
     @Test("a token's user is read once a second, whatever the requests; an unknown token is read at every request")
     func tokenReadsAreCached() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let storage = CountedTokenReads(base: try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path))
+        let storage = ObservedStorage(base: try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path))
         let clock = ManualNanoseconds()
         let server = try await ServerHarness.start(storage, tokens: TokenCache(now: clock.read))
         do {
@@ -346,12 +333,12 @@ struct SyncServerTests {
                 #expect(try await server.request(.POST, "/v1/registers", token: alice, body: body).status == 200)
                 #expect(try await server.request(.GET, "/v1/registers", token: bob).status == 200)
             }
-            #expect(storage.reads.value == 2)
+            #expect(storage.tokenReads.value == 2)
             clock.advance(by: 1_000_000_000)
             #expect(try await server.request(.GET, "/v1/registers", token: alice).status == 200)
-            #expect(storage.reads.value == 3)
+            #expect(storage.tokenReads.value == 3)
             for _ in 1...3 { #expect(try await server.request(.GET, "/v1/registers", token: "tes_unknown").status == 401) }
-            #expect(storage.reads.value == 6)
+            #expect(storage.tokenReads.value == 6)
         } catch {
             try? await server.stop()
             throw error
