@@ -307,7 +307,7 @@ let package = Package(
                                    "TestSupport", "store-crash-writer", "JSONSchema", "JSONText", "HTTPExchange", "RestorationEngine", "ValueTree", "TimelineFormats",
                                    .product(name: "Clocks", package: "swift-clocks")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport", "SessionSimulation"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyKitTests",
                     dependencies: ["StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch", "BestConfidence", "WeightedVote"],
                     swiftSettings: swiftSettings),

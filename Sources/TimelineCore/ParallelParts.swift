@@ -33,6 +33,8 @@ final class SharedBuffer<Element>: @unchecked Sendable {
     // @unchecked: the parts of a `ParallelParts` run write disjoint positions only, and the
     // buffer is read after the run, when every write has finished.
     private let storage: UnsafeMutableBufferPointer<Element>
+    /// Whether `detach` handed the memory over, so that `deinit` leaves it.
+    private var detached = false
 
     init(count: Int, initial: Element) {
         storage = .allocate(capacity: max(1, count))
@@ -47,10 +49,15 @@ final class SharedBuffer<Element>: @unchecked Sendable {
         set { storage[index] = newValue }
     }
 
-    /// The elements as an array.
-    func array() -> [Element] { Array(storage.prefix(count)) }
+    /// The elements, whose memory the caller frees from now on (with `deallocate()` on the
+    /// base address; the elements are trivial types).
+    func detach() -> UnsafeMutableBufferPointer<Element> {
+        detached = true
+        return UnsafeMutableBufferPointer(rebasing: storage[..<count])
+    }
 
     deinit {
+        guard !detached else { return }
         storage.deinitialize()
         storage.deallocate()
     }

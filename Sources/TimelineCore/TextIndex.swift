@@ -24,16 +24,9 @@ public final class TextIndex: Sendable {
         var weight: Float
     }
 
-    private let vocabulary: WordTable
-    /// Word `w`'s postings are `postings[postingStarts[w]..<postingStarts[w + 1]]`, in text order.
-    private let postingStarts: [Int]
-    private let postings: [Posting]
-    /// Text `t`'s words are `textWords[textStarts[t]..<textStarts[t + 1]]`: the same weights by
-    /// text, so that a candidate's exact score reads its own few words rather than searching
-    /// the query's postings lists, which at 1M posts miss the cache at every step.
-    private let textStarts: [Int]
-    private let textWords: [TextWord]
-    private let documentFrequency: [Int32]
+    /// The vocabulary, postings lists, per-text words and document frequencies, built in
+    /// memory or mapped from a file.
+    let columns: TextIndexColumns
     public let textCount: Int
 
     /// Collections of at least this many texts are indexed on every core by default.
@@ -125,14 +118,19 @@ public final class TextIndex: Sendable {
             }
             return true
         }
-        self.vocabulary = vocabulary
-        self.postingStarts = postingStarts
-        self.postings = postings.array()
-        self.textStarts = textStarts.array()
-        self.textWords = textWords.array()
-        self.documentFrequency = documentFrequency
+        self.columns = TextIndexColumns(postingStarts: postingStarts, postings: postings, textStarts: textStarts, textWords: textWords,
+                                        documentFrequency: documentFrequency, vocabulary: vocabulary)
         self.textCount = texts.count
     }
+
+    /// An index over `textCount` texts from columns made elsewhere (a mapped file).
+    init(columns: TextIndexColumns, textCount: Int) {
+        self.columns = columns
+        self.textCount = textCount
+    }
+
+    /// The bytes the index's arrays hold: postings, per-text words, vocabulary and frequencies.
+    public var memoryFootprint: Int { columns.byteCount }
 
     static func idf(_ frequency: Int32, _ total: Double) -> Double {
         log((total + 1) / (Double(frequency) + 1)) + 1
@@ -187,26 +185,25 @@ public final class TextIndex: Sendable {
 
     /// Word `word`'s postings, in text order, for as long as `body` runs.
     private func withPostings<Result>(of word: Int, _ body: (UnsafeBufferPointer<Posting>) -> Result) -> Result {
-        postings.withUnsafeBufferPointer { all in body(UnsafeBufferPointer(rebasing: all[postingStarts[word]..<postingStarts[word + 1]])) }
+        body(UnsafeBufferPointer(rebasing: columns.postings[columns.postingStarts[word]..<columns.postingStarts[word + 1]]))
     }
 
     /// The weight of `word` in text `text`, if the text has it: a scan of the text's own words.
     private func weight(of word: Int32, in text: Int32) -> Double? {
-        textWords.withUnsafeBufferPointer { all in
-            var entry = textStarts[Int(text)]
-            let end = textStarts[Int(text) + 1]
-            while entry < end {
-                if all[entry].word == word { return Double(all[entry].weight) }
-                entry += 1
-            }
-            return nil
+        let all = columns.textWords
+        var entry = columns.textStarts[Int(text)]
+        let end = columns.textStarts[Int(text) + 1]
+        while entry < end {
+            if all[entry].word == word { return Double(all[entry].weight) }
+            entry += 1
         }
+        return nil
     }
 
     /// The number of a word given as a string, if some text has it.
     private func wordID(_ word: String) -> Int32? {
         var word = word
-        return word.withUTF8 { vocabulary.find($0) }
+        return word.withUTF8 { columns.vocabulary.find($0) }
     }
 
     /// At most this many postings of one word are visited to find candidates: the texts that
@@ -255,7 +252,7 @@ public final class TextIndex: Sendable {
         var missing: [(word: [UInt8], count: Int)] = []
         var scratch: [UInt8] = []
         TextIndex.forEachWord(in: query, scratch: &scratch) { word in
-            if let id = vocabulary.find(word) {
+            if let id = columns.vocabulary.find(word) {
                 if let at = found.firstIndex(where: { $0.word == id }) { found[at].count += 1 } else { found.append((id, 1)) }
             } else if let at = missing.firstIndex(where: { $0.word.elementsEqual(word) }) {
                 missing[at].count += 1
@@ -266,6 +263,7 @@ public final class TextIndex: Sendable {
         guard !found.isEmpty else { return [] }
         // The query's norm counts every word, known or not, so unknown words lower the score.
         let total = Double(textCount)
+        let documentFrequency = columns.documentFrequency
         var queryWeights: [(word: Int32, weight: Double)] = []
         var squares = 0.0
         for (word, count) in found {
@@ -310,13 +308,19 @@ public final class TextIndex: Sendable {
             withPostings(of: Int(word)) { list in
                 let windows = TextIndex.windows(count: list.count, cap: cap, near: near.map { TextIndex.position(before: Int32($0), in: list) })
                 for window in windows {
-                    for posting in list[window] {
+                    // A text number out of range (a damaged mapped file) is no candidate.
+                    for posting in list[window] where posting.text >= 0 && Int(posting.text) < textCount {
                         let value = Double(posting.weight)
                         TextIndex.add(weight * value, value * value, norm: posting.norm, to: &partial[posting.text, default: (0, 0, 0)])
                     }
                 }
                 if list.count > cap {
-                    truncated.append((Int(word), weight, windows.map { list[$0.lowerBound].text...list[$0.upperBound - 1].text }))
+                    // Postings are in text order; min and max keep a damaged mapped file from making
+                    // a reversed range.
+                    truncated.append((Int(word), weight, windows.map { window in
+                        let first = list[window.lowerBound].text, last = list[window.upperBound - 1].text
+                        return min(first, last)...max(first, last)
+                    }))
                 }
             }
         }
@@ -435,7 +439,7 @@ public final class TextIndex: Sendable {
             for word in TextIndex.words(text) { counts[word, default: 0] += 1 }
             var vector: [String: Double] = [:]
             for (word, count) in counts {
-                let frequency = wordID(word).map { documentFrequency[Int($0)] } ?? 0
+                let frequency = wordID(word).map { columns.documentFrequency[Int($0)] } ?? 0
                 vector[word] = (1 + log(Double(count))) * TextIndex.idf(frequency, total)
             }
             return vector

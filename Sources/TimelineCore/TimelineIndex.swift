@@ -37,8 +37,15 @@ public final class TimelineIndex: @unchecked Sendable {
     private var builtTextIndex: TextIndex?
     private var builtTextIndexNanoseconds: UInt64?
 
-    public init(_ timeline: Timeline) {
+    /// The index of `timeline`. A `textIndex` over its posts' texts, in display order (one
+    /// mapped from a store, say), is used instead of building one; one over another number of
+    /// texts is ignored.
+    public init(_ timeline: Timeline, textIndex: TextIndex? = nil) {
         self.timeline = timeline
+        if let textIndex, textIndex.textCount == timeline.posts.count {
+            builtTextIndex = textIndex
+            builtTextIndexNanoseconds = 0
+        }
         let posts = timeline.posts
         var offsets = [Double](repeating: 0, count: posts.count + 1)
         posts.withUnsafeBufferPointer { buffer in
@@ -204,7 +211,8 @@ public final class TimelineIndex: @unchecked Sendable {
         return built
     }
 
-    /// How long building the text index took, once it is built; nil before. Lets a caller that
+    /// How long building the text index took, once it is built (0 when it was given); nil
+    /// before. Lets a caller that
     /// times a restoration leave out this one-time cost.
     public var textIndexBuildNanoseconds: UInt64? {
         textIndexLock.lock()

@@ -34,22 +34,6 @@ struct WordTable: Sendable {
         return hash ^ (hash >> 33)
     }
 
-    /// The number of `word`, if the table holds it.
-    func find(_ word: UnsafeBufferPointer<UInt8>) -> Int32? {
-        find(word, hash: Self.hash(word))
-    }
-
-    func find(_ word: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int32? {
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let id = slots[slot]
-            if id < 0 { return nil }
-            if hashes[Int(id)] == hash && equals(Int(id), word) { return id }
-            slot = (slot + 1) & mask
-        }
-    }
-
     /// The number of `word`, inserted with the next number when the table does not hold it.
     mutating func insert(_ word: UnsafeBufferPointer<UInt8>) -> Int32 {
         insert(word, hash: Self.hash(word))
@@ -77,6 +61,9 @@ struct WordTable: Sendable {
     func withWord<Result>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try bytes.withUnsafeBufferPointer { all in try body(UnsafeBufferPointer(rebasing: all[starts[id]..<starts[id + 1]])) }
     }
+
+    /// The table's four arrays, for a `TextIndexColumns` to keep as a `WordLookup`.
+    var columns: (bytes: [UInt8], starts: [Int], hashes: [UInt64], slots: [Int32]) { (bytes, starts, hashes, slots) }
 
     /// Word `id`'s hash, as `hash(_:)` gave it.
     func hash(of id: Int) -> UInt64 { hashes[id] }

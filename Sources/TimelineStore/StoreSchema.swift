@@ -171,6 +171,13 @@ enum StoreSchema {
                 table.add(column: "gapBelow", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v7-revision") { db in
+            // A random number drawn again whenever the cached posts change: what a text index
+            // kept beside the store names, so that it is used only on the posts it indexes.
+            try db.alter(table: "timelineState") { table in
+                table.add(column: "revision", .integer)
+            }
+        }
         return migrator
     }
 }

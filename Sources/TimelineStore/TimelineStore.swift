@@ -25,12 +25,17 @@ public final class TimelineStore: Sendable {
         public var viewportHeight: Double?
         /// The ids of the posts with a gap below them (`TimelineGap`).
         public var gapsBelow: Set<String> = []
+        /// Which version of the cached posts these are: a random number drawn whenever they
+        /// change, nil in a store that has not written them since it was upgraded. A text
+        /// index kept in the store is used only on the revision it was made from.
+        public var revision: Int64?
 
-        public init(posts: [Post], refreshedAt: Date? = nil, viewportHeight: Double? = nil, gapsBelow: Set<String> = []) {
+        public init(posts: [Post], refreshedAt: Date? = nil, viewportHeight: Double? = nil, gapsBelow: Set<String> = [], revision: Int64? = nil) {
             self.posts = posts
             self.refreshedAt = refreshedAt
             self.viewportHeight = viewportHeight
             self.gapsBelow = gapsBelow
+            self.revision = revision
         }
 
         /// Where posts are missing, top to bottom.
@@ -260,8 +265,9 @@ public final class TimelineStore: Sendable {
                                                   position < posts.count - 1 && gapsBelow.contains(post.id)])
             }
             try db.execute(sql: """
-                INSERT INTO timelineState (account, timeline, refreshedAt, viewportHeight) VALUES (?, ?, ?, ?)
-                ON CONFLICT(account, timeline) DO UPDATE SET refreshedAt = excluded.refreshedAt, viewportHeight = excluded.viewportHeight
+                INSERT INTO timelineState (account, timeline, refreshedAt, viewportHeight, revision) VALUES (?, ?, ?, ?, random())
+                ON CONFLICT(account, timeline) DO UPDATE SET refreshedAt = excluded.refreshedAt, viewportHeight = excluded.viewportHeight,
+                                                             revision = excluded.revision
                 """, arguments: [scope.account, scope.timeline, now, viewportHeight])
     }
 
@@ -309,7 +315,7 @@ public final class TimelineStore: Sendable {
     }
 
     private static func cachedTimeline(scope: StoreScope, db: Database) throws -> CachedTimeline? {
-        let state = try Row.fetchOne(db, sql: "SELECT refreshedAt, viewportHeight FROM timelineState WHERE account = ? AND timeline = ?",
+        let state = try Row.fetchOne(db, sql: "SELECT refreshedAt, viewportHeight, revision FROM timelineState WHERE account = ? AND timeline = ?",
                                      arguments: [scope.account, scope.timeline])
         guard let state else { return nil }
         var posts: [Post] = []
@@ -327,7 +333,7 @@ public final class TimelineStore: Sendable {
         if let last = posts.last { gaps.remove(last.id) }
         let refreshed: Double? = state[0]
         return CachedTimeline(posts: posts, refreshedAt: refreshed.map(Date.init(timeIntervalSince1970:)), viewportHeight: state[1],
-                              gapsBelow: gaps)
+                              gapsBelow: gaps, revision: state[2])
     }
 
     /// SQLite's integrity check of the whole file: the problems it finds, none when the store is sound.
@@ -479,6 +485,10 @@ public final class TimelineStore: Sendable {
     /// storage order: several times faster than a lookup per evicted row.
     private func delete(_ keys: [String], from table: String, scope: StoreScope, among all: [CacheEntry], db: Database) throws -> Int {
         guard !keys.isEmpty else { return 0 }
+        if table == "cachedPost" {
+            try db.execute(sql: "UPDATE timelineState SET revision = random() WHERE account = ? AND timeline = ?",
+                           arguments: [scope.account, scope.timeline])
+        }
         if keys.count > all.count / 2 {
             let evicted = Set(keys)
             try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS keptKey (key TEXT PRIMARY KEY)")

@@ -10,11 +10,13 @@ import TimelineCore
 /// and keep their data.
 @Suite("Store upgrades", .timeLimit(.minutes(10)))
 struct StoreUpgradeTests {
-    static let versions = ["v1", "v2-counters", "v3-last-read", "v4-sync", "v5-heads", "v6-gaps"]
+    static let versions = ["v1", "v2-counters", "v3-last-read", "v4-sync", "v5-heads", "v6-gaps", "v7-revision"]
     /// The versions with sync state.
-    static let syncing: Set<String> = ["v4-sync", "v5-heads", "v6-gaps"]
+    static let syncing: Set<String> = ["v4-sync", "v5-heads", "v6-gaps", "v7-revision"]
     /// The versions whose sync state is heads.
-    static let headed: Set<String> = ["v5-heads", "v6-gaps"]
+    static let headed: Set<String> = ["v5-heads", "v6-gaps", "v7-revision"]
+    /// The versions with gaps.
+    static let gapped: Set<String> = ["v6-gaps", "v7-revision"]
     static let scope = StoreScope(account: "upgrade@example.social", timeline: "home")
     static let posts = ["p0", "p1", "p2"]
 
@@ -62,8 +64,11 @@ struct StoreUpgradeTests {
                                              #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#])
                     }
                 }
-                if version == "v6-gaps" {
+                if Self.gapped.contains(version) {
                     try db.execute(sql: "UPDATE cachedPost SET gapBelow = 1 WHERE postId = 'p0'")
+                }
+                if version == "v7-revision" {
+                    try db.execute(sql: "UPDATE timelineState SET revision = 7")
                 }
                 if Self.headed.contains(version) {
                     try db.execute(sql: "INSERT INTO syncState (name, value) VALUES ('device', 'phone'), ('hlc', '111410065408000000'), ('sequence', '3')")
@@ -100,7 +105,9 @@ struct StoreUpgradeTests {
         #expect(cached.refreshedAt == Date(timeIntervalSince1970: 1_700_000_100))
         #expect(cached.viewportHeight == 812)
         // Gaps came with v6: earlier stores have none.
-        #expect(cached.gaps == (version == "v6-gaps" ? [TimelineGap(above: "p0", below: "p1")] : []))
+        #expect(cached.gaps == (Self.gapped.contains(version) ? [TimelineGap(above: "p0", below: "p1")] : []))
+        // Revisions came with v7: earlier stores have none until the posts are next written.
+        #expect(cached.revision == (version == "v7-revision" ? 7 : nil))
         let history = try store.history(scope: Self.scope)
         #expect(history.map(\.postId) == ["p1"])
         #expect(history.first?.neighbors.below == ["p2"])

@@ -1,0 +1,79 @@
+/// The flat arrays of a `TextIndex`, as buffers: allocated when the index is built, or views
+/// into a file mapped into memory (`TextIndexFile`), so that a query runs the same code on
+/// either and a mapped index is ready without reading its file.
+// @unchecked: the buffers are written before `init` returns and only read after; the memory they
+// view is released once, in `deinit`.
+final class TextIndexColumns: @unchecked Sendable {
+    /// Word `w`'s postings are `postings[postingStarts[w]..<postingStarts[w + 1]]`, in text order.
+    let postingStarts: UnsafeBufferPointer<Int>
+    let postings: UnsafeBufferPointer<TextIndex.Posting>
+    /// Text `t`'s words are `textWords[textStarts[t]..<textStarts[t + 1]]`.
+    let textStarts: UnsafeBufferPointer<Int>
+    let textWords: UnsafeBufferPointer<TextIndex.TextWord>
+    let documentFrequency: UnsafeBufferPointer<Int32>
+    let vocabulary: WordLookup
+    /// Releases the memory the buffers view: frees what was allocated, or unmaps the file.
+    private let release: @Sendable () -> Void
+
+    init(postingStarts: UnsafeBufferPointer<Int>, postings: UnsafeBufferPointer<TextIndex.Posting>, textStarts: UnsafeBufferPointer<Int>,
+         textWords: UnsafeBufferPointer<TextIndex.TextWord>, documentFrequency: UnsafeBufferPointer<Int32>, vocabulary: WordLookup,
+         release: @escaping @Sendable () -> Void) {
+        self.postingStarts = postingStarts
+        self.postings = postings
+        self.textStarts = textStarts
+        self.textWords = textWords
+        self.documentFrequency = documentFrequency
+        self.vocabulary = vocabulary
+        self.release = release
+    }
+
+    /// Columns that own their memory: the large ones taken over from the build's shared
+    /// buffers, the small ones copied from arrays.
+    convenience init(postingStarts: [Int], postings: SharedBuffer<TextIndex.Posting>, textStarts: SharedBuffer<Int>,
+                     textWords: SharedBuffer<TextIndex.TextWord>, documentFrequency: [Int32], vocabulary: WordTable) {
+        let words = vocabulary.columns
+        let owned = OwnedBuffers()
+        let postingsBuffer = owned.take(postings), textStartsBuffer = owned.take(textStarts), textWordsBuffer = owned.take(textWords)
+        let lookup = WordLookup(bytes: owned.copy(words.bytes), starts: owned.copy(words.starts), hashes: owned.copy(words.hashes),
+                                slots: owned.copy(words.slots))
+        self.init(postingStarts: owned.copy(postingStarts), postings: postingsBuffer, textStarts: textStartsBuffer,
+                  textWords: textWordsBuffer, documentFrequency: owned.copy(documentFrequency), vocabulary: lookup,
+                  release: { owned.free() })
+    }
+
+    deinit { release() }
+
+    /// The bytes the columns hold.
+    var byteCount: Int {
+        postingStarts.count * MemoryLayout<Int>.stride + postings.count * MemoryLayout<TextIndex.Posting>.stride
+            + textStarts.count * MemoryLayout<Int>.stride + textWords.count * MemoryLayout<TextIndex.TextWord>.stride
+            + documentFrequency.count * MemoryLayout<Int32>.stride + vocabulary.bytes.count + vocabulary.starts.count * MemoryLayout<Int>.stride
+            + vocabulary.hashes.count * MemoryLayout<UInt64>.stride + vocabulary.slots.count * MemoryLayout<Int32>.stride
+    }
+}
+
+/// Allocations that columns own, freed together.
+// @unchecked: filled while the columns are made, on one thread, and freed once, by their deinit.
+final class OwnedBuffers: @unchecked Sendable {
+    private var allocations: [UnsafeMutableRawPointer] = []
+
+    /// A copy of `array` in memory these buffers own.
+    func copy<Element>(_ array: [Element]) -> UnsafeBufferPointer<Element> {
+        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(1, array.count))
+        _ = buffer.initialize(from: array)
+        allocations.append(UnsafeMutableRawPointer(buffer.baseAddress!))
+        return UnsafeBufferPointer(rebasing: buffer[..<array.count])
+    }
+
+    /// The memory of `shared`, which from now on these buffers free.
+    func take<Element>(_ shared: SharedBuffer<Element>) -> UnsafeBufferPointer<Element> {
+        let buffer = shared.detach()
+        allocations.append(UnsafeMutableRawPointer(buffer.baseAddress!))
+        return UnsafeBufferPointer(buffer)
+    }
+
+    func free() {
+        for allocation in allocations { allocation.deallocate() }
+        allocations = []
+    }
+}
