@@ -1,8 +1,7 @@
 /// The flat arrays of a `TextIndex`, as buffers: allocated when the index is built, or views
 /// into a file mapped into memory (`TextIndexFile`), so that a query runs the same code on
 /// either and a mapped index is ready without reading its file.
-// @unchecked: the buffers are written before `init` returns and only read after; the memory they
-// view is released once, in `deinit`.
+// @unchecked: the buffers are written before `init` returns, only read after, and released in `deinit`.
 final class TextIndexColumns: @unchecked Sendable {
     /// Word `w`'s postings are `postings[postingStarts[w]..<postingStarts[w + 1]]`, in text order.
     let postingStarts: UnsafeBufferPointer<Int>
