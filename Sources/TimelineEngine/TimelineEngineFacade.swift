@@ -389,6 +389,25 @@ public final class TimelineEngine: @unchecked Sendable {
         return try await loader.load(from: source, onCached: onCached, progress: progress)
     }
 
+    /// The index of `cached`, a timeline read from the engine's store (the one `loadTimeline`
+    /// hands to `onCached`, say), with the text index kept in the store for these very posts
+    /// when there is one: a first restore then maps it instead of building it (seconds at a
+    /// million posts).
+    public func index(of cached: TimelineStore.CachedTimeline) -> TimelineIndex {
+        let timeline = Timeline(posts: cached.posts, viewportHeight: cached.viewportHeight ?? Timeline(posts: []).viewportHeight)
+        return TimelineIndex(timeline, textIndex: store?.keptTextIndex(for: cached, scope: scope))
+    }
+
+    /// Keeps the text index of `index`, the index of `cached`, in the store for the next
+    /// launch's `index(of:)`, building it first when no restore has. At a million posts that
+    /// is seconds of work: call it off the main thread, when the app has time (going to the
+    /// background, say). Throws when the engine has no store or the file cannot be written.
+    public func keepTextIndex(of index: TimelineIndex, for cached: TimelineStore.CachedTimeline) throws {
+        guard let store else { throw StoreError(path: "(none)", "the engine has no store; pass one to TimelineEngine(store:)") }
+        guard index.count == cached.posts.count else { return }
+        try store.keepTextIndex(index.textIndex, for: cached, scope: scope)
+    }
+
     /// The ranked choices for "Continue reading?" in `index`.
     public func suggestions(in index: TimelineIndex) -> [RestorationSuggestion] {
         let now = clock()

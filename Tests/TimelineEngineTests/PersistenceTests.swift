@@ -38,6 +38,48 @@ struct PersistenceTests {
         let other = try TimelineEngine(store: store, scope: StoreScope(account: "someone else"), clock: { clock.now })
         #expect(other.history.isEmpty)
     }
+
+    @Test("a text index kept through the façade is mapped at the next launch, and a re-drafted post is found with it")
+    func keptTextIndex() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("engine.sqlite").path
+        let scope = StoreScope(account: "me", timeline: "home")
+        let clock = TestClock()
+        let words = ["harbour", "lantern", "orchard", "granite", "meadow", "violin", "copper", "thistle", "glacier", "saffron"]
+        let posts = (0..<50).map { number in
+            Post(id: "p\(number)", createdAt: Date(timeIntervalSince1970: 1_700_000_000 - Double(120 * number)),
+                 text: "post \(number) about the \(words[number % 10]) and the \(words[(number / 10 + 3) % 10]) \(number * 7)", height: 100)
+        }
+        do {
+            let store = try TimelineStore(path: path)
+            try store.saveTimeline(posts, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
+            let engine = try TimelineEngine(store: store, scope: scope, clock: { clock.now })
+            let cached = try #require(try store.timeline(scope: scope))
+            let index = engine.index(of: cached)
+            #expect(index.textIndexBuildNanoseconds == nil)
+            engine.observeScroll(offset: 2000, viewportHeight: 600, in: index)
+            engine.observe(.background, in: index)
+            // p20 is re-drafted: gone, and the same text under a new id in its place.
+            var redrafted = posts
+            redrafted[20].id = "p20-redraft"
+            try store.saveTimeline(redrafted, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
+            let saved = try #require(try store.timeline(scope: scope))
+            try engine.keepTextIndex(of: engine.index(of: saved), for: saved)
+        }
+        clock.advance(3600)
+        let store = try TimelineStore(path: path)
+        let engine = try TimelineEngine(store: store, scope: scope, clock: { clock.now })
+        engine.observe(.launch)
+        let index = engine.index(of: try #require(try store.timeline(scope: scope)))
+        #expect(index.textIndexBuildNanoseconds == 0)
+        let result = engine.restore(in: index)
+        #expect(result.restoration?.postId == "p20-redraft")
+        #expect(result.restoration?.method == .contentSimilarity)
+        // Without a store there is nowhere to keep it.
+        let storeless = try TimelineEngine()
+        #expect(throws: StoreError.self) { try storeless.keepTextIndex(of: index, for: TimelineStore.CachedTimeline(posts: posts)) }
+    }
 }
 
 @Suite("Trailing saves through the façade", .timeLimit(.minutes(10)))
