@@ -75,13 +75,48 @@ public final class TimelineIndex: @unchecked Sendable {
         defer { timeOrderLock.unlock() }
         if let builtTimeOrder { return builtTimeOrder }
         let times = timeline.posts.map { $0.createdAt.timeIntervalSince1970 }
-        let order = (0..<Int32(times.count)).sorted { a, b in
-            let ta = times[Int(a)], tb = times[Int(b)]
-            return ta != tb ? ta < tb : a < b
-        }
+        let order = TimelineIndex.timeOrder(of: times)
         let built = TimeOrder(order: order, times: order.map { times[Int($0)] })
         builtTimeOrder = built
         return built
+    }
+
+    /// The indexes of `times` ordered by (time, index): a stable radix sort of the times' bits,
+    /// 16 at a time, about ten times faster than a comparison sort at a million posts, where the
+    /// first restore that needs the time order waited for it.
+    static func timeOrder(of times: [Double]) -> [Int32] {
+        // Doubles as unsigned integers in the same order: negative ones with every bit flipped,
+        // the others with the sign bit set; -0 as 0.
+        var keys = times.map { time -> UInt64 in
+            let bits = (time == 0 ? 0 : time).bitPattern
+            return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+        }
+        var order = (0..<Int32(times.count)).map { $0 }
+        guard times.count > 1 else { return order }
+        var scratchKeys = keys, scratchOrder = order
+        var counts = [Int](repeating: 0, count: 1 << 16)
+        for pass in 0..<4 {
+            let shift = UInt64(pass * 16)
+            for index in counts.indices { counts[index] = 0 }
+            for key in keys { counts[Int((key >> shift) & 0xFFFF)] += 1 }
+            // A digit that every key shares moves nothing: skip the pass.
+            if counts.contains(times.count) { continue }
+            var total = 0
+            for digit in counts.indices {
+                let count = counts[digit]
+                counts[digit] = total
+                total += count
+            }
+            for position in keys.indices {
+                let digit = Int((keys[position] >> shift) & 0xFFFF)
+                scratchKeys[counts[digit]] = keys[position]
+                scratchOrder[counts[digit]] = order[position]
+                counts[digit] += 1
+            }
+            swap(&keys, &scratchKeys)
+            swap(&order, &scratchOrder)
+        }
+        return order
     }
 
     /// Display indexes ordered by (createdAt, display index).

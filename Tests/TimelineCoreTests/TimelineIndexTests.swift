@@ -1,4 +1,5 @@
 import Foundation
+import SessionSimulation
 import Testing
 import TestSupport
 import TimelineCore
@@ -35,6 +36,37 @@ struct TimelineIndexTests {
         #expect(index.oldestIndex == 1)
         #expect(index.timeOrderPosition(atOrAfter: Self.base.addingTimeInterval(-100)) == 2)
         #expect(index.timeOrderPosition(after: Self.base.addingTimeInterval(-500).timeIntervalSince1970) == 2)
+    }
+
+    @Test("the time order is the comparison sort's, ties by display index: negative, zero, equal and far-apart times")
+    func timeOrderRadix() {
+        var generator = SimulationRandom(seed: 7)
+        let special: [Double] = [0, -0.0, -1, 1, -1e12, 1e12, 1_700_000_000, 1_700_000_000.5, -0.5, 3.25e-7]
+        var times: [Double] = []
+        for number in 0..<20_000 {
+            let random = generator.next()
+            let time: Double
+            switch number % 4 {
+            case 0: time = special[Int(random % UInt64(special.count))]
+            case 1: time = 1_700_000_000 + Double(random % 1_000)
+            case 2: time = Double(Int64(bitPattern: random) >> 20) / 1_000
+            default: time = -Double(random % 5_000_000)
+            }
+            times.append(time)
+        }
+        let posts = times.enumerated().map { Post(id: "p\($0.offset)", createdAt: Date(timeIntervalSince1970: $0.element)) }
+        let index = TimelineIndex(Timeline(posts: posts))
+        // The times as the posts hold them (a Date counts from 2001, so some round).
+        times = posts.map { $0.createdAt.timeIntervalSince1970 }
+        let expected: [Int32] = (0..<Int32(times.count)).sorted { (a: Int32, b: Int32) -> Bool in
+            let ta: Double = times[Int(a)], tb: Double = times[Int(b)]
+            return ta != tb ? ta < tb : a < b
+        }
+        // Compared as booleans: 20,000 numbers are no message.
+        let sameOrder = index.timeOrder == expected, sameTimes = index.timeOrderTimes == expected.map { times[Int($0)] }
+        #expect(sameOrder)
+        #expect(sameTimes)
+        #expect(TimelineIndex(Timeline(posts: [])).timeOrder.isEmpty)
     }
 
     @Test("missing heights use the documented estimate")

@@ -2,6 +2,8 @@
 // and 1M posts, memory per post, and ContentSimilarity against a brute-force scan.
 //
 // Usage: restore-bench [--texts cycled|sampled|real] [--no-scan] [POSTS.jsonl...] [SIZES...]
+//        restore-bench [--texts …] launch-prepare DIR SIZE POSTS.jsonl; restore-bench launch DIR SITUATION [--rebuild]
+//   (the first restore after launch on a cached timeline: Launch.swift)
 //   --no-scan leaves out the brute-force scan (18–46 s at 1M posts), for profiling the restores.
 //   cycled  (default) the corpus's texts repeated, each made unique by a "#i" suffix: every
 //           text has size/corpus near-copies, the worst case for a similarity query.
@@ -23,6 +25,11 @@ var mode = "cycled"
 if let flag = arguments.firstIndex(of: "--texts"), flag + 1 < arguments.count {
     mode = arguments[flag + 1]
     arguments.removeSubrange(flag...flag + 1)
+}
+if arguments.contains("launch") {
+    let rest = Array(arguments.drop { $0 != "launch" }.dropFirst())
+    try! Launch.run(directory: rest[0], situation: rest[1], rebuild: rest.contains("--rebuild"))
+    exit(0)
 }
 let scan = !arguments.contains("--no-scan")
 arguments.removeAll { $0 == "--no-scan" }
@@ -89,6 +96,10 @@ func makePosts(_ count: Int) -> [Post] {
     return posts
 }
 
+if let at = arguments.firstIndex(of: "launch-prepare") {
+    try! Launch.prepare(directory: arguments[at + 1], posts: makePosts(Int(arguments[at + 2])!))
+    exit(0)
+}
 print("Texts: \(mode), from \(texts.count) corpus texts\n")
 print("| posts | decode JSON Lines | index build | text index build, every core | text index build, one core | index memory/post | Post struct |")
 print("|---|---|---|---|---|---|---|")
