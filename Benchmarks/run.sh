@@ -53,6 +53,16 @@ echo
 Benchmarks/.build/release/restore-bench --texts real $corpora 1000 10000 20000
 
 echo
+echo "## The first restore after launch on a ${LAUNCH_POSTS:-1000000}-post cached timeline, the index kept in the store or made at the restore"
+Benchmarks/.build/release/restore-bench --texts sampled launch-prepare "$work/launch" "${LAUNCH_POSTS:-1000000}" Tests/Fixtures/posts/tweets-rtweet.jsonl
+for run in 1 2 3; do
+  for situation in present redrafted gone; do
+    Benchmarks/.build/release/restore-bench launch "$work/launch" "$situation"
+    Benchmarks/.build/release/restore-bench launch "$work/launch" "$situation" --rebuild
+  done
+done
+
+echo
 posts=${LOAD_POSTS:-1000000}
 echo "## Loading a $posts-post JSON Lines timeline and restoring on it ($runs runs)"
 python3 Benchmarks/generate-large-timeline.py Tests/Fixtures/posts/tweets-rtweet.jsonl "$posts" "$work/large.jsonl" \

@@ -45,7 +45,7 @@ public struct SuggestionBuilder: Sendable {
         }
         if let created = snapshot?.postCreatedAt, index.count > 0 {
             let position = min(index.timeOrderPosition(atOrAfter: created), index.count - 1)
-            let closest = Int(index.timeOrder[position])
+            let closest = index.displayIndex(atTimeOrderPosition: position)
             let delta = abs(index.posts[closest].createdAt.timeIntervalSince(created))
             add(RestorationSuggestion(title: "Posts from around \(clock(created))", description: describe(index, closest),
                                       postId: index.posts[closest].id, index: closest,

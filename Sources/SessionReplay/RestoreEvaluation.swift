@@ -132,6 +132,6 @@ public struct RestoreEvaluation: Sendable {
         if let found = frame.index(of: restoration.postId) { return found }
         guard frame.count > 0, device.posts.indices.contains(restoration.index) else { return 0 }
         let position = min(frame.timeOrderPosition(atOrAfter: device.posts[restoration.index].createdAt), frame.count - 1)
-        return Int(frame.timeOrder[position])
+        return frame.displayIndex(atTimeOrderPosition: position)
     }
 }

@@ -71,6 +71,11 @@ final class OwnedBuffers: @unchecked Sendable {
         return UnsafeBufferPointer(buffer)
     }
 
+    /// `buffer`, allocated by the caller, freed with the others from now on.
+    func adopt<Element>(_ buffer: UnsafeMutableBufferPointer<Element>) {
+        allocations.append(UnsafeMutableRawPointer(buffer.baseAddress!))
+    }
+
     func free() {
         for allocation in allocations { allocation.deallocate() }
         allocations = []

@@ -2,14 +2,14 @@ import Foundation
 
 /// Lookup structures over a timeline, built once and shared by every strategy:
 ///
-/// - id → display index (a scan for the first few lookups, then a table)
+/// - id → display index (a scan for the first few lookups, then a table; or a kept table)
 /// - the display indexes sorted by `createdAt` (display order may differ from time order), for
-///   binary search by time, sorted on first use
+///   binary search by time, sorted on first use or kept (`TimelineLookups`)
 /// - prefix sums of heights, so that index → content offset and offset → index are cheap
 /// - a word index over the texts, built on first use
 ///
 /// Immutable after creation and safe to share between threads.
-// @unchecked: the timeline and arrays are immutable; the lazily built id table, text index and attachments are set under their locks.
+// @unchecked: the timeline and arrays are immutable; the lazily built id table, lookups, text index and attachments are set under their locks.
 public final class TimelineIndex: @unchecked Sendable {
     public let timeline: Timeline
     /// The id table, built once lookups show the index is used for more than a few: a single
@@ -17,35 +17,31 @@ public final class TimelineIndex: @unchecked Sendable {
     /// against 250 ms to build the table).
     private let positionsLock = NSLock()
     private var builtPositions: [String: Int32]?
-    private var lookups = 0
+    private var idLookups = 0
     /// Lookups answered by a scan before the id table is built.
     static let scannedLookups = 3
     /// `offsets[i]` is the y of post i's top edge; `offsets[count]` is the content height.
     private let offsets: [Double]
-    /// The display indexes ordered by (createdAt, display index), with their times: sorted on
-    /// first use, since a restore that finds its post by id never needs them.
-    private struct TimeOrder {
-        let order: [Int32]
-        /// `createdAt` of `order[k]`, as seconds since 1970, for binary search.
-        let times: [Double]
-    }
+    /// The time order and its times (sorted on first use, since a restore that finds its post
+    /// by id never needs them), and an id table when the lookups were mapped from a file.
     private let timeOrderLock = NSLock()
-    private var builtTimeOrder: TimeOrder?
+    private var builtLookups: TimelineLookups?
     private let attachmentsLock = NSLock()
     private var attachments: [ObjectIdentifier: any Sendable] = [:]
     private let textIndexLock = NSLock()
     private var builtTextIndex: TextIndex?
     private var builtTextIndexNanoseconds: UInt64?
 
-    /// The index of `timeline`. A `textIndex` over its posts' texts, in display order (one
-    /// mapped from a store, say), is used instead of building one; one over another number of
-    /// texts is ignored.
-    public init(_ timeline: Timeline, textIndex: TextIndex? = nil) {
+    /// The index of `timeline`. A `textIndex` over its posts' texts, in display order, and
+    /// `lookups` of its posts (both mapped from a store, say) are used instead of making them;
+    /// ones of another number of posts are ignored.
+    public init(_ timeline: Timeline, textIndex: TextIndex? = nil, lookups: TimelineLookups? = nil) {
         self.timeline = timeline
         if let textIndex, textIndex.textCount == timeline.posts.count {
             builtTextIndex = textIndex
             builtTextIndexNanoseconds = 0
         }
+        if let lookups, lookups.order.count == timeline.posts.count { builtLookups = lookups }
         let posts = timeline.posts
         var offsets = [Double](repeating: 0, count: posts.count + 1)
         posts.withUnsafeBufferPointer { buffer in
@@ -70,64 +66,29 @@ public final class TimelineIndex: @unchecked Sendable {
         return positions
     }
 
-    private var sortedByTime: TimeOrder {
+    /// The time order and the other lookups: given, or sorted on first use.
+    var lookups: TimelineLookups {
         timeOrderLock.lock()
         defer { timeOrderLock.unlock() }
-        if let builtTimeOrder { return builtTimeOrder }
-        let times = timeline.posts.map { $0.createdAt.timeIntervalSince1970 }
-        let order = TimelineIndex.timeOrder(of: times)
-        let built = TimeOrder(order: order, times: order.map { times[Int($0)] })
-        builtTimeOrder = built
+        if let builtLookups { return builtLookups }
+        let built = TimelineLookups.sorted(timeline.posts.map { $0.createdAt.timeIntervalSince1970 })
+        builtLookups = built
         return built
     }
 
-    /// The indexes of `times` ordered by (time, index): a stable radix sort of the times' bits,
-    /// 16 at a time, about ten times faster than a comparison sort at a million posts, where the
-    /// first restore that needs the time order waited for it.
-    static func timeOrder(of times: [Double]) -> [Int32] {
-        // Doubles as unsigned integers in the same order: negative ones with every bit flipped,
-        // the others with the sign bit set; -0 as 0.
-        var keys = times.map { time -> UInt64 in
-            let bits = (time == 0 ? 0 : time).bitPattern
-            return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
-        }
-        var order = (0..<Int32(times.count)).map { $0 }
-        guard times.count > 1 else { return order }
-        var scratchKeys = keys, scratchOrder = order
-        var counts = [Int](repeating: 0, count: 1 << 16)
-        for pass in 0..<4 {
-            let shift = UInt64(pass * 16)
-            for index in counts.indices { counts[index] = 0 }
-            for key in keys { counts[Int((key >> shift) & 0xFFFF)] += 1 }
-            // A digit that every key shares moves nothing: skip the pass.
-            if counts.contains(times.count) { continue }
-            var total = 0
-            for digit in counts.indices {
-                let count = counts[digit]
-                counts[digit] = total
-                total += count
-            }
-            for position in keys.indices {
-                let digit = Int((keys[position] >> shift) & 0xFFFF)
-                scratchKeys[counts[digit]] = keys[position]
-                scratchOrder[counts[digit]] = order[position]
-                counts[digit] += 1
-            }
-            swap(&keys, &scratchKeys)
-            swap(&order, &scratchOrder)
-        }
-        return order
-    }
+    /// Display indexes ordered by (createdAt, display index): a copy, for readers that walk all
+    /// of it; `displayIndex(atTimeOrderPosition:)` reads one.
+    public var timeOrder: [Int32] { Array(lookups.order) }
 
-    /// Display indexes ordered by (createdAt, display index).
-    public var timeOrder: [Int32] { sortedByTime.order }
+    /// `createdAt` of each `timeOrder` entry, as seconds since 1970: a copy of the whole array,
+    /// for readers that walk all of it.
+    public var timeOrderTimes: [Double] { Array(lookups.times) }
 
-    /// `createdAt` of each `timeOrder` entry, as seconds since 1970: the whole array, for
-    /// readers that walk all of it.
-    public var timeOrderTimes: [Double] { sortedByTime.times }
+    /// The display index of the post at `position` in the time order.
+    public func displayIndex(atTimeOrderPosition position: Int) -> Int { Int(lookups.order[position]) }
 
     /// `createdAt` of `timeOrder[k]`, as seconds since 1970.
-    private var sortedTimes: [Double] { sortedByTime.times }
+    private var sortedTimes: UnsafeBufferPointer<Double> { lookups.times }
 
     public var count: Int { timeline.posts.count }
 
@@ -149,13 +110,16 @@ public final class TimelineIndex: @unchecked Sendable {
 
     /// The display index of the post with `id` (its first occurrence).
     public func index(of id: String) -> Int? {
+        if let lookups = timeOrderLock.withLock({ builtLookups }), !lookups.idSlots.isEmpty {
+            return timeline.posts.withUnsafeBufferPointer { lookups.index(of: id, in: $0) }
+        }
         positionsLock.lock()
         if let builtPositions {
             positionsLock.unlock()
             return builtPositions[id].map(Int.init)
         }
-        lookups += 1
-        if lookups > TimelineIndex.scannedLookups {
+        idLookups += 1
+        if idLookups > TimelineIndex.scannedLookups {
             let built = buildPositions()
             builtPositions = built
             positionsLock.unlock()
@@ -222,7 +186,7 @@ public final class TimelineIndex: @unchecked Sendable {
 
     /// The index of the newest post (greatest `createdAt`; the lower display index on a tie).
     public var newestIndex: Int? {
-        let sorted = sortedByTime
+        let sorted = lookups
         guard let last = sorted.times.last else { return nil }
         var position = sorted.times.count - 1
         while position > 0, sorted.times[position - 1] == last { position -= 1 }
@@ -231,7 +195,7 @@ public final class TimelineIndex: @unchecked Sendable {
 
     /// The index of the oldest post (least `createdAt`; the lower display index on a tie).
     public var oldestIndex: Int? {
-        timeOrder.first.map(Int.init)
+        lookups.order.first.map(Int.init)
     }
 
     /// The word index over the posts' texts, built on first use.

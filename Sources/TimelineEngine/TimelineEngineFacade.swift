@@ -390,22 +390,23 @@ public final class TimelineEngine: @unchecked Sendable {
     }
 
     /// The index of `cached`, a timeline read from the engine's store (the one `loadTimeline`
-    /// hands to `onCached`, say), with the text index kept in the store for these very posts
-    /// when there is one: a first restore then maps it instead of building it (seconds at a
-    /// million posts).
+    /// hands to `onCached`, say), with what is kept in the store for these very posts mapped
+    /// into memory (`TimelineStore.index(of:scope:)`): a first restore then makes neither the
+    /// text index nor the time order (seconds, and a tenth of a second, at a million posts).
     public func index(of cached: TimelineStore.CachedTimeline) -> TimelineIndex {
-        let timeline = Timeline(posts: cached.posts, viewportHeight: cached.viewportHeight ?? Timeline(posts: []).viewportHeight)
-        return TimelineIndex(timeline, textIndex: store?.keptTextIndex(for: cached, scope: scope))
+        guard let store else {
+            return TimelineIndex(Timeline(posts: cached.posts, viewportHeight: cached.viewportHeight ?? Timeline(posts: []).viewportHeight))
+        }
+        return store.index(of: cached, scope: scope)
     }
 
-    /// Keeps the text index of `index`, the index of `cached`, in the store for the next
-    /// launch's `index(of:)`, building it first when no restore has. At a million posts that
-    /// is seconds of work: call it off the main thread, when the app has time (going to the
-    /// background, say). Throws when the engine has no store or the file cannot be written.
-    public func keepTextIndex(of index: TimelineIndex, for cached: TimelineStore.CachedTimeline) throws {
+    /// Keeps the index of `cached` in the store for the next launch's `index(of:)`, making
+    /// what `index` has not made yet. At a million posts that is seconds of work: call it off
+    /// the main thread, when the app has time (going to the background, say). Throws when the
+    /// engine has no store or the files cannot be written.
+    public func keepIndex(of index: TimelineIndex, for cached: TimelineStore.CachedTimeline) throws {
         guard let store else { throw StoreError(path: "(none)", "the engine has no store; pass one to TimelineEngine(store:)") }
-        guard index.count == cached.posts.count else { return }
-        try store.keepTextIndex(index.textIndex, for: cached, scope: scope)
+        try store.keepIndex(index, for: cached, scope: scope)
     }
 
     /// The ranked choices for "Continue reading?" in `index`.

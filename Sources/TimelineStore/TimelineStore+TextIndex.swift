@@ -4,48 +4,58 @@ import TimelineCore
 import TimelineLogging
 
 extension TimelineStore {
-    /// Where the text index of `scope`'s cached timeline is kept: a file in the directory
-    /// `<store>-textindex` beside the database, named by a hash of the scope.
-    public func textIndexPath(scope: StoreScope) -> String {
+    /// Where the index of `scope`'s cached timeline is kept: files in the directory
+    /// `<store>-index` beside the database, named by a hash of the scope, `.text` for the text
+    /// index and `.lookups` for the time order and the id table.
+    public func indexPath(scope: StoreScope) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in scope.account.utf8 + [0] + scope.timeline.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
         let name = String(hash, radix: 16)
-        return path + "-textindex/" + String(repeating: "0", count: 16 - name.count) + name + ".index"
+        return path + "-index/" + String(repeating: "0", count: 16 - name.count) + name
     }
 
-    /// The text index kept for `cached`, the timeline of `scope` as read from this store,
-    /// mapped into memory: nil when none was kept for this revision of its posts. A kept file
-    /// that cannot be used (damaged, or from another platform) is logged in the cache category
-    /// and left for `keepTextIndex` to replace.
-    public func keptTextIndex(for cached: CachedTimeline, scope: StoreScope) -> TextIndex? {
-        guard let revision = cached.revision else { return nil }
-        let file = textIndexPath(scope: scope)
-        guard FileManager.default.fileExists(atPath: file) else { return nil }
-        do {
-            return try TextIndexFile.map(file, tag: UInt64(bitPattern: revision), textCount: cached.posts.count)
-        } catch {
-            LogCategory.cache.logger.notice("text index not used", metadata: ["store": "\(path)", "problem": "\(error)"])
-            return nil
+    /// The index of `cached`, the timeline of `scope` as read from this store, with what
+    /// `keepIndex` kept for this revision of its posts mapped into memory: the text index, the
+    /// time order and the id table, which a first restore then does not make. A kept file that
+    /// cannot be used (damaged, or from another platform) is logged in the cache category and
+    /// left for `keepIndex` to replace; what is not kept is made on first need, as always.
+    public func index(of cached: CachedTimeline, scope: StoreScope) -> TimelineIndex {
+        let timeline = Timeline(posts: cached.posts, viewportHeight: cached.viewportHeight ?? Timeline(posts: []).viewportHeight)
+        guard let revision = cached.revision else { return TimelineIndex(timeline) }
+        let base = indexPath(scope: scope), tag = UInt64(bitPattern: revision)
+        func mapped<T>(_ file: String, _ map: (String) throws(IndexFile.Problem) -> T) -> T? {
+            guard FileManager.default.fileExists(atPath: file) else { return nil }
+            do {
+                return try map(file)
+            } catch {
+                LogCategory.cache.logger.notice("kept index not used", metadata: ["store": "\(path)", "problem": "\(error)"])
+                return nil
+            }
         }
+        let text = mapped(base + ".text") { file throws(IndexFile.Problem) in try TextIndexFile.map(file, tag: tag, textCount: cached.posts.count) }
+        let lookups = mapped(base + ".lookups") { file throws(IndexFile.Problem) in try TimelineLookups.map(file, tag: tag, count: cached.posts.count) }
+        return TimelineIndex(timeline, textIndex: text, lookups: lookups)
     }
 
-    /// Keeps `index`, built over the texts of `cached`'s posts in display order, for
-    /// `keptTextIndex` to map in a later process. Nothing is written when the cached posts have
-    /// changed since `cached` was read: the index would never be used.
-    public func keepTextIndex(_ index: TextIndex, for cached: CachedTimeline, scope: StoreScope) throws(StoreError) {
-        guard let revision = cached.revision, index.textCount == cached.posts.count else { return }
+    /// Keeps the text index, time order and an id table of `index`, the index of `cached`'s
+    /// posts, for `index(of:scope:)` to map in a later process; what `index` has not made yet
+    /// is made first (seconds at a million posts). Nothing is written when the cached posts have
+    /// changed since `cached` was read: it would never be used.
+    public func keepIndex(_ index: TimelineIndex, for cached: CachedTimeline, scope: StoreScope) throws(StoreError) {
+        guard let revision = cached.revision, index.count == cached.posts.count else { return }
         let current = try read { db in
             try Int64.fetchOne(db, sql: "SELECT revision FROM timelineState WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
         }
         guard current == revision else { return }
-        let file = textIndexPath(scope: scope)
+        let base = indexPath(scope: scope), tag = UInt64(bitPattern: revision)
         do {
-            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try TextIndexFile.write(index, to: file, tag: UInt64(bitPattern: revision))
-        } catch let problem as TextIndexFile.Problem {
-            throw StoreError(path: problem.path, "cannot keep the text index: \(problem.reason)")
+            try FileManager.default.createDirectory(atPath: (base as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try TextIndexFile.write(index.textIndex, to: base + ".text", tag: tag)
+            try TimelineLookups.write(index, to: base + ".lookups", tag: tag)
+        } catch let problem as IndexFile.Problem {
+            throw StoreError(path: problem.path, "cannot keep the index: \(problem.reason)")
         } catch {
-            throw StoreError(path: file, "cannot keep the text index: \(error.localizedDescription)")
+            throw StoreError(path: base, "cannot keep the index: \(error.localizedDescription)")
         }
     }
 }

@@ -40,7 +40,6 @@ public struct AuthorRunStrategy: RestorationStage, DeclaredStrategy {
               index.index(of: snapshot.postId) == nil else { return nil }
         let target = savedAt.timeIntervalSince1970
         let posts = index.posts
-        let order = index.timeOrder
         var below = index.timeOrderPosition(atOrAfter: savedAt) - 1, above = below + 1
         var best: (index: Int, delta: Double)?
         var visited = 0
@@ -58,7 +57,7 @@ public struct AuthorRunStrategy: RestorationStage, DeclaredStrategy {
                 below -= 1
             }
             visited += 1
-            let candidate = Int(order[position])
+            let candidate = index.displayIndex(atTimeOrderPosition: position)
             if posts[candidate].author == author, best.map({ delta < $0.delta || candidate > $0.index }) ?? true {
                 best = (candidate, delta)
             }

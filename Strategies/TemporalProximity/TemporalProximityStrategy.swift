@@ -40,11 +40,11 @@ public struct TemporalProximityStrategy: RestorationStage, DeclaredStrategy {
         var choice = -1
         if deltaBefore == best {
             // Runs of equal times are ordered by display index: the run's last is the largest.
-            choice = Int(index.timeOrder[after - 1])
+            choice = index.displayIndex(atTimeOrderPosition: after - 1)
         }
         if deltaAfter == best {
             let runEnd = index.timeOrderPosition(after: index.time(atTimeOrderPosition: after)) - 1
-            choice = max(choice, Int(index.timeOrder[runEnd]))
+            choice = max(choice, index.displayIndex(atTimeOrderPosition: runEnd))
         }
         let confidence = window > 0 ? 0.8 * (1 - best / window) : 0.8
         let post = index.posts[choice]

@@ -69,7 +69,7 @@ struct TextIndexFileTests {
         try Data(repeating: 0x41, count: 4_096).write(to: URL(fileURLWithPath: other))
         #expect(refusal(other) == "\(other): not a text index")
         try Data(repeating: 0x41, count: 12).write(to: URL(fileURLWithPath: other))
-        #expect(refusal(other) == "\(other): not a text index: 12 bytes, shorter than its header")
+        #expect(refusal(other) == "\(other): not an index file: 12 bytes, shorter than its header")
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
         try whole.prefix(whole.count - 8).write(to: URL(fileURLWithPath: other))
         #expect(refusal(other) == "\(other): damaged: \(whole.count - 8) bytes, shorter than its header says")
@@ -114,5 +114,47 @@ struct TextIndexFileTests {
             }
             try check(bytes)
         }
+    }
+
+    @Test("kept lookups give the same time order and ids; a damaged id table misses and never answers with another post")
+    func lookups() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = Date(timeIntervalSince1970: 1_700_000_000)
+        // Repeated ids (the first stays) and times out of display order, with ties.
+        let posts = (0..<3_000).map { Post(id: "p\($0 % 2_900)", createdAt: base.addingTimeInterval(Double(($0 * 7_919) % 1_000))) }
+        let built = TimelineIndex(Timeline(posts: posts))
+        let path = directory.appendingPathComponent("t.lookups").path
+        try TimelineLookups.write(built, to: path, tag: 5)
+        let kept = TimelineIndex(Timeline(posts: posts), lookups: try TimelineLookups.map(path, tag: 5, count: posts.count))
+        #expect(kept.timeOrder == built.timeOrder)
+        #expect(kept.timeOrderTimes == built.timeOrderTimes)
+        #expect(kept.newestIndex == built.newestIndex)
+        #expect(kept.oldestIndex == built.oldestIndex)
+        for number in stride(from: 0, to: 2_900, by: 37) { #expect(kept.index(of: "p\(number)") == number) }
+        #expect(kept.index(of: "p3000") == nil)
+        func refusal(tag: UInt64 = 5, count: Int = 3_000) -> String? {
+            do {
+                _ = try TimelineLookups.map(path, tag: tag, count: count)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(refusal(tag: 6) == "\(path): the lookups of another version of the timeline")
+        #expect(refusal(count: 2) == "\(path): the lookups of 3000 posts, not 2")
+        var whole = try Data(contentsOf: URL(fileURLWithPath: path))
+        // A display index out of range in the time order.
+        var damaged = whole
+        damaged.replaceSubrange(64..<68, with: [0xFF, 0xFF, 0xFF, 0x7F])
+        try damaged.write(to: URL(fileURLWithPath: path))
+        #expect(refusal() == "\(path): damaged: a display index out of range")
+        // Every slot of the id table pointing at post 0: lookups of other ids miss.
+        let slots = (whole.count - 64 - 3_000 * 4 - 3_000 * 8) / 4
+        for slot in 0..<slots { whole.replaceSubrange(whole.count - (slot + 1) * 4..<whole.count - slot * 4, with: [0, 0, 0, 0]) }
+        try whole.write(to: URL(fileURLWithPath: path))
+        let misled = TimelineIndex(Timeline(posts: posts), lookups: try TimelineLookups.map(path, tag: 5, count: posts.count))
+        #expect(misled.index(of: "p0") == 0)
+        #expect(misled.index(of: "p17") == nil)
     }
 }

@@ -39,7 +39,7 @@ struct PersistenceTests {
         #expect(other.history.isEmpty)
     }
 
-    @Test("a text index kept through the façade is mapped at the next launch, and a re-drafted post is found with it")
+    @Test("an index kept through the façade is mapped at the next launch, and a re-drafted post is found with it")
     func keptTextIndex() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -65,7 +65,7 @@ struct PersistenceTests {
             redrafted[20].id = "p20-redraft"
             try store.saveTimeline(redrafted, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
             let saved = try #require(try store.timeline(scope: scope))
-            try engine.keepTextIndex(of: engine.index(of: saved), for: saved)
+            try engine.keepIndex(of: engine.index(of: saved), for: saved)
         }
         clock.advance(3600)
         let store = try TimelineStore(path: path)
@@ -78,7 +78,7 @@ struct PersistenceTests {
         #expect(result.restoration?.method == .contentSimilarity)
         // Without a store there is nowhere to keep it.
         let storeless = try TimelineEngine()
-        #expect(throws: StoreError.self) { try storeless.keepTextIndex(of: index, for: TimelineStore.CachedTimeline(posts: posts)) }
+        #expect(throws: StoreError.self) { try storeless.keepIndex(of: index, for: TimelineStore.CachedTimeline(posts: posts)) }
     }
 }
 

@@ -86,60 +86,68 @@ struct TimelineStoreTests {
         #expect(try store.storedTimeline(scope: Self.scope)?.gaps == [TimelineGap(above: "p1", below: "p2"), TimelineGap(above: "p2", below: "p4")])
     }
 
-    @Test("a kept text index is mapped only on the revision of the posts it was made from")
-    func keptTextIndex() throws {
+    @Test("a kept index is mapped only on the revision of the posts it was made from")
+    func keptIndex() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("t.sqlite").path
         let other = StoreScope(account: "me@example.social", timeline: "list")
-        let texts = Self.posts.map { $0.text ?? "" }
+        func isKept(_ store: TimelineStore, _ cached: TimelineStore.CachedTimeline, scope: StoreScope = Self.scope) -> Bool {
+            store.index(of: cached, scope: scope).textIndexBuildNanoseconds == 0
+        }
         do {
             let store = try TimelineStore(path: path)
             try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now)
             try store.saveTimeline(Self.posts, scope: other, refreshedAt: Self.now)
             let cached = try #require(try store.timeline(scope: Self.scope))
             #expect(cached.revision != nil)
-            #expect(store.keptTextIndex(for: cached, scope: Self.scope) == nil)
-            try store.keepTextIndex(TextIndex(texts), for: cached, scope: Self.scope)
-            #expect(store.textIndexPath(scope: Self.scope).hasPrefix(path + "-textindex/"))
-            #expect(store.textIndexPath(scope: Self.scope) != store.textIndexPath(scope: other))
+            #expect(!isKept(store, cached))
+            try store.keepIndex(store.index(of: cached, scope: Self.scope), for: cached, scope: Self.scope)
+            #expect(store.indexPath(scope: Self.scope).hasPrefix(path + "-index/"))
+            #expect(store.indexPath(scope: Self.scope) != store.indexPath(scope: other))
+            #expect(FileManager.default.fileExists(atPath: store.indexPath(scope: Self.scope) + ".text"))
+            #expect(FileManager.default.fileExists(atPath: store.indexPath(scope: Self.scope) + ".lookups"))
         }
         // Another process: the same posts, so the index is mapped and answers.
         let store = try TimelineStore(path: path)
         let cached = try #require(try store.timeline(scope: Self.scope))
-        let kept = try #require(store.keptTextIndex(for: cached, scope: Self.scope))
-        #expect(kept.mostSimilar(to: "post 3 ünï", threshold: 0.5).first?.text == 3)
-        let index = TimelineIndex(Timeline(posts: cached.posts), textIndex: kept)
-        #expect(index.textIndex === kept)
+        let index = store.index(of: cached, scope: Self.scope)
         #expect(index.textIndexBuildNanoseconds == 0)
+        #expect(index.textIndex.mostSimilar(to: "post 3 ünï", threshold: 0.5).first?.text == 3)
+        #expect(index.timeOrder == [4, 3, 2, 1, 0])
+        #expect(index.newestIndex == 0)
+        #expect(Self.posts.map { index.index(of: $0.id) } == [0, 1, 2, 3, 4])
+        #expect(index.index(of: "p9") == nil)
         // The other timeline of the store has none.
-        #expect(store.keptTextIndex(for: try #require(try store.timeline(scope: other)), scope: other) == nil)
+        #expect(!isKept(store, try #require(try store.timeline(scope: other)), scope: other))
         // Saving the timeline, trimming it and maintenance each make a new revision, on which
         // the kept index is not used; keeping an index for a revision that is gone writes nothing.
         try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now)
         let saved = try #require(try store.timeline(scope: Self.scope))
         #expect(saved.revision != cached.revision)
-        #expect(store.keptTextIndex(for: saved, scope: Self.scope) == nil)
-        try store.keepTextIndex(TextIndex(texts), for: cached, scope: Self.scope)
-        #expect(store.keptTextIndex(for: saved, scope: Self.scope) == nil)
-        try store.keepTextIndex(TextIndex(texts), for: saved, scope: Self.scope)
-        #expect(store.keptTextIndex(for: saved, scope: Self.scope) != nil)
+        #expect(!isKept(store, saved))
+        try store.keepIndex(index, for: cached, scope: Self.scope)
+        #expect(!isKept(store, saved))
+        try store.keepIndex(store.index(of: saved, scope: Self.scope), for: saved, scope: Self.scope)
+        #expect(isKept(store, saved))
         #expect(try store.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 4), now: Self.now).count == 1)
         let trimmed = try #require(try store.timeline(scope: Self.scope))
         #expect(trimmed.revision != saved.revision)
-        #expect(store.keptTextIndex(for: trimmed, scope: Self.scope) == nil)
-        try store.keepTextIndex(TextIndex(trimmed.posts.map { $0.text ?? "" }), for: trimmed, scope: Self.scope)
+        #expect(!isKept(store, trimmed))
+        try store.keepIndex(store.index(of: trimmed, scope: Self.scope), for: trimmed, scope: Self.scope)
         _ = try store.performMaintenance(timelinePolicy: LRUPolicy(maxEntries: 3), historyPolicy: LRUPolicy(maxEntries: 9),
                                          readPostsPolicy: LRUPolicy(maxEntries: 9), now: Self.now)
         let maintained = try #require(try store.timeline(scope: Self.scope))
         #expect(maintained.posts.count == 3)
-        #expect(store.keptTextIndex(for: maintained, scope: Self.scope) == nil)
+        #expect(!isKept(store, maintained))
         // A damaged file is not used, and keeping the index again replaces it.
-        try store.keepTextIndex(TextIndex(maintained.posts.map { $0.text ?? "" }), for: maintained, scope: Self.scope)
-        try Data("damaged".utf8).write(to: URL(fileURLWithPath: store.textIndexPath(scope: Self.scope)))
-        #expect(store.keptTextIndex(for: maintained, scope: Self.scope) == nil)
-        try store.keepTextIndex(TextIndex(maintained.posts.map { $0.text ?? "" }), for: maintained, scope: Self.scope)
-        #expect(store.keptTextIndex(for: maintained, scope: Self.scope) != nil)
+        try store.keepIndex(store.index(of: maintained, scope: Self.scope), for: maintained, scope: Self.scope)
+        try Data("damaged".utf8).write(to: URL(fileURLWithPath: store.indexPath(scope: Self.scope) + ".text"))
+        try Data("damaged".utf8).write(to: URL(fileURLWithPath: store.indexPath(scope: Self.scope) + ".lookups"))
+        #expect(!isKept(store, maintained))
+        #expect(store.index(of: maintained, scope: Self.scope).index(of: maintained.posts[2].id) == 2)
+        try store.keepIndex(store.index(of: maintained, scope: Self.scope), for: maintained, scope: Self.scope)
+        #expect(isKept(store, maintained))
     }
 
     @Test("updateTimeline merges into what the store holds when it writes: two updates at once keep both")

@@ -25,9 +25,10 @@ enum Launch {
         let cached = try store.timeline(scope: scope)!
         let engine = try TimelineEngine(store: store, scope: scope)
         start = now()
-        try engine.keepTextIndex(of: engine.index(of: cached), for: cached)
-        let size = (try? FileManager.default.attributesOfItem(atPath: store.textIndexPath(scope: scope))[.size] as? Int) ?? 0
-        print(String(format: "built and kept the text index in %.0f ms: %.0f MB", Double(now() - start) / 1e6, Double(size) / 1e6))
+        try engine.keepIndex(of: engine.index(of: cached), for: cached)
+        let size = [".text", ".lookups"].map { (try? FileManager.default.attributesOfItem(atPath: store.indexPath(scope: scope) + $0)[.size] as? Int) ?? 0 }
+        print(String(format: "made and kept the index in %.0f ms: text %.0f MB, lookups %.0f MB", Double(now() - start) / 1e6, Double(size[0]) / 1e6,
+                     Double(size[1]) / 1e6))
     }
 
     static func run(directory: String, situation: String, rebuild: Bool) throws {
