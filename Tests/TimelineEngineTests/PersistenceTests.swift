@@ -40,7 +40,7 @@ struct PersistenceTests {
     }
 
     @Test("an index kept through the façade is mapped at the next launch, and a re-drafted post is found with it")
-    func keptTextIndex() throws {
+    func keptIndex() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("engine.sqlite").path
