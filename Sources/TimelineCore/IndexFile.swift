@@ -18,6 +18,13 @@ public enum IndexFile {
         public var description: String { "\(path): \(reason)" }
     }
 
+    /// A file name for `key` (a store's scope, say): 16 hexadecimal digits of its hash.
+    public static func fileName(for key: String) -> String {
+        var key = key
+        let name = String(key.withUTF8 { WordTable.hash($0) }, radix: 16)
+        return String(repeating: "0", count: 16 - name.count) + name
+    }
+
     /// The reason a file's bytes cannot be used, without its path.
     struct Refusal: Error {
         let reason: String

@@ -67,7 +67,7 @@ final class OwnedBuffers: @unchecked Sendable {
     /// The memory of `shared`, which from now on these buffers free.
     func take<Element>(_ shared: SharedBuffer<Element>) -> UnsafeBufferPointer<Element> {
         let buffer = shared.detach()
-        allocations.append(UnsafeMutableRawPointer(buffer.baseAddress!))
+        adopt(buffer)
         return UnsafeBufferPointer(buffer)
     }
 

@@ -26,6 +26,8 @@ public final class TimelineIndex: @unchecked Sendable {
     /// by id never needs them), and an id table when the lookups were mapped from a file.
     private let timeOrderLock = NSLock()
     private var builtLookups: TimelineLookups?
+    /// The lookups given at creation when they carry an id table: set once, read without a lock.
+    private let keptIds: TimelineLookups?
     private let attachmentsLock = NSLock()
     private var attachments: [ObjectIdentifier: any Sendable] = [:]
     private let textIndexLock = NSLock()
@@ -41,7 +43,9 @@ public final class TimelineIndex: @unchecked Sendable {
             builtTextIndex = textIndex
             builtTextIndexNanoseconds = 0
         }
-        if let lookups, lookups.order.count == timeline.posts.count { builtLookups = lookups }
+        let given = lookups.flatMap { $0.order.count == timeline.posts.count ? $0 : nil }
+        builtLookups = given
+        keptIds = given.flatMap { $0.idSlots.isEmpty ? nil : $0 }
         let posts = timeline.posts
         var offsets = [Double](repeating: 0, count: posts.count + 1)
         posts.withUnsafeBufferPointer { buffer in
@@ -110,9 +114,7 @@ public final class TimelineIndex: @unchecked Sendable {
 
     /// The display index of the post with `id` (its first occurrence).
     public func index(of id: String) -> Int? {
-        if let lookups = timeOrderLock.withLock({ builtLookups }), !lookups.idSlots.isEmpty {
-            return timeline.posts.withUnsafeBufferPointer { lookups.index(of: id, in: $0) }
-        }
+        if let keptIds { return timeline.posts.withUnsafeBufferPointer { keptIds.index(of: id, in: $0) } }
         positionsLock.lock()
         if let builtPositions {
             positionsLock.unlock()

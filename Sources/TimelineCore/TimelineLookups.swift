@@ -55,6 +55,7 @@ public final class TimelineLookups: @unchecked Sendable {
         return nil
     }
 
+    /// The hash of an id's UTF-8 bytes, as the vocabulary hashes words.
     static func hash(_ id: String) -> UInt64 {
         var id = id
         return id.withUTF8 { WordTable.hash($0) }

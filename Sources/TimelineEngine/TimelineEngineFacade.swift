@@ -394,10 +394,7 @@ public final class TimelineEngine: @unchecked Sendable {
     /// into memory (`TimelineStore.index(of:scope:)`): a first restore then makes neither the
     /// text index nor the time order (seconds, and a tenth of a second, at a million posts).
     public func index(of cached: TimelineStore.CachedTimeline) -> TimelineIndex {
-        guard let store else {
-            return TimelineIndex(Timeline(posts: cached.posts, viewportHeight: cached.viewportHeight ?? Timeline(posts: []).viewportHeight))
-        }
-        return store.index(of: cached, scope: scope)
+        store?.index(of: cached, scope: scope) ?? TimelineIndex(cached.timeline)
     }
 
     /// Keeps the index of `cached` in the store for the next launch's `index(of:)`, making

@@ -8,10 +8,7 @@ extension TimelineStore {
     /// `<store>-index` beside the database, named by a hash of the scope, `.text` for the text
     /// index and `.lookups` for the time order and the id table.
     public func indexPath(scope: StoreScope) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in scope.account.utf8 + [0] + scope.timeline.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        let name = String(hash, radix: 16)
-        return path + "-index/" + String(repeating: "0", count: 16 - name.count) + name
+        path + "-index/" + IndexFile.fileName(for: scope.account + "\u{0}" + scope.timeline)
     }
 
     /// The index of `cached`, the timeline of `scope` as read from this store, with what
@@ -20,8 +17,7 @@ extension TimelineStore {
     /// cannot be used (damaged, or from another platform) is logged in the cache category and
     /// left for `keepIndex` to replace; what is not kept is made on first need, as always.
     public func index(of cached: CachedTimeline, scope: StoreScope) -> TimelineIndex {
-        let timeline = Timeline(posts: cached.posts, viewportHeight: cached.viewportHeight ?? Timeline(posts: []).viewportHeight)
-        guard let revision = cached.revision else { return TimelineIndex(timeline) }
+        guard let revision = cached.revision else { return TimelineIndex(cached.timeline) }
         let base = indexPath(scope: scope), tag = UInt64(bitPattern: revision)
         func mapped<T>(_ file: String, _ map: (String) throws(IndexFile.Problem) -> T) -> T? {
             guard FileManager.default.fileExists(atPath: file) else { return nil }
@@ -34,7 +30,7 @@ extension TimelineStore {
         }
         let text = mapped(base + ".text") { file throws(IndexFile.Problem) in try TextIndexFile.map(file, tag: tag, textCount: cached.posts.count) }
         let lookups = mapped(base + ".lookups") { file throws(IndexFile.Problem) in try TimelineLookups.map(file, tag: tag, count: cached.posts.count) }
-        return TimelineIndex(timeline, textIndex: text, lookups: lookups)
+        return TimelineIndex(cached.timeline, textIndex: text, lookups: lookups)
     }
 
     /// Keeps the text index, time order and an id table of `index`, the index of `cached`'s

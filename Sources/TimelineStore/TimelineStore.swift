@@ -40,6 +40,11 @@ public final class TimelineStore: Sendable {
 
         /// Where posts are missing, top to bottom.
         public var gaps: [TimelineGap] { TimelineGap.gaps(in: posts, below: gapsBelow) }
+
+        /// The posts as a `Timeline`, in the cached viewport's height (the default when none was cached).
+        public var timeline: Timeline {
+            viewportHeight.map { Timeline(posts: posts, viewportHeight: $0) } ?? Timeline(posts: posts)
+        }
     }
 
     public let path: String

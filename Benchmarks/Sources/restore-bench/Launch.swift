@@ -55,7 +55,7 @@ enum Launch {
         engine.observe(.launch)
         let cached = try store.timeline(scope: scope)!
         let t1 = now()
-        let index = rebuild ? TimelineIndex(Timeline(posts: cached.posts, viewportHeight: cached.viewportHeight ?? 800)) : engine.index(of: cached)
+        let index = rebuild ? TimelineIndex(cached.timeline) : engine.index(of: cached)
         let t2 = now()
         let result = engine.restore(in: index)
         let t3 = now()
