@@ -2,9 +2,19 @@
 import Foundation
 import PackageDescription
 
+/// `ENGINE_COVERAGE=1 swift test …` instruments this package's own modules for line coverage
+/// (CI's floors, `Tests/coverage.py`), and not its dependencies, which SwiftPM's
+/// `--enable-code-coverage` would compile a second time: a coverage build then reuses the
+/// dependencies of an ordinary build. Unset, the package has no unsafe flags.
+let coverage = Context.environment["ENGINE_COVERAGE"] == "1"
+
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
-]
+] + (coverage ? [.unsafeFlags(["-profile-generate", "-profile-coverage-mapping"])] : [])
+
+/// The profiling runtime for an instrumented build, linked into every product through ValueTree,
+/// which every product of the package links.
+let linkerSettings: [LinkerSetting] = coverage ? [.unsafeFlags(["-profile-generate"])] : []
 
 /// The built-in strategies: each its own target under `Strategies/<Name>/`, and a test target
 /// when `Tests/Strategies/<Name>Tests/` exists (the shared conformance suite runs every
@@ -99,7 +109,8 @@ let package = Package(
         .target(
             name: "ValueTree",
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            linkerSettings: linkerSettings
         ),
         // JSON text with line and column numbers.
         .target(name: "JSONText", dependencies: ["ValueTree"], swiftSettings: swiftSettings),

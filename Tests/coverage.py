@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Line coverage per module from `swift test --enable-code-coverage`, with floors.
+"""Line coverage per module, with floors.
 
-Reads the coverage JSON SwiftPM exports (`swift test --show-codecov-path`), sums the lines of
+Reads the coverage JSON SwiftPM exports (`swift test --show-codecov-path`), or makes it from the
+raw profiles of a build instrumented by `ENGINE_COVERAGE=1` (Package.swift), sums the lines of
 each module's files (`Sources/<Module>/`, `Strategies/<Name>/`), prints a table, and exits 1
 when a module with a floor is below it: 85 % of lines for SyncModel, PositionSync, SyncServer,
 StrategyPlugins and every strategy.
@@ -9,6 +10,12 @@ StrategyPlugins and every strategy.
     swift test --enable-code-coverage && python3 Tests/coverage.py
     python3 Tests/coverage.py --markdown     # the table for docs/TESTING.md
     swift test --enable-code-coverage --scratch-path .build-coverage && python3 Tests/coverage.py --scratch-path .build-coverage
+
+Only the package's own modules instrumented, so that the build reuses the dependencies of an
+ordinary one (what .ci/run does):
+
+    ENGINE_COVERAGE=1 LLVM_PROFILE_FILE=/tmp/profiles/%4m.profraw swift test --traits SyncServer
+    python3 Tests/coverage.py --profiles /tmp/profiles --binaries .build/debug
 """
 import json
 import os
@@ -22,16 +29,17 @@ FLOORED = {"SyncModel", "PositionSync", "SyncServer", "StrategyPlugins"}
 EXEMPT: dict[str, str] = {}
 
 
-def export(codecov):
-    """The coverage export, made from the raw profiles when SwiftPM did not write one (it does
-    not when a test failed): the test bundle's and the `engine` runs' (the command-line tests
-    run it as a child process)."""
+def export(codecov, products=None):
+    """The coverage export made from the raw profiles in `codecov`: the test bundle's and the
+    `engine` runs' (the command-line tests run it as a child process), for the binaries in
+    `products` (by default the folder above `codecov`, where SwiftPM keeps them). SwiftPM writes
+    no export when a test failed; an `ENGINE_COVERAGE=1` build never has one."""
     import glob
     import tempfile
     raw = glob.glob(os.path.join(codecov, "*.profraw"))
     if not raw:
         sys.exit(f"{codecov}: no coverage data; run swift test --enable-code-coverage first")
-    products = os.path.dirname(codecov)
+    products = products or os.path.dirname(codecov)
     tool = lambda name: next((c for c in (f"/opt/swift/usr/bin/{name}", f"/usr/bin/{name}") if os.path.exists(c)), name)
     merged = os.path.join(tempfile.mkdtemp(), "merged.profdata")
     subprocess.run([tool("llvm-profdata"), "merge", "-sparse", *raw, "-o", merged], check=True)
@@ -41,8 +49,16 @@ def export(codecov):
     return json.loads(exported.stdout)
 
 
+def option(name):
+    """The value after `name` on the command line, or None."""
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv[:-1] else None
+
+
 def main():
-    scratch = sys.argv[sys.argv.index("--scratch-path") + 1:][:1] if "--scratch-path" in sys.argv else []
+    if option("--profiles"):
+        data = export(option("--profiles"), option("--binaries") or os.path.join(root, ".build", "debug"))
+        return report(data)
+    scratch = [option("--scratch-path")] if option("--scratch-path") else []
     command = ["swift", "test", "--show-codecov-path"] + (["--scratch-path"] + scratch if scratch else [])
     path = subprocess.run(command, cwd=root, capture_output=True, text=True, check=True).stdout.strip()
     if os.path.exists(path):
@@ -50,6 +66,11 @@ def main():
             data = json.load(handle)
     else:
         data = export(os.path.dirname(path))
+    report(data)
+
+
+def report(data):
+    """Prints the table of `data` (an llvm-cov export) and exits 1 below a floor."""
     modules = {}
     for exported in data["data"]:
         for entry in exported["files"]:

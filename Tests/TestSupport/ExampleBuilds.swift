@@ -59,10 +59,11 @@ public enum ExampleBuilds {
     /// Runs a tool found on the PATH, at the lowest CPU priority; its standard output, or an
     /// error with what it printed. An example's first build compiles the whole engine again for
     /// minutes; at normal priority it would take both cores from the tests running beside it,
-    /// which then miss their deadlines.
+    /// which then miss their deadlines. An example builds the engine as an app would, without
+    /// the coverage instrumentation of the tests' own build (`ENGINE_COVERAGE`, Package.swift).
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], timeout: Double) async throws -> String {
-        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["nice", "-n", "19", tool] + arguments,
+        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["-u", "ENGINE_COVERAGE", "nice", "-n", "19", tool] + arguments,
                                                 in: Fixtures.repository, timeout: timeout)
         guard result.status == 0 else {
             throw BuildError(description: "\(tool) \(arguments.joined(separator: " ")) failed:\n\(result.stdout)\(result.stderr)")
