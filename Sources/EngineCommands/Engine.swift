@@ -65,7 +65,9 @@ enum PluginDeadline {
     static let defaultSeconds = 10.0
 
     static func install() {
-        let written = ProcessInfo.processInfo.environment[variable]
+        // One variable read, not Foundation's dictionary of the whole environment: this runs at
+        // the start of every command.
+        let written = getenv(variable).map { String(cString: $0) }
         let seconds = written.flatMap(Double.init).flatMap { $0 > 0 && $0 <= 86_400 ? $0 : nil } ?? defaultSeconds
         PluginWatchdog.install(limit: seconds) { overrun in
             FileHandle.standardError.write(Data((overrun.message + "; stopped (\(variable) sets the deadline in seconds)\n").utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import JSONSchema
+import JSONText
 import ValueTree
 
 /// The JSON Schema of `SocialFusionTimelineConfiguration`.
@@ -32,7 +33,7 @@ public struct ConfigurationSchema: Sendable {
     public static let embedded: ConfigurationSchema = {
         let document: Value
         do {
-            document = try JSONTextReading.read(text)
+            document = try JSONReader().read(text)
         } catch {
             preconditionFailure("the embedded configuration schema is not valid JSON: \(error)")
         }

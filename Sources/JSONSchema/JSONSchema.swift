@@ -23,7 +23,7 @@ public struct JSONSchema: Sendable {
     /// Checks the schema's shape, compiles its patterns and resolves its `$ref`s.
     public init(_ root: Value) throws(SchemaError) {
         var compiler = SchemaCompiler(root: root)
-        try compiler.check(root, path: "")
+        try compiler.check(root)
         self.root = root
         self.patterns = compiler.patterns
     }

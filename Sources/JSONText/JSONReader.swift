@@ -22,15 +22,20 @@ public struct JSONReader: Sendable {
     /// UTF-8 byte-order mark at the start).
     public func read(_ data: Data) throws(JSONSyntaxError) -> Value {
         let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Value, JSONSyntaxError> in
-            var parser = Parser(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
-            return Result { () throws(JSONSyntaxError) -> Value in try parser.parseDocument() }
+            parse(raw.bindMemory(to: UInt8.self))
         }
         return try result.get()
     }
 
-    /// Parses JSON from a string.
+    /// Parses JSON from a string, reading its UTF-8 in place.
     public func read(_ text: String) throws(JSONSyntaxError) -> Value {
-        try read(Data(text.utf8))
+        var text = text
+        return try text.withUTF8(parse).get()
+    }
+
+    private func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Value, JSONSyntaxError> {
+        var parser = Parser(bytes: bytes, maximumDepth: maximumDepth)
+        return Result { () throws(JSONSyntaxError) -> Value in try parser.parseDocument() }
     }
 }
 

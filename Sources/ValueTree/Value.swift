@@ -23,7 +23,7 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
         }
 
         public static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.string.utf8.elementsEqual(rhs.string.utf8)
+            Value.sameScalars(lhs.string, rhs.string)
         }
 
         public func hash(into hasher: inout Hasher) {
@@ -200,7 +200,7 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
         case (.bool(let a), .bool(let b)): return a == b
         case (.integer(let a), .integer(let b)): return a == b
         case (.real(let a), .real(let b)): return a == b
-        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)   // by Unicode scalars, not canonical equivalence
+        case (.string(let a), .string(let b)): return Value.sameScalars(a, b)   // by Unicode scalars, not canonical equivalence
         case (.date(let a), .date(let b)): return a == b
         case (.data(let a), .data(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
@@ -208,6 +208,20 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
             return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: return false
         }
+    }
+
+    /// Whether two strings have the same Unicode scalars: the same UTF-8 bytes, compared in
+    /// place when both are contiguous (native strings are), and byte by byte otherwise.
+    static func sameScalars(_ lhs: String, _ rhs: String) -> Bool {
+        let left = lhs.utf8, right = rhs.utf8
+        guard left.count == right.count else { return false }
+        let compared = left.withContiguousStorageIfAvailable { a in
+            right.withContiguousStorageIfAvailable { b in
+                a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+            }
+        }
+        if let equal = compared ?? nil { return equal }
+        return left.elementsEqual(right)
     }
 
     /// The shortest decimal text that reads back as the same `Double`.

@@ -126,6 +126,41 @@ struct KeywordTests {
         }
     }
 
+    @Test("a schema of the wrong shape is refused with the JSON Pointer of its keyword and a message")
+    func badSchemaMessages() {
+        let cases: [(schema: String, path: String, message: String)] = [
+            (#"{"properties": {"a/b": {"allOf": [true, {"type": "nope"}]}}}"#, "/properties/a~1b/allOf/1/type",
+             #""type" must name one of array, boolean, integer, null, number, object, string"#),
+            (#"{"$defs": {"x~y": {"minLength": -1}}}"#, "/$defs/x~0y/minLength", #""minLength" must be a non-negative integer"#),
+            (#"{"patternProperties": {"(": {}}}"#, "/patternProperties", #"pattern "(" is not a valid regular expression"#),
+            (##"{"items": {"$ref": "#/$defs/missing"}}"##, "/items/$ref", ##""$ref" "#/$defs/missing" does not resolve to a schema"##),
+            (#"{"not": {"anyOf": []}}"#, "/not/anyOf", #""anyOf" must be a non-empty array of schemas"#),
+            (#"{"if": [1]}"#, "/if", "a schema must be an object or a boolean, found array"),
+            ("[1]", "", "a schema must be an object or a boolean, found array"),
+        ]
+        for (schema, path, message) in cases {
+            #expect(throws: SchemaError(schemaPath: path, message: message, location: nil), "\(schema)") {
+                do {
+                    _ = try JSONSchema(json: Data(schema.utf8))
+                } catch let error as SchemaError {
+                    throw SchemaError(schemaPath: error.schemaPath, message: error.message, location: nil)
+                }
+            }
+        }
+    }
+
+    @Test("a reference used many times is resolved once and stays correct; escaped and percent-encoded pointers resolve")
+    func repeatedAndEscapedReferences() throws {
+        let schema = ##"""
+            {"$defs": {"a/b": {"type": "string"}, "c d": {"type": "integer"}, "e~f": {"minimum": 1}},
+             "properties": {"x": {"$ref": "#/$defs/a~1b"}, "y": {"$ref": "#/$defs/a~1b"}, "z": {"$ref": "#/$defs/c%20d"},
+                            "w": {"$ref": "#/$defs/e~0f"}}}
+            """##
+        #expect(try Self.issues(schema, #"{"x": "1", "y": "2", "z": 3, "w": 2}"#).isEmpty)
+        #expect(try Self.issues(schema, #"{"x": 1, "y": "2", "z": "3", "w": 0}"#)
+            == ["x: expected string, found integer 1", "z: expected integer, found string \"3\"", "w: 0 is less than the minimum 1 (allowed: ≥ 1)"])
+    }
+
     @Test("did-you-mean distance")
     func suggestions() {
         #expect(Suggestions.closest(to: "FallbackStratgy", among: ["Enabled", "FallbackStrategy"]) == "FallbackStrategy")

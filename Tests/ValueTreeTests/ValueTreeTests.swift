@@ -68,4 +68,19 @@ struct ValueTreeTests {
         #expect(Value(.string("x"), location: SourceLocation(line: 3, column: 4)).location == SourceLocation(line: 3, column: 4))
         #expect(Value.string("x").location == nil)
     }
+
+    @Test("strings and keys are equal when their Unicode scalars are, not when Swift's String == would have them")
+    func scalarEquality() {
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        #expect(composed == decomposed)   // Swift: canonically equivalent
+        #expect(Value.string(composed) != Value.string(decomposed))
+        #expect(Value.Key(composed) != Value.Key(decomposed))
+        #expect(Value.Key(composed) == Value.Key(String("\(composed)!".dropLast())))
+        #expect(Value.string("") == Value.string(""))
+        #expect(Value.string("a") != Value.string(""))
+        #expect(Value.string("ab") != Value.string("ac"))
+        let long = String(repeating: "Ω", count: 40)
+        #expect(Value.Key(long) == Value.Key(String(repeating: "Ω", count: 40)))
+        #expect(Value.Key(long) != Value.Key(String(repeating: "Ω", count: 39) + "O"))
+    }
 }
