@@ -14,7 +14,7 @@ StrategyPlugins and every strategy.
 Only the package's own modules instrumented, so that the build reuses the dependencies of an
 ordinary one (what .ci/run does):
 
-    ENGINE_COVERAGE=1 LLVM_PROFILE_FILE=/tmp/profiles/%4m.profraw swift test --traits SyncServer
+    ENGINE_COVERAGE=1 LLVM_PROFILE_FILE=/tmp/profiles/%p.profraw swift test --traits SyncServer
     python3 Tests/coverage.py --profiles /tmp/profiles --binaries .build/debug
 """
 import json
