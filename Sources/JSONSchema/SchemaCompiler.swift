@@ -12,7 +12,8 @@ struct SchemaCompiler {
     var patterns: [String: CompiledPattern] = [:]
     /// The references already resolved.
     private var resolved: Set<String> = []
-    /// The escaped JSON Pointer tokens from the root to the keyword being checked.
+    /// The JSON Pointer tokens from the root to the keyword being checked, escaped only for an
+    /// error.
     private var tokens: [String] = []
 
     static let typeNames: Set<String> = ["null", "boolean", "object", "array", "number", "string", "integer"]
@@ -47,7 +48,7 @@ struct SchemaCompiler {
 
     /// An error at the current keyword.
     private func error(_ message: String, _ value: Value?) -> SchemaError {
-        SchemaError(schemaPath: tokens.isEmpty ? "" : "/" + tokens.joined(separator: "/"), message: message, location: value?.location)
+        SchemaError(schemaPath: tokens.map { "/" + SchemaCompiler.escape($0) }.joined(), message: message, location: value?.location)
     }
 
     /// Checks `schema`, the whole document when `tokens` is empty.
@@ -59,7 +60,7 @@ struct SchemaCompiler {
         for (keyword, member) in object {
             guard let rule = Self.rules[keyword.string] else { continue }
             let value = member.value
-            tokens.append(SchemaCompiler.escape(keyword.string))
+            tokens.append(keyword.string)
             defer { tokens.removeLast() }
             try check(value, as: rule, keyword: keyword.string)
         }
@@ -103,9 +104,10 @@ struct SchemaCompiler {
             guard let members = value.dictionaryValue else {
                 throw error("\"\(keyword)\" must be an object of schemas", value)
             }
+            let namesArePatterns = keyword == "patternProperties"
             for (name, sub) in members {
-                if keyword == "patternProperties" { try compile(name.string, value: sub.value) }
-                tokens.append(SchemaCompiler.escape(name.string))
+                if namesArePatterns { try compile(name.string, value: sub.value) }
+                tokens.append(name.string)
                 defer { tokens.removeLast() }
                 try check(sub.value)
             }
