@@ -247,6 +247,15 @@ public struct JSONScanner {
         return value
     }
 
+    /// Consumes a number and returns its text with its value, for callers that tell an integer
+    /// (digits alone, as `JSONReader` reads one) from a real.
+    public mutating func numberToken() throws(JSONSyntaxError) -> (text: UnsafeBufferPointer<UInt8>, value: Double) {
+        skipWhitespace()
+        let start = offset
+        let value = try number()
+        return (UnsafeBufferPointer(rebasing: bytes[start..<offset]), value)
+    }
+
     /// Consumes `true` or `false`.
     public mutating func bool() throws(JSONSyntaxError) -> Bool {
         skipWhitespace()

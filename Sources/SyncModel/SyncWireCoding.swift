@@ -85,7 +85,39 @@ public enum SyncWireCoding {
         return .dictionary(pairs)
     }
 
+    /// A document as received, with each record's JSON text: as it came when the document
+    /// took the fast path (`texts`), nil when it was read through a value tree (a version-1
+    /// document, unknown fields, numbers written unusually), whose records are then to be
+    /// written again (`value(of:)`).
+    public struct Received: Sendable {
+        public var document: Document
+        public var texts: [String]?
+    }
+
     public static func decode(_ data: Data) throws(DecodingError) -> Document {
+        try received(data).document
+    }
+
+    /// Decodes a document, keeping each record's text when it can. Documents of the usual shape
+    /// are decoded straight from the bytes (`SyncWireScanner`); any other goes through a value
+    /// tree, which also names what is wrong with a bad one. Both give the same records.
+    public static func received(_ data: Data) throws(DecodingError) -> Received {
+        if let (document, texts) = data.withUnsafeBytes({ SyncWireScanner.document($0.assumingMemoryBound(to: UInt8.self)) }) {
+            return Received(document: document, texts: texts)
+        }
+        return Received(document: try treeDecode(data), texts: nil)
+    }
+
+    /// `received(_:)` over bytes in memory, such as a request's body.
+    public static func received(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> Received {
+        if let (document, texts) = SyncWireScanner.document(bytes.assumingMemoryBound(to: UInt8.self)) {
+            return Received(document: document, texts: texts)
+        }
+        return Received(document: try treeDecode(Data(bytes)), texts: nil)
+    }
+
+    /// The decoder of every document: through a value tree, with a message for each fault.
+    static func treeDecode(_ data: Data) throws(DecodingError) -> Document {
         let root: Value
         do {
             root = try JSONReader(maximumDepth: 64).read(data)

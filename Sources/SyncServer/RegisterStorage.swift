@@ -73,13 +73,15 @@ public struct StoredHead: Sendable {
     public let headKey: [UInt8]
     public let json: String
 
-    public init(_ record: PositionRecord) {
+    /// The head of `record`, whose wire-format text is `json` when given (the record as it was
+    /// received), or written from the record.
+    public init(_ record: PositionRecord, json: String? = nil) {
         account = record.key.account
         timeline = record.key.timeline
         device = record.device
         headKey = Self.key(sequence: record.sequence, time: record.stamp.time)
         // Every value of a decoded record is representable.
-        json = (try? JSONWriter(style: .compact).write(SyncWireCoding.value(of: record))) ?? "{}"
+        self.json = json ?? (try? JSONWriter(style: .compact).write(SyncWireCoding.value(of: record))) ?? "{}"
     }
 
     /// Of `heads`, the latest of each register and device, in their first order: what a request

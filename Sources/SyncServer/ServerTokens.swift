@@ -20,12 +20,20 @@ public enum ServerTokens {
     }
 
     /// The token in an `Authorization: Bearer …` header, if there is one.
+    /// The scheme is matched without regard to case; spaces and tabs around the token are
+    /// dropped. Read byte by byte: it runs at every request.
     public static func bearer(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        guard var header else { return nil }
+        return header.withUTF8 { bytes -> String? in
+            let scheme = "bearer "
+            guard bytes.count > scheme.utf8.count else { return nil }
+            for (index, letter) in scheme.utf8.enumerated() where bytes[index] | (letter == 0x20 ? 0 : 0x20) != letter { return nil }
+            func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+            var start = scheme.utf8.count, end = bytes.count
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            return start < end ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) : nil
+        }
     }
 }
 #endif

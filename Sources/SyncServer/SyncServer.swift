@@ -131,16 +131,18 @@ public struct SyncServer: Sendable {
         } catch is NIOTooManyBytesError {
             throw ServerError(.contentTooLarge, "the body is larger than \(settings.maxBodyBytes) bytes")
         }
-        let document: SyncWireCoding.Document
+        let received: SyncWireCoding.Received
         do {
-            document = try SyncWireCoding.decode(Data(buffer.readableBytesView))
+            received = try buffer.withUnsafeReadableBytes { bytes throws(SyncWireCoding.DecodingError) in try SyncWireCoding.received(bytes) }
         } catch {
             throw ServerError(.badRequest, "not a sync document: \(error.description)")
         }
-        guard document.records.count <= settings.maxRecords else {
-            throw ServerError(.contentTooLarge, "\(document.records.count) writes in one request; at most \(settings.maxRecords)")
+        let records = received.document.records
+        guard records.count <= settings.maxRecords else {
+            throw ServerError(.contentTooLarge, "\(records.count) writes in one request; at most \(settings.maxRecords)")
         }
-        let heads = StoredHead.latest(document.records.map(StoredHead.init))
+        // Each record is stored as it came, unless it had to be read through a value tree.
+        let heads = StoredHead.latest(records.indices.map { StoredHead(records[$0], json: received.texts?[$0]) })
         let changed: Int, cursor: Int64
         do {
             (changed, cursor) = try await storage.merge(heads, user: user)

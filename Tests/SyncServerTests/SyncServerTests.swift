@@ -197,6 +197,41 @@ struct SyncServerTests {
         }
     }
 
+    @Test("a record is kept as it came, spaces and all, and answered so; one read through the value tree is written again")
+    func recordsKeptAsReceived() async throws {
+        try await Self.withServer { server in
+            let token = try await server.token(for: "alice")
+            let document = ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 1_000)])
+            let spaced = document.replacingOccurrences(of: #","seq""#, with: #",\#n  "seq""#)
+            let record = try #require(Self.records(of: spaced))
+            #expect(try await server.request(.POST, "/v1/registers", token: token, body: spaced).body == #"{"changed":1,"cursor":1}"#)
+            let read = try await server.request(.GET, "/v1/registers", token: token).body
+            #expect(read == #"{"format":"timeline-sync","version":2,"device":"server","cursor":1,"records":["# + record + "]}")
+            // An unknown member takes the value tree: the record is written again, without it.
+            let unknown = ServerHarness.document([ServerHarness.write("p2", seq: 2, millis: 2_000)])
+                .replacingOccurrences(of: #""account":"me""#, with: #""account":"me","mood":"happy""#)
+            #expect(try await server.request(.POST, "/v1/registers", token: token, body: unknown).body == #"{"changed":1,"cursor":2}"#)
+            let again = try await server.request(.GET, "/v1/registers", token: token).body
+            let written = try #require(Self.records(of: ServerHarness.document([ServerHarness.write("p2", seq: 2, millis: 2_000)])))
+            #expect(again == #"{"format":"timeline-sync","version":2,"device":"server","cursor":2,"records":["# + written + "]}")
+            #expect(try ServerHarness.heads(again) == ["me/home/phone": "p2#2"])
+        }
+    }
+
+    /// The text of a document's records array, without its brackets.
+    static func records(of document: String) -> String? {
+        document.firstRange(of: #""records":["#).map { String(document[$0.upperBound...].dropLast(2)) }
+    }
+
+    @Test("the bearer token is found whatever the scheme's case, with the spaces around it dropped; anything else is no token")
+    func bearerTokens() {
+        #expect(ServerTokens.bearer("Bearer tes_1") == "tes_1")
+        #expect(ServerTokens.bearer("bEaReR   tes_1 \t") == "tes_1")
+        for header in [nil, "", "Bearer", "Bearer ", "Bearer  \t ", "Basic dXNlcg==", "Bearer\ttes_1", "Bearertes_1", "Bearez tes_1"] {
+            #expect(ServerTokens.bearer(header) == nil, "\(String(describing: header))")
+        }
+    }
+
     @Test("user A can neither read nor write user B's registers, whatever the request names")
     func usersAreIsolated() async throws {
         try await Self.withServer { server in
