@@ -21,7 +21,7 @@ work=$(mktemp -d)
 
 echo "## Sync server: $rate writes/s for $seconds s with long-polls, then 16 clients as fast as answered"
 echo "Peers in the same run: the minimal Hummingbird route (the same upsert, nothing else; MinimalRoute.swift)"
-echo "and pgbench (the register upsert alone, 16 clients, no HTTP; its p50 column is its mean latency)."
+echo "and pgbench (the register upsert alone, each replacing the head, prepared, 16 clients, no HTTP; its p50 column is its mean latency)."
 echo
 echo "| storage | phase | writes | failed | writes/s | p50 ms | p99 ms | long-poll wakes |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
@@ -31,7 +31,7 @@ done
 for mode in postgres minimal-postgres; do
   $bench $mode "$ENGINE_TEST_POSTGRES_URL" "$rate" "$seconds" 50 16 | grep -E '^\| (sqlite|postgres|minimal)'
 done
-pgbench -n -c 16 -j 2 -T "$seconds" -f Benchmarks/pgbench-upsert.sql "$ENGINE_TEST_POSTGRES_URL" 2>/dev/null | awk '
+pgbench -n -c 16 -j 2 -M prepared -T "$seconds" -f Benchmarks/pgbench-upsert.sql "$ENGINE_TEST_POSTGRES_URL" 2>/dev/null | awk '
   /^number of transactions actually processed/ { split($0, parts, ": "); split(parts[2], n, "/"); writes = n[1] }
   /^number of failed transactions/ { failed = $5 }
   /^latency average/ { latency = $4 }

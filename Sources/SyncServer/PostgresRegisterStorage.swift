@@ -272,10 +272,38 @@ public final class PostgresRegisterStorage: RegisterStorage {
                (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text) WHERE EXISTS (SELECT 1 FROM counter)) AS sent)::bigint
         """
 
+    /// The merge of a request with one head, the usual case: the same steps without the arrays,
+    /// the de-duplication and the join, which make PostgreSQL's share of a write about a quarter
+    /// cheaper.
+    static let mergeOneStatement = """
+        WITH fresh AS (
+            SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM position_head
+                                       WHERE user_id = $1 AND account = $2 AND timeline = $3 AND device = $4 AND head_key >= $5)
+        ), counter AS (
+            UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version
+        ), heads AS (
+            INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
+            SELECT $1, $2, $3, $4, $5, version, $6 FROM counter
+            ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET head_key = EXCLUDED.head_key, changed_at = EXCLUDED.changed_at,
+                record = EXCLUDED.record
+            WHERE EXCLUDED.head_key > position_head.head_key
+            RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM heads)::bigint,
+               COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint,
+               (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text) WHERE EXISTS (SELECT 1 FROM counter)) AS sent)::bigint
+        """
+
     public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
         try await prepare()
-        for try await (changed, cursor, _) in try await client.execute(PostgresStatements.Merge(user: user.id, heads: heads), logger: logger) {
-            return (Int(changed), cursor)
+        if heads.count == 1 {
+            for try await (changed, cursor, _) in try await client.execute(PostgresStatements.MergeOne(user: user.id, head: heads[0]), logger: logger) {
+                return (Int(changed), cursor)
+            }
+        } else {
+            for try await (changed, cursor, _) in try await client.execute(PostgresStatements.Merge(user: user.id, heads: heads), logger: logger) {
+                return (Int(changed), cursor)
+            }
         }
         throw StorageError("the merge returned no row")
     }

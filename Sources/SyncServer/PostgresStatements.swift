@@ -63,6 +63,29 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
+    /// A request's merge of one head (`PostgresRegisterStorage.mergeOneStatement`), with the
+    /// same row as `Merge`.
+    struct MergeOne: PostgresPreparedStatement {
+        static let name = "timeline_merge_one"
+        static var sql: String { PostgresRegisterStorage.mergeOneStatement }
+        typealias Row = (Int64, Int64, Int64)
+        let user: Int64
+        let head: StoredHead
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 6)
+            bindings.append(user)
+            bindings.append(head.account)
+            bindings.append(head.timeline)
+            bindings.append(head.device)
+            try bindings.append(Data(head.headKey))
+            bindings.append(head.json)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
     /// A request's merge (`PostgresRegisterStorage.mergeStatement`): how many heads changed, the
     /// counter after, and whether a notification went out.
     struct Merge: PostgresPreparedStatement {

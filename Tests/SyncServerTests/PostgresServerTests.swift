@@ -43,7 +43,7 @@ struct PostgresServerTests {
     /// A user no other test run uses, so that runs share the database safely.
     static func user(_ name: String) -> String { "\(name)-\(UUID().uuidString.prefix(8))" }
 
-    @Test("heads merge in the database; a batch keeps each device's latest; users are isolated; bad requests store nothing")
+    @Test("heads merge in the database, one at a time or in a batch, which keeps each device's latest; users are isolated; bad requests store nothing")
     func basics() async throws {
         let server = try await ServerHarness.start(try Self.storage())
         do {
@@ -54,6 +54,10 @@ struct PostgresServerTests {
             #expect(try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document([phone])).body
                 == #"{"changed":1,"cursor":2}"#)
             #expect(try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document([phone])).body
+                == #"{"changed":0,"cursor":2}"#)
+            // A single head earlier than the stored one, with a later clock, changes nothing.
+            let late = ServerHarness.write("p0", seq: 1, millis: 9_000, device: "laptop")
+            #expect(try await server.request(.POST, "/v1/registers", token: alice, body: ServerHarness.document([late], device: "laptop")).body
                 == #"{"changed":0,"cursor":2}"#)
             let batch = [ServerHarness.write("p3", seq: 3, millis: 3_000), ServerHarness.write("p2", seq: 2, millis: 9_000),
                          ServerHarness.write("l1", seq: 1, millis: 9_500, device: "laptop")]
