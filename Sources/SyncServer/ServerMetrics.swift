@@ -26,10 +26,17 @@ public final class ServerMetrics: Sendable {
 
     /// Counts one answered request.
     public func request(route: String, method: String, status: Int, nanoseconds: Int64) {
-        let requests = MetricNameDescriptor(namespace: "timeline_sync", metricName: "requests", unitName: "total", helpText: "Requests answered.")
-        registry.makeCounter(descriptor: requests, labels: [("route", route), ("method", method), ("status", String(status))]).increment()
+        let counter = requestCounters.counter(RequestKey(route: route, method: method, status: status)) {
+            let requests = MetricNameDescriptor(namespace: "timeline_sync", metricName: "requests", unitName: "total", helpText: "Requests answered.")
+            return registry.makeCounter(descriptor: requests, labels: [("route", route), ("method", method), ("status", String(status))])
+        }
+        counter.increment()
         durations.recordNanoseconds(nanoseconds)
     }
+
+    /// Each request counter, found once in the registry and kept: a lookup there builds its
+    /// name and labels again.
+    private let requestCounters = RequestCounters()
 
     public func merge(writes: Int, changed: Int) {
         merged.increment(by: Int64(changed))
@@ -37,5 +44,32 @@ public final class ServerMetrics: Sendable {
     }
 
     public var text: String { registry.emitToString() }
+}
+/// The labels of a request's counter.
+struct RequestKey: Hashable {
+    let route: String
+    let method: String
+    let status: Int
+}
+
+/// The request counters by their labels.
+// @unchecked: `counters` is read and written under `lock` only.
+final class RequestCounters: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counters: [RequestKey: Counter] = [:]
+
+    /// At most this many are kept (methods are the client's to choose); others are looked up
+    /// in the registry each time.
+    static let capacity = 256
+
+    /// The counter of `key`, made by `make` the first time.
+    func counter(_ key: RequestKey, make: () -> Counter) -> Counter {
+        lock.withLock {
+            if let counter = counters[key] { return counter }
+            let counter = make()
+            if counters.count < Self.capacity { counters[key] = counter }
+            return counter
+        }
+    }
 }
 #endif

@@ -223,6 +223,18 @@ struct SyncServerTests {
         document.firstRange(of: #""records":["#).map { String(document[$0.upperBound...].dropLast(2)) }
     }
 
+    @Test("requests are counted by route, method and status, past the counters kept for them too")
+    func requestCounts() {
+        let metrics = ServerMetrics()
+        for _ in 0..<3 { metrics.request(route: "/v1/registers", method: "POST", status: 200, nanoseconds: 1_000) }
+        for number in 0..<300 { metrics.request(route: "other", method: "M\(number)", status: 404, nanoseconds: 1_000) }
+        metrics.request(route: "other", method: "M299", status: 404, nanoseconds: 1_000)
+        let text = metrics.text
+        #expect(text.contains(#"timeline_sync_requests_total{route="/v1/registers",method="POST",status="200"} 3"#))
+        #expect(text.contains(#"timeline_sync_requests_total{route="other",method="M0",status="404"} 1"#))
+        #expect(text.contains(#"timeline_sync_requests_total{route="other",method="M299",status="404"} 2"#))
+    }
+
     @Test("the bearer token is found whatever the scheme's case, with the spaces around it dropped; anything else is no token")
     func bearerTokens() {
         #expect(ServerTokens.bearer("Bearer tes_1") == "tes_1")
