@@ -145,42 +145,86 @@ public final class TextIndex: Sendable {
         return words
     }
 
-    /// Calls `body` with the UTF-8 bytes of each of `text`'s words (as `words(_:)` splits them),
-    /// built in `scratch`, which is reused from one word to the next.
+    /// Calls `body` with the UTF-8 bytes of each of `text`'s words (as `words(_:)` splits them).
+    /// A word of lower-case ASCII letters and digits, most words of most feeds, is handed over
+    /// where it lies in the text; any other is built in `scratch`, which is reused from one word
+    /// to the next. Bytes are read one at a time, and only a byte of 0x80 or more is decoded
+    /// into a scalar for its Unicode properties.
     static func forEachWord(in text: String, scratch: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        scratch.removeAll(keepingCapacity: true)
-        // Scalars in the current word, and whether its first one is numeric.
-        var scalars = 0
-        var firstIsNumeric = false
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if value < 0x80 {
-                // ASCII without Unicode property lookups: most of the text in most feeds.
-                if (value >= 0x61 && value <= 0x7A) || (value >= 0x30 && value <= 0x39) {
-                    if scalars == 0 { firstIsNumeric = value <= 0x39 }
-                    scratch.append(UInt8(value))
-                    scalars += 1
+        var text = text
+        text.withUTF8 { bytes in
+            scratch.removeAll(keepingCapacity: true)
+            // Scalars in the current word, whether its first one is numeric, where it starts, and
+            // whether it is still the text's own bytes (else it is in `scratch`).
+            var scalars = 0
+            var firstIsNumeric = false
+            var start = 0
+            var inPlace = true
+            var index = 0
+            /// The word so far moves to `scratch`, to be lower-cased or extended there.
+            func leavePlace() {
+                if inPlace {
+                    scratch.removeAll(keepingCapacity: true)
+                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                    inPlace = false
+                }
+            }
+            func endWord() {
+                if scalars >= 2 || (scalars == 1 && firstIsNumeric) {
+                    if inPlace { body(UnsafeBufferPointer(rebasing: bytes[start..<index])) } else { scratch.withUnsafeBufferPointer(body) }
+                }
+                scalars = 0
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    if (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
+                        if scalars == 0 {
+                            firstIsNumeric = byte <= 0x39
+                            start = index
+                            inPlace = true
+                        }
+                        if !inPlace { scratch.append(byte) }
+                        scalars += 1
+                    } else if byte >= 0x41 && byte <= 0x5A {
+                        if scalars == 0 {
+                            firstIsNumeric = false
+                            start = index
+                            inPlace = true
+                        }
+                        leavePlace()
+                        scratch.append(byte + 0x20)
+                        scalars += 1
+                    } else {
+                        endWord()
+                    }
+                    index += 1
                     continue
                 }
-                if value >= 0x41 && value <= 0x5A {
-                    if scalars == 0 { firstIsNumeric = false }
-                    scratch.append(UInt8(value + 0x20))
-                    scalars += 1
+                // A scalar of two to four bytes (the text is valid UTF-8).
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                var value = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                for offset in 1..<length where index + offset < bytes.count { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                let end = min(bytes.count, index + length)
+                guard let scalar = Unicode.Scalar(value), scalar.properties.isAlphabetic || scalar.properties.numericType != nil else {
+                    endWord()
+                    index = end
                     continue
                 }
-            } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                if scalars == 0 {
+                    start = index
+                    inPlace = true
+                }
+                leavePlace()
                 for lower in scalar.properties.lowercaseMapping.unicodeScalars {
                     if scalars == 0 { firstIsNumeric = lower.properties.numericType != nil }
                     UTF8.encode(lower) { scratch.append($0) }
                     scalars += 1
                 }
-                continue
+                index = end
             }
-            if scalars >= 2 || (scalars == 1 && firstIsNumeric) { scratch.withUnsafeBufferPointer(body) }
-            scratch.removeAll(keepingCapacity: true)
-            scalars = 0
+            endWord()
         }
-        if scalars >= 2 || (scalars == 1 && firstIsNumeric) { scratch.withUnsafeBufferPointer(body) }
     }
 
     /// Word `word`'s postings, in text order, for as long as `body` runs.

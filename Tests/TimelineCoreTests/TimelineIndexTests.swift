@@ -185,7 +185,9 @@ struct TimelineIndexTests {
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
         }
         let tricky = ["İstanbul İ I", "ǅemal ǈ", "² ³ Ⅻ ⅻ 7 x 42", "STRASSE Straße", "e\u{301}te\u{301} cafe\u{301}", "👩‍💻 code 🚀x", "日本語のテキスト",
-                      "Ωmega ΣΊΣΥΦΟΣ", "a-b_c d1 1d", "", "   ", "ꞋA 𝒳y"]
+                      "Ωmega ΣΊΣΥΦΟΣ", "a-b_c d1 1d", "", "   ", "ꞋA 𝒳y",
+                      // Words that start in place and leave it: upper case, a letter beyond ASCII, at the start, middle and end.
+                      "abcDEF ABC abc x 1 a1B2 z", "cafÉ naïve abÉcd É", "a\u{2014}b—cd\u{00A0}ef", "x𝒳 𝒳x 1² ²1", "end."]
         for text in corpus + tricky {
             #expect(TextIndex.words(text) == Self.referenceWords(text), "\(text)")
         }
