@@ -110,45 +110,29 @@ enum SyncWireScanner {
             case 7: epoch = try registerStamp(&scanner)
             case 8:
                 if scanner.null() { break }
-                var parts = FieldSet()
-                var createdAt: Double?, postId: String?
-                try scanner.beginObject()
-                while let key = try scanner.nextKey() {
-                    if try parts.take(key, ["createdAt", "postId"]) == 0 {
-                        let value = try number(&scanner).double
-                        guard value.isFinite else { throw NotPlain() }
-                        createdAt = value
-                    } else {
-                        postId = try self.postId(&scanner)
-                    }
+                var createdAt = 0.0, postId = ""
+                try members(&scanner, ["createdAt", "postId"]) { index, scanner in
+                    if index == 0 { createdAt = try finite(&scanner) } else { postId = try self.postId(&scanner) }
                 }
-                guard let createdAt, let postId else { throw NotPlain() }
                 progress = PositionRecord.Progress(createdAt: createdAt, postId: postId)
             case 9:
                 if scanner.null() { break }
-                var parts = FieldSet()
-                var seconds: Double?, posts: Int?
-                try scanner.beginObject()
-                while let key = try scanner.nextKey() {
-                    if try parts.take(key, ["seconds", "posts"]) == 0 {
-                        let value = try number(&scanner).double
-                        guard value.isFinite, value >= 0 else { throw NotPlain() }
-                        seconds = value
+                var seconds = 0.0, posts = 0
+                try members(&scanner, ["seconds", "posts"]) { index, scanner in
+                    if index == 0 {
+                        seconds = try finite(&scanner)
+                        guard seconds >= 0 else { throw NotPlain() }
                     } else {
                         posts = try count(&scanner)
                     }
                 }
-                guard let seconds, let posts else { throw NotPlain() }
                 visit = PositionRecord.Visit(seconds: seconds, posts: posts)
             case 10:
                 if scanner.null() { break }
-                var parts = FieldSet()
-                var older: Int?, newer: Int?
-                try scanner.beginObject()
-                while let key = try scanner.nextKey() {
-                    if try parts.take(key, ["older", "newer"]) == 0 { older = try count(&scanner) } else { newer = try count(&scanner) }
+                var older = 0, newer = 0
+                try members(&scanner, ["older", "newer"]) { index, scanner in
+                    if index == 0 { older = try count(&scanner) } else { newer = try count(&scanner) }
                 }
-                guard let older, let newer else { throw NotPlain() }
                 moves = PositionRecord.Moves(older: older, newer: newer)
             case 11:
                 if scanner.null() { break }
@@ -169,20 +153,16 @@ enum SyncWireScanner {
 
     /// `{"hlc": …, "device": …}`; the device of a register never reset is empty.
     private static func registerStamp(_ scanner: inout JSONScanner) throws -> RegisterStamp {
-        var parts = FieldSet()
-        var time: HybridTimestamp?, device: String?
-        try scanner.beginObject()
-        while let key = try scanner.nextKey() {
-            if try parts.take(key, ["hlc", "device"]) == 0 {
+        var time = HybridTimestamp(rawValue: 0), device = ""
+        try members(&scanner, ["hlc", "device"]) { index, scanner in
+            if index == 0 {
                 time = try timestamp(&scanner)
             } else {
                 guard try scanner.peek() == .string else { throw NotPlain() }
-                let text = try scanner.string()
-                guard text.isEmpty || SyncLimits.nameProblem(text, "") == nil else { throw NotPlain() }
-                device = text
+                device = try scanner.string()
+                guard device.isEmpty || SyncLimits.nameProblem(device, "") == nil else { throw NotPlain() }
             }
         }
-        guard let time, let device else { throw NotPlain() }
         return RegisterStamp(time: time, device: device)
     }
 
@@ -205,11 +185,8 @@ enum SyncWireScanner {
             case 5: index = try measure(&scanner, GeometryLimits.problem(withIndex:)).map { Int($0) }
             case 6: timelineCount = try measure(&scanner, GeometryLimits.problem(withIndex:)).map { Int($0) }
             case 7:
-                var sides = FieldSet()
-                try scanner.beginObject()
-                while let key = try scanner.nextKey() {
+                try members(&scanner, ["above", "below"], all: false) { side, scanner in
                     var ids: [String] = []
-                    let side = try sides.take(key, ["above", "below"])
                     try scanner.beginArray()
                     while try scanner.nextElement() {
                         guard try scanner.peek() == .string else { throw NotPlain() }
@@ -237,6 +214,23 @@ enum SyncWireScanner {
         let isInteger = !text.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
         if isInteger, case .integer(let integer) = IntegerValue.parse(text) { return .integer(integer) }
         return .real(value)
+    }
+
+    /// A finite number.
+    private static func finite(_ scanner: inout JSONScanner) throws -> Double {
+        let value = try number(&scanner).double
+        guard value.isFinite else { throw NotPlain() }
+        return value
+    }
+
+    /// An object of the members `names`, each at most once and each read by `read` with its
+    /// index; with `all`, every one of them must be there.
+    private static func members(_ scanner: inout JSONScanner, _ names: [StaticString], all: Bool = true,
+                                _ read: (Int, inout JSONScanner) throws -> Void) throws {
+        var seen = FieldSet()
+        try scanner.beginObject()
+        while let key = try scanner.nextKey() { try read(try seen.take(key, names), &scanner) }
+        guard !all || (0..<names.count).allSatisfy(seen.has) else { throw NotPlain() }
     }
 
     /// A non-negative integer that fits an `Int`.

@@ -242,6 +242,22 @@ public final class PostgresRegisterStorage: RegisterStorage {
         return 0
     }
 
+    /// Both merges' counter: moved on when any head is fresh, under the user row's lock.
+    private static let counterStep = "counter AS (UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version)"
+
+    /// Both merges' end: the upsert keeps only a later head, then the row they answer (heads
+    /// changed, the counter after, notifications sent).
+    private static let upsertAndAnswer = """
+        ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET head_key = EXCLUDED.head_key, changed_at = EXCLUDED.changed_at,
+            record = EXCLUDED.record
+        WHERE EXCLUDED.head_key > position_head.head_key
+        RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM heads)::bigint,
+               COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint,
+               (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text) WHERE EXISTS (SELECT 1 FROM counter)) AS sent)::bigint
+        """
+
     /// One statement for a whole request. Of the request's heads, the latest per device that
     /// is later than the stored head; when there is any, the user's counter moves on (its row
     /// lock waits for a concurrent request of the user, so commits and counters agree); each of
@@ -257,19 +273,10 @@ public final class PostgresRegisterStorage: RegisterStorage {
             SELECT i.* FROM head_input i LEFT JOIN position_head h
                 ON h.user_id = $1 AND h.account = i.account AND h.timeline = i.timeline AND h.device = i.device
             WHERE h.head_key IS NULL OR i.head_key > h.head_key
-        ), counter AS (
-            UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version
-        ), heads AS (
+        ), \(counterStep), heads AS (
             INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
             SELECT $1, account, timeline, device, head_key, (SELECT version FROM counter), record FROM fresh
-            ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET head_key = EXCLUDED.head_key, changed_at = EXCLUDED.changed_at,
-                record = EXCLUDED.record
-            WHERE EXCLUDED.head_key > position_head.head_key
-            RETURNING 1
-        )
-        SELECT (SELECT count(*) FROM heads)::bigint,
-               COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint,
-               (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text) WHERE EXISTS (SELECT 1 FROM counter)) AS sent)::bigint
+            \(upsertAndAnswer)
         """
 
     /// The merge of a request with one head, the usual case: the same steps without the arrays,
@@ -279,19 +286,10 @@ public final class PostgresRegisterStorage: RegisterStorage {
         WITH fresh AS (
             SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM position_head
                                        WHERE user_id = $1 AND account = $2 AND timeline = $3 AND device = $4 AND head_key >= $5)
-        ), counter AS (
-            UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version
-        ), heads AS (
+        ), \(counterStep), heads AS (
             INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
             SELECT $1, $2, $3, $4, $5, version, $6 FROM counter
-            ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET head_key = EXCLUDED.head_key, changed_at = EXCLUDED.changed_at,
-                record = EXCLUDED.record
-            WHERE EXCLUDED.head_key > position_head.head_key
-            RETURNING 1
-        )
-        SELECT (SELECT count(*) FROM heads)::bigint,
-               COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint,
-               (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text) WHERE EXISTS (SELECT 1 FROM counter)) AS sent)::bigint
+            \(upsertAndAnswer)
         """
 
     public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {

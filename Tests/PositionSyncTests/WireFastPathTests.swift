@@ -1,5 +1,6 @@
 import Foundation
 import JSONText
+import SessionSimulation
 @testable import SyncModel
 import Testing
 import TimelineCore
@@ -9,16 +10,11 @@ import TimelineCore
 /// as it came.
 @Suite("Sync wire format: the fast path", .timeLimit(.minutes(10)))
 struct WireFastPathTests {
-    /// SplitMix64: the same draws from the same seed.
+    /// Seeded draws: the same documents from the same seed.
     struct Draw {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random: SimulationRandom
+        init(state: UInt64) { random = SimulationRandom(seed: state) }
+        mutating func next() -> UInt64 { random.next() }
         mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
         mutating func chance() -> Bool { next(2) == 0 }
     }
