@@ -102,18 +102,19 @@ public enum SyncWireCoding {
     /// are decoded straight from the bytes (`SyncWireScanner`); any other goes through a value
     /// tree, which also names what is wrong with a bad one. Both give the same records.
     public static func received(_ data: Data) throws(DecodingError) -> Received {
-        if let (document, texts) = data.withUnsafeBytes({ SyncWireScanner.document($0.assumingMemoryBound(to: UInt8.self)) }) {
-            return Received(document: document, texts: texts)
-        }
+        if let fast = data.withUnsafeBytes(scanned) { return fast }
         return Received(document: try treeDecode(data), texts: nil)
     }
 
     /// `received(_:)` over bytes in memory, such as a request's body.
     public static func received(_ bytes: UnsafeRawBufferPointer) throws(DecodingError) -> Received {
-        if let (document, texts) = SyncWireScanner.document(bytes.assumingMemoryBound(to: UInt8.self)) {
-            return Received(document: document, texts: texts)
-        }
+        if let fast = scanned(bytes) { return fast }
         return Received(document: try treeDecode(Data(bytes)), texts: nil)
+    }
+
+    /// The fast path's reading, or nil when the tree decoder must read the document.
+    private static func scanned(_ bytes: UnsafeRawBufferPointer) -> Received? {
+        SyncWireScanner.document(bytes.assumingMemoryBound(to: UInt8.self)).map { Received(document: $0.0, texts: $0.1) }
     }
 
     /// The decoder of every document: through a value tree, with a message for each fault.

@@ -294,15 +294,14 @@ public final class PostgresRegisterStorage: RegisterStorage {
 
     public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
         try await prepare()
-        if heads.count == 1 {
-            for try await (changed, cursor, _) in try await client.execute(PostgresStatements.MergeOne(user: user.id, head: heads[0]), logger: logger) {
-                return (Int(changed), cursor)
-            }
-        } else {
-            for try await (changed, cursor, _) in try await client.execute(PostgresStatements.Merge(user: user.id, heads: heads), logger: logger) {
-                return (Int(changed), cursor)
-            }
-        }
+        if heads.count == 1 { return try await merge(PostgresStatements.MergeOne(user: user.id, head: heads[0])) }
+        return try await merge(PostgresStatements.Merge(user: user.id, heads: heads))
+    }
+
+    /// Runs either merge statement; both answer one row: heads changed, counter, notifications.
+    private func merge<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> (changed: Int, cursor: Int64)
+        where Statement.Row == (Int64, Int64, Int64) {
+        for try await (changed, cursor, _) in try await client.execute(statement, logger: logger) { return (Int(changed), cursor) }
         throw StorageError("the merge returned no row")
     }
 

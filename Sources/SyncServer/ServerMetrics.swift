@@ -45,6 +45,7 @@ public final class ServerMetrics: Sendable {
 
     public var text: String { registry.emitToString() }
 }
+
 /// The labels of a request's counter.
 struct RequestKey: Hashable {
     let route: String
