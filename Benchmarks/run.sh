@@ -53,6 +53,10 @@ echo
 Benchmarks/.build/release/restore-bench --texts real $corpora 1000 10000 20000
 
 echo
+echo "## The text index alone at ${LAUNCH_POSTS:-1000000} sampled posts, on every core and on one (5 rounds)"
+Benchmarks/.build/release/restore-bench --texts sampled text-index "${LAUNCH_POSTS:-1000000}" 5 Tests/Fixtures/posts/tweets-rtweet.jsonl
+
+echo
 echo "## The first restore after launch on a ${LAUNCH_POSTS:-1000000}-post cached timeline, the index kept in the store or made at the restore"
 Benchmarks/.build/release/restore-bench --texts sampled launch-prepare "$work/launch" "${LAUNCH_POSTS:-1000000}" Tests/Fixtures/posts/tweets-rtweet.jsonl
 for run in 1 2 3; do

@@ -42,6 +42,14 @@ final class SharedBuffer<Element>: @unchecked Sendable {
         self.count = count
     }
 
+    /// A buffer of `count` elements left as the allocator gave them, for parts that write every
+    /// position before anything reads it: the pages are first touched by the parts, on every
+    /// core, instead of being filled on one beforehand.
+    init(uninitializedCount count: Int) where Element: BitwiseCopyable {
+        storage = .allocate(capacity: max(1, count))
+        self.count = count
+    }
+
     let count: Int
 
     subscript(index: Int) -> Element {

@@ -84,13 +84,16 @@ public final class TextIndex: Sendable {
         postingStarts[wordCount] = next
         // 4. Weights, postings and norms; each part writes its own texts' postings and norms.
         let total = Double(texts.count)
-        let starts = cursors, frequency = documentFrequency
-        let postings = SharedBuffer<Posting>(count: next, initial: Posting(text: 0, weight: 0, norm: 0))
+        let starts = cursors
+        // Each word's idf once, not once per text that has it.
+        let idf = documentFrequency.map { TextIndex.idf($0, total) }
+        // Every posting and every text word is written once below, by the part whose text it is.
+        let postings = SharedBuffer<Posting>(uninitializedCount: next)
         // Each part's texts are a run of texts, so their words are a run of `textWords`.
         var partBases = [0]
         for part in 0..<parts { partBases.append(partBases[part] + parted[part].words.count) }
         let bases = partBases
-        let textWords = SharedBuffer<TextWord>(count: next, initial: TextWord(word: 0, weight: 0))
+        let textWords = SharedBuffer<TextWord>(uninitializedCount: next)
         let textStarts = SharedBuffer<Int>(count: texts.count + 1, initial: next)
         let weighted = ParallelParts<Bool>(count: parts)
         weighted.run { part in
@@ -105,7 +108,8 @@ public final class TextIndex: Sendable {
                 var squares = 0.0
                 for entry in entries {
                     let word = Int(mapping[Int(words.words[entry])])
-                    let weight = (1 + log(Double(words.counts[entry]))) * TextIndex.idf(frequency[word], total)
+                    let count = words.counts[entry]
+                    let weight = (count == 1 ? 1 : 1 + log(Double(count))) * idf[word]
                     textWords[bases[part] + entry] = TextWord(word: Int32(word), weight: Float(weight))
                     squares += weight * weight
                 }
@@ -140,91 +144,9 @@ public final class TextIndex: Sendable {
     /// and numbers of any length.
     public static func words(_ text: String) -> [String] {
         var words: [String] = []
-        var scratch: [UInt8] = []
-        forEachWord(in: text, scratch: &scratch) { words.append(String(decoding: $0, as: UTF8.self)) }
+        let splitter = WordSplitter()
+        splitter.forEachWord(in: text) { words.append(String(decoding: $0, as: UTF8.self)) }
         return words
-    }
-
-    /// Calls `body` with the UTF-8 bytes of each of `text`'s words (as `words(_:)` splits them).
-    /// A word of lower-case ASCII letters and digits, most words of most feeds, is handed over
-    /// where it lies in the text; any other is built in `scratch`, which is reused from one word
-    /// to the next. Bytes are read one at a time, and only a byte of 0x80 or more is decoded
-    /// into a scalar for its Unicode properties.
-    static func forEachWord(in text: String, scratch: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        var text = text
-        text.withUTF8 { bytes in
-            scratch.removeAll(keepingCapacity: true)
-            // Scalars in the current word, whether its first one is numeric, where it starts, and
-            // whether it is still the text's own bytes (else it is in `scratch`).
-            var scalars = 0
-            var firstIsNumeric = false
-            var start = 0
-            var inPlace = true
-            var index = 0
-            /// The word so far moves to `scratch`, to be lower-cased or extended there.
-            func leavePlace() {
-                if inPlace {
-                    scratch.removeAll(keepingCapacity: true)
-                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                    inPlace = false
-                }
-            }
-            func endWord() {
-                if scalars >= 2 || (scalars == 1 && firstIsNumeric) {
-                    if inPlace { body(UnsafeBufferPointer(rebasing: bytes[start..<index])) } else { scratch.withUnsafeBufferPointer(body) }
-                }
-                scalars = 0
-            }
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x80 {
-                    if (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
-                        if scalars == 0 {
-                            firstIsNumeric = byte <= 0x39
-                            start = index
-                            inPlace = true
-                        }
-                        if !inPlace { scratch.append(byte) }
-                        scalars += 1
-                    } else if byte >= 0x41 && byte <= 0x5A {
-                        if scalars == 0 {
-                            firstIsNumeric = false
-                            start = index
-                            inPlace = true
-                        }
-                        leavePlace()
-                        scratch.append(byte + 0x20)
-                        scalars += 1
-                    } else {
-                        endWord()
-                    }
-                    index += 1
-                    continue
-                }
-                // A scalar of two to four bytes (the text is valid UTF-8).
-                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
-                var value = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-                for offset in 1..<length where index + offset < bytes.count { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
-                let end = min(bytes.count, index + length)
-                guard let scalar = Unicode.Scalar(value), scalar.properties.isAlphabetic || scalar.properties.numericType != nil else {
-                    endWord()
-                    index = end
-                    continue
-                }
-                if scalars == 0 {
-                    start = index
-                    inPlace = true
-                }
-                leavePlace()
-                for lower in scalar.properties.lowercaseMapping.unicodeScalars {
-                    if scalars == 0 { firstIsNumeric = lower.properties.numericType != nil }
-                    UTF8.encode(lower) { scratch.append($0) }
-                    scalars += 1
-                }
-                index = end
-            }
-            endWord()
-        }
     }
 
     /// Word `word`'s postings, in text order, for as long as `body` runs.
@@ -294,8 +216,8 @@ public final class TextIndex: Sendable {
         // differs from one instance to the next).
         var found: [(word: Int32, count: Int32)] = []
         var missing: [(word: [UInt8], count: Int)] = []
-        var scratch: [UInt8] = []
-        TextIndex.forEachWord(in: query, scratch: &scratch) { word in
+        let splitter = WordSplitter()
+        splitter.forEachWord(in: query) { word in
             if let id = columns.vocabulary.find(word) {
                 if let at = found.firstIndex(where: { $0.word == id }) { found[at].count += 1 } else { found.append((id, 1)) }
             } else if let at = missing.firstIndex(where: { $0.word.elementsEqual(word) }) {
@@ -493,45 +415,5 @@ public final class TextIndex: Sendable {
         let na = va.values.reduce(0) { $0 + $1 * $1 }.squareRoot()
         let nb = vb.values.reduce(0) { $0 + $1 * $1 }.squareRoot()
         return na > 0 && nb > 0 ? min(1, dot / (na * nb)) : 0
-    }
-}
-
-/// The words of a run of texts, numbered within it: the first step of building a `TextIndex`,
-/// one per part of the collection.
-struct PartWords: Sendable {
-    var table: WordTable
-    /// Text `t`'s words are `words[textStarts[t]..<textStarts[t + 1]]`, each once, with its
-    /// count in `counts`, in the order of their first use in the text.
-    var textStarts: [Int]
-    var words: [Int32]
-    var counts: [Int32]
-
-    var textCount: Int { textStarts.count - 1 }
-
-    init(_ texts: ArraySlice<String>) {
-        var table = WordTable(capacity: 4_096)
-        var textStarts: [Int] = [0]
-        textStarts.reserveCapacity(texts.count + 1)
-        var words: [Int32] = [], counts: [Int32] = []
-        words.reserveCapacity(texts.count * 12)
-        counts.reserveCapacity(texts.count * 12)
-        var scratch: [UInt8] = []
-        for text in texts {
-            let first = words.count
-            TextIndex.forEachWord(in: text, scratch: &scratch) { word in
-                let id = table.insert(word)
-                var entry = first
-                while entry < words.count && words[entry] != id { entry += 1 }
-                if entry < words.count { counts[entry] += 1 } else {
-                    words.append(id)
-                    counts.append(1)
-                }
-            }
-            textStarts.append(words.count)
-        }
-        self.table = table
-        self.textStarts = textStarts
-        self.words = words
-        self.counts = counts
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import SessionSimulation
 import Testing
 import TestSupport
-import TimelineCore
+@testable import TimelineCore
 
 @Suite("Timeline index", .ownThread, .timeLimit(.minutes(10)))
 struct TimelineIndexTests {
@@ -191,6 +191,86 @@ struct TimelineIndexTests {
         for text in corpus + tricky {
             #expect(TextIndex.words(text) == Self.referenceWords(text), "\(text)")
         }
+    }
+
+    @Test("one splitter reused over real posts splits as the reference, before and after it keeps a table of the scalars it met")
+    func reusedSplitterMatchesTheReference() throws {
+        let data = try Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/posts/tweets-rtweet.jsonl"))
+        let corpus = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
+        }
+        let tricky = ["İstanbul İ I", "ǅemal ǈ", "² ³ Ⅻ ⅻ 7 x 42", "cafÉ naïve abÉcd É", "x𝒳 𝒳x 1² ²1", "👩‍💻 code 🚀x", "日本語のテキスト", "\u{10FFFD}a\u{E0041}b",
+                      // Lower case longer than the text: the scratch buffer grows in the middle of a word.
+                      String(repeating: "İ", count: 500), String(repeating: "aİ", count: 300) + " x İİ", "ȺȺȺ " + String(repeating: "Ⱥ", count: 400)]
+        let splitter = WordSplitter()
+        #expect(!splitter.remembersScalars)
+        // Twice over: the second round reads every scalar from the table.
+        for text in tricky + corpus + tricky + corpus {
+            var words: [String] = []
+            splitter.forEachWord(in: text) { words.append(String(decoding: $0, as: UTF8.self)) }
+            #expect(words == Self.referenceWords(text), "\(text)")
+        }
+        #expect(splitter.remembersScalars)
+    }
+
+    @Test("a part's vocabulary numbers words as a word table does: shared first eight bytes, every length, growth, repeats")
+    func partVocabularyNumbersAsAWordTable() {
+        var random = SimulationRandom(seed: 22)
+        // Words that share their first eight bytes and differ after, words of one to forty bytes,
+        // and words with bytes past ASCII: far more than the first capacity, so the table grows.
+        var words: [[UInt8]] = []
+        for number in 0..<6_000 {
+            words.append(Array("abcdefgh\(number)".utf8))
+            words.append(Array(String(number, radix: 36).utf8))
+            let length = 1 + Int(random.next() % 40)
+            words.append((0..<length).map { _ in UInt8(0x61 + random.next() % 26) })
+            words.append(Array("é\(number)ü".utf8))
+        }
+        words += [Array("abcdefgh".utf8), Array("abcdefg".utf8), Array("abcdefghi".utf8), Array("a".utf8)]
+        var vocabulary = PartVocabulary(capacity: 1)
+        var table = WordTable(capacity: 1)
+        for round in 0..<2 {
+            for (position, word) in words.enumerated() {
+                let repeated = round == 1 || position % 3 == 0
+                for _ in 0..<(repeated ? 2 : 1) {
+                    let expected = word.withUnsafeBufferPointer { table.insert($0) }
+                    #expect(word.withUnsafeBufferPointer { vocabulary.insert($0) } == expected, "\(String(decoding: word, as: UTF8.self))")
+                }
+            }
+        }
+        #expect(vocabulary.count == table.count)
+        let handedOver = vocabulary.table()
+        #expect(handedOver.count == table.count)
+        for id in 0..<table.count {
+            #expect(handedOver.withWord(id) { Array($0) } == table.withWord(id) { Array($0) })
+            #expect(handedOver.hash(of: id) == table.hash(of: id))
+        }
+    }
+
+    @Test("a part counts each text's words once each in the order of first use, in short texts and past the scanned limit")
+    func partWordsCountsEachTextsWords() {
+        var random = SimulationRandom(seed: 7)
+        // Texts of 1 to 400 words drawn from 300, so that long ones pass the 64 distinct words
+        // found by a scan, with repeats, capitals and words beyond ASCII; and empty texts.
+        let pool = (0..<300).map { number in number % 7 == 0 ? "Wörd\(number)" : "w\(String(number, radix: 36))" }
+        let texts = (0..<200).map { number -> String in
+            guard number % 50 != 0 else { return "" }
+            let count = 1 + Int(random.next() % 400)
+            return (0..<count).map { _ in pool[Int(random.next() % UInt64(pool.count))] }.joined(separator: number % 2 == 0 ? " " : ", ")
+        } + [String(repeating: "long ", count: 5_000)]
+        let part = PartWords(texts[...])
+        #expect(part.textCount == texts.count)
+        for (number, text) in texts.enumerated() {
+            var expected: [(word: String, count: Int32)] = []
+            for word in TextIndex.words(text) {
+                if let at = expected.firstIndex(where: { $0.word == word }) { expected[at].count += 1 } else { expected.append((word, 1)) }
+            }
+            let entries = part.textStarts[number]..<part.textStarts[number + 1]
+            let found = entries.map { entry in (word: part.table.withWord(Int(part.words[entry])) { String(decoding: $0, as: UTF8.self) }, count: part.counts[entry]) }
+            #expect(found.map(\.word) == expected.map(\.word), "text \(number)")
+            #expect(found.map(\.count) == expected.map(\.count), "text \(number)")
+        }
+        #expect(texts.contains { Set(TextIndex.words($0)).count > 64 })
     }
 
     @Test("the text index ranks by TF-IDF cosine and matches a direct computation")

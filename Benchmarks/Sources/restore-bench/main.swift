@@ -4,6 +4,9 @@
 // Usage: restore-bench [--texts cycled|sampled|real] [--no-scan] [POSTS.jsonl...] [SIZES...]
 //        restore-bench [--texts …] launch-prepare DIR SIZE POSTS.jsonl; restore-bench launch DIR SITUATION [--rebuild]
 //   (the first restore after launch on a cached timeline: Launch.swift)
+//        restore-bench [--texts …] text-index SIZE ROUNDS POSTS.jsonl
+//   (the text index alone, built ROUNDS times on every core and on one, in turn: the median and
+//   the best of each)
 //   --no-scan leaves out the brute-force scan (18–46 s at 1M posts), for profiling the restores.
 //   cycled  (default) the corpus's texts repeated, each made unique by a "#i" suffix: every
 //           text has size/corpus near-copies, the worst case for a similarity query.
@@ -98,6 +101,24 @@ func makePosts(_ count: Int) -> [Post] {
 
 if let at = arguments.firstIndex(of: "launch-prepare") {
     try! Launch.prepare(directory: arguments[at + 1], posts: makePosts(Int(arguments[at + 2])!))
+    exit(0)
+}
+if let at = arguments.firstIndex(of: "text-index") {
+    let size = Int(arguments[at + 1])!, rounds = Int(arguments[at + 2])!
+    let sample = makePosts(size).map { $0.text ?? "" }
+    var every: [Double] = [], one: [Double] = []
+    for _ in 0..<rounds {
+        for parallelism in [nil, 1] {
+            let start = now()
+            let index = TextIndex(sample, parallelism: parallelism)
+            let time = Double(now() - start) / 1e6
+            precondition(index.textCount == size)
+            if parallelism == nil { every.append(time) } else { one.append(time) }
+        }
+    }
+    print("| posts (\(mode)) | rounds | every core, median | every core, best | one core, median | one core, best |")
+    print("|---|---|---|---|---|---|")
+    print(String(format: "| %d | %d | %.0f ms | %.0f ms | %.0f ms | %.0f ms |", size, rounds, median(every), every.min()!, median(one), one.min()!))
     exit(0)
 }
 print("Texts: \(mode), from \(texts.count) corpus texts\n")
