@@ -16,20 +16,32 @@ import GRDB
 public final class SQLiteRegisterStorage: RegisterStorage {
     private let pool: DatabasePool
     public let path: String
+    /// Copies the WAL back into the database file after commits, off the writer.
+    let checkpoint: BackgroundCheckpoint
     private let merges: GroupCommit<(heads: [StoredHead], user: StoredUser), (changed: Int, cursor: Int64)>
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, checkpointInterval: BackgroundCheckpoint.defaultInterval)
+    }
+
+    /// The same, with checkpoints at most once per `checkpointInterval` while commits come in.
+    init(path: String, checkpointInterval: Duration) throws {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "timeline-sync-server"
+        // Checkpoints run on a connection of their own (`BackgroundCheckpoint`), not in a commit.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         do {
             let pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
             self.pool = pool
+            let checkpoint = try BackgroundCheckpoint(path: path, interval: checkpointInterval)
+            self.checkpoint = checkpoint
             merges = GroupCommit { jobs in
-                try await pool.write { db in
+                defer { checkpoint.committed() }
+                return try await pool.write { db in
                     jobs.map { job in
                         Result {
                             var result = (changed: 0, cursor: Int64(0))
@@ -98,7 +110,8 @@ public final class SQLiteRegisterStorage: RegisterStorage {
     }
 
     public func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 {
-        try await pool.write { db in
+        defer { checkpoint.committed() }
+        return try await pool.write { db in
             try db.execute(sql: "INSERT INTO syncUser (name, createdAt) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
                            arguments: [user, date.timeIntervalSince1970])
             let userId = try Int64.fetchOne(db, sql: "SELECT id FROM syncUser WHERE name = ?", arguments: [user])!
@@ -109,7 +122,8 @@ public final class SQLiteRegisterStorage: RegisterStorage {
     }
 
     public func revokeToken(id: Int64, at date: Date) async throws -> Bool {
-        try await pool.write { db in
+        defer { checkpoint.committed() }
+        return try await pool.write { db in
             try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL", arguments: [date.timeIntervalSince1970, id])
             return db.changesCount > 0
         }
