@@ -40,8 +40,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
             let checkpoint = try BackgroundCheckpoint(path: path, interval: checkpointInterval)
             self.checkpoint = checkpoint
             merges = GroupCommit { jobs in
-                defer { checkpoint.committed() }
-                return try await pool.write { db in
+                try await Self.write(pool, checkpoint) { db in
                     jobs.map { job in
                         Result {
                             var result = (changed: 0, cursor: Int64(0))
@@ -109,9 +108,16 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         }
     }
 
-    public func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 {
+    /// A write transaction on the writer, then a background checkpoint if one is due: every
+    /// write of the storage goes through here.
+    private static func write<T: Sendable>(_ pool: DatabasePool, _ checkpoint: BackgroundCheckpoint,
+                                           _ updates: @Sendable (Database) throws -> T) async throws -> T {
         defer { checkpoint.committed() }
-        return try await pool.write { db in
+        return try await pool.write(updates)
+    }
+
+    public func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 {
+        try await Self.write(pool, checkpoint) { db in
             try db.execute(sql: "INSERT INTO syncUser (name, createdAt) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
                            arguments: [user, date.timeIntervalSince1970])
             let userId = try Int64.fetchOne(db, sql: "SELECT id FROM syncUser WHERE name = ?", arguments: [user])!
@@ -122,8 +128,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
     }
 
     public func revokeToken(id: Int64, at date: Date) async throws -> Bool {
-        defer { checkpoint.committed() }
-        return try await pool.write { db in
+        try await Self.write(pool, checkpoint) { db in
             try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL", arguments: [date.timeIntervalSince1970, id])
             return db.changesCount > 0
         }
