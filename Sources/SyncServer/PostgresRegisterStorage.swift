@@ -15,8 +15,9 @@ import PostgresNIO
 ///   counter on (its row lock orders the user's commits), stamps each changed head with it,
 ///   and calls `pg_notify`, so that every instance's long-polls hear of it when it commits.
 public final class PostgresRegisterStorage: RegisterStorage {
-    /// The channel notifications go on. The payload is a user's id when their registers
-    /// changed, or `revoked:` and a token's SHA-256 in hexadecimal when it was revoked.
+    /// The channel notifications go on. The payload is a user's id, a colon and their change
+    /// counter when their registers changed (an earlier release sent the id alone), or
+    /// `revoked:` and a token's SHA-256 in hexadecimal when it was revoked.
     static let channel = "timeline_sync"
     static let revokedPrefix = "revoked:"
 
@@ -94,12 +95,15 @@ public final class PostgresRegisterStorage: RegisterStorage {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
+                        eventsContinuation.yield(.listening)
                         for try await notification in notifications {
                             if let event = Self.event(notification.payload) { eventsContinuation.yield(event) }
                         }
                     }
                 }
+                eventsContinuation.yield(.interrupted)
             } catch {
+                eventsContinuation.yield(.interrupted)
                 if Task.isCancelled { return }
                 logger.warning("PostgreSQL notifications: \(String(reflecting: error)); listening again in 1 s")
             }
@@ -111,7 +115,11 @@ public final class PostgresRegisterStorage: RegisterStorage {
 
     /// The event a notification's payload names; nil for one this release does not know.
     static func event(_ payload: String) -> RemoteEvent? {
-        if let user = Int64(payload) { return .changed(user: user) }
+        if let user = Int64(payload) { return .changed(user: user, cursor: nil) }
+        if let colon = payload.firstIndex(of: ":"), let user = Int64(payload[..<colon]),
+           let cursor = Int64(payload[payload.index(after: colon)...]) {
+            return .changed(user: user, cursor: cursor)
+        }
         guard payload.hasPrefix(revokedPrefix) else { return nil }
         let hex = Array(payload.utf8.dropFirst(revokedPrefix.utf8.count))
         guard hex.count % 2 == 0, !hex.isEmpty else { return nil }
@@ -255,7 +263,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
         )
         SELECT (SELECT count(*) FROM heads)::bigint,
                COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint,
-               (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text) WHERE EXISTS (SELECT 1 FROM counter)) AS sent)::bigint
+               (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text || ':' || version::text) FROM counter) AS sent)::bigint
         """
 
     /// One statement for a whole request. Of the request's heads, the latest per device that

@@ -37,10 +37,16 @@ public protocol RegisterStorage: Sendable {
 
 /// Something another server instance, or `engine serve token revoke`, did to the shared database.
 public enum RemoteEvent: Sendable, Equatable {
-    /// The user's registers changed.
-    case changed(user: Int64)
+    /// The user's registers changed, and their change counter is now `cursor` (nil when an
+    /// instance of an earlier release made the change and did not say).
+    case changed(user: Int64, cursor: Int64?)
     /// The token with this SHA-256 was revoked.
     case revoked(tokenHash: [UInt8])
+    /// Other instances are heard from now on (at start, and after a reconnection); what they
+    /// did before may not have been.
+    case listening
+    /// Other instances cannot be heard until the next `listening`.
+    case interrupted
 }
 
 /// A user, as the token names them.

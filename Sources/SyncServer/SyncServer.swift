@@ -28,7 +28,7 @@ import ValueTree
 public struct SyncServer: Sendable {
     public let storage: any RegisterStorage
     public let settings: ServerSettings
-    public let waiters = ChangeWaiters()
+    public let waiters: ChangeWaiters
     public let metrics = ServerMetrics()
     /// Whether writes to the store fail, for `/health`.
     public let writeHealth = WriteHealth()
@@ -39,6 +39,8 @@ public struct SyncServer: Sendable {
     public init(storage: any RegisterStorage, settings: ServerSettings, tokens: TokenCache = TokenCache(), logger: Logger) {
         self.storage = storage
         self.settings = settings
+        // A storage that other instances write hears of their changes only while it listens.
+        waiters = ChangeWaiters(hearsEveryChange: storage.remoteEvents == nil)
         self.tokens = tokens
         self.logger = logger
     }
@@ -108,14 +110,24 @@ public struct SyncServer: Sendable {
                 }
                 seconds = min(wait, settings.maxWait)
             }
-            let generation = await waiters.generation(of: user.id)
-            if try await storage.cursor(user: user) <= value {
+            // A long-poll re-armed after its answer finds the cursor it was answered with.
+            let (generation, known) = await waiters.snapshot(of: user.id)
+            let current: Int64
+            if let known {
+                current = known
+            } else {
+                current = try await storage.cursor(user: user)
+                await waiters.remember(cursor: current, of: user.id, readAt: generation)
+            }
+            if current <= value {
                 metrics.waiting.increment()
                 await waiters.wait(user: user.id, after: generation, seconds: seconds)
                 metrics.waiting.decrement()
             }
         }
+        let generation = await waiters.generation(of: user.id)
         let (cursor, records) = try await storage.read(user: user, since: since)
+        await waiters.remember(cursor: cursor, of: user.id, readAt: generation)
         var body = #"{"format":"\#(SyncWireCoding.format)","version":\#(SyncWireCoding.version),"device":"server","cursor":\#(cursor),"records":["#
         body += records.joined(separator: ",")
         body += "]}"
@@ -157,7 +169,7 @@ public struct SyncServer: Sendable {
             throw error
         }
         metrics.merge(writes: heads.count, changed: changed)
-        if changed > 0 { await waiters.changed(user: user.id) }
+        if changed > 0 { await waiters.changed(user: user.id, cursor: cursor) }
         return Self.json(.ok, #"{"changed":\#(changed),"cursor":\#(cursor)}"#)
     }
 
@@ -257,8 +269,10 @@ struct RemoteEventListener: Service {
         await cancelWhenGracefulShutdown {
             for await event in events {
                 switch event {
-                case .changed(let user): await waiters.changed(user: user)
+                case .changed(let user, let cursor): await waiters.changed(user: user, cursor: cursor)
                 case .revoked(let hash): tokens.forget(tokenHash: hash)
+                case .listening: await waiters.listening()
+                case .interrupted: await waiters.interrupted()
                 }
             }
         }

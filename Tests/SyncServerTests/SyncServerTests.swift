@@ -112,12 +112,13 @@ struct SyncServerTests {
         }
     }
 
-    /// SQLite's storage, observed: it counts the token reads, and when `writeError` is set its
-    /// writes fail with it, as a full disk's or a read-only file's do.
+    /// SQLite's storage, observed: it counts the token and cursor reads, and when `writeError`
+    /// is set its writes fail with it, as a full disk's or a read-only file's do.
     struct ObservedStorage: RegisterStorage {
         let base: SQLiteRegisterStorage
         var writeError: DatabaseError?
         let tokenReads = Counter()
+        let cursorReads = Counter()
         func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
             tokenReads.increment()
             return try await base.user(forTokenHash: hash)
@@ -126,7 +127,10 @@ struct SyncServerTests {
         func revokeToken(id: Int64, at date: Date) async throws -> Bool { try await base.revokeToken(id: id, at: date) }
         func tokens() async throws -> [StoredToken] { try await base.tokens() }
         func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) { try await base.read(user: user, since: since) }
-        func cursor(user: StoredUser) async throws -> Int64 { try await base.cursor(user: user) }
+        func cursor(user: StoredUser) async throws -> Int64 {
+            cursorReads.increment()
+            return try await base.cursor(user: user)
+        }
         func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
             if let writeError { throw writeError }
             return try await base.merge(heads, user: user)
@@ -322,6 +326,37 @@ struct SyncServerTests {
             // A cursor already passed answers at once.
             #expect(try await server.request(.GET, "/v1/registers?since=0&wait=20", token: token).status == 200)
         }
+    }
+
+    @Test("a long-poll re-armed with the cursor it was answered with waits without asking the database for the cursor")
+    func longPollKeepsTheCursor() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = ObservedStorage(base: try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path))
+        let server = try await ServerHarness.start(storage)
+        do {
+            let token = try await server.token(for: "alice")
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 1_000)]))
+            // The first long-poll asks once; the cursor it is answered with is kept.
+            #expect(try await server.request(.GET, "/v1/registers?since=0&wait=20", token: token).status == 200)
+            #expect(storage.cursorReads.value == 1)
+            async let woken = server.request(.GET, "/v1/registers?since=1&wait=20", token: token)
+            try await Deadline.wait(seconds: 60, "the long-poll to wait") { await server.server.waiters.count > 0 }
+            #expect(storage.cursorReads.value == 1)
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p2", seq: 2, millis: 2_000)]))
+            let answer = try await woken
+            #expect(try ServerHarness.heads(answer.body) == ["me/home/phone": "p2#2"])
+            #expect(try SyncWireCoding.decode(Data(answer.body.utf8)).cursor == 2)
+            // A stale cursor is answered at once, from the kept one.
+            #expect(try ServerHarness.heads(try await server.request(.GET, "/v1/registers?since=1&wait=20", token: token).body) == ["me/home/phone": "p2#2"])
+            let quiet = try await server.request(.GET, "/v1/registers?since=2&wait=0.2", token: token)
+            #expect(try SyncWireCoding.decode(Data(quiet.body.utf8)).records.isEmpty)
+            #expect(storage.cursorReads.value == 1)
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
     }
 
     @Test("a graceful shutdown answers the long-polls waiting")
