@@ -35,6 +35,14 @@ let strategyNames = [
 /// (`swift build --traits SyncServer`).
 let server = "SyncServer"
 
+/// The command line's HTTP client: URLSession by default (FoundationNetworking on Linux, nothing
+/// to build), or AsyncHTTPClient with `NIOClient`, which builds SwiftNIO and leaves libcurl and
+/// its libraries out of the engine (it starts sooner: docs/PERFORMANCE.md). The SyncServer trait
+/// enables `NIOClient`, as the server builds SwiftNIO anyway. `--traits` replaces the default
+/// traits, so `--traits SyncServer` or `--traits NIOClient` builds no URLSession client.
+let urlSessionClient = "URLSessionClient"
+let nioClient = "NIOClient"
+
 /// A dependency on `product` of `package` that only the SyncServer trait builds.
 func serverOnly(_ product: String, _ package: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: [server]))
@@ -75,8 +83,11 @@ let package = Package(
         .library(name: "SyncServer", targets: ["SyncServer"]),
     ],
     traits: [
-        .trait(name: server, description: "The sync server: engine serve and the SyncServer library, over Hummingbird, PostgreSQL (postgres-nio), swift-crypto and swift-prometheus."),
-        .default(enabledTraits: []),
+        .trait(name: server, description: "The sync server: engine serve and the SyncServer library, over Hummingbird, PostgreSQL (postgres-nio), swift-crypto and swift-prometheus.",
+               enabledTraits: [nioClient]),
+        .trait(name: urlSessionClient, description: "The command line's HTTP through URLSession (FoundationNetworking on Linux): the default."),
+        .trait(name: nioClient, description: "The command line's HTTP through AsyncHTTPClient (SwiftNIO): no libcurl in the engine, which starts sooner; for binaries to ship."),
+        .default(enabledTraits: [urlSessionClient]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -227,7 +238,9 @@ let package = Package(
                 "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation", "StrategyPlugins", "PositionSync", "SyncModel",
                 "EngineConfiguration", "JSONSchema", "JSONText", "PositionTracking", "PropertyList", "RestorationEngine", "SessionFormat",
                 "StrategyKit", "TimelineCore", "TimelineFormats", "TimelineLoading", "TimelineLogging", "TimelineStore", "ValueTree",
-                "HTTPExchange", "NIOHTTP",
+                "HTTPExchange",
+                .target(name: "URLSessionHTTP", condition: .when(traits: [urlSessionClient])),
+                .target(name: "NIOHTTP", condition: .when(traits: [nioClient])),
                 .target(name: "SyncServer", condition: .when(traits: [server])),
                 serverOnly("Hummingbird", "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

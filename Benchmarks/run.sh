@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every benchmark and prints Markdown tables (copied into docs/PERFORMANCE.md).
 # Needs: a release build (made here), python3, and for the peers plutil (Swift toolchain),
-# xmllint (apt: libxml2-utils).
+# xmllint (apt: libxml2-utils); for the default build linked statically, libcurl's development
+# files (apt: libcurl4-openssl-dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-5}
@@ -14,20 +15,26 @@ reader=Benchmarks/.build/release/plist-read
 
 python3 Benchmarks/generate-large-plist.py "$work/large.plist"
 size=$(stat -c %s "$work/large.plist" 2>/dev/null || stat -f %z "$work/large.plist")
-# The same engine with the Swift runtime and Foundation linked in, as a Linux tool is shipped.
-swift build -c release --product engine --static-swift-stdlib --scratch-path .build-static >&2
+# The same engine with the Swift runtime and Foundation linked in, as a Linux tool is shipped:
+# with AsyncHTTPClient (the trait NIOClient, no libcurl), and as the default build (URLSession).
+swift build -c release --product engine --static-swift-stdlib --traits NIOClient --scratch-path .build-static >&2
 static=.build-static/release/engine
-echo "## engine validate vs plutil -lint on the seed configuration (30 paired runs, the default build)"
+swift build -c release --product engine --static-swift-stdlib --scratch-path .build-static-urlsession >&2
+static_default=.build-static-urlsession/release/engine
+echo "## engine validate vs plutil -lint on the seed configuration (30 paired runs)"
 python3 Benchmarks/paired.py 30 \
-  "engine validate=$engine validate config/SocialFusionTimelineConfiguration.plist" \
-  "engine validate, --static-swift-stdlib=$static validate config/SocialFusionTimelineConfiguration.plist" \
-  "engine --version (start-up only)=$engine --version" \
-  "engine --version, --static-swift-stdlib=$static --version" \
+  "engine validate, default build=$engine validate config/SocialFusionTimelineConfiguration.plist" \
+  "engine validate, --static-swift-stdlib=$static_default validate config/SocialFusionTimelineConfiguration.plist" \
+  "engine validate, --static-swift-stdlib --traits NIOClient=$static validate config/SocialFusionTimelineConfiguration.plist" \
+  "engine --version, default build (start-up only)=$engine --version" \
+  "engine --version, --static-swift-stdlib=$static_default --version" \
+  "engine --version, --static-swift-stdlib --traits NIOClient=$static --version" \
   "plutil -help=plutil -help" \
   "plutil -lint=plutil -lint config/SocialFusionTimelineConfiguration.plist"
 echo
-echo "engine (default build): $(du -k "$engine" | cut -f1) KiB, $(ldd "$engine" | wc -l) shared libraries;" \
-  "with --static-swift-stdlib: $(du -k "$static" | cut -f1) KiB, $(ldd "$static" | wc -l) shared libraries"
+for binary in "$engine" "$static_default" "$static"; do
+  echo "$binary: $(du -k "$binary" | cut -f1) KiB, $(ldd "$binary" | wc -l) shared libraries"
+done
 echo
 echo "## Parsing a $(python3 -c "print(round($size / 1e6, 1))") MB plist of 200,000 entries ($size bytes, $runs runs)"
 python3 Benchmarks/measure.py "$runs" \

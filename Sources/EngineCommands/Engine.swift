@@ -1,7 +1,11 @@
 import ArgumentParser
 import Foundation
 import HTTPExchange
+#if NIOClient
 import NIOHTTP
+#elseif URLSessionClient
+import URLSessionHTTP
+#endif
 import StrategyPlugins
 import TimelineStore
 
@@ -26,9 +30,14 @@ public struct Engine: AsyncParsableCommand {
     /// Runs the command line and exits with the documented codes: a `CommandFailure` by its
     /// kind, argument errors with 2 (not ArgumentParser's 64).
     public static func runAndExit(arguments: [String]? = nil) async -> Never {
-        // Every request of the command line goes through AsyncHTTPClient, so that the
-        // executable links no FoundationNetworking.
+        // The package trait chooses the client (Package.swift): AsyncHTTPClient links no
+        // FoundationNetworking; URLSession needs nothing built. With neither, a request fails
+        // saying that no client was bootstrapped.
+        #if NIOClient
         HTTPExchanges.bootstrap(NIOHTTPExchange())
+        #elseif URLSessionClient
+        HTTPExchanges.bootstrap(URLSessionExchange())
+        #endif
         PluginDeadline.install()
         do {
             var command = try parseAsRoot(arguments)

@@ -2,9 +2,10 @@ import Foundation
 
 /// One HTTP request and its answer, whatever does the networking: the small protocol the
 /// timeline sources and the HTTP sync transport talk through, so that the library itself
-/// links no networking stack. `NIOHTTPExchange` (module NIOHTTP, on AsyncHTTPClient) is what
-/// the command line uses; `URLSessionExchange` (module URLSessionHTTP) is the platform's
-/// URLSession, the default on Apple platforms. An app may bring its own.
+/// links no networking stack. `URLSessionExchange` (module URLSessionHTTP) is the platform's
+/// URLSession: the default on Apple platforms, and the command line's by default;
+/// `NIOHTTPExchange` (module NIOHTTP, on AsyncHTTPClient) links no FoundationNetworking, and is
+/// the command line's with the package trait `NIOClient`. An app may bring its own.
 ///
 /// An implementation must:
 /// - end the exchange, with `.timedOut`, once `timeout` seconds have passed since it started;
@@ -107,8 +108,8 @@ public struct HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvert
 }
 
 /// The process's HTTP client, as swift-log bootstraps its backend: set once, early, by the
-/// program (the command line bootstraps `NIOHTTPExchange`; the `TimelineEngine` façade uses
-/// URLSession on Apple platforms when nothing was set).
+/// program (the command line bootstraps the client its package trait chose; the `TimelineEngine`
+/// façade uses URLSession on Apple platforms when nothing was set).
 public enum HTTPExchanges {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var installed: (any HTTPExchange)?

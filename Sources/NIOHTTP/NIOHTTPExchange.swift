@@ -5,8 +5,9 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// `HTTPExchange` on AsyncHTTPClient (SwiftNIO): what the command line uses, so that the
-/// `engine` executable links no FoundationNetworking (libcurl and the 35 libraries it brings).
+/// `HTTPExchange` on AsyncHTTPClient (SwiftNIO): what the command line uses with the package
+/// trait `NIOClient`, so that the `engine` executable links no FoundationNetworking (libcurl and
+/// its libraries), and starts sooner.
 ///
 /// Redirects are followed here rather than by AsyncHTTPClient, so that the token goes only to
 /// the origin it was meant for.

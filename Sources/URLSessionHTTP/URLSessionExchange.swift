@@ -4,9 +4,10 @@ import FoundationNetworking
 #endif
 import HTTPExchange
 
-/// `HTTPExchange` over the platform's URLSession: the default on Apple platforms. On Linux it
-/// links FoundationNetworking (libcurl and its libraries), which is why the command line uses
-/// `NIOHTTPExchange` instead.
+/// `HTTPExchange` over the platform's URLSession: the default on Apple platforms, and the
+/// command line's unless it is built with the package trait `NIOClient`. On Linux it links
+/// FoundationNetworking (libcurl and its libraries), which an `engine` built with `NIOClient`
+/// does not.
 public struct URLSessionExchange: HTTPExchange {
     public init() {}
 
