@@ -19,8 +19,8 @@ public final class ServerMetrics: Sendable {
             descriptor: name("request_duration", "seconds", "Time to answer a request, long-polls included."),
             buckets: [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20), .milliseconds(50),
                       .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(5), .seconds(30), .seconds(60)])
-        merged = registry.makeCounter(descriptor: name("rows_changed", "total", "Register and device-position rows a write changed."))
-        rejected = registry.makeCounter(descriptor: name("writes_not_newer", "total", "Writes that changed no row (not newer)."))
+        merged = registry.makeCounter(descriptor: name("rows_changed", "total", "Heads a write changed (each device's latest write per register)."))
+        rejected = registry.makeCounter(descriptor: name("writes_not_newer", "total", "Writes that changed no head (not newer than the device's head)."))
         waiting = registry.makeGauge(descriptor: name("long_polls", "waiting", "Long-polls waiting now."))
     }
 
@@ -38,9 +38,10 @@ public final class ServerMetrics: Sendable {
     /// name and labels again.
     private let requestCounters = RequestCounters()
 
+    /// A merge of `writes` heads, of which `changed` replaced the stored one.
     public func merge(writes: Int, changed: Int) {
         merged.increment(by: Int64(changed))
-        rejected.increment(by: Int64(max(0, 2 * writes - changed)))
+        rejected.increment(by: Int64(max(0, writes - changed)))
     }
 
     public var text: String { registry.emitToString() }

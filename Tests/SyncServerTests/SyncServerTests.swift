@@ -382,9 +382,15 @@ struct SyncServerTests {
             #expect(try await server.request(.GET, "/health").body == #"{"status":"ok"}"#)
             let token = try await server.token(for: "alice")
             _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p5", seq: 1, millis: 1_000)]))
+            // The same write again, and an older one of that device beside a newer one of another.
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p5", seq: 1, millis: 1_000)]))
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([
+                ServerHarness.write("p4", seq: 1, millis: 900), ServerHarness.write("p6", seq: 1, millis: 1_100, device: "laptop"),
+            ]))
             let metrics = try await server.request(.GET, "/metrics")
-            #expect(metrics.body.contains(#"timeline_sync_requests_total{route="/v1/registers",method="POST",status="200"} 1"#))
-            #expect(metrics.body.contains("timeline_sync_rows_changed_total 1"))
+            #expect(metrics.body.contains(#"timeline_sync_requests_total{route="/v1/registers",method="POST",status="200"} 3"#))
+            #expect(metrics.body.contains("timeline_sync_rows_changed_total 2\n"))
+            #expect(metrics.body.contains("timeline_sync_writes_not_newer_total 2\n"))
             // Revoked by another process (`engine serve token revoke`): the server hears nothing.
             let tokens = try await server.server.storage.tokens()
             #expect(try await server.server.storage.revokeToken(id: tokens[0].id, at: Date()))
