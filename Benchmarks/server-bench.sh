@@ -2,7 +2,9 @@
 # The sync server under load, on SQLite and on PostgreSQL, beside two peers in one table: a
 # minimal Hummingbird route doing the same upsert and nothing else (the framework's own cost),
 # and PostgreSQL's raw upsert rate (pgbench, the same statement, the same server); then the
-# start-up of engine against plutil.
+# start-up of engine against plutil. When wrk is installed (apt: wrk), the server and the minimal
+# route also take wrk's load, a load generator in C that leaves more of the 2 cores to them
+# than the benchmark's own AsyncHTTPClient does.
 # Everything goes to 127.0.0.1 and stops by itself. Starts a throwaway PostgreSQL server unless
 # ENGINE_TEST_POSTGRES_URL is set. BEFORE=path/to/an/older/engine adds its start-up times.
 #   Benchmarks/server-bench.sh [RATE] [SECONDS]
@@ -37,6 +39,35 @@ pgbench -n -c 16 -j 2 -M prepared -T "$seconds" -f Benchmarks/pgbench-upsert.sql
   /^latency average/ { latency = $4 }
   /^tps/ { tps = int($3) }
   END { printf "| pgbench | closed loop, 16 clients | %s | %s | %s | %s | - | - |\n", writes, failed + 0, tps, latency }'
+
+# wrk against a server that `server-bench hold` runs: 16 connections on 2 threads, as fast as answered.
+wrk_row() {
+  local mode=$1 target=$2 out="$work/hold-$1.out"
+  $bench hold "$mode" "$target" "$((seconds + 30))" 50 > "$out" &
+  local server=$!
+  for _ in $(seq 1 300); do
+    [ "$(grep -c '^token' "$out" 2>/dev/null || true)" -ge 50 ] && break
+    sleep 0.1
+  done
+  grep '^token' "$out" | cut -d' ' -f2 > "$work/tokens"
+  local port
+  port=$(awk '/^port/ { print $2 }' "$out")
+  wrk -t2 -c16 -d"${seconds}s" --latency -s Benchmarks/wrk-writes.lua "http://127.0.0.1:$port/v1/registers" -- "$work/tokens" | awk -v mode="$mode" '
+    function ms(text) { if (text ~ /us$/) return text / 1000; if (text ~ /ms$/) return text + 0; if (text ~ /s$/) return text * 1000; return text }
+    / requests in / { writes = $1 }
+    /Non-2xx/ { failed += $NF }
+    /Socket errors/ { gsub(",", ""); failed += $4 + $6 + $8 + $10 }
+    /^ +50%/ { p50 = ms($2) }
+    /^ +99%/ { p99 = ms($2) }
+    /^Requests\/sec/ { rate = int($2) }
+    END { printf "| %s | closed loop, 16 connections, wrk | %s | %d | %s | %.2f | %.2f | - |\n", mode, writes, failed, rate, p50, p99 }'
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+}
+if command -v wrk >/dev/null 2>&1; then
+  for mode in sqlite minimal-sqlite; do wrk_row "$mode" "$work/wrk-$mode.sqlite"; done
+  for mode in postgres minimal-postgres; do wrk_row "$mode" "$ENGINE_TEST_POSTGRES_URL"; done
+fi
 echo
 echo "## Start-up: engine against plutil (30 runs)"
 specs=("engine --version=.build/release/engine --version" "plutil -help=plutil -help"

@@ -6,7 +6,12 @@
 // `minimal-sqlite` and `minimal-postgres` run the same load on a Hummingbird route that does
 // only the write's upsert (MinimalRoute.swift), without long-polls: the framework's own cost.
 //
+// `hold MODE PATH|URL SECONDS [USERS]` starts the same server, prints `port N` and one `token T`
+// line per user, serves for SECONDS and stops: for a load generator of another process
+// (`Benchmarks/wrk-writes.lua`, which leaves more of the 2 cores to the server).
+//
 // Usage: server-bench sqlite PATH | postgres URL | minimal-sqlite PATH | minimal-postgres URL [RATE] [SECONDS] [USERS] [CLIENTS]
+//        server-bench hold MODE PATH|URL SECONDS [USERS]
 import AsyncHTTPClient
 import GRDB
 import PostgresNIO
@@ -17,10 +22,18 @@ import NIOHTTP1
 import ServiceLifecycle
 import SyncServer
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+let given = Array(CommandLine.arguments.dropFirst())
 let modes = ["sqlite", "postgres", "minimal-sqlite", "minimal-postgres"]
+/// With `hold`, how long the server serves another process's load.
+let hold = given.first == "hold" && given.count >= 4 ? Double(given[3]) : nil
+let arguments = hold == nil ? given : [given[1], given[2], "0", "0"] + given.dropFirst(4)
 guard arguments.count >= 2, modes.contains(arguments[0]) else {
-    FileHandle.standardError.write(Data("usage: server-bench \(modes.joined(separator: "|")) PATH|URL [RATE] [SECONDS] [USERS] [CLIENTS]\n".utf8))
+    let usage = """
+        usage: server-bench \(modes.joined(separator: "|")) PATH|URL [RATE] [SECONDS] [USERS] [CLIENTS]
+               server-bench hold \(modes.joined(separator: "|")) PATH|URL SECONDS [USERS]
+
+        """
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
 let rate = arguments.count > 2 ? Double(arguments[2]) ?? 1000 : 1000
@@ -81,6 +94,14 @@ if minimal {
     }
 }
 let base = "http://127.0.0.1:\(port)/v1/registers"
+if let hold {
+    var text = "port \(port)\n"
+    for token in tokens { text += "token \(token)\n" }
+    FileHandle.standardOutput.write(Data(text.utf8))
+    try? await Task.sleep(for: .seconds(hold))
+    await stopServer()
+    exit(0)
+}
 
 var configuration = HTTPClient.Configuration()
 configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 512)
