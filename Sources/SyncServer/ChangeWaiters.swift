@@ -15,11 +15,27 @@
 /// not yet heard of moves the generation when it is, which wakes whoever waits on the kept
 /// cursor. While other instances cannot be heard (PostgreSQL's listener is reconnecting), their
 /// changes would not be, so nothing is kept, and everyone is woken when they can be heard again.
+///
+/// A write of this instance wakes its user's long-polls with the records it stored
+/// (`Change`): a long-poll whose cursor is the one just before the write's is answered with
+/// them, without reading the database again.
 public actor ChangeWaiters {
+    /// A change a long-poll was woken by: the counter it made, and the records stored with that
+    /// counter, which are every head changed after the counter before it.
+    public struct Change: Sendable, Equatable {
+        public let cursor: Int64
+        public let records: [String]
+
+        public init(cursor: Int64, records: [String]) {
+            self.cursor = cursor
+            self.records = records
+        }
+    }
+
     private var users: [Int64: UserState] = [:]
     /// Moved on by every wake of everyone, and part of every user's generation.
     private var epoch: UInt64 = 0
-    private var waiting: [Int64: [UInt64: CheckedContinuation<Void, Never>]] = [:]
+    private var waiting: [Int64: [UInt64: CheckedContinuation<Change?, Never>]] = [:]
     private var nextId: UInt64 = 0
     private var closed = false
     /// Whether every change is heard of, so that cursors may be kept.
@@ -65,16 +81,17 @@ public actor ChangeWaiters {
     }
 
     /// Waits until the user's generation moves past `generation`, or `seconds` pass, or the
-    /// server shuts down.
-    public func wait(user: Int64, after generation: UInt64, seconds: Double) async {
-        guard !closed, self.generation(of: user) == generation, seconds > 0 else { return }
+    /// server shuts down. Returns the change that woke it when that change carried its records.
+    @discardableResult
+    public func wait(user: Int64, after generation: UInt64, seconds: Double) async -> Change? {
+        guard !closed, self.generation(of: user) == generation, seconds > 0 else { return nil }
         nextId += 1
         let id = nextId
         let timer = Task { [weak self] in
             try? await Task.sleep(for: .seconds(seconds))
             await self?.resume(user: user, id: id)
         }
-        await withTaskCancellationHandler {
+        let change = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 waiting[user, default: [:]][id] = continuation
             }
@@ -82,13 +99,15 @@ public actor ChangeWaiters {
             Task { [weak self] in await self?.resume(user: user, id: id) }
         }
         timer.cancel()
+        return change
     }
 
     /// The user's registers changed, and their counter is now `cursor` (nil when the change
     /// does not say, as a notification from an earlier release): wakes every request waiting
-    /// on `user`. A change whose counter was heard of already (this instance's own write, then
-    /// its notification) wakes no one again.
-    public func changed(user: Int64, cursor: Int64? = nil) {
+    /// on `user`, with `records` when they are every record stored with that counter. A change
+    /// whose counter was heard of already (this instance's own write, then its notification)
+    /// wakes no one again.
+    public func changed(user: Int64, cursor: Int64? = nil, records: [String]? = nil) {
         var state = users[user] ?? UserState()
         if let cursor, let heard = state.heard, cursor <= heard { return }
         state.wakes += 1
@@ -99,7 +118,8 @@ public actor ChangeWaiters {
             state.cursor = nil
         }
         users[user] = state
-        for continuation in (waiting.removeValue(forKey: user) ?? [:]).values { continuation.resume() }
+        let change = cursor.flatMap { cursor in records.map { Change(cursor: cursor, records: $0) } }
+        for continuation in (waiting.removeValue(forKey: user) ?? [:]).values { continuation.resume(returning: change) }
     }
 
     /// Other instances' changes cannot be heard until `listening()`: keeps no cursor until then.
@@ -128,12 +148,12 @@ public actor ChangeWaiters {
     }
 
     private func resumeAll() {
-        for continuations in waiting.values { for continuation in continuations.values { continuation.resume() } }
+        for continuations in waiting.values { for continuation in continuations.values { continuation.resume(returning: nil) } }
         waiting.removeAll()
     }
 
     private func resume(user: Int64, id: UInt64) {
-        waiting[user]?.removeValue(forKey: id)?.resume()
+        waiting[user]?.removeValue(forKey: id)?.resume(returning: nil)
     }
 }
 #endif

@@ -121,17 +121,25 @@ public struct SyncServer: Sendable {
             }
             if current <= value {
                 metrics.waiting.increment()
-                await waiters.wait(user: user.id, after: generation, seconds: seconds)
+                let change = await waiters.wait(user: user.id, after: generation, seconds: seconds)
                 metrics.waiting.decrement()
+                // Woken by this instance's write of the next counter: what it stored is every
+                // head changed after `since`, as a read at that counter would answer.
+                if let change, change.cursor == value + 1 { return Self.registers(cursor: change.cursor, records: change.records) }
             }
         }
         let generation = await waiters.generation(of: user.id)
         let (cursor, records) = try await storage.read(user: user, since: since)
         await waiters.remember(cursor: cursor, of: user.id, readAt: generation)
+        return Self.registers(cursor: cursor, records: records)
+    }
+
+    /// A read's answer: the cursor and the records as stored, in a sync document.
+    static func registers(cursor: Int64, records: [String]) -> Response {
         var body = #"{"format":"\#(SyncWireCoding.format)","version":\#(SyncWireCoding.version),"device":"server","cursor":\#(cursor),"records":["#
         body += records.joined(separator: ",")
         body += "]}"
-        return Self.json(.ok, body)
+        return json(.ok, body)
     }
 
     func write(_ request: Request) async throws -> Response {
@@ -169,7 +177,8 @@ public struct SyncServer: Sendable {
             throw error
         }
         metrics.merge(writes: heads.count, changed: changed)
-        if changed > 0 { await waiters.changed(user: user.id, cursor: cursor) }
+        // When every head was stored, they are all the records of the new counter.
+        if changed > 0 { await waiters.changed(user: user.id, cursor: cursor, records: changed == heads.count ? heads.map(\.json) : nil) }
         return Self.json(.ok, #"{"changed":\#(changed),"cursor":\#(cursor)}"#)
     }
 

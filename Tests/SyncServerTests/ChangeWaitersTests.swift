@@ -9,7 +9,7 @@ import TestSupport
 struct ChangeWaitersTests {
     /// A long-poll on `user` after `generation`, in a task of its own, once it waits. A wake
     /// takes it off `count` at once; the test cancels it when done, woken or not.
-    static func waiter(_ waiters: ChangeWaiters, user: Int64, after generation: UInt64) async throws -> Task<Void, Never> {
+    static func waiter(_ waiters: ChangeWaiters, user: Int64, after generation: UInt64) async throws -> Task<ChangeWaiters.Change?, Never> {
         let before = await waiters.count
         let task = Task { await waiters.wait(user: user, after: generation, seconds: 600) }
         try await Deadline.wait(seconds: 60, "the long-poll to wait") { await waiters.count > before }
@@ -95,6 +95,24 @@ struct ChangeWaitersTests {
         #expect(await waiters.generation(of: 7) != generation)
         await waiters.remember(cursor: 2, of: 7, readAt: generation)
         #expect(await waiters.snapshot(of: 7).cursor == nil)
+    }
+
+    @Test("a long-poll woken by a write gets the write's records; by a timeout, a notification or shutdown, nothing")
+    func wakesCarryTheWritesRecords() async throws {
+        let waiters = ChangeWaiters()
+        async let woken = waiters.wait(user: 1, after: await waiters.generation(of: 1), seconds: 600)
+        try await Deadline.wait(seconds: 60, "the long-poll to wait") { await waiters.count == 1 }
+        await waiters.changed(user: 1, cursor: 3, records: [#"{"a":1}"#])
+        #expect(await woken == ChangeWaiters.Change(cursor: 3, records: [#"{"a":1}"#]))
+        #expect(await waiters.wait(user: 1, after: await waiters.generation(of: 1), seconds: 0.01) == nil)
+        async let notified = waiters.wait(user: 1, after: await waiters.generation(of: 1), seconds: 600)
+        try await Deadline.wait(seconds: 60, "the long-poll to wait") { await waiters.count == 1 }
+        await waiters.changed(user: 1, cursor: 4)
+        #expect(await notified == nil)
+        async let closing = waiters.wait(user: 1, after: await waiters.generation(of: 1), seconds: 600)
+        try await Deadline.wait(seconds: 60, "the long-poll to wait") { await waiters.count == 1 }
+        await waiters.close()
+        #expect(await closing == nil)
     }
 
     @Test("a notification's payload: a user and counter, a user alone (an earlier release), a revocation, or nothing known")

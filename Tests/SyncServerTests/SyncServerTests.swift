@@ -119,6 +119,7 @@ struct SyncServerTests {
         var writeError: DatabaseError?
         let tokenReads = Counter()
         let cursorReads = Counter()
+        let registerReads = Counter()
         func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
             tokenReads.increment()
             return try await base.user(forTokenHash: hash)
@@ -126,7 +127,10 @@ struct SyncServerTests {
         func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 { try await base.addToken(hash: hash, user: user, at: date) }
         func revokeToken(id: Int64, at date: Date) async throws -> Bool { try await base.revokeToken(id: id, at: date) }
         func tokens() async throws -> [StoredToken] { try await base.tokens() }
-        func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) { try await base.read(user: user, since: since) }
+        func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) {
+            registerReads.increment()
+            return try await base.read(user: user, since: since)
+        }
         func cursor(user: StoredUser) async throws -> Int64 {
             cursorReads.increment()
             return try await base.cursor(user: user)
@@ -328,7 +332,7 @@ struct SyncServerTests {
         }
     }
 
-    @Test("a long-poll re-armed with the cursor it was answered with waits without asking the database for the cursor")
+    @Test("a long-poll re-armed with the cursor it was answered with waits without asking the database for the cursor, and is answered with the write that wakes it")
     func longPollKeepsTheCursor() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -343,20 +347,54 @@ struct SyncServerTests {
             async let woken = server.request(.GET, "/v1/registers?since=1&wait=20", token: token)
             try await Deadline.wait(seconds: 60, "the long-poll to wait") { await server.server.waiters.count > 0 }
             #expect(storage.cursorReads.value == 1)
+            let reads = storage.registerReads.value
             _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p2", seq: 2, millis: 2_000)]))
             let answer = try await woken
             #expect(try ServerHarness.heads(answer.body) == ["me/home/phone": "p2#2"])
             #expect(try SyncWireCoding.decode(Data(answer.body.utf8)).cursor == 2)
+            // The write's own records answered it: the database was not read.
+            #expect(storage.registerReads.value == reads)
             // A stale cursor is answered at once, from the kept one.
             #expect(try ServerHarness.heads(try await server.request(.GET, "/v1/registers?since=1&wait=20", token: token).body) == ["me/home/phone": "p2#2"])
             let quiet = try await server.request(.GET, "/v1/registers?since=2&wait=0.2", token: token)
             #expect(try SyncWireCoding.decode(Data(quiet.body.utf8)).records.isEmpty)
             #expect(storage.cursorReads.value == 1)
+            // A write that stored only some of its heads wakes with nothing to answer from:
+            // the long-poll reads what was stored.
+            async let partly = server.request(.GET, "/v1/registers?since=2&wait=20", token: token)
+            try await Deadline.wait(seconds: 60, "the long-poll to wait") { await server.server.waiters.count > 0 }
+            let before = storage.registerReads.value
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([
+                ServerHarness.write("p1", seq: 1, millis: 1_000), ServerHarness.write("p7", seq: 1, millis: 3_000, device: "laptop"),
+            ]))
+            let partial = try await partly
+            #expect(try ServerHarness.heads(partial.body) == ["me/home/laptop": "p7#1"])
+            #expect(try SyncWireCoding.decode(Data(partial.body.utf8)).cursor == 3)
+            #expect(storage.registerReads.value == before + 1)
         } catch {
             try? await server.stop()
             throw error
         }
         try await server.stop()
+    }
+
+    @Test("a long-poll woken by a write after a change it has not heard of reads both from the database")
+    func wakeAfterAnUnheardChange() async throws {
+        try await Self.withServer { server in
+            let token = try await server.token(for: "alice")
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 1_000)]))
+            #expect(try await server.request(.GET, "/v1/registers?since=0&wait=20", token: token).status == 200)
+            async let woken = server.request(.GET, "/v1/registers?since=1&wait=20", token: token)
+            try await Deadline.wait(seconds: 60, "the long-poll to wait") { await server.server.waiters.count > 0 }
+            // Counter 2 comes from elsewhere (as another instance's write whose notification is
+            // late); counter 3 is a write to this instance, whose wake carries only its own head.
+            let user = try #require(try await server.server.storage.user(forTokenHash: ServerTokens.hash(token)))
+            _ = try await server.server.storage.merge([StoredHead(ServerHarness.write("p2", seq: 1, millis: 2_000, device: "tablet"))], user: user)
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p3", seq: 2, millis: 3_000)]))
+            let answer = try await woken
+            #expect(try ServerHarness.heads(answer.body) == ["me/home/phone": "p3#2", "me/home/tablet": "p2#1"])
+            #expect(try SyncWireCoding.decode(Data(answer.body.utf8)).cursor == 3)
+        }
     }
 
     @Test("a graceful shutdown answers the long-polls waiting")
