@@ -125,7 +125,7 @@ public struct SyncServer: Sendable {
                 metrics.waiting.decrement()
                 // Woken by this instance's write of the next counter: what it stored is every
                 // head changed after `since`, as a read at that counter would answer.
-                if let change, change.cursor == value + 1 { return Self.registers(cursor: change.cursor, records: change.records) }
+                if let change, value < .max, change.cursor == value + 1 { return Self.registers(cursor: change.cursor, records: change.records) }
             }
         }
         let generation = await waiters.generation(of: user.id)

@@ -394,6 +394,12 @@ struct SyncServerTests {
             let answer = try await woken
             #expect(try ServerHarness.heads(answer.body) == ["me/home/phone": "p3#2", "me/home/tablet": "p2#1"])
             #expect(try SyncWireCoding.decode(Data(answer.body.utf8)).cursor == 3)
+            // The largest cursor there is waits too, and a write's wake answers it with nothing newer.
+            async let largest = server.request(.GET, "/v1/registers?since=\(Int64.max)&wait=20", token: token)
+            try await Deadline.wait(seconds: 60, "the long-poll to wait") { await server.server.waiters.count > 0 }
+            _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p4", seq: 3, millis: 4_000)]))
+            let nothing = try await largest
+            #expect(nothing.body == #"{"format":"timeline-sync","version":2,"device":"server","cursor":4,"records":[]}"#)
         }
     }
 
