@@ -58,8 +58,11 @@ public final class PostgresRegisterStorage: RegisterStorage {
             guard let value = Int(text), (1...1_000).contains(value) else { throw StorageError("pool_size must be a number from 1 to 1000, found \(text)") }
             size = value
         }
-        // The listener holds one connection for good.
+        // The listener holds one connection for good. All are opened when the storage runs and
+        // kept open, so the first requests after start, or after a quiet minute, do not wait for
+        // connections to be made.
         configuration.options.maximumConnections = size + 1
+        configuration.options.minimumConnections = size + 1
         return PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
