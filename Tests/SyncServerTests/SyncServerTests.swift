@@ -26,6 +26,12 @@ struct SyncServerTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let storage = try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path)
+        try await withServer(storage, maxBodyBytes: maxBodyBytes, maxRecords: maxRecords, body)
+    }
+
+    /// `body` with a server on `storage`, stopped afterwards whatever happens.
+    static func withServer(_ storage: any RegisterStorage, maxBodyBytes: Int = 64 << 10, maxRecords: Int = 100,
+                           _ body: (ServerHarness) async throws -> Void) async throws {
         let harness = try await ServerHarness.start(storage, maxBodyBytes: maxBodyBytes, maxRecords: maxRecords)
         do {
             try await body(harness)
@@ -337,8 +343,7 @@ struct SyncServerTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let storage = ObservedStorage(base: try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path))
-        let server = try await ServerHarness.start(storage)
-        do {
+        try await Self.withServer(storage) { server in
             let token = try await server.token(for: "alice")
             _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 1_000)]))
             // The first long-poll asks once; the cursor it is answered with is kept.
@@ -371,11 +376,7 @@ struct SyncServerTests {
             #expect(try ServerHarness.heads(partial.body) == ["me/home/laptop": "p7#1"])
             #expect(try SyncWireCoding.decode(Data(partial.body.utf8)).cursor == 3)
             #expect(storage.registerReads.value == before + 1)
-        } catch {
-            try? await server.stop()
-            throw error
         }
-        try await server.stop()
     }
 
     @Test("a long-poll woken by a write after a change it has not heard of reads both from the database")
