@@ -12,8 +12,10 @@ import PostgresNIO
 ///   excluded.head_key > position_head.head_key`: two instances racing on one device's head
 ///   cannot lose the later write.
 /// - A request's heads are one statement, all or nothing, which also moves the user's change
-///   counter on (its row lock orders the user's commits), stamps each changed head with it,
-///   and calls `pg_notify`, so that every instance's long-polls hear of it when it commits.
+///   counter on (its row lock orders the user's commits) and stamps each changed head with it.
+/// - Once it has committed, the change is announced (`announce`): `pg_notify`, sent for the
+///   writes of many requests at a time (the server's `ChangeAnnouncer`), so that every
+///   instance's long-polls hear of it.
 public final class PostgresRegisterStorage: RegisterStorage {
     /// The channel notifications go on. The payload is a user's id, a colon and their change
     /// counter when their registers changed (an earlier release sent the id alone), or
@@ -183,7 +185,10 @@ public final class PostgresRegisterStorage: RegisterStorage {
                                                   head_key BYTEA NOT NULL, changed_at BIGINT NOT NULL, record TEXT NOT NULL,
                                                   PRIMARY KEY (user_id, account, timeline, device))
         """,
-        "CREATE INDEX IF NOT EXISTS position_head_changes ON position_head (user_id, changed_at)",
+        // A read finds the user's heads by the primary key's first column. An index by counter
+        // (an earlier release's) changed with every write, so no update of a head could be
+        // made in place (HOT): it cost every write an entry in both indexes.
+        "DROP INDEX IF EXISTS position_head_changes",
     ]
 
     public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
@@ -257,7 +262,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
     private static let counterStep = "counter AS (UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version)"
 
     /// Both merges' end: the upsert keeps only a later head, then the row they answer (heads
-    /// changed, the counter after, notifications sent).
+    /// changed, the counter after).
     private static let upsertAndAnswer = """
         ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET head_key = EXCLUDED.head_key, changed_at = EXCLUDED.changed_at,
             record = EXCLUDED.record
@@ -265,15 +270,15 @@ public final class PostgresRegisterStorage: RegisterStorage {
         RETURNING 1
         )
         SELECT (SELECT count(*) FROM heads)::bigint,
-               COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint,
-               (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', $1::text || ':' || version::text) FROM counter) AS sent)::bigint
+               COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint
         """
 
     /// One statement for a whole request. Of the request's heads, the latest per device that
     /// is later than the stored head; when there is any, the user's counter moves on (its row
-    /// lock waits for a concurrent request of the user, so commits and counters agree); each of
-    /// them is a conditional upsert stamped with the new counter; and a notification goes out.
-    /// Autocommitted, so it is all or nothing.
+    /// lock waits for a concurrent request of the user, so commits and counters agree); and each
+    /// of them is a conditional upsert stamped with the new counter. Autocommitted, so it is all
+    /// or nothing. It notifies no one: a notification in the statement would hold PostgreSQL's
+    /// notification lock through the commit, and commit every instance's writes one at a time.
     static let mergeStatement = """
         WITH input AS (
             SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS w(account, timeline, device, head_key, record)
@@ -309,11 +314,19 @@ public final class PostgresRegisterStorage: RegisterStorage {
         return try await merge(PostgresStatements.Merge(user: user.id, heads: heads))
     }
 
-    /// Runs either merge statement; both answer one row: heads changed, counter, notifications.
+    /// Runs either merge statement; both answer one row: heads changed, and the counter.
     private func merge<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> (changed: Int, cursor: Int64)
-        where Statement.Row == (Int64, Int64, Int64) {
-        for try await (changed, cursor, _) in try await client.execute(statement, logger: logger) { return (Int(changed), cursor) }
+        where Statement.Row == (Int64, Int64) {
+        for try await (changed, cursor) in try await client.execute(statement, logger: logger) { return (Int(changed), cursor) }
         throw StorageError("the merge returned no row")
+    }
+
+    /// `pg_notify('timeline_sync', 'USER:COUNTER')` for each change, all in one statement, so
+    /// PostgreSQL takes its notification lock once for them.
+    public func announce(_ changes: [ChangeAnnouncement]) async throws {
+        guard !changes.isEmpty else { return }
+        let payloads = changes.map { "\($0.user):\($0.cursor)" }
+        for try await _ in try await client.execute(PostgresStatements.Announce(payloads: payloads), logger: logger) {}
     }
 
     public func check() async throws {

@@ -68,7 +68,7 @@ enum PostgresStatements {
     struct MergeOne: PostgresPreparedStatement {
         static let name = "timeline_merge_one"
         static var sql: String { PostgresRegisterStorage.mergeOneStatement }
-        typealias Row = (Int64, Int64, Int64)
+        typealias Row = (Int64, Int64)
         let user: Int64
         let head: StoredHead
 
@@ -86,12 +86,12 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
-    /// A request's merge (`PostgresRegisterStorage.mergeStatement`): how many heads changed, the
-    /// counter after, and whether a notification went out.
+    /// A request's merge (`PostgresRegisterStorage.mergeStatement`): how many heads changed, and
+    /// the counter after.
     struct Merge: PostgresPreparedStatement {
         static let name = "timeline_merge"
         static var sql: String { PostgresRegisterStorage.mergeStatement }
-        typealias Row = (Int64, Int64, Int64)
+        typealias Row = (Int64, Int64)
         let user: Int64
         let heads: [StoredHead]
 
@@ -118,6 +118,23 @@ enum PostgresStatements {
             }
             return String(decoding: text, as: UTF8.self)
         }
+    }
+
+    /// Notifications of committed changes (`ChangeAnnouncer`): one `pg_notify` per payload, all
+    /// in this statement's transaction, so PostgreSQL takes its notification lock once for them.
+    struct Announce: PostgresPreparedStatement {
+        static let name = "timeline_announce"
+        static let sql = "SELECT count(*) FROM (SELECT pg_notify('timeline_sync', payload) FROM unnest($1::text[]) AS payload) AS sent"
+        typealias Row = Int64
+        let payloads: [String]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(payloads)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 }
 #endif

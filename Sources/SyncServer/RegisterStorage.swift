@@ -27,6 +27,10 @@ public protocol RegisterStorage: Sendable {
     /// the heads changed carry the new counter. Returns how many heads changed and the counter
     /// after.
     func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64)
+    /// Tells the other processes on this storage that these users' registers changed, after the
+    /// merges committed, in one statement (`ChangeAnnouncer` groups them). Does nothing when this
+    /// process is the only writer (`remoteEvents` is nil).
+    func announce(_ changes: [ChangeAnnouncement]) async throws
     /// Throws when the database cannot be reached (`GET /health`).
     func check() async throws
     /// What other server instances did that this one must hear of: users whose registers
@@ -47,6 +51,18 @@ public enum RemoteEvent: Sendable, Equatable {
     case listening
     /// Other instances cannot be heard until the next `listening`.
     case interrupted
+}
+
+/// A user's registers changed, and their change counter is now `cursor`: what other server
+/// instances are told (`RegisterStorage.announce`).
+public struct ChangeAnnouncement: Sendable, Equatable {
+    public let user: Int64
+    public let cursor: Int64
+
+    public init(user: Int64, cursor: Int64) {
+        self.user = user
+        self.cursor = cursor
+    }
 }
 
 /// A user, as the token names them.

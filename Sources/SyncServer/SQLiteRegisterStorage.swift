@@ -186,6 +186,9 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         return (changed, current + 1)
     }
 
+    /// One process writes to the file: there is no one else to tell.
+    public func announce(_ changes: [ChangeAnnouncement]) async throws {}
+
     public func check() async throws {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }

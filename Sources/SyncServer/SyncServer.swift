@@ -35,12 +35,15 @@ public struct SyncServer: Sendable {
     /// The users of the tokens found lately.
     public let tokens: TokenCache
     public let logger: Logger
+    /// Tells other instances of the changes written here; nil when this process is the only writer.
+    let announcer: ChangeAnnouncer?
 
     public init(storage: any RegisterStorage, settings: ServerSettings, tokens: TokenCache = TokenCache(), logger: Logger) {
         self.storage = storage
         self.settings = settings
         // A storage that other instances write hears of their changes only while it listens.
         waiters = ChangeWaiters(hearsEveryChange: storage.remoteEvents == nil)
+        announcer = storage.remoteEvents == nil ? nil : ChangeAnnouncer(logger: logger) { changes in try await storage.announce(changes) }
         self.tokens = tokens
         self.logger = logger
     }
@@ -74,8 +77,11 @@ public struct SyncServer: Sendable {
     /// by `triggerGracefulShutdown()`.
     public func serviceGroup(signals: [UnixSignal], onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> ServiceGroup {
         // A group shuts its services down in reverse order: the waker first, so that the
-        // server's wait for requests in flight does not wait on long-polls.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: application(onListening: onListening))]
+        // server's wait for requests in flight does not wait on long-polls, and the announcer
+        // last, so that it sends the last requests' changes.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let announcer { services.append(.init(service: announcer)) }
+        services.append(.init(service: application(onListening: onListening)))
         if let events = storage.remoteEvents { services.append(.init(service: RemoteEventListener(events: events, waiters: waiters, tokens: tokens))) }
         services.append(.init(service: ShutdownWaker(waiters: waiters), successTerminationBehavior: .ignore))
         return ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: signals, logger: logger))
@@ -178,7 +184,12 @@ public struct SyncServer: Sendable {
         }
         metrics.merge(writes: heads.count, changed: changed)
         // When every head was stored, they are all the records of the new counter.
-        if changed > 0 { await waiters.changed(user: user.id, cursor: cursor, records: changed == heads.count ? heads.map(\.json) : nil) }
+        // Then the other instances, so that this one's long-polls are answered with the records
+        // before its own notification is heard.
+        if changed > 0 {
+            await waiters.changed(user: user.id, cursor: cursor, records: changed == heads.count ? heads.map(\.json) : nil)
+            announcer?.announce(user: user.id, cursor: cursor)
+        }
         return Self.json(.ok, #"{"changed":\#(changed),"cursor":\#(cursor)}"#)
     }
 

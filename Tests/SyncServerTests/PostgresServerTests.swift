@@ -18,13 +18,15 @@ struct PostgresServerTests {
         try PostgresRegisterStorage(url: postgresTestURL ?? "", logger: ServerHarness.logger)
     }
 
-    /// Two server instances on one database, both stopped after `body`, whatever it throws.
-    static func withTwoInstances(secondTokens: TokenCache = TokenCache(),
+    /// Two server instances on one database, both stopped after `body`, whatever it throws. A
+    /// long-poll may wait up to `maxWait` seconds on either: beyond the client's 30 s, a
+    /// long-poll that no notification wakes fails the test.
+    static func withTwoInstances(secondTokens: TokenCache = TokenCache(), maxWait: Double = 5,
                                  _ body: (ServerHarness, ServerHarness) async throws -> Void) async throws {
-        let first = try await ServerHarness.start(try storage())
+        let first = try await ServerHarness.start(try storage(), maxWait: maxWait)
         let second: ServerHarness
         do {
-            second = try await ServerHarness.start(try storage(), tokens: secondTokens)
+            second = try await ServerHarness.start(try storage(), maxWait: maxWait, tokens: secondTokens)
         } catch {
             try? await first.stop()
             throw error
@@ -116,10 +118,10 @@ struct PostgresServerTests {
 
     @Test("two server instances on one database: a long-poll on one wakes for a write on the other, and concurrent writers keep every device's latest")
     func twoInstancesConverge() async throws {
-        try await Self.withTwoInstances { first, second in
+        try await Self.withTwoInstances(maxWait: 600) { first, second in
             let token = try await first.token(for: Self.user("carol"))
             // A long-poll on the second instance, woken by a write through the first (NOTIFY).
-            async let woken = second.request(.GET, "/v1/registers?since=0&wait=20", token: token)
+            async let woken = second.request(.GET, "/v1/registers?since=0&wait=600", token: token)
             try await Deadline.wait(seconds: 60, "the long-poll to wait") { await second.server.waiters.count > 0 }
             _ = try await first.request(.POST, "/v1/registers", token: token,
                                         body: ServerHarness.document([ServerHarness.write("p0", seq: 1, millis: 500, device: "zero")], device: "zero"))
@@ -164,6 +166,34 @@ struct PostgresServerTests {
             for (name, write) in best { wanted[name] = "\(write.snapshot!.postId)#\(write.sequence)" }
             #expect(try ServerHarness.heads(try await first.request(.GET, "/v1/registers", token: token).body) == wanted)
             #expect(try ServerHarness.heads(try await second.request(.GET, "/v1/registers", token: token).body) == wanted)
+        }
+    }
+
+    @Test("concurrent writes of many users through one instance, announced in groups, wake each user's long-poll on another with that user's write")
+    func announcementsInGroups() async throws {
+        try await Self.withTwoInstances(maxWait: 600) { first, second in
+            var tokens: [String] = []
+            // Six: the tests' HTTP client opens at most 8 connections to a host.
+            for index in 0..<6 { tokens.append(try await first.token(for: Self.user("reader\(index)"))) }
+            for token in tokens { _ = try await second.request(.GET, "/v1/registers?wait=0", token: token) }
+            try await withThrowingTaskGroup(of: (Int, [String: String]).self) { polls in
+                for (index, token) in tokens.enumerated() {
+                    polls.addTask { (index, try ServerHarness.heads(try await second.request(.GET, "/v1/registers?since=0&wait=600", token: token).body)) }
+                }
+                try await Deadline.wait(seconds: 60, "every long-poll to wait") { await second.server.waiters.count == tokens.count }
+                // Each user's write, all at once, so that their announcements queue behind one another.
+                try await withThrowingTaskGroup(of: Void.self) { writes in
+                    for (index, token) in tokens.enumerated() {
+                        writes.addTask {
+                            let write = ServerHarness.write("p\(index)", seq: 1, millis: 1_000)
+                            let answer = try await first.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([write]))
+                            #expect(answer.body == #"{"changed":1,"cursor":1}"#)
+                        }
+                    }
+                    try await writes.waitForAll()
+                }
+                for try await (index, heads) in polls { #expect(heads == ["me/home/phone": "p\(index)#1"], "reader \(index)") }
+            }
         }
     }
 

@@ -126,6 +126,10 @@ struct SyncServerTests {
         let tokenReads = Counter()
         let cursorReads = Counter()
         let registerReads = Counter()
+        /// Each group announced, and how many long-polls were waiting when it was sent.
+        let announcements = Announcements()
+        /// The server on this storage, once started, for `announcements`.
+        let server = ServerSlot()
         func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
             tokenReads.increment()
             return try await base.user(forTokenHash: hash)
@@ -145,8 +149,13 @@ struct SyncServerTests {
             if let writeError { throw writeError }
             return try await base.merge(heads, user: user)
         }
+        func announce(_ changes: [ChangeAnnouncement]) async throws {
+            await announcements.record(changes, waiting: await server.waiters?.count ?? -1)
+            try await base.announce(changes)
+        }
         func check() async throws { try await base.check() }
-        var remoteEvents: AsyncStream<RemoteEvent>? { nil }
+        /// As another instance's changes would come, when set: the server then announces its own.
+        var remoteEvents: AsyncStream<RemoteEvent>?
     }
 
     @Test("a full disk is named to the client (507), and /health says writes fail while reads still answer")
@@ -377,6 +386,47 @@ struct SyncServerTests {
             #expect(try SyncWireCoding.decode(Data(partial.body.utf8)).cursor == 3)
             #expect(storage.registerReads.value == before + 1)
         }
+    }
+
+    /// What a storage was asked to announce.
+    actor Announcements {
+        private(set) var made: [(changes: [ChangeAnnouncement], waiting: Int)] = []
+        func record(_ changes: [ChangeAnnouncement], waiting: Int) { made.append((changes, waiting)) }
+    }
+
+    /// The server a storage serves, set once it has started.
+    actor ServerSlot {
+        private(set) var server: SyncServer?
+        var waiters: ChangeWaiters? { server?.waiters }
+        func set(_ server: SyncServer) { self.server = server }
+    }
+
+    @Test("a write that changed something is announced to other instances after its own long-polls are woken; one that changed nothing is not")
+    func writesAreAnnounced() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A storage that other instances share, as far as the server can tell.
+        let (events, heard) = AsyncStream<RemoteEvent>.makeStream()
+        defer { heard.finish() }
+        var storage = ObservedStorage(base: try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path))
+        storage.remoteEvents = events
+        let token = ServerTokens.make()
+        _ = try await storage.addToken(hash: ServerTokens.hash(token), user: "alice", at: Date())
+        try await Self.withServer(storage) { server in
+            await storage.server.set(server.server)
+            async let woken = server.request(.GET, "/v1/registers?since=0&wait=20", token: token)
+            try await Deadline.wait(seconds: 60, "the long-poll to wait") { await server.server.waiters.count > 0 }
+            let write = ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 1_000)])
+            #expect(try await server.request(.POST, "/v1/registers", token: token, body: write).body == #"{"changed":1,"cursor":1}"#)
+            #expect(try ServerHarness.heads(try await woken.body) == ["me/home/phone": "p1#1"])
+            #expect(try await server.request(.POST, "/v1/registers", token: token, body: write).body == #"{"changed":0,"cursor":1}"#)
+        }
+        // The server has stopped, and sent what was queued before it did: one announcement, of
+        // the write that changed something, sent once its long-poll had been woken.
+        let user = try #require(try await storage.user(forTokenHash: ServerTokens.hash(token)))
+        let made = await storage.announcements.made
+        #expect(made.map(\.changes) == [[ChangeAnnouncement(user: user.id, cursor: 1)]])
+        #expect(made.map(\.waiting) == [0])
     }
 
     @Test("a long-poll woken by a write after a change it has not heard of reads both from the database")
