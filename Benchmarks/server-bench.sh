@@ -23,7 +23,8 @@ work=$(mktemp -d)
 
 echo "## Sync server: $rate writes/s for $seconds s with long-polls, then 16 clients as fast as answered"
 echo "Peers in the same run: the minimal Hummingbird route (the same upsert, nothing else; MinimalRoute.swift)"
-echo "and pgbench (the register upsert alone, each replacing the head, prepared, 16 clients, no HTTP; its p50 column is its mean latency)."
+echo "and pgbench (the register upsert alone, each replacing the head, prepared, 16 clients, no HTTP; its p50 column is its mean latency);"
+echo "then pgbench running the server's whole merge statement (the change counter too), for the database's own rate of the server's write."
 echo
 echo "| storage | phase | writes | failed | writes/s | p50 ms | p99 ms | long-poll wakes |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
@@ -33,12 +34,19 @@ done
 for mode in postgres minimal-postgres; do
   $bench $mode "$ENGINE_TEST_POSTGRES_URL" "$rate" "$seconds" 50 16 | grep -E '^\| (sqlite|postgres|minimal)'
 done
-pgbench -n -c 16 -j 2 -M prepared -T "$seconds" -f Benchmarks/pgbench-upsert.sql "$ENGINE_TEST_POSTGRES_URL" 2>/dev/null | awk '
-  /^number of transactions actually processed/ { split($0, parts, ": "); split(parts[2], n, "/"); writes = n[1] }
-  /^number of failed transactions/ { failed = $5 }
-  /^latency average/ { latency = $4 }
-  /^tps/ { tps = int($3) }
-  END { printf "| pgbench | closed loop, 16 clients | %s | %s | %s | %s | - | - |\n", writes, failed + 0, tps, latency }'
+# pgbench SCRIPT LABEL: a row of pgbench's rate for SCRIPT, 16 clients.
+pgbench_row() {
+  pgbench -n -c 16 -j 2 -M prepared -T "$seconds" -f "$1" "$ENGINE_TEST_POSTGRES_URL" 2>/dev/null | awk -v label="$2" '
+    /^number of transactions actually processed/ { split($0, parts, ": "); split(parts[2], n, "/"); writes = n[1] }
+    /^number of failed transactions/ { failed = $5 }
+    /^latency average/ { latency = $4 }
+    /^tps/ { tps = int($3) }
+    END { printf "| %s | closed loop, 16 clients | %s | %s | %s | %s | - | - |\n", label, writes, failed + 0, tps, latency }'
+}
+pgbench_row Benchmarks/pgbench-upsert.sql pgbench
+# The server's merge needs users 1 to 50, which the server's runs above made in a new database.
+psql -q "$ENGINE_TEST_POSTGRES_URL" -c "INSERT INTO sync_user (name, created_at) SELECT 'pgbench-' || g, 0 FROM generate_series(1, 50) AS g ON CONFLICT (name) DO NOTHING"
+pgbench_row Benchmarks/pgbench-merge.sql "pgbench, the server's merge"
 
 # wrk against a server that `server-bench hold` runs: 16 connections on 2 threads, as fast as answered.
 wrk_row() {

@@ -17,9 +17,10 @@ import PostgresNIO
 ///   writes of many requests at a time (the server's `ChangeAnnouncer`), so that every
 ///   instance's long-polls hear of it.
 public final class PostgresRegisterStorage: RegisterStorage {
-    /// The channel notifications go on. The payload is a user's id, a colon and their change
-    /// counter when their registers changed (an earlier release sent the id alone), or
-    /// `revoked:` and a token's SHA-256 in hexadecimal when it was revoked.
+    /// The channel notifications go on. The payload is, when registers changed, a list of
+    /// `USER:COUNTER` (a user's id and their change counter) separated by commas, one per user
+    /// of an announced group (an earlier release sent one `USER:COUNTER`, and one before it the
+    /// id alone); or `revoked:` and a token's SHA-256 in hexadecimal when it was revoked.
     static let channel = "timeline_sync"
     static let revokedPrefix = "revoked:"
 
@@ -102,7 +103,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
                     try await connection.listen(on: Self.channel) { notifications in
                         eventsContinuation.yield(.listening)
                         for try await notification in notifications {
-                            if let event = Self.event(notification.payload) { eventsContinuation.yield(event) }
+                            for event in Self.events(notification.payload) { eventsContinuation.yield(event) }
                         }
                     }
                 }
@@ -118,13 +119,28 @@ public final class PostgresRegisterStorage: RegisterStorage {
 
     public var remoteEvents: AsyncStream<RemoteEvent>? { events }
 
-    /// The event a notification's payload names; nil for one this release does not know.
-    static func event(_ payload: String) -> RemoteEvent? {
-        if let user = Int64(payload) { return .changed(user: user, cursor: nil) }
-        if let colon = payload.firstIndex(of: ":"), let user = Int64(payload[..<colon]),
-           let cursor = Int64(payload[payload.index(after: colon)...]) {
-            return .changed(user: user, cursor: cursor)
-        }
+    /// The events a notification's payload names: each user of a list that changed, or a
+    /// revocation; none for a payload this release does not know, and no user for an entry of a
+    /// list it does not know.
+    static func events(_ payload: String) -> [RemoteEvent] {
+        if let revoked = revocation(payload) { return [revoked] }
+        return payload.split(separator: ",", omittingEmptySubsequences: false).compactMap(change)
+    }
+
+    /// A list's entry: `USER:COUNTER`, or `USER` alone.
+    static func change(_ entry: Substring) -> RemoteEvent? {
+        if let user = Int64(entry) { return .changed(user: user, cursor: nil) }
+        guard let colon = entry.firstIndex(of: ":"), let user = Int64(entry[..<colon]),
+              let cursor = Int64(entry[entry.index(after: colon)...]) else { return nil }
+        return .changed(user: user, cursor: cursor)
+    }
+
+    /// Users a notification carries at most: each entry is at most 41 bytes, and a payload
+    /// must stay under 8,000.
+    static let usersPerNotification = 100
+
+    /// The revocation a payload names, if it is one.
+    static func revocation(_ payload: String) -> RemoteEvent? {
         guard payload.hasPrefix(revokedPrefix) else { return nil }
         let hex = Array(payload.utf8.dropFirst(revokedPrefix.utf8.count))
         guard hex.count % 2 == 0, !hex.isEmpty else { return nil }
@@ -321,12 +337,19 @@ public final class PostgresRegisterStorage: RegisterStorage {
         throw StorageError("the merge returned no row")
     }
 
-    /// `pg_notify('timeline_sync', 'USER:COUNTER')` for each change, all in one statement, so
-    /// PostgreSQL takes its notification lock once for them.
+    /// `pg_notify('timeline_sync', 'USER:COUNTER,USER:COUNTER,…')`, one notification for up to
+    /// `usersPerNotification` users, all in one statement, so PostgreSQL takes its notification
+    /// lock once for them, and every instance's listener hears one notification for many writes.
     public func announce(_ changes: [ChangeAnnouncement]) async throws {
         guard !changes.isEmpty else { return }
-        let payloads = changes.map { "\($0.user):\($0.cursor)" }
-        for try await _ in try await client.execute(PostgresStatements.Announce(payloads: payloads), logger: logger) {}
+        for try await _ in try await client.execute(PostgresStatements.Announce(payloads: Self.payloads(changes)), logger: logger) {}
+    }
+
+    /// The notifications' payloads for `changes`.
+    static func payloads(_ changes: [ChangeAnnouncement]) -> [String] {
+        stride(from: 0, to: changes.count, by: usersPerNotification).map { start in
+            changes[start..<min(changes.count, start + usersPerNotification)].map { "\($0.user):\($0.cursor)" }.joined(separator: ",")
+        }
     }
 
     public func check() async throws {

@@ -115,14 +115,27 @@ struct ChangeWaitersTests {
         #expect(await closing == nil)
     }
 
-    @Test("a notification's payload: a user and counter, a user alone (an earlier release), a revocation, or nothing known")
+    @Test("a notification's payload: users and counters, a user alone (an earlier release), a revocation, or nothing known")
     func notificationPayloads() {
-        #expect(PostgresRegisterStorage.event("12:345") == .changed(user: 12, cursor: 345))
-        #expect(PostgresRegisterStorage.event("12") == .changed(user: 12, cursor: nil))
-        #expect(PostgresRegisterStorage.event("revoked:0aff") == .revoked(tokenHash: [0x0a, 0xff]))
-        for unknown in ["", "12:", ":5", "12:x", "x:5", "revoked:", "revoked:abc", "12:5:6"] {
-            #expect(PostgresRegisterStorage.event(unknown) == nil, "\(unknown)")
+        #expect(PostgresRegisterStorage.events("12:345") == [.changed(user: 12, cursor: 345)])
+        #expect(PostgresRegisterStorage.events("12:345,7:1,9") == [.changed(user: 12, cursor: 345), .changed(user: 7, cursor: 1), .changed(user: 9, cursor: nil)])
+        #expect(PostgresRegisterStorage.events("12") == [.changed(user: 12, cursor: nil)])
+        #expect(PostgresRegisterStorage.events("revoked:0aff") == [.revoked(tokenHash: [0x0a, 0xff])])
+        // An entry this release does not know is left out, and the others are heard.
+        #expect(PostgresRegisterStorage.events("3:4,x:5,,6:7") == [.changed(user: 3, cursor: 4), .changed(user: 6, cursor: 7)])
+        for unknown in ["", "12:", ":5", "12:x", "x:5", "revoked:", "revoked:abc", "12:5:6", ","] {
+            #expect(PostgresRegisterStorage.events(unknown).isEmpty, "\(unknown)")
         }
+    }
+
+    @Test("announcements are written as notifications of at most 100 users each, which read back as the same changes, under PostgreSQL's 8,000 bytes")
+    func announcementPayloads() {
+        let changes = (0..<250).map { ChangeAnnouncement(user: Int64.max - Int64($0), cursor: Int64.min + Int64($0)) }
+        let payloads = PostgresRegisterStorage.payloads(changes)
+        #expect(payloads.count == 3)
+        #expect(payloads.allSatisfy { $0.utf8.count < 8_000 })
+        #expect(payloads.flatMap(PostgresRegisterStorage.events) == changes.map { .changed(user: $0.user, cursor: $0.cursor) })
+        #expect(PostgresRegisterStorage.payloads([ChangeAnnouncement(user: 12, cursor: 345)]) == ["12:345"])
     }
 }
 #endif
