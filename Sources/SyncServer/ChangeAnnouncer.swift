@@ -8,8 +8,8 @@ import ServiceLifecycle
 ///
 /// A notification in the write's own statement made every write take PostgreSQL's notification
 /// lock, which is held from before the commit to its end, so the writes of every instance
-/// committed one at a time: the database's own rate for the server's write fell from about
-/// 30,000 to 11,000 a second (docs/PERFORMANCE.md). Instead, a write queues its change here and
+/// committed one at a time: pgbench ran the server's write at 13,000–16,000 a second with the
+/// notification, 35,000–37,000 without (docs/PERFORMANCE.md). Instead, a write queues its change here and
 /// is answered at once. One loop sends what is queued (`RegisterStorage.announce`, one
 /// statement), then what was queued meanwhile, and so on: one announcement per user, with their
 /// highest counter. An idle server sends each at once, one round trip after its commit.
@@ -45,12 +45,7 @@ final class ChangeAnnouncer: Service, @unchecked Sendable {
 
     /// Queues the change for the next group; returns at once.
     func announce(user: Int64, cursor: Int64) {
-        let loop = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            pending[user] = max(pending[user] ?? cursor, cursor)
-            defer { idle = nil }
-            return idle
-        }
-        loop?.resume()
+        wakingTheLoop { pending[user] = max(pending[user] ?? cursor, cursor) }
     }
 
     /// Sends groups until a graceful shutdown or cancellation, then what is left.
@@ -72,8 +67,13 @@ final class ChangeAnnouncer: Service, @unchecked Sendable {
 
     /// Ends the loop once what is queued has been sent.
     func finish() {
+        wakingTheLoop { finishing = true }
+    }
+
+    /// Makes `change` under the lock, then resumes the loop if it was waiting, outside it.
+    private func wakingTheLoop(_ change: () -> Void) {
         let loop = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            finishing = true
+            change()
             defer { idle = nil }
             return idle
         }
