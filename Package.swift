@@ -357,7 +357,7 @@ let package = Package(
                                    "StrategyKit"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineStoreTests",
-                    dependencies: ["TimelineStore", "TimelineCore", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer", "SyncModel",
+                    dependencies: ["TimelineStore", "TimelineCore", "TimelineFormats", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer", "SyncModel",
                                    .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         // A child process for the store's crash test: writes until it is killed.

@@ -178,6 +178,16 @@ enum StoreSchema {
                 table.add(column: "revision", .integer)
             }
         }
+        migrator.registerMigration("v8-exact-times") { db in
+            // A post's time is kept as `Date` holds it, seconds since 2001-01-01
+            // (`timeIntervalSinceReferenceDate`), so it reads back bit for bit: through seconds
+            // since 1970 a time with milliseconds came back one bit off, and every refresh took
+            // unchanged posts for edits. SQLite subtracts as `Date(timeIntervalSince1970:)` does,
+            // so a stored time converts to the value it was read as before. The posts' times
+            // changed, so the kept text index is made again.
+            try db.execute(sql: "UPDATE cachedPost SET createdAt = createdAt - 978307200")
+            try db.execute(sql: "UPDATE timelineState SET revision = random() WHERE revision IS NOT NULL")
+        }
         return migrator
     }
 }

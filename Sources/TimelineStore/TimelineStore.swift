@@ -265,7 +265,7 @@ public final class TimelineStore: Sendable {
             for (position, post) in posts.enumerated() {
                 let bytes = 48 + post.id.utf8.count + (post.author?.utf8.count ?? 0) + (post.text?.utf8.count ?? 0)
                 let times = previous[post.id] ?? (now, now)
-                try statement.execute(arguments: [scope.account, scope.timeline, post.id, position, post.createdAt.timeIntervalSince1970,
+                try statement.execute(arguments: [scope.account, scope.timeline, post.id, position, post.createdAt.timeIntervalSinceReferenceDate,
                                                   post.author, post.text, post.height, times.storedAt, times.lastAccess, bytes,
                                                   position < posts.count - 1 && gapsBelow.contains(post.id)])
             }
@@ -330,7 +330,7 @@ public final class TimelineStore: Sendable {
             """, arguments: [scope.account, scope.timeline])
         var gaps = Set<String>()
         while let row = try rows.next() {
-            let post = Post(id: row[0], createdAt: Date(timeIntervalSince1970: row[1]), author: row[2], text: row[3], height: row[4])
+            let post = Post(id: row[0], createdAt: Date(timeIntervalSinceReferenceDate: row[1]), author: row[2], text: row[3], height: row[4])
             if row[5] as Bool { gaps.insert(post.id) }
             posts.append(post)
         }

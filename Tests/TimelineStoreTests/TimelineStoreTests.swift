@@ -4,6 +4,7 @@ import StrategyKit
 import Testing
 import TestSupport
 import TimelineCore
+import TimelineFormats
 import TimelineStore
 import TTL
 
@@ -45,6 +46,27 @@ struct TimelineStoreTests {
         #expect(try reopened.timeline(scope: StoreScope(account: "other")) == nil)
         // WAL mode, as the store promises.
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test("a post's time reads back bit for bit, milliseconds included, so an unchanged page is not an edit")
+    func exactTimes() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("times.sqlite").path)
+        // Mastodon's times always carry milliseconds. Through seconds since 1970 these two (and
+        // about half of any page) came back one bit different.
+        var texts = ["2026-08-01T13:55:05.955Z", "2026-08-01T13:55:05.063Z"]
+        for millisecond in stride(from: 1, to: 1000, by: 7) { texts.append(String(format: "2026-08-01T13:55:04.%03dZ", millisecond)) }
+        let posts = try texts.enumerated().map { index, text in
+            Post(id: "t\(index)", createdAt: try #require(Timestamp.parse(text)), author: "a", text: "post \(index)")
+        }
+        try store.saveTimeline(posts, scope: Self.scope, refreshedAt: Self.now)
+        let cached = try #require(try store.timeline(scope: Self.scope))
+        let differing = zip(cached.posts, posts).filter { $0.createdAt.timeIntervalSinceReferenceDate.bitPattern != $1.createdAt.timeIntervalSinceReferenceDate.bitPattern }
+        #expect(differing.map(\.0.id) == [])
+        let merge = TimelineMerge(cached: cached.posts, fetched: posts, coverage: .head, cachedGaps: cached.gapsBelow)
+        #expect(merge.updated == [])
+        #expect(merge.unchanged == posts.count)
     }
 
     @Test("maintenance trims each table by its policy and reports what it removed")
