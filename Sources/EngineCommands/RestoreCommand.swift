@@ -92,7 +92,7 @@ struct RestoreCommand: ParsableCommand {
         let pipeline = try PipelineInput.build(engine, strategy: strategy)
         let index = TimelineIndex(timelineValue)
         KeptUntilExit.shared.keep(index)
-        let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
+        let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index, direction: start?.direction))
         outcome.log(pipeline: pipeline, posts: index.count)
 
         guard let restoration = outcome.restoration else {

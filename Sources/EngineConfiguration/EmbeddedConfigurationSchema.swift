@@ -464,7 +464,7 @@ extension ConfigurationSchema {
       "properties": {
         "Strategy": {
           "title": "Strategy",
-          "description": "The registered name. ExactMatch: Finds the saved post by id; the reader lands on the same pixel. NeighborAnchor: Stands in the nearest surviving neighbour of the saved post (below first at equal distance). TemporalProximity: Finds the post created closest in time to the saved one, within Window seconds. ContentSimilarity: Finds the post whose text is most similar to the saved text (TF-IDF cosine). AuthorRun: Stands in the saved author's post created closest in time to the saved one, within Window seconds. Fallback: Always answers, with low confidence: same relative position, top, saved offset, newest or oldest post. ViewportAnchor: Puts the chosen post at the saved viewportY (or the top), clamped to the content. FirstMatch: Tries its stages in order; the first confident enough candidate wins, else the last answer. BestConfidence: Runs every stage; the most confident candidate wins. WeightedVote: Every stage votes with its Weight; the post with the highest total wins.",
+          "description": "The registered name. ExactMatch: Finds the saved post by id; the reader lands on the same pixel. NeighborAnchor: Stands in the next surviving neighbour of the saved post in the reader's direction (below when reading down). TemporalProximity: Finds the post created closest in time to the saved one, within Window seconds. ContentSimilarity: Finds the post whose text is most similar to the saved text (TF-IDF cosine). AuthorRun: Stands in the saved author's post created closest in time to the saved one, within Window seconds. Fallback: Always answers, with low confidence: same relative position, top, saved offset, newest or oldest post. ViewportAnchor: Puts the chosen post at the saved viewportY (or the top), clamped to the content. FirstMatch: Tries its stages in order; the first confident enough candidate wins, else the last answer. BestConfidence: Runs every stage; the most confident candidate wins. WeightedVote: Every stage votes with its Weight; the post with the highest total wins.",
           "type": "string",
           "enum": [
             "ExactMatch",
@@ -530,6 +530,16 @@ extension ConfigurationSchema {
                 "maximum": 100,
                 "default": 5
               },
+              "Direction": {
+                "description": "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
+                "type": "string",
+                "enum": [
+                  "Learned",
+                  "Older",
+                  "Newer"
+                ],
+                "default": "Learned"
+              },
               "Weight": {
                 "description": "This stage's vote in a WeightedVote composition.",
                 "type": "number",
@@ -593,6 +603,13 @@ extension ConfigurationSchema {
                 "minimum": 0,
                 "maximum": 1,
                 "default": 0.3
+              },
+              "ClockSlack": {
+                "description": "Seconds a redraft may seem to predate the saved position, for clocks that disagree; a post created earlier stood beside the saved one and is no stand-in.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 315360000,
+                "default": 600
               },
               "Weight": {
                 "description": "This stage's vote in a WeightedVote composition.",

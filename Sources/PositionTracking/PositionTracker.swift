@@ -153,7 +153,11 @@ public struct PositionTracker: Sendable {
         lastViewportHeight = viewportHeight
         launchedSinceLastScroll = false
         anchorExpiredInBackground = false
+        let previous = liveAnchor
         liveAnchor = capture(offset: offset, viewportHeight: viewportHeight, in: index, at: date)
+        if let previous, let now = liveAnchor?.index, let before = index.index(of: previous.postId), now != before {
+            if now > before { scrollMoves.down += 1 } else { scrollMoves.up += 1 }
+        }
         pendingSave = liveAnchor
         if visitStartedAt != nil, visitStart == nil, let liveAnchor, let position = liveAnchor.index { visitStart = (liveAnchor.postId, position) }
         guard let liveAnchor else { return saved }
@@ -161,6 +165,21 @@ public struct PositionTracker: Sendable {
         save(liveAnchor, at: date)
         saved.append(liveAnchor)
         return saved
+    }
+
+    /// The app put the reader at `offset` itself (a restore it applied, a suggestion taken)
+    /// without a scroll being observed: the reader is there now, so the live anchor and the next
+    /// background save are that place, not the last scroll's. Nothing is saved by it: it is no
+    /// reading, and it counts no move.
+    public mutating func placed(offset: Double, viewportHeight: Double, in index: TimelineIndex, at date: Date) {
+        guard GeometryLimits.problem(withOffset: offset) == nil, GeometryLimits.problem(withViewportSize: viewportHeight) == nil,
+              let anchor = capture(offset: offset, viewportHeight: viewportHeight, in: index, at: date) else { return }
+        lastScrollOffset = offset
+        lastViewportHeight = viewportHeight
+        launchedSinceLastScroll = false
+        anchorExpiredInBackground = false
+        liveAnchor = anchor
+        pendingSave = nil
     }
 
     /// A lifecycle event. `index` is the current timeline, needed for `background`. Returns the
@@ -236,6 +255,21 @@ public struct PositionTracker: Sendable {
     public func restoreInputWithLiveness(at date: Date) -> (snapshot: PositionSnapshot?, isLive: Bool) {
         if !launchedSinceLastScroll, let liveAnchor, !liveAnchorExpired(at: date) { return (liveAnchor, true) }
         return (restoreInput(at: date), false)
+    }
+
+    /// How many scrolls moved the anchor down the timeline (to older posts in a newest-first
+    /// feed) and how many up, each counted once however far it went: reading is many small steps
+    /// one way, a jump back to the top is one.
+    public private(set) var scrollMoves: (down: Int, up: Int) = (0, 0)
+
+    /// The way the reader reads (`ReadingDirection`): down (`older`) when more of their scrolls
+    /// moved the anchor down than up, `newer` when more moved it up; with no scrolls seen (a
+    /// history loaded from storage), the way the saved posts' times moved
+    /// (`ReadingDirection.learned(fromHistory:)`). A deleted post's reader goes on in it.
+    public var learnedDirection: ReadingDirection? {
+        if scrollMoves.down > scrollMoves.up { return .older }
+        if scrollMoves.up > scrollMoves.down { return .newer }
+        return scrollMoves.down == 0 ? ReadingDirection.learned(fromHistory: history) : nil
     }
 
     /// Adds a snapshot to the history (newest first, one per post, bounded).

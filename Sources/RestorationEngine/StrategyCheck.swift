@@ -55,7 +55,7 @@ public struct StrategyCheck: Sendable {
         let confidences = type.scenarios.compactMap { scenario -> Double? in
             guard let stage = try? stage(type, parameters: scenario.parameters) else { return nil }
             var trace: [StageVerdict] = []
-            return stage.propose(RestorationRequest(snapshot: scenario.snapshot, index: TimelineIndex(scenario.timeline)), trace: &trace, depth: 0)?
+            return stage.propose(scenario.request, trace: &trace, depth: 0)?
                 .confidence
         }
         guard !confidences.isEmpty, confidences.allSatisfy({ $0 < minimumConfidence }) else { return [] }
@@ -77,7 +77,7 @@ public struct StrategyCheck: Sendable {
             return "cannot be built: \(error.description)"
         }
         var trace: [StageVerdict] = []
-        let candidate = built.propose(RestorationRequest(snapshot: scenario.snapshot, index: TimelineIndex(scenario.timeline)),
+        let candidate = built.propose(scenario.request,
                                       trace: &trace, depth: 0)
         let chosen = candidate.map { scenario.timeline.posts[$0.index].id }
         guard chosen == scenario.expectedPostId else {

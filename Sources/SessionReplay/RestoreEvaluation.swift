@@ -73,7 +73,7 @@ public struct RestoreEvaluation: Sendable {
 
     /// Runs `pipeline` at `point` and scores it.
     public static func evaluate(_ point: RestorePoint, pipeline: Pipeline, policy: ResumePolicy) -> RestoreEvaluation {
-        let request = RestorationRequest(snapshot: point.input, index: point.index)
+        let request = point.request
         let textIndexBuilt = point.index.textIndexBuildNanoseconds != nil
         let started = DispatchTime.now().uptimeNanoseconds
         let outcome = pipeline.restore(request)
@@ -117,7 +117,7 @@ public struct RestoreEvaluation: Sendable {
                                  indexError: indexError, pixelError: pixelError, confidence: landing.confidence)
         score.afterSwitch = point.afterSwitch
         if let own = point.ownInput {
-            let ownOutcome = pipeline.restore(RestorationRequest(snapshot: own.input, index: point.index))
+            let ownOutcome = pipeline.restore(RestorationRequest(snapshot: own.input, index: point.index, direction: point.direction))
             let ownLanding = policy.apply(ownOutcome.restoration, after: point.close, in: point.index)
             score.backJump = ownLanding.map { abs(indexError) > abs(place(of: $0, in: frame, from: point.index) - expectedIndex) } ?? false
         }

@@ -31,6 +31,14 @@ public struct RestorePoint: Sendable {
     public var ownInput: (input: PositionSnapshot?, source: InputSource)?
     /// What reaching the input's post cost, when the device's own cache lacked it (version 3).
     public var reach: Reach?
+    /// The way the reader reads, from the register's moves or the device's own saves.
+    public var direction: ReadingDirection?
+    /// What reaching the input's post learned from the server (version 3).
+    public var findings = ReachFindings()
+    /// The request every pipeline is given at this point.
+    public var request: RestorationRequest {
+        RestorationRequest(snapshot: input, index: index, direction: direction, findings: findings)
+    }
     /// The server's timeline, when the device restores on a cache of its own (version 3):
     /// where the truth is measured, since the cache may lack the expected post.
     public var serverIndex: TimelineIndex?
@@ -43,6 +51,8 @@ public struct RestorePoint: Sendable {
         public var bytes: Int
         /// True when the cache held the post and the strategy only checked that it still exists.
         public var checked = false
+        /// What the answers told the restoration.
+        public var findings = ReachFindings()
 
         public init(outcome: ReachRun.Outcome, requests: Int, bytes: Int) {
             self.outcome = outcome

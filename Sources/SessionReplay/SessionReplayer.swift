@@ -36,7 +36,7 @@ import TimelineCore
 ///   `explicit` makes the device's next save (of a position captured at or after it) an
 ///   explicit move back: a reset, whose epoch is its own stamp.
 /// - Caches (format version 3): the timeline events describe the server's timeline, and each
-///   device that has had a `fetch` keeps a cache of its own: the head page of `limit` posts,
+///   device that has had a `fetch` keeps a cache of its own: the newest `limit` posts, paged,
 ///   merged into what it cached before, with a gap where they do not meet (`TimelineMerge`).
 ///   Such a device scrolls and restores on its cache. At a restore whose starting post the
 ///   cache lacks, the configured reach strategy (`ReplaySettings.reach`) asks the server
@@ -139,10 +139,15 @@ public struct SessionReplayer {
         case .timeline(_, let posts):
             server = PagedTimeline(posts: posts, pagesByPost: pagesByPost)
         case .insert(let index, let posts):
-            // Before the timeline applies it: the post now at `index` is the one they go above.
-            let before = index < timeline.posts.count ? timeline.posts[index].id : nil
+            // Before the timeline applies it: the post now at `index` is the one they go above;
+            // at index 0, the top of the feed, above the posts deleted there too (new posts are
+            // newer than every post the server has had, deleted or not, as their ids are).
             if server == nil { server = PagedTimeline(posts: [], pagesByPost: pagesByPost) }
-            server?.insert(posts, before: before)
+            if index == 0 {
+                server?.insert(posts, at: 0)
+            } else {
+                server?.insert(posts, before: index < timeline.posts.count ? timeline.posts[index].id : nil)
+            }
         case .remove(let ids):
             server?.delete(ids)
         case .update(let posts):
@@ -152,22 +157,30 @@ public struct SessionReplayer {
         }
     }
 
-    /// A device loads the server's head page into its own cache.
+    /// A device loads the server's newest `limit` posts into its own cache, as the app does: the
+    /// head page, then pages from the top until `limit` (the API's page is at most 40 posts on
+    /// Mastodon, 100 on Bluesky), merged as one head answer.
     private mutating func fetch(limit: Int, on device: String) {
-        let head = (server ?? PagedTimeline(posts: timeline.posts, pagesByPost: header.api == .mastodon)).head(limit: limit)
+        let source = server ?? PagedTimeline(posts: timeline.posts, pagesByPost: header.api == .mastodon)
+        var page = source.head(limit: min(limit, source.maxPageSize))
+        var posts = page.posts
+        while posts.count < limit, let cursor = page.cursor, !page.posts.isEmpty {
+            page = source.answer(.top(cursor: cursor, limit: min(limit - posts.count, source.maxPageSize)))
+            posts += page.posts
+        }
         var cache = caches[device] ?? DeviceCache()
-        let merge = TimelineMerge(cached: cache.posts, fetched: head.posts, coverage: .head, cachedGaps: cache.gapsBelow)
+        let merge = TimelineMerge(cached: cache.posts, fetched: posts, coverage: .head, cachedGaps: cache.gapsBelow)
         cache.replace(merge.posts, gapsBelow: merge.gapsBelow)
-        cache.headCursor = head.cursor
-        cache.headLastPost = head.posts.last?.id
-        cache.headPosts = Set(head.posts.map(\.id))
+        cache.headCursor = page.cursor
+        cache.headLastPost = posts.last?.id
+        cache.headPosts = Set(posts.map(\.id))
         caches[device] = cache
     }
 
     /// Reaches `snapshot`'s post for `device` when its cache lacks it, or checks it when the
     /// cache holds it where the last fetch did not confirm it: the requests the reach strategy
     /// makes against the server, and the pages merged into the cache.
-    private mutating func reachPost(of snapshot: PositionSnapshot, on device: String) -> RestorePoint.Reach? {
+    private mutating func reachPost(of snapshot: PositionSnapshot, on device: String, direction: ReadingDirection?) -> RestorePoint.Reach? {
         guard var cache = caches[device], let server, !cache.headPosts.contains(snapshot.postId) else { return nil }
         let cached = cache.posts.contains { $0.id == snapshot.postId }
         guard let reach else { return cached ? nil : RestorePoint.Reach(outcome: .notTried, requests: 0, bytes: 0) }
@@ -175,14 +188,16 @@ public struct SessionReplayer {
                              maxPageSize: server.maxPageSize, headCursor: cache.headCursor, headLastPost: cache.headLastPost,
                              cached: Set(cache.posts.map(\.id)))
         goal.isCached = cached
+        goal.standIns(of: snapshot, direction: direction ?? .usual, cached: goal.cached, confirmed: cache.headPosts)
         var run = ReachRun(goal: goal, strategy: reach)
         while let request = run.next() { run.record(request, answer: server.answer(request)) }
         if cached, run.requests == 0 { return nil }
         let merged = run.merge(into: cache.posts, gapsBelow: cache.gapsBelow)
         cache.replace(merged.posts, gapsBelow: merged.gapsBelow)
         caches[device] = cache
-        var result = RestorePoint.Reach(outcome: run.outcome, requests: run.requests, bytes: run.bytes)
+        var result = RestorePoint.Reach(outcome: run.outcome(seenIn: merged.posts), requests: run.requests, bytes: run.bytes)
         result.checked = cached
+        result.findings = run.findings
         return result
     }
 
@@ -345,12 +360,15 @@ public struct SessionReplayer {
             let start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, winner: value(on: name), device: name)
             let (input, source) = (start.snapshot, start.source)
             let close = deviceResume.close(under: settings.policy, at: event.at, hasHistory: input != nil || !deviceTracker.history.isEmpty)
-            let reached = input.flatMap { reachPost(of: $0, on: name) }
+            let direction = replicas[name]?.state[key].learnedDirection ?? deviceTracker.learnedDirection
+            let reached = input.flatMap { reachPost(of: $0, on: name, direction: direction) }
             var point = RestorePoint(line: line, at: event.at, tag: tag ?? RestorePoint.untagged, expected: expected, input: input,
                                      inputSource: source, close: close, index: index(on: name))
             point.reach = reached
+            point.findings = reached?.findings ?? ReachFindings()
             if caches[name] != nil { point.serverIndex = timeline.index() }
             point.device = name
+            point.direction = direction
             point.afterSwitch = lastScrollDevice.map { $0 != name } ?? false
             if source == .synced { point.ownInput = (start.ownSnapshot, start.ownSource ?? .none) }
             return point

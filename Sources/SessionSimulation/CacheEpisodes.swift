@@ -81,7 +81,8 @@ extension SessionBuilder {
                     gone.insert(posts[neighbour].id)
                 }
             }
-            guard let survivor = posts[(position + 1)...].first(where: { !gone.contains($0.id) }) else { return }
+            guard let survivor = options.reading.direction.survivor(in: posts, around: position, survives: { !gone.contains($0.id) })
+            else { return }
             remove(gone)
             place = SessionEvent.Expected(postId: survivor.id)
         }

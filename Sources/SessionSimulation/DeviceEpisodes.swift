@@ -19,7 +19,7 @@ import SessionFormat
 /// | `stale-device` | the other device opens at its own old position before hearing from the first; the reader glances a post or two on and puts it down, then returns to the first |
 /// | `scroll-back` | the reader scrolls back on purpose to re-read a post 3 to 10 posts up (an `explicit` scroll), then switches device |
 /// | `scroll-back-by-hand` | the same, scrolled by hand: the app does not mark it `explicit` |
-/// | `deleted-at-switch` | the reader puts one device down; the post they were on is deleted (sometimes with neighbours) before they pick up the other; the truth is the next surviving post below |
+/// | `deleted-at-switch` | the reader puts one device down; the post they were on is deleted (sometimes with neighbours) before they pick up the other; the truth is the next surviving post in the reader's direction (below, or above when catching up) |
 /// | `three-devices` | the reader puts one device down and reads on the tablet, then puts that down and picks up the third device |
 ///
 /// The truth is the reader's last reading place: a glance at a stale device is not reading.
@@ -245,7 +245,8 @@ extension SessionBuilder {
             pickUp(second, after: random.uniform(60, 1800), pull: true)
         case .deletedAtSwitch:
             // Put down and delivered; before the other device opens, the post the reader was
-            // on goes, sometimes with its neighbours: the truth is the next surviving post below.
+            // on goes, sometimes with its neighbours: the truth is the next surviving post in the reader's
+            // direction (below reading down, above catching up).
             putDown(pushTo: second)
             advance(random.uniform(30, 600))
             var gone: Set<String> = [place.postId]
@@ -255,8 +256,8 @@ extension SessionBuilder {
                     gone.insert(posts[neighbour].id)
                 }
             }
-            guard let survivor = posts[(position + 1)...].first(where: { !gone.contains($0.id) })
-                ?? posts[..<position].last(where: { !gone.contains($0.id) }) else { return }
+            guard let survivor = options.reading.direction.survivor(in: posts, around: position, survives: { !gone.contains($0.id) })
+            else { return }
             remove(gone)
             place = SessionEvent.Expected(postId: survivor.id)
             pickUp(second, after: random.uniform(60, 1800), pull: true)

@@ -347,9 +347,8 @@ struct SessionBuilder {
                     if random.chance(0.6) { gone.insert(posts[position].id) }
                 }
             }
-            let below = posts[(truth.position + 1)...].first { !gone.contains($0.id) }
-            let above = posts[..<truth.position].last { !gone.contains($0.id) }
-            guard let survivor = below ?? above else { return }
+            guard let survivor = options.reading.direction.survivor(in: posts, around: truth.position, survives: { !gone.contains($0.id) })
+            else { return }
             expected = SessionEvent.Expected(postId: survivor.id)
             remove(gone)
             advance(random.uniform(0.2, 1))

@@ -1,3 +1,4 @@
+import TimelineCore
 import PositionTracking
 import SessionFormat
 
@@ -16,6 +17,9 @@ public struct SimulationOptions: Sendable {
         case down
         /// Up from where they stopped towards the newest posts (catching up, as read markers assume).
         case up
+
+        /// The reading direction: where a reader whose post is gone goes next.
+        public var direction: ReadingDirection { self == .up ? .newer : .older }
     }
 
     public var sessions: Int

@@ -1,10 +1,12 @@
 import SyncModel
+import TimelineCore
 
-/// The `Direction` parameter of the merge policies that compare progress along a timeline:
-/// `Learned` (the default) reads it from the register's own moves (`Register.learnedDirection`);
-/// `Older` or `Newer` fixes it.
+/// The `Direction` parameter of the strategies that depend on which way reading goes (the merge
+/// policies that compare progress, NeighborAnchor): `Learned` (the default) reads it from the
+/// reader's own saves (`Register.learnedDirection`, or the request's `direction`); `Older` or
+/// `Newer` fixes it.
 public enum DirectionChoice: String, ParameterChoice {
-    /// The way most of the reader's saves to the register moved; none while they are even.
+    /// The way most of the reader's saves moved; none while they are even.
     case learned = "Learned"
     /// Reading down a newest-first feed from the top.
     case older = "Older"
@@ -16,13 +18,18 @@ public enum DirectionChoice: String, ParameterChoice {
         help: "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
         default: .learned)
 
-    /// The direction to compare `register`'s heads in; nil when it is learned and the reader's
-    /// saves show none yet.
-    public func direction(in register: Register) -> ReadingDirection? {
+    /// The direction this choice gives when the reader's saves show `learned`.
+    public func resolve(learned: ReadingDirection?) -> ReadingDirection? {
         switch self {
-        case .learned: register.learnedDirection
+        case .learned: learned
         case .older: .older
         case .newer: .newer
         }
+    }
+
+    /// The direction to compare `register`'s heads in; nil when it is learned and the reader's
+    /// saves show none yet.
+    public func direction(in register: Register) -> ReadingDirection? {
+        resolve(learned: register.learnedDirection)
     }
 }

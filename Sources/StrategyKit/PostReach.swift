@@ -76,6 +76,13 @@ public struct ReachGoal: Sendable, Equatable {
     public var headLastPost: String?
     /// The ids of the posts cached now: paging that reaches one of them has closed the gap.
     public var cached: Set<String>
+    /// The way the reader reads: where the post is gone, the next post is on this side of it
+    /// (below reading down, above catching up).
+    public var direction: ReadingDirection = .usual
+    /// The saved position's neighbours that would stand in for the post if it is gone, in the
+    /// order the restoration tries them (`ReadingDirection.standInOrder`), that the cache holds
+    /// without a page having confirmed them since: the server may have deleted them too.
+    public var unconfirmedStandIns: [String] = []
 
     public init(postId: String, postCreatedAt: Date? = nil, pagesByPost: Bool, maxPageSize: Int, headCursor: String?,
                 headLastPost: String? = nil, cached: Set<String> = []) {
@@ -113,6 +120,32 @@ extension ReachGoal {
     /// True when a lookup of the post said it no longer exists.
     public func isGone(by exchanges: [ReachExchange]) -> Bool {
         exchanges.contains { $0.request == .post(postId) && !$0.answer.found }
+    }
+
+    /// The page next to the post on the reader's side: below it reading down (`max_id`), above
+    /// it catching up (`min_id`). Where a post is gone, this page begins with the post the
+    /// reader goes to.
+    public func pageAhead(limit: Int) -> PageRequest {
+        direction.ahead == .below ? .below(post: postId, limit: limit) : .above(post: postId, limit: limit)
+    }
+
+    /// Sets `direction` and `unconfirmedStandIns` for `snapshot`'s post: its recorded neighbours,
+    /// in the order they stand in, that `cached` holds and `confirmed` does not.
+    public mutating func standIns(of snapshot: PositionSnapshot, direction: ReadingDirection, cached: Set<String>, confirmed: Set<String>,
+                                  depth: Int = 5) {
+        self.direction = direction
+        unconfirmedStandIns = direction.standInOrder(above: snapshot.neighbors.above, below: snapshot.neighbors.below, depth: depth)
+            .map(\.id).filter { cached.contains($0) && !confirmed.contains($0) }
+    }
+
+    /// The next unconfirmed stand-in to look up after `exchanges`: nil once one was found to
+    /// exist, or when every one was looked up.
+    public func nextStandInToCheck(after exchanges: [ReachExchange]) -> String? {
+        for id in unconfirmedStandIns {
+            guard let answer = exchanges.first(where: { $0.request == .post(id) })?.answer else { return id }
+            if answer.found { return nil }
+        }
+        return nil
     }
 
     /// Where the next page from the top continues after `exchanges`: the last such page's

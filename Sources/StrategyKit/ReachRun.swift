@@ -80,6 +80,14 @@ public struct ReachRun: Sendable {
         return requests == 0 ? .notTried : .unreached
     }
 
+    /// The outcome as the restoration will see it, once the pages are merged into `merged`: a
+    /// post the answers held but the merge did not keep is not reached.
+    public func outcome(seenIn merged: some Sequence<Post>) -> Outcome {
+        let outcome = self.outcome
+        guard outcome == .reached, !merged.contains(where: { $0.id == goal.postId }) else { return outcome }
+        return .unreached
+    }
+
     /// The pages fetched, each with the posts it sits next to: a page below a post begins just
     /// under it, a page above one ends just over it, a page from the top continues the previous one.
     public var pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)] {
@@ -105,17 +113,13 @@ public struct ReachRun: Sendable {
     }
 
     /// `cached` (with gaps below `gapsBelow`) with every page merged in, in order; a post the
-    /// source says it no longer has leaves it (its neighbours close up, keeping its gap).
+    /// source says it no longer has then leaves it (its neighbours close up, its gap moving to
+    /// the post above), after the pages, so that a page asked next to it still meets it.
     public func merge(into cached: [Post], gapsBelow: Set<String>) -> (posts: [Post], gapsBelow: Set<String>, added: [String], removed: [String]) {
         var posts = cached
         var gaps = gapsBelow
         var added: [String] = []
         var removed: [String] = []
-        if goal.isGone(by: exchanges), let position = posts.firstIndex(where: { $0.id == goal.postId }) {
-            if gaps.remove(goal.postId) != nil, position > 0 { gaps.insert(posts[position - 1].id) }
-            posts.remove(at: position)
-            removed.append(goal.postId)
-        }
         for page in pages {
             let merge = TimelineMerge(cached: posts, fetched: page.posts, coverage: page.coverage, cachedGaps: gaps, anchors: page.anchors)
             posts = merge.posts
@@ -123,6 +127,36 @@ public struct ReachRun: Sendable {
             added += merge.added
             removed += merge.removed
         }
+        for id in findings.gone.sorted() {
+            guard let position = posts.firstIndex(where: { $0.id == id }) else { continue }
+            if gaps.remove(id) != nil, position > 0 { gaps.insert(posts[position - 1].id) }
+            posts.remove(at: position)
+            removed.append(id)
+        }
         return (posts, gaps, added, removed)
+    }
+
+    /// What the answers told of the goal's post, for the restoration: whether the source has it
+    /// no more, and then the posts that follow it there (the first of a page asked below it, the
+    /// last of a page asked above it).
+    public var findings: ReachFindings {
+        var findings = ReachFindings()
+        for exchange in exchanges {
+            switch exchange.request {
+            case .post(let id) where !exchange.answer.found:
+                findings.gone.insert(id)
+            case .below(let post, _) where post == goal.postId:
+                findings.survivorBelow = findings.survivorBelow ?? exchange.answer.posts.first?.id
+            case .above(let post, _) where post == goal.postId:
+                findings.survivorAbove = findings.survivorAbove ?? exchange.answer.posts.last?.id
+            default:
+                break
+            }
+        }
+        if !findings.gone.contains(goal.postId) {
+            findings.survivorBelow = nil
+            findings.survivorAbove = nil
+        }
+        return findings
     }
 }

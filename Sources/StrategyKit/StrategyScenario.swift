@@ -8,6 +8,10 @@ public struct StrategyScenario: Sendable {
     public let name: String
     public let timeline: Timeline
     public let snapshot: PositionSnapshot?
+    /// The reader's direction, as the request carries it.
+    public let direction: ReadingDirection?
+    /// What reaching the post learned, as the request carries it.
+    public let findings: ReachFindings
     public let parameters: Value.Dictionary
     /// The post the strategy must choose, or nil when it must propose nothing.
     public let expectedPostId: String?
@@ -19,17 +23,26 @@ public struct StrategyScenario: Sendable {
     /// The explanation, word for word.
     public let expectedExplanation: String?
 
-    public init(name: String, timeline: Timeline, snapshot: PositionSnapshot?, parameters: Value.Dictionary = [:],
-                expectedPostId: String?, expectedMethod: RestorationMethod? = nil, expectedConfidence: Double? = nil,
+    public init(name: String, timeline: Timeline, snapshot: PositionSnapshot?, direction: ReadingDirection? = nil,
+                findings: ReachFindings = ReachFindings(), parameters: Value.Dictionary = [:], expectedPostId: String?, expectedMethod: RestorationMethod? = nil, expectedConfidence: Double? = nil,
                 expectedPlacement: Placement? = nil, expectedExplanation: String? = nil) {
         self.name = name
         self.timeline = timeline
         self.snapshot = snapshot
+        self.direction = direction
+        self.findings = findings
         self.parameters = parameters
         self.expectedPostId = expectedPostId
         self.expectedMethod = expectedMethod
         self.expectedConfidence = expectedConfidence
         self.expectedPlacement = expectedPlacement
         self.expectedExplanation = expectedExplanation
+    }
+}
+
+extension StrategyScenario {
+    /// The request the scenario describes.
+    public var request: RestorationRequest {
+        RestorationRequest(snapshot: snapshot, index: TimelineIndex(timeline), direction: direction, findings: findings)
     }
 }

@@ -132,13 +132,7 @@ public struct Register: Sendable, Equatable {
     }
 }
 
-/// Which way reading goes along a chronological timeline.
-public enum ReadingDirection: String, Sendable, CaseIterable {
-    /// Towards older posts: reading down a newest-first feed from the top.
-    case older = "Older"
-    /// Towards newer posts: catching up from where one stopped, as read markers assume.
-    case newer = "Newer"
-
+extension ReadingDirection {
     /// Whether `a` is further along than `b` in this direction.
     public func isFurther(_ a: PositionRecord.Progress, than b: PositionRecord.Progress) -> Bool {
         self == .newer ? b < a : a < b

@@ -32,6 +32,9 @@ public struct RestoreStart: Sendable, Equatable {
     /// When synced: what this device's own state would have given instead.
     public var ownSnapshot: PositionSnapshot?
     public var ownSource: Source?
+    /// The way the reader reads, as the register's moves (or the device's own saves) show it:
+    /// what the restoration is given with the snapshot.
+    public var direction: ReadingDirection?
 
     public init(snapshot: PositionSnapshot?, source: Source, device: String? = nil, ownSnapshot: PositionSnapshot? = nil, ownSource: Source? = nil) {
         self.snapshot = snapshot

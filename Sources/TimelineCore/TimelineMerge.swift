@@ -2,17 +2,25 @@ import Foundation
 
 /// Merges what a source returned into the cached timeline: posts are deduplicated by id, the
 /// source's display order is kept, edits replace the cached version, and a cached post the
-/// source no longer has is removed only where the source is authoritative.
+/// source no longer has is removed only where the answer vouches for it.
+///
+/// An answer vouches for what it shows to be next to each other: its posts, one after the other,
+/// with the posts it was asked next to (`Anchors`) and, for a head page, the top of the feed.
+/// Where two of these that the cache holds come one after the other in the answer (with only
+/// posts new to the cache between them), and in the same order in the cache, a cached post
+/// between them that the answer lacks is gone. Nothing else is removed: not by the times the
+/// posts claim (an author's client sets them, and an algorithmic feed is not in time order),
+/// and not where the answer's order disagrees with the cache's.
 public struct TimelineMerge: Sendable, Equatable {
     /// Which cached posts an answer speaks for.
     public enum Coverage: String, Sendable, Equatable {
         /// The whole timeline (a file): a cached post not in the answer is gone.
         case complete
-        /// The newest page (a first request, no cursor): it speaks for every cached post at
-        /// least as new as its oldest post, or shown above the last post it shares with the cache.
+        /// The newest page (a first request, no cursor): it begins at the top of the feed, so it
+        /// also speaks for the cached posts shown above the first one it shares with the cache.
         case head
-        /// A page from the middle (a cursor or max_id): it speaks for the cached posts between
-        /// its newest and oldest posts.
+        /// A page from the middle (a cursor, `max_id`, `min_id`): it speaks for the cached posts
+        /// between posts it shares with the cache (or its anchors), one after the other.
         case window
         /// Posts looked up one by one: each speaks only for itself, placed by time.
         case lookup
@@ -37,9 +45,10 @@ public struct TimelineMerge: Sendable, Equatable {
     /// Where a fetched page sits in the source's timeline, when the request says so.
     public struct Anchors: Sendable, Equatable {
         /// The post just above the page's first post (a page asked for with `max_id` of it, or
-        /// continuing a page that ended with it).
+        /// continuing a page that ended with it). A window's only.
         public var above: String?
-        /// The post just below the page's last post (a page asked for with `min_id` of it).
+        /// The post just below the page's last post (a page asked for with `min_id` of it, or a
+        /// head page asked for with `since_id` of it that did not fill up).
         public var below: String?
 
         public init(above: String? = nil, below: String? = nil) {
@@ -88,49 +97,71 @@ public struct TimelineMerge: Sendable, Equatable {
             merged.append(new)
         }
 
-        // The range the answer speaks for, by time and by position in the cache.
-        let times = incoming.map(\.createdAt)
-        let oldest = times.min()
-        let newest = times.max()
-        let sharedPositions = incoming.compactMap { cachedIndex[$0.id] }
-        let lastShared = sharedPositions.max()
-        let firstShared = sharedPositions.min()
-        func authoritative(_ post: Post, at index: Int) -> Bool {
-            switch coverage {
-            case .complete:
-                return true
-            case .head:
-                guard let oldest else { return false }
-                return post.createdAt >= oldest || (lastShared.map { index < $0 } ?? false)
-            case .lookup:
-                return false
-            case .window:
-                guard let oldest, let newest else { return false }
-                let byTime = post.createdAt >= oldest && post.createdAt <= newest
-                let byPosition = firstShared.map { first in lastShared.map { index > first && index < $0 } ?? false } ?? false
-                return byTime || byPosition
+        // The answer as a run of the source's feed: the anchor above, its posts, the anchor
+        // below. Each member the cache holds, in the run's order, with its place in the cache;
+        // a head page begins at the top of the feed, place -1.
+        var run: [String] = []
+        if let above = anchors.above, coverage == .window { run.append(above) }
+        run += incoming.map(\.id)
+        if let below = anchors.below, coverage == .window || coverage == .head { run.append(below) }
+        let inRun = Set(run)
+        var members: [Int] = coverage == .head ? [-1] : []
+        for id in run { if let index = cachedIndex[id] { members.append(index) } }
+
+        var gone = Set<Int>()
+        switch coverage {
+        case .complete:
+            for (index, post) in cached.enumerated() where !inRun.contains(post.id) { gone.insert(index) }
+        case .lookup:
+            break
+        case .head, .window:
+            // Two members one after the other in the run, in the same order in the cache: the
+            // cached posts between them that the run lacks are gone.
+            for (upper, lower) in zip(members, members.dropFirst()) where upper < lower {
+                for index in (upper + 1)..<lower where !inRun.contains(cached[index].id) { gone.insert(index) }
             }
         }
+
+        // Where the answer goes: in place of the span of the cache its members cover (from the
+        // top for a head page), the cached posts it did not remove before it above and the rest
+        // below; with no member cached, a head page goes on top and any other answer above the
+        // first cached post older than its newest.
+        let placed = members.filter { $0 >= 0 }
+        let spanStart: Int
+        if coverage == .head {
+            spanStart = 0
+        } else if let first = placed.min() {
+            spanStart = first
+        } else if let newest = incoming.map(\.createdAt).max() {
+            spanStart = cached.firstIndex { $0.createdAt < newest } ?? cached.count
+        } else {
+            spanStart = cached.count
+        }
+        // Cached anchors keep their place in the run: above or below the answer's posts.
+        var block: [Post] = []
+        if coverage == .window, let above = anchors.above, let index = cachedIndex[above], !seen.contains(above) {
+            block.append(cached[index])
+        }
+        block += merged
+        if coverage == .window || coverage == .head, let below = anchors.below, let index = cachedIndex[below], !seen.contains(below) {
+            block.append(cached[index])
+        }
+        let blockIds = Set(block.map(\.id))
 
         var above: [Post] = []
         var below: [Post] = []
         var removed: [String] = []
         var retained: [String] = []
-        // `seen` holds the answer's ids: each cached post not among them is placed once.
-        for (index, post) in cached.enumerated() where seen.insert(post.id).inserted {
-            if authoritative(post, at: index) {
+        var placedOnce = Set<String>()
+        for (index, post) in cached.enumerated() where !blockIds.contains(post.id) && placedOnce.insert(post.id).inserted {
+            if gone.contains(index) {
                 removed.append(post.id)
-            } else {
-                retained.append(post.id)
-                // Only a window or a lookup can leave cached posts above what it returned.
-                if coverage == .window || coverage == .lookup, let newest, post.createdAt > newest, firstShared.map({ index < $0 }) ?? true {
-                    above.append(post)
-                } else {
-                    below.append(post)
-                }
+                continue
             }
+            retained.append(post.id)
+            if index < spanStart { above.append(post) } else { below.append(post) }
         }
-        posts = above + merged + below
+        posts = above + block + below
         gapsBelow = coverage == .complete ? [] : Self.gaps(in: posts, cached: cached, cachedGaps: cachedGaps, page: incoming, anchors: anchors)
         self.added = added
         self.updated = updated

@@ -294,16 +294,21 @@ public final class TimelineEngine: @unchecked Sendable {
     /// Where a restore at `now` starts: the live anchor; else, with sync, the register's winner
     /// when another device wrote it; else this device's newest saved snapshot.
     public func restoreStart(at now: Date) -> RestoreStart {
-        let own = locked { tracker.restoreInputWithLiveness(at: now) }
+        let (own, learned) = locked { (tracker.restoreInputWithLiveness(at: now), tracker.learnedDirection) }
         var winner: PositionRecord?
-        if let sync, let store, !own.isLive {
+        var direction = learned
+        if let sync, let store {
             do {
-                winner = sync.components.policy.value(of: try store.register(of: RegisterKey(account: scope.account, timeline: scope.timeline)))
+                let register = try store.register(of: RegisterKey(account: scope.account, timeline: scope.timeline))
+                if !own.isLive { winner = sync.components.policy.value(of: register) }
+                direction = register.learnedDirection ?? learned
             } catch {
                 lastStoreError = error
             }
         }
-        return RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, winner: winner, device: sync?.device)
+        var start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, winner: winner, device: sync?.device)
+        start.direction = direction
+        return start
     }
 
     /// The saved positions, newest first.
@@ -322,7 +327,7 @@ public final class TimelineEngine: @unchecked Sendable {
             return RestoreResult(restoration: ResumePolicy.top(of: index, because: "no saved position: the top of the timeline"),
                                  close: close, restoreSilently: true, suggestions: [], trace: [])
         }
-        let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
+        let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index, direction: start.direction))
         outcome.log(pipeline: pipeline, posts: index.count)
         let suggestions = SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history,
                                                           index: index, now: now, ownReplaced: start.source == .synced ? start.ownSnapshot : nil)
@@ -335,8 +340,20 @@ public final class TimelineEngine: @unchecked Sendable {
             }
         }
         let silent = policy.restoresSilently(after: close, confidence: restoration?.confidence ?? 0)
+        // Restored silently, the app puts the reader there: a background before any scroll saves
+        // that place, not the one before the restore.
+        if silent, let restoration { placed(at: restoration.contentOffset, in: index) }
         return RestoreResult(restoration: restoration, close: close, restoreSilently: silent,
                              suggestions: silent ? [] : suggestions, trace: outcome.trace)
+    }
+
+    /// Tells the engine the app put the reader at `contentOffset` of `index` itself (a
+    /// suggestion the reader took, a restore applied after `restore(in:)` offered a choice), with
+    /// no scroll to observe: the next background saves that place. A silent restore does this
+    /// by itself.
+    public func placed(at contentOffset: Double, in index: TimelineIndex) {
+        let now = clock()
+        locked { tracker.placed(offset: contentOffset, viewportHeight: index.viewportHeight, in: index, at: now) }
     }
 
     /// What `performMaintenance` did.
@@ -412,7 +429,7 @@ public final class TimelineEngine: @unchecked Sendable {
         let start = restoreStart(at: now)
         let snapshot = start.snapshot
         let (pipeline, history) = locked { (self.pipeline, tracker.history) }
-        let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
+        let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index, direction: start.direction))
         // With sync, the other devices' last positions: "Continue from laptop · 3 min ago".
         var others: [PositionSnapshot] = []
         if let sync, let store, let state = try? store.replicaState() {

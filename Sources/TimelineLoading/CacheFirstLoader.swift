@@ -116,6 +116,8 @@ public struct CacheFirstLoader: Sendable {
         /// True when the cache held the post from an earlier load and the strategy only checked
         /// that it still exists.
         public var checked = false
+        /// What the answers told the restoration: the post gone, and the post that follows it.
+        public var findings = ReachFindings()
     }
 
     /// One request of a reach.
@@ -149,7 +151,7 @@ public struct CacheFirstLoader: Sendable {
             // changed since `cached` was read.
             let merge = try store.updateTimeline(scope: scope, refreshedAt: time) { current in
                 let merge = TimelineMerge(cached: current?.posts ?? [], fetched: posts, coverage: source.coverage,
-                                          cachedGaps: current?.gapsBelow ?? [])
+                                          cachedGaps: current?.gapsBelow ?? [], anchors: source.anchors(answerCount: posts.count))
                 return (TimelineStore.TimelineUpdate(posts: merge.posts, unconfirmed: Set(merge.retained), gapsBelow: merge.gapsBelow,
                                                      viewportHeight: viewportHeight), merge)
             }
@@ -165,12 +167,16 @@ public struct CacheFirstLoader: Sendable {
         report.start = start
         // A post the refresh did not bring: fetched when the cache lacks it, or checked when the
         // cache holds it from an earlier load.
+        var findings = ReachFindings()
         if let snapshot = start.snapshot, !((try? outcome.result.get()) ?? []).contains(where: { $0.id == snapshot.postId }) {
-            let reach = try await reachPost(snapshot, source: source, outcome: outcome, report: &report)
+            let reach = try await reachPost(snapshot, direction: start.direction, source: source, outcome: outcome, report: &report)
             if !reach.checked || reach.requestCount > 0 { report.reach = reach }
+            findings = reach.findings
         }
         if let snapshot = start.snapshot, !report.timeline.posts.isEmpty {
-            let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: TimelineIndex(report.timeline)))
+            let request = RestorationRequest(snapshot: snapshot, index: TimelineIndex(report.timeline), direction: start.direction,
+                                             findings: findings)
+            let outcome = pipeline.restore(request)
             report.restoration = outcome.restoration
             if let restoration = outcome.restoration { try store.saveRestoration(restoration, scope: scope, at: now()) }
         }
@@ -186,7 +192,7 @@ public struct CacheFirstLoader: Sendable {
     /// Fetches the post of `snapshot` and the posts around it with the reach strategy, merges
     /// them into the store, and updates the report's timeline. Nothing is asked when the refresh
     /// failed, the source is a file, or there is no reach strategy.
-    func reachPost(_ snapshot: PositionSnapshot, source: TimelineSource, outcome: SourceFetcher.Outcome,
+    func reachPost(_ snapshot: PositionSnapshot, direction: ReadingDirection?, source: TimelineSource, outcome: SourceFetcher.Outcome,
                    report: inout Report) async throws(StoreError) -> ReachReport {
         let strategyName = reach?.name ?? "none"
         var result = ReachReport(postId: snapshot.postId, strategy: strategyName, outcome: .notTried, requests: [], requestCount: 0, bytes: 0, added: 0)
@@ -197,6 +203,7 @@ public struct CacheFirstLoader: Sendable {
                              maxPageSize: pages.maxPageSize, headCursor: outcome.cursor, headLastPost: head.last?.id,
                              cached: Set(report.timeline.posts.map(\.id)))
         goal.isCached = result.checked
+        goal.standIns(of: snapshot, direction: direction ?? .usual, cached: goal.cached, confirmed: Set(head.map(\.id)))
         var run = ReachRun(goal: goal, strategy: reach)
         while let request = run.next() {
             let answered = await pages.answer(request)
@@ -214,7 +221,8 @@ public struct CacheFirstLoader: Sendable {
         result.outcome = run.outcome
         result.requestCount = run.requests
         result.bytes = run.bytes
-        guard !run.pages.isEmpty || run.outcome == .gone else { return result }
+        result.findings = run.findings
+        guard !run.pages.isEmpty || !run.findings.gone.isEmpty else { return result }
         let time = now()
         let fetched = Set(run.pages.flatMap { $0.posts.map(\.id) })
         result.added = try store.updateTimeline(scope: scope, refreshedAt: time) { current in
@@ -227,6 +235,7 @@ public struct CacheFirstLoader: Sendable {
         let stored = try store.storedTimeline(scope: scope)
         report.timeline = Timeline(posts: stored?.posts ?? [], viewportHeight: report.timeline.viewportHeight)
         report.gaps = stored?.gaps ?? []
+        result.outcome = run.outcome(seenIn: report.timeline.posts)
         return result
     }
 }

@@ -98,15 +98,52 @@ public struct SourceFetcher: Sendable {
         }
     }
 
+    /// The most posts one page of each API gives: Mastodon's home timeline caps `limit` at 40,
+    /// Bluesky's `getTimeline` refuses more than 100.
+    public static func maxPageSize(_ api: TimelineSource.API) -> Int { api == .mastodon ? 40 : 100 }
+
+    /// The URL's `limit` (Mastodon's default 20, Bluesky's 50 when it has none).
+    static func requestedLimit(_ url: URL, api: TimelineSource.API) -> Int {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        return items.last { $0.name == "limit" }?.value.flatMap(Int.init).map { max(1, $0) } ?? (api == .mastodon ? 20 : 50)
+    }
+
+    /// `url` with its query item `name` set to `value` (added, or replacing the one there).
+    static func setting(_ name: String, to value: String, in url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        var items = (components.queryItems ?? []).filter { $0.name != name }
+        items.append(URLQueryItem(name: name, value: value))
+        components.queryItems = items
+        return components.url ?? url
+    }
+
+    /// Requests the newest `limit` posts the URL asks for, a page at a time as the API gives
+    /// them (each request's `limit` at most the API's page), continuing below the last page
+    /// (Mastodon `max_id`, Bluesky `cursor`) until `limit` posts came, the feed ended or a page
+    /// failed; a failure after the first page keeps the posts already fetched.
     func fetchHTTP(_ url: URL, api: TimelineSource.API, token: String?, progress: @Sendable (Progress) -> Void) async -> Outcome {
         let client = HTTPTimelineClient(timeout: requestTimeout, exchange: exchange)
-        let (result, attempts) = await attempting(url, progress: progress) { await client.fetchPage(url, api: api, token: token) }
-        var outcome = Outcome(result: result.map(\.posts), attempts: attempts)
-        if case .success(let page) = result {
+        let limit = Self.requestedLimit(url, api: api), pageSize = Self.maxPageSize(api)
+        var request = limit > pageSize ? Self.setting("limit", to: String(pageSize), in: url) : url
+        var posts: [Post] = []
+        var seen = Set<String>()
+        var outcome = Outcome(result: .success([]), attempts: [])
+        while true {
+            let (result, attempts) = await attempting(request, progress: progress) { [request] in await client.fetchPage(request, api: api, token: token) }
+            outcome.attempts += attempts
+            guard case .success(let page) = result else {
+                if posts.isEmpty, case .failure(let error) = result { outcome.result = .failure(error) }
+                break
+            }
+            for post in page.posts where seen.insert(post.id).inserted { posts.append(post) }
             outcome.cursor = page.cursor
-            outcome.bytes = page.answer.body.count
+            outcome.bytes += page.answer.body.count
             outcome.rateLimitSpentUntil = RetryAfter.spentUntil(from: page.answer)
+            guard posts.count < limit, !page.posts.isEmpty, let cursor = page.cursor, outcome.rateLimitSpentUntil == nil else { break }
+            request = Self.setting(api == .mastodon ? "max_id" : "cursor", to: cursor, in: request)
+            request = Self.setting("limit", to: String(min(pageSize, limit - posts.count)), in: request)
         }
+        if case .success = outcome.result { outcome.result = .success(posts) }
         return outcome
     }
 

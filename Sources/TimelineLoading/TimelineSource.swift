@@ -61,12 +61,32 @@ public enum TimelineSource: Sendable, Equatable, CustomStringConvertible {
     var coverage: TimelineMerge.Coverage {
         switch self {
         case .file: return .complete
-        case .mastodon(let url, _), .bluesky(let url, _):
-            // A page asked for with max_id or cursor is a window into the middle of the
-            // timeline; the first page speaks for everything newer than its oldest post.
-            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-            let paged = items.contains { ["max_id", "cursor", "min_id", "since_id"].contains($0.name) }
-            return paged ? .window : .head
+        case .mastodon, .bluesky:
+            // A page asked for with max_id, min_id or a cursor is a window into the middle of the
+            // timeline; the first page (since_id too: its answer begins at the newest post)
+            // speaks for everything above the posts it shares with the cache.
+            let names = Set(queryItems.map(\.name))
+            return names.isDisjoint(with: ["max_id", "cursor", "min_id"]) ? .head : .window
+        }
+    }
+
+    /// The posts the answer is next to, from the request: `max_id` is the post just above the
+    /// page, `min_id` the post just below it, and `since_id` the post just below a page that did
+    /// not fill up (`limit`, Mastodon's default 20), since nothing newer was left out between them.
+    func anchors(answerCount: Int) -> TimelineMerge.Anchors {
+        guard case .mastodon = self else { return TimelineMerge.Anchors() }
+        func value(_ name: String) -> String? { queryItems.last { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 } }
+        var anchors = TimelineMerge.Anchors(above: value("max_id"), below: value("min_id"))
+        if anchors.below == nil, let since = value("since_id"), answerCount < (value("limit").flatMap(Int.init) ?? 20) {
+            anchors.below = since
+        }
+        return anchors
+    }
+
+    private var queryItems: [URLQueryItem] {
+        switch self {
+        case .file: []
+        case .mastodon(let url, _), .bluesky(let url, _): URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         }
     }
 

@@ -204,11 +204,12 @@ extension TimelineStore {
     /// merge `policy` (sync on), the register's winner when another device than `device` wrote
     /// it; else the newest saved snapshot.
     public func restoreStart(scope: StoreScope, policy: (any MergePolicy)?, device: String?) throws(StoreError) -> RestoreStart {
-        let own = try history(scope: scope).first
-        let winner = try policy.flatMap { policy throws(StoreError) in
-            policy.value(of: try register(of: RegisterKey(account: scope.account, timeline: scope.timeline)))
-        }
-        return RestoreStart.choose(own: own, ownIsLive: false, winner: winner, device: device)
+        let history = try history(scope: scope)
+        let register = try policy == nil ? nil : register(of: RegisterKey(account: scope.account, timeline: scope.timeline))
+        let winner = policy.flatMap { policy in register.flatMap { policy.value(of: $0) } }
+        var start = RestoreStart.choose(own: history.first, ownIsLive: false, winner: winner, device: device)
+        start.direction = register?.learnedDirection ?? ReadingDirection.learned(fromHistory: history)
+        return start
     }
 
     public struct PendingWrite: Sendable, Equatable {

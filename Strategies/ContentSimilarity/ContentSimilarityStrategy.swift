@@ -7,8 +7,13 @@ import ValueTree
 /// similarity over words (`TextIndex`), at least `Threshold`. It finds a post deleted and
 /// re-drafted under a new id with the same or a lightly edited text. A redraft is written by the
 /// same account after its original, so where the saved post's author or creation time is
-/// known, a post by another account or created before it is no stand-in: a post it reposted or
-/// quoted, or a repost of it, whose text it repeats. Confidence is the similarity.
+/// known, a post by another account, or created before it or in the same instant, is no
+/// stand-in: a post it reposted or quoted, a repost of it, or the next post of a thread or a bot
+/// posted within the same second, whose text it repeats. A redraft is also written after the
+/// original was deleted, which is after the reader saw it: a post created more than `ClockSlack`
+/// seconds before the position was saved stood beside the saved post then, and is another post
+/// that reads alike (a bot's or a template's), not its redraft. The saved post itself, still
+/// there, is its own best match. Confidence is the similarity.
 ///
 /// TF-IDF cosine rather than MinHash: posts are short (tens of words), where MinHash estimates
 /// are noisy unless many hash functions are used; cosine is exact and deterministic, weighs rare
@@ -17,32 +22,42 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
     public static let thresholdParameter = Parameter<Double>(
         "Threshold", help: "Least cosine similarity (0 to 1) a candidate needs.", default: 0.3, range: 0...1)
 
+    public static let clockSlackParameter = Parameter<Double>(
+        "ClockSlack",
+        help: "Seconds a redraft may seem to predate the saved position, for clocks that disagree; a post created earlier stood beside the saved one and is no stand-in.",
+        default: 600, minimum: 0, maximum: 315_360_000)
+
     public static let type = StrategyType(
         name: "ContentSimilarity", kind: .restoration,
         summary: "Finds the post whose text is most similar to the saved text (TF-IDF cosine).",
-        parameters: [thresholdParameter.declaration],
+        parameters: [thresholdParameter.declaration, clockSlackParameter.declaration],
         scenarios: ContentSimilarityStrategy.scenarios
     ) { options in
-        .restoration(ContentSimilarityStrategy(threshold: options(thresholdParameter)))
+        .restoration(ContentSimilarityStrategy(threshold: options(thresholdParameter), clockSlack: options(clockSlackParameter)))
     }
 
     public let threshold: Double
+    public let clockSlack: Double
 
-    public init(threshold: Double = thresholdParameter.defaultValue) {
+    public init(threshold: Double = thresholdParameter.defaultValue, clockSlack: Double = clockSlackParameter.defaultValue) {
         self.threshold = threshold
+        self.clockSlack = clockSlack
     }
 
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
         guard let text = request.snapshot?.text, !text.isEmpty, request.index.count > 0 else { return nil }
         // Where the saved post was: its stand-ins are looked for there as well as at the top.
         let near = request.snapshot?.index.map { min(max(0, $0), request.index.count - 1) }
-        let created = request.snapshot?.postCreatedAt, author = request.snapshot?.author
+        let created = request.snapshot?.postCreatedAt, author = request.snapshot?.author, saved = request.snapshot?.postId
+        let standingThen = request.snapshot?.savedAt?.addingTimeInterval(-clockSlack)
         let posts = request.index.posts
         let similar = request.index.textIndex.mostSimilar(to: text, threshold: max(threshold, 1e-9), limit: created == nil && author == nil ? 1 : 8,
                                                           near: near)
         guard let best = similar.first(where: { candidate in
             let post = posts[candidate.text]
-            if let created, post.createdAt < created { return false }
+            if post.id == saved { return true }
+            if let created, post.createdAt <= created { return false }
+            if let standingThen, post.createdAt < standingThen { return false }
             if let author, let other = post.author, other != author { return false }
             return true
         }) else { return nil }
@@ -74,6 +89,15 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
             Post(id: "bob-original", createdAt: base.addingTimeInterval(-900), author: "bob", text: text),
             Post(id: "redraft", createdAt: base.addingTimeInterval(-300), author: "alice", text: "RT @bob: the " + text + " (fixed)"),
         ]
+        // A bot's thread: two posts in the same second that read almost alike.
+        var deletedInThread = PositionSnapshot(postId: "t1", postCreatedAt: base, text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped")
+        deletedInThread.author = "erin"
+        // Saved an hour after its post was written (an hour before `base`).
+        var savedLater = PositionSnapshot(postId: "t0", postCreatedAt: base.addingTimeInterval(-7_200),
+                                          text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped", savedAt: base.addingTimeInterval(-3_600))
+        savedLater.author = "erin"
+        let thread = [Post(id: "t2", createdAt: base, author: "erin", text: "Daily build 1042 passed: 312 tests, 0 failures, 5 skipped"),
+                      Post(id: "other", createdAt: base.addingTimeInterval(-60), author: "frank", text: "Weather is grey again in the north")]
         return [
             StrategyScenario(name: "re-drafted under a new id", timeline: Timeline(posts: posts), snapshot: snapshot,
                              // The TF-IDF cosine of the two texts over these four, by the formula in TextIndex.
@@ -86,6 +110,19 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
                              expectedPlacement: .standIn),
             StrategyScenario(name: "only reposts of the deleted post by other accounts: no stand-in", timeline: Timeline(posts: Array(reposts.prefix(3))),
                              snapshot: deletedRepost, expectedPostId: nil),
+            StrategyScenario(name: "the next post of a thread, posted in the same second, is no stand-in for a deleted one",
+                             timeline: Timeline(posts: thread), snapshot: deletedInThread, expectedPostId: nil),
+            StrategyScenario(name: "a post that reads alike but stood beside the saved one when it was saved is no redraft",
+                             timeline: Timeline(posts: [Post(id: "template", createdAt: base.addingTimeInterval(-5_000), author: "erin",
+                                                             text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped")]),
+                             snapshot: savedLater, expectedPostId: nil),
+            StrategyScenario(name: "within ClockSlack of the save, a post may be the redraft of a device whose clock runs ahead",
+                             timeline: Timeline(posts: [Post(id: "redraft", createdAt: base.addingTimeInterval(-5_000), author: "erin",
+                                                             text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped")]),
+                             snapshot: savedLater, parameters: ["ClockSlack": .init(value: .real(3_600))], expectedPostId: "redraft"),
+            StrategyScenario(name: "the saved post itself, still there, is its own best match",
+                             timeline: Timeline(posts: thread + [Post(id: "t1", createdAt: base, author: "erin", text: deletedInThread.text)]),
+                             snapshot: deletedInThread, expectedPostId: "t1", expectedConfidence: 1),
         ]
     }()
 }

@@ -3,27 +3,34 @@ import StrategyKit
 import TimelineCore
 import ValueTree
 
-/// NeighborAnchor: when the saved post is gone, the nearest surviving neighbour recorded in the
-/// snapshot stands in for it. Neighbours are tried nearest first and, at equal distance, the one
-/// below (next in reading direction) first: below 1, above 1, below 2, above 2, … up to `Depth`
-/// per side. Confidence is `0.9 − 0.1 × (distance − 1)`, never below 0.1.
+/// NeighborAnchor: when the saved post is gone, the next surviving post in the reader's direction
+/// stands in for it (`ReadingDirection.standInOrder`, the one rule of deleted posts). Reading down
+/// (`Older`), every recorded neighbour below is tried, nearest first, before any above; catching
+/// up (`Newer`), the ones above first. `Direction: Learned` (the default) takes the way the
+/// reader's own saves moved, and `Older` while they show none. When reaching the post told that
+/// the source has it no more and which post follows it on that side, that post stands in first,
+/// even for a position saved without neighbours (an id alone, as read markers carry). Neighbours
+/// the source said are gone are skipped. Confidence is `0.9 − 0.1 × (distance − 1)`, never below
+/// 0.1; the source's own survivor counts as distance 1.
 public struct NeighborAnchorStrategy: RestorationStage, DeclaredStrategy {
     public static let depthParameter = Parameter<Int>(
         "Depth", help: "How many recorded neighbours to consult on each side.", default: 5, range: 1...100)
 
     public static let type = StrategyType(
         name: "NeighborAnchor", kind: .restoration,
-        summary: "Stands in the nearest surviving neighbour of the saved post (below first at equal distance).",
-        parameters: [depthParameter.declaration],
+        summary: "Stands in the next surviving neighbour of the saved post in the reader's direction (below when reading down).",
+        parameters: [depthParameter.declaration, DirectionChoice.parameter.declaration],
         scenarios: NeighborAnchorStrategy.scenarios
     ) { options in
-        .restoration(NeighborAnchorStrategy(depth: options(depthParameter)))
+        .restoration(NeighborAnchorStrategy(depth: options(depthParameter), direction: options(DirectionChoice.parameter)))
     }
 
     public let depth: Int
+    public let direction: DirectionChoice
 
-    public init(depth: Int = depthParameter.defaultValue) {
+    public init(depth: Int = depthParameter.defaultValue, direction: DirectionChoice = DirectionChoice.parameter.defaultValue) {
         self.depth = depth
+        self.direction = direction
     }
 
     public static func confidence(distance: Int) -> Double {
@@ -32,16 +39,21 @@ public struct NeighborAnchorStrategy: RestorationStage, DeclaredStrategy {
 
     public func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth _: Int) -> Candidate? {
         guard let snapshot = request.snapshot else { return nil }
-        let above = snapshot.neighbors.above, below = snapshot.neighbors.below
-        for distance in 1...depth {
-            for (side, list) in [("below", below), ("above", above)] where distance <= list.count {
-                let id = list[distance - 1]
-                if let index = request.index.index(of: id) {
-                    return Candidate(
-                        index: index, confidence: NeighborAnchorStrategy.confidence(distance: distance), method: .neighborAnchor,
-                        placement: .standIn, strategy: name,
-                        explanation: "post \(snapshot.postId) is gone; its neighbour \(id), \(distance) \(side), survives at index \(index)")
-                }
+        let way = direction.resolve(learned: request.direction) ?? .usual
+        let findings = request.findings
+        if findings.gone.contains(snapshot.postId), let survivor = findings.survivor(ahead: way), let index = request.index.index(of: survivor) {
+            return Candidate(
+                index: index, confidence: NeighborAnchorStrategy.confidence(distance: 1), method: .neighborAnchor, placement: .standIn,
+                strategy: name,
+                explanation: "post \(snapshot.postId) is gone; the source has \(survivor) next \(way.ahead), at index \(index)")
+        }
+        for (id, distance, side) in way.standInOrder(above: snapshot.neighbors.above, below: snapshot.neighbors.below, depth: depth)
+        where !findings.gone.contains(id) {
+            if let index = request.index.index(of: id) {
+                return Candidate(
+                    index: index, confidence: NeighborAnchorStrategy.confidence(distance: distance), method: .neighborAnchor,
+                    placement: .standIn, strategy: name,
+                    explanation: "post \(snapshot.postId) is gone; its neighbour \(id), \(distance) \(side.rawValue), survives at index \(index)")
             }
         }
         return nil
@@ -53,17 +65,49 @@ public struct NeighborAnchorStrategy: RestorationStage, DeclaredStrategy {
         let snapshot = PositionSnapshot(postId: "p5", postCreatedAt: posts[5].createdAt, viewportY: 0, contentOffset: 500,
                                         index: 5, timelineCount: 10,
                                         neighbors: .init(above: ["p4", "p3", "p2"], below: ["p6", "p7", "p8"]))
+        let idOnly = PositionSnapshot(postId: "p5")
         return [
             StrategyScenario(name: "below wins at equal distance", timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
                              snapshot: snapshot, expectedPostId: "p6", expectedMethod: .neighborAnchor,
                              // Distance 1: 0.9 − 0.1 × (1 − 1).
                              expectedConfidence: 0.9, expectedPlacement: .standIn,
                              expectedExplanation: "post p5 is gone; its neighbour p6, 1 below, survives at index 5"),
-            StrategyScenario(name: "above 1 before below 2",
+            StrategyScenario(name: "reading down, the next survivor below before the nearer one above",
                              timeline: Timeline(posts: posts.filter { !["p5", "p6"].contains($0.id) }),
-                             snapshot: snapshot, expectedPostId: "p4", expectedMethod: .neighborAnchor,
-                             expectedConfidence: 0.9, expectedPlacement: .standIn,
-                             expectedExplanation: "post p5 is gone; its neighbour p4, 1 above, survives at index 4"),
+                             snapshot: snapshot, expectedPostId: "p7", expectedMethod: .neighborAnchor,
+                             // Distance 2: 0.9 − 0.1 × (2 − 1).
+                             expectedConfidence: 0.8, expectedPlacement: .standIn,
+                             expectedExplanation: "post p5 is gone; its neighbour p7, 2 below, survives at index 5"),
+            StrategyScenario(name: "catching up (learned), the next survivor above before the nearer one below",
+                             timeline: Timeline(posts: posts.filter { !["p5", "p4"].contains($0.id) }),
+                             snapshot: snapshot, direction: .newer, expectedPostId: "p3", expectedMethod: .neighborAnchor,
+                             expectedConfidence: 0.8, expectedPlacement: .standIn,
+                             expectedExplanation: "post p5 is gone; its neighbour p3, 2 above, survives at index 3"),
+            StrategyScenario(name: "Direction: Older overrides what was learned",
+                             timeline: Timeline(posts: posts.filter { !["p5", "p6"].contains($0.id) }),
+                             snapshot: snapshot, direction: .newer, parameters: ["Direction": .init(value: .string("Older"))],
+                             expectedPostId: "p7", expectedConfidence: 0.8),
+            StrategyScenario(name: "below only when nothing survives above, catching up",
+                             timeline: Timeline(posts: posts.filter { !["p2", "p3", "p4", "p5"].contains($0.id) }),
+                             snapshot: snapshot, direction: .newer, expectedPostId: "p6", expectedConfidence: 0.9,
+                             expectedExplanation: "post p5 is gone; its neighbour p6, 1 below, survives at index 2"),
+            StrategyScenario(name: "a neighbour the source said is gone is skipped",
+                             timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
+                             snapshot: snapshot, findings: ReachFindings(gone: ["p5", "p6"]), expectedPostId: "p7",
+                             expectedConfidence: 0.8),
+            StrategyScenario(name: "an id alone: the source's next post below the gone one stands in",
+                             timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
+                             snapshot: idOnly, findings: ReachFindings(gone: ["p5"], survivorBelow: "p8", survivorAbove: "p4"),
+                             expectedPostId: "p8", expectedMethod: .neighborAnchor, expectedConfidence: 0.9, expectedPlacement: .standIn,
+                             expectedExplanation: "post p5 is gone; the source has p8 next below, at index 7"),
+            StrategyScenario(name: "an id alone, catching up: the source's next post above",
+                             timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
+                             snapshot: idOnly, direction: .newer,
+                             findings: ReachFindings(gone: ["p5"], survivorBelow: "p8", survivorAbove: "p4"),
+                             expectedPostId: "p4", expectedConfidence: 0.9,
+                             expectedExplanation: "post p5 is gone; the source has p4 next above, at index 4"),
+            StrategyScenario(name: "an id alone and nothing learned: no candidate",
+                             timeline: Timeline(posts: posts.filter { $0.id != "p5" }), snapshot: idOnly, expectedPostId: nil),
             StrategyScenario(name: "no neighbour survives",
                              timeline: Timeline(posts: posts.filter { ["p0", "p1", "p9"].contains($0.id) }),
                              snapshot: snapshot, expectedPostId: nil),

@@ -5,15 +5,18 @@ import ValueTree
 /// around it.
 ///
 /// - Where the source pages by post (Mastodon): the post by id (`statuses/:id`), then the page
-///   just below it (`max_id`): two requests. A deleted post is reported gone by the first, and the
-///   second holds the next surviving post below it, where the reader goes back to.
+///   next to it on the reader's side (`max_id` reading down, `min_id` catching up): two
+///   requests. A deleted post is reported gone by the first, and the second begins with the
+///   next surviving post, where the reader goes to; a page that meets cached posts also removes
+///   the ones the server deleted between them.
 /// - Where it pages only from the top (Bluesky): pages of `PageSize` from the end of the head page
 ///   until one holds the post, or goes past it (posts older than it), or
 ///   `MaxRequests` is nearly spent; then, if the post was not found, a lookup (`getPosts`) tells a
-///   deleted post from one beyond the budget.
+///   deleted post from one beyond the budget. For a deleted post, the neighbours that would
+///   stand in for it that the cache holds unconfirmed are looked up in turn, until one exists.
 /// - A post the cache holds in a part the refresh did not cover is checked with one lookup when
 ///   `Verify` is on: if the server deleted it, it leaves the cache, and the reader goes to the
-///   next surviving post below it.
+///   next surviving post (found as above).
 public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
     public static let pageSizeParameter = Parameter<Int>(
         "PageSize", help: "Posts asked for per page; the API's own maximum caps it (Mastodon 40, Bluesky 100).", default: 100, range: 1...100)
@@ -42,19 +45,41 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
     }
 
     public func next(toward goal: ReachGoal, after exchanges: [ReachExchange]) -> PageRequest? {
-        if goal.isCached { return verify && exchanges.isEmpty ? .post(goal.postId) : nil }
         let limit = min(pageSize, goal.maxPageSize)
+        if goal.isCached {
+            guard verify else { return nil }
+            guard !exchanges.isEmpty else { return .post(goal.postId) }
+            guard goal.isGone(by: exchanges) else { return nil }
+            return afterGone(goal, exchanges, limit: limit)
+        }
         if goal.pagesByPost {
             switch exchanges.count {
             case 0: return .post(goal.postId)
-            case 1: return .below(post: goal.postId, limit: limit)
+            case 1: return goal.pageAhead(limit: limit)
             default: return nil
             }
         }
+        if goal.isGone(by: exchanges) { return afterGone(goal, exchanges, limit: limit) }
         if goal.isReached(by: exchanges) || exchanges.contains(where: \.request.isLookup) { return nil }
         let cursor = goal.topCursor(after: exchanges)
         guard let cursor, !goal.isPassed(by: exchanges), exchanges.count < maxRequests - 1 else { return .post(goal.postId) }
         return .top(cursor: cursor, limit: limit)
+    }
+
+    /// After a lookup said the post is gone: where the source pages by post, the page next to
+    /// it on the reader's side; else the unconfirmed stand-ins, one lookup each, within the budget.
+    private func afterGone(_ goal: ReachGoal, _ exchanges: [ReachExchange], limit: Int) -> PageRequest? {
+        if goal.pagesByPost {
+            let asked = exchanges.contains { exchange in
+                switch exchange.request {
+                case .below(let post, _), .above(let post, _): post == goal.postId
+                default: false
+                }
+            }
+            return asked ? nil : goal.pageAhead(limit: limit)
+        }
+        guard exchanges.count < maxRequests else { return nil }
+        return goal.nextStandInToCheck(after: exchanges).map { .post($0) }
     }
 
     static let scenarios: [ReachScenario] = [

@@ -103,7 +103,7 @@ struct PipelineTests {
     @Test("bad specs are clear errors", arguments: [
         ("ExactMatch > TemporalProximty", "unknown strategy \"TemporalProximty\"; did you mean \"TemporalProximity\"? Registered: \(Self.stageNames.joined(separator: ", "))"),
         ("TemporalProximity(Window: -5)", "TemporalProximity: Window: -5 is less than the minimum 0 (allowed: ≥ 0 and ≤ 315360000)"),
-        ("ContentSimilarity(Treshold: 0.5)", "ContentSimilarity: Treshold: unknown key \"Treshold\"; did you mean \"Threshold\"? Valid keys: Threshold, Weight"),
+        ("ContentSimilarity(Treshold: 0.5)", "ContentSimilarity: Treshold: unknown key \"Treshold\"; did you mean \"Threshold\"? Valid keys: Threshold, ClockSlack, Weight"),
         ("Fallback(Mode: Top)", "Fallback: Mode: \"Top\" is not one of the allowed values: \"NearestContent\", \"TopOfTimeline\", \"LastKnownPosition\", \"NewestPost\", \"OldestPost\""),
         ("ExactMatch(", "invalid --strategy spec at column 12: expected a strategy name at the end"),
         ("ViewportAnchor > ExactMatch", "ViewportAnchor is a positioning strategy; it can only come last in a pipeline"),

@@ -22,7 +22,7 @@ public enum ScenarioRunner {
                 throw StrategyError("\(type.name) built no restoration stage for its scenario \"\(scenario.name)\"")
             }
             var trace: [StageVerdict] = []
-            let request = RestorationRequest(snapshot: scenario.snapshot, index: TimelineIndex(scenario.timeline))
+            let request = scenario.request
             return Result(scenario: scenario, candidate: stage.propose(request, trace: &trace, depth: 0))
         }
     }

@@ -60,9 +60,10 @@ struct PersistenceTests {
             #expect(index.textIndexBuildNanoseconds == nil)
             engine.observeScroll(offset: 2000, viewportHeight: 600, in: index)
             engine.observe(.background, in: index)
-            // p20 is re-drafted: gone, and the same text under a new id in its place.
+            // p20 is re-drafted: gone, and the same text under a new id, written a minute later.
             var redrafted = posts
             redrafted[20].id = "p20-redraft"
+            redrafted[20].createdAt = clock.now.addingTimeInterval(60)
             try store.saveTimeline(redrafted, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
             let saved = try #require(try store.timeline(scope: scope))
             try engine.keepIndex(of: engine.index(of: saved), for: saved)

@@ -31,6 +31,10 @@ struct PluginFacadeTests {
         #expect(result.restoration?.strategy == "SameAuthor")
         #expect(result.trace.map(\.stage).prefix(2) == ["ExactMatch", "SameAuthor"])
         try engine.reload(configuration: configuration.configuration)
+        // The silent restore put the reader on the stand-in; back on the saved post, it is deleted again.
+        engine.observeScroll(offset: 10 * 100, viewportHeight: 600, in: index)
+        engine.observe(.background, in: index)
+        engine.observe(.foreground)
         #expect(engine.restore(in: gone).restoration?.strategy == "SameAuthor")
     }
 }

@@ -46,6 +46,33 @@ struct TimelineEngineTests {
         #expect(result.restoration?.contentOffset == 1790.0)
     }
 
+    @Test("a background after a silent restore and no scroll saves where the restore put the reader, not the old offset")
+    func backgroundAfterRestore() throws {
+        let clock = TestClock()
+        let engine = try TimelineEngine(clock: { clock.now })
+        let before = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
+        engine.observeScroll(offset: 1230, viewportHeight: 600, in: before)
+        engine.observe(.background, in: before)
+        clock.advance(10)
+        engine.observe(.foreground)
+        let fresh = (0..<7).map { Post(id: "new\($0)", createdAt: Date(timeIntervalSince1970: 1_700_000_100 + Double($0)), height: 80) }
+        let after = TimelineIndex(Timeline(posts: fresh + Self.posts, viewportHeight: 600))
+        let result = engine.restore(in: after)
+        #expect(result.restoreSilently)
+        #expect(result.restoration?.postId == "p12")
+        // Put down again before any scroll: the save is p12 at the restored offset. At the old
+        // offset, 1230, the new timeline shows p6: a place the reader never saw.
+        clock.advance(5)
+        engine.observe(.background, in: after)
+        #expect(engine.history.first?.postId == "p12")
+        #expect(engine.history.first?.contentOffset == 1790)
+        // A suggestion the app applied itself, told with placed(at:in:): the same.
+        engine.observe(.foreground)
+        engine.placed(at: 4000 + 560, in: after)
+        engine.observe(.background, in: after)
+        #expect(engine.history.first?.postId == "p40")
+    }
+
     @Test("after a hard close the result carries suggestions unless confident enough")
     func hardClose() throws {
         let clock = TestClock()

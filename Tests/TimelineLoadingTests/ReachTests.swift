@@ -63,6 +63,30 @@ struct ReachTests {
         return setup
     }
 
+    @Test("a fetch whose limit is more than one page of the API pages until its limit, contiguous, each request within the API's page",
+          arguments: [true, false])
+    func fetchPagesUntilLimit(mastodon: Bool) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TimelineStore(path: directory.appendingPathComponent("device.sqlite").path)
+        let server = try FakeTimelineServer(mastodon: mastodon, posts: Self.feed(600))
+        let setup = Setup(directory: directory, store: store, server: server)
+        let url = URL(string: server.timelineURL.absoluteString.replacingOccurrences(of: "limit=40", with: "limit=250"))!
+        let source: TimelineSource = mastodon ? .mastodon(url, tokenVariable: "TEST_TOKEN") : .bluesky(url, tokenVariable: "TEST_TOKEN")
+        let report = try await setup.loader().load(from: source)
+        #expect(report.timeline.posts.map(\.id) == (351...600).reversed().map(String.init))
+        #expect(report.gaps == [])
+        let limits = server.requests.compactMap { URLComponents(string: "http://h" + $0)?.queryItems?.first { $0.name == "limit" }?.value }
+        #expect(limits == (mastodon ? ["40", "40", "40", "40", "40", "40", "10"] : ["100", "100", "50"]))
+        // Each page continues below the last one.
+        let continued = server.requests.dropFirst().allSatisfy { $0.contains(mastodon ? "max_id=" : "cursor=") }
+        #expect(continued)
+        // A limit within one page is one request, as asked.
+        let before = server.requests.count
+        _ = try await setup.loader().load(from: setup.source)
+        #expect(server.requests.count == before + 1)
+    }
+
     @Test("Mastodon: the synced post 360 posts below the head page is reached in two requests, and the reader lands on it")
     func mastodonLaptop() async throws {
         let setup = try await Self.laptop(mastodon: true)
@@ -95,11 +119,13 @@ struct ReachTests {
         #expect(checked.reach?.outcome == .reached)
         #expect(checked.reach?.requests.map(\.request.description) == ["post 790"])
         #expect(checked.restoration?.postId == "790")
-        // Then 790 is deleted on the server: the lookup says so, and the restore goes below it.
+        // Then 790 is deleted on the server: the lookup says so, the page below it says which
+        // post follows it now, and the restore goes there.
         setup.server.change { $0.delete(["790"]) }
         let gone = try await setup.loader().load(from: setup.source)
         #expect(gone.reach?.outcome == .gone)
-        #expect(gone.reach?.requestCount == 1)
+        #expect(gone.reach?.requests.map(\.request.description) == ["post 790", "page of 40 below 790"])
+        #expect(gone.reach?.findings == ReachFindings(gone: ["790"], survivorBelow: "789"))
         #expect(!gone.timeline.posts.contains { $0.id == "790" })
         #expect(gone.restoration?.postId == "789")
     }

@@ -100,6 +100,66 @@ struct TimelineMergeTests {
         #expect(above.posts.map(\.id).prefix(6) == ["p1", "p2", "p3", "p4", "p5", "p20"])
     }
 
+    @Test("a page asked above a post (min_id) is contiguous with it: no gap between the page and that post")
+    func minIdAnchor() {
+        // The cache holds p10…p12 below a gap; the page asked with min_id=p10 is p7…p9.
+        let cached = Self.posts([1, 2, 10, 11, 12])
+        let merge = TimelineMerge(cached: cached, fetched: Self.posts([7, 8, 9]), coverage: .window, cachedGaps: ["p2"],
+                                  anchors: TimelineMerge.Anchors(below: "p10"))
+        #expect(merge.posts.map(\.id) == ["p1", "p2", "p7", "p8", "p9", "p10", "p11", "p12"])
+        #expect(merge.gaps == [TimelineGap(above: "p2", below: "p7")])
+        // And one asked below a post (max_id) is contiguous with it from above.
+        let below = TimelineMerge(cached: cached, fetched: Self.posts([3, 4]), coverage: .window, cachedGaps: ["p2"],
+                                  anchors: TimelineMerge.Anchors(above: "p2"))
+        #expect(below.posts.map(\.id) == ["p1", "p2", "p3", "p4", "p10", "p11", "p12"])
+        #expect(below.gaps == [TimelineGap(above: "p4", below: "p10")])
+    }
+
+    @Test("a post whose claimed time is far off removes nothing the page did not cover")
+    func claimedTimesRemoveNothing() {
+        let cached = Self.posts(Array(10...49))
+        // A head page of new posts, one of them dated years back (an author's client sets it).
+        var fetched = Self.posts([1, 2, 3])
+        fetched[1].createdAt = Date(timeIntervalSince1970: 1_577_836_800)
+        let old = TimelineMerge(cached: cached, fetched: fetched, coverage: .head)
+        #expect(old.removed == [])
+        #expect(old.posts.count == 43)
+        // A page below p30 with a post dated far ahead speaks only for what it shares.
+        var ahead = Self.posts([31, 32])
+        ahead[0].createdAt = Date(timeIntervalSince1970: 4_102_444_800)
+        let window = TimelineMerge(cached: cached, fetched: ahead, coverage: .window, anchors: TimelineMerge.Anchors(above: "p30"))
+        #expect(window.removed == [])
+        #expect(window.posts.map(\.id) == cached.map(\.id))
+    }
+
+    @Test("a page that repeats one post of the head page (an overlap) removes nothing")
+    func overlapRemovesNothing() {
+        let cached = Self.posts(Array(0...39) + [100, 101, 102])
+        let page = [Self.post(39)] + Self.posts([103, 104])
+        let merge = TimelineMerge(cached: cached, fetched: page, coverage: .window, cachedGaps: ["p39"], anchors: TimelineMerge.Anchors(above: "p102"))
+        #expect(merge.removed == [])
+        #expect(Set(merge.posts.map(\.id)) == Set(cached.map(\.id) + ["p103", "p104"]))
+    }
+
+    @Test("in an algorithmic feed a page keeps the post it brought and the cached posts it does not show")
+    func algorithmicWindow() {
+        // Display order is not time order: the page's times span every cached post's.
+        let cached = [Self.post(5), Self.post(50), Self.post(1), Self.post(30)]
+        let page = [Self.post(40), Self.post(2), Self.post(60)]
+        let merge = TimelineMerge(cached: cached, fetched: page, coverage: .window, anchors: TimelineMerge.Anchors(above: "p30"))
+        #expect(merge.removed == [])
+        #expect(merge.posts.map(\.id) == ["p5", "p50", "p1", "p30", "p40", "p2", "p60"])
+        #expect(merge.gaps == [])
+    }
+
+    @Test("a page asked with since_id that did not fill up is contiguous with that post")
+    func sinceIdAnchor() {
+        let cached = Self.posts([5, 6, 7])
+        let merge = TimelineMerge(cached: cached, fetched: Self.posts([1, 2]), coverage: .head, anchors: TimelineMerge.Anchors(below: "p5"))
+        #expect(merge.gaps == [])
+        #expect(TimelineMerge(cached: cached, fetched: Self.posts([1, 2]), coverage: .head).gaps == [TimelineGap(above: "p2", below: "p5")])
+    }
+
     @Test("a measured height survives a refresh that carries none")
     func heights() {
         var measured = Self.post(1)
