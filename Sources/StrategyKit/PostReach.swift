@@ -162,9 +162,18 @@ extension ReachGoal {
 
     /// True when a page in `exchanges` went past the post: its last post is older than the
     /// goal's by more than `margin` seconds. (A page that meets cached posts has not: the post
-    /// may lie in another gap further down.)
+    /// may lie in another gap further down.) Only in a feed in time order: where the pages so far
+    /// show a post newer than one above it by more than `margin` (an algorithmic feed), times say
+    /// nothing of where the post is, and nothing is passed.
     public func isPassed(by exchanges: [ReachExchange], margin: TimeInterval = 300) -> Bool {
         guard let createdAt = postCreatedAt else { return false }
+        var previous: Date?
+        for exchange in exchanges where !exchange.request.isLookup {
+            for post in exchange.answer.posts {
+                if let previous, post.createdAt > previous.addingTimeInterval(margin) { return false }
+                previous = post.createdAt
+            }
+        }
         return exchanges.contains { exchange in
             guard !exchange.request.isLookup, let last = exchange.answer.posts.last else { return false }
             return last.createdAt < createdAt.addingTimeInterval(-margin)

@@ -23,6 +23,9 @@ public struct ReachScenario: Sendable {
     /// True when the device cached the post and the 40 below it earlier (a window the refresh
     /// did not cover).
     public let cachedAround: Bool
+    /// True for an algorithmic feed: display order is not time order (each post's time is
+    /// another post's, drawn by a fixed permutation).
+    public let algorithmic: Bool
     /// How the run must end.
     public let expected: ReachRun.Outcome
     /// The most requests it may make.
@@ -31,8 +34,10 @@ public struct ReachScenario: Sendable {
     public let parameters: Value.Dictionary
 
     public init(name: String, api: API, feedSize: Int = 1_000, headPage: Int = 40, target: Int, deleted: Bool = false,
-                cachedAround: Bool = false, expected: ReachRun.Outcome, maxRequests: Int, parameters: Value.Dictionary = [:]) {
+                cachedAround: Bool = false, algorithmic: Bool = false, expected: ReachRun.Outcome, maxRequests: Int,
+                parameters: Value.Dictionary = [:]) {
         self.cachedAround = cachedAround
+        self.algorithmic = algorithmic
         self.name = name
         self.api = api
         self.feedSize = feedSize
@@ -55,7 +60,10 @@ public struct ReachScenario: Sendable {
     /// The feed: `feedSize` posts, one minute apart, newest first.
     public var feed: PagedTimeline {
         let base = Date(timeIntervalSince1970: 1_700_000_000)
-        let posts = (0..<feedSize).map { Post(id: "s\($0)", createdAt: base.addingTimeInterval(Double(-60 * $0)), author: "a\($0 % 7)",
+        // Algorithmic: post n takes the time of post (n × 7919) mod feedSize, a permutation when
+        // feedSize is not a multiple of the prime 7919.
+        let minutes = { (n: Int) in self.algorithmic ? (n * 7919) % self.feedSize : n }
+        let posts = (0..<feedSize).map { Post(id: "s\($0)", createdAt: base.addingTimeInterval(Double(-60 * minutes($0))), author: "a\($0 % 7)",
                                               text: "scenario post \($0)") }
         let gone: Set<String> = deleted ? ["s\(target)"] : []
         return api == .mastodon ? .mastodon(posts, deleted: gone) : .bluesky(posts, deleted: gone)

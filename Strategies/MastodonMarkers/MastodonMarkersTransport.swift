@@ -9,9 +9,17 @@ import TimelineCore
 /// app that uses markers. Only a post id crosses: a marker holds `last_read_id` alone.
 ///
 /// - **Pull** reads the marker as the head of the pseudo-device `mastodon` in the `Account` /
-///   home register: numbered by the marker's version (plus one), stamped with its `updated_at`,
-///   with an empty context (the marker saw nothing); its progress is the post's id, whose order
-///   Mastodon's ids (time-ordered) share. A device's next save has seen it.
+///   home register: numbered and stamped by its `updated_at` (the server's clock; by its
+///   `version` where a server gives no time), with an empty context (the marker saw nothing); its
+///   progress is the post's time read from its id where the id holds a plausible one (Mastodon's
+///   and Takahē's time-ordered ids). A device's next save has seen it.
+/// - The marker carries what the server's clock is to the pulling device: the answer's `Date`
+///   bounds it, so the marker's update orders against the device's own writes by true time
+///   (`ClockOffsets`), as CausalFurthest orders any two devices' writes. A move back on one device
+///   (pushed as below) is then later than the other device's position further along, and wins
+///   there too: the devices agree.
+/// - What a marker cannot carry, the transport cannot keep: the place within the post, the
+///   visit (so a glance pushed to it counts as reading), and which device moved it.
 /// - **Push** moves the marker to the register's winner, but only forward (to a later id), or
 ///   backwards when the winner is an explicit move back (a reset) written after the marker was
 ///   last updated: a stale client never drags the marker back (mastodon#22721, IceCubesApp#1398).
@@ -66,6 +74,8 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     public let maxConflicts: Int
     let environment: @Sendable () -> [String: String]
     let client: (any HTTPExchange)?
+    /// The device's clock, read when a request is sent.
+    let now: @Sendable () -> Date
     /// What Mastodon last said of its rate limit, shared by every copy of this transport.
     let limits = RateLimitWindow()
 
@@ -77,7 +87,8 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
                 timeout: Double = timeoutParameter.defaultValue, pollInterval: Double? = pollIntervalParameter.defaultValue,
                 maxConflicts: Int = maxConflictsParameter.defaultValue,
                 environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment },
-                exchange: (any HTTPExchange)? = nil) {
+                exchange: (any HTTPExchange)? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
         self.base = base
         self.tokenVariable = tokenVariable
         self.account = account
@@ -92,12 +103,23 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     public struct Marker: Sendable, Equatable {
         public var lastReadId: String
         public var version: Int
-        public var updatedAt: Date
+        public var updatedAt: Date?
+        /// A lower bound, in milliseconds, of how far the reading device's clock was ahead of the
+        /// server's (negative: behind), from the answer's `Date`: the server answered after the
+        /// request was sent, at most a second after the time `Date` gives.
+        public var deviceAhead: Int64?
+
+        public init(lastReadId: String, version: Int, updatedAt: Date?, deviceAhead: Int64? = nil) {
+            self.lastReadId = lastReadId
+            self.version = version
+            self.updatedAt = updatedAt
+            self.deviceAhead = deviceAhead
+        }
     }
 
     public func pull(device: String) async throws(SyncTransportError) -> SyncPull {
         guard let marker = try await read() else { return SyncPull() }
-        return SyncPull(records: [record(of: marker)], devices: [Self.device])
+        return SyncPull(records: [record(of: marker, pulledBy: device)], devices: [Self.device])
     }
 
     /// Moves the marker to the register's value, as the publication's policy resolves it.
@@ -114,10 +136,10 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     /// Polls the marker every `PollInterval` seconds; when Mastodon says few requests remain,
     /// the next poll waits for the limit's reset.
     public func changes(_ watch: ChangeWatch) -> AsyncStream<SyncPull> {
-        let limits = self.limits
+        let limits = self.limits, now = self.now
         let interval = pollInterval ?? Self.pollIntervalParameter.defaultValue
         var paced = watch
-        paced.sleep = { seconds in try await watch.sleep(max(seconds, limits.wait(now: Date()))) }
+        paced.sleep = { seconds in try await watch.sleep(max(seconds, limits.wait(now: now()))) }
         return ChangeWatch.polling(every: interval, paced) { () async throws(SyncTransportError) -> SyncPull in try await pull(device: watch.device) }
     }
 
@@ -127,7 +149,7 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
         guard let marker else { return true }
         if marker.lastReadId == post { return false }
         if idPrecedes(marker.lastReadId, post) { return true }
-        return target.isReset && Double(target.stamp.time.milliseconds) / 1000 > marker.updatedAt.timeIntervalSince1970
+        return target.isReset && Double(target.stamp.time.milliseconds) / 1000 > (marker.updatedAt?.timeIntervalSince1970 ?? 0)
     }
 
     /// Mastodon's ids as they order: numeric ids by value, others by their text.
@@ -137,16 +159,37 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
         return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
     }
 
-    /// The marker as a register write.
-    func record(of marker: Marker) -> PositionRecord {
-        let seconds = marker.updatedAt.timeIntervalSince1970
+    /// The marker as a register write, pulled by `device`.
+    func record(of marker: Marker, pulledBy device: String) -> PositionRecord {
+        let seconds = marker.updatedAt?.timeIntervalSince1970 ?? 0
         let milliseconds = seconds.isFinite ? UInt64(max(0, min(seconds * 1000, Double(HybridTimestamp.maximumMilliseconds)))) : 0
         let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: milliseconds, counter: 0), device: Self.device)
-        // A time-ordered (snowflake) id holds its milliseconds above its low 16 bits.
-        let created = UInt64(marker.lastReadId).map { Double($0 >> 16) / 1000 } ?? 0
-        return PositionRecord(key: key, stamp: stamp, sequence: UInt64(max(0, marker.version)) + 1, savedAt: marker.updatedAt,
-                              snapshot: PositionSnapshot(postId: marker.lastReadId), epoch: .zero,
-                              progress: .init(createdAt: created, postId: marker.lastReadId))
+        // A later marker has a later time or a greater version (a server may move only one of
+        // them): their sum numbers it, so that no update looks already seen.
+        let sequence = milliseconds &+ UInt64(max(0, marker.version)) &+ 1
+        let progress = Self.postTime(fromId: marker.lastReadId, notAfter: now().addingTimeInterval(86_400))
+            .map { PositionRecord.Progress(createdAt: $0.timeIntervalSince1970, postId: marker.lastReadId) }
+        var clocks = ClockOffsets()
+        if let ahead = marker.deviceAhead { clocks[device] = ahead }
+        return PositionRecord(key: key, stamp: stamp, sequence: sequence, savedAt: marker.updatedAt ?? Date(timeIntervalSince1970: 0),
+                              snapshot: PositionSnapshot(postId: marker.lastReadId), epoch: .zero, progress: progress, clocks: clocks)
+    }
+
+    /// Mastodon's first release: no post of a Mastodon-API server is older.
+    static let earliestPost = Date(timeIntervalSince1970: 1_458_086_400)
+
+    /// The time a post id holds, where it holds one that is plausible (from Mastodon's first
+    /// release to `notAfter`): Mastodon's snowflake ids carry milliseconds since 1970 above their
+    /// low 16 bits; Takahē's carry milliseconds since 2022-01-01 above their low 22. Nil for any
+    /// other id: it is then ordered by the marker's time alone.
+    static func postTime(fromId id: String, notAfter latest: Date) -> Date? {
+        guard let value = UInt64(id) else { return nil }
+        let layouts: [(shift: UInt64, epoch: Double)] = [(16, 0), (22, 1_640_995_200)]
+        for layout in layouts where value >> layout.shift > 0 {
+            let date = Date(timeIntervalSince1970: layout.epoch + Double(value >> layout.shift) / 1000)
+            if date >= earliestPost, date <= latest { return date }
+        }
+        return nil
     }
 
     // MARK: The API
@@ -154,6 +197,7 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     func read() async throws(SyncTransportError) -> Marker? {
         var query = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
         query.queryItems = [URLQueryItem(name: "timeline[]", value: Self.timeline)]
+        let sent = now()
         let answer = try await send(method: "GET", url: query.url!, body: nil)
         guard answer.status == 200 else { throw failure(answer) }
         guard let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any] else {
@@ -164,16 +208,26 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
             throw SyncTransportError(.failed, "\(endpoint.absoluteString): the home marker has no last_read_id string")
         }
         let version = (home["version"] as? Int) ?? (home["version"] as? NSNumber)?.intValue ?? 0
-        let updated = (home["updated_at"] as? String).flatMap(Self.parseDate) ?? Date(timeIntervalSince1970: 0)
-        return Marker(lastReadId: id, version: version, updatedAt: updated)
+        let updated = (home["updated_at"] as? String).flatMap(Self.parseDate)
+        let ahead = answer.header("Date").flatMap(HTTPDate.parse).map { date in
+            Int64((sent.timeIntervalSince1970 - date.timeIntervalSince1970) * 1000) - 1_000
+        }
+        return Marker(lastReadId: id, version: version, updatedAt: updated, deviceAhead: ahead)
     }
 
-    /// Posts the marker; false on a conflict (409), to decide again.
+    /// Posts the marker; false on a conflict (409), to decide again. An answer that does not
+    /// show the home marker at `post` stored nothing, and is an error.
     func write(_ post: String) async throws(SyncTransportError) -> Bool {
         let body = (try? JSONSerialization.data(withJSONObject: [Self.timeline: ["last_read_id": post]])) ?? Data()
         let answer = try await send(method: "POST", url: endpoint, body: body)
         if answer.status == 409 { return false }
         guard (200...299).contains(answer.status) else { throw failure(answer) }
+        let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any]
+        let stored = (object?[Self.timeline] as? [String: Any])?["last_read_id"] as? String
+        guard stored == post else {
+            let shown = String(decoding: answer.body.prefix(200), as: UTF8.self)
+            throw SyncTransportError(.failed, "\(endpoint.absoluteString): HTTP \(answer.status) but the answer does not show the home marker at \(post), so nothing was stored (answer: \(TerminalText.escaped(shown)))")
+        }
         return true
     }
 
@@ -187,7 +241,7 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
                                           followsOtherOrigins: false)
         do {
             let answer = try await exchange.send(request)
-            limits.note(answer, now: Date())
+            limits.note(answer, now: now())
             return answer
         } catch {
             throw error.isUnreachable ? SyncTransportError(.unreachable, "\(endpoint.absoluteString): cannot be reached: \(error.message)")

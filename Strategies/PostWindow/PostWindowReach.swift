@@ -91,6 +91,8 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
                       expected: .reached, maxRequests: 4),
         ReachScenario(name: "Bluesky: a deleted post is passed by time, and a lookup reports it gone", api: .bluesky, target: 400,
                       deleted: true, expected: .gone, maxRequests: 5),
+        ReachScenario(name: "Bluesky, an algorithmic feed: times pass nothing, and pages go on until they hold the post", api: .bluesky,
+                      target: 400, algorithmic: true, expected: .reached, maxRequests: 4),
         ReachScenario(name: "Bluesky: a post beyond the budget is not reached, and the lookup says it exists", api: .bluesky, target: 900,
                       expected: .unreached, maxRequests: 3, parameters: ["MaxRequests": Value.Member(value: .integer(3))]),
         ReachScenario(name: "Mastodon: a cached post the refresh did not cover is checked, and found", api: .mastodon, target: 400,

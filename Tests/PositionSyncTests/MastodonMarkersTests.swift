@@ -1,4 +1,5 @@
 import Foundation
+import CausalFurthest
 import FurthestRead
 import LastWriterWins
 @testable import MastodonMarkers
@@ -36,6 +37,26 @@ struct MastodonMarkersTests {
         var competitors: [String] = []
         var posts = 0
         var conflicts = 0
+        /// When set, the server's clock: updates are stamped with it, and answers carry it as `Date`.
+        var clock: Date?
+        /// When set, updates answer with this body instead of the marker (a server that stores nothing).
+        var postAnswer: Data?
+        /// False: updates keep the version (a server whose version never moves).
+        var movesVersion = true
+
+        var updateTime: Date { lock.withLock { clock } ?? MastodonMarkersTests.start }
+
+        func answer(_ body: Data, status: Int = 200) -> LoopbackHTTPServer.Answer {
+            var headers = [("Content-Type", "application/json; charset=utf-8")]
+            if let clock = lock.withLock({ clock }) {
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "GMT")
+                formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+                headers.append(("Date", formatter.string(from: clock)))
+            }
+            return LoopbackHTTPServer.Answer(status: status, headers: headers, body: body)
+        }
 
         func markerJSON() -> Data {
             guard let marker = lock.withLock({ self.marker }) else { return Data("{}".utf8) }
@@ -51,9 +72,9 @@ struct MastodonMarkersTests {
             switch request.method {
             case "GET":
                 guard request.path.contains("timeline%5B%5D=home") || request.path.contains("timeline[]=home") else {
-                    return .json(Data("{}".utf8))
+                    return answer(Data("{}".utf8))
                 }
-                return .json(markerJSON())
+                return answer(markerJSON())
             case "POST":
                 guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
                       let home = object["home"] as? [String: Any], let id = home["last_read_id"] as? String else {
@@ -63,8 +84,9 @@ struct MastodonMarkersTests {
                     posts += 1
                     return (marker?.version ?? 0, competitors.isEmpty ? nil : competitors.removeFirst())
                 }
+                let time = updateTime
                 if let competitor {
-                    lock.withLock { marker = (competitor, version + 1, MastodonMarkersTests.start); conflicts += 1 }
+                    lock.withLock { marker = (competitor, version + 1, time); conflicts += 1 }
                     return .json(Data(#"{"error":"Conflict during update, please try again"}"#.utf8), status: 409)
                 }
                 if updateDelay > 0 { usleep(useconds_t(updateDelay * 1_000_000)) }  // off-pool: the loopback server's connection thread
@@ -73,20 +95,22 @@ struct MastodonMarkersTests {
                         conflicts += 1
                         return true
                     }
-                    marker = (id, version + 1, MastodonMarkersTests.start)
+                    if postAnswer == nil { marker = (id, movesVersion ? version + 1 : version, time) }
                     return false
                 }
                 if stale { return .json(Data(#"{"error":"Conflict during update, please try again"}"#.utf8), status: 409) }
-                return .json(markerJSON())
+                if let postAnswer = lock.withLock({ self.postAnswer }) { return answer(postAnswer) }
+                return answer(markerJSON())
             default:
                 return .json(Data(#"{"error":"Not allowed"}"#.utf8), status: 405)
             }
         }
     }
 
-    static func transport(_ server: LoopbackHTTPServer, token: String = token, maxConflicts: Int = 3) -> MastodonMarkersTransport {
+    static func transport(_ server: LoopbackHTTPServer, token: String = token, maxConflicts: Int = 3,
+                          now: @escaping @Sendable () -> Date = { Date() }) -> MastodonMarkersTransport {
         MastodonMarkersTransport(base: URL(string: server.baseURL)!, maxConflicts: maxConflicts,
-                                 environment: { ["ENGINE_ACCESS_TOKEN": token] }, exchange: NIOHTTPExchange())
+                                 environment: { ["ENGINE_ACCESS_TOKEN": token] }, exchange: NIOHTTPExchange(), now: now)
     }
 
     static func round(_ store: TimelineStore, _ device: String, _ transport: MastodonMarkersTransport,
@@ -122,8 +146,8 @@ struct MastodonMarkersTests {
         #expect(report.devices == ["mastodon"])
         let register = try laptop.register(of: RegisterKey(account: "default", timeline: "home"))
         #expect(LastWriterWinsPolicy().value(of: register)?.snapshot?.postId == Self.id(10))
-        // The marker is the head of the pseudo-device mastodon, numbered by its version.
-        #expect(register.head(of: "mastodon")?.sequence == 2)
+        // The marker is the head of the pseudo-device mastodon, numbered by its time and version.
+        #expect(register.head(of: "mastodon")?.sequence == UInt64(Self.start.timeIntervalSince1970 * 1000) + 1 + 1)
         // Nothing new: no update is sent.
         _ = try await Self.round(laptop, "laptop", Self.transport(server)).run(at: Self.start)
         #expect(stub.posts == 1)
@@ -145,6 +169,91 @@ struct MastodonMarkersTests {
         _ = try await Self.round(stale, "stale", Self.transport(server)).run(at: Self.start.addingTimeInterval(121))
         #expect(stub.marker?.id == Self.id(30))
         #expect(stub.marker?.version == 8)
+    }
+
+    @Test("a move back on one device is not undone by the other device's position further along: both end on it, and so does the marker")
+    func moveBackAgrees() async throws {
+        let (directory, server, stub) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        // One clock for the devices and the server, read by the transport when it sends.
+        func at(_ seconds: Double) -> Date {
+            let date = Self.start.addingTimeInterval(seconds)
+            stub.lock.withLock { stub.clock = date }
+            return date
+        }
+        let transport = Self.transport(server, now: { stub.updateTime })
+        let policy = CausalFurthestPolicy()
+        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let key = RegisterKey(account: "default", timeline: "home")
+        // The phone reads to 50; the laptop hears it and reads on to 60; the phone hears that.
+        try Self.save(phone, Self.id(50), device: "phone", at: at(0))
+        _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(1))
+        _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: at(60))
+        try Self.save(laptop, Self.id(60), device: "laptop", at: at(120))
+        _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: at(121))
+        _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(180))
+        #expect(policy.value(of: try phone.register(of: key))?.snapshot?.postId == Self.id(60))
+        // On the phone the reader jumps back to 30 on purpose: the marker goes back.
+        try Self.save(phone, Self.id(30), device: "phone", explicit: true, at: at(240))
+        _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(241))
+        #expect(stub.marker?.id == Self.id(30))
+        // The laptop, whose own position is further along, hears the later marker: the move back wins
+        // there, and its round leaves the marker where it is.
+        _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: at(300))
+        #expect(policy.value(of: try laptop.register(of: key))?.snapshot?.postId == Self.id(30))
+        #expect(stub.marker?.id == Self.id(30))
+        _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(360))
+        #expect(policy.value(of: try phone.register(of: key))?.snapshot?.postId == Self.id(30))
+        #expect(stub.marker?.id == Self.id(30))
+    }
+
+    @Test("an update answered 200 without the marker stored nothing: an error, not a sent change")
+    func storedNothing() async throws {
+        let (directory, server, stub) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        stub.postAnswer = Data("{}".utf8)
+        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        try Self.save(phone, Self.id(10), device: "phone", at: Self.start)
+        await #expect {
+            _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
+        } throws: { error in
+            (error as? SyncRound.Failure)?.error == SyncTransportError(
+                .failed, "\(server.baseURL)/api/v1/markers: HTTP 200 but the answer does not show the home marker at \(Self.id(10)), so nothing was stored (answer: {})")
+        }
+        #expect(try phone.pendingWrites().count == 1)
+    }
+
+    @Test("a server whose marker version never moves: each update is still heard, by its time")
+    func versionNeverMoves() async throws {
+        let (directory, server, stub) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        stub.movesVersion = false
+        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let key = RegisterKey(account: "default", timeline: "home")
+        for (number, seconds) in [(10, 0.0), (20, 60), (30, 120)] {
+            stub.lock.withLock { stub.clock = Self.start.addingTimeInterval(seconds) }
+            try Self.save(phone, Self.id(number), device: "phone", at: Self.start.addingTimeInterval(seconds))
+            _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start.addingTimeInterval(seconds))
+            _ = try await Self.round(laptop, "laptop", Self.transport(server)).run(at: Self.start.addingTimeInterval(seconds + 1))
+            #expect(stub.marker?.version == 0)
+            #expect(try laptop.register(of: key).head(of: "mastodon")?.snapshot?.postId == Self.id(number))
+        }
+    }
+
+    @Test("a post's time is read from a Mastodon or Takahē id where it gives a plausible one, and from no other")
+    func postTimes() {
+        let latest = Date(timeIntervalSince1970: 1_800_000_000)
+        // Mastodon: milliseconds since 1970 above the low 16 bits.
+        #expect(MastodonMarkersTransport.postTime(fromId: "117020580489281910", notAfter: latest)
+                == Date(timeIntervalSince1970: Double(UInt64(117_020_580_489_281_910) >> 16) / 1000))
+        // Takahē: milliseconds since 2022-01-01 above the low 22 bits; read as Mastodon's it is in 2283.
+        let takahe = UInt64(1_700_000_000_000 - 1_640_995_200_000) << 22
+        #expect(MastodonMarkersTransport.postTime(fromId: String(takahe), notAfter: latest) == Date(timeIntervalSince1970: 1_700_000_000))
+        for other in ["12", "abc", "99999999999999999999999", "1"] {
+            #expect(MastodonMarkersTransport.postTime(fromId: other, notAfter: latest) == nil, "\(other)")
+        }
     }
 
     @Test("an explicit move back made before the marker's last update does not take the marker back; one made after it does")

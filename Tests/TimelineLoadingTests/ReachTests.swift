@@ -130,6 +130,31 @@ struct ReachTests {
         #expect(gone.restoration?.postId == "789")
     }
 
+    @Test("a cached neighbour the server deleted too is no landing: the reader goes to the next post that survives", arguments: [true, false])
+    func ghostNeighbours(mastodon: Bool) async throws {
+        let setup = try await Self.laptop(mastodon: mastodon)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        _ = try await setup.loader().load(from: setup.source)
+        // The laptop cached the window around 800; the phone moves on to 790, in it.
+        try setup.store.savePosition(Self.snapshot(790), scope: Self.scope, device: "phone", at: Self.base.addingTimeInterval(90_000))
+        #expect(try await setup.loader().load(from: setup.source).restoration?.postId == "790")
+        // 790 and the post below it, 789, are deleted on the server; the laptop still caches 789.
+        setup.server.change { $0.delete(["790", "789"]) }
+        let report = try await setup.loader().load(from: setup.source)
+        #expect(report.reach?.outcome == .gone)
+        #expect(report.restoration?.postId == "788")
+        #expect(!report.timeline.posts.contains { $0.id == "789" })
+        if mastodon {
+            // The page below 790 begins with 788, and meets the cache there: 789 between them is gone.
+            #expect(report.reach?.requests.map(\.request.description) == ["post 790", "page of 40 below 790"])
+            #expect(report.reach?.findings == ReachFindings(gone: ["790"], survivorBelow: "788"))
+        } else {
+            // Pages come only from the top: the neighbours that would stand in are looked up in turn.
+            #expect(report.reach?.requests.map(\.request.description) == ["post 790", "post 789", "post 788"])
+            #expect(report.reach?.findings == ReachFindings(gone: ["790", "789"]))
+        }
+    }
+
     @Test("Mastodon: a deleted post is reported gone, and the reader goes to the next surviving post below it")
     func mastodonDeleted() async throws {
         let setup = try await Self.laptop(mastodon: true)
