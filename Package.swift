@@ -363,7 +363,7 @@ let package = Package(
         // A child process for the store's crash test: writes until it is killed.
         .testTarget(name: "TimelineLoadingTests",
                     dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "EngineConfiguration", "StrategyKit", "TimelineCore", "TimelineFormats",
-                                   "ValueTree", "TestSupport", "HTTPExchange", "NIOHTTP", "URLSessionHTTP", "SyncModel", "CausalFurthest", "PostWindow",
+                                   "ValueTree", "JSONText", "TestSupport", "HTTPExchange", "NIOHTTP", "URLSessionHTTP", "SyncModel", "CausalFurthest", "PostWindow",
                                    .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
         .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU", "PositionSync", "EngineConfiguration"],

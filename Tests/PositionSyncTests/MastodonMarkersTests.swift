@@ -1,6 +1,7 @@
 import Foundation
 import CausalFurthest
 import FurthestRead
+import HTTPExchange
 import LastWriterWins
 @testable import MastodonMarkers
 import NIOHTTP
@@ -254,6 +255,30 @@ struct MastodonMarkersTests {
         for other in ["12", "abc", "99999999999999999999999", "1"] {
             #expect(MastodonMarkersTransport.postTime(fromId: other, notAfter: latest) == nil, "\(other)")
         }
+    }
+
+    @Test("real servers' recorded marker answers: mastodon.social's read as a head with its time, the server's clock and the post's time; an update checked against the answer")
+    func recordedAnswers() async throws {
+        let social = try RecordedServer(try RecordedServer.exchanges(server: "mastodon-4.6.4", ["test_entity_marker"]),
+                                        recordedOrigin: "https://mastodon.social")
+        defer { social.stop() }
+        // The recording's own Date: the device's clock read the server's.
+        let answered = try #require(HTTPDate.parse("Sat, 11 Apr 2026 23:14:47 GMT"))
+        let transport = Self.transport(social.server, now: { answered })
+        let pulled = try await transport.pull(device: "phone")
+        let record = try #require(pulled.records.first)
+        #expect(record.snapshot?.postId == "112354531929585923")
+        let updated = try #require(MastodonMarkersTransport.parseDate("2024-04-29T12:50:18.048Z"))
+        #expect(record.stamp.time.milliseconds == UInt64(updated.timeIntervalSince1970 * 1000))
+        #expect(record.sequence == UInt64(updated.timeIntervalSince1970 * 1000) + 321 + 1)
+        #expect(record.clocks["phone"] == -1_000)
+        #expect(record.progress?.createdAt == Double(UInt64(112_354_531_929_585_923) >> 16) / 1000)
+        // A local Mastodon 4.6.4's answer to an update shows the marker it stored.
+        let local = try RecordedServer(try RecordedServer.exchanges(server: "mastodon-4.6.4", ["test_markers"]), recordedOrigin: "http://localhost:3000")
+        defer { local.stop() }
+        let writer = Self.transport(local.server)
+        #expect(try await writer.write("117020574841135347"))
+        await #expect(throws: SyncTransportError.self) { _ = try await writer.write("117020574841135348") }
     }
 
     @Test("an explicit move back made before the marker's last update does not take the marker back; one made after it does")
