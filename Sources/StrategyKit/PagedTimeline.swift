@@ -18,6 +18,9 @@ public struct PagedTimeline: Sendable {
     public private(set) var deleted: Set<String>
     public let pagesByPost: Bool
     public let maxPageSize: Int
+    /// False for a server whose lookup of a post it does not have answers neither the post nor
+    /// that it is gone (an HTML 404, as Takahē's): `PageAnswer.inconclusive`.
+    public var lookupsConclusive = true
     private var positions: [String: Int]
 
     /// Bytes of JSON around each post's text: Mastodon's Status, Bluesky's feedViewPost.
@@ -82,7 +85,7 @@ public struct PagedTimeline: Sendable {
         switch request {
         case .post(let id):
             guard let index = positions[id], !deleted.contains(id) else {
-                return PageAnswer(posts: [], found: false, bytes: 60)
+                return lookupsConclusive ? PageAnswer(posts: [], found: false, bytes: 60) : PageAnswer(posts: [], inconclusive: true, bytes: 2_000)
             }
             return PageAnswer(posts: [entries[index]], bytes: size(of: [entries[index]]))
         case .top(let cursor, let limit):

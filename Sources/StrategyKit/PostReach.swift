@@ -32,13 +32,18 @@ public struct PageAnswer: Sendable, Equatable {
     public var cursor: String?
     /// For `.post`: false when the source says the post no longer exists.
     public var found: Bool
+    /// For `.post`: true when the source answered neither the post nor that it is gone (a 404
+    /// that is not Mastodon's JSON, as Takahē answers for a boost's id and a proxy for anything):
+    /// whether the post exists is then learned from pages.
+    public var inconclusive: Bool
     /// The size of the answer's body, for the figures.
     public var bytes: Int
 
-    public init(posts: [Post], cursor: String? = nil, found: Bool = true, bytes: Int = 0) {
+    public init(posts: [Post], cursor: String? = nil, found: Bool = true, inconclusive: Bool = false, bytes: Int = 0) {
         self.posts = posts
         self.cursor = cursor
         self.found = found
+        self.inconclusive = inconclusive
         self.bytes = bytes
     }
 }
@@ -117,9 +122,31 @@ extension ReachGoal {
         }
     }
 
-    /// True when a lookup of the post said it no longer exists.
+    /// True when the source says the post no longer exists: a lookup said so, or the page asked
+    /// just below the post just above it (the last of the page asked above it) does not begin
+    /// with it.
     public func isGone(by exchanges: [ReachExchange]) -> Bool {
-        exchanges.contains { $0.request == .post(postId) && !$0.answer.found }
+        if exchanges.contains(where: { $0.request == .post(postId) && !$0.answer.found && !$0.answer.inconclusive }) { return true }
+        guard let next = pageAfterPostAbove(in: exchanges) else { return false }
+        return next.first?.id != postId
+    }
+
+    /// True when a lookup of the post was inconclusive (`PageAnswer.inconclusive`).
+    public func isLookupInconclusive(in exchanges: [ReachExchange]) -> Bool {
+        exchanges.contains { $0.request == .post(postId) && $0.answer.inconclusive }
+    }
+
+    /// The post just above the goal's, as the page asked above it (`min_id`) ends.
+    public func postAbove(in exchanges: [ReachExchange]) -> String? {
+        exchanges.first { $0.request.isPage(above: postId) }?.answer.posts.last?.id
+    }
+
+    /// The posts of the page asked just below the post just above the goal's, when one was asked
+    /// and was not empty: it begins with the goal's post if the post exists.
+    public func pageAfterPostAbove(in exchanges: [ReachExchange]) -> [Post]? {
+        guard let above = postAbove(in: exchanges),
+              let page = exchanges.first(where: { $0.request.isPage(below: above) })?.answer.posts, !page.isEmpty else { return nil }
+        return page
     }
 
     /// The page next to the post on the reader's side: below it reading down (`max_id`), above
@@ -185,6 +212,18 @@ extension PageRequest {
     /// True for a lookup of one post.
     public var isLookup: Bool {
         if case .post = self { return true }
+        return false
+    }
+
+    /// True for the page asked just below `post` (`max_id`).
+    public func isPage(below post: String) -> Bool {
+        if case .below(let id, _) = self { return id == post }
+        return false
+    }
+
+    /// True for the page asked just above `post` (`min_id`).
+    public func isPage(above post: String) -> Bool {
+        if case .above(let id, _) = self { return id == post }
         return false
     }
 }

@@ -73,7 +73,10 @@ public struct ReachRun: Sendable {
     }
 
     public var outcome: Outcome {
-        if goal.isCached, !goal.isGone(by: exchanges), failure == nil { return requests == 0 ? .notTried : .reached }
+        if goal.isCached, !goal.isGone(by: exchanges), failure == nil,
+           !goal.isLookupInconclusive(in: exchanges) || goal.isReached(by: exchanges) {
+            return requests == 0 ? .notTried : .reached
+        }
         if goal.isReached(by: exchanges) { return .reached }
         if goal.isGone(by: exchanges) { return .gone }
         if let failure { return .failed(failure) }
@@ -143,7 +146,7 @@ public struct ReachRun: Sendable {
         var findings = ReachFindings()
         for exchange in exchanges {
             switch exchange.request {
-            case .post(let id) where !exchange.answer.found:
+            case .post(let id) where !exchange.answer.found && !exchange.answer.inconclusive:
                 findings.gone.insert(id)
             case .below(let post, _) where post == goal.postId:
                 findings.survivorBelow = findings.survivorBelow ?? exchange.answer.posts.first?.id
@@ -152,6 +155,11 @@ public struct ReachRun: Sendable {
             default:
                 break
             }
+        }
+        // Learned from pages: the page below the post above it does not begin with it.
+        if goal.isGone(by: exchanges) {
+            findings.gone.insert(goal.postId)
+            if findings.survivorBelow == nil { findings.survivorBelow = goal.pageAfterPostAbove(in: exchanges)?.first?.id }
         }
         if !findings.gone.contains(goal.postId) {
             findings.survivorBelow = nil

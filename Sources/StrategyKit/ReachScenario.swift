@@ -26,6 +26,9 @@ public struct ReachScenario: Sendable {
     /// True for an algorithmic feed: display order is not time order (each post's time is
     /// another post's, drawn by a fixed permutation).
     public let algorithmic: Bool
+    /// False for a server whose lookups of posts it does not have answer neither the post nor
+    /// that it is gone (an HTML 404, as Takahē's).
+    public let lookupsConclusive: Bool
     /// How the run must end.
     public let expected: ReachRun.Outcome
     /// The most requests it may make.
@@ -34,9 +37,10 @@ public struct ReachScenario: Sendable {
     public let parameters: Value.Dictionary
 
     public init(name: String, api: API, feedSize: Int = 1_000, headPage: Int = 40, target: Int, deleted: Bool = false,
-                cachedAround: Bool = false, algorithmic: Bool = false, expected: ReachRun.Outcome, maxRequests: Int,
-                parameters: Value.Dictionary = [:]) {
+                cachedAround: Bool = false, algorithmic: Bool = false, lookupsConclusive: Bool = true, expected: ReachRun.Outcome,
+                maxRequests: Int, parameters: Value.Dictionary = [:]) {
         self.cachedAround = cachedAround
+        self.lookupsConclusive = lookupsConclusive
         self.algorithmic = algorithmic
         self.name = name
         self.api = api
@@ -66,7 +70,9 @@ public struct ReachScenario: Sendable {
         let posts = (0..<feedSize).map { Post(id: "s\($0)", createdAt: base.addingTimeInterval(Double(-60 * minutes($0))), author: "a\($0 % 7)",
                                               text: "scenario post \($0)") }
         let gone: Set<String> = deleted ? ["s\(target)"] : []
-        return api == .mastodon ? .mastodon(posts, deleted: gone) : .bluesky(posts, deleted: gone)
+        var feed: PagedTimeline = api == .mastodon ? .mastodon(posts, deleted: gone) : .bluesky(posts, deleted: gone)
+        feed.lookupsConclusive = lookupsConclusive
+        return feed
     }
 
     /// Runs `strategy` against the feed, from the head page.

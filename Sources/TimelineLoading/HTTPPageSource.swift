@@ -11,7 +11,7 @@ import TimelineFormats
 /// | `.top(cursor)` | the timeline URL with `max_id=cursor` | the timeline URL with `cursor=cursor` |
 /// | `.below(post)` | `max_id=post` | — (answered with no posts) |
 /// | `.above(post)` | `min_id=post` | — |
-/// | `.post(id)` | `GET /api/v1/statuses/:id` (404: gone) | `app.bsky.feed.getPosts?uris=` (absent: gone) |
+/// | `.post(id)` | `GET /api/v1/statuses/:id` (a JSON 404: gone; any other 404: inconclusive) | `app.bsky.feed.getPosts?uris=` (absent: gone) |
 ///
 /// Each request is retried as the network policy says (a `Retry-After` is a floor under the
 /// wait). When an answer says the rate limit is spent (`X-RateLimit-Remaining: 0`,
@@ -74,7 +74,12 @@ public final class HTTPPageSource: Sendable {
                 let result = await client.lookUp(url, api: api, token: token)
                 if case .success(let found) = result, let reset = RetryAfter.spentUntil(from: found.answer) { spent.withLock { $0 = reset } }
                 return result.map { found in
-                    PageAnswer(posts: found.post.map { [Self.matching($0, id: id)] } ?? [], found: found.post != nil, bytes: found.answer.body.count)
+                    // Gone only when the server says so: Mastodon's JSON 404, or Bluesky's answer
+                    // without the post. Any other 404 (HTML: Takahē's for a boost's id, a proxy's)
+                    // says neither.
+                    let said = found.post != nil || found.answer.status != 404 || Self.isNotFoundJSON(found.answer.body)
+                    return PageAnswer(posts: found.post.map { [Self.matching($0, id: id)] } ?? [], found: found.post != nil || !said,
+                                      inconclusive: !said, bytes: found.answer.body.count)
                 }
             }
             return Result(answer: result, attempts: attempts, url: url)
@@ -85,6 +90,11 @@ public final class HTTPPageSource: Sendable {
             return result.map { PageAnswer(posts: $0.posts, cursor: $0.posts.isEmpty ? nil : $0.cursor, bytes: $0.answer.body.count) }
         }
         return Result(answer: result, attempts: attempts, url: url)
+    }
+
+    /// A 404's body as Mastodon answers for a status it does not have: a JSON object with `error`.
+    static func isNotFoundJSON(_ body: Data) -> Bool {
+        (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] is String
     }
 
     private func isTopOrLookup(_ request: PageRequest) -> Bool {

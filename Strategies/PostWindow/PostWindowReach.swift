@@ -17,6 +17,10 @@ import ValueTree
 /// - A post the cache holds in a part the refresh did not cover is checked with one lookup when
 ///   `Verify` is on: if the server deleted it, it leaves the cache, and the reader goes to the
 ///   next surviving post (found as above).
+/// - A lookup that says neither that the post exists nor that it is gone (a 404 that is not
+///   Mastodon's JSON: Takahē's answer for a boost's own id, or a proxy's page) deletes nothing:
+///   the page just above the post, then the page just below the post that one ends with, tell
+///   whether it is there (it begins that page) and which post follows it.
 public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
     public static let pageSizeParameter = Parameter<Int>(
         "PageSize", help: "Posts asked for per page; the API's own maximum caps it (Mastodon 40, Bluesky 100).", default: 100, range: 1...100)
@@ -46,6 +50,9 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
 
     public func next(toward goal: ReachGoal, after exchanges: [ReachExchange]) -> PageRequest? {
         let limit = min(pageSize, goal.maxPageSize)
+        if goal.pagesByPost, goal.isLookupInconclusive(in: exchanges), !goal.isGone(by: exchanges) {
+            return existenceByPages(goal, exchanges, limit: limit)
+        }
         if goal.isCached {
             guard verify else { return nil }
             guard !exchanges.isEmpty else { return .post(goal.postId) }
@@ -64,6 +71,17 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
         let cursor = goal.topCursor(after: exchanges)
         guard let cursor, !goal.isPassed(by: exchanges), exchanges.count < maxRequests - 1 else { return .post(goal.postId) }
         return .top(cursor: cursor, limit: limit)
+    }
+
+    /// After a lookup that said neither (a 404 not in Mastodon's shape): the page just above the
+    /// post, then the page just below the post that page ends with, which begins with the post if
+    /// it exists, and otherwise with the post the reader goes to.
+    private func existenceByPages(_ goal: ReachGoal, _ exchanges: [ReachExchange], limit: Int) -> PageRequest? {
+        guard let above = exchanges.first(where: { $0.request.isPage(above: goal.postId) }) else {
+            return .above(post: goal.postId, limit: limit)
+        }
+        guard let last = above.answer.posts.last?.id else { return nil }
+        return exchanges.contains { $0.request.isPage(below: last) } ? nil : .below(post: last, limit: limit)
     }
 
     /// After a lookup said the post is gone: where the source pages by post, the page next to
@@ -95,6 +113,10 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
                       target: 400, algorithmic: true, expected: .reached, maxRequests: 4),
         ReachScenario(name: "Bluesky: a post beyond the budget is not reached, and the lookup says it exists", api: .bluesky, target: 900,
                       expected: .unreached, maxRequests: 3, parameters: ["MaxRequests": Value.Member(value: .integer(3))]),
+        ReachScenario(name: "Takahē: a lookup answered with an HTML 404; pages say the post is there", api: .mastodon, target: 400,
+                      lookupsConclusive: false, expected: .reached, maxRequests: 3),
+        ReachScenario(name: "Takahē: a lookup answered with an HTML 404; pages say the post is gone", api: .mastodon, target: 400,
+                      deleted: true, lookupsConclusive: false, expected: .gone, maxRequests: 3),
         ReachScenario(name: "Mastodon: a cached post the refresh did not cover is checked, and found", api: .mastodon, target: 400,
                       cachedAround: true, expected: .reached, maxRequests: 1),
         ReachScenario(name: "Bluesky: a cached post deleted since leaves the cache", api: .bluesky, target: 400, deleted: true,

@@ -281,6 +281,15 @@ struct MastodonMarkersTests {
         await #expect(throws: SyncTransportError.self) { _ = try await writer.write("117020574841135348") }
     }
 
+    @Test("a server without markers (Takahē's HTML 404) is an error that says so, and a round sends nothing")
+    func serverWithoutMarkers() async throws {
+        let takahe = try RecordedServer(try RecordedServer.exchanges(server: "takahe", ["home"]), recordedOrigin: "http://127.0.0.1:8000")
+        defer { takahe.stop() }
+        await #expect(throws: SyncTransportError(.failed, "\(takahe.baseURL)/api/v1/markers: HTTP 404")) {
+            _ = try await Self.transport(takahe.server).pull(device: "phone")
+        }
+    }
+
     @Test("an explicit move back made before the marker's last update does not take the marker back; one made after it does")
     func olderResetStays() async throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// A request is answered by the recorded exchange with the same method, path and query (its
 /// items in any order); a request recorded several times is answered by its recordings in turn,
-/// the last one again once they run out. Anything else is a 404 that names what was asked, so a
+/// the last one again once they run out. Anything else is a 500 that names what was asked, so a
 /// test that asks what the recording never saw fails plainly. The recorded origin in bodies and
 /// headers (`Link`) becomes this server's. `Content-Length`, `Content-Encoding` and
 /// `Transfer-Encoding` are not replayed: the body is stored decoded, and the server sets its length.
@@ -84,7 +84,8 @@ public final class RecordedServer: @unchecked Sendable {
     }
 
     private func notRecorded(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Answer {
-        LoopbackHTTPServer.Answer(status: 404, body: Data(#"{"error":"not in the recording: \#(request.method) \#(request.path)"}"#.utf8))
+        LoopbackHTTPServer.Answer(status: 500, headers: [("Content-Type", "text/plain")],
+                                  body: Data("not in the recording: \(request.method) \(request.path)".utf8))
     }
 
     /// Method, path and the query's items sorted: what a request is matched by.
