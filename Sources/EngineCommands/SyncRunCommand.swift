@@ -43,6 +43,7 @@ struct SyncRunCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(.failed, "error: \(error)")
         }
+        if let limitations = components.transport.limitations { Console.error("note: \(limitations)") }
         for warning in report.warnings { Console.error("warning: \(warning)") }
         for (wrong, ahead) in report.wrongClocks.sorted(by: { $0.key < $1.key }) {
             Console.error("warning: \(wrong)'s clock is \(Self.duration(ahead)) ahead of this device's: its writes are taken in without moving this device's clock")

@@ -52,6 +52,7 @@ struct SyncWatchCommand: AsyncParsableCommand {
         let events = coordinator.events
         let statuses = coordinator.statusUpdates
         Console.error("watching \(device) with \(components.transportSpec.name); stop with Ctrl-C")
+        if let limitations = components.transport.limitations { Console.error("note: \(limitations)") }
         let format = self.format
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

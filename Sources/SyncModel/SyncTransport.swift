@@ -22,10 +22,15 @@ public protocol SyncTransport: Sendable {
     /// Seconds between two polls when nothing local changed; nil for a transport with nothing
     /// to poll.
     var pollInterval: Double? { get }
+    /// What this transport cannot carry of a position, and so of the sync promises, said once to
+    /// the user where it is used (`engine sync run` and `watch` print it as a note); nil when it
+    /// carries the heads whole.
+    var limitations: String? { get }
 }
 
 extension SyncTransport {
     public var pollInterval: Double? { nil }
+    public var limitations: String? { nil }
 
     public func changes(_ watch: ChangeWatch) -> AsyncStream<SyncPull> {
         guard let interval = pollInterval else { return AsyncStream { $0.finish() } }

@@ -1,5 +1,6 @@
 import Foundation
 import CausalFurthest
+import EngineConfiguration
 import FurthestRead
 import HTTPExchange
 import LastWriterWins
@@ -279,6 +280,15 @@ struct MastodonMarkersTests {
         let writer = Self.transport(local.server)
         #expect(try await writer.write("117020574841135347"))
         await #expect(throws: SyncTransportError.self) { _ = try await writer.write("117020574841135348") }
+    }
+
+    @Test("the transport says what it cannot carry, word for word; transports that carry heads whole say nothing")
+    func limitations() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        #expect(Self.transport(server).limitations
+                == "MastodonMarkers carries a post id alone: not the place within the post (the reader lands at its top), not the visit (a glance counts as reading), not which device moved it; an explicit move back holds only once pushed")
+        #expect(try BuiltInStrategies.registry.transport(ComponentSpec(name: "None")).limitations == nil)
     }
 
     @Test("a server without markers (Takahē's HTML 404) is an error that says so, and a round sends nothing")
