@@ -53,18 +53,74 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
         let posts = request.index.posts
         let similar = request.index.textIndex.mostSimilar(to: text, threshold: max(threshold, 1e-9), limit: created == nil && author == nil ? 1 : 8,
                                                           near: near)
-        guard let best = similar.first(where: { candidate in
+        if let best = similar.first(where: { candidate in
             let post = posts[candidate.text]
             if post.id == saved { return true }
             if let created, post.createdAt <= created { return false }
             if let standingThen, post.createdAt < standingThen { return false }
             if let author, let other = post.author, other != author { return false }
             return true
-        }) else { return nil }
-        let post = request.index.posts[best.text]
+        }) {
+            let post = request.index.posts[best.text]
+            return Candidate(
+                index: best.text, confidence: best.similarity, method: .contentSimilarity, placement: .standIn, strategy: name,
+                explanation: "post \(post.id) has the most similar text (cosine \(String(format: "%.2f", best.similarity)))")
+        }
+        return redraftByCharacters(request, text: text)
+    }
+
+    /// A redraft whose words changed too much for TF-IDF on a short text ("@kfc 😆😆" re-posted as
+    /// "@kf 😆😆": one word of two changed): among the author's posts written after the saved one
+    /// and not more than `ClockSlack` before it was saved, a small set (they are the newest, found
+    /// in the time order), the one nearest by edit distance, if it is within a few edits (at most
+    /// 3, or a tenth of the longer text) and keeps at least `Threshold` of its characters
+    /// (1 − distance ÷ the longer length). A bot's next post that shares a long tail of hashtags
+    /// is further than that.
+    func redraftByCharacters(_ request: RestorationRequest, text: String) -> Candidate? {
+        guard let snapshot = request.snapshot, let author = snapshot.author, let created = snapshot.postCreatedAt else { return nil }
+        let index = request.index
+        let since = max(created, snapshot.savedAt.map { $0.addingTimeInterval(-clockSlack) } ?? created)
+        let saved = Array(text.unicodeScalars)
+        var best: (index: Int, similarity: Double)?
+        var position = index.timeOrderPosition(atOrAfter: since)
+        while position < index.count {
+            let candidate = index.displayIndex(atTimeOrderPosition: position)
+            position += 1
+            let post = index.posts[candidate]
+            guard post.createdAt > created, post.author == author, post.id != snapshot.postId, let other = post.text,
+                  let similarity = Self.redraftSimilarity(saved, Array(other.unicodeScalars)) else { continue }
+            if similarity >= threshold, similarity > (best?.similarity ?? 0) { best = (candidate, similarity) }
+        }
+        guard let best else { return nil }
+        let post = index.posts[best.index]
         return Candidate(
-            index: best.text, confidence: best.similarity, method: .contentSimilarity, placement: .standIn, strategy: name,
-            explanation: "post \(post.id) has the most similar text (cosine \(String(format: "%.2f", best.similarity)))")
+            index: best.index, confidence: best.similarity, method: .contentSimilarity, placement: .standIn, strategy: name,
+            explanation: "post \(post.id) is the author's later post nearest in characters (\(String(format: "%.2f", best.similarity)) kept)")
+    }
+
+    /// The most edits a redraft makes to a text of `length` characters: 3, or a tenth of it.
+    static func redraftEdits(length: Int) -> Int { max(3, length / 10) }
+
+    /// 1 − the edit distance between `a` and `b` ÷ the longer length, when the distance is within
+    /// `redraftEdits`; nil beyond it (computed only as far as it can stay within).
+    static func redraftSimilarity(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Double? {
+        let longer = max(a.count, b.count), limit = redraftEdits(length: longer)
+        guard longer > 0 else { return 1 }
+        guard abs(a.count - b.count) <= limit, !a.isEmpty, !b.isEmpty else { return nil }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMinimum = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                rowMinimum = min(rowMinimum, current[j])
+            }
+            if rowMinimum > limit { return nil }
+            swap(&previous, &current)
+        }
+        let distance = previous[b.count]
+        return distance <= limit ? 1 - Double(distance) / Double(longer) : nil
     }
 
     static let scenarios: [StrategyScenario] = {
@@ -92,6 +148,12 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
         // A bot's thread: two posts in the same second that read almost alike.
         var deletedInThread = PositionSnapshot(postId: "t1", postCreatedAt: base, text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped")
         deletedInThread.author = "erin"
+        // A two-word post deleted and re-posted with one word shortened, a minute after it was saved.
+        var shortDeleted = PositionSnapshot(postId: "short", postCreatedAt: base.addingTimeInterval(-600), text: "@kfc 😆😆",
+                                            savedAt: base.addingTimeInterval(-120))
+        shortDeleted.author = "hana"
+        let shortRedraft = [Post(id: "unrelated", createdAt: base.addingTimeInterval(-30), author: "hana", text: "lunch was great"),
+                            Post(id: "short-redraft", createdAt: base.addingTimeInterval(-60), author: "hana", text: "@kf 😆😆")]
         // Saved an hour after its post was written (an hour before `base`).
         var savedLater = PositionSnapshot(postId: "t0", postCreatedAt: base.addingTimeInterval(-7_200),
                                           text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped", savedAt: base.addingTimeInterval(-3_600))
@@ -120,6 +182,16 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
                              timeline: Timeline(posts: [Post(id: "redraft", createdAt: base.addingTimeInterval(-5_000), author: "erin",
                                                              text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped")]),
                              snapshot: savedLater, parameters: ["ClockSlack": .init(value: .real(3_600))], expectedPostId: "redraft"),
+            StrategyScenario(name: "a short post re-drafted with a word shortened: too few words for TF-IDF, found by its characters",
+                             timeline: Timeline(posts: shortRedraft), snapshot: shortDeleted, parameters: ["Threshold": .init(value: .real(0.8))],
+                             expectedPostId: "short-redraft", expectedMethod: .contentSimilarity,
+                             // One scalar of seven removed: 1 − 1 ÷ 7.
+                             expectedConfidence: 0.857_142_857, expectedPlacement: .standIn,
+                             expectedExplanation: "post short-redraft is the author's later post nearest in characters (0.86 kept)"),
+            StrategyScenario(name: "another account's later post that reads alike is no redraft, however near in characters",
+                             timeline: Timeline(posts: [shortRedraft[0], Post(id: "other", createdAt: base.addingTimeInterval(-50), author: "gil",
+                                                                               text: "@kfc 😆😆!")]),
+                             snapshot: shortDeleted, parameters: ["Threshold": .init(value: .real(0.8))], expectedPostId: nil),
             StrategyScenario(name: "the saved post itself, still there, is its own best match",
                              timeline: Timeline(posts: thread + [Post(id: "t1", createdAt: base, author: "erin", text: deletedInThread.text)]),
                              snapshot: deletedInThread, expectedPostId: "t1", expectedConfidence: 1),
