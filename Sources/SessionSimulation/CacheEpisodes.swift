@@ -12,7 +12,7 @@ import SessionFormat
 /// |---|---|
 /// | `hours-later` | 2 to 10 hours pass; 40 to 200 posts arrive on top |
 /// | `next-day` | 18 to 30 hours pass; 150 to 450 posts arrive |
-/// | `deleted-across-gap` | as either, and the post the reader was on is deleted (sometimes with neighbours): the truth is the next surviving post below |
+/// | `deleted-across-gap` | as either, and the post the reader was on is deleted (sometimes with neighbours): the truth is the next surviving post in the reader's direction |
 /// | `within-head-page` | 10 minutes to an hour; so few posts arrive that the reader's post is in the laptop's new head page |
 ///
 /// The laptop fetched its first head page when the session began, so its cache is that page,

@@ -21,8 +21,8 @@ import TimelineCore
 /// | `paused` | no scrolling for longer than `AnchorMaxAge` |
 ///
 /// Ground truth: `expected` is the anchor at the reader's last scroll (the tracker's own
-/// definition), with its `viewportY`; when that post was deleted, the next surviving post below
-/// it (no `viewportY`); when it was re-drafted, the re-draft (no `viewportY`).
+/// definition), with its `viewportY`; when that post was deleted, the next surviving post in the
+/// reader's direction (`ReadingDirection.survivor`; no `viewportY`); when it was re-drafted, the re-draft (no `viewportY`).
 public struct SessionSimulator: Sendable {
     /// The posts sessions are built from, newest first.
     public let corpus: [Post]

@@ -15,11 +15,16 @@ import TimelineCore
 ///      their times say nothing of where the reader read, and only the rules after time apply;
 ///   2. of the rest, each pair is ordered by their **true time** when the clock bounds the
 ///      writes carry tell it (`ClockOffsets.later`: what each writer had learned of the other's
-///      clock from the deliveries it received): the later one wins. Where they cannot tell, a
+///      clock from the deliveries it received): the later one wins. Where they show a clock
+///      wrong by five minutes or more (an hour fast, a day slow), the stamps corrected by the
+///      bounds' estimate of it decide when they are more than two seconds apart
+///      (`ClockOffsets.wrongClockLaterIsFirst`): an hour-fast laptop's write is not an hour later
+///      than it was made, even where no delivery bounded it the other way. Where they cannot tell, a
 ///      reset (a tombstone, or an explicit move back) wins over a plain position, and between
 ///      positions the one furthest along in the reading `Direction` (learned from the
 ///      register's own moves unless set) wins; while no direction is known, or on an unordered
-///      feed, the greater (hybrid timestamp, device id).
+///      feed, the later by the stamps (corrected as above where a clock is known wrong), then
+///      the greater device id.
 ///   The winner is the head that wins against every other; should there be none (three or
 ///   more heads ordered in a circle), the furthest along.
 ///
@@ -194,12 +199,12 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     /// bounds tell (unless `clocks` is false), then a reset over a position, then the furthest
     /// along in `direction`, then the greater stamp.
     static func beats(_ a: PositionRecord, _ b: PositionRecord, direction: ReadingDirection?, clocks: Bool = true) -> (Bool, Way) {
-        if clocks, let later = ClockOffsets.laterIsFirst(a, b) { return (later, .time) }
+        if clocks, let later = ClockOffsets.laterIsFirst(a, b) ?? ClockOffsets.wrongClockLaterIsFirst(a, b) { return (later, .time) }
         if a.isReset != b.isReset { return (a.isReset, .reset) }
         if let direction, let pa = a.progress, let pb = b.progress, pa != pb {
             return (direction.isFurther(pa, than: pb), .furthest)
         }
-        return (b.stamp < a.stamp, .stamp)
+        return (ClockOffsets.estimatedLaterIsFirst(a, b), .stamp)
     }
 
     static let scenarios: [MergeScenario] = {
@@ -231,6 +236,15 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                           records: [write("laptop", 3, at: 1_000 + hour, "p50", created: 500),
                                     write("phone", 6, at: 61_000, "p40", created: 400, clocks: [("laptop", 3_590_000)])],
                           expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
+            MergeScenario(name: "the laptop learned the phone is an hour behind it: the phone's reading four minutes later wins, though further back",
+                          records: [write("laptop", 3, at: 1_000 + hour, "p50", created: 500, moves: .init(older: 1, newer: 9),
+                                          clocks: [("phone", -3_613_000)]),
+                                    write("phone", 6, at: 245_000, "p40", created: 400, moves: .init(older: 1, newer: 9))],
+                          expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
+            MergeScenario(name: "an algorithmic feed and a laptop an hour fast by what it learned: the phone's later write, not the laptop's stamp",
+                          records: [write("laptop", 3, at: 1_000 + hour, "p50", ordered: false, clocks: [("phone", -3_601_500)]),
+                                    write("phone", 6, at: 1_000, "p40", ordered: false)],
+                          expectedWinner: 1, reason: "concurrent; latest"),
             MergeScenario(name: "the laptop knew the phone's clock: its reading two minutes after the phone's move back wins",
                           records: [write("laptop", 3, at: 120_000, "p50", created: 500, clocks: [("phone", -1_000)]),
                                     write("phone", 6, at: 1_000, "p10", created: 100, explicit: true)],
