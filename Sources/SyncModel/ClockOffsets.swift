@@ -80,28 +80,33 @@ public struct ClockOffsets: Sendable, Hashable, CustomStringConvertible {
 
 extension ClockOffsets {
     /// How far `a`'s writer's clock is ahead of `b`'s, as best the bounds the two writes carry
-    /// say: the middle of the span they give (`b.clocks[a]` at least, `−a.clocks[b]` at most), or
-    /// the one bound known; 0 when neither writer knew the other's clock. A bound from a prompt
-    /// delivery is close to the truth, so where no bound decides the order of two writes
-    /// (`laterIsFirst`), their stamps corrected by this estimate are a better guess than the
-    /// stamps as the clocks wrote them: a device an hour fast is an hour fast in its stamps.
-    public static func estimatedLead(of a: PositionRecord, over b: PositionRecord) -> Int64 {
+    /// say (`b.clocks[a]` at least, `−a.clocks[b]` at most), when they show it wrong: by at least
+    /// `wrongClockMilliseconds` either way, the whole span they give beyond it (a span that
+    /// holds a right clock, as a day-late delivery's loose bound does, shows nothing), or the one
+    /// bound known beyond it. The estimate is the middle of the span, or that one bound. Nil when
+    /// the bounds show no wrong clock: a smaller lead is as likely a delivery's delay. Each bound
+    /// is the truth widened by its delivery's delay; where no bound decides the order of two
+    /// writes (`laterIsFirst`), their stamps corrected by this estimate are a better guess than
+    /// the stamps as a wrong clock wrote them: a device an hour fast is an hour fast in its stamps.
+    public static func wrongClockLead(of a: PositionRecord, over b: PositionRecord) -> Int64? {
         let lower = b.clocks[a.device], upper = a.clocks[b.device].map { 0 &- $0 }
+        let wrong = wrongClockMilliseconds
         switch (lower, upper) {
-        case let (lower?, upper?): return lower / 2 &+ upper / 2
-        case let (lower?, nil): return lower
-        case let (nil, upper?): return upper
-        case (nil, nil): return 0
+        case let (lower?, upper?):
+            guard lower >= wrong || upper <= 0 &- wrong else { return nil }
+            return lower / 2 &+ upper / 2
+        case let (lower?, nil): return lower.magnitude >= wrong.magnitude ? lower : nil
+        case let (nil, upper?): return upper.magnitude >= wrong.magnitude ? upper : nil
+        case (nil, nil): return nil
         }
     }
 
     /// Which of `a` and `b` was written later, when their writers' clocks are known to disagree
-    /// by a wrong clock's lead (`estimatedLead` at least `wrongClockMilliseconds`) and the
-    /// corrected stamps are further apart than `marginMilliseconds`; nil otherwise. An hour-fast
-    /// clock's stamps are then an hour back, not the latest.
+    /// by a wrong clock's lead (`wrongClockLead`) and the stamps corrected by it are further apart
+    /// than `marginMilliseconds`; nil otherwise. An hour-fast clock's stamps are then an hour
+    /// back, not the latest.
     public static func wrongClockLaterIsFirst(_ a: PositionRecord, _ b: PositionRecord) -> Bool? {
-        let lead = estimatedLead(of: a, over: b)
-        guard abs(lead) >= wrongClockMilliseconds else { return nil }
+        guard let lead = wrongClockLead(of: a, over: b) else { return nil }
         let difference = (Int64(clamping: a.stamp.time.milliseconds) &- lead) &- Int64(clamping: b.stamp.time.milliseconds)
         return abs(difference) > marginMilliseconds ? difference > 0 : nil
     }
@@ -109,13 +114,11 @@ extension ClockOffsets {
     /// A lead this large is a wrong clock, not a delivery's delay (`Sync.MaxClockOffset`'s default).
     public static let wrongClockMilliseconds: Int64 = 300_000
 
-    /// Whether `a` was written after `b` by their stamps, corrected with `estimatedLead` where it
-    /// shows a wrong clock (at least `wrongClockMilliseconds` either way; a smaller lead is as
-    /// likely a delivery's delay, and the stamps are taken as written); ties go to the greater
-    /// stamp (time, then device id), so the order is total.
+    /// Whether `a` was written after `b` by their stamps, corrected by `wrongClockLead` where the
+    /// bounds show a wrong clock and taken as written otherwise; ties go to the greater stamp
+    /// (time, then device id), so the order is total.
     public static func estimatedLaterIsFirst(_ a: PositionRecord, _ b: PositionRecord) -> Bool {
-        let lead = estimatedLead(of: a, over: b)
-        let corrected = Int64(clamping: a.stamp.time.milliseconds) &- (abs(lead) >= wrongClockMilliseconds ? lead : 0)
+        let corrected = Int64(clamping: a.stamp.time.milliseconds) &- (wrongClockLead(of: a, over: b) ?? 0)
         let other = Int64(clamping: b.stamp.time.milliseconds)
         return corrected != other ? corrected > other : b.stamp < a.stamp
     }
