@@ -4,6 +4,7 @@ import StrategyKit
 import Testing
 import TestSupport
 @testable import TimelineLoading
+import TimelineFormats
 
 /// How long a server asks to wait, in each of the forms servers use, and a fetch cancelled
 /// mid-request.
@@ -34,6 +35,41 @@ struct RetryAfterTests {
         // The reset headers say when a quota renews, not that a 503 should wait.
         #expect(RetryAfter.seconds(from: Self.response(["X-RateLimit-Reset": "2015-10-21T07:28:10Z"], status: 503), now: Self.now) == nil)
         #expect(RetryAfter.seconds(from: Self.response([:]), now: Self.now) == nil)
+    }
+
+    @Test("any wait or reset a server sends is bounded to a year: 2⁶³ seconds, inf and 1e300 crash nothing")
+    func boundedWaits() {
+        let year = RetryAfter.longestWait
+        #expect(RetryAfter.parse("9223372036854775807", now: Self.now) == year)
+        #expect(RetryAfter.seconds(from: Self.response(["Retry-After": "9223372036854775807"], status: 503), now: Self.now) == year)
+        for reset in ["inf", "1e300", "-inf", "nan", "-1e300"] {
+            let wait = RetryAfter.seconds(from: Self.response(["RateLimit-Reset": reset]), now: Self.now)
+            #expect(wait == (reset == "nan" ? nil : reset.hasPrefix("-") ? 0 : year), "\(reset)")
+            let spent = RetryAfter.spentUntil(from: Self.response(["RateLimit-Remaining": "0", "RateLimit-Reset": reset], status: 200), now: Self.now)
+            #expect(spent == (reset == "nan" ? nil : Self.now.addingTimeInterval(reset.hasPrefix("-") ? 0 : year)), "\(reset)")
+            // What the engine prints of it.
+            _ = spent.map(Timestamp.format)
+        }
+        #expect(RetryAfter.describe(.infinity) == "31622400 s")
+        #expect(RetryAfter.describe(.nan) == "an unknown time")
+    }
+
+    @Test("a 503 asking to wait 2⁶³ seconds, and a 200 whose rate limit resets at 1e300, are answered in words, not a crash")
+    func hostileHeadersOverHTTP() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(status: 503, headers: [("Retry-After", "9223372036854775807")])])
+        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"))
+        let outcome = await fetcher.fetch(LoadingFixtures.mastodon(server))
+        guard case .failure(let error) = outcome.result else { Issue.record("a 503 was taken as an answer"); return }
+        #expect(error.message == "HTTP 503 (the server asks to wait 31622400 s)")
+        var spent = LoopbackHTTPServer.Answer.json(try LoadingFixtures.answer("mastodon-home.json"))
+        spent.headers += [("RateLimit-Remaining", "0"), ("RateLimit-Reset", "1e300")]
+        server.script(LoadingFixtures.mastodonPath, [spent])
+        let limited = await fetcher.fetch(LoadingFixtures.mastodon(server))
+        let until = try #require(limited.rateLimitSpentUntil)
+        #expect(until.timeIntervalSinceNow <= RetryAfter.longestWait)
+        #expect(Timestamp.format(until).hasSuffix("Z"))
     }
 
     @Test("a fetch cancelled while the server takes its time ends at once, without the answer and without a retry")
