@@ -1,37 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import JSONText
 import ValueTree
 
 /// Appends one JSON object per record to a file:
 /// `{"time":"…","level":"warning","category":"position","message":"…","metadata":{…}}`.
-// @unchecked: the file handle is written under `lock` only.
+///
+/// Only a regular file is a log file: a FIFO would block every command until something read it,
+/// and a device is no log. When a write fails (a full disk), the sink says so once on standard
+/// error and writes every later record there, as JSON lines; it never stops the process.
+// @unchecked: the descriptor and `failed` are used under `lock` only.
 public final class JSONLinesLogSink: LogSink, @unchecked Sendable {
-    private let handle: FileHandle
+    private let descriptor: Int32
+    private let path: String
     private let lock = NSLock()
+    private var failed = false
 
-    /// Opens (creating if needed) the file at `path` for appending.
+    /// Opens (creating if needed) the regular file at `path` for appending.
     public init(path: String) throws {
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw LogSinkError("cannot create the log file \(path)")
+        // Non-blocking, so that opening a FIFO returns at once (and is then refused).
+        let opened = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o644)
+        guard opened >= 0 else {
+            let code = errno
+            switch code {
+            case ENXIO, EISDIR: throw LogSinkError("the log file \(path) is not a regular file")
+            case ENOENT: throw LogSinkError("cannot create the log file \(path): \(DescriptorWriter.message(code))")
+            default: throw LogSinkError("cannot open the log file \(path) for writing: \(DescriptorWriter.message(code))")
             }
         }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw LogSinkError("cannot open the log file \(path) for writing")
+        var status = stat()
+        guard fstat(opened, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            close(opened)
+            throw LogSinkError("the log file \(path) is not a regular file")
         }
-        handle.seekToEndOfFile()
-        self.handle = handle
+        descriptor = opened
+        self.path = path
+    }
+
+    /// A sink on a descriptor already open (the tests' way to make writes fail).
+    init(descriptor: Int32, path: String) {
+        self.descriptor = descriptor
+        self.path = path
     }
 
     deinit {
-        try? handle.close()
+        close(descriptor)
     }
+
+    /// True once a write failed and records go to standard error.
+    var hasFailed: Bool { lock.withLock { failed } }
 
     public func write(_ record: LogRecord) {
         let line = Data((JSONLinesLogSink.format(record) + "\n").utf8)
         lock.lock()
         defer { lock.unlock() }
-        handle.write(line)
+        if !failed, let code = DescriptorWriter.write(line, to: descriptor) {
+            failed = true
+            let warning = "warning: the log file \(path) cannot be written (\(DescriptorWriter.message(code))); records go to standard error from now on\n"
+            _ = DescriptorWriter.write(Data(warning.utf8), to: STDERR_FILENO)
+        }
+        if failed { _ = DescriptorWriter.write(line, to: STDERR_FILENO) }
     }
 
     /// The JSON object of one record, on one line.

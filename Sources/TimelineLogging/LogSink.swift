@@ -52,7 +52,7 @@ public struct LogSinkFactory: Sendable {
 }
 
 /// A sink that cannot be created.
-public struct LogSinkError: Error, Sendable, CustomStringConvertible {
+public struct LogSinkError: Error, Sendable, Equatable, CustomStringConvertible {
     public let description: String
 
     public init(_ description: String) {

@@ -6,7 +6,8 @@ public struct StderrLogSink: LogSink {
     public init() {}
 
     public func write(_ record: LogRecord) {
-        FileHandle.standardError.write(Data((StderrLogSink.format(record) + "\n").utf8))
+        // A failed write to standard error (closed, or a full disk) loses the record, never the process.
+        _ = DescriptorWriter.write(Data((StderrLogSink.format(record) + "\n").utf8), to: STDERR_FILENO)
     }
 
     /// The text of one record, without a newline.

@@ -178,7 +178,7 @@ struct LoggingCommandTests {
         let saved = try await setup.save("phone", post: "100")
         #expect(saved.status == 0)
         let lines = saved.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.first == #"warning: log sink "JSONLines": cannot create the log file /nonexistent/folder/log.jsonl"#)
+        #expect(lines.first == #"warning: log sink "JSONLines": cannot create the log file /nonexistent/folder/log.jsonl: No such file or directory"#)
         #expect(Self.records(saved.stderr) == ["debug [position] saved account=me contentOffset=0.0 device=phone post=100 timeline=home viewportY=0.0"])
     }
 }

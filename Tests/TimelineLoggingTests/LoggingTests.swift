@@ -3,7 +3,7 @@ import JSONText
 import Logging
 import Testing
 import TestSupport
-import TimelineLogging
+@testable import TimelineLogging
 import ValueTree
 
 /// Collects records in memory.
@@ -82,6 +82,34 @@ struct LoggingTests {
         #expect(first["message"] == .string("loaded"))
         #expect(first["metadata"]?["posts"] == .string("20"))
         #expect(try JSONReader().read(String(lines[1]))["message"] == .string("failed \"quoted\""))
+    }
+
+    @Test("only a regular file is a log file: a FIFO is refused at once instead of blocking, a device is refused, both by name")
+    func notRegularFiles() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("log.fifo").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        #expect(throws: LogSinkError("the log file \(fifo) is not a regular file")) { _ = try JSONLinesLogSink(path: fifo) }
+        #expect(throws: LogSinkError("the log file /dev/full is not a regular file")) { _ = try JSONLinesLogSink(path: "/dev/full") }
+        #expect(throws: LogSinkError("the log file \(directory.path) is not a regular file")) { _ = try JSONLinesLogSink(path: directory.path) }
+    }
+
+    @Test("a write that fails (a full disk) stops nothing: the sink goes on to standard error")
+    func failedWrite() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("log.jsonl").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        // A descriptor open for reading only: every write fails, as on a full disk.
+        let readOnly = open(path, O_RDONLY)
+        #expect(readOnly >= 0)
+        let sink = JSONLinesLogSink(descriptor: readOnly, path: path)
+        let logger = TimelineLogging.logger(.timeline, levels: LogLevels(), sinks: [sink])
+        logger.error("first")
+        logger.error("second")
+        #expect(sink.hasFailed)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "")
     }
 
     @Test("sinks are created by name")
