@@ -12,7 +12,8 @@ struct TimelineCommand: ParsableCommand {
 /// Ages for people: "42 s", "3 min", "5 h", "2 d".
 enum Age {
     static func describe(_ seconds: Double) -> String {
-        let value = max(0, seconds)
+        // Up to ten thousand years: an age beyond is no age a clock or a store can give.
+        let value = seconds.isNaN ? 0 : min(max(0, seconds), 3.2e11)
         if value < 90 { return "\(Int(value.rounded())) s" }
         if value < 90 * 60 { return "\(Int((value / 60).rounded())) min" }
         if value < 36 * 3600 { return "\(Int((value / 3600).rounded())) h" }

@@ -46,8 +46,13 @@ public enum Timestamp {
         return date.date.addingTimeInterval(fraction - Double(offset))
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds when the date has a fraction.
+    /// `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds when the date has a fraction; the nearest of
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z for a date beyond them (a damaged store's),
+    /// which RFC 3339 cannot write.
     public static func format(_ date: Date) -> String {
+        let bounds = DateValue.representableSeconds
+        guard date.timeIntervalSince1970 >= bounds.lowerBound else { return format(Date(timeIntervalSince1970: bounds.lowerBound)) }
+        guard date.timeIntervalSince1970 <= bounds.upperBound else { return format(Date(timeIntervalSince1970: bounds.upperBound)) }
         let seconds = date.timeIntervalSince1970.rounded(.down)
         let milliseconds = Int(((date.timeIntervalSince1970 - seconds) * 1000).rounded())
         guard let value = DateValue(Date(timeIntervalSince1970: seconds)) else { return "" }

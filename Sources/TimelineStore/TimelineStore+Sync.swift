@@ -251,7 +251,7 @@ extension TimelineStore {
     /// What the last rounds left.
     public func syncRecord() throws(StoreError) -> SyncRecord {
         try read { db in
-            func date(_ name: String) throws -> Date? { try Self.state(name, db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) }
+            func date(_ name: String) throws -> Date? { try Self.state(name, db).flatMap(Double.init).map(StoredTime.since1970) }
             let devices = (try Self.state("devices", db) ?? "").split(separator: "\n").map(String.init)
             return SyncRecord(lastSyncAt: try date("lastSyncAt"), lastError: try Self.state("lastError", db), lastAttemptAt: try date("lastAttemptAt"),
                               devices: devices, wrongClocks: try Self.wrongClocks(db))
@@ -342,7 +342,7 @@ extension TimelineStore {
         (try state("wrongClocks", db) ?? "").split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 3, let ahead = Double(fields[1]), let seen = Double(fields[2]) else { return nil }
-            return WrongClock(device: String(fields[0]), ahead: ahead, seenAt: Date(timeIntervalSince1970: seen))
+            return WrongClock(device: String(fields[0]), ahead: ahead, seenAt: StoredTime.since1970(seen))
         }
     }
 
@@ -381,7 +381,7 @@ extension TimelineStore {
             key: known ?? RegisterKey(account: row[0], timeline: row[1]),
             stamp: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[4])), device: device),
             sequence: UInt64(bitPattern: row[3]), context: context(from: row[10]),
-            savedAt: Date(timeIntervalSince1970: row[5]), snapshot: snapshot,
+            savedAt: StoredTime.since1970(row[5]), snapshot: snapshot,
             epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[6])), device: row[7]),
             progress: progress, visit: visitSeconds.flatMap { seconds in visitPosts.map { PositionRecord.Visit(seconds: seconds, posts: $0) } },
             moves: PositionRecord.Moves(older: row[14], newer: row[15]), clocks: clocks(from: row[13]))

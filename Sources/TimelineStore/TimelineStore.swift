@@ -294,7 +294,7 @@ public final class TimelineStore: Sendable {
         try read { db in
             let value = try Double.fetchOne(db, sql: "SELECT refreshedAt FROM timelineState WHERE account = ? AND timeline = ?",
                                             arguments: [scope.account, scope.timeline])
-            return value.map(Date.init(timeIntervalSince1970:))
+            return value.map(StoredTime.since1970)
         }
     }
 
@@ -330,14 +330,14 @@ public final class TimelineStore: Sendable {
             """, arguments: [scope.account, scope.timeline])
         var gaps = Set<String>()
         while let row = try rows.next() {
-            let post = Post(id: row[0], createdAt: Date(timeIntervalSinceReferenceDate: row[1]), author: row[2], text: row[3], height: row[4])
+            let post = Post(id: row[0], createdAt: StoredTime.sinceReferenceDate(row[1]), author: row[2], text: row[3], height: row[4])
             if row[5] as Bool { gaps.insert(post.id) }
             posts.append(post)
         }
         // A gap below the last post (its neighbour evicted) is the end of the cache, not a gap.
         if let last = posts.last { gaps.remove(last.id) }
         let refreshed: Double? = state[0]
-        return CachedTimeline(posts: posts, refreshedAt: refreshed.map(Date.init(timeIntervalSince1970:)), viewportHeight: state[1],
+        return CachedTimeline(posts: posts, refreshedAt: refreshed.map(StoredTime.since1970), viewportHeight: state[1],
                               gapsBelow: gaps, revision: state[2])
     }
 
@@ -400,7 +400,7 @@ public final class TimelineStore: Sendable {
         try read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT restoredAt, restoration FROM lastRestoration WHERE account = ? AND timeline = ?",
                                              arguments: [scope.account, scope.timeline]) else { return nil }
-            return (row["restoration"], Date(timeIntervalSince1970: row["restoredAt"]))
+            return (row["restoration"], StoredTime.since1970(row["restoredAt"]))
         }
     }
 
@@ -437,13 +437,13 @@ public final class TimelineStore: Sendable {
                 report.cachedPosts += try delete(evicted, from: "cachedPost", scope: scope, among: cached, db: db)
                 let history = try Row.fetchAll(db, sql: "SELECT postId, savedAt FROM positionHistory WHERE account = ? AND timeline = ?",
                                                arguments: arguments).map {
-                    CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["savedAt"]))
+                    CacheEntry(key: $0["postId"], storedAt: StoredTime.since1970($0["savedAt"]))
                 }
                 report.snapshots += try delete(historyPolicy.evictions(from: history, now: now), from: "positionHistory", scope: scope,
                                                among: history, db: db)
                 let reads = try Row.fetchAll(db, sql: "SELECT postId, readAt FROM readPost WHERE account = ? AND timeline = ?",
                                              arguments: arguments).map {
-                    CacheEntry(key: $0["postId"], storedAt: Date(timeIntervalSince1970: $0["readAt"]))
+                    CacheEntry(key: $0["postId"], storedAt: StoredTime.since1970($0["readAt"]))
                 }
                 report.readPosts += try delete(readPostsPolicy.evictions(from: reads, now: now), from: "readPost", scope: scope,
                                                among: reads, db: db)
@@ -479,8 +479,8 @@ public final class TimelineStore: Sendable {
                                        arguments: [scope.account, scope.timeline])
         while let row = try rows.next() {
             let lastAccess: Double = row[2]
-            entries.append(CacheEntry(key: row[0], storedAt: Date(timeIntervalSince1970: row[1]),
-                                      lastAccess: Date(timeIntervalSince1970: max(lastAccess, lastRead)), bytes: row[3]))
+            entries.append(CacheEntry(key: row[0], storedAt: StoredTime.since1970(row[1]),
+                                      lastAccess: StoredTime.since1970(max(lastAccess, lastRead)), bytes: row[3]))
         }
         return entries
     }
@@ -540,7 +540,7 @@ public final class TimelineStore: Sendable {
             statistics.cachedPosts = cached?["count"] ?? 0
             statistics.cachedBytes = cached?["bytes"] ?? 0
             let oldest: Double? = cached?["oldest"]
-            statistics.oldestCachedAt = oldest.map(Date.init(timeIntervalSince1970:))
+            statistics.oldestCachedAt = oldest.map(StoredTime.since1970)
             statistics.snapshots = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM positionHistory") ?? 0
             statistics.readPosts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM readPost") ?? 0
             statistics.timelineHits = try Int.fetchOne(db, sql: "SELECT value FROM storeCounter WHERE name = 'timelineHits'") ?? 0

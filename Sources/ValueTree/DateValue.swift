@@ -33,9 +33,16 @@ public struct DateValue: Hashable, Sendable, Comparable, CustomStringConvertible
         storedSecond = UInt8(second)
     }
 
-    /// Creates the date of a Foundation `Date`, dropping fractions of a second.
+    /// The seconds since 1970 of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the dates this
+    /// type (and RFC 3339) can write.
+    public static let representableSeconds: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799
+
+    /// Creates the date of a Foundation `Date`, dropping fractions of a second; nil for a date
+    /// outside years 1 to 9999 (or not a number), which no plist or RFC 3339 text can hold.
     public init?(_ date: Date) {
-        let total = Int64(date.timeIntervalSince1970.rounded(.down))
+        let interval = date.timeIntervalSince1970.rounded(.down)
+        guard DateValue.representableSeconds.contains(interval) else { return nil }
+        let total = Int64(interval)
         var days = total / 86_400
         var seconds = total % 86_400
         if seconds < 0 { seconds += 86_400; days -= 1 }

@@ -117,6 +117,36 @@ struct TimelineCommandTests {
         #expect(cached.gaps == [TimelineGap(above: "961", below: "600")])
     }
 
+    @Test("times no date can print, in a damaged store, are shown as the nearest printable ones: show and fetch go on")
+    func unprintableTimes() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("damaged.sqlite").path
+        do {
+            let store = try TimelineStore(path: path)
+            try store.saveTimeline([Post(id: "a", createdAt: Date(timeIntervalSince1970: 1e300), author: "x", text: "one"),
+                                    Post(id: "b", createdAt: Date(timeIntervalSinceReferenceDate: -.infinity), author: "x", text: "two")],
+                                   scope: StoreScope(), refreshedAt: Date(timeIntervalSince1970: -1e300))
+        }
+        let shown = try await EngineProcess.run(["timeline", "show", "--store", path])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout == """
+            default / home: 2 posts, refreshed 0001-01-01T00:00:00Z (\(shown.stdout.components(separatedBy: "(")[1].components(separatedBy: ")")[0]))
+              1  a  9999-12-31T23:59:59Z  @x  one
+              2  b  0001-01-01T00:00:00Z  @x  two
+
+            """)
+        let file = directory.appendingPathComponent("t.jsonl")
+        try """
+            {"id":"a","createdAt":"2026-08-01T13:55:05.955Z","author":"x","text":"one"}
+            {"id":"b","createdAt":"2026-08-01T13:55:04.955Z","author":"x","text":"two"}
+
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let fetched = try await EngineProcess.run(["timeline", "fetch", "--source", file.path, "--store", path])
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        #expect(fetched.stdout.hasPrefix("cache: 2 posts, refreshed 0001-01-01T00:00:00Z ("))
+    }
+
     @Test("fetch loads cache-first from a Mastodon server and reports what changed; show prints the cache")
     func mastodon() async throws {
         let directory = try Fixtures.temporaryDirectory()
