@@ -146,7 +146,8 @@ public struct ConfigurationLoader: Sendable {
         for (key, member) in members {
             let memberPath = path.appending(key: key)
             if let elements = member.value.arrayValue {
-                if let (deepPath, location) = deepStage(in: elements, path: memberPath, depth: 1) {
+                // More than one stage in a row is itself a composition (FirstMatch), one level more.
+                if let (deepPath, location) = deepStage(in: elements, path: memberPath, depth: elements.count > 1 ? 2 : 1) {
                     found.append((deepPath, location))
                     members.removeValue(forKey: key)
                 }

@@ -123,6 +123,29 @@ struct RestoreCommandTests {
         #expect(deepResult.stderr == "error: invalid --strategy spec at column 961: compositions nest deeper than 64 levels\n")
     }
 
+    @Test("validate passes only the compositions every command builds: two stages in a row are a composition of their own")
+    func validateAgreesOnDepth() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func configuration(_ levels: Int) throws -> String {
+            var stage = #"{"Strategy": "ExactMatch"}"#
+            for _ in 0..<levels { stage = #"{"Strategy": "FirstMatch", "Stages": ["# + stage + "]}" }
+            let path = directory.appendingPathComponent("deep-\(levels).json").path
+            try Data((#"{"Restoration": {"Pipeline": ["# + stage + #", {"Strategy": "Fallback"}]}}"#).utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        for (levels, builds) in [(62, true), (63, false)] {
+            let path = try configuration(levels)
+            let validated = try await EngineProcess.run(["validate", path])
+            let restored = try await EngineProcess.run(["restore", "--config", path, "--timeline", Self.timeline,
+                                                        "--position", "Tests/Fixtures/restore/position.json"])
+            #expect((validated.status == 0) == builds, "\(levels): \(validated.stdout)")
+            #expect((restored.status == 0) == builds, "\(levels): \(restored.stderr)")
+            let said = validated.stdout + validated.stderr
+            if !builds { #expect(said.contains("error: Restoration.Pipeline[0]") && said.contains("compositions nest deeper than 64 levels"), "\(said)") }
+        }
+    }
+
     @Test("a bad spec is a usage error")
     func badSpec() async throws {
         let result = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", Self.timeline,
