@@ -7,6 +7,15 @@ public enum SyncLimits {
     public static let maximumNameBytes = 256
     /// The most UTF-8 bytes of a post id.
     public static let maximumPostIdBytes = 512
+    /// The most devices a write's causal context or clock bounds may name. A user has a handful
+    /// of devices; a write naming 40,000 cost a server seconds to take in, and every device of
+    /// the user again when it pulled it.
+    public static let maximumDevicesPerWrite = 1_000
+
+    /// Why a `what` (a context, clock bounds) naming `count` devices cannot be carried, or nil.
+    public static func devicesProblem(_ count: Int, _ what: String) -> String? {
+        count > maximumDevicesPerWrite ? "\(what) names \(count) devices, more than the limit of \(maximumDevicesPerWrite)" : nil
+    }
 
     /// Why `value`, the `what` of a record (`account`, `timeline`, `device`), cannot be
     /// carried, or nil when it can: empty, too long, or holding a control character.

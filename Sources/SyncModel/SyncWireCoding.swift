@@ -188,6 +188,7 @@ public enum SyncWireCoding {
             sequence = value
             if let written = entry["context"], written != .null {
                 guard let pairs = written.dictionaryValue else { throw DecodingError("\(path).context must be an object of sequence numbers") }
+                if let problem = SyncLimits.devicesProblem(pairs.count, "\(path).context") { throw DecodingError(problem) }
                 for (device, value) in pairs {
                     if let problem = SyncLimits.nameProblem(device.string, "\(path).context key") { throw DecodingError(problem) }
                     guard let seen = value.value.integerValue?.uint64Value else {
@@ -216,6 +217,7 @@ public enum SyncWireCoding {
         var clocks = ClockOffsets()
         if let written = entry["clocks"], written != .null {
             guard let pairs = written.dictionaryValue else { throw DecodingError("\(path).clocks must be an object of milliseconds") }
+            if let problem = SyncLimits.devicesProblem(pairs.count, "\(path).clocks") { throw DecodingError(problem) }
             for (device, value) in pairs {
                 if let problem = SyncLimits.nameProblem(device.string, "\(path).clocks key") { throw DecodingError(problem) }
                 guard let ahead = value.value.integerValue?.int64Value else {

@@ -283,10 +283,12 @@ enum SyncWireScanner {
     /// repeated or invalid id gives up.
     private static func namedIntegers(_ scanner: inout JSONScanner) throws -> [(String, IntegerValue)] {
         var pairs: [(String, IntegerValue)] = []
+        var names = Set<String>()
         try scanner.beginObject()
         while let key = try scanner.nextKey() {
-            guard let name = String(validating: key, as: UTF8.self), SyncLimits.nameProblem(name, "") == nil,
-                  !pairs.contains(where: { $0.0 == name }) else { throw NotPlain() }
+            // Beyond the limit, the value tree's reading says why, at the write's path.
+            guard pairs.count < SyncLimits.maximumDevicesPerWrite, let name = String(validating: key, as: UTF8.self),
+                  SyncLimits.nameProblem(name, "") == nil, names.insert(name).inserted else { throw NotPlain() }
             guard let value = try number(&scanner).integer else { throw NotPlain() }
             pairs.append((name, value))
         }
