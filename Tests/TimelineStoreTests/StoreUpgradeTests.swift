@@ -145,6 +145,37 @@ struct StoreUpgradeTests {
     }
 }
 
+/// Upgrades with newer rows already present: what a migration copies never replaces them.
+@Suite("Store upgrades keep the newest rows", .timeLimit(.minutes(10)))
+struct StoreUpgradeNewerRowsTests {
+    @Test("a v4 store whose device position is newer than the register's winner of the same device keeps the newer one as its head")
+    func newerDevicePosition() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("v4.sqlite").path
+        let scope = StoreUpgradeTests.scope
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try StoreSchema.migrator.migrate(queue, upTo: "v4-sync")
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO syncState (name, value) VALUES ('device', 'phone')")
+                // The register's winner is the phone's older write; its own latest is newer.
+                for (table, hlc, post) in [("positionRegister", 111_410_065_408_000_000, "p1"), ("devicePosition", 111_410_065_408_100_000, "p2")] {
+                    try db.execute(sql: """
+                        INSERT INTO \(table) (account, timeline, hlc, device, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, snapshot)
+                        VALUES (?, ?, ?, 'phone', 1700000200, 0, '', 1699999940, ?, ?)
+                        """, arguments: [scope.account, scope.timeline, hlc, post,
+                                         #"{"postId":"\#(post)","viewportY":0.0,"contentOffset":0.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#])
+                }
+            }
+        }
+        let store = try TimelineStore(path: path, create: false)
+        let head = try store.register(of: RegisterKey(account: scope.account, timeline: scope.timeline)).head(of: "phone")
+        #expect(head?.snapshot?.postId == "p2")
+        #expect(head?.stamp.time.rawValue == 111_410_065_408_100_000)
+    }
+}
+
 /// The store's text for causal contexts and clock bounds.
 @Suite("Integer maps in the store", .timeLimit(.minutes(10)))
 struct IntegerMapTests {
