@@ -1,4 +1,5 @@
 import Foundation
+import StrategyKit
 import Testing
 import TimelineCore
 import TimelineLoading
@@ -160,6 +161,18 @@ struct TimelineMergeTests {
         #expect(TimelineMerge(cached: cached, fetched: Self.posts([1, 2]), coverage: .head).gaps == [TimelineGap(above: "p2", below: "p5")])
     }
 
+    @Test("a post the source says is gone leaves the cache with its gap moved to the post above it, never lost")
+    func goneKeepsItsGap() {
+        // Cached: p1 p2 | gap | p50 p51; p2, with the gap below it, is deleted.
+        let goal = ReachGoal(postId: "p2", pagesByPost: true, maxPageSize: 40, headCursor: nil, cached: ["p1", "p2", "p50", "p51"])
+        var run = ReachRun(goal: goal, strategy: ScriptedReach(requests: [.post("p2")]))
+        while let request = run.next() { run.record(request, answer: PageAnswer(posts: [], found: false, bytes: 60)) }
+        let merged = run.merge(into: Self.posts([1, 2, 50, 51]), gapsBelow: ["p2"])
+        #expect(merged.posts.map(\.id) == ["p1", "p50", "p51"])
+        #expect(merged.gapsBelow == ["p1"])
+        #expect(merged.removed == ["p2"])
+    }
+
     @Test("a measured height survives a refresh that carries none")
     func heights() {
         var measured = Self.post(1)
@@ -198,5 +211,15 @@ struct TimelineSourceTests {
                 #expect(error.description == message)
             }
         }
+    }
+}
+
+/// A reach strategy that asks the requests it is given, in order: for tests of `ReachRun`.
+struct ScriptedReach: ReachStrategy {
+    let requests: [PageRequest]
+    var name: String { "Scripted" }
+
+    func next(toward goal: ReachGoal, after exchanges: [ReachExchange]) -> PageRequest? {
+        exchanges.count < requests.count ? requests[exchanges.count] : nil
     }
 }
