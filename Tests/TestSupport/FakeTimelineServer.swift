@@ -20,6 +20,8 @@ public final class FakeTimelineServer: @unchecked Sendable {
     private var feed: PagedTimeline
     private var injected: [String: [LoopbackHTTPServer.Answer]] = [:]
     private var rateLimitSpent = false
+    /// When set, only this route's answers say the rate limit is spent.
+    private var rateLimitSpentRoute: String?
 
     public static let mastodonTimeline = "/api/v1/timelines/home"
     public static let blueskyTimeline = "/xrpc/app.bsky.feed.getTimeline"
@@ -53,9 +55,13 @@ public final class FakeTimelineServer: @unchecked Sendable {
         lock.withLock { injected[route, default: []] += answers }
     }
 
-    /// From now on, every answer says the rate limit is spent for the next hour.
-    public func spendRateLimit() {
-        lock.withLock { rateLimitSpent = true }
+    /// From now on, every answer (or only those of `route`, "timeline" or "post") says the rate
+    /// limit is spent for the next hour.
+    public func spendRateLimit(on route: String? = nil) {
+        lock.withLock {
+            rateLimitSpent = true
+            rateLimitSpentRoute = route
+        }
     }
 
     /// The requests so far: method and path with its query.
@@ -68,7 +74,7 @@ public final class FakeTimelineServer: @unchecked Sendable {
                 next = queue.removeFirst()
                 injected[route] = queue
             }
-            return (next, self.feed, rateLimitSpent)
+            return (next, self.feed, rateLimitSpent && (rateLimitSpentRoute.map { $0 == route } ?? true))
         }
         if let injectedAnswer { return injectedAnswer }
         let components = URLComponents(string: "http://127.0.0.1" + request.path)

@@ -187,6 +187,38 @@ struct ReachTests {
         #expect(limited.restoration != nil)
     }
 
+    @Test("Mastodon: a lookup whose answer says the rate limit is spent stops the reach: the page below is not asked")
+    func lookupSpendsTheLimit() async throws {
+        let setup = try await Self.laptop(mastodon: true)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        // Only the lookups' answers say the limit is spent: the refresh goes through.
+        setup.server.spendRateLimit(on: "post")
+        let before = setup.server.requests.count
+        let report = try await setup.loader().load(from: setup.source)
+        #expect(Array(setup.server.requests[before...]) == ["/api/v1/timelines/home?limit=40", "/api/v1/statuses/800"])
+        #expect(report.reach?.requests.map(\.request.description) == ["post 800", "page of 40 below 800"])
+        #expect(report.reach?.requests.last?.failure?.contains("the server's rate limit is spent until") == true)
+        #expect(report.reach?.requests.last?.attempts == 0)
+    }
+
+    @Test("a page whose answer says the rate limit is spent stops the next request, on each API", arguments: [true, false])
+    func pageSpendsTheLimit(mastodon: Bool) async throws {
+        let server = try FakeTimelineServer(mastodon: mastodon, posts: Self.feed(600))
+        server.spendRateLimit(on: "timeline")
+        let source: TimelineSource = mastodon ? .mastodon(server.timelineURL, tokenVariable: "TEST_TOKEN")
+                                              : .bluesky(server.timelineURL, tokenVariable: "TEST_TOKEN")
+        let made = HTTPPageSource(source, fetcher: LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")))
+        let pages = try #require(made)
+        let request: PageRequest = mastodon ? .below(post: "500", limit: 40) : .top(cursor: "i:40", limit: 100)
+        let first = await pages.answer(request)
+        #expect((try? first.answer.get().posts.count) == (mastodon ? 40 : 100))
+        let second = await pages.answer(request)
+        guard case .failure(let error) = second.answer else { Issue.record("asked again though the limit was spent"); return }
+        #expect(error.message.hasPrefix("the server's rate limit is spent until "))
+        #expect(second.attempts.isEmpty)
+        #expect(server.requests.count == 1)
+    }
+
     @Test("a spent rate limit stops the reach before it asks; a failing server leaves the cache as the refresh left it")
     func failures() async throws {
         let setup = try await Self.laptop(mastodon: true)
