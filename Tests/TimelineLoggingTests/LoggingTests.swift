@@ -38,6 +38,10 @@ struct LoggingTests {
         #expect(position[.position] == .debug)
         let verbose = LogLevels(timelineLogging: false, positionLogging: false, verboseMode: true)
         #expect(LogCategory.allCases.allSatisfy { verbose[$0] == .trace })
+        // VerboseMode wins over every category flag: trace for all, none lowered to debug.
+        let everything = LogLevels(detailed: Set(LogCategory.allCases), verboseMode: true)
+        #expect(LogCategory.allCases.allSatisfy { everything[$0] == .trace })
+        #expect(LogLevels(timelineLogging: true, positionLogging: true, verboseMode: true)[.position] == .trace)
         #expect(timeline.applying(verbose: false, quiet: true)[.timeline] == .error)
         #expect(quiet.applying(verbose: true, quiet: false)[.cache] == .trace)
         #expect(timeline.level(forLabel: "TimelineEngine.timeline") == .debug)
