@@ -111,6 +111,19 @@ extension ClockOffsets {
         return abs(difference) > marginMilliseconds ? difference > 0 : nil
     }
 
+    /// Whether the bounds `a` and `b` carry show their writers' clocks agreeing: at least one is
+    /// known, and every one known is within `wrongClockMilliseconds`. A clock an hour off either
+    /// way shows in any bound a prompt delivery gave, so a near-zero bound says the stamps can be
+    /// trusted to within minutes; with no bound, nothing is known.
+    public static func clocksAgree(_ a: PositionRecord, _ b: PositionRecord) -> Bool {
+        let known = [b.clocks[a.device], a.clocks[b.device]].compactMap { $0 }
+        return !known.isEmpty && known.allSatisfy { $0.magnitude < wrongClockMilliseconds.magnitude }
+    }
+
+    /// Stamps further apart than this, from clocks that agree (`clocksAgree`), were written in
+    /// their order: devices keep time to within seconds.
+    public static let orderedStampsMilliseconds: Int64 = 60_000
+
     /// A lead this large is a wrong clock, not a delivery's delay (`Sync.MaxClockOffset`'s default).
     public static let wrongClockMilliseconds: Int64 = 300_000
 

@@ -19,7 +19,9 @@ import TimelineCore
 ///      wrong by five minutes or more (an hour fast, a day slow), the stamps corrected by the
 ///      bounds' estimate of it decide when they are more than two seconds apart
 ///      (`ClockOffsets.wrongClockLaterIsFirst`): an hour-fast laptop's write is not an hour later
-///      than it was made, even where no delivery bounded it the other way. Where they cannot tell, a
+///      than it was made, even where no delivery bounded it the other way. And where the bounds
+///      show the clocks agreeing (`ClockOffsets.clocksAgree`), stamps more than a minute apart
+///      were written in that order: the later wins. Where they cannot tell, a
 ///      reset (a tombstone, or an explicit move back) wins over a plain position, and between
 ///      positions the one furthest along in the reading `Direction` (learned from the
 ///      register's own moves unless set) wins; while no direction is known, or on an unordered
@@ -182,6 +184,7 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     enum Way: String, CaseIterable {
         case time = "the later by the clocks' bounds"
         case reset = "a reset"
+        case minuteLater = "a minute later by clocks that agree"
         case furthest = "furthest"
         case stamp = "latest"
 
@@ -191,6 +194,7 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
             case .reset: 2
             case .furthest: 4
             case .stamp: 8
+            case .minuteLater: 16
             }
         }
     }
@@ -201,6 +205,10 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     static func beats(_ a: PositionRecord, _ b: PositionRecord, direction: ReadingDirection?, clocks: Bool = true) -> (Bool, Way) {
         if clocks, let later = ClockOffsets.laterIsFirst(a, b) ?? ClockOffsets.wrongClockLaterIsFirst(a, b) { return (later, .time) }
         if a.isReset != b.isReset { return (a.isReset, .reset) }
+        if clocks, ClockOffsets.clocksAgree(a, b) {
+            let gap = Int64(clamping: a.stamp.time.milliseconds) &- Int64(clamping: b.stamp.time.milliseconds)
+            if gap.magnitude > ClockOffsets.orderedStampsMilliseconds.magnitude { return (gap > 0, .minuteLater) }
+        }
         if let direction, let pa = a.progress, let pb = b.progress, pa != pb {
             return (direction.isFurther(pa, than: pb), .furthest)
         }
@@ -253,6 +261,14 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                           records: [write("laptop", 3, at: 1_000, "p10", created: 100, explicit: true),
                                     write("phone", 6, at: 300_000, "p50", created: 500, clocks: [("laptop", -2_000)])],
                           expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
+            MergeScenario(name: "concurrent writes a minute and a half apart, by clocks that agree: the later wins, though further back",
+                          records: [write("phone", 6, at: 1_000, "p30", created: 300, clocks: [("laptop", -1_000)]),
+                                    write("laptop", 3, at: 91_000, "p40", created: 400)],
+                          expectedWinner: 1, reason: "concurrent; a minute later by clocks that agree"),
+            MergeScenario(name: "concurrent writes under a minute apart, by clocks that agree: the furthest along",
+                          records: [write("phone", 6, at: 1_000, "p30", created: 300, clocks: [("laptop", -1_000)]),
+                                    write("laptop", 3, at: 50_000, "p40", created: 400)],
+                          expectedWinner: 0, reason: "concurrent; furthest"),
             MergeScenario(name: "bounds too loose to tell: the furthest along",
                           records: [write("laptop", 3, at: 100_000, "p50", created: 500, clocks: [("phone", -90_000)]),
                                     write("phone", 6, at: 101_000, "p40", created: 400, clocks: [("laptop", -95_000)])],
