@@ -115,6 +115,13 @@ public struct HTTPTimelineClient: Sendable {
             return .failure(AttemptError(failure: .invalidContent("wrong content type"),
                                          message: "expected application/json, got \(shown)"))
         }
+        if body.starts(with: [0x1F, 0x8B]) {
+            // gzip's magic: a server or a proxy compressed the answer, and it reached the parser so.
+            let encoding = http.header("Content-Encoding")
+            let message = encoding.map { "the answer is compressed (Content-Encoding: \(TerminalText.escaped($0))), which this client did not ask for and does not decompress" }
+                ?? "the answer is gzip-compressed, though no Content-Encoding says so"
+            return .failure(AttemptError(failure: .invalidContent("compressed"), message: message))
+        }
         do {
             return .success((try TimelineFormat.json(body), http))
         } catch {

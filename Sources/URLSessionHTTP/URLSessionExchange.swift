@@ -37,7 +37,10 @@ public struct URLSessionExchange: HTTPExchange {
         }
         let (body, response) = answer
         guard let http = response as? HTTPURLResponse else { throw HTTPExchangeError(.other, "the answer is not HTTP") }
-        if let expected = Int(http.value(forHTTPHeaderField: "Content-Length") ?? ""), expected > body.count {
+        // A compressed answer's Content-Length counts the compressed bytes; URLSession hands over
+        // the body decompressed, so only an answer sent as it is can be checked against it.
+        let encoding = (http.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
+        if encoding == "identity" || encoding.isEmpty, let expected = Int(http.value(forHTTPHeaderField: "Content-Length") ?? ""), expected > body.count {
             throw HTTPExchangeError(.connectionLost, "the answer was cut short: \(body.count) of \(expected) bytes")
         }
         var headers: [(name: String, value: String)] = []

@@ -29,6 +29,32 @@ struct HTTPSourceTests {
         #expect(outcome.attempts[0].failure == nil)
     }
 
+    @Test("a gzip-compressed answer: decompressed where the client does so (URLSession), else said plainly, announced or not", arguments: TestClient.all)
+    func compressed(_ client: TestClient) async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        // "[]" gzip-compressed: 22 bytes, starting with gzip's magic 1F 8B.
+        let gzipped = try #require(Data(base64Encoded: "H4sIAAAAAAACA4uOBQApu0wNAgAAAA=="))
+        let json = ("Content-Type", "application/json; charset=utf-8")
+        server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(headers: [json, ("Content-Encoding", "gzip")], body: gzipped)])
+        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client)
+        let announced = await fetcher.fetch(LoadingFixtures.mastodon(server))
+        switch (client.name, announced.result) {
+        case ("URLSession", .success(let posts)):
+            // Its Content-Length counts the compressed bytes: no "cut short: 2 of 22 bytes".
+            #expect(posts.isEmpty)
+        case (_, .failure(let error)):
+            #expect(client.name != "URLSession", "\(error.message)")
+            #expect(error.message == "the answer is compressed (Content-Encoding: gzip), which this client did not ask for and does not decompress")
+        case (_, .success):
+            Issue.record("\(client.name) read a compressed body as JSON")
+        }
+        server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(headers: [json], body: gzipped)])
+        let unannounced = await fetcher.fetch(LoadingFixtures.mastodon(server))
+        guard case .failure(let error) = unannounced.result else { Issue.record("an unannounced gzip body was read as JSON"); return }
+        #expect(error.message == "the answer is gzip-compressed, though no Content-Encoding says so")
+    }
+
     @Test("a Bluesky timeline: app.bsky.feed.getTimeline's feed as posts", arguments: TestClient.all)
     func bluesky(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
