@@ -19,6 +19,12 @@ public indirect enum PipelineSpec: Sendable, Equatable {
     /// The composition `A > B > C` stands for: the stages in order, the first confident one wins.
     public static let sequenceComposition = "FirstMatch"
 
+    /// `scalar` as an error shows it: what prints as nothing (a zero-width space, a
+    /// bidirectional control) as `\uXXXX`, so that a reader sees why a name did not match.
+    static func shown(_ scalar: Unicode.Scalar) -> String {
+        Value.isInvisible(scalar) || scalar.value < 0x20 ? "\\u" + String(format: "%04X", scalar.value) : String(scalar)
+    }
+
     /// How deep compositions may nest: deeper specs are refused rather than risk the stack.
     public static let maximumDepth = ConfigurationLoader.maximumCompositionDepth
 
@@ -49,7 +55,7 @@ public indirect enum PipelineSpec: Sendable, Equatable {
             spec = .positioned(spec, by: positioning)
             parser.skipSpaces()
         }
-        if !parser.atEnd { throw parser.error("unexpected '\(parser.peek!)'") }
+        if !parser.atEnd { throw parser.error("unexpected '\(PipelineSpec.shown(parser.peek!))'") }
         return spec
     }
 }

@@ -253,9 +253,27 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
                 return result + "…\" (\(text.utf8.count) bytes)"
             }
             shown += 1
-            appendEscaped(scalar, to: &result)
+            if isInvisible(scalar) {
+                // What a reader cannot see must not hide in a message: a zero-width space in a
+                // strategy name, a right-to-left override in a key.
+                result += "\\u" + String(format: "%04X", scalar.value)
+            } else {
+                appendEscaped(scalar, to: &result)
+            }
         }
         return result + "\""
+    }
+
+    /// True for a scalar that prints as nothing or reorders what follows: the controls beyond
+    /// ASCII's (DEL, C1), format characters (zero-width spaces and joiners, bidirectional
+    /// controls, the byte-order mark) and the line and paragraph separators. `quote` writes
+    /// them as `\uXXXX`.
+    public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator: return true
+        case .control: return scalar.value >= 0x7F
+        default: return false
+        }
     }
 
     /// Appends `scalar` as it stands inside a JSON string literal: `"` and `\` escaped, the

@@ -111,6 +111,9 @@ struct PipelineTests {
         ("ContentSimilarity(Threshold: 0.9, Threshold: 0.0)", "invalid --strategy spec at column 35: ContentSimilarity is given the parameter Threshold twice"),
         ("ExactMatch | Fallback", "Fallback is a fallback strategy; only a positioning strategy can follow '|'"),
         ("ExactMatch | ViewportAnchor | ViewportAnchor", "invalid --strategy spec at column 29: unexpected '|'"),
+        // What prints as nothing is shown: a zero-width space, a right-to-left override.
+        ("Exact\u{200B}Match", "invalid --strategy spec at column 6: unexpected '\\u200B'"),
+        ("ExactMatch \u{202E}> Fallback", "invalid --strategy spec at column 12: unexpected '\\u202E'"),
         (String(repeating: "BestConfidence(", count: 8000) + "ExactMatch" + String(repeating: ")", count: 8000),
          "invalid --strategy spec at column 961: compositions nest deeper than 64 levels"),
     ])

@@ -37,6 +37,15 @@ struct ValueTreeTests {
         #expect(DateValue(old.date)?.description == "1869-01-03T08:16:32Z")
     }
 
+    @Test("a quoted value shows what prints as nothing: zero-width and bidirectional characters, the byte-order mark, C1 controls")
+    func invisibleCharactersAreShown() {
+        #expect(Value.quote("Exact\u{200B}Match") == #""Exact\u200BMatch""#)
+        #expect(Value.quote("a\u{202E}b\u{FEFF}c\u{2028}d\u{85}e\u{7F}") == #""a\u202Eb\uFEFFc\u2028d\u0085e\u007F""#)
+        // Letters and emoji print as themselves (a zero-width joiner inside an emoji sequence is shown as \u200D).
+        #expect(Value.quote("ünï 🎉") == #""ünï 🎉""#)
+        #expect(Value.quote("line\nbreak") == #""line\nbreak""#)
+    }
+
     @Test("a quoted value in a diagnostic is cut short with its size; so is a long key in a path")
     func longValuesAreCutShort() {
         let long = String(repeating: "A", count: 5_000_000)
