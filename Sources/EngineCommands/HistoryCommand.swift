@@ -53,7 +53,7 @@ struct PositionSnapshotRow {
 
     var line: String {
         var text = snapshot.savedAt.map { Timestamp.format($0) } ?? "(no time)"
-        text += "  post \(snapshot.postId)"
+        text += "  post \(TerminalText.escaped(snapshot.postId))"
         if let index = snapshot.index, let count = snapshot.timelineCount { text += " at index \(index) of \(count)" }
         text += ", viewportY \(RestoreCommand.points(snapshot.viewportY)), offset \(RestoreCommand.points(snapshot.contentOffset))"
         if let device = snapshot.deviceId { text += ", on \(device)" }

@@ -69,14 +69,14 @@ struct PositionShowCommand: ParsableCommand {
         case .text:
             let name = "\(scopeOptions.account) / \(scopeOptions.timelineName)"
             if let value, let snapshot = value.snapshot {
-                Console.out("\(name): post \(snapshot.postId), viewportY \(RestoreCommand.points(snapshot.viewportY)), saved on \(value.device) at \(Timestamp.format(value.savedAt)) (clock \(value.stamp.time); \(resolution.reason))")
+                Console.out("\(name): post \(TerminalText.escaped(snapshot.postId)), viewportY \(RestoreCommand.points(snapshot.viewportY)), saved on \(value.device) at \(Timestamp.format(value.savedAt)) (clock \(value.stamp.time); \(resolution.reason))")
             } else if let value {
                 Console.out("\(name): no position (forgotten on \(value.device) at \(Timestamp.format(value.savedAt)); \(resolution.reason))")
             } else {
                 Console.out("\(name): no position")
             }
             for head in register.heads {
-                let what = head.snapshot.map { "post \($0.postId)" } ?? "forgotten"
+                let what = head.snapshot.map { "post \(TerminalText.escaped($0.postId))" } ?? "forgotten"
                 let state = live.contains(head.device) ? "live" : "seen by another device's later write"
                 Console.out("  \(head.device): \(what), at \(Timestamp.format(head.savedAt)), write \(head.sequence), \(state)")
             }

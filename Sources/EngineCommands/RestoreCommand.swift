@@ -106,11 +106,11 @@ struct RestoreCommand: ParsableCommand {
             Console.outRaw(try JSONWriter(style: .pretty).write(value))
         case .text:
             if let start, start.source == .synced {
-                Console.out("start: post \(start.snapshot?.postId ?? ""), synced from \(start.device ?? "another device")")
+                Console.out("start: post \(TerminalText.escaped(start.snapshot?.postId ?? "")), synced from \(start.device ?? "another device")")
             }
-            Console.out("post \(restoration.postId) at index \(restoration.index), content offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY))")
+            Console.out("post \(TerminalText.escaped(restoration.postId)) at index \(restoration.index), content offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY))")
             Console.out("method \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence))")
-            Console.out(restoration.explanation)
+            Console.out(TerminalText.escaped(restoration.explanation, limit: .max))
             if explain {
                 Console.out("")
                 Console.out("pipeline: \(pipeline.summary)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PositionSync
+import ValueTree
 
 /// `engine sync run`: one round with the configured transport.
 struct SyncRunCommand: AsyncParsableCommand {
@@ -50,7 +51,7 @@ struct SyncRunCommand: AsyncParsableCommand {
         }
         if report.resynced { Console.out("back after more than the grace period: started again from the other devices") }
         for (key, postId) in report.changed {
-            Console.out("\(key.account) / \(key.timeline): \(postId.map { "now post \($0)" } ?? "forgotten")")
+            Console.out("\(key.account) / \(key.timeline): \(postId.map { "now post \(TerminalText.escaped($0))" } ?? "forgotten")")
         }
         let heard = report.devices.isEmpty ? "no other device" : report.devices.joined(separator: ", ")
         Console.out("synced \(device) with \(components.transportSpec.name): heard from \(heard); \(report.changed.count) moved, \(report.acknowledged) sent")

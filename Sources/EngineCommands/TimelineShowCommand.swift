@@ -63,22 +63,23 @@ struct TimelineShowCommand: ParsableCommand {
             Console.out("\(account) / \(timelineName): " + TimelineFetchCommand.cacheLine(cached, now: Date()).dropFirst("cache: ".count))
             let shown = limit > 0 ? Array(cached.posts.prefix(limit)) : cached.posts
             let width = String(cached.posts.count).count
-            let idWidth = shown.map(\.id.count).max() ?? 0
+            // Ids, authors and texts are the server's: printed escaped, a line break included.
+            let idWidth = shown.map { TerminalText.escaped($0.id).count }.max() ?? 0
             for (index, post) in shown.enumerated() {
                 let marker = post.id == saved?.postId ? ">" : " "
                 let number = String(index + 1).leftPadded(to: width)
-                let text = (post.text ?? "").replacingOccurrences(of: "\n", with: " ")
+                let text = TerminalText.escaped((post.text ?? "").replacingOccurrences(of: "\n", with: " "))
                 let clipped = text.count > 60 ? text.prefix(59) + "…" : Substring(text)
-                Console.out("\(marker) \(number)  \(post.id.leftPadded(to: idWidth))  \(Timestamp.format(post.createdAt))  \(post.author.map { "@\($0)" } ?? "-")  \(clipped)")
+                Console.out("\(marker) \(number)  \(TerminalText.escaped(post.id).leftPadded(to: idWidth))  \(Timestamp.format(post.createdAt))  \(post.author.map { "@\(TerminalText.escaped($0))" } ?? "-")  \(clipped)")
                 if index + 1 < cached.posts.count, cached.gapsBelow.contains(post.id) {
-                    Console.out("  \(String(repeating: " ", count: width))  ⋮ gap: posts between \(post.id) and \(cached.posts[index + 1].id) were never loaded")
+                    Console.out("  \(String(repeating: " ", count: width))  ⋮ gap: posts between \(TerminalText.escaped(post.id)) and \(TerminalText.escaped(cached.posts[index + 1].id)) were never loaded")
                 }
             }
             if shown.count < cached.posts.count { Console.out("  … \(cached.posts.count - shown.count) more (--limit 0 shows all)") }
             if let gaps = GapText.line(cached.gaps) { Console.out(gaps) }
             if let saved {
                 let place = cached.posts.firstIndex { $0.id == saved.postId }.map { "post \($0 + 1)" } ?? "a post no longer cached"
-                Console.out("saved position: \(place) (\(saved.postId))")
+                Console.out("saved position: \(place) (\(TerminalText.escaped(saved.postId)))")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ValueTree
 
 /// Where positions travel between devices. A transport publishes this device's heads and reads
 /// what the others published; merging heads makes delivery order, duplicates and delays

@@ -1,6 +1,7 @@
 import Foundation
 import StrategyKit
 import SyncModel
+import ValueTree
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPExchange
 import StrategyKit
 import SyncModel
+import ValueTree
 
 /// HTTP: a sync server (`engine serve`, the server's own release) over its JSON API, version 2:
 ///
@@ -151,7 +152,7 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
                 : SyncTransportError(.failed, "\(name): \(error.message)")
         }
         guard (200...299).contains(answer.status) else {
-            let message = ((try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String).map(TerminalText.escaped)
+            let message = ((try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String).map { TerminalText.escaped($0) }
             throw SyncTransportError(.failed, "\(name): HTTP \(answer.status)\(message.map { ": \($0)" } ?? "")")
         }
         return answer.body

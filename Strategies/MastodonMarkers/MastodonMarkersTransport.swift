@@ -3,6 +3,7 @@ import HTTPExchange
 import StrategyKit
 import SyncModel
 import TimelineCore
+import ValueTree
 
 /// MastodonMarkers: the reader's position as Mastodon's read marker for the home timeline
 /// (`GET`/`POST /api/v1/markers`), so that it follows the reader into the web client and every
@@ -254,7 +255,7 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     }
 
     func failure(_ answer: HTTPExchangeAnswer) -> SyncTransportError {
-        let message = ((try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String).map(TerminalText.escaped)
+        let message = ((try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String).map { TerminalText.escaped($0) }
         return SyncTransportError(.failed, "\(endpoint.absoluteString): HTTP \(answer.status)\(message.map { ": \($0)" } ?? "")")
     }
 

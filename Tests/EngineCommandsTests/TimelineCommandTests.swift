@@ -147,6 +147,32 @@ struct TimelineCommandTests {
         #expect(fetched.stdout.hasPrefix("cache: 2 posts, refreshed 0001-01-01T00:00:00Z ("))
     }
 
+    @Test("ids, authors and texts with escape sequences and line breaks reach the terminal escaped, forging no line")
+    func hostileText() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("hostile.jsonl")
+        try #"""
+            {"id":"a\u001b[2J","createdAt":"2026-08-01T13:55:05Z","author":"x\u001b]0;owned\u0007","text":"one\u001b[31mred"}
+            {"id":"b\nsaved position: forged","createdAt":"2026-08-01T13:55:04Z","author":"y","text":"two\u202eowt"}
+
+            """#.write(to: file, atomically: true, encoding: .utf8)
+        let store = directory.appendingPathComponent("s.sqlite").path
+        let fetched = try await EngineProcess.run(["timeline", "fetch", "--source", file.path, "--store", store])
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        let shown = try await EngineProcess.run(["timeline", "show", "--store", store])
+        #expect(shown.status == 0)
+        #expect(!shown.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
+        // Columns are padded to the widest escaped id; collapse the padding to compare.
+        let lines = shown.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("1 a\\u{1b}[2J 2026-08-01T13:55:05Z @x\\u{1b}]0;owned\\u{7} one\\u{1b}[31mred"))
+        #expect(lines[2].hasPrefix("2 b\\u{a}saved position: forged"))
+        #expect(lines[2].hasSuffix("two\\u{202e}owt"))
+    }
+
     @Test("fetch loads cache-first from a Mastodon server and reports what changed; show prints the cache")
     func mastodon() async throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -5,6 +5,7 @@ import SyncModel
 import Testing
 import TestSupport
 import TimelineCore
+import ValueTree
 
 /// The wire format: what the encoder writes validates against `schemas/sync-wire.schema.json`,
 /// the decoder and the schema agree on what they refuse, and unknown members pass.

@@ -62,6 +62,17 @@ struct LoggingTests {
         #expect(sink.records.first?.metadata == ["index": "4"])
     }
 
+    @Test("a log line is one line, with no escape sequence: the message and the values are escaped, not cut")
+    func stderrEscapes() {
+        let record = LogRecord(date: Date(timeIntervalSince1970: 1_700_000_000), level: .notice, label: "TimelineEngine.position",
+                               message: "saved\n2023-11-14T22:13:20.000Z error [sync] forged", metadata: ["post": "p\u{1b}[31m1", "long": String(repeating: "x", count: 400)])
+        let line = StderrLogSink.format(record)
+        #expect(!line.contains("\n"))
+        #expect(line.hasPrefix(#"2023-11-14T22:13:20.000Z notice [position] saved\u{a}2023-11-14T22:13:20.000Z error [sync] forged long="#))
+        #expect(line.hasSuffix(#" post=p\u{1b}[31m1"#))
+        #expect(line.contains(String(repeating: "x", count: 400)))
+    }
+
     @Test("the stderr sink's line format")
     func stderrFormat() {
         let record = LogRecord(date: Date(timeIntervalSince1970: 1_700_000_000.25), level: .warning, label: "TimelineEngine.cache",

@@ -6,12 +6,12 @@ public enum TerminalText {
     /// The most characters kept of one piece of foreign text.
     public static let maximumCharacters = 300
 
-    /// `text` with every unprintable scalar escaped, cut to `maximumCharacters` with `…`.
-    public static func escaped(_ text: String) -> String {
+    /// `text` with every unprintable scalar escaped, cut to `limit` characters with `…`.
+    public static func escaped(_ text: String, limit: Int = maximumCharacters) -> String {
         var result = ""
         var count = 0
         for scalar in text.unicodeScalars {
-            if count >= maximumCharacters {
+            if count >= limit {
                 result += "…"
                 break
             }
@@ -21,6 +21,23 @@ public enum TerminalText {
                 result.unicodeScalars.append(scalar)
             }
             count += 1
+        }
+        return result
+    }
+
+    /// `text` with every unprintable scalar escaped but the line breaks and tabs of the engine's
+    /// own output: what `Console` and the log's lines pass through, so that no escape sequence
+    /// from foreign text reaches a terminal whatever printed it. Foreign text in a line of its own
+    /// making goes through `escaped`, which escapes line breaks too.
+    public static func lineSafe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isUnsafe($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar), scalar != "\n", scalar != "\t" {
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
         }
         return result
     }
