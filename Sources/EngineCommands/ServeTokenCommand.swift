@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import SyncServer
 import TimelineFormats
+import ValueTree
 
 /// `engine serve token create|revoke|list`.
 struct ServeTokenCommand: AsyncParsableCommand {
@@ -35,8 +36,8 @@ struct ServeTokenCommand: AsyncParsableCommand {
         @OptionGroup var logging: LoggingOptions
 
         func validate() throws {
-            guard !user.isEmpty, user.count <= 200, !user.contains(where: { $0.isNewline }) else {
-                throw ValidationError("--user must be 1 to 200 characters on one line")
+            guard !user.isEmpty, user.count <= 200, TerminalText.isPrintable(user) else {
+                throw ValidationError("--user must be 1 to 200 characters, none of them a control character")
             }
         }
 
@@ -84,7 +85,7 @@ struct ServeTokenCommand: AsyncParsableCommand {
             let tokens = try await storage.with(logger: logging.logger(.sync), create: false) { storage in try await storage.tokens() }
             for token in tokens {
                 let revoked = token.revokedAt.map { "revoked \(Timestamp.format($0))" } ?? "active"
-                Console.out("\(token.id)\t\(token.user)\tcreated \(Timestamp.format(token.createdAt))\t\(revoked)")
+                Console.out("\(token.id)\t\(TerminalText.escaped(token.user))\tcreated \(Timestamp.format(token.createdAt))\t\(revoked)")
             }
         }
     }

@@ -42,6 +42,11 @@ public enum TerminalText {
         return result
     }
 
+    /// Whether `text` prints as itself: no control character and no bidirectional control.
+    public static func isPrintable(_ text: String) -> Bool {
+        !text.unicodeScalars.contains(where: isUnsafe)
+    }
+
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7F...0x9F: return true

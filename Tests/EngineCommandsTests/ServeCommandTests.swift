@@ -26,6 +26,20 @@ struct ServeCommandTests {
         #expect(again.stderr == "error: no token 1 to revoke (unknown, or revoked already)\n")
     }
 
+    @Test("a user name holding an escape sequence, a newline or a right-to-left override is refused before anything is stored")
+    func hostileUser() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("server.sqlite").path
+        for user in ["al\u{1b}[2Jice", "alice\ntoken 9 for user root", "ali\u{202e}ce", ""] {
+            let created = try await EngineProcess.run(["serve", "token", "create", "--store", store, "--user", user])
+            #expect(created.status == 2)
+            #expect(created.stderr.hasPrefix("Error: --user must be 1 to 200 characters, none of them a control character\n"), "\(created.stderr)")
+            #expect(created.stdout.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
     @Test("usage errors: no storage, both, a bad address, and a non-loopback address without --allow-insecure-http")
     func usage() async throws {
         let cases: [([String], String)] = [
