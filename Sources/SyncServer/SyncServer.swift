@@ -129,6 +129,9 @@ public struct SyncServer: Sendable {
                 metrics.waiting.increment()
                 let change = await waiters.wait(user: user.id, after: generation, seconds: seconds)
                 metrics.waiting.decrement()
+                // The token may have been revoked while the request waited: it is checked again,
+                // so that nothing written after the revocation's second reaches a revoked token.
+                _ = try await authenticate(request)
                 // Woken by this instance's write of the next counter: what it stored is every
                 // head changed after `since`, as a read at that counter would answer.
                 if let change, value < .max, change.cursor == value + 1 { return Self.registers(cursor: change.cursor, records: change.records) }

@@ -502,6 +502,36 @@ struct SyncServerTests {
         try await server.stop()
     }
 
+    @Test("a long-poll open when its token is revoked receives no write made after the revocation's second: it is refused")
+    func revokedLongPoll() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path)
+        let clock = ManualNanoseconds()
+        let server = try await ServerHarness.start(storage, tokens: TokenCache(now: clock.read))
+        do {
+            let phone = try await server.token(for: "alice"), laptop = try await server.token(for: "alice")
+            let first = ServerHarness.document([ServerHarness.write("p1", seq: 1, millis: 1_000, device: "laptop")])
+            #expect(try await server.request(.POST, "/v1/registers", token: laptop, body: first).status == 200)
+            async let polled = server.request(.GET, "/v1/registers?since=1&wait=20", token: phone)
+            try await Deadline.wait(seconds: 20, "the long-poll to wait") { await server.server.waiters.count > 0 }
+            // Revoked by another process (`engine serve token revoke`): the server hears nothing.
+            let revokedId = try #require(try await server.server.storage.tokens().first?.id)
+            #expect(try await server.server.storage.revokeToken(id: revokedId, at: Date()))
+            clock.advance(by: 1_000_000_000)
+            let second = ServerHarness.document([ServerHarness.write("p2", seq: 2, millis: 2_000, device: "laptop")])
+            #expect(try await server.request(.POST, "/v1/registers", token: laptop, body: second).status == 200)
+            let answer = try await polled
+            #expect(answer.status == 401)
+            #expect(answer.body == #"{"error":"unknown or revoked token"}"#)
+            #expect(!answer.body.contains("p2"))
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+
     @Test("a token's user is read once a second, whatever the requests; an unknown token is read at every request")
     func tokenReadsAreCached() async throws {
         let directory = try Fixtures.temporaryDirectory()
