@@ -121,3 +121,6 @@ Benchmarks/server-bench.sh
 echo
 echo "## Network policies against injected failures"
 python3 Benchmarks/retry-bench.py "$engine"
+
+echo
+python3 Benchmarks/long-pages.py "$engine" ${LONG_PAGES:-40 20000} 3

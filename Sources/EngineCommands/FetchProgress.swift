@@ -1,10 +1,12 @@
 import Foundation
 import TimelineLoading
+import ValueTree
 
 /// The progress indicator of `engine timeline fetch`, on stderr: nothing for a quick fetch;
-/// once a fetch has taken a second, a line saying what it is waiting for, repeated every few
-/// seconds (or kept on one line, redrawn, when stderr is a terminal); and a line for each
-/// failed attempt that will be retried.
+/// once a fetch has taken a second, a line saying what it is doing (the refresh, or which
+/// request of the reach for the reader's post, or the merge) and what it is waiting for,
+/// repeated every few seconds (or kept on one line, redrawn, when stderr is a terminal); and a
+/// line for each failed attempt that will be retried.
 // @unchecked: the state, the finished flag and the clock thread's handle are read and written under `lock` only.
 final class FetchProgress: @unchecked Sendable {
     private let lock = NSLock()
@@ -12,6 +14,8 @@ final class FetchProgress: @unchecked Sendable {
     private let start = Date()
     private let interactive: Bool
     private var state = "attempt 1"
+    /// What the fetch is doing beyond the refresh ("reaching post X, request 3: "), or empty.
+    private var phase = ""
     private var finished = false
     private var drawn = false
 
@@ -26,7 +30,7 @@ final class FetchProgress: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             var lines = first
             while true {
-                let (done, state) = lock.withLock { (finished, self.state) }
+                let (done, state) = lock.withLock { (finished, self.phase + self.state) }
                 if done { return }
                 if let text = lines.line(at: Date(), state: state) { draw(text) }
                 Thread.sleep(forTimeInterval: interactive ? 0.1 : 0.25)
@@ -43,7 +47,17 @@ final class FetchProgress: @unchecked Sendable {
             guard let retryIn else { return }
             lock.withLock { state = "waiting \(String(format: "%.2f", retryIn)) s before attempt \(number + 1)" }
             clearLine()
-            draw("attempt \(number) failed: \(message); retrying in \(String(format: "%.2f", retryIn)) s\n")
+            draw("attempt \(number) failed: \(TerminalText.lineSafe(message)); retrying in \(String(format: "%.2f", retryIn)) s\n")
+        case .reaching(let post, let request):
+            lock.withLock {
+                phase = "reaching post \(TerminalText.escaped(post)), request \(request): "
+                state = "waiting for the answer"
+            }
+        case .merging(let posts):
+            lock.withLock {
+                phase = ""
+                state = "merging \(posts) post\(posts == 1 ? "" : "s") into the cache"
+            }
         }
     }
 

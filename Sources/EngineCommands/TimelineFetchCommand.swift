@@ -190,6 +190,7 @@ struct TimelineFetchCommand: AsyncParsableCommand {
                 answer = request.posts > 0 ? "found" : "not found"
             } else {
                 answer = "\(request.posts) post\(request.posts == 1 ? "" : "s")"
+                    + (request.cut > 0 ? " (\(request.cut) beyond those asked for left out)" : "")
             }
             let retries = request.attempts > 1 ? " after \(request.attempts) attempts" : ""
             Console.out("  request \(number + 1): \(request.request): \(answer)\(retries)")
@@ -230,7 +231,7 @@ struct TimelineFetchCommand: AsyncParsableCommand {
                 ("postId", .string(reach.postId)), ("strategy", .string(reach.strategy)), ("outcome", .string(reach.outcome.description)),
                 ("requests", .array(reach.requests.map { request in
                     .dictionary([("request", .string(request.request.description)), ("url", .string(request.url)),
-                                 ("posts", .integer(request.posts)), ("attempts", .integer(request.attempts)),
+                                 ("posts", .integer(request.posts)), ("leftOut", .integer(request.cut)), ("attempts", .integer(request.attempts)),
                                  ("failure", request.failure.map(Value.string) ?? .null)])
                 })),
                 ("bytes", .integer(reach.bytes)), ("added", .integer(reach.added)),

@@ -53,6 +53,8 @@ public struct NetworkSettings: Sendable, Equatable {
     public var policy: ComponentSpec?
     /// Seconds one request may take.
     public var requestTimeout: Double
+    /// Seconds a whole refresh may take, the reach for the reader's post included.
+    public var fetchDeadline: Double
     /// How a post the cache lacks is reached, as written (a name alone reads as a spec without
     /// parameters).
     public var reach: ComponentSpec

@@ -230,7 +230,7 @@ extension ConfigurationSchema {
     },
     "Network": {
       "title": "Network",
-      "description": "How timelines are refreshed from their source: the retry policy, the request timeout, and how a post the cache lacks is reached.",
+      "description": "How timelines are refreshed from their source: the retry policy, the request timeout, the deadline of a whole refresh, and how a post the cache lacks is reached.",
       "type": "object",
       "default": {},
       "properties": {
@@ -249,6 +249,14 @@ extension ConfigurationSchema {
           "exclusiveMinimum": 0,
           "maximum": 600,
           "default": 15
+        },
+        "FetchDeadline": {
+          "title": "Fetch deadline",
+          "description": "Seconds a whole refresh may take: its requests, their retries and the reach for the reader's post. Once it has passed no request is sent, and the posts fetched so far are kept.",
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 3600,
+          "default": 60
         },
         "Reach": {
           "title": "Reach strategy",

@@ -67,6 +67,7 @@ public struct TimelineConfiguration: Sendable, Equatable {
         self.network = NetworkSettings(
             policy: network.component("Policy", nameKey: "Strategy"),
             requestTimeout: network.double("RequestTimeout"),
+            fetchDeadline: network.double("FetchDeadline"),
             reach: network.component("Reach", nameKey: "Strategy") ?? ComponentSpec(name: network.string("Reach")))
         let restoration = SectionReader(resolved, "Restoration")
         self.restoration = RestorationSettings(

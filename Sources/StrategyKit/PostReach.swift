@@ -38,13 +38,49 @@ public struct PageAnswer: Sendable, Equatable {
     public var inconclusive: Bool
     /// The size of the answer's body, for the figures.
     public var bytes: Int
+    /// How many posts of a longer answer than was asked for were left out (`cut(for:keeping:)`):
+    /// past the last post kept, or, for a page asked above a post, before the first.
+    public var cut: Int
 
-    public init(posts: [Post], cursor: String? = nil, found: Bool = true, inconclusive: Bool = false, bytes: Int = 0) {
+    public init(posts: [Post], cursor: String? = nil, found: Bool = true, inconclusive: Bool = false, bytes: Int = 0, cut: Int = 0) {
         self.posts = posts
         self.cursor = cursor
         self.found = found
         self.inconclusive = inconclusive
         self.bytes = bytes
+        self.cut = cut
+    }
+
+    /// The answer cut to the posts `request` asked for, counted from the post it was asked next
+    /// to (the top of a page from the top or below a post, the bottom of a page above one), or
+    /// as far as `keeping` and the posts asked for beyond it when the answer holds that post
+    /// further on. A server that sends more than it was asked (20,000 posts for 100) costs no
+    /// more than the pages asked for, and the reader's post is kept.
+    public func cut(for request: PageRequest, keeping goal: String) -> PageAnswer {
+        let limit: Int
+        let fromEnd: Bool
+        switch request {
+        case .top(_, let asked), .below(_, let asked): (limit, fromEnd) = (max(1, asked), false)
+        case .above(_, let asked): (limit, fromEnd) = (max(1, asked), true)
+        case .post(let id):
+            guard posts.count > 1 else { return self }
+            var answer = self
+            answer.posts = [posts.first { $0.id == id } ?? posts[0]]
+            answer.cut = cut + posts.count - 1
+            return answer
+        }
+        guard posts.count > limit else { return self }
+        var answer = self
+        if fromEnd {
+            let start = posts.lastIndex { $0.id == goal }.map { max(0, min($0 - limit, posts.count - limit)) } ?? posts.count - limit
+            answer.posts = Array(posts[start...])
+            answer.cut = cut + start
+        } else {
+            let end = posts.firstIndex { $0.id == goal }.map { min(posts.count, max($0 + 1 + limit, limit)) } ?? limit
+            answer.posts = Array(posts[..<end])
+            answer.cut = cut + posts.count - end
+        }
+        return answer
     }
 }
 

@@ -59,9 +59,10 @@ public struct ReachRun: Sendable {
         return strategy.next(toward: goal, after: exchanges)
     }
 
-    /// Records an answer that took `attempts` requests.
+    /// Records an answer that took `attempts` requests, cut to the posts the request asked for
+    /// (`PageAnswer.cut(for:keeping:)`), so that a run holds at most the pages it asked for.
     public mutating func record(_ request: PageRequest, answer: PageAnswer, attempts: Int = 1) {
-        exchanges.append(ReachExchange(request: request, answer: answer))
+        exchanges.append(ReachExchange(request: request, answer: answer.cut(for: request, keeping: goal.postId)))
         requests += attempts
         bytes += answer.bytes
     }
@@ -93,23 +94,39 @@ public struct ReachRun: Sendable {
 
     /// The pages fetched, each with the posts it sits next to: a page below a post begins just
     /// under it, a page above one ends just over it, a page from the top continues the previous one.
+    /// Pages from the top that follow one another make one page: each begins where the one before
+    /// ended, so the run of them merges in one pass, in time proportional to the posts fetched,
+    /// however many pages it took. A page cut short (`PageAnswer.cut`) ends such a run: the
+    /// next one begins after posts that were left out.
     public var pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)] {
         var previousTop = goal.headLastPost
         var pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)] = []
+        var continuingTop = false
         for exchange in exchanges where !exchange.answer.posts.isEmpty {
             let posts = exchange.answer.posts
             switch exchange.request {
             case .post:
                 // Where the source pages only from the top, a lookup says whether the post
                 // exists, not where it is in the feed.
-                if goal.pagesByPost { pages.append((posts, .lookup, TimelineMerge.Anchors())) }
+                if goal.pagesByPost {
+                    pages.append((posts, .lookup, TimelineMerge.Anchors()))
+                    continuingTop = false
+                }
             case .below(let post, _):
                 pages.append((posts, .window, TimelineMerge.Anchors(above: post)))
+                continuingTop = false
             case .above(let post, _):
                 pages.append((posts, .window, TimelineMerge.Anchors(below: post)))
+                continuingTop = false
             case .top:
-                pages.append((posts, .window, TimelineMerge.Anchors(above: previousTop)))
-                previousTop = posts.last?.id
+                if continuingTop, let last = pages.indices.last {
+                    pages[last].posts += posts
+                } else {
+                    pages.append((posts, .window, TimelineMerge.Anchors(above: previousTop)))
+                }
+                // After a cut answer, the next page does not begin where this one ends.
+                continuingTop = exchange.answer.cut == 0
+                previousTop = exchange.answer.cut == 0 ? posts.last?.id : nil
             }
         }
         return pages
@@ -119,6 +136,13 @@ public struct ReachRun: Sendable {
     /// source says it no longer has then leaves it (its neighbours close up, its gap moving to
     /// the post above), after the pages, so that a page asked next to it still meets it.
     public func merge(into cached: [Post], gapsBelow: Set<String>) -> (posts: [Post], gapsBelow: Set<String>, added: [String], removed: [String]) {
+        merge(pages, into: cached, gapsBelow: gapsBelow)
+    }
+
+    /// `merge(into:gapsBelow:)` with `pages` as this run's `pages` made them, for a caller that
+    /// already has them.
+    public func merge(_ pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)], into cached: [Post],
+                      gapsBelow: Set<String>) -> (posts: [Post], gapsBelow: Set<String>, added: [String], removed: [String]) {
         var posts = cached
         var gaps = gapsBelow
         var added: [String] = []

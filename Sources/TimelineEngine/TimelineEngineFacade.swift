@@ -400,7 +400,8 @@ public final class TimelineEngine: @unchecked Sendable {
         let builder = CachePolicyBuilder(registry: registry, configuration: configuration)
         let networkBuilder = NetworkPolicyBuilder(registry: registry, configuration: configuration)
         let loader = CacheFirstLoader(store: store, scope: scope,
-                                      fetcher: SourceFetcher(policy: try networkBuilder.build(), requestTimeout: configuration.network.requestTimeout),
+                                      fetcher: SourceFetcher(policy: try networkBuilder.build(), requestTimeout: configuration.network.requestTimeout,
+                                                             fetchDeadline: configuration.network.fetchDeadline),
                                       pipeline: pipeline, cachePolicy: try builder.timelineCache(), reach: try networkBuilder.reachStrategy(),
                                       sync: sync.map { CacheFirstLoader.SyncView(policy: $0.components.policy, device: $0.device) }, now: clock)
         return try await loader.load(from: source, onCached: onCached, progress: progress)

@@ -129,6 +129,8 @@ public struct CacheFirstLoader: Sendable {
         /// Posts in the answer.
         public var posts: Int
         public var attempts: Int
+        /// Posts of the answer beyond what was asked for, left out (`PageAnswer.cut`).
+        public var cut = 0
     }
 
     /// Runs the five steps. Only a store that cannot be read or written throws; a source that
@@ -137,6 +139,8 @@ public struct CacheFirstLoader: Sendable {
                      progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }) async throws(StoreError) -> Report {
         let cached = try store.timeline(scope: scope, at: now())
         onCached(cached)
+        // One deadline for the refresh and the reach that follows it.
+        let fetcher = fetcher.startingDeadline()
         let outcome = await fetcher.fetch(source, progress: progress)
         let viewportHeight = cached?.viewportHeight ?? outcome.viewportHeight ?? TimelineFormat.defaultViewportHeight
         var report = Report(cached: cached, status: .fresh, lastRefreshed: cached?.refreshedAt, error: nil, attempts: outcome.attempts,
@@ -149,14 +153,16 @@ public struct CacheFirstLoader: Sendable {
             let time = now()
             // Merged into what the store holds when it is written, which another load may have
             // changed since `cached` was read.
-            let merge = try store.updateTimeline(scope: scope, refreshedAt: time) { current in
+            // Trimmed by the cache policy as it is written: an answer of many posts writes only
+            // what the cache keeps.
+            let (merge, evicted) = try store.updateTimeline(scope: scope, refreshedAt: time, trimmedBy: cachePolicy) { current in
                 let merge = TimelineMerge(cached: current?.posts ?? [], fetched: posts, coverage: source.coverage,
                                           cachedGaps: current?.gapsBelow ?? [], anchors: source.anchors(answerCount: posts.count))
                 return (TimelineStore.TimelineUpdate(posts: merge.posts, unconfirmed: Set(merge.retained), gapsBelow: merge.gapsBelow,
                                                      viewportHeight: viewportHeight), merge)
             }
             report.merge = merge
-            report.evicted = try store.trimTimeline(scope: scope, policy: cachePolicy, now: time)
+            report.evicted = evicted
             report.lastRefreshed = time
             let stored = try store.storedTimeline(scope: scope)
             report.timeline = Timeline(posts: stored?.posts ?? [], viewportHeight: viewportHeight)
@@ -169,7 +175,8 @@ public struct CacheFirstLoader: Sendable {
         // cache holds it from an earlier load.
         var findings = ReachFindings()
         if let snapshot = start.snapshot, !((try? outcome.result.get()) ?? []).contains(where: { $0.id == snapshot.postId }) {
-            let reach = try await reachPost(snapshot, direction: start.direction, source: source, outcome: outcome, report: &report)
+            let reach = try await reachPost(snapshot, direction: start.direction, source: source, fetcher: fetcher, outcome: outcome,
+                                            report: &report, progress: progress)
             if !reach.checked || reach.requestCount > 0 { report.reach = reach }
             findings = reach.findings
         }
@@ -192,8 +199,9 @@ public struct CacheFirstLoader: Sendable {
     /// Fetches the post of `snapshot` and the posts around it with the reach strategy, merges
     /// them into the store, and updates the report's timeline. Nothing is asked when the refresh
     /// failed, the source is a file, or there is no reach strategy.
-    func reachPost(_ snapshot: PositionSnapshot, direction: ReadingDirection?, source: TimelineSource, outcome: SourceFetcher.Outcome,
-                   report: inout Report) async throws(StoreError) -> ReachReport {
+    func reachPost(_ snapshot: PositionSnapshot, direction: ReadingDirection?, source: TimelineSource, fetcher: SourceFetcher,
+                   outcome: SourceFetcher.Outcome, report: inout Report,
+                   progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }) async throws(StoreError) -> ReachReport {
         let strategyName = reach?.name ?? "none"
         var result = ReachReport(postId: snapshot.postId, strategy: strategyName, outcome: .notTried, requests: [], requestCount: 0, bytes: 0, added: 0)
         result.checked = report.timeline.posts.contains { $0.id == snapshot.postId }
@@ -206,12 +214,13 @@ public struct CacheFirstLoader: Sendable {
         goal.standIns(of: snapshot, direction: direction ?? .usual, cached: goal.cached, confirmed: Set(head.map(\.id)))
         var run = ReachRun(goal: goal, strategy: reach)
         while let request = run.next() {
-            let answered = await pages.answer(request)
+            progress(.reaching(post: snapshot.postId, request: run.exchanges.count + 1))
+            let answered = await pages.answer(request, progress: progress)
             switch answered.answer {
             case .success(let answer):
                 run.record(request, answer: answer, attempts: max(1, answered.attempts.count))
                 result.requests.append(ReachRequest(request: request, url: answered.url.absoluteString, failure: nil, posts: answer.posts.count,
-                                                    attempts: answered.attempts.count))
+                                                    attempts: answered.attempts.count, cut: run.exchanges.last?.answer.cut ?? 0))
             case .failure(let error):
                 run.fail(error.description, attempts: answered.attempts.count)
                 result.requests.append(ReachRequest(request: request, url: answered.url.absoluteString, failure: error.description, posts: 0,
@@ -222,20 +231,43 @@ public struct CacheFirstLoader: Sendable {
         result.requestCount = run.requests
         result.bytes = run.bytes
         result.findings = run.findings
-        guard !run.pages.isEmpty || !run.findings.gone.isEmpty else { return result }
+        let fetchedPages = run.pages
+        guard !fetchedPages.isEmpty || !run.findings.gone.isEmpty else { return result }
+        progress(.merging(posts: fetchedPages.reduce(0) { $0 + $1.posts.count }))
         let time = now()
-        let fetched = Set(run.pages.flatMap { $0.posts.map(\.id) })
-        result.added = try store.updateTimeline(scope: scope, refreshedAt: time) { current in
+        let (added, evicted) = try store.updateTimeline(scope: scope, refreshedAt: time, trimmedBy: cachePolicy) { current in
             let cached = current?.posts ?? []
-            let merged = run.merge(into: cached, gapsBelow: current?.gapsBelow ?? [])
-            let kept = Set(merged.posts.map(\.id)).subtracting(fetched)
-            return (TimelineStore.TimelineUpdate(posts: merged.posts, unconfirmed: kept, gapsBelow: merged.gapsBelow), merged.added.count)
+            let merged = run.merge(fetchedPages, into: cached, gapsBelow: current?.gapsBelow ?? [])
+            // The cached posts no page brought: they stay unconfirmed.
+            var unconfirmed = Set(cached.map(\.id))
+            for page in fetchedPages { for post in page.posts { unconfirmed.remove(post.id) } }
+            unconfirmed.subtract(merged.removed)
+            let place = Self.readerPlace(in: merged.posts, goal: snapshot.postId, createdAt: snapshot.postCreatedAt, findings: run.findings)
+            return (TimelineStore.TimelineUpdate(posts: merged.posts, unconfirmed: unconfirmed, gapsBelow: merged.gapsBelow, kept: place),
+                    merged.added.count)
         }
-        report.evicted += try store.trimTimeline(scope: scope, policy: cachePolicy, now: time)
+        result.added = added
+        report.evicted += evicted
         let stored = try store.storedTimeline(scope: scope)
         report.timeline = Timeline(posts: stored?.posts ?? [], viewportHeight: report.timeline.viewportHeight)
         report.gaps = stored?.gaps ?? []
         result.outcome = run.outcome(seenIn: report.timeline.posts)
         return result
+    }
+
+    /// Posts kept on either side of the reader's post when the cache is trimmed after a reach.
+    static let keptAroundReader = 50
+
+    /// The reader's place in `posts` after a reach: the post; where it is gone, the post that
+    /// follows it there, or else the first post no newer than it was; with `keptAroundReader`
+    /// posts on either side. The cache policy evicts around it: a reach that brought more posts
+    /// than the cache holds must not evict the post it went for.
+    static func readerPlace(in posts: [Post], goal: String, createdAt: Date?, findings: ReachFindings) -> Set<String> {
+        let candidates = [goal, findings.survivorBelow, findings.survivorAbove].compactMap { $0 }
+        let byId = candidates.lazy.compactMap { id in posts.firstIndex { $0.id == id } }.first
+        let byTime = createdAt.flatMap { createdAt in posts.firstIndex { $0.createdAt <= createdAt } }
+        guard let index = byId ?? byTime else { return [] }
+        let window = max(0, index - keptAroundReader)...min(posts.count - 1, index + keptAroundReader)
+        return Set(posts[window].map(\.id))
     }
 }

@@ -55,8 +55,8 @@ public final class HTTPPageSource: Sendable {
         public var url: URL
     }
 
-    /// Asks the server, unless its rate limit is spent.
-    public func answer(_ request: PageRequest) async -> Result {
+    /// Asks the server, unless its rate limit is spent, reporting each attempt to `progress`.
+    public func answer(_ request: PageRequest, progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }) async -> Result {
         let url = url(for: request)
         if let reset = spentUntil.withLock({ $0 }), reset > now() {
             let wait = reset.timeIntervalSince(now())
@@ -67,11 +67,10 @@ public final class HTTPPageSource: Sendable {
         guard api == .mastodon || isTopOrLookup(request) else {
             return Result(answer: .success(PageAnswer(posts: [])), attempts: [], url: url)
         }
-        let client = HTTPTimelineClient(timeout: fetcher.requestTimeout, exchange: fetcher.exchange)
-        let (api, token, spent) = (api, token, spentUntil)
+        let (api, token, spent, exchange) = (api, token, spentUntil, fetcher.exchange)
         if case .post(let id) = request {
-            let (result, attempts) = await fetcher.attempting(url) {
-                let result = await client.lookUp(url, api: api, token: token)
+            let (result, attempts) = await fetcher.attempting(url, progress: progress) { timeout in
+                let result = await HTTPTimelineClient(timeout: timeout, exchange: exchange).lookUp(url, api: api, token: token)
                 if case .success(let found) = result, let reset = RetryAfter.spentUntil(from: found.answer) { spent.withLock { $0 = reset } }
                 return result.map { found in
                     // Gone only when the server says so: Mastodon's JSON 404, or Bluesky's answer
@@ -84,8 +83,8 @@ public final class HTTPPageSource: Sendable {
             }
             return Result(answer: result, attempts: attempts, url: url)
         }
-        let (result, attempts) = await fetcher.attempting(url) {
-            let result = await client.fetchPage(url, api: api, token: token)
+        let (result, attempts) = await fetcher.attempting(url, progress: progress) { timeout in
+            let result = await HTTPTimelineClient(timeout: timeout, exchange: exchange).fetchPage(url, api: api, token: token)
             if case .success(let page) = result, let reset = RetryAfter.spentUntil(from: page.answer) { spent.withLock { $0 = reset } }
             return result.map { PageAnswer(posts: $0.posts, cursor: $0.posts.isEmpty ? nil : $0.cursor, bytes: $0.answer.body.count) }
         }

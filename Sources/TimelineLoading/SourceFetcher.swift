@@ -19,15 +19,34 @@ public struct SourceFetcher: Sendable {
     public var jitter: @Sendable () -> Double
     /// The HTTP client (`HTTPExchanges.shared` by default).
     public var exchange: any HTTPExchange
+    /// Seconds a whole fetch may take, retries and the reach for the reader's post included
+    /// (`Network.FetchDeadline`); nil bounds only each request.
+    public var fetchDeadline: Double?
+    /// When the fetch under way must end (`startingDeadline()`); nil before it starts.
+    public private(set) var deadline: ContinuousClock.Instant?
 
     public init(policy: any NetworkPolicy, requestTimeout: Double, environment: [String: String] = ProcessInfo.processInfo.environment,
-                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, exchange: any HTTPExchange = HTTPExchanges.shared) {
+                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, exchange: any HTTPExchange = HTTPExchanges.shared,
+                fetchDeadline: Double? = nil) {
         self.policy = policy
         self.requestTimeout = requestTimeout
         self.environment = environment
         self.jitter = jitter
         self.exchange = exchange
+        self.fetchDeadline = fetchDeadline
     }
+
+    /// This fetcher with its deadline running from `now`, for one fetch and the requests that
+    /// follow it (a reach); unchanged when it is already running or there is none.
+    public func startingDeadline(at now: ContinuousClock.Instant = ContinuousClock.now) -> SourceFetcher {
+        guard deadline == nil, let fetchDeadline else { return self }
+        var fetcher = self
+        fetcher.deadline = now.advanced(by: .nanoseconds(Int64(min(fetchDeadline, 86_400) * 1e9)))
+        return fetcher
+    }
+
+    /// "the fetch's deadline of 60 s", for messages.
+    var deadlineDescription: String { "the fetch's deadline of \(RetryAfter.describe(fetchDeadline ?? 0))" }
 
     /// One request and how it went. Times are seconds since the fetch started.
     public struct Attempt: Sendable, Equatable {
@@ -46,6 +65,10 @@ public struct SourceFetcher: Sendable {
         case attempting(number: Int, of: Int)
         /// Request `number` failed; the next comes after `retryIn` seconds, or none (nil).
         case failed(number: Int, message: String, retryIn: Double?)
+        /// The refresh is done; request `request` of the reach for post `post` is next.
+        case reaching(post: String, request: Int)
+        /// The pages fetched (`posts` posts) are being merged into the cache.
+        case merging(posts: Int)
     }
 
     /// The posts, or why there are none; and every request made.
@@ -78,7 +101,7 @@ public struct SourceFetcher: Sendable {
             return readFile(path, format: format)
         case .mastodon(let url, let variable), .bluesky(let url, let variable):
             let api: TimelineSource.API = if case .mastodon = source { .mastodon } else { .bluesky }
-            return await fetchHTTP(url, api: api, token: environment[variable], progress: progress)
+            return await startingDeadline().fetchHTTP(url, api: api, token: environment[variable], progress: progress)
         }
     }
 
@@ -122,14 +145,16 @@ public struct SourceFetcher: Sendable {
     /// (Mastodon `max_id`, Bluesky `cursor`) until `limit` posts came, the feed ended or a page
     /// failed; a failure after the first page keeps the posts already fetched.
     func fetchHTTP(_ url: URL, api: TimelineSource.API, token: String?, progress: @Sendable (Progress) -> Void) async -> Outcome {
-        let client = HTTPTimelineClient(timeout: requestTimeout, exchange: exchange)
+        let exchange = exchange
         let limit = Self.requestedLimit(url, api: api), pageSize = Self.maxPageSize(api)
         var request = limit > pageSize ? Self.setting("limit", to: String(pageSize), in: url) : url
         var posts: [Post] = []
         var seen = Set<String>()
         var outcome = Outcome(result: .success([]), attempts: [])
         while true {
-            let (result, attempts) = await attempting(request, progress: progress) { [request] in await client.fetchPage(request, api: api, token: token) }
+            let (result, attempts) = await attempting(request, progress: progress) { [request] timeout in
+                await HTTPTimelineClient(timeout: timeout, exchange: exchange).fetchPage(request, api: api, token: token)
+            }
             outcome.attempts += attempts
             guard case .success(let page) = result else {
                 if posts.isEmpty, case .failure(let error) = result { outcome.result = .failure(error) }
@@ -147,10 +172,13 @@ public struct SourceFetcher: Sendable {
         return outcome
     }
 
-    /// Makes one request with `once` until it succeeds or the policy stops, waiting between
-    /// attempts as the policy says: the result and every attempt.
+    /// Makes one request with `once` (given the seconds it may take: the request timeout, or
+    /// less when the fetch's deadline comes first) until it succeeds or the policy stops, waiting
+    /// between attempts as the policy says: the result and every attempt. Past the deadline no
+    /// request is made, and none is retried when its wait would end after it.
     public func attempting<T: Sendable>(_ url: URL, progress: @Sendable (Progress) -> Void = { _ in },
-                                        _ once: () async -> Result<T, HTTPTimelineClient.AttemptError>) async -> (Result<T, SourceError>, [Attempt]) {
+                                        _ once: (_ timeout: Double) async -> Result<T, HTTPTimelineClient.AttemptError>)
+        async -> (Result<T, SourceError>, [Attempt]) {
         let clock = ContinuousClock()
         let start = clock.now
         func seconds(_ duration: Duration) -> Double {
@@ -165,11 +193,20 @@ public struct SourceFetcher: Sendable {
                 return (.failure(SourceError(source: url.absoluteString, "cancelled before the request was made",
                                              failure: .connection("cancelled"))), attempts)
             }
+            let remaining = deadline.map { seconds($0 - clock.now) }
+            if let remaining, remaining <= 0 {
+                return (.failure(SourceError(source: url.absoluteString, "\(deadlineDescription) has passed; not asked", failure: .timeout)), attempts)
+            }
             progress(.attempting(number: number, of: policy.maxAttempts))
             let logger = LogCategory.timeline.logger
             logger.debug("request", metadata: ["url": "\(url.absoluteString)", "attempt": "\(number)", "of": "\(policy.maxAttempts)"])
             let began = clock.now
-            let result = await once()
+            let cutByDeadline = remaining.map { $0 < requestTimeout } ?? false
+            var result = await once(min(requestTimeout, remaining ?? requestTimeout))
+            if cutByDeadline, case .failure(var error) = result, error.failure == .timeout {
+                error.message = "no complete answer before \(deadlineDescription)"
+                result = .failure(error)
+            }
             var attempt = Attempt(number: number, startedAt: seconds(began - start), duration: seconds(clock.now - began))
             switch result {
             case .success(let value):
@@ -178,16 +215,20 @@ public struct SourceFetcher: Sendable {
                 return (.success(value), attempts)
             case .failure(let error):
                 attempt.failure = error.failure
-                let delay = Task.isCancelled ? nil : policy.retryDelay(after: error.failure, attempt: number, jitter: jitter())
+                var delay = Task.isCancelled ? nil : policy.retryDelay(after: error.failure, attempt: number, jitter: jitter())
+                var message = error.message
+                if let wait = delay, let deadline, wait >= seconds(deadline - clock.now) {
+                    delay = nil
+                    message += " (not retried: \(deadlineDescription) comes first)"
+                }
                 attempt.retryDelay = delay
                 attempts.append(attempt)
-                progress(.failed(number: number, message: error.message, retryIn: delay))
+                progress(.failed(number: number, message: message, retryIn: delay))
                 logger.info("request failed", metadata: [
-                    "url": "\(url.absoluteString)", "attempt": "\(number)", "error": "\(error.message)",
+                    "url": "\(url.absoluteString)", "attempt": "\(number)", "error": "\(message)",
                     "retryIn": "\(delay.map { "\($0)" } ?? "none")", "policy": "\(policy.name)",
                 ])
                 guard let delay else {
-                    var message = error.message
                     if attempts.count > 1 { message += " (after \(attempts.count) attempts)" }
                     return (.failure(SourceError(source: url.absoluteString, message, failure: error.failure)), attempts)
                 }

@@ -222,12 +222,16 @@ public final class TimelineStore: Sendable {
         public var unconfirmed: Set<String>
         public var gapsBelow: Set<String>
         public var viewportHeight: Double?
+        /// Posts the cache policy must not evict (the reader's place), when the update is trimmed.
+        public var kept: Set<String>
 
-        public init(posts: [Post], unconfirmed: Set<String> = [], gapsBelow: Set<String> = [], viewportHeight: Double? = nil) {
+        public init(posts: [Post], unconfirmed: Set<String> = [], gapsBelow: Set<String> = [], viewportHeight: Double? = nil,
+                    kept: Set<String> = []) {
             self.posts = posts
             self.unconfirmed = unconfirmed
             self.gapsBelow = gapsBelow
             self.viewportHeight = viewportHeight
+            self.kept = kept
         }
     }
 
@@ -236,44 +240,94 @@ public final class TimelineStore: Sendable {
     /// stored, and neither loses the other's posts. `change` returns nil to leave it as it is.
     public func updateTimeline<T>(scope: StoreScope, refreshedAt: Date,
                                   _ change: (CachedTimeline?) -> (update: TimelineUpdate?, result: T)) throws(StoreError) -> T {
+        try updateTimeline(scope: scope, refreshedAt: refreshedAt, trimmedBy: nil, change).result
+    }
+
+    /// `updateTimeline(scope:refreshedAt:_:)`, with what `policy` evicts from the new timeline
+    /// (except the update's `kept`) left out before it is written, a gap marked above each run of
+    /// evicted posts, as `trimTimeline` does: a refresh that brings many posts writes only what
+    /// the cache keeps. Returns `change`'s result and the evicted ids.
+    public func updateTimeline<T>(scope: StoreScope, refreshedAt: Date, trimmedBy policy: (any CachePolicy)?,
+                                  _ change: (CachedTimeline?) -> (update: TimelineUpdate?, result: T)) throws(StoreError)
+        -> (result: T, evicted: [String]) {
         try write { db in
             let cached = try Self.cachedTimeline(scope: scope, db: db)
             let (update, result) = change(cached)
-            if let update {
-                try Self.replaceTimeline(update.posts, scope: scope, viewportHeight: update.viewportHeight ?? cached?.viewportHeight,
-                                         refreshedAt: refreshedAt, unconfirmed: update.unconfirmed, gapsBelow: update.gapsBelow, db: db)
+            guard let update else { return (result, []) }
+            var rows = try Self.cacheRows(update.posts, scope: scope, refreshedAt: refreshedAt, unconfirmed: update.unconfirmed, db: db)
+            var gapsBelow = update.gapsBelow
+            var evicted: [String] = []
+            if let policy {
+                let lastRead = try Self.lastRead(scope: scope, db: db)
+                let entries = rows.map {
+                    CacheEntry(key: $0.post.id, storedAt: StoredTime.since1970($0.storedAt),
+                               lastAccess: StoredTime.since1970(max($0.lastAccess, lastRead)), bytes: $0.bytes)
+                }
+                evicted = policy.evictions(from: entries, now: refreshedAt).filter { !update.kept.contains($0) }
+                let leaving = Set(evicted)
+                if !leaving.isEmpty {
+                    for (upper, lower) in zip(rows, rows.dropFirst()) where !leaving.contains(upper.post.id) && leaving.contains(lower.post.id) {
+                        gapsBelow.insert(upper.post.id)
+                    }
+                    rows.removeAll { leaving.contains($0.post.id) }
+                }
             }
-            return result
+            try Self.writeTimeline(rows, scope: scope, viewportHeight: update.viewportHeight ?? cached?.viewportHeight, refreshedAt: refreshedAt,
+                                   gapsBelow: gapsBelow, db: db)
+            return (result, evicted)
+        }
+    }
+
+    /// A post as the cache stores it: when it was first stored and last used, and its size.
+    private struct CacheRow {
+        var post: Post
+        var storedAt: Double
+        var lastAccess: Double
+        var bytes: Int
+    }
+
+    /// `posts` as rows: each stored at `refreshedAt`, except those in `unconfirmed`, which keep
+    /// the times the store has for them.
+    private static func cacheRows(_ posts: [Post], scope: StoreScope, refreshedAt: Date, unconfirmed: Set<String>, db: Database) throws -> [CacheRow] {
+        var previous: [String: (storedAt: Double, lastAccess: Double)] = [:]
+        if !unconfirmed.isEmpty {
+            for entry in try cacheEntries(scope: scope, db: db) where unconfirmed.contains(entry.key) {
+                previous[entry.key] = (entry.storedAt.timeIntervalSince1970, entry.lastAccess.timeIntervalSince1970)
+            }
+        }
+        let now = refreshedAt.timeIntervalSince1970
+        return posts.map { post in
+            let bytes = 48 + post.id.utf8.count + (post.author?.utf8.count ?? 0) + (post.text?.utf8.count ?? 0)
+            let times = previous[post.id] ?? (now, now)
+            return CacheRow(post: post, storedAt: times.storedAt, lastAccess: times.lastAccess, bytes: bytes)
         }
     }
 
     private static func replaceTimeline(_ posts: [Post], scope: StoreScope, viewportHeight: Double?, refreshedAt: Date,
                                         unconfirmed: Set<String>, gapsBelow: Set<String>, db: Database) throws {
-            var previous: [String: (storedAt: Double, lastAccess: Double)] = [:]
-            if !unconfirmed.isEmpty {
-                for entry in try cacheEntries(scope: scope, db: db) where unconfirmed.contains(entry.key) {
-                    previous[entry.key] = (entry.storedAt.timeIntervalSince1970, entry.lastAccess.timeIntervalSince1970)
-                }
-            }
+        let rows = try cacheRows(posts, scope: scope, refreshedAt: refreshedAt, unconfirmed: unconfirmed, db: db)
+        try writeTimeline(rows, scope: scope, viewportHeight: viewportHeight, refreshedAt: refreshedAt, gapsBelow: gapsBelow, db: db)
+    }
+
+    private static func writeTimeline(_ rows: [CacheRow], scope: StoreScope, viewportHeight: Double?, refreshedAt: Date,
+                                      gapsBelow: Set<String>, db: Database) throws {
             try db.execute(sql: "DELETE FROM cachedPost WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
             let statement = try db.makeStatement(sql: """
                 INSERT OR REPLACE INTO cachedPost (account, timeline, postId, position, createdAt, author, text, height, storedAt, lastAccess, bytes,
                                                    gapBelow)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            let now = refreshedAt.timeIntervalSince1970
-            for (position, post) in posts.enumerated() {
-                let bytes = 48 + post.id.utf8.count + (post.author?.utf8.count ?? 0) + (post.text?.utf8.count ?? 0)
-                let times = previous[post.id] ?? (now, now)
+            for (position, row) in rows.enumerated() {
+                let post = row.post
                 try statement.execute(arguments: [scope.account, scope.timeline, post.id, position, post.createdAt.timeIntervalSinceReferenceDate,
-                                                  post.author, post.text, post.height, times.storedAt, times.lastAccess, bytes,
-                                                  position < posts.count - 1 && gapsBelow.contains(post.id)])
+                                                  post.author, post.text, post.height, row.storedAt, row.lastAccess, row.bytes,
+                                                  position < rows.count - 1 && gapsBelow.contains(post.id)])
             }
             try db.execute(sql: """
                 INSERT INTO timelineState (account, timeline, refreshedAt, viewportHeight, revision) VALUES (?, ?, ?, ?, random())
                 ON CONFLICT(account, timeline) DO UPDATE SET refreshedAt = excluded.refreshedAt, viewportHeight = excluded.viewportHeight,
                                                              revision = excluded.revision
-                """, arguments: [scope.account, scope.timeline, now, viewportHeight])
+                """, arguments: [scope.account, scope.timeline, refreshedAt.timeIntervalSince1970, viewportHeight])
     }
 
     /// Evicts from the cached timeline of `scope` what `policy` says, and returns the evicted
@@ -472,8 +526,17 @@ public final class TimelineStore: Sendable {
     /// The cached posts of `scope` as cache entries; a post's last use is the later of its own
     /// and the timeline's last read.
     private static func cacheEntries(scope: StoreScope, db: Database) throws -> [CacheEntry] {
-        let lastRead = try Double.fetchOne(db, sql: "SELECT lastReadAt FROM timelineState WHERE account = ? AND timeline = ?",
-                                           arguments: [scope.account, scope.timeline]) ?? 0
+        try cacheEntries(scope: scope, db: db, lastRead: lastRead(scope: scope, db: db))
+    }
+
+    /// When the timeline of `scope` was last read (0: never).
+    private static func lastRead(scope: StoreScope, db: Database) throws -> Double {
+        try Double.fetchOne(db, sql: "SELECT lastReadAt FROM timelineState WHERE account = ? AND timeline = ?",
+                            arguments: [scope.account, scope.timeline]) ?? 0
+    }
+
+    /// The cached posts of `scope` as cache entries, a post's last use no earlier than `lastRead`.
+    private static func cacheEntries(scope: StoreScope, db: Database, lastRead: Double) throws -> [CacheEntry] {
         var entries: [CacheEntry] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT postId, storedAt, lastAccess, bytes FROM cachedPost WHERE account = ? AND timeline = ?",
                                        arguments: [scope.account, scope.timeline])

@@ -64,6 +64,14 @@ struct NetworkPolicyTests {
         #expect(configuration.network.requestTimeout == 2)
     }
 
+    @Test("Network.FetchDeadline bounds a whole refresh: 60 s unless set, and more than 0")
+    func fetchDeadline() {
+        #expect(Self.configuration(#"{"Network": {"FetchDeadline": 12.5}}"#).network.fetchDeadline == 12.5)
+        #expect(Self.configuration("{}").network.fetchDeadline == 60)
+        let diagnostics = ConfigurationLoader().read(data: Data(#"{"Network": {"FetchDeadline": 0}}"#.utf8), fileName: "c.json").diagnostics
+        #expect(diagnostics.map(\.description) == ["c.json:1:31: error: Network.FetchDeadline: 0 must be greater than 0 (allowed: > 0 and ≤ 3600)"])
+    }
+
     @Test("engine validate checks the policy name and parameters at their lines")
     func validation() {
         let json = """

@@ -22,15 +22,19 @@ public final class FakeTimelineServer: @unchecked Sendable {
     private var rateLimitSpent = false
     /// When set, only this route's answers say the rate limit is spent.
     private var rateLimitSpentRoute: String?
+    /// When set, every page has this many posts, whatever `limit` asks for.
+    private let pageSize: Int?
 
     public static let mastodonTimeline = "/api/v1/timelines/home"
     public static let blueskyTimeline = "/xrpc/app.bsky.feed.getTimeline"
 
-    /// A server over `posts` (display order, newest first).
-    public init(mastodon: Bool, posts: [Post]) throws {
+    /// A server over `posts` (display order, newest first). With `pageSize`, every page has
+    /// that many posts whatever `limit` asks for, as a careless or hostile server answers.
+    public init(mastodon: Bool, posts: [Post], pageSize: Int? = nil) throws {
         server = try LoopbackHTTPServer()
         isMastodon = mastodon
-        feed = mastodon ? .mastodon(posts) : .bluesky(posts)
+        feed = PagedTimeline(posts: posts, pagesByPost: mastodon, maxPageSize: pageSize)
+        self.pageSize = pageSize
         if mastodon {
             server.handle(Self.mastodonTimeline) { [unowned self] request, _ in answer(request, route: "timeline") }
             server.handle(prefix: "/api/v1/statuses/") { [unowned self] request, _ in answer(request, route: "post") }
@@ -68,18 +72,18 @@ public final class FakeTimelineServer: @unchecked Sendable {
     public var requests: [String] { server.received.map(\.path) }
 
     private func answer(_ request: LoopbackHTTPServer.Request, route: String) -> LoopbackHTTPServer.Answer {
-        let (injectedAnswer, feed, spent) = lock.withLock { () -> (LoopbackHTTPServer.Answer?, PagedTimeline, Bool) in
+        let (injectedAnswer, feed, spent, pageSize) = lock.withLock { () -> (LoopbackHTTPServer.Answer?, PagedTimeline, Bool, Int?) in
             var next: LoopbackHTTPServer.Answer?
             if var queue = injected[route], !queue.isEmpty {
                 next = queue.removeFirst()
                 injected[route] = queue
             }
-            return (next, self.feed, rateLimitSpent && (rateLimitSpentRoute.map { $0 == route } ?? true))
+            return (next, self.feed, rateLimitSpent && (rateLimitSpentRoute.map { $0 == route } ?? true), self.pageSize)
         }
         if let injectedAnswer { return injectedAnswer }
         let components = URLComponents(string: "http://127.0.0.1" + request.path)
         let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
-        let limit = Int(query["limit"] ?? "") ?? (isMastodon ? 20 : 50)
+        let limit = pageSize ?? Int(query["limit"] ?? "") ?? (isMastodon ? 20 : 50)
         var body: Data
         if route == "post" {
             let id = isMastodon ? String(request.path.dropFirst("/api/v1/statuses/".count).split(separator: "?").first ?? "")

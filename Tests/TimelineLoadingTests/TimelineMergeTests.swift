@@ -173,6 +173,64 @@ struct TimelineMergeTests {
         #expect(merged.removed == ["p2"])
     }
 
+    @Test("pages from the top that follow one another merge as one page, as they would one at a time")
+    func chainedTopPagesMergeAsOne() {
+        // Cached: the head page p1…p3; three pages from the top follow it, then a lookup.
+        let goal = ReachGoal(postId: "p11", pagesByPost: false, maxPageSize: 3, headCursor: "c1", headLastPost: "p3", cached: ["p1", "p2", "p3"])
+        let requests: [PageRequest] = [.top(cursor: "c1", limit: 3), .top(cursor: "c2", limit: 3), .top(cursor: "c3", limit: 3), .post("p11")]
+        var run = ReachRun(goal: goal, strategy: ScriptedReach(requests: requests))
+        let answers = [PageAnswer(posts: Self.posts([4, 5, 6]), cursor: "c2"), PageAnswer(posts: Self.posts([7, 8, 9]), cursor: "c3"),
+                       PageAnswer(posts: Self.posts([10, 11, 12]), cursor: "c4"), PageAnswer(posts: Self.posts([11]))]
+        for answer in answers { if let request = run.next() { run.record(request, answer: answer) } }
+        #expect(run.pages.count == 1)
+        #expect(run.pages.first?.posts.map(\.id) == (4...12).map { "p\($0)" })
+        #expect(run.pages.first?.anchors == TimelineMerge.Anchors(above: "p3"))
+        let merged = run.merge(into: Self.posts([1, 2, 3]), gapsBelow: [])
+        #expect(merged.posts.map(\.id) == (1...12).map { "p\($0)" })
+        #expect(merged.gapsBelow == [])
+        // One page at a time gives the same timeline.
+        var posts = Self.posts([1, 2, 3])
+        var gaps = Set<String>()
+        for (page, above) in [([4, 5, 6], "p3"), ([7, 8, 9], "p6"), ([10, 11, 12], "p9")] {
+            let merge = TimelineMerge(cached: posts, fetched: Self.posts(page), coverage: .window, cachedGaps: gaps,
+                                      anchors: TimelineMerge.Anchors(above: above))
+            (posts, gaps) = (merge.posts, merge.gapsBelow)
+        }
+        #expect(posts == merged.posts)
+        #expect(gaps == merged.gapsBelow)
+    }
+
+    @Test("an answer with more posts than asked is cut to those asked, or just past the reader's post; the next page then follows a gap")
+    func longAnswersAreCut() {
+        let long = PageAnswer(posts: Self.posts(Array(1...1_000)), cursor: "next")
+        let top = long.cut(for: .top(cursor: "c", limit: 100), keeping: "p5000")
+        #expect(top.posts.map(\.id) == (1...100).map { "p\($0)" })
+        #expect(top.cut == 900)
+        let throughGoal = long.cut(for: .top(cursor: "c", limit: 100), keeping: "p600")
+        #expect(throughGoal.posts.count == 700)
+        #expect(throughGoal.posts.last?.id == "p700")
+        #expect(throughGoal.cut == 300)
+        let above = long.cut(for: .above(post: "p1001", limit: 40), keeping: "p5000")
+        #expect(above.posts.map(\.id) == (961...1_000).map { "p\($0)" })
+        #expect(above.cut == 960)
+        let aboveGoal = long.cut(for: .above(post: "p1001", limit: 40), keeping: "p100")
+        #expect(aboveGoal.posts.first?.id == "p60")
+        #expect(long.cut(for: .post("p1"), keeping: "p1").posts.map(\.id) == ["p1"])
+        #expect(PageAnswer(posts: Self.posts([1, 2])).cut(for: .top(cursor: "c", limit: 100), keeping: "p9").cut == 0)
+
+        // The page after a cut one is not contiguous with it: a gap stays between them.
+        let goal = ReachGoal(postId: "p150", pagesByPost: false, maxPageSize: 3, headCursor: "c1", headLastPost: "p0", cached: ["p0"])
+        var run = ReachRun(goal: goal, strategy: ScriptedReach(requests: [.top(cursor: "c1", limit: 3), .top(cursor: "c2", limit: 3)]))
+        for answer in [PageAnswer(posts: Self.posts(Array(1...100)), cursor: "c2"), PageAnswer(posts: Self.posts([101, 102, 103]), cursor: "c3")] {
+            if let request = run.next() { run.record(request, answer: answer) }
+        }
+        #expect(run.exchanges.map(\.answer.posts.count) == [3, 3])
+        #expect(run.pages.count == 2)
+        let merged = run.merge(into: Self.posts([0]), gapsBelow: [])
+        #expect(merged.posts.map(\.id) == ["p0", "p1", "p2", "p3", "p101", "p102", "p103"])
+        #expect(merged.gapsBelow == ["p3"])
+    }
+
     @Test("a measured height survives a refresh that carries none")
     func heights() {
         var measured = Self.post(1)
