@@ -61,7 +61,7 @@ struct PositionSaveCommand: ParsableCommand {
         var created: Date?
         if let createdAt {
             guard let date = Timestamp.parse(createdAt) else {
-                throw CommandFailure(.usage, "error: --created-at must be an RFC 3339 timestamp, found \(createdAt)")
+                throw CommandFailure(.usage, "error: --created-at must be an RFC 3339 timestamp in the years 1 to 9999 (UTC), found \(createdAt)")
             }
             created = date
         }

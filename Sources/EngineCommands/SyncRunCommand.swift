@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PositionSync
+import TimelineStore
 import ValueTree
 
 /// `engine sync run`: one round with the configured transport.
@@ -41,6 +42,8 @@ struct SyncRunCommand: AsyncParsableCommand {
             throw CommandFailure(kind, "error: \(failure.description)\n\(state): \(failure.pending) \(failure.pending == 1 ? "change" : "changes") kept in the outbox")
         } catch let failure as CommandFailure {
             throw failure
+        } catch let error as StoreError {
+            throw CommandFailure(error)
         } catch {
             throw CommandFailure(.failed, "error: \(error)")
         }

@@ -79,6 +79,8 @@ public struct HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvert
         case unavailable
         /// A redirect to another origin, not followed (`followsOtherOrigins` false).
         case crossOriginRedirect(to: String)
+        /// More redirects than `HTTPExchanges.maximumRedirects`: a loop, or a chain too long.
+        case tooManyRedirects(last: String)
         case other
     }
 
@@ -86,6 +88,12 @@ public struct HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvert
     public static func crossOriginRedirect(to location: URL) -> HTTPExchangeError {
         HTTPExchangeError(.crossOriginRedirect(to: location.absoluteString),
                           "redirected to another origin (\(location.absoluteString)); not followed")
+    }
+
+    /// The error for a redirect beyond `HTTPExchanges.maximumRedirects`, to `location`.
+    public static func tooManyRedirects(to location: URL) -> HTTPExchangeError {
+        HTTPExchangeError(.tooManyRedirects(last: location.absoluteString),
+                          "more than \(HTTPExchanges.maximumRedirects) redirects, the last to \(location.absoluteString): the server redirects in a loop; not followed")
     }
 
     public var kind: Kind
@@ -102,7 +110,7 @@ public struct HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvert
     public var isUnreachable: Bool {
         switch kind {
         case .timedOut, .refused, .unknownHost, .offline, .connectionLost: return true
-        case .tooLarge, .unavailable, .other, .crossOriginRedirect: return false
+        case .tooLarge, .unavailable, .other, .crossOriginRedirect, .tooManyRedirects: return false
         }
     }
 }
@@ -111,6 +119,9 @@ public struct HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvert
 /// program (the command line bootstraps the client its package trait chose; the `TimelineEngine`
 /// façade uses URLSession on Apple platforms when nothing was set).
 public enum HTTPExchanges {
+    /// The most redirects an exchange follows; one more ends it (`HTTPExchangeError.tooManyRedirects`).
+    public static let maximumRedirects = 5
+
     private static let lock = NSLock()
     nonisolated(unsafe) private static var installed: (any HTTPExchange)?
 

@@ -17,7 +17,7 @@ public struct NIOHTTPExchange: HTTPExchange {
     var client: HTTPClient { Self.sharedClient }
 
     /// The most redirects followed.
-    public static let maximumRedirects = 5
+    public static let maximumRedirects = HTTPExchanges.maximumRedirects
 
     /// A shared client that follows no redirects and retries no failed connection itself: the
     /// engine's network policies decide retries, and a refused connection is reported at once
@@ -53,8 +53,9 @@ public struct NIOHTTPExchange: HTTPExchange {
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
             let response = try await client.execute(outgoing, deadline: deadline)
             let status = Int(response.status.code)
-            if [301, 302, 303, 307, 308].contains(status), hop < Self.maximumRedirects,
+            if [301, 302, 303, 307, 308].contains(status),
                let location = response.headers.first(name: "Location"), let next = URL(string: location, relativeTo: url)?.absoluteURL {
+                guard hop < Self.maximumRedirects else { throw HTTPExchangeError.tooManyRedirects(to: next) }
                 if !HTTPExchanges.sameOrigin(url, next) {
                     guard request.followsOtherOrigins else { throw HTTPExchangeError.crossOriginRedirect(to: next) }
                     headers.removeAll { $0.name.lowercased() == "authorization" }

@@ -5,6 +5,8 @@ import ValueTree
 /// `±HH:MM` offset. Parsed by hand: this runs once per post, and `ISO8601DateFormatter` is
 /// several times slower.
 public enum Timestamp {
+    /// The time `text` says, or nil when it is not an RFC 3339 timestamp or names a time outside
+    /// the years 1 to 9999 (UTC), which no timestamp can write back.
     public static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse(bytes: $0) }
@@ -43,7 +45,12 @@ public enum Timestamp {
         default:
             return nil
         }
-        return date.date.addingTimeInterval(fraction - Double(offset))
+        // An offset can carry a date past the years 1 to 9999 (`0001-01-01T00:00:00+01:00`),
+        // which no timestamp can write back: such a time is refused as it is read.
+        let parsed = date.date.addingTimeInterval(fraction - Double(offset))
+        let bounds = DateValue.representableSeconds
+        guard parsed.timeIntervalSince1970 >= bounds.lowerBound, parsed.timeIntervalSince1970 < bounds.upperBound + 1 else { return nil }
+        return parsed
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, with milliseconds when the date has a fraction; the nearest of
@@ -52,7 +59,7 @@ public enum Timestamp {
     public static func format(_ date: Date) -> String {
         let bounds = DateValue.representableSeconds
         guard date.timeIntervalSince1970 >= bounds.lowerBound else { return format(Date(timeIntervalSince1970: bounds.lowerBound)) }
-        guard date.timeIntervalSince1970 <= bounds.upperBound else { return format(Date(timeIntervalSince1970: bounds.upperBound)) }
+        guard date.timeIntervalSince1970 < bounds.upperBound + 1 else { return format(Date(timeIntervalSince1970: bounds.upperBound)) }
         let seconds = date.timeIntervalSince1970.rounded(.down)
         let milliseconds = Int(((date.timeIntervalSince1970 - seconds) * 1000).rounded())
         guard let value = DateValue(Date(timeIntervalSince1970: seconds)) else { return "" }

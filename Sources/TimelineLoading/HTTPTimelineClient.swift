@@ -146,6 +146,9 @@ public struct HTTPTimelineClient: Sendable {
             return AttemptError(failure: .connection("offline"), message: error.message)
         case .unavailable, .other, .crossOriginRedirect:
             return AttemptError(failure: .connection(error.message), message: error.message)
+        case .tooManyRedirects:
+            // The server answered, in a loop: asking again gives the same answer.
+            return AttemptError(failure: .invalidContent("redirect loop"), message: error.message)
         }
     }
 

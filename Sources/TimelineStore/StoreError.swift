@@ -28,4 +28,10 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(path): error: \(message)" }
+
+    /// What a write that found no space says.
+    static let diskFull = "the disk is full: nothing was written (free some space on the disk that holds the store)"
+
+    /// True when a write failed for want of space.
+    public var isDiskFull: Bool { message == Self.diskFull }
 }

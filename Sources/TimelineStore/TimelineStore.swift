@@ -49,6 +49,9 @@ public final class TimelineStore: Sendable {
 
     public let path: String
     private let pool: DatabasePool
+    /// Why the store was opened for reading only (a read-only file system, a full disk), or nil
+    /// when it can be changed.
+    public let readOnlyReason: String?
 
     /// Opens the store at `path`, creating it (and its tables) when the file does not exist.
     ///
@@ -64,7 +67,28 @@ public final class TimelineStore: Sendable {
             throw StoreError(path: path, "no such store", kind: .missing)
         }
         try TimelineStore.checkBeforeOpening(path)
-        pool = try TimelineStore.retryingWhileBusy(path: path) {
+        // On a read-only file system nothing can change the file, and SQLite cannot make the
+        // files it keeps beside a store (`-shm`, `-wal`) even to read it: the store is opened
+        // immutable, for reading only, and a change says why it cannot be made. So it is on a
+        // disk too full for them: no process can write it there either.
+        let exists = FileManager.default.fileExists(atPath: path)
+        if exists, FileSystem.isReadOnly(path) {
+            readOnlyReason = "the store is on a read-only file system: it can be read there, not changed"
+            pool = try TimelineStore.openImmutable(path)
+            return
+        }
+        do {
+            pool = try TimelineStore.openForWriting(path)
+            readOnlyReason = nil
+        } catch where exists && error.isDiskFull {
+            readOnlyReason = StoreError.diskFull
+            pool = try TimelineStore.openImmutable(path)
+        }
+    }
+
+    /// Opens the store at `path` for reading and writing, migrating it to the current schema.
+    private static func openForWriting(_ path: String) throws(StoreError) -> DatabasePool {
+        try TimelineStore.retryingWhileBusy(path: path) {
             try TimelineStore.inspectExisting(path)
             let pool = try DatabasePool(path: path, configuration: TimelineStore.connectionConfiguration(readonly: false))
             // Another process may apply a migration between our check and our change: ours then
@@ -82,6 +106,19 @@ public final class TimelineStore: Sendable {
                     guard attempts < 20 else { throw error }
                     Thread.sleep(forTimeInterval: 0.01 * Double(attempts))
                 }
+            }
+            return pool
+        }
+    }
+
+    /// Opens the store at `path` immutable, for reading only; it must have the current schema.
+    private static func openImmutable(_ path: String) throws(StoreError) -> DatabasePool {
+        let immutable = immutableURI(path)
+        return try retryingWhileBusy(path: path) {
+            try inspectExisting(path, openedAs: immutable)
+            let pool = try DatabasePool(path: immutable, configuration: connectionConfiguration(readonly: true))
+            guard (try? pool.read(StoreSchema.migrator.hasCompletedMigrations)) == true else {
+                throw StoreError(path: path, "the store cannot be written here and was written by an earlier version of TimelineEngine: it must be upgraded where it can be written", kind: .unusablePath)
             }
             return pool
         }
@@ -145,10 +182,10 @@ public final class TimelineStore: Sendable {
     /// Looks at an existing file read-only before anything can write to it: a SQLite file of
     /// another application, a store from a newer version and a damaged database are refused
     /// with the file untouched.
-    static func inspectExisting(_ path: String) throws {
+    static func inspectExisting(_ path: String, openedAs location: String? = nil) throws {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
         do {
-            let queue = try DatabaseQueue(path: path, configuration: connectionConfiguration(readonly: true))
+            let queue = try DatabaseQueue(path: location ?? path, configuration: connectionConfiguration(readonly: true))
             defer { try? queue.close() }
             try queue.read { db in
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
@@ -180,12 +217,26 @@ public final class TimelineStore: Sendable {
         case .SQLITE_CORRUPT: return StoreError(path: path, "the database is damaged (\(error.message ?? "corrupt")); it is left as it is", kind: .incompatible)
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             return StoreError(path: path, "cannot open the store for writing (\(error.message ?? "\(error.resultCode)"))", kind: .unusablePath)
-        case .SQLITE_FULL: return StoreError(path: path, "the disk is full")
+        case .SQLITE_FULL: return StoreError(path: path, StoreError.diskFull)
+        case .SQLITE_IOERR where FileSystem.isFull(path):
+            // A write that failed for want of space, as SQLite reports it from some places.
+            return StoreError(path: path, StoreError.diskFull)
         default: return StoreError(path: path, error.message ?? "\(error)")
         }
     }
 
+    /// `path` as an SQLite URI that opens it immutable: read without locks, `-shm` or `-wal`.
+    static func immutableURI(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+    }
+
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        if let readOnlyReason {
+            throw StoreError(path: path, readOnlyReason, kind: readOnlyReason == StoreError.diskFull ? .failed : .unusablePath)
+        }
         do {
             return try pool.write(body)
         } catch {
@@ -354,7 +405,17 @@ public final class TimelineStore: Sendable {
 
     /// The cached timeline of `scope`, in display order; nil when nothing was cached. Counts a
     /// cache hit or miss, and marks the timeline's posts as used at `date`.
+    /// On a read-only file system, or a disk too full to record the read, it is read without.
     public func timeline(scope: StoreScope, at date: Date = Date()) throws(StoreError) -> CachedTimeline? {
+        if readOnlyReason != nil { return try storedTimeline(scope: scope) }
+        do {
+            return try countedTimeline(scope: scope, at: date)
+        } catch where error.isDiskFull {
+            return try storedTimeline(scope: scope)
+        }
+    }
+
+    private func countedTimeline(scope: StoreScope, at date: Date) throws(StoreError) -> CachedTimeline? {
         try write { db in
             let cached = try Self.cachedTimeline(scope: scope, db: db)
             try db.execute(sql: "INSERT INTO storeCounter (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1",

@@ -22,6 +22,9 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private let limit: Int
     private let followsOtherOrigins: Bool
     private var refusedRedirect: URL?
+    /// Redirects followed so far, and the one beyond `HTTPExchanges.maximumRedirects`, refused.
+    private var redirects = 0
+    private var redirectBeyondLimit: URL?
     private let lock = NSLock()
     private var body = Data()
     private var response: URLResponse?
@@ -65,6 +68,15 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         var next = request
+        let beyondLimit = lock.withLock {
+            redirects += 1
+            if redirects > HTTPExchanges.maximumRedirects { redirectBeyondLimit = request.url ?? response.url }
+            return redirectBeyondLimit != nil
+        }
+        if beyondLimit {
+            completionHandler(nil)
+            return
+        }
         if let from = task.originalRequest?.url, let to = request.url, !HTTPExchanges.sameOrigin(from, to) {
             guard followsOtherOrigins else {
                 lock.withLock { refusedRedirect = to }
@@ -90,6 +102,7 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
             defer { self.continuation = nil }
             if tooLarge { return (self.continuation, .failure(TooLarge(limit: limit))) }
             if let refusedRedirect { return (self.continuation, .failure(RefusedRedirect(location: refusedRedirect))) }
+            if let redirectBeyondLimit { return (self.continuation, .failure(HTTPExchangeError.tooManyRedirects(to: redirectBeyondLimit))) }
             if let error { return (self.continuation, .failure(error)) }
             guard let response else { return (self.continuation, .failure(URLError(.badServerResponse))) }
             return (self.continuation, .success((body, response)))

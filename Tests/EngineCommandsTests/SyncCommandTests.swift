@@ -159,6 +159,17 @@ struct SyncCommandTests {
         #expect(!FileManager.default.fileExists(atPath: setup.store("phone")), "a refused save creates no store")
     }
 
+    @Test("a post time that no timestamp could write back (an offset past the year 1) is refused at the save, and nothing is stored")
+    func unwritableTime() async throws {
+        let setup = try Setup()
+        defer { setup.remove() }
+        let result = try await EngineProcess.run(["position", "save", "--store", setup.store("phone"), "--post", "42",
+                                                  "--created-at", "0001-01-01T00:00:00+01:00"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "error: --created-at must be an RFC 3339 timestamp in the years 1 to 9999 (UTC), found 0001-01-01T00:00:00+01:00\n")
+        #expect(!FileManager.default.fileExists(atPath: setup.store("phone")))
+    }
+
     @Test("a missing folder is offline: exit 3, nothing created, the outbox kept for the next round")
     func offline() async throws {
         let setup = try Setup(createShared: false)

@@ -13,6 +13,12 @@ struct TimelineFormatTests {
         #expect(Timestamp.parse("2022-12-07T21:31:40") == nil)
         #expect(Timestamp.parse("2022-02-30T21:31:40Z") == nil)
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1_670_448_700)) == "2022-12-07T21:31:40Z")
+        // An offset that carries the time outside the years 1 to 9999 (UTC) is refused: no
+        // timestamp could write it back (it was stored, then every export of it failed).
+        #expect(Timestamp.parse("0001-01-01T00:00:00+01:00") == nil)
+        #expect(Timestamp.parse("9999-12-31T23:30:00-01:00") == nil)
+        #expect(Timestamp.parse("0001-01-01T00:00:00-01:00").map(Timestamp.format) == "0001-01-01T01:00:00Z")
+        #expect(Timestamp.parse("9999-12-31T23:59:59.5Z").map(Timestamp.format) == "9999-12-31T23:59:59.500Z")
     }
 
     @Test("the engine's JSON and JSON Lines")

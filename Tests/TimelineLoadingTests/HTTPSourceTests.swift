@@ -238,6 +238,20 @@ struct HTTPSourceTests {
         #expect(server.received.suffix(2).map { $0.headers["authorization"] } == ["Bearer secret-token", nil])
     }
 
+    @Test("a redirect loop ends after 5 redirects, said so, the source not offline and the loop not retried", arguments: TestClient.all)
+    func redirectLoop(_ client: TestClient) async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.handle("/loop") { _, _ in LoopbackHTTPServer.Answer(status: 302, headers: [("Location", "/loop")]) }
+        let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 3]), timeout: 60, client: client)
+        let outcome = await fetcher.fetch(.mastodon(URL(string: server.baseURL + "/loop")!, tokenVariable: "TEST_TOKEN"))
+        guard case .failure(let error) = outcome.result else { Issue.record("a redirect loop was read as a timeline"); return }
+        #expect(error.message == "more than 5 redirects, the last to \(server.baseURL)/loop: the server redirects in a loop; not followed")
+        #expect(!error.isUnreachable)
+        #expect(outcome.attempts.count == 1)
+        #expect(server.received.count == 6)
+    }
+
     @Test("a refused connection is unreachable; a 401 without a token says so", arguments: TestClient.all)
     func unreachableAndUnauthorized(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()

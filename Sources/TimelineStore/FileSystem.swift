@@ -1,0 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// What the file system holding a store says of itself (`statvfs`).
+enum FileSystem {
+    /// True when the file system holding `path` is mounted read-only.
+    static func isReadOnly(_ path: String) -> Bool {
+        guard let status = status(path) else { return false }
+        return status.f_flag & UInt(ST_RDONLY) != 0
+    }
+
+    /// True when the file system holding `path` has no block left for an ordinary user.
+    static func isFull(_ path: String) -> Bool {
+        guard let status = status(path) else { return false }
+        return status.f_bavail == 0
+    }
+
+    private static func status(_ path: String) -> statvfs? {
+        var status = statvfs()
+        let directory = FileManager.default.fileExists(atPath: path) ? path : (path as NSString).deletingLastPathComponent
+        return statvfs(directory.isEmpty ? "." : directory, &status) == 0 ? status : nil
+    }
+}
