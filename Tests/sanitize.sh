@@ -7,7 +7,7 @@
 #   Tests/sanitize.sh --filter Sync   # others
 set -eu
 cd "$(dirname "$0")/.."
-filter='SyncCoordinator|SyncRound|SyncServer|SyncBackends|Facade|TimelineEngineTests|TimelineStoreTests|CacheFirstLoader|ReachTests'
+filter='SyncCoordinator|SyncRound|SyncServer|SyncBackends|Facade|TimelineEngineTests|TimelineStoreTests|CacheFirstLoader|ReachTests|FetchBoundsTests'
 if [ "${1:-}" = "--filter" ]; then filter=$2; fi
 mkdir -p .build-tsan
 log=.build-tsan/sanitize.log

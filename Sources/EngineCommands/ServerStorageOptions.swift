@@ -22,7 +22,8 @@ struct ServerStorageOptions: ParsableArguments {
     /// Opens the storage; with PostgreSQL, `run` must run the client for as long as it is used.
     /// Unless `create`, a `--store` that does not exist is an error (exit 2) and is not created:
     /// commands that only read or change what is there never make an empty server database.
-    func open(logger: Logger, create: Bool = true) throws -> (storage: any RegisterStorage, run: (@Sendable () async -> Void)?) {
+    func open(logger: Logger, create: Bool = true)
+        throws -> (storage: any RegisterStorage, run: (@Sendable (_ onStart: @escaping @Sendable () -> Void) async -> Void)?) {
         if let store {
             if !create, !FileManager.default.fileExists(atPath: store) {
                 throw CommandFailure(.unreadable, "\(store): error: no such store")
@@ -36,7 +37,7 @@ struct ServerStorageOptions: ParsableArguments {
         let url = database ?? ""
         do {
             let storage = try PostgresRegisterStorage(url: url, logger: logger)
-            return (storage, { await storage.run() })
+            return (storage, { onStart in await storage.run(onStart: onStart) })
         } catch {
             throw CommandFailure(.usage, "error: \(error)")
         }
@@ -46,12 +47,17 @@ struct ServerStorageOptions: ParsableArguments {
     func with<T: Sendable>(logger: Logger, create: Bool = true, _ body: @Sendable (any RegisterStorage) async throws -> T) async throws -> T {
         let (storage, run) = try open(logger: logger, create: create)
         guard let run else { return try await body(storage) }
+        let (started, signal) = AsyncStream<Void>.makeStream()
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
-                await run()
+                await run { signal.finish() }
                 return nil
             }
             defer { group.cancelAll() }
+            // The pool runs before the first statement, and then the body is let go; the yield
+            // leaves the pool's task the moment it needs to mark itself running.
+            for await _ in started {}
+            await Task.yield()
             do {
                 return try await body(storage)
             } catch let failure as CommandFailure {

@@ -86,9 +86,15 @@ public final class PostgresRegisterStorage: RegisterStorage {
     }
 
     /// Runs the connection pool and the listener for other instances' changes, until cancelled.
-    public func run() async {
+    /// `onStart` is called just before the pool starts running: a caller that waits for it before
+    /// its first statement does not lease a connection from a pool not yet running (which
+    /// PostgresNIO answers with a warning on every short command).
+    public func run(onStart: @escaping @Sendable () -> Void = {}) async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.client.run() }
+            group.addTask {
+                onStart()
+                await self.client.run()
+            }
             group.addTask { await self.listen() }
             await group.waitForAll()
         }

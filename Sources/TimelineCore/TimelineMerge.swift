@@ -143,7 +143,9 @@ public struct TimelineMerge: Sendable, Equatable {
             block.append(cached[index])
         }
         block += merged
-        if coverage == .window || coverage == .head, let below = anchors.below, let index = cachedIndex[below], !seen.contains(below) {
+        // (A request that names one post as both, `max_id=X&min_id=X`, places it once.)
+        if coverage == .window || coverage == .head, let below = anchors.below, let index = cachedIndex[below], !seen.contains(below),
+           below != anchors.above || coverage != .window {
             block.append(cached[index])
         }
         let blockIds = Set(block.map(\.id))

@@ -160,11 +160,14 @@ public struct SourceFetcher: Sendable {
                 if posts.isEmpty, case .failure(let error) = result { outcome.result = .failure(error) }
                 break
             }
+            let before = posts.count
             for post in page.posts where seen.insert(post.id).inserted { posts.append(post) }
             outcome.cursor = page.cursor
             outcome.bytes += page.answer.body.count
             outcome.rateLimitSpentUntil = RetryAfter.spentUntil(from: page.answer)
-            guard posts.count < limit, !page.posts.isEmpty, let cursor = page.cursor, outcome.rateLimitSpentUntil == nil else { break }
+            // A page that brought nothing new (a server answering every cursor with the same
+            // page) ends the paging: asking on would bring the same again.
+            guard posts.count < limit, posts.count > before, let cursor = page.cursor, outcome.rateLimitSpentUntil == nil else { break }
             request = Self.setting(api == .mastodon ? "max_id" : "cursor", to: cursor, in: request)
             request = Self.setting("limit", to: String(min(pageSize, limit - posts.count)), in: request)
         }

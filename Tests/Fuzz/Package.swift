@@ -20,5 +20,11 @@ let package = Package(
                           swiftSettings: settings),
         .executableTarget(name: "fuzz-config", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
                           swiftSettings: settings),
+        .executableTarget(name: "fuzz-merge", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+                          swiftSettings: settings),
+        .executableTarget(name: "fuzz-wire", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+                          swiftSettings: settings),
+        .executableTarget(name: "fuzz-headers", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+                          swiftSettings: settings),
     ]
 )

@@ -94,20 +94,32 @@ struct FetchBoundsTests {
         let status: Int
         let headers: [(name: String, value: String)]
         let error: HTTPExchangeError?
+        let body: Data
         let timeouts = Locked<[Double]>([])
 
-        init(status: Int = 200, headers: [(name: String, value: String)] = [], error: HTTPExchangeError? = nil) {
-            (self.status, self.headers, self.error) = (status, headers, error)
+        init(status: Int = 200, headers: [(name: String, value: String)] = [], error: HTTPExchangeError? = nil, body: Data = Data(#"{"feed":[]}"#.utf8)) {
+            (self.status, self.headers, self.error, self.body) = (status, headers, error, body)
         }
 
         func send(_ request: HTTPExchangeRequest) async throws(HTTPExchangeError) -> HTTPExchangeAnswer {
             timeouts.withLock { $0.append(request.timeout) }
             if let error { throw error }
-            return HTTPExchangeAnswer(status: status, headers: [("Content-Type", "application/json")] + headers, body: Data(#"{"feed":[]}"#.utf8))
+            return HTTPExchangeAnswer(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
         }
     }
 
     static let source = TimelineSource.bluesky(URL(string: "http://127.0.0.1:9/xrpc/app.bsky.feed.getTimeline?limit=50")!, tokenVariable: "TEST_TOKEN")
+
+    @Test("a server that answers every cursor with the same page: the refresh stops at the page that brought nothing new")
+    func samePageForEveryCursor() async throws {
+        let page = Data(#"[{"id":"1","created_at":"2026-08-01T12:00:00.000Z","content":"<p>one</p>","account":{"acct":"a"}}]"#.utf8)
+        let exchange = RecordingExchange(body: page)
+        let fetcher = SourceFetcher(policy: try LoadingFixtures.policy("NoRetry"), requestTimeout: 15, jitter: { 0.5 }, exchange: exchange,
+                                    fetchDeadline: 60)
+        let outcome = await fetcher.fetch(.mastodon(URL(string: "http://127.0.0.1:9/api/v1/timelines/home?limit=40")!, tokenVariable: "TEST_TOKEN"))
+        #expect(try outcome.result.get().map(\.id) == ["1"])
+        #expect(exchange.timeouts.withLock { $0 }.count == 2)
+    }
 
     @Test("past the fetch's deadline no request is sent")
     func deadlinePassed() async throws {

@@ -231,6 +231,15 @@ struct TimelineMergeTests {
         #expect(merged.gapsBelow == ["p3"])
     }
 
+    @Test("a page asked with one post as both its anchors (max_id=X&min_id=X) places that post once")
+    func sameAnchorTwice() {
+        let merge = TimelineMerge(cached: Self.posts([15]), fetched: [], coverage: .window, anchors: TimelineMerge.Anchors(above: "p15", below: "p15"))
+        #expect(merge.posts.map(\.id) == ["p15"])
+        let page = TimelineMerge(cached: Self.posts([1, 15, 30]), fetched: Self.posts([16]), coverage: .window,
+                                 anchors: TimelineMerge.Anchors(above: "p15", below: "p15"))
+        #expect(Set(page.posts.map(\.id)).count == page.posts.count)
+    }
+
     @Test("a measured height survives a refresh that carries none")
     func heights() {
         var measured = Self.post(1)
