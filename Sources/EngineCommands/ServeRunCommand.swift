@@ -77,7 +77,7 @@ struct ServeRunCommand: AsyncParsableCommand {
             Console.error("warning: --policy is ignored: the server keeps every device's latest write, and devices resolve the value themselves")
         }
         let settings = ServerSettings(host: host, port: port, maxBodyBytes: maxBodyBytes, maxWait: maxWait)
-        try await storage.with(logger: logger) { storage in
+        try await storage.with(logger: logger, serving: true) { storage in
             let server = SyncServer(storage: storage, settings: settings, logger: logger)
             do {
                 try await server.run { port in

@@ -22,7 +22,8 @@ struct ServerStorageOptions: ParsableArguments {
     /// Opens the storage; with PostgreSQL, `run` must run the client for as long as it is used.
     /// Unless `create`, a `--store` that does not exist is an error (exit 2) and is not created:
     /// commands that only read or change what is there never make an empty server database.
-    func open(logger: Logger, create: Bool = true)
+    /// `serving` is for `engine serve`: a warm PostgreSQL pool that listens for other instances.
+    func open(logger: Logger, create: Bool = true, serving: Bool = false)
         throws -> (storage: any RegisterStorage, run: (@Sendable (_ onStart: @escaping @Sendable () -> Void) async -> Void)?) {
         if let store {
             if !create, !FileManager.default.fileExists(atPath: store) {
@@ -36,7 +37,7 @@ struct ServerStorageOptions: ParsableArguments {
         }
         let url = database ?? ""
         do {
-            let storage = try PostgresRegisterStorage(url: url, logger: logger)
+            let storage = try PostgresRegisterStorage(url: url, logger: logger, serving: serving)
             return (storage, { onStart in await storage.run(onStart: onStart) })
         } catch {
             throw CommandFailure(.usage, "error: \(error)")
@@ -44,8 +45,9 @@ struct ServerStorageOptions: ParsableArguments {
     }
 
     /// Runs `body` with the storage open (and, with PostgreSQL, its client running).
-    func with<T: Sendable>(logger: Logger, create: Bool = true, _ body: @Sendable (any RegisterStorage) async throws -> T) async throws -> T {
-        let (storage, run) = try open(logger: logger, create: create)
+    func with<T: Sendable>(logger: Logger, create: Bool = true, serving: Bool = false,
+                           _ body: @Sendable (any RegisterStorage) async throws -> T) async throws -> T {
+        let (storage, run) = try open(logger: logger, create: create, serving: serving)
         guard let run else { return try await body(storage) }
         let (started, signal) = AsyncStream<Void>.makeStream()
         return try await withThrowingTaskGroup(of: T?.self) { group in

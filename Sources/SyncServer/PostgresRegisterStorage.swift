@@ -26,6 +26,8 @@ public final class PostgresRegisterStorage: RegisterStorage {
 
     private let client: PostgresClient
     private let logger: Logger
+    /// False for a short command: no warm pool, no listener (`init(url:logger:serving:)`).
+    private let serving: Bool
     private let events: AsyncStream<RemoteEvent>
     private let eventsContinuation: AsyncStream<RemoteEvent>.Continuation
     /// Whether the schema was made in this process.
@@ -33,15 +35,22 @@ public final class PostgresRegisterStorage: RegisterStorage {
 
     /// A client for `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require][&pool_size=N]`).
     /// Nothing connects until `run()` runs.
-    public init(url: String, logger: Logger) throws(StorageError) {
-        client = try Self.client(url: url, logger: logger)
+    /// A storage for `url`. `serving` is for a server: its connections are opened when it starts
+    /// and kept, and it listens for other instances' changes. A command that runs a few statements
+    /// and ends (`serve token …`) passes false: connections are made as needed, nothing listens,
+    /// and the pool's own warnings are left out (a failure reaches the command as an error).
+    public init(url: String, logger: Logger, serving: Bool = true) throws(StorageError) {
+        var poolLogger = logger
+        if !serving { poolLogger.logLevel = .error }
+        client = try Self.client(url: url, logger: poolLogger, warm: serving)
         self.logger = logger
+        self.serving = serving
         (events, eventsContinuation) = AsyncStream<RemoteEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
     }
 
     /// A connection pool for `url`, as the storage makes it (`pool_size` connections, by
     /// default `poolSize`, and one for the listener); it connects when its `run()` runs.
-    public static func client(url: String, logger: Logger) throws(StorageError) -> PostgresClient {
+    public static func client(url: String, logger: Logger, warm: Bool = true) throws(StorageError) -> PostgresClient {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
               let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty else {
             throw StorageError("--database must be postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, found \(Self.redacted(url))")
@@ -65,7 +74,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
         // kept open, so the first requests after start, or after a quiet minute, do not wait for
         // connections to be made.
         configuration.options.maximumConnections = size + 1
-        configuration.options.minimumConnections = size + 1
+        configuration.options.minimumConnections = warm ? size + 1 : 0
         return PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
@@ -90,12 +99,21 @@ public final class PostgresRegisterStorage: RegisterStorage {
     /// its first statement does not lease a connection from a pool not yet running (which
     /// PostgresNIO answers with a warning on every short command).
     public func run(onStart: @escaping @Sendable () -> Void = {}) async {
+        let (started, signal) = AsyncStream<Void>.makeStream()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
+                signal.finish()
                 onStart()
                 await self.client.run()
             }
-            group.addTask { await self.listen() }
+            // The listener's first lease waits for the pool too.
+            if serving {
+                group.addTask {
+                    for await _ in started {}
+                    await Task.yield()
+                    await self.listen()
+                }
+            }
             await group.waitForAll()
         }
         eventsContinuation.finish()
@@ -117,7 +135,13 @@ public final class PostgresRegisterStorage: RegisterStorage {
             } catch {
                 eventsContinuation.yield(.interrupted)
                 if Task.isCancelled { return }
-                logger.warning("PostgreSQL notifications: \(String(reflecting: error)); listening again in 1 s")
+                // The pool closing its own connection (it is shutting down, its cancellation
+                // reaching it before this task) is no news; anything else is.
+                if (error as? PSQLError)?.code == .clientClosedConnection {
+                    logger.debug("PostgreSQL notifications: the pool closed the listening connection; listening again in 1 s")
+                } else {
+                    logger.warning("PostgreSQL notifications: \(String(reflecting: error)); listening again in 1 s")
+                }
             }
             try? await Task.sleep(for: .seconds(1))
         }
