@@ -111,7 +111,7 @@ public struct HTTPTimelineClient: Sendable {
         let contentType = http.header("Content-Type") ?? ""
         let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {
-            let shown = contentType.isEmpty ? "no Content-Type" : "Content-Type \(contentType)"
+            let shown = contentType.isEmpty ? "no Content-Type" : "Content-Type \(TerminalText.escaped(contentType))"
             return .failure(AttemptError(failure: .invalidContent("wrong content type"),
                                          message: "expected application/json, got \(shown)"))
         }

@@ -104,7 +104,8 @@ struct FetchBoundsTests {
         func send(_ request: HTTPExchangeRequest) async throws(HTTPExchangeError) -> HTTPExchangeAnswer {
             timeouts.withLock { $0.append(request.timeout) }
             if let error { throw error }
-            return HTTPExchangeAnswer(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+            let json = headers.contains { $0.name == "Content-Type" } ? [] : [(name: "Content-Type", value: "application/json")]
+            return HTTPExchangeAnswer(status: status, headers: json + headers, body: body)
         }
     }
 
@@ -119,6 +120,15 @@ struct FetchBoundsTests {
         let outcome = await fetcher.fetch(.mastodon(URL(string: "http://127.0.0.1:9/api/v1/timelines/home?limit=40")!, tokenVariable: "TEST_TOKEN"))
         #expect(try outcome.result.get().map(\.id) == ["1"])
         #expect(exchange.timeouts.withLock { $0 }.count == 2)
+    }
+
+    @Test("a Content-Type holding control characters is shown escaped in the error (found by fuzz-headers)")
+    func contentTypeEscaped() async throws {
+        let exchange = RecordingExchange(headers: [("Content-Type", "\t1\u{1b}[2J")])
+        let fetcher = SourceFetcher(policy: try LoadingFixtures.policy("NoRetry"), requestTimeout: 15, jitter: { 0.5 }, exchange: exchange)
+        let outcome = await fetcher.fetch(Self.source)
+        guard case .failure(let error) = outcome.result else { Issue.record("the fetch succeeded"); return }
+        #expect(error.message == "expected application/json, got Content-Type \\u{9}1\\u{1b}[2J")
     }
 
     @Test("past the fetch's deadline no request is sent")
