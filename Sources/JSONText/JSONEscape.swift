@@ -14,7 +14,9 @@ enum JSONEscape {
             case .loneHigh(let code): return "lone high surrogate \\u\(hex(code)) in string"
             case .noLowAfter(let code): return "high surrogate \\u\(hex(code)) not followed by a low surrogate"
             case .loneLow(let code): return "lone low surrogate \\u\(hex(code)) in string"
-            case .unknown(let byte): return "invalid escape '\\\(Character(Unicode.Scalar(byte)))' in string"
+            case .unknown(let byte) where (0x21...0x7E).contains(byte): return "invalid escape '\\\(Character(Unicode.Scalar(byte)))' in string"
+            // A control character or a byte of a longer character is named, not printed.
+            case .unknown(let byte): return "invalid escape: '\\' followed by the byte 0x\(byte < 16 ? "0" : "")\(String(byte, radix: 16, uppercase: true)) in string"
             }
         }
 

@@ -190,19 +190,24 @@ public enum ConfigurationSchemaComposer {
 
     /// `schema` (the parameter schema of the type `name`) with every local reference rewritten
     /// to point into the copy of it kept at `#/$defs/parameters.NAME`.
-    static func localised(_ schema: Value, name: String) -> Value {
+    /// Where `keysAreNames`, `schema` is a map of names to schemas (`properties`, `$defs`…): a
+    /// property called `const` or `$ref` is a schema like any other.
+    static func localised(_ schema: Value, name: String, keysAreNames: Bool = false) -> Value {
         guard containsLocalReference(schema) else { return schema }
         var result = schema
         switch schema.content {
         case .dictionary(let members):
             var rewritten = members
             for (key, member) in members {
-                if key == "$ref", let reference = member.value.stringValue, reference.hasPrefix("#") {
+                if keysAreNames {
+                    rewritten[key]?.value = localised(member.value, name: name)
+                } else if key == "$ref", let reference = member.value.stringValue, reference.hasPrefix("#") {
                     rewritten[key]?.value.content = .string("#/$defs/\(parameterDefinition(name))" + reference.dropFirst())
                 } else if key == "enum" || key == "const" || key == "default" || key == "examples" {
                     continue // values, not schemas
                 } else {
-                    rewritten[key]?.value = localised(member.value, name: name)
+                    let maps: [Value.Key] = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]
+                    rewritten[key]?.value = localised(member.value, name: name, keysAreNames: maps.contains(key))
                 }
             }
             result.content = .dictionary(rewritten)

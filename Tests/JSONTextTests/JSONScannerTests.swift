@@ -58,6 +58,9 @@ import Testing
         #expect(firstError("\"tab\there\"") == "1:5: unescaped control character U+0009 in string")
         #expect(firstError(#""\ud800""#) == "1:2: lone high surrogate \\uD800 in string")
         #expect(firstError("\"abc") == "1:1: unterminated string")
+        #expect(firstError(#""\q""#) == "1:2: invalid escape '\\q' in string")
+        // A control character after the backslash is named, never printed (found by fuzz-headers).
+        #expect(firstError("\"\\\u{0C}\"") == "1:2: invalid escape: '\\' followed by the byte 0x0C in string")
         #expect(firstError("[1] 2") == "1:5: unexpected '2' after the value")
         #expect(firstError(String(repeating: "[", count: 600)) == "1:513: nesting deeper than 512 levels")
         #expect(firstError("[1e-400]") == "1:2: number 1e-400 is too small to represent; it would read as 0")

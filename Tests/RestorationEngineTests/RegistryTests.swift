@@ -168,6 +168,23 @@ struct RegistryTests {
         #expect(registry.configurationSchema.document["$defs"]?["parameters.Referring"]?["properties"]?["Mode"]?["enum"]?.arrayValue?.first?["$ref"]?.stringValue == "#/nowhere")
     }
 
+    @Test("a property named like a keyword (const, enum, $ref) is a schema whose references are composed (found by fuzz-plugin-schema)")
+    func keywordNamedProperties() throws {
+        let schema = try JSONReader().read(Data("""
+            {"type": "object", "properties": {"Next": {"$ref": "#"},
+             "Item": {"type": "object", "properties": {"const": {"type": "array", "items": {"$ref": "#/properties/Next"}},
+                                                       "enum": {"$ref": "#/properties/Next"}}}}}
+            """.utf8))
+        let type = StrategyType(name: "Keywords", kind: .restoration, summary: "Answers the top post.", parameterSchema: schema) { _ in
+            .restoration(Floor(level: 0.5))
+        }
+        let registry = try BuiltInStrategies.registry.adding([type])
+        let loader = ConfigurationLoader(schema: try registry.composedConfigurationSchema())
+        let read = loader.read(data: Data(#"{"Restoration": {"Pipeline": [{"Strategy": "Keywords", "Item": {"const": [{}], "enum": {"Next": {}}}}]}}"#.utf8),
+                               fileName: "app.json")
+        #expect(read.diagnostics.map(\.description) == [])
+    }
+
     @Test("the generic builders name no strategy: the defaults are specs in DefaultComponents")
     func buildersNameNoStrategy() throws {
         for file in ["PipelineBuilder", "CachePolicyBuilder", "NetworkPolicyBuilder", "StrategyRegistry", "ConfigurationSchemaComposer"] {
