@@ -22,6 +22,16 @@ struct StoreMediaTests {
         _ = try await ChildProcess.run(URL(fileURLWithPath: "/bin/umount"), [directory.path], in: directory.deletingLastPathComponent())
     }
 
+    /// A store on `media` with a cached timeline of one post ("one") and a position on it.
+    static func reader(on media: URL) async throws -> String {
+        let store = media.appendingPathComponent("reader.sqlite").path
+        let timeline = media.appendingPathComponent("t.json")
+        try Data(#"{"posts": [{"id": "1", "createdAt": "2026-08-01T12:00:00Z", "author": "a", "text": "one"}]}"#.utf8).write(to: timeline)
+        #expect(try await EngineProcess.run(["timeline", "fetch", "--store", store, "--source", timeline.path]).status == 0)
+        #expect(try await EngineProcess.run(["position", "save", "--store", store, "--post", "1", "--device", "phone"]).status == 0)
+        return store
+    }
+
     static func mount(_ arguments: [String]) async throws {
         let result = try await ChildProcess.run(URL(fileURLWithPath: "/bin/mount"), arguments, in: URL(fileURLWithPath: "/"))
         try #require(result.status == 0, "mount \(arguments.joined(separator: " ")): \(result.stderr)")
@@ -30,11 +40,7 @@ struct StoreMediaTests {
     @Test("on a read-only file system the store is read (positions, history, timeline), and a save says why it cannot be made")
     func readOnlyMedia() async throws {
         try await Self.withMount { media in
-            let store = media.appendingPathComponent("reader.sqlite").path
-            let timeline = media.appendingPathComponent("t.json")
-            try Data(#"{"posts": [{"id": "1", "createdAt": "2026-08-01T12:00:00Z", "author": "a", "text": "one"}]}"#.utf8).write(to: timeline)
-            #expect(try await EngineProcess.run(["timeline", "fetch", "--store", store, "--source", timeline.path]).status == 0)
-            #expect(try await EngineProcess.run(["position", "save", "--store", store, "--post", "1", "--device", "phone"]).status == 0)
+            let store = try await Self.reader(on: media)
             try await Self.mount(["-o", "remount,ro", media.path])
             let shown = try await EngineProcess.run(["position", "show", "--store", store])
             #expect(shown.status == 0, "\(shown.stderr)")
@@ -53,11 +59,7 @@ struct StoreMediaTests {
     @Test("on a full disk a save says the disk is full and loses nothing; reading still works")
     func fullDisk() async throws {
         try await Self.withMount { media in
-            let store = media.appendingPathComponent("reader.sqlite").path
-            let timeline = media.appendingPathComponent("t.json")
-            try Data(#"{"posts": [{"id": "1", "createdAt": "2026-08-01T12:00:00Z", "author": "a", "text": "one"}]}"#.utf8).write(to: timeline)
-            #expect(try await EngineProcess.run(["timeline", "fetch", "--store", store, "--source", timeline.path]).status == 0)
-            #expect(try await EngineProcess.run(["position", "save", "--store", store, "--post", "1", "--device", "phone"]).status == 0)
+            let store = try await Self.reader(on: media)
             // Fill what is left.
             let filler = media.appendingPathComponent("filler")
             _ = FileManager.default.createFile(atPath: filler.path, contents: nil)

@@ -39,7 +39,9 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let exchange = FixedExchange(answer: HTTPExchangeAnswer(status: status, headers: headers, body: body))
 
     let outcome = Outcome()
-    let done = DispatchSemaphore(value: 0)
+    // libFuzzer calls this on its own thread, never on the cooperative pool: it may wait there
+    // for the fetch's task, which runs on the pool.
+    let done = DispatchSemaphore(value: 0) // off-pool: libFuzzer's thread
     Task {
         defer { done.signal() }
         guard case .network(let policy)? = try? BuiltInStrategies.registry.build(StrategyNode(name: "NoRetry"), kind: .network) else { return }
@@ -55,7 +57,7 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
             if case .failure(let error) = answered.answer { outcome.messages.append(error.message) }
         }
     }
-    done.wait()
+    done.wait() // off-pool: libFuzzer's thread
     for message in outcome.messages where message.unicodeScalars.contains(where: { $0.value < 0x20 }) {
         fatalError("a message carries a control character, or a wait passes the deadline: \(message.debugDescription)")
     }
