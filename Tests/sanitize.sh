@@ -12,6 +12,9 @@ if [ "${1:-}" = "--filter" ]; then filter=$2; fi
 mkdir -p .build-tsan
 log=.build-tsan/sanitize.log
 status=0
+# Loopback requests and test deadlines get ten times longer (Tests/TestSupport/Deadline.swift):
+# instrumented code runs several times slower, more so with the PostgreSQL tests beside it.
+ENGINE_TEST_DEADLINE_SCALE=${ENGINE_TEST_DEADLINE_SCALE:-10} \
 TSAN_OPTIONS="halt_on_error=0 ${TSAN_OPTIONS:-}" swift test --traits SyncServer --sanitize=thread --scratch-path .build-tsan --filter "$filter" >"$log" 2>&1 || status=$?
 grep -E "Test run with|WARNING: ThreadSanitizer|SUMMARY: ThreadSanitizer|error:" "$log" | sort | uniq -c || true
 if grep -q "WARNING: ThreadSanitizer" "$log"; then

@@ -3,6 +3,19 @@ import Foundation
 /// Waits in tests that always end: a condition checked every few milliseconds until it holds
 /// or the deadline passes, which fails with what was awaited.
 public enum Deadline {
+    /// How much longer than written every deadline and loopback request timeout is allowed to be:
+    /// `ENGINE_TEST_DEADLINE_SCALE`, 1 when unset. A sanitizer slows code down many times over
+    /// (`Tests/sanitize.sh` sets 10), and a timeout written for a normal build would then fail a
+    /// test that is right. Timeouts a test is about are written without it.
+    public static let scale: Double = {
+        guard let text = ProcessInfo.processInfo.environment["ENGINE_TEST_DEADLINE_SCALE"], let value = Double(text),
+              value.isFinite, value >= 1 else { return 1 }
+        return value
+    }()
+
+    /// `seconds` times `scale`.
+    public static func scaled(_ seconds: Double) -> Double { seconds * scale }
+
     public struct Expired: Error, CustomStringConvertible {
         public let description: String
     }
@@ -10,7 +23,7 @@ public enum Deadline {
     /// Returns once `condition` holds; throws `Expired` naming `what` after `seconds`.
     public static func wait(seconds: Double, _ what: String, _ condition: () async throws -> Bool) async throws {
         let clock = ContinuousClock()
-        let end = clock.now + .seconds(seconds)
+        let end = clock.now + .seconds(scaled(seconds))
         while try await !condition() {
             guard clock.now < end else { throw Expired(description: "waited \(seconds) s for \(what)") }
             try await Task.sleep(for: .milliseconds(5))
@@ -22,7 +35,7 @@ public enum Deadline {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
+                try await Task.sleep(for: .seconds(scaled(seconds)))
                 return nil
             }
             defer { group.cancelAll() }

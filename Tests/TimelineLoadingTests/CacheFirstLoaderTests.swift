@@ -20,7 +20,7 @@ struct CacheFirstLoaderTests {
 
         func loader(_ policy: any NetworkPolicy, cachePolicy: any CachePolicy = try! CachePolicyBuilder().timelineCache(),
                     now: Date = Date()) throws -> CacheFirstLoader {
-            CacheFirstLoader(store: store, scope: CacheFirstLoaderTests.scope, fetcher: LoadingFixtures.fetcher(policy, timeout: 2),
+            CacheFirstLoader(store: store, scope: CacheFirstLoaderTests.scope, fetcher: LoadingFixtures.fetcher(policy, timeout: Deadline.scaled(2)),
                              pipeline: try PipelineBuilder().build(), cachePolicy: cachePolicy, now: { now })
         }
     }
@@ -91,7 +91,7 @@ struct CacheFirstLoaderTests {
         let answers: [(LoopbackHTTPServer.Answer, CacheFirstLoader.Status)] = [
             (.json(Data(#"{"error":"boom"}"#.utf8), status: 500), .stale),
             (.json(Data("[{".utf8)), .stale),
-            (LoopbackHTTPServer.Answer(body: Data("[]".utf8), delay: 4), .offline),
+            (LoopbackHTTPServer.Answer(body: Data("[]".utf8), delay: Deadline.scaled(4)), .offline),
         ]
         for (answer, status) in answers {
             setup.server.script(LoadingFixtures.mastodonPath, [answer])

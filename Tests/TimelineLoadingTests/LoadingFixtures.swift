@@ -41,8 +41,9 @@ enum LoadingFixtures {
         return try NetworkPolicyBuilder().policy(from: ComponentSpec(name: name, parameters: values))
     }
 
-    /// A fetcher with a fixed jitter draw, so delays are known.
-    static func fetcher(_ policy: any NetworkPolicy, timeout: Double = 5, token: String? = "secret-token",
+    /// A fetcher with a fixed jitter draw, so delays are known. Its request timeout is 5 s, longer
+    /// under a sanitizer (`Deadline.scale`); a test about timeouts passes its own.
+    static func fetcher(_ policy: any NetworkPolicy, timeout: Double = Deadline.scaled(5), token: String? = "secret-token",
                         client: TestClient = .nio) -> SourceFetcher {
         SourceFetcher(policy: policy, requestTimeout: timeout, environment: token.map { ["TEST_TOKEN": $0] } ?? [:], jitter: { 0.5 },
                       exchange: client.exchange)

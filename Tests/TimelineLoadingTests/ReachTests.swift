@@ -40,7 +40,7 @@ struct ReachTests {
         let server: FakeTimelineServer
 
         func loader(reach: any ReachStrategy = PostWindowReach(), policy: any NetworkPolicy = try! LoadingFixtures.policy("NoRetry")) throws -> CacheFirstLoader {
-            CacheFirstLoader(store: store, scope: ReachTests.scope, fetcher: LoadingFixtures.fetcher(policy, timeout: 5),
+            CacheFirstLoader(store: store, scope: ReachTests.scope, fetcher: LoadingFixtures.fetcher(policy),
                              pipeline: try PipelineBuilder().build(), cachePolicy: try CachePolicyBuilder().timelineCache(), reach: reach,
                              sync: CacheFirstLoader.SyncView(policy: CausalFurthestPolicy(), device: "laptop"))
         }
