@@ -124,7 +124,7 @@ public struct SyncRound: Sendable {
             }
             var before: [RegisterKey: PositionRecord?] = [:]
             for key in Set(fresh.map(\.key)) { before[key] = policy.value(of: try store.register(of: key)) }
-            let merge = try store.applyRemote(fresh, at: date, maxClockOffset: maxClockOffset)
+            let merge = try store.applyRemote(fresh, at: date, device: device, maxClockOffset: maxClockOffset)
             var moved: [(key: RegisterKey, postId: String?)] = []
             for key in merge.changed {
                 let after = policy.value(of: try store.register(of: key))

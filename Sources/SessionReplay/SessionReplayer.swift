@@ -341,12 +341,7 @@ public struct SessionReplayer {
             guard mergePolicy != nil, let sent = replicas[from]?.state.records else { break }
             var receiver = replicas[to] ?? Replica()
             let wall = wallClock(of: to, at: event.at)
-            for record in sent {
-                receiver.clock.observe(record.stamp.time, wall: wall, maxOffset: maxClockOffset)
-                if receiver.state.apply(record), record.device != to {
-                    receiver.estimates.observe(device: record.device, stamp: record.stamp.time, wall: wall)
-                }
-            }
+            receiver.state.receive(sent, on: to, clock: &receiver.clock, estimates: &receiver.estimates, wall: wall, maxClockOffset: maxClockOffset)
             replicas[to] = receiver
             checkConvergence(at: event.at)
         case .restore(let tag, let expected):

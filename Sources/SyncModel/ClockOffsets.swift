@@ -53,6 +53,24 @@ public struct ClockOffsets: Sendable, Hashable, CustomStringConvertible {
         "{" + entries.map { "\($0.device): \($0.ahead) ms" }.joined(separator: ", ") + "}"
     }
 
+    /// These bounds with `learned` added, when it tells more: a device not known here, or a
+    /// bound raised by more than `marginMilliseconds` (a smaller rise cannot change an order).
+    /// Each device keeps its greater bound. Nil when `learned` adds nothing that matters.
+    public func raised(by learned: ClockOffsets) -> ClockOffsets? {
+        var result = self, raised = false
+        for entry in learned.entries {
+            if let known = self[entry.device] {
+                guard entry.ahead > known else { continue }
+                result[entry.device] = entry.ahead
+                if entry.ahead &- known > Self.marginMilliseconds { raised = true }
+            } else {
+                result[entry.device] = entry.ahead
+                raised = true
+            }
+        }
+        return raised ? result : nil
+    }
+
     /// The window in which two corrected times count as the same moment.
     public static let marginMilliseconds: Int64 = 2_000
 

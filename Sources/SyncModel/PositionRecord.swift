@@ -19,6 +19,9 @@ import TimelineCore
 ///   towards newer ones: the reading direction a register learns.
 /// - `clocks` is what the writer knew of the other devices' clocks (`ClockOffsets`), so that
 ///   concurrent writes can be put in their true order where those bounds tell it.
+/// - `clocksRevision` counts the times the writer published this same write again with more
+///   learned of the other clocks since (`Register.clocksRepublished`): the bounds a device learns
+///   after its last save would otherwise wait for its next save to reach the others.
 public struct PositionRecord: Sendable, Equatable {
     /// How far along a chronological timeline a position is: the post's creation time, then its id.
     public struct Progress: Sendable, Comparable, Hashable {
@@ -112,15 +115,21 @@ public struct PositionRecord: Sendable, Equatable {
         get { parts.clocks }
         set { parts = parts.with { $0.clocks = newValue } }
     }
+    /// How many times the writer published this write again with more clock bounds; 0 as made.
+    public var clocksRevision: UInt64 {
+        get { parts.clocksRevision }
+        set { parts = parts.with { $0.clocksRevision = newValue } }
+    }
 
     public init(key: RegisterKey, stamp: RegisterStamp, sequence: UInt64? = nil, context: VersionVector = .empty, savedAt: Date,
                 snapshot: PositionSnapshot?, epoch: RegisterStamp, progress: Progress?, visit: Visit? = nil, moves: Moves = .none,
-                clocks: ClockOffsets = .empty) {
+                clocks: ClockOffsets = .empty, clocksRevision: UInt64 = 0) {
         self.key = key
         self.stamp = stamp
         self.sequence = sequence ?? Self.legacySequence(of: stamp)
         parts = Parts(Parts.Fields(context: context.removing(stamp.device), savedAt: savedAt, snapshot: snapshot, epoch: epoch,
-                                   progress: snapshot == nil ? nil : progress, visit: visit, moves: moves, clocks: clocks))
+                                   progress: snapshot == nil ? nil : progress, visit: visit, moves: moves, clocks: clocks,
+                                   clocksRevision: clocksRevision))
     }
 
     /// The number a write without one (version 1 of the wire format, or a store from before
@@ -141,9 +150,12 @@ public struct PositionRecord: Sendable, Equatable {
     public var isReset: Bool { epoch == stamp }
 
     /// Whether this write replaces `other` as its device's latest: a higher sequence number,
-    /// or the same one and a later stamp (two version-1 writes in one millisecond).
+    /// or the same one and a later stamp (two version-1 writes in one millisecond), or the same
+    /// write published again with more clock bounds (a higher `clocksRevision`).
     public func supersedesOwn(_ other: PositionRecord) -> Bool {
-        sequence != other.sequence ? sequence > other.sequence : other.stamp < stamp
+        if sequence != other.sequence { return sequence > other.sequence }
+        if stamp != other.stamp { return other.stamp < stamp }
+        return clocksRevision > other.clocksRevision
     }
 
     /// Whether this write was made after seeing `other`, a write of another device.
@@ -172,6 +184,7 @@ final class Parts: Sendable {
         var visit: PositionRecord.Visit?
         var moves: PositionRecord.Moves
         var clocks: ClockOffsets
+        var clocksRevision: UInt64
     }
 
     let fields: Fields
@@ -188,6 +201,7 @@ final class Parts: Sendable {
     var visit: PositionRecord.Visit? { fields.visit }
     var moves: PositionRecord.Moves { fields.moves }
     var clocks: ClockOffsets { fields.clocks }
+    var clocksRevision: UInt64 { fields.clocksRevision }
 
     /// New parts with `change` applied.
     func with(_ change: (inout Fields) -> Void) -> Parts {

@@ -56,6 +56,29 @@ public struct Register: Sendable, Equatable {
         heads.first { $0.device == device }
     }
 
+    /// `device`'s head published again, when the clock bounds it has `learned` since (its
+    /// `ClockEstimates`) tell more of the writers of the heads it is concurrent with than the
+    /// head carries (`ClockOffsets.raised(by:)`): the same write, its bounds raised and its
+    /// `clocksRevision` one higher. Nil when there is no such head, or it is not live (a later
+    /// write saw it: bounds no longer order it), or nothing to add.
+    ///
+    /// A device learns how far another's clock is ahead when that device's write reaches it,
+    /// which is often after its own last save: a phone that saved, then heard a laptop an hour
+    /// fast, would otherwise hold the bound that orders the two writes until its next save, and
+    /// the laptop's stale write would win meanwhile. The write's sequence and context stay, so
+    /// nothing it had seen or not seen changes.
+    public func clocksRepublished(of device: String, learned: ClockOffsets) -> PositionRecord? {
+        let live = liveHeads
+        guard let own = live.first(where: { $0.device == device }) else { return nil }
+        let concurrent = Set(live.map(\.device)).subtracting([device])
+        let writers = ClockOffsets(learned.entries.filter { concurrent.contains($0.device) }.map { ($0.device, $0.ahead) })
+        guard let clocks = own.clocks.raised(by: writers) else { return nil }
+        var republished = own
+        republished.clocks = clocks
+        republished.clocksRevision = own.clocksRevision &+ 1
+        return republished
+    }
+
     /// Removes every head `drop` selects (the grace period's purge).
     public mutating func removeAll(where drop: (PositionRecord) -> Bool) {
         heads.removeAll(where: drop)

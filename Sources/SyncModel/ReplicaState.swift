@@ -23,6 +23,36 @@ public struct ReplicaState: Sendable, Equatable {
         return changed
     }
 
+    /// Takes in writes that `device` heard from the others, as every replica does (a replayed
+    /// session, the tests' models; the store does the same in SQL): each moves the clock (unless
+    /// more than `maxClockOffset` ms ahead of `wall`, the local wall clock) and is merged; each
+    /// that changed a register says how far its writer's clock is ahead at least
+    /// (`ClockEstimates.observe`). When that taught `device` more of the others' clocks, its own
+    /// live heads in the changed registers are published again with the new bounds
+    /// (`Register.clocksRepublished`). Returns the registers whose heads changed and the heads
+    /// published again.
+    @discardableResult
+    public mutating func receive<S: Sequence>(_ records: S, on device: String, clock: inout HybridClock, estimates: inout ClockEstimates,
+                                              wall: UInt64, maxClockOffset: UInt64? = HybridClock.defaultMaxOffset)
+        -> (changed: Set<RegisterKey>, republished: [PositionRecord]) where S.Element == PositionRecord {
+        let before = estimates
+        var changed = Set<RegisterKey>()
+        for record in records {
+            _ = clock.observe(record.stamp.time, wall: wall, maxOffset: maxClockOffset)
+            guard apply(record) else { continue }
+            changed.insert(record.key)
+            if record.device != device { estimates.observe(device: record.device, stamp: record.stamp.time, wall: wall) }
+        }
+        guard estimates != before else { return (changed, []) }
+        var republished: [PositionRecord] = []
+        for key in changed.sorted() {
+            guard let head = registers[key]?.clocksRepublished(of: device, learned: estimates.offsets) else { continue }
+            apply(head)
+            republished.append(head)
+        }
+        return (changed, republished)
+    }
+
     /// True when applying `record` would change anything.
     public func wouldChange(_ record: PositionRecord) -> Bool {
         registers[record.key]?.wouldChange(record) ?? true

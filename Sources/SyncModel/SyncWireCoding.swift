@@ -15,7 +15,7 @@ import ValueTree
 ///    "epoch": {"hlc": "0000000000000000", "device": ""},
 ///    "progress": {"createdAt": 1700000000, "postId": "42"},
 ///    "visit": {"seconds": 184.5, "posts": 23}, "moves": {"older": 40, "newer": 3},
-///    "clocks": {"laptop": 3598120},
+///    "clocks": {"laptop": 3598120}, "clocksRevision": 1,
 ///    "position": {"postId": "42", "viewportY": -40, …}}]}
 /// ```
 ///
@@ -77,6 +77,7 @@ public enum SyncWireCoding {
         if !record.clocks.isEmpty {
             pairs.append(("clocks", .dictionary(record.clocks.entries.map { ($0.device, Value(.integer(IntegerValue($0.ahead)))) })))
         }
+        if record.clocksRevision > 0 { pairs.append(("clocksRevision", Value(.integer(IntegerValue(record.clocksRevision))))) }
         if record.moves != .none {
             pairs.append(("moves", .dictionary([("older", .integer(record.moves.older)),
                                                 ("newer", .integer(record.moves.newer))])))
@@ -226,8 +227,13 @@ public enum SyncWireCoding {
                 clocks[device.string] = ahead
             }
         }
+        var clocksRevision: UInt64 = 0
+        if let written = entry["clocksRevision"], written != .null {
+            guard let value = written.integerValue?.uint64Value else { throw DecodingError("\(path).clocksRevision must be a non-negative integer") }
+            clocksRevision = value
+        }
         return PositionRecord(key: key, stamp: stamp, sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
-                              progress: progress, visit: visit, moves: moves, clocks: clocks)
+                              progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision)
     }
 
     private static func string(_ value: Value, _ key: String, at path: String) throws(DecodingError) -> String {

@@ -85,10 +85,10 @@ enum SyncWireScanner {
         var seen = FieldSet()
         var account: String?, timeline: String?, device: String?, time: HybridTimestamp?, sequence: UInt64?, savedAt: Date?
         var epoch: RegisterStamp?, progress: PositionRecord.Progress?, visit: PositionRecord.Visit?
-        var context = VersionVector(), moves = PositionRecord.Moves.none, clocks = ClockOffsets()
+        var context = VersionVector(), moves = PositionRecord.Moves.none, clocks = ClockOffsets(), clocksRevision: UInt64 = 0
         var snapshot: PositionSnapshot?
         let fields: [StaticString] = ["account", "timeline", "hlc", "device", "seq", "context", "savedAt", "epoch", "progress", "visit",
-                                      "moves", "clocks", "position"]
+                                      "moves", "clocks", "position", "clocksRevision"]
         while let key = try scanner.nextKey() {
             switch try seen.take(key, fields) {
             case 0: account = try name(&scanner)
@@ -140,15 +140,19 @@ enum SyncWireScanner {
                     guard let ahead = value.int64Value else { throw NotPlain() }
                     clocks[name] = ahead
                 }
-            default:
+            case 12:
                 if scanner.null() { break }
                 snapshot = try self.snapshot(&scanner)
+            default:
+                if scanner.null() { break }
+                guard let value = try number(&scanner).integer?.uint64Value else { throw NotPlain() }
+                clocksRevision = value
             }
         }
         guard let account, let timeline, let device, let time, let sequence, let savedAt, let epoch, seen.has(12) else { throw NotPlain() }
         return PositionRecord(key: RegisterKey(account: account, timeline: timeline), stamp: RegisterStamp(time: time, device: device),
                               sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
-                              progress: progress, visit: visit, moves: moves, clocks: clocks)
+                              progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision)
     }
 
     /// `{"hlc": …, "device": …}`; the device of a register never reset is empty.

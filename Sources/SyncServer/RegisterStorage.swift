@@ -86,7 +86,8 @@ public struct StoredToken: Sendable, Equatable {
 
 /// One head as the storage keeps it: its register and device, its place among that device's
 /// writes (`headKey`: the sequence number, then the hybrid timestamp, as 16 big-endian bytes,
-/// which sort as the writes do), and its wire-format JSON. No merge policy is involved: the
+/// then the clocks revision as 8 more when it is not 0, which sort as the writes do), and its
+/// wire-format JSON. No merge policy is involved: the
 /// server keeps heads, and devices resolve the value when they read.
 public struct StoredHead: Sendable {
     public let account: String
@@ -101,7 +102,7 @@ public struct StoredHead: Sendable {
         account = record.key.account
         timeline = record.key.timeline
         device = record.device
-        headKey = Self.key(sequence: record.sequence, time: record.stamp.time)
+        headKey = Self.key(sequence: record.sequence, time: record.stamp.time, clocksRevision: record.clocksRevision)
         // Every value of a decoded record is representable.
         self.json = json ?? (try? JSONWriter(style: .compact).write(SyncWireCoding.value(of: record))) ?? "{}"
     }
@@ -123,11 +124,13 @@ public struct StoredHead: Sendable {
         return kept
     }
 
-    /// The sequence number, then the hybrid timestamp, big-endian.
-    public static func key(sequence: UInt64, time: HybridTimestamp) -> [UInt8] {
+    /// The sequence number, then the hybrid timestamp, then the clocks revision unless 0,
+    /// big-endian. A key written before revisions existed is the same write's at revision 0,
+    /// and a byte string sorts before any longer one it begins.
+    public static func key(sequence: UInt64, time: HybridTimestamp, clocksRevision: UInt64 = 0) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        for value in [sequence, time.rawValue] {
+        bytes.reserveCapacity(24)
+        for value in clocksRevision == 0 ? [sequence, time.rawValue] : [sequence, time.rawValue, clocksRevision] {
             for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
         }
         return bytes

@@ -188,6 +188,13 @@ enum StoreSchema {
             try db.execute(sql: "UPDATE cachedPost SET createdAt = createdAt - 978307200")
             try db.execute(sql: "UPDATE timelineState SET revision = random() WHERE revision IS NOT NULL")
         }
+        migrator.registerMigration("v9-clocks-revision") { db in
+            // A head published again with the clock bounds its device learned since
+            // (`Register.clocksRepublished`): of two copies of one write, the higher revision wins.
+            try db.alter(table: "positionHead") { table in
+                table.add(column: "clocksRevision", .integer).notNull().defaults(to: 0)
+            }
+        }
         return migrator
     }
 }

@@ -143,8 +143,9 @@ extension TimelineStore {
     /// Merges writes from other devices, in one transaction: each becomes its device's head
     /// unless that head is as recent. The clock moves past every remote write, except one more
     /// than `maxClockOffset` seconds ahead of `date` (nil: no limit), which is taken in without
-    /// moving it and reported.
-    public func applyRemote(_ records: [PositionRecord], at date: Date = Date(),
+    /// moving it and reported. What the writes teach `device` (nil: the store's device id) of
+    /// the others' clocks goes out with its own live heads at once (`ReplicaState.receive`).
+    public func applyRemote(_ records: [PositionRecord], at date: Date = Date(), device: String? = nil,
                             maxClockOffset: TimeInterval? = Double(HybridClock.defaultMaxOffset) / 1000) throws(StoreError) -> RemoteMerge {
         try write { db in
             var clock = HybridClock(last: try Self.clock(db))
@@ -154,14 +155,18 @@ extension TimelineStore {
             var changed = Set<RegisterKey>()
             var estimates = try Self.clockEstimates(db)
             let estimatesBefore = estimates
-            let own = try Self.state("device", db)
-            let current = try db.cachedStatement(sql: "SELECT sequence, hlc FROM positionHead WHERE account = ? AND timeline = ? AND device = ?")
+            let own = try device ?? Self.state("device", db)
+            let current = try db.cachedStatement(sql: """
+                SELECT sequence, hlc, clocksRevision FROM positionHead WHERE account = ? AND timeline = ? AND device = ?
+                """)
             for record in records {
                 let observation = clock.observe(record.stamp.time, wall: wall, maxOffset: maxOffset)
                 if !observation.taken { wrong[record.device] = max(wrong[record.device] ?? 0, observation.ahead) }
                 if let row = try Row.fetchOne(current, arguments: [record.key.account, record.key.timeline, record.device]) {
                     let sequence = UInt64(bitPattern: row[0]), time = HybridTimestamp(rawValue: UInt64(bitPattern: row[1]))
-                    let newer = record.sequence != sequence ? record.sequence > sequence : time < record.stamp.time
+                    let revision = UInt64(bitPattern: row[2])
+                    let newer = record.sequence != sequence ? record.sequence > sequence
+                        : time != record.stamp.time ? time < record.stamp.time : revision < record.clocksRevision
                     guard newer else { continue }
                 }
                 try Self.storeHead(record, db)
@@ -170,7 +175,21 @@ extension TimelineStore {
                 if record.device != own { estimates.observe(device: record.device, stamp: record.stamp.time, wall: wall) }
             }
             try Self.setState("hlc", String(clock.last.rawValue), db)
-            if estimates != estimatesBefore { try Self.setClockEstimates(estimates, db) }
+            if estimates != estimatesBefore {
+                try Self.setClockEstimates(estimates, db)
+                // What this device learned of the others' clocks goes out with its own heads at
+                // once, not with its next save (`Register.clocksRepublished`).
+                if let own {
+                    for key in changed.sorted() {
+                        guard let republished = try Self.register(of: key, db, snapshotsOf: own).clocksRepublished(of: own, learned: estimates.offsets) else {
+                            continue
+                        }
+                        try Self.storeHead(republished, db)
+                        try db.cachedStatement(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)")
+                            .execute(arguments: [key.account, key.timeline, "clocks", republished.stamp.description, date.timeIntervalSince1970])
+                    }
+                }
+            }
             if !wrong.isEmpty {
                 var known = try Self.wrongClocks(db)
                 for (device, ahead) in wrong {
@@ -355,7 +374,7 @@ extension TimelineStore {
 
     static let headColumns = """
         account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, context, visitSeconds, \
-        visitPosts, clocks, movesOlder, movesNewer, snapshot
+        visitPosts, clocks, movesOlder, movesNewer, snapshot, clocksRevision
         """
 
     /// A head from its row. Without `decodeSnapshot`, a position's snapshot is a stand-in
@@ -384,7 +403,8 @@ extension TimelineStore {
             savedAt: StoredTime.since1970(row[5]), snapshot: snapshot,
             epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[6])), device: row[7]),
             progress: progress, visit: visitSeconds.flatMap { seconds in visitPosts.map { PositionRecord.Visit(seconds: seconds, posts: $0) } },
-            moves: PositionRecord.Moves(older: row[14], newer: row[15]), clocks: clocks(from: row[13]))
+            moves: PositionRecord.Moves(older: row[14], newer: row[15]), clocks: clocks(from: row[13]),
+            clocksRevision: UInt64(bitPattern: row[17]))
     }
 
     static func clocks(from text: String) -> ClockOffsets {
@@ -438,12 +458,13 @@ extension TimelineStore {
     static func storeHead(_ record: PositionRecord, _ db: Database, snapshotJSON: String? = nil) throws {
         let snapshot = try snapshotJSON ?? record.snapshot.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
         try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO positionHead (\(headColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO positionHead (\(headColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 record.key.account, record.key.timeline, record.device, Int64(bitPattern: record.sequence),
                 Int64(bitPattern: record.stamp.time.rawValue), record.savedAt.timeIntervalSince1970, Int64(bitPattern: record.epoch.time.rawValue),
                 record.epoch.device, record.progress?.createdAt, record.progress?.postId, contextText(record.context), record.visit?.seconds,
                 record.visit?.posts, clocksText(record.clocks), record.moves.older, record.moves.newer, snapshot,
+                Int64(bitPattern: record.clocksRevision),
             ])
     }
 

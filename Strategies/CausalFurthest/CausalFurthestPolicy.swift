@@ -12,7 +12,9 @@ import TimelineCore
 ///   1. a **glance** loses to reading: a write made less than `GlanceSeconds` after its device
 ///      was opened, having moved at most `GlancePosts` posts since (a stale device opened at its
 ///      old place and nudged before it heard from the others). When every one is a glance,
-///      their times say nothing of where the reader read, and only the rules after time apply;
+///      their times say nothing of where the reader read, and only the rules after time apply,
+///      with one more before the last: of two glances, the one whose device had been open a
+///      second or more longer (likelier slow reading than a look at a stale place);
 ///   2. of the rest, each pair is ordered by their **true time** when the clock bounds the
 ///      writes carry tell it (`ClockOffsets.later`: what each writer had learned of the other's
 ///      clock from the deliveries it received): the later one wins. Where they show a clock
@@ -165,7 +167,7 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                 let index = buffer[count + position]
                 var ways: UInt8 = 0
                 for other in 0..<poolCount where other != position {
-                    let (aWins, way) = Self.beats(heads[index], heads[buffer[count + other]], direction: ordered, clocks: byTime)
+                    let (aWins, way) = Self.beats(heads[index], heads[buffer[count + other]], direction: ordered, clocks: byTime, glances: !byTime)
                     guard aWins else { continue candidates }
                     ways |= way.bit
                 }
@@ -186,6 +188,7 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
         case reset = "a reset"
         case minuteLater = "a minute later by clocks that agree"
         case furthest = "furthest"
+        case longerGlance = "the longer glance"
         case stamp = "latest"
 
         var bit: UInt8 {
@@ -195,14 +198,17 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
             case .furthest: 4
             case .stamp: 8
             case .minuteLater: 16
+            case .longerGlance: 32
             }
         }
     }
 
     /// Whether `a` wins over `b`, a concurrent write, and how: by true time where the clock
     /// bounds tell (unless `clocks` is false), then a reset over a position, then the furthest
-    /// along in `direction`, then the greater stamp.
-    static func beats(_ a: PositionRecord, _ b: PositionRecord, direction: ReadingDirection?, clocks: Bool = true) -> (Bool, Way) {
+    /// along in `direction`, then, between two `glances`, the one whose device had been open a
+    /// second or more longer, then the greater stamp.
+    static func beats(_ a: PositionRecord, _ b: PositionRecord, direction: ReadingDirection?, clocks: Bool = true,
+                      glances: Bool = false) -> (Bool, Way) {
         if clocks, let later = ClockOffsets.laterIsFirst(a, b) ?? ClockOffsets.wrongClockLaterIsFirst(a, b) { return (later, .time) }
         if a.isReset != b.isReset { return (a.isReset, .reset) }
         if clocks, ClockOffsets.clocksAgree(a, b) {
@@ -212,6 +218,8 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
         if let direction, let pa = a.progress, let pb = b.progress, pa != pb {
             return (direction.isFurther(pa, than: pb), .furthest)
         }
+        // Of two glances, the longer was likelier reading, slowly, than a look at a stale place.
+        if glances, let va = a.visit, let vb = b.visit, abs(va.seconds - vb.seconds) >= 1 { return (va.seconds > vb.seconds, .longerGlance) }
         return (ClockOffsets.estimatedLaterIsFirst(a, b), .stamp)
     }
 
@@ -277,6 +285,14 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                           records: [write("phone", 6, at: 1_000, "p30", created: 300),
                                     write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 6, posts: 1))],
                           expectedWinner: 0, reason: "concurrent; the others were glances"),
+            MergeScenario(name: "only glances, on an unordered feed: the longer glance, not the later one",
+                          records: [write("laptop", 3, at: 1_000, "p20", visit: .init(seconds: 25, posts: 2), ordered: false),
+                                    write("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false)],
+                          expectedWinner: 0, reason: "concurrent; the longer glance"),
+            MergeScenario(name: "only glances within a second of each other: the later",
+                          records: [write("laptop", 3, at: 1_000, "p20", visit: .init(seconds: 8.5, posts: 2), ordered: false),
+                                    write("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false)],
+                          expectedWinner: 1, reason: "concurrent; latest"),
             MergeScenario(name: "the glance's bounds: moved exactly GlancePosts posts, less than GlanceSeconds after opening, is a glance",
                           records: [write("phone", 6, at: 1_000, "p30", created: 300),
                                     write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 29.9, posts: 5))],

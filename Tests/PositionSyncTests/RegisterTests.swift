@@ -32,3 +32,45 @@ struct RegisterTests {
         #expect(all.seen == VersionVector([("laptop", 1), ("phone", 1), ("tablet", 1)]))
     }
 }
+
+/// A device's own head published again with the clock bounds it learned after writing it.
+@Suite("Clock bounds published again", .timeLimit(.minutes(10)))
+struct ClocksRepublishedTests {
+    static let key = RegisterTests.key
+
+    static func write(_ device: String, _ sequence: UInt64, at milliseconds: UInt64, seen: [(String, UInt64)] = [],
+                      clocks: [(String, Int64)] = []) -> PositionRecord {
+        PositionRecord(key: key, stamp: RegisterStamp(time: HybridTimestamp(milliseconds: milliseconds, counter: 0), device: device), sequence: sequence,
+                       context: VersionVector(seen), savedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
+                       snapshot: PositionSnapshot(postId: "\(device)-\(sequence)"), epoch: .zero, progress: nil, clocks: ClockOffsets(clocks))
+    }
+
+    @Test("a live head concurrent with the device learned of is published again: same write, bounds raised, revision one higher")
+    func republished() throws {
+        let phone = Self.write("phone", 4, at: 1_000, clocks: [("tablet", -5_000)])
+        let register = Register([phone, Self.write("laptop", 2, at: 3_601_000)])
+        let again = try #require(register.clocksRepublished(of: "phone", learned: ClockOffsets([("laptop", 3_150_000), ("watch", 10)])))
+        #expect(again.sequence == 4 && again.stamp == phone.stamp && again.context == phone.context && again.snapshot == phone.snapshot)
+        // The laptop's bound is added; the tablet's is kept; the watch, with no head here, is left out.
+        #expect(again.clocks == ClockOffsets([("laptop", 3_150_000), ("tablet", -5_000)]))
+        #expect(again.clocksRevision == 1)
+        // Published again, then again with a bound raised by more than the margin.
+        var merged = register
+        let inserted = merged.insert(again)
+        #expect(inserted)
+        let twice = try #require(merged.clocksRepublished(of: "phone", learned: ClockOffsets([("laptop", 3_160_000)])))
+        #expect(twice.clocksRevision == 2 && twice.clocks["laptop"] == 3_160_000)
+    }
+
+    @Test("nothing is published again for a bound raised by 2 s or less, a lower one, a head a later write saw, or no head", arguments: [
+        ("raised by the margin", ClockOffsets([("laptop", 3_152_000)]), false),
+        ("lower", ClockOffsets([("laptop", 1_000)]), false),
+        ("seen by the laptop's later write", ClockOffsets([("laptop", 3_600_000)]), true),
+    ])
+    func notRepublished(_ name: String, _ learned: ClockOffsets, _ seen: Bool) {
+        let phone = Self.write("phone", 4, at: 1_000, clocks: [("laptop", 3_150_000)])
+        let register = Register([phone, Self.write("laptop", 2, at: 3_601_000, seen: seen ? [("phone", 4)] : [])])
+        #expect(register.clocksRepublished(of: "phone", learned: learned) == nil, "\(name)")
+        #expect(register.clocksRepublished(of: "tablet", learned: learned) == nil, "\(name)")
+    }
+}

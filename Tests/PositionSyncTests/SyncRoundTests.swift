@@ -285,6 +285,42 @@ struct SyncRoundTests {
         #expect(LastWriterWinsPolicy().value(of: try phone.register(of: Self.key))?.snapshot?.postId == "p0")
     }
 
+    @Test("a phone that hears of a laptop an hour fast after its last save publishes what it learned: both put the reader on the phone's later reading")
+    func fastClockLearnedAfterTheSave() async throws {
+        // An algorithmic feed (no progress, no direction): only the clocks can order the two
+        // concurrent writes. The laptop, an hour fast, read until T+0; the phone, not having
+        // heard of it, read until T+7 min. Without bounds the laptop's stamp, an hour ahead, won.
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let phone = try fixture.store("phone"), laptop = try fixture.store("laptop")
+        let hour = 3_600.0, reading = PositionRecord.Visit(seconds: 300, posts: 40)
+        try laptop.savePosition(PositionSnapshot(postId: "laptop-post"), scope: Self.scope, device: "laptop", ordered: false, visit: reading,
+                                at: Self.start.addingTimeInterval(hour))
+        let phoneWrite = try phone.savePosition(PositionSnapshot(postId: "phone-post"), scope: Self.scope, device: "phone", ordered: false,
+                                                visit: reading, at: Self.start.addingTimeInterval(420))
+        #expect(phoneWrite.clocks.isEmpty)
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(hour + 430))
+        // The phone hears the laptop's write 7.5 minutes after it was made, stamped an hour
+        // ahead: its own head goes out again, the same write with that bound (the save and the
+        // new bound: two entries of the outbox sent).
+        let heard = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(450))
+        #expect(heard.acknowledged == 2)
+        let republished = try #require(try phone.register(of: Self.key).head(of: "phone"))
+        #expect(republished.sequence == phoneWrite.sequence && republished.stamp == phoneWrite.stamp && republished.context == phoneWrite.context)
+        #expect(republished.clocksRevision == 1)
+        #expect(republished.clocks["laptop"] == Int64((hour - 450) * 1000))
+        // The laptop hears it, learns the phone's clock in turn, and lands on the phone's post.
+        // (The phone alone could not yet tell: by the one bound it had, the laptop's write may
+        // have been made as late as it arrived, after the phone's.)
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(hour + 480))
+        #expect(try fixture.post(laptop) == "phone-post")
+        #expect(try laptop.register(of: Self.key).head(of: "laptop")?.clocksRevision == 1)
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(490))
+        #expect(try fixture.post(phone) == "phone-post")
+        #expect(try phone.register(of: Self.key) == laptop.register(of: Self.key))
+        #expect(fixture.policy.resolve(try laptop.register(of: Self.key)).reason == "concurrent; the later by the clocks' bounds")
+    }
+
     @Test("three stores converge on the same heads and value whatever the order of their rounds")
     func threeStoresConverge() async throws {
         for order in [["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"]] {

@@ -53,7 +53,8 @@ struct WireFastPathTests {
             epoch: draw.chance() ? .zero : RegisterStamp(time: HybridTimestamp(rawValue: draw.next() >> 1), device: name()),
             progress: draw.chance() ? .init(createdAt: Double(draw.next(2_000_000_000)) / 4, postId: "p\(draw.next(1_000))") : nil,
             visit: draw.chance() ? .init(seconds: Double(draw.next(100_000)) / 8, posts: draw.next(500)) : nil,
-            moves: draw.chance() ? .init(older: draw.next(100), newer: draw.next(100)) : .none, clocks: clocks)
+            moves: draw.chance() ? .init(older: draw.next(100), newer: draw.next(100)) : .none, clocks: clocks,
+            clocksRevision: draw.chance() ? 0 : UInt64(draw.next(5)))
     }
 
     /// What the tree decoder makes of `text`: the document, or its message.

@@ -33,6 +33,28 @@ struct WireFormatTests {
         #expect(Self.schema.validate(try JSONReader().read(data)).isValid)
     }
 
+    @Test("a head published again with more clock bounds carries its clocks revision, read back by both decoders and the schema; 0 is not written")
+    func clocksRevision() throws {
+        var republished = Self.record
+        republished.clocks = ClockOffsets([("laptop", 3_150_000)])
+        republished.clocksRevision = 2
+        let data = SyncWireCoding.encode(.init(device: "phone", records: [republished, Self.record]))
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""clocks":{"laptop":3150000},"clocksRevision":2,"#))
+        #expect(text.components(separatedBy: "clocksRevision").count == 2)
+        let decoded = try SyncWireCoding.decode(data)
+        #expect(decoded.records.map(\.clocksRevision) == [2, 0])
+        // The fast path (it gives each record's text) reads it as the tree decoder does.
+        let received = try SyncWireCoding.received(data)
+        #expect(received.document == decoded && received.texts != nil)
+        #expect(Self.schema.validate(try JSONReader().read(data)).isValid)
+        // The higher revision of one write replaces the lower; the lower never comes back.
+        var register = Register([Self.record])
+        let (replaced, restored) = (register.insert(republished), register.insert(Self.record))
+        #expect(replaced && !restored)
+        #expect(register.head(of: "phone")?.clocksRevision == 2)
+    }
+
     @Test("unknown members are accepted by both, for newer writers")
     func forwardCompatible() throws {
         let text = String(decoding: SyncWireCoding.encode(.init(device: "phone", records: [Self.record])), as: UTF8.self)
@@ -57,6 +79,7 @@ struct WireFormatTests {
         case "long post": return good.replacingOccurrences(of: #""position":{"postId":"42""#, with: #""position":{"postId":"\#(String(repeating: "1", count: 513))""#)
         // A context of 40,000 devices took a server 8.4 s to take in: refused in linear time.
         case "wide context": return good.replacingOccurrences(of: #""laptop":7"#, with: (0..<40_000).map { #""d\#($0)":1"# }.joined(separator: ","))
+        case "clocks revision": return good.replacingOccurrences(of: #""moves":"#, with: #""clocksRevision":-1,"moves":"#)
         case "wide clocks":
             return good.replacingOccurrences(of: #""moves":"#, with: #""clocks":{"# + (0...1_000).map { #""c\#($0)":1"# }.joined(separator: ",") + #"},"moves":"#)
         default: return good.replacingOccurrences(of: #""version":2"#, with: #""version":3"#)
@@ -88,6 +111,7 @@ struct WireFormatTests {
         ("long post", "records[0].position.postId is 513 bytes long, more than the limit of 512"),
         ("wide context", "records[0].context names 40001 devices, more than the limit of 1000"),
         ("wide clocks", "records[0].clocks names 1001 devices, more than the limit of 1000"),
+        ("clocks revision", "records[0].clocksRevision must be a non-negative integer"),
         ("version", "version 3 is not supported; this engine reads versions 1 to 2"),
     ])
     func refused(_ what: String, _ message: String) throws {

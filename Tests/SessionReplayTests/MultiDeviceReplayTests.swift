@@ -164,6 +164,46 @@ struct MultiDeviceReplayTests {
         #expect(causal.first?.inputSource == .synced)
     }
 
+    @Test("an algorithmic feed, a laptop an hour fast that read first: after one exchange both devices hold the phone's later reading")
+    func fastClockOnAnUnorderedFeed() throws {
+        // Both read for over 30 s (no glance), neither having heard of the other; nothing but
+        // the clocks can order the writes, and each device learns the other's clock only when
+        // the exchange brings the other's write, after its own last save.
+        let events: [SessionEvent] = [
+            SessionEvent(at: Self.start, .timeline(reason: .initial, posts: Script.posts)),
+            SessionEvent(at: Self.start.addingTimeInterval(1), .lifecycle(.launch), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(2), .scroll(offset: 580), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(40), .scroll(offset: 600), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(45), .lifecycle(.background), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(60), .lifecycle(.launch)),
+            SessionEvent(at: Self.start.addingTimeInterval(61), .scroll(offset: 700)),
+            SessionEvent(at: Self.start.addingTimeInterval(100), .scroll(offset: 710)),
+            SessionEvent(at: Self.start.addingTimeInterval(105), .lifecycle(.background)),
+            SessionEvent(at: Self.start.addingTimeInterval(110), .sync(from: "laptop", to: "phone")),
+            SessionEvent(at: Self.start.addingTimeInterval(111), .sync(from: "phone", to: "laptop")),
+            SessionEvent(at: Self.start.addingTimeInterval(112), .sync(from: "laptop", to: "phone")),
+            SessionEvent(at: Self.start.addingTimeInterval(200), .lifecycle(.launch), device: "laptop"),
+            SessionEvent(at: Self.start.addingTimeInterval(201), .restore(tag: "clock-fast", expected: .init(postId: "p7")), device: "laptop"),
+        ]
+        var header = Self.header
+        header.feed = .algorithmic
+        header.clockSkew = ["laptop": 3600]
+        let (replayer, points) = Self.replay(events, policy: "CausalFurthest", header: header)
+        let point = try #require(points.first)
+        #expect(point.input?.postId == "p7")
+        #expect(point.inputSource == .synced)
+        let key = RegisterKey(account: "default", timeline: "home")
+        // Each published its write again with the other's clock bound, and both agree.
+        let heads = replayer.replicas["laptop"]?.state.heads(of: key) ?? []
+        #expect(heads.map(\.device) == ["laptop", "phone"])
+        #expect(heads.map(\.clocksRevision) == [1, 1])
+        #expect(heads.first?.clocks["phone"] == -3_611_000)
+        #expect(heads.last?.clocks["laptop"] == 3_530_000)
+        #expect(replayer.replicas["phone"]?.state.heads(of: key) == heads)
+        #expect(replayer.value(on: "phone")?.device == "phone")
+        #expect(replayer.value(on: "laptop")?.device == "phone")
+    }
+
     @Test("a move back by hand, without explicit, wins under CausalFurthest once the device had heard from the other")
     func scrollBackByHand() throws {
         let events: [SessionEvent] = [

@@ -216,15 +216,8 @@ struct SyncBackendsDifferentialTests {
         mutating func sync(device: Int, loss: Loss, at wall: Date) async throws {
             var replica = replicas[device]
             if loss != .pull {
-                let milliseconds = Self.milliseconds(wall)
-                for register in published.registers.values {
-                    for record in register.heads {
-                        _ = replica.clock.observe(record.stamp.time, wall: milliseconds)
-                        if replica.state.apply(record), record.device != devices[device] {
-                            replica.estimates.observe(device: record.device, stamp: record.stamp.time, wall: milliseconds)
-                        }
-                    }
-                }
+                replica.state.receive(published.registers.values.flatMap(\.heads), on: devices[device], clock: &replica.clock,
+                                      estimates: &replica.estimates, wall: Self.milliseconds(wall))
             }
             let own = replica.state.registers.values.compactMap { $0.head(of: devices[device]) }
             if loss != .push {
