@@ -91,7 +91,10 @@ struct SyncBackendsDifferentialTests {
             default: steps.append((.save(device: device, timeline: timeline, post: "p\(number)", explicit: false, minute: draw.next(600)), at))
             }
         }
-        for device in Array(0..<count) + Array(0..<count) {
+        // Three rounds of every device: the first spreads every write, the second lets the
+        // earliest devices hear the latest, and the third carries the clock bounds the second
+        // taught (a device publishes its head again with them, `Register.clocksRepublished`).
+        for device in Array(0..<count) + Array(0..<count) + Array(0..<count) {
             seconds += 1
             steps.append((.sync(device: device, loss: .nothing), start.addingTimeInterval(seconds)))
         }
@@ -360,7 +363,7 @@ struct SyncBackendsDifferentialTests {
             }
             let policy = CausalFurthestPolicy()
             var reasons: [String: Int] = [:]
-            var (redelivered, deviceCounts, fiftyYearsAhead) = (0, Set<Int>(), 0)
+            var (redelivered, deviceCounts, fiftyYearsAhead, republished) = (0, Set<Int>(), 0, 0)
             for seed in 0..<24 {
                 let history = Self.history(seed: seed)
                 deviceCounts.insert(history.devices.count)
@@ -398,17 +401,22 @@ struct SyncBackendsDifferentialTests {
                             #expect(Self.heads([register]) == Self.heads([reference]), "\(label): heads differ from \(firstName)")
                             #expect(register.heads.map(\.stamp) == reference.heads.map(\.stamp), "\(label): stamps")
                             #expect(register.heads.map(\.context) == reference.heads.map(\.context), "\(label): contexts")
+                            #expect(register.heads.map(\.clocks) == reference.heads.map(\.clocks), "\(label): clock bounds")
+                            #expect(register.heads.map(\.clocksRevision) == reference.heads.map(\.clocksRevision), "\(label): clocks revisions")
                             let resolution = policy.resolve(register)
                             #expect(resolution.winner?.stamp == expected.winner?.stamp && resolution.reason == expected.reason,
                                     "\(label): \(resolution.reason) against \(expected.reason) in \(firstName)")
                         }
                     }
                     reasons[expected.reason, default: 0] += 1
+                    republished += reference.heads.filter { $0.clocksRevision > 0 }.count
                 }
             }
             // The histories reach several of the policy's cases, every number of devices, a
-            // clock fifty years ahead, and old news arriving late.
+            // clock fifty years ahead, old news arriving late, and heads published again with
+            // the clock bounds learned after them.
             #expect(reasons.count >= 3, "\(reasons)")
+            #expect(republished > 0)
             #expect(deviceCounts == [2, 3, 4, 5, 6])
             #expect(fiftyYearsAhead >= 4)
             #expect(redelivered > 0)
