@@ -63,6 +63,10 @@ struct PositionShowCommand: ParsableCommand {
                 ]
                 if head.isReset { fields.append(("reset", .bool(true))) }
                 if let visit = head.visit { fields.append(("visit", .dictionary([("seconds", .real(visit.seconds)), ("posts", .integer(visit.posts))]))) }
+                if !head.clocks.isEmpty {
+                    fields.append(("clocks", .dictionary(head.clocks.entries.map { ($0.device, Value(.integer(IntegerValue($0.ahead)))) })))
+                }
+                if head.clocksRevision > 0 { fields.append(("clocksRevision", Value(.integer(IntegerValue(head.clocksRevision))))) }
                 return .dictionary(fields)
             })))
             Console.outRaw((try? JSONWriter(style: .pretty).write(.dictionary(pairs))) ?? "{}\n")

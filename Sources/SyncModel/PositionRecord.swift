@@ -149,13 +149,32 @@ public struct PositionRecord: Sendable, Equatable {
     /// A tombstone or an explicit move backwards.
     public var isReset: Bool { epoch == stamp }
 
-    /// Whether this write replaces `other` as its device's latest: a higher sequence number,
-    /// or the same one and a later stamp (two version-1 writes in one millisecond), or the same
-    /// write published again with more clock bounds (a higher `clocksRevision`).
+    /// Where a write stands among its device's writes: its sequence number, then its stamp's
+    /// time (two version-1 writes in one millisecond), then its clocks revision (the same write
+    /// published again with more clock bounds). A device's head is its greatest; the store and
+    /// the server order heads by it too.
+    public struct Order: Comparable, Sendable {
+        public let sequence: UInt64
+        public let time: HybridTimestamp
+        public let clocksRevision: UInt64
+
+        public init(sequence: UInt64, time: HybridTimestamp, clocksRevision: UInt64) {
+            self.sequence = sequence
+            self.time = time
+            self.clocksRevision = clocksRevision
+        }
+
+        public static func < (lhs: Order, rhs: Order) -> Bool {
+            (lhs.sequence, lhs.time, lhs.clocksRevision) < (rhs.sequence, rhs.time, rhs.clocksRevision)
+        }
+    }
+
+    /// This write's place among its device's writes.
+    public var order: Order { Order(sequence: sequence, time: stamp.time, clocksRevision: clocksRevision) }
+
+    /// Whether this write replaces `other`, a write of the same device, as its latest.
     public func supersedesOwn(_ other: PositionRecord) -> Bool {
-        if sequence != other.sequence { return sequence > other.sequence }
-        if stamp != other.stamp { return other.stamp < stamp }
-        return clocksRevision > other.clocksRevision
+        other.order < order
     }
 
     /// Whether this write was made after seeing `other`, a write of another device.

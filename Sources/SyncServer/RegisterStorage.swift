@@ -102,7 +102,7 @@ public struct StoredHead: Sendable {
         account = record.key.account
         timeline = record.key.timeline
         device = record.device
-        headKey = Self.key(sequence: record.sequence, time: record.stamp.time, clocksRevision: record.clocksRevision)
+        headKey = Self.key(record.order)
         // Every value of a decoded record is representable.
         self.json = json ?? (try? JSONWriter(style: .compact).write(SyncWireCoding.value(of: record))) ?? "{}"
     }
@@ -124,13 +124,15 @@ public struct StoredHead: Sendable {
         return kept
     }
 
-    /// The sequence number, then the hybrid timestamp, then the clocks revision unless 0,
-    /// big-endian. A key written before revisions existed is the same write's at revision 0,
-    /// and a byte string sorts before any longer one it begins.
-    public static func key(sequence: UInt64, time: HybridTimestamp, clocksRevision: UInt64 = 0) -> [UInt8] {
+    /// A write's `PositionRecord.Order` as bytes that sort as it does: the sequence number,
+    /// then the hybrid timestamp, then the clocks revision unless 0, big-endian. A key written
+    /// before revisions existed is the same write's at revision 0, and a byte string sorts
+    /// before any longer one it begins.
+    public static func key(_ order: PositionRecord.Order) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
-        for value in clocksRevision == 0 ? [sequence, time.rawValue] : [sequence, time.rawValue, clocksRevision] {
+        let values = order.clocksRevision == 0 ? [order.sequence, order.time.rawValue] : [order.sequence, order.time.rawValue, order.clocksRevision]
+        for value in values {
             for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
         }
         return bytes

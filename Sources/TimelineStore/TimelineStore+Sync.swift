@@ -163,11 +163,9 @@ extension TimelineStore {
                 let observation = clock.observe(record.stamp.time, wall: wall, maxOffset: maxOffset)
                 if !observation.taken { wrong[record.device] = max(wrong[record.device] ?? 0, observation.ahead) }
                 if let row = try Row.fetchOne(current, arguments: [record.key.account, record.key.timeline, record.device]) {
-                    let sequence = UInt64(bitPattern: row[0]), time = HybridTimestamp(rawValue: UInt64(bitPattern: row[1]))
-                    let revision = UInt64(bitPattern: row[2])
-                    let newer = record.sequence != sequence ? record.sequence > sequence
-                        : time != record.stamp.time ? time < record.stamp.time : revision < record.clocksRevision
-                    guard newer else { continue }
+                    let held = PositionRecord.Order(sequence: UInt64(bitPattern: row[0]), time: HybridTimestamp(rawValue: UInt64(bitPattern: row[1])),
+                                                    clocksRevision: UInt64(bitPattern: row[2]))
+                    guard held < record.order else { continue }
                 }
                 try Self.storeHead(record, db)
                 changed.insert(record.key)

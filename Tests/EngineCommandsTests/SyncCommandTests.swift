@@ -143,6 +143,10 @@ struct SyncCommandTests {
             let json = try await EngineProcess.run(["position", "show", "--store", setup.store("phone"), "--config", setup.config, "--account", "me",
                                                     "--format", "json"])
             #expect(json.stdout.contains(#""visit": {\#n        "seconds": 8.0,\#n        "posts": 3\#n      }"#), "\(json.stdout)")
+            // The phone first heard of the laptop at its last round: its own head, concurrent
+            // with the laptop's, went out again with the laptop's clock bound.
+            #expect(json.stdout.contains(#""clocks": {\#n        "laptop": "#), "\(json.stdout)")
+            #expect(json.stdout.contains(#""clocksRevision": 1\#n"#), "\(json.stdout)")
         }
         let setup = try Setup()
         defer { setup.remove() }
