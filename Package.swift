@@ -49,7 +49,9 @@ func serverOnly(_ product: String, _ package: String) -> Target.Dependency {
 }
 
 /// What a strategy needs beyond the common modules.
-let strategyDependencies: [String: [Target.Dependency]] = ["HTTP": ["HTTPExchange"], "MastodonMarkers": ["HTTPExchange"]]
+let strategyDependencies: [String: [Target.Dependency]] = [
+    "HTTP": ["HTTPExchange"], "MastodonMarkers": ["HTTPExchange", "EngineSupport"], "iCloudKeyValueStore": ["EngineSupport"],
+]
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
     let target = Target.target(name: name, dependencies: ["StrategyKit", "TimelineCore", "ValueTree", "SyncModel"] + (strategyDependencies[name] ?? []),
@@ -136,7 +138,7 @@ let package = Package(
         // Categories, levels and sinks on top of swift-log.
         .target(
             name: "TimelineLogging",
-            dependencies: ["ValueTree", "JSONText", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["EngineSupport", "ValueTree", "JSONText", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // SocialFusionTimelineConfiguration: its schema, model, loader and diagnostics.
@@ -145,8 +147,10 @@ let package = Package(
             dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "TimelineLogging", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // What every layer shares and no domain owns: `Locked`, the one lock type.
+        .target(name: "EngineSupport", swiftSettings: swiftSettings),
         // The domain model: posts, timelines, the timeline index, snapshots, restorations. No I/O.
-        .target(name: "TimelineCore", swiftSettings: swiftSettings),
+        .target(name: "TimelineCore", dependencies: ["EngineSupport"], swiftSettings: swiftSettings),
         // Timelines and snapshots as files: the engine's JSON, JSON Lines, Mastodon, Bluesky.
         .target(name: "TimelineFormats", dependencies: ["TimelineCore", "ValueTree", "JSONText"], swiftSettings: swiftSettings),
         // The position tracker, the resume policy (soft and hard closes) and suggestions.
@@ -161,7 +165,7 @@ let package = Package(
         // configuration schema composed with the strategies' parameter schemas.
         .target(
             name: "RestorationEngine",
-            dependencies: ["StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema", "JSONText", "TimelineLogging", "TimelineFormats", "ValueTree", "SyncModel",
+            dependencies: ["EngineSupport", "StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema", "JSONText", "TimelineLogging", "TimelineFormats", "ValueTree", "SyncModel",
                            .product(name: "Logging", package: "swift-log")]
                 + strategyNames.map { .target(name: $0) },
             swiftSettings: swiftSettings
@@ -170,11 +174,11 @@ let package = Package(
         .target(name: "CTimelinePlugin"),
         // Loading strategy plugins through that ABI into a registry.
         .target(name: "StrategyPlugins",
-                dependencies: ["CTimelinePlugin", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "EngineConfiguration",
+                dependencies: ["EngineSupport", "CTimelinePlugin", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "EngineConfiguration",
                                "JSONText", "ValueTree"],
                 swiftSettings: swiftSettings),
         // Recorded sessions: the JSON Lines format, its streaming reader, writer and recorder.
-        .target(name: "SessionFormat", dependencies: ["TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
+        .target(name: "SessionFormat", dependencies: ["EngineSupport", "TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
                 swiftSettings: swiftSettings),
         // Replaying a session exactly as the format specifies, and scoring each restore point.
         .target(name: "SessionReplay",
@@ -183,7 +187,7 @@ let package = Package(
         // `engine compare`: candidate pipelines, streaming and parallel evaluation of sessions,
         // mergeable metrics and the report in table, JSON, CSV and HTML.
         .target(name: "SessionComparison",
-                dependencies: ["SessionReplay", "SessionFormat", "RestorationEngine", "EngineConfiguration", "ValueTree", "JSONText"],
+                dependencies: ["EngineSupport", "SessionReplay", "SessionFormat", "RestorationEngine", "EngineConfiguration", "ValueTree"],
                 swiftSettings: swiftSettings),
         // `engine simulate`: reading sessions simulated from real posts and published reading figures.
         .target(name: "SessionSimulation", dependencies: ["SessionFormat", "PositionTracking", "TimelineCore"],
@@ -197,19 +201,19 @@ let package = Package(
         // Cross-device sync on a store: the configured merge policy and transport, and the
         // pull → merge → push round.
         .target(name: "PositionSync",
-                dependencies: ["SyncModel", "TimelineCore", "TimelineStore", "RestorationEngine", "StrategyKit", "EngineConfiguration", "TimelineLogging",
+                dependencies: ["EngineSupport", "SyncModel", "TimelineCore", "TimelineStore", "RestorationEngine", "StrategyKit", "EngineConfiguration", "TimelineLogging",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: swiftSettings),
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.
         .target(name: "TimelineLoading",
-                dependencies: ["TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree", "HTTPExchange", "SyncModel",
+                dependencies: ["EngineSupport", "TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree", "HTTPExchange", "SyncModel",
                                "TimelineLogging", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: swiftSettings),
         // The HTTP client protocol the library talks through, and its bootstrap; no networking.
-        .target(name: "HTTPExchange", swiftSettings: swiftSettings),
+        .target(name: "HTTPExchange", dependencies: ["EngineSupport"], swiftSettings: swiftSettings),
         // The platform's URLSession as the HTTP client: the default on Apple platforms.
-        .target(name: "URLSessionHTTP", dependencies: ["HTTPExchange"], swiftSettings: swiftSettings),
+        .target(name: "URLSessionHTTP", dependencies: ["EngineSupport", "HTTPExchange"], swiftSettings: swiftSettings),
         // AsyncHTTPClient (SwiftNIO) as the HTTP client: the command line's.
         .target(
             name: "NIOHTTP",
@@ -225,7 +229,7 @@ let package = Package(
         // The library product: everything an app embeds.
         .target(
             name: "TimelineEngine",
-            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
+            dependencies: ["EngineSupport", "ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
                            "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
                            "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync", "HTTPExchange",
                            .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS]))],
@@ -235,14 +239,13 @@ let package = Package(
         .target(
             name: "EngineCommands",
             dependencies: [
-                "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation", "StrategyPlugins", "PositionSync", "SyncModel",
+                "EngineSupport", "TimelineEngine", "SessionReplay", "SessionComparison", "SessionSimulation", "StrategyPlugins", "PositionSync", "SyncModel",
                 "EngineConfiguration", "JSONSchema", "JSONText", "PositionTracking", "PropertyList", "RestorationEngine", "SessionFormat",
                 "StrategyKit", "TimelineCore", "TimelineFormats", "TimelineLoading", "TimelineLogging", "TimelineStore", "ValueTree",
                 "HTTPExchange",
                 .target(name: "URLSessionHTTP", condition: .when(traits: [urlSessionClient])),
                 .target(name: "NIOHTTP", condition: .when(traits: [nioClient])),
                 .target(name: "SyncServer", condition: .when(traits: [server])),
-                serverOnly("Hummingbird", "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -253,7 +256,7 @@ let package = Package(
         .target(
             name: "SyncServer",
             dependencies: [
-                "SyncModel", "JSONText", "ValueTree",
+                "EngineSupport", "SyncModel", "JSONText", "ValueTree",
                 serverOnly("Hummingbird", "hummingbird"),
                 serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
                 serverOnly("UnixSignals", "swift-service-lifecycle"),
@@ -337,7 +340,7 @@ let package = Package(
                     dependencies: ["StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch", "BestConfidence", "WeightedVote"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionTrackingTests", dependencies: ["PositionTracking", "TimelineCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "TimelineEngineTests", dependencies: ["TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP", "StrategyPlugins"],
+        .testTarget(name: "TimelineEngineTests", dependencies: ["EngineSupport", "TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP", "StrategyPlugins"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport"],
                     swiftSettings: swiftSettings),
@@ -352,7 +355,7 @@ let package = Package(
         .testTarget(name: "SessionFormatTests", dependencies: ["SessionFormat", "TimelineCore", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SessionReplayTests",
-                    dependencies: ["SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine", "TimelineFormats",
+                    dependencies: ["EngineSupport", "SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine", "TimelineFormats",
                                    "EngineConfiguration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport", "SyncModel", "ValueTree",
                                    "StrategyKit"],
                     swiftSettings: swiftSettings),
@@ -360,17 +363,17 @@ let package = Package(
                     dependencies: ["TimelineStore", "TimelineCore", "TimelineFormats", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer", "SyncModel",
                                    .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
-        // A child process for the store's crash test: writes until it is killed.
         .testTarget(name: "TimelineLoadingTests",
-                    dependencies: ["TimelineLoading", "TimelineStore", "RestorationEngine", "EngineConfiguration", "StrategyKit", "TimelineCore", "TimelineFormats",
+                    dependencies: ["EngineSupport", "TimelineLoading", "TimelineStore", "RestorationEngine", "EngineConfiguration", "StrategyKit", "TimelineCore", "TimelineFormats",
                                    "ValueTree", "JSONText", "TestSupport", "HTTPExchange", "NIOHTTP", "URLSessionHTTP", "SyncModel", "CausalFurthest", "PostWindow",
                                    .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
+        // A child process for the store's crash test: writes until it is killed.
         .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU", "PositionSync", "EngineConfiguration"],
                           path: "Tests/StoreCrashWriter",
                           swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["StrategyKit", "TimelineCore", .product(name: "PropertyBased", package: "swift-property-based")],
+        .target(name: "TestSupport", dependencies: ["EngineSupport", "StrategyKit", "TimelineCore", .product(name: "PropertyBased", package: "swift-property-based")],
                 path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // The conformance checks every strategy's tests run.
         .target(name: "StrategyTestSupport", dependencies: ["StrategyKit", "TimelineCore", "ValueTree"],

@@ -11,6 +11,9 @@ added: a test waits by suspending, with a deadline (`Deadline`, `ChildProcess`,
 `StreamingChild`), and every suite has a `.timeLimit`. A line that blocks on a thread of its
 own (a test server's connection thread, a reader thread) says so with `// off-pool: why`.
 
+It also holds the package to one lock type, `Locked` in EngineSupport: no library or strategy
+code makes an `NSLock` (or another lock) of its own.
+
 Usage: Tests/check-blocking.py
 """
 import glob
@@ -87,11 +90,17 @@ for folder in ("Sources", "Strategies", "Tests"):
         with open(source, encoding="utf-8") as handle:
             lines = handle.read().splitlines()
         for number, line in enumerate(lines, 1):
-            if "@unchecked Sendable" in line.split("//", 1)[0]:
+            code = line.split("//", 1)[0]
+            if "@unchecked Sendable" in code:
                 beside = lines[max(0, number - 2):number + 1]
                 if not any("// @unchecked:" in other for other in beside):
                     print(f"{relative}:{number}: @unchecked Sendable without a `// @unchecked: why` line beside it")
                     found += 1
+            # One lock type: `Locked` (EngineSupport) is the only place a lock is made.
+            if re.search(r"\b(NSLock|NSRecursiveLock|os_unfair_lock|pthread_mutex_t)\b", code) and relative != "Sources/EngineSupport/Locked.swift" \
+                    and not relative.startswith("Tests/"):
+                print(f"{relative}:{number}: a lock of its own; keep the state in a `Locked` (EngineSupport) instead")
+                found += 1
 for relative in ALLOWED:
     if not os.path.exists(os.path.join(root, relative)):
         print(f"{relative}: allowed to block but no longer exists; remove it from Tests/check-blocking.py")
@@ -100,4 +109,5 @@ if found:
     print(f"{found} problem(s): suspend with await (in tests, with a deadline), run blocking work through OffPool.run, "
           "and give every suite a .timeLimit", file=sys.stderr)
     sys.exit(1)
-print("no blocking calls outside the places that block on purpose; every test suite has a time limit; every @unchecked Sendable says why")
+print("no blocking calls outside the places that block on purpose; every test suite has a time limit; every @unchecked Sendable says why; "
+      "no lock outside `Locked`")

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Fails when a target imports a module it does not declare in Package.swift (it would build only
-because another module re-exports it, as TimelineEngine re-exports its modules for apps).
+because another module re-exports it, as TimelineEngine re-exports its modules for apps), and
+when a library or executable target declares a module it never imports (a dependency built and
+linked for nothing). Test targets may declare executables and support modules they only run;
+the strategies under Strategies/ share one dependency list and are not checked for the second.
 
 Usage: Tests/check-imports.py   (runs `swift package dump-package`)
 """
@@ -16,6 +19,7 @@ package = json.loads(subprocess.run(["swift", "package", "dump-package"], cwd=ro
 platform = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Testing", "XCTest", "Dispatch", "Glibc", "Darwin", "os",
             "Synchronization"}
 undeclared = 0
+unused = 0
 for target in package["targets"]:
     name = target["name"]
     default = ("Tests/" if target["type"] == "test" else "Sources/") + name
@@ -37,5 +41,10 @@ for target in package["targets"]:
     if missing:
         undeclared += len(missing)
         print(f"{name} imports {', '.join(missing)} without declaring it in Package.swift")
-print(f"{len(package['targets'])} targets, {undeclared} undeclared imports")
-sys.exit(1 if undeclared else 0)
+    checked = target["type"] in ("regular", "executable") and not (target.get("path") or "").startswith("Strategies/")
+    never = sorted(declared - imported) if checked else []
+    if never:
+        unused += len(never)
+        print(f"{name} declares {', '.join(never)} in Package.swift but never imports it")
+print(f"{len(package['targets'])} targets, {undeclared} undeclared imports, {unused} unused dependencies")
+sys.exit(1 if undeclared or unused else 0)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EngineConfiguration
+import EngineSupport
 import Foundation
 import ValueTree
 import JSONText
@@ -237,12 +238,14 @@ struct CompareCommand: ParsableCommand {
 
 /// A one-line progress bar on standard error, redrawn in place; diagnostics printed while it
 /// shows go above it.
-// @unchecked: `shown` and `lastDrawn` are read and written under `lock` only.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
+    private struct Drawn {
+        var shown = false
+        var percent = -1
+    }
+
     private let enabled: Bool
-    private let lock = NSLock()
-    private var shown = false
-    private var lastDrawn = -1
+    private let drawn = Locked(Drawn())
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -250,29 +253,29 @@ final class ProgressBar: @unchecked Sendable {
 
     func update(done: Int, total: Int) {
         guard enabled, total > 0 else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let width = 30
-        let filled = width * done / total, percent = 100 * done / total
-        guard percent != lastDrawn else { return }
-        lastDrawn = percent
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) sessions".utf8))
-        shown = true
+        drawn.withLock { drawn in
+            let width = 30
+            let filled = width * done / total, percent = 100 * done / total
+            guard percent != drawn.percent else { return }
+            drawn.percent = percent
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) sessions".utf8))
+            drawn.shown = true
+        }
     }
 
     func print(_ line: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-        lastDrawn = -1
+        drawn.withLock { drawn in
+            if drawn.shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+            drawn.percent = -1
+        }
     }
 
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        shown = false
+        drawn.withLock { drawn in
+            if drawn.shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            drawn.shown = false
+        }
     }
 }

@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 import TimelineLoading
 import ValueTree
@@ -7,17 +8,19 @@ import ValueTree
 /// request of the reach for the reader's post, or the merge) and what it is waiting for,
 /// repeated every few seconds (or kept on one line, redrawn, when stderr is a terminal); and a
 /// line for each failed attempt that will be retried.
-// @unchecked: the state, the finished flag and the clock thread's handle are read and written under `lock` only.
-final class FetchProgress: @unchecked Sendable {
-    private let lock = NSLock()
+final class FetchProgress: Sendable {
+    private struct Shown {
+        var state = "attempt 1"
+        /// What the fetch is doing beyond the refresh ("reaching post X, request 3: "), or empty.
+        var phase = ""
+        var finished = false
+        var drawn = false
+    }
+
+    private let shown = Locked(Shown())
     private let source: String
     private let start = Date()
     private let interactive: Bool
-    private var state = "attempt 1"
-    /// What the fetch is doing beyond the refresh ("reaching post X, request 3: "), or empty.
-    private var phase = ""
-    private var finished = false
-    private var drawn = false
 
     init(source: String) {
         self.source = source
@@ -30,7 +33,7 @@ final class FetchProgress: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             var lines = first
             while true {
-                let (done, state) = lock.withLock { (finished, self.phase + self.state) }
+                let (done, state) = shown.withLock { ($0.finished, $0.phase + $0.state) }
                 if done { return }
                 if let text = lines.line(at: Date(), state: state) { draw(text) }
                 Thread.sleep(forTimeInterval: interactive ? 0.1 : 0.25)
@@ -42,38 +45,38 @@ final class FetchProgress: @unchecked Sendable {
     func report(_ progress: SourceFetcher.Progress) {
         switch progress {
         case .attempting(let number, let total):
-            lock.withLock { state = total > 1 ? "attempt \(number) of \(total)" : "waiting for the answer" }
+            shown.withLock { $0.state = total > 1 ? "attempt \(number) of \(total)" : "waiting for the answer" }
         case .failed(let number, let message, let retryIn):
             guard let retryIn else { return }
-            lock.withLock { state = "waiting \(String(format: "%.2f", retryIn)) s before attempt \(number + 1)" }
+            shown.withLock { $0.state = "waiting \(String(format: "%.2f", retryIn)) s before attempt \(number + 1)" }
             clearLine()
             draw("attempt \(number) failed: \(TerminalText.lineSafe(message)); retrying in \(String(format: "%.2f", retryIn)) s\n")
         case .reaching(let post, let request):
-            lock.withLock {
-                phase = "reaching post \(TerminalText.escaped(post)), request \(request): "
-                state = "waiting for the answer"
+            shown.withLock {
+                $0.phase = "reaching post \(TerminalText.escaped(post)), request \(request): "
+                $0.state = "waiting for the answer"
             }
         case .merging(let posts):
-            lock.withLock {
-                phase = ""
-                state = "merging \(posts) post\(posts == 1 ? "" : "s") into the cache"
+            shown.withLock {
+                $0.phase = ""
+                $0.state = "merging \(posts) post\(posts == 1 ? "" : "s") into the cache"
             }
         }
     }
 
     /// Stops the indicator and clears its line.
     func finish() {
-        lock.withLock { finished = true }
+        shown.withLock { $0.finished = true }
         clearLine()
     }
 
     private func clearLine() {
-        let wasDrawn = lock.withLock { drawn }
+        let wasDrawn = shown.withLock { $0.drawn }
         if interactive, wasDrawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 
     private func draw(_ text: String) {
-        lock.withLock { drawn = true }
+        shown.withLock { $0.drawn = true }
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import EngineSupport
 import Foundation
 import JSONText
 import PositionSync
@@ -141,14 +142,12 @@ struct SyncWatchCommand: AsyncParsableCommand {
 }
 
 /// True the first time only, from any thread.
-// @unchecked: `fired` is read and written under `lock` only.
-final class SignalLatch: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fired = false
+final class SignalLatch: Sendable {
+    private let fired = Locked(false)
 
     /// True the first time it is called.
     func fire() -> Bool {
-        lock.withLock {
+        fired.withLock { fired in
             defer { fired = true }
             return !fired
         }

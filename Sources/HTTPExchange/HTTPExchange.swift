@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 
 /// One HTTP request and its answer, whatever does the networking: the small protocol the
@@ -122,22 +123,21 @@ public enum HTTPExchanges {
     /// The most redirects an exchange follows; one more ends it (`HTTPExchangeError.tooManyRedirects`).
     public static let maximumRedirects = 5
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var installed: (any HTTPExchange)?
+    private static let installed = Locked<(any HTTPExchange)?>(nil)
 
     /// Makes `exchange` the process's HTTP client. Later calls replace it.
     public static func bootstrap(_ exchange: any HTTPExchange) {
-        lock.withLock { installed = exchange }
+        installed.withLock { $0 = exchange }
     }
 
     /// Bootstraps `exchange` unless a client is set already.
     public static func bootstrapIfNeeded(_ exchange: @autoclosure () -> any HTTPExchange) {
-        lock.withLock { if installed == nil { installed = exchange() } }
+        installed.withLock { if $0 == nil { $0 = exchange() } }
     }
 
     /// The client set by `bootstrap`, or one that fails every request saying so.
     public static var shared: any HTTPExchange {
-        lock.withLock { installed } ?? Unavailable()
+        installed.withLock { $0 } ?? Unavailable()
     }
 
     struct Unavailable: HTTPExchange {

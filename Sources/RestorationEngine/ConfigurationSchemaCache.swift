@@ -1,21 +1,20 @@
 import EngineConfiguration
+import EngineSupport
 import Foundation
 import JSONSchema
 import StrategyKit
 
 /// Holds a registry's composed and compiled configuration schema, computed once.
-// @unchecked: `schema` is read and written under `lock` only.
-final class ConfigurationSchemaCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var schema: ConfigurationSchema?
+final class ConfigurationSchemaCache: Sendable {
+    private let schema = Locked<ConfigurationSchema?>(nil)
 
     func value(_ make: () throws -> ConfigurationSchema) rethrows -> ConfigurationSchema {
-        lock.lock()
-        defer { lock.unlock() }
-        if let schema { return schema }
-        let made = try make()
-        schema = made
-        return made
+        try schema.withLock { schema in
+            if let schema { return schema }
+            let made = try make()
+            schema = made
+            return made
+        }
     }
 }
 
@@ -27,8 +26,8 @@ extension StrategyRegistry {
         do {
             return try composedConfigurationSchema()
         } catch {
-                // Every parameter schema compiled when it was registered, and its local
-                // references are rewritten into the composition, so the composition compiles.
+            // Every parameter schema compiled when it was registered, and its local
+            // references are rewritten into the composition, so the composition compiles.
             preconditionFailure("the composed configuration schema does not compile: \(error)")
         }
     }
@@ -39,7 +38,7 @@ extension StrategyRegistry {
     public func composedConfigurationSchema() throws -> ConfigurationSchema {
         try schemaCache.value {
             if names == BuiltInStrategies.registry.names,
-           zip(types, BuiltInStrategies.all).allSatisfy({ $0.parameterSchema == $1.parameterSchema && $0.summary == $1.summary }) {
+               zip(types, BuiltInStrategies.all).allSatisfy({ $0.parameterSchema == $1.parameterSchema && $0.summary == $1.summary }) {
                 return .embedded
             }
             return try ConfigurationSchema(document: ConfigurationSchemaComposer.compose(ConfigurationSchema.embedded.document, registry: self))

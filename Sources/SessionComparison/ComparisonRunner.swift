@@ -1,4 +1,5 @@
 import Dispatch
+import EngineSupport
 import Foundation
 import RestorationEngine
 import SessionFormat
@@ -115,15 +116,17 @@ public struct ComparisonRunner: Sendable {
 
 /// What the workers of one run share: the next file to take, the reports to combine, and
 /// diagnostics held back until every earlier session's have been emitted.
-// @unchecked: every mutable property is read and written under `lock` only.
-private final class RunState: @unchecked Sendable {
-    private let lock = NSLock()
+private final class RunState: Sendable {
+    private struct Progress {
+        var nextFile = 0
+        var done = 0
+        var nextToEmit = 0
+        var held: [Int: (String, [SessionIssue])] = [:]
+        var reports: [ComparisonReport] = []
+    }
+
+    private let state = Locked(Progress())
     private let total: Int
-    private var nextFile = 0
-    private var done = 0
-    private var nextToEmit = 0
-    private var held: [Int: (String, [SessionIssue])] = [:]
-    private var reports: [ComparisonReport] = []
     private let emit: @Sendable (String, [SessionIssue]) -> Void
     private let progress: (@Sendable (Int, Int) -> Void)?
 
@@ -134,37 +137,35 @@ private final class RunState: @unchecked Sendable {
     }
 
     func claim() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard nextFile < total else { return nil }
-        nextFile += 1
-        return nextFile - 1
+        state.withLock { state in
+            guard state.nextFile < total else { return nil }
+            state.nextFile += 1
+            return state.nextFile - 1
+        }
     }
 
     func finish(_ index: Int, file: String, issues: [SessionIssue]) {
-        lock.lock()
-        defer { lock.unlock() }
-        held[index] = (file, issues)
-        while let (heldFile, heldIssues) = held.removeValue(forKey: nextToEmit) {
-            emit(heldFile, heldIssues)
-            nextToEmit += 1
+        state.withLock { state in
+            state.held[index] = (file, issues)
+            while let (heldFile, heldIssues) = state.held.removeValue(forKey: state.nextToEmit) {
+                emit(heldFile, heldIssues)
+                state.nextToEmit += 1
+            }
+            state.done += 1
+            progress?(state.done, total)
         }
-        done += 1
-        progress?(done, total)
     }
 
     func collect(_ report: ComparisonReport) {
-        lock.lock()
-        defer { lock.unlock() }
-        reports.append(report)
+        state.withLock { $0.reports.append(report) }
     }
 
     func combined(into template: ComparisonReport) -> ComparisonReport {
-        lock.lock()
-        defer { lock.unlock() }
-        var result = template
-        // Merging cannot fail: every worker started from the same template.
-        for report in reports { try? result.merge(report) }
-        return result
+        state.withLock { state in
+            var result = template
+            // Merging cannot fail: every worker started from the same template.
+            for report in state.reports { try? result.merge(report) }
+            return result
+        }
     }
 }

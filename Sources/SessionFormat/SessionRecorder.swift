@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 import TimelineCore
 
@@ -12,8 +13,7 @@ import TimelineCore
 ///
 /// A session whose last line was cut off by a crash still reads (`SessionReader` skips that
 /// line with a warning).
-// @unchecked: the buffer, threshold and last time are read and written under `lock` only.
-public final class SessionRecorder: @unchecked Sendable {
+public final class SessionRecorder: Sendable {
     /// Where lines go.
     public enum Destination: Sendable {
         /// A file, created or truncated.
@@ -25,15 +25,19 @@ public final class SessionRecorder: @unchecked Sendable {
     public let header: SessionHeader
     /// Buffered bytes that trigger a write.
     public var flushThreshold: Int {
-        get { locked { threshold } }
-        set { locked { threshold = newValue } }
+        get { state.withLock { $0.threshold } }
+        set { state.withLock { $0.threshold = newValue } }
     }
 
-    private let lock = NSLock()
+    /// The lines not yet written, the threshold, and the last event's time.
+    private struct Buffer {
+        var data = Data()
+        var threshold = 64 * 1024
+        var lastAt: Date
+    }
+
+    private let state: Locked<Buffer>
     private let clock: @Sendable () -> Date
-    private var buffer = Data()
-    private var threshold = 64 * 1024
-    private var lastAt: Date
     private let output: @Sendable (Data) -> Void
     private let handle: FileHandle?
 
@@ -41,7 +45,7 @@ public final class SessionRecorder: @unchecked Sendable {
     public init(header: SessionHeader, to destination: Destination, clock: @escaping @Sendable () -> Date = { Date() }) throws {
         self.header = header
         self.clock = clock
-        self.lastAt = header.startedAt
+        state = Locked(Buffer(lastAt: header.startedAt))
         switch destination {
         case .file(let url):
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
@@ -58,7 +62,7 @@ public final class SessionRecorder: @unchecked Sendable {
     }
 
     deinit {
-        if !buffer.isEmpty { output(buffer) }
+        state.withLock { if !$0.data.isEmpty { output($0.data) } }
         try? handle?.close()
     }
 
@@ -72,14 +76,14 @@ public final class SessionRecorder: @unchecked Sendable {
     /// Records an event with its own time.
     public func record(_ event: SessionEvent) {
         guard SessionRecorder.isRecordable(event.kind) else { return }
-        locked {
+        state.withLock { state in
             var event = event
-            if event.at < lastAt { event.at = lastAt }
-            lastAt = event.at
-            buffer.append(contentsOf: SessionWriter.line(for: event).utf8)
+            if event.at < state.lastAt { event.at = state.lastAt }
+            state.lastAt = event.at
+            state.data.append(contentsOf: SessionWriter.line(for: event).utf8)
             switch event.kind {
-            case .lifecycle(.background), .lifecycle(.terminate): writeBuffer()
-            default: if buffer.count >= threshold { writeBuffer() }
+            case .lifecycle(.background), .lifecycle(.terminate): write(&state)
+            default: if state.data.count >= state.threshold { write(&state) }
             }
         }
     }
@@ -98,19 +102,14 @@ public final class SessionRecorder: @unchecked Sendable {
 
     /// Writes buffered lines out now.
     public func flush() {
-        locked { writeBuffer() }
+        state.withLock { write(&$0) }
     }
 
-    private func writeBuffer() {
-        guard !buffer.isEmpty else { return }
-        output(buffer)
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
+    /// Writes the buffered lines out; called with the lock held, so that lines keep their order.
+    private func write(_ state: inout Buffer) {
+        guard !state.data.isEmpty else { return }
+        output(state.data)
+        state.data.removeAll(keepingCapacity: true)
     }
 
     static func isRecordable(_ kind: SessionEvent.Kind) -> Bool {

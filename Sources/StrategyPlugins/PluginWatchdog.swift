@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 
 /// A deadline on every call into a plugin: opening its library, `describe`, `make`, `propose`
@@ -47,66 +48,70 @@ public enum PluginWatchdog {
 }
 
 /// The calls in progress and the thread that checks them.
-// @unchecked: every stored property is read and written under `lock`.
-private final class WatchState: @unchecked Sendable {
+private final class WatchState: Sendable {
     private struct Call {
         let path: String
         let call: String
         let started: DispatchTime
     }
 
-    private let lock = NSLock()
-    private var limit: Double?
-    private var handler: (@Sendable (PluginWatchdog.Overrun) -> Void)?
-    private var calls: [UInt64: Call] = [:]
-    private var nextToken: UInt64 = 0
-    private var reported: Set<UInt64> = []
-    private var thread: Thread?
+    private struct Watched {
+        var limit: Double?
+        var handler: (@Sendable (PluginWatchdog.Overrun) -> Void)?
+        var calls: [UInt64: Call] = [:]
+        var nextToken: UInt64 = 0
+        var reported: Set<UInt64> = []
+        var started = false
+    }
+
+    private let state = Locked(Watched())
 
     func install(limit: Double, onOverrun: @escaping @Sendable (PluginWatchdog.Overrun) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        self.limit = limit
-        handler = onOverrun
+        state.withLock {
+            $0.limit = limit
+            $0.handler = onOverrun
+        }
     }
 
     func begin(path: String, call: String) -> UInt64? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard limit != nil else { return nil }
-        if thread == nil {
+        let (token, start) = state.withLock { state -> (UInt64?, Bool) in
+            guard state.limit != nil else { return (nil, false) }
             // Started at the first watched call: a process that loads no plugin has no watchdog.
+            let start = !state.started
+            state.started = true
+            state.nextToken += 1
+            state.calls[state.nextToken] = Call(path: path, call: call, started: .now())
+            return (state.nextToken, start)
+        }
+        if start {
             let checker = Thread { [self] in run() }
             checker.name = "plugin watchdog"
-            thread = checker
             checker.start()
         }
-        nextToken += 1
-        calls[nextToken] = Call(path: path, call: call, started: .now())
-        return nextToken
+        return token
     }
 
     func end(_ token: UInt64) {
-        lock.lock()
-        calls.removeValue(forKey: token)
-        reported.remove(token)
-        lock.unlock()
+        state.withLock {
+            $0.calls.removeValue(forKey: token)
+            $0.reported.remove(token)
+        }
     }
 
     /// The checker's loop, on its own thread: wakes ten times a deadline (at most every 100 ms).
     private func run() {
         while true {
-            lock.lock()
-            let limit = self.limit ?? 1
-            let now = DispatchTime.now()
-            var overruns: [PluginWatchdog.Overrun] = []
-            for (token, call) in calls where !reported.contains(token)
-                && Double(now.uptimeNanoseconds &- call.started.uptimeNanoseconds) / 1e9 > limit {
-                reported.insert(token)
-                overruns.append(PluginWatchdog.Overrun(path: call.path, call: call.call, limit: limit))
+            let (limit, overruns, handler) = state.withLock { state -> (Double, [PluginWatchdog.Overrun], (@Sendable (PluginWatchdog.Overrun) -> Void)?) in
+                let limit = state.limit ?? 1
+                let now = DispatchTime.now()
+                var overruns: [PluginWatchdog.Overrun] = []
+                for (token, call) in state.calls where !state.reported.contains(token)
+                    && Double(now.uptimeNanoseconds &- call.started.uptimeNanoseconds) / 1e9 > limit {
+                    state.reported.insert(token)
+                    overruns.append(PluginWatchdog.Overrun(path: call.path, call: call.call, limit: limit))
+                }
+                return (limit, overruns, state.handler)
             }
-            let handler = self.handler
-            lock.unlock()
             for overrun in overruns { handler?(overrun) }
             // off-pool: the watchdog's own thread, started above; never a cooperative one.
             Thread.sleep(forTimeInterval: min(0.1, limit / 10))

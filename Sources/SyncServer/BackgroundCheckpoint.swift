@@ -1,4 +1,5 @@
 #if SyncServer
+import EngineSupport
 import Foundation
 import GRDB
 
@@ -13,17 +14,19 @@ import GRDB
 /// dispatch queue for this connection, when none is running and `interval` has passed since the
 /// last one began. A passive checkpoint neither waits for nor blocks the writer and readers; the
 /// writer starts the WAL again from its beginning once everything in it has been copied.
-final class BackgroundCheckpoint: @unchecked Sendable {
-    // @unchecked: `running`, `lastStart`, `completed` and `lastResult` change under `lock` only;
-    // the connection is GRDB's, used through its own serial queue.
+final class BackgroundCheckpoint: Sendable {
+    private struct Runs {
+        var running = false
+        var lastStart: ContinuousClock.Instant?
+        var completed = 0
+        var lastResult: (walFrameCount: Int, checkpointedFrameCount: Int)?
+    }
+
+    /// GRDB's, used through its own serial queue.
     private let connection: DatabaseQueue
     private let interval: Duration
     private let clock = ContinuousClock()
-    private let lock = NSLock()
-    private var running = false
-    private var lastStart: ContinuousClock.Instant?
-    private var completedCount = 0
-    private var lastResult: (walFrameCount: Int, checkpointedFrameCount: Int)?
+    private let runs = Locked(Runs())
 
     /// The longest wait between checkpoints while commits come in, by default.
     static let defaultInterval: Duration = .milliseconds(500)
@@ -41,20 +44,20 @@ final class BackgroundCheckpoint: @unchecked Sendable {
     /// `interval` ago. Returns at once.
     func committed() {
         let now = clock.now
-        let start = lock.withLock {
-            guard !running, lastStart.map({ $0.duration(to: now) >= interval }) ?? true else { return false }
-            running = true
-            lastStart = now
+        let start = runs.withLock { runs in
+            guard !runs.running, runs.lastStart.map({ $0.duration(to: now) >= interval }) ?? true else { return false }
+            runs.running = true
+            runs.lastStart = now
             return true
         }
         guard start else { return }
         connection.asyncWriteWithoutTransaction { db in
             // A failed checkpoint (the disk, say) leaves the pages in the WAL for the next one.
             let result = try? db.checkpoint(.passive)
-            self.lock.withLock {
-                self.running = false
-                self.completedCount += 1
-                if let result { self.lastResult = result }
+            self.runs.withLock { runs in
+                runs.running = false
+                runs.completed += 1
+                if let result { runs.lastResult = result }
             }
         }
     }
@@ -68,7 +71,7 @@ final class BackgroundCheckpoint: @unchecked Sendable {
     /// How many checkpoints have finished, and the WAL's frames and those copied at the last one
     /// that succeeded.
     var progress: (completed: Int, running: Bool, last: (walFrameCount: Int, checkpointedFrameCount: Int)?) {
-        lock.withLock { (completedCount, running, lastResult) }
+        runs.withLock { ($0.completed, $0.running, $0.lastResult) }
     }
 }
 #endif

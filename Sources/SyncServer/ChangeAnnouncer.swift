@@ -1,4 +1,5 @@
 #if SyncServer
+import EngineSupport
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -20,8 +21,7 @@ import ServiceLifecycle
 /// those users answer when their wait ends. The server runs the loop as the first of its
 /// services, so that a graceful shutdown stops it last, once the last request has been
 /// answered, and it sends what is left before it returns.
-final class ChangeAnnouncer: Service, @unchecked Sendable {
-    // @unchecked: `pending`, `idle` and `finishing` are read and written under `lock` only.
+final class ChangeAnnouncer: Service, Sendable {
     /// Sends one group.
     typealias Send = @Sendable ([ChangeAnnouncement]) async throws -> Void
 
@@ -30,13 +30,16 @@ final class ChangeAnnouncer: Service, @unchecked Sendable {
 
     private let send: Send
     private let logger: Logger
-    private let lock = NSLock()
-    /// Each user's highest counter not yet sent.
-    private var pending: [Int64: Int64] = [:]
-    /// The loop, while it waits for something to send.
-    private var idle: CheckedContinuation<Void, Never>?
-    /// Set at shutdown: the loop sends what is left and ends.
-    private var finishing = false
+    private struct Queue {
+        /// Each user's highest counter not yet sent.
+        var pending: [Int64: Int64] = [:]
+        /// The loop, while it waits for something to send.
+        var idle: CheckedContinuation<Void, Never>?
+        /// Set at shutdown: the loop sends what is left and ends.
+        var finishing = false
+    }
+
+    private let queue = Locked(Queue())
 
     init(logger: Logger, send: @escaping Send) {
         self.logger = logger
@@ -45,7 +48,7 @@ final class ChangeAnnouncer: Service, @unchecked Sendable {
 
     /// Queues the change for the next group; returns at once.
     func announce(user: Int64, cursor: Int64) {
-        wakingTheLoop { pending[user] = max(pending[user] ?? cursor, cursor) }
+        wakingTheLoop { $0.pending[user] = max($0.pending[user] ?? cursor, cursor) }
     }
 
     /// Sends groups until a graceful shutdown or cancellation, then what is left.
@@ -67,15 +70,15 @@ final class ChangeAnnouncer: Service, @unchecked Sendable {
 
     /// Ends the loop once what is queued has been sent.
     func finish() {
-        wakingTheLoop { finishing = true }
+        wakingTheLoop { $0.finishing = true }
     }
 
     /// Makes `change` under the lock, then resumes the loop if it was waiting, outside it.
-    private func wakingTheLoop(_ change: () -> Void) {
-        let loop = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            change()
-            defer { idle = nil }
-            return idle
+    private func wakingTheLoop(_ change: (inout Queue) -> Void) {
+        let loop = queue.withLock { queue -> CheckedContinuation<Void, Never>? in
+            change(&queue)
+            defer { queue.idle = nil }
+            return queue.idle
         }
         loop?.resume()
     }
@@ -84,17 +87,17 @@ final class ChangeAnnouncer: Service, @unchecked Sendable {
     /// nothing is left.
     private func nextGroup() async -> [ChangeAnnouncement]? {
         while true {
-            let (group, done): ([ChangeAnnouncement], Bool) = lock.withLock {
-                let group = pending.sorted { $0.key < $1.key }.map { ChangeAnnouncement(user: $0.key, cursor: $0.value) }
-                pending.removeAll(keepingCapacity: true)
-                return (group, finishing)
+            let (group, done): ([ChangeAnnouncement], Bool) = queue.withLock { queue in
+                let group = queue.pending.sorted { $0.key < $1.key }.map { ChangeAnnouncement(user: $0.key, cursor: $0.value) }
+                queue.pending.removeAll(keepingCapacity: true)
+                return (group, queue.finishing)
             }
             if !group.isEmpty { return group }
             if done { return nil }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let wait = lock.withLock {
-                    guard pending.isEmpty, !finishing else { return false }
-                    idle = continuation
+                let wait = queue.withLock { queue in
+                    guard queue.pending.isEmpty, !queue.finishing else { return false }
+                    queue.idle = continuation
                     return true
                 }
                 if !wait { continuation.resume() }

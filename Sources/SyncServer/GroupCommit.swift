@@ -1,4 +1,5 @@
 #if SyncServer
+import EngineSupport
 import Foundation
 
 /// Group commit: requests that arrive while a transaction commits wait, and the next
@@ -12,8 +13,7 @@ import Foundation
 ///
 /// `commit` gets the group's jobs in arrival order and returns one result per job, in that
 /// order; when it throws, every job of the group fails with that error.
-public final class GroupCommit<Job: Sendable, Result: Sendable>: @unchecked Sendable {
-    // @unchecked: `waiting` and `running` are read and written under `lock` only.
+public final class GroupCommit<Job: Sendable, Result: Sendable>: Sendable {
     public typealias Commit = @Sendable ([Job]) async throws -> [Swift.Result<Result, any Error>]
 
     private enum Turn {
@@ -29,9 +29,12 @@ public final class GroupCommit<Job: Sendable, Result: Sendable>: @unchecked Send
 
     private let commit: Commit
     private let maxGroup: Int
-    private let lock = NSLock()
-    private var waiting: [Waiter] = []
-    private var running = false
+    private struct Queue {
+        var waiting: [Waiter] = []
+        var running = false
+    }
+
+    private let queue = Locked(Queue())
 
     /// Groups of at most `maxGroup` jobs, each applied by `commit`.
     public init(maxGroup: Int = 256, commit: @escaping Commit) {
@@ -44,12 +47,12 @@ public final class GroupCommit<Job: Sendable, Result: Sendable>: @unchecked Send
         // Whether to lead and joining the queue are one step, so no request joins a queue that
         // its last leader has left.
         let turn: Turn = await withCheckedContinuation { continuation in
-            let leads = lock.withLock {
-                if running {
-                    waiting.append(Waiter(job: job, continuation: continuation))
+            let leads = queue.withLock { queue in
+                if queue.running {
+                    queue.waiting.append(Waiter(job: job, continuation: continuation))
                     return false
                 }
-                running = true
+                queue.running = true
                 return true
             }
             if leads { continuation.resume(returning: .lead(queued: false)) }
@@ -63,16 +66,15 @@ public final class GroupCommit<Job: Sendable, Result: Sendable>: @unchecked Send
     }
 
     /// How many requests wait for the next group.
-    public var queued: Int { lock.withLock { waiting.count } }
+    public var queued: Int { queue.withLock { $0.waiting.count } }
 
     /// Runs one group: `own` (when this request leads from the start) and whoever waits, up to
     /// `maxGroup`; then hands the lead on, or ends the run.
     private func lead(own: Job?) async -> Swift.Result<Result, any Error> {
-        var group: [Waiter] = []
-        lock.withLock {
-            let take = min(waiting.count, own == nil ? maxGroup : maxGroup - 1)
-            group = Array(waiting.prefix(take))
-            waiting.removeFirst(take)
+        let group: [Waiter] = queue.withLock { queue in
+            let take = min(queue.waiting.count, own == nil ? maxGroup : maxGroup - 1)
+            defer { queue.waiting.removeFirst(take) }
+            return Array(queue.waiting.prefix(take))
         }
         // A leader handed the lead is the first of its group: it is not resumed again.
         var jobs = group.map(\.job)
@@ -87,12 +89,12 @@ public final class GroupCommit<Job: Sendable, Result: Sendable>: @unchecked Send
         } catch {
             results = Array(repeating: .failure(error), count: jobs.count)
         }
-        let next: Waiter? = lock.withLock {
-            if waiting.isEmpty {
-                running = false
+        let next: Waiter? = queue.withLock { queue in
+            if queue.waiting.isEmpty {
+                queue.running = false
                 return nil
             }
-            return waiting[0]
+            return queue.waiting[0]
         }
         for (waiter, result) in zip(resumed, results.dropFirst()) { waiter.continuation.resume(returning: .done(result)) }
         next?.continuation.resume(returning: .lead(queued: true))

@@ -1,4 +1,5 @@
 #if SyncServer
+import EngineSupport
 import Foundation
 import Logging
 import NIOSSL
@@ -388,12 +389,10 @@ public final class PostgresRegisterStorage: RegisterStorage {
 }
 
 /// Set once, read from any task.
-// @unchecked: `value` is read and written under `lock` only.
-final class PreparedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+final class PreparedFlag: Sendable {
+    private let value = Locked(false)
 
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }
 #endif

@@ -1,4 +1,5 @@
 #if SyncServer
+import EngineSupport
 import Foundation
 import Prometheus
 
@@ -55,10 +56,8 @@ struct RequestKey: Hashable {
 }
 
 /// The request counters by their labels.
-// @unchecked: `counters` is read and written under `lock` only.
-final class RequestCounters: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counters: [RequestKey: Counter] = [:]
+final class RequestCounters: Sendable {
+    private let counters = Locked<[RequestKey: Counter]>([:])
 
     /// At most this many are kept (methods are the client's to choose); others are looked up
     /// in the registry each time.
@@ -66,7 +65,7 @@ final class RequestCounters: @unchecked Sendable {
 
     /// The counter of `key`, made by `make` the first time.
     func counter(_ key: RequestKey, make: () -> Counter) -> Counter {
-        lock.withLock {
+        counters.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = make()
             if counters.count < Self.capacity { counters[key] = counter }

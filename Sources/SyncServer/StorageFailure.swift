@@ -1,4 +1,5 @@
 #if SyncServer
+import EngineSupport
 import Foundation
 import GRDB
 import Hummingbird
@@ -30,18 +31,16 @@ enum StorageFailure {
 
 /// Whether the last write to the store failed, and why: `/health` reports a store every write
 /// fails on, though it still answers reads.
-// @unchecked: `failure` is read and written under `lock` only.
-public final class WriteHealth: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failure: String?
+public final class WriteHealth: Sendable {
+    private let failure = Locked<String?>(nil)
 
     public init() {}
 
     /// The reason the last write failed, nil after a write that succeeded.
-    public var lastFailure: String? { lock.withLock { failure } }
+    public var lastFailure: String? { failure.withLock { $0 } }
 
-    func succeeded() { lock.withLock { failure = nil } }
+    func succeeded() { failure.withLock { $0 = nil } }
 
-    func failed(_ reason: String) { lock.withLock { failure = reason } }
+    func failed(_ reason: String) { failure.withLock { $0 = reason } }
 }
 #endif

@@ -1,4 +1,5 @@
 #if SyncServer
+import EngineSupport
 import Foundation
 
 /// The users of the tokens the server found lately, so that a request does not read the token
@@ -12,15 +13,13 @@ import Foundation
 /// - Only found tokens are kept, so a new token passes at its first request, and an unknown one
 ///   is read every time. At most `capacity` entries are kept: when it is full, expired entries
 ///   go, then all of them.
-public final class TokenCache: @unchecked Sendable {
-    // @unchecked: `entries` is read and written under `lock` only; the clock is a @Sendable function.
+public final class TokenCache: Sendable {
     public static let defaultLifetime: Duration = .seconds(1)
 
     private let lifetime: UInt64
     private let capacity: Int
     private let now: @Sendable () -> UInt64
-    private let lock = NSLock()
-    private var entries: [[UInt8]: (user: StoredUser, expires: UInt64)] = [:]
+    private let entries = Locked<[[UInt8]: (user: StoredUser, expires: UInt64)]>([:])
 
     /// A cache whose entries answer for `lifetime`. `now` is a monotonic clock in nanoseconds
     /// (tests pass their own).
@@ -36,13 +35,13 @@ public final class TokenCache: @unchecked Sendable {
     /// answer is kept when it found one.
     public func user(forTokenHash hash: [UInt8], lookup: () async throws -> StoredUser?) async throws -> StoredUser? {
         let started = now()
-        if let entry = lock.withLock({ entries[hash] }), entry.expires > started { return entry.user }
+        if let entry = entries.withLock({ $0[hash] }), entry.expires > started { return entry.user }
         guard let user = try await lookup() else {
             forget(tokenHash: hash)
             return nil
         }
         let expires = started &+ lifetime
-        lock.withLock {
+        entries.withLock { entries in
             if entries.count >= capacity, entries[hash] == nil {
                 let time = now()
                 entries = entries.filter { $0.value.expires > time }
@@ -55,10 +54,10 @@ public final class TokenCache: @unchecked Sendable {
 
     /// Forgets a token (it was revoked): its next request reads the token table.
     public func forget(tokenHash hash: [UInt8]) {
-        _ = lock.withLock { entries.removeValue(forKey: hash) }
+        _ = entries.withLock { $0.removeValue(forKey: hash) }
     }
 
     /// How many tokens are kept.
-    public var count: Int { lock.withLock { entries.count } }
+    public var count: Int { entries.withLock { $0.count } }
 }
 #endif

@@ -1,31 +1,35 @@
 import Dispatch
+import EngineSupport
 import Foundation
 
 /// Runs one function per part of a job on every core (`DispatchQueue.concurrentPerform`) and
 /// keeps each part's result. CPU work only: no part waits on anything.
-final class ParallelParts<Result>: @unchecked Sendable {
-    // @unchecked: each part writes only its own slot, under `lock`, and `results` is read after
-    // `run` returns, when every part has finished.
-    private let lock = NSLock()
-    private var slots: [Result?]
+final class ParallelParts<Result>: Sendable {
+    /// Each part writes only its own slot; `results` is read after `run` returns, when every
+    /// part has finished.
+    private let slots: Locked<[Result?]>
+    private let count: Int
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) {
+        self.count = count
+        slots = Locked(Array(repeating: nil, count: count))
+    }
 
     /// Runs `work` for parts 0..<count, in parallel when there is more than one.
     func run(_ work: @Sendable (Int) -> Result) {
-        if slots.count == 1 {
+        if count == 1 {
             let result = work(0)
-            lock.withLock { slots[0] = result }
+            slots.withLock { $0[0] = result }
             return
         }
-        DispatchQueue.concurrentPerform(iterations: slots.count) { part in
+        DispatchQueue.concurrentPerform(iterations: count) { part in
             let result = work(part)
-            lock.withLock { slots[part] = result }
+            slots.withLock { $0[part] = result }
         }
     }
 
     /// Every part's result, in part order.
-    var results: [Result] { lock.withLock { slots.map { $0! } } }
+    var results: [Result] { slots.withLock { $0.map { $0! } } }
 }
 
 /// A fixed-size buffer that parallel parts write at disjoint positions, then read as an array.

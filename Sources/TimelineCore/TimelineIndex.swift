@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 
 /// Lookup structures over a timeline, built once and shared by every strategy:
@@ -9,42 +10,33 @@ import Foundation
 /// - a word index over the texts, built on first use
 ///
 /// Immutable after creation and safe to share between threads.
-// @unchecked: the timeline and arrays are immutable; the lazily built id table, lookups, text index and attachments are set under their locks.
-public final class TimelineIndex: @unchecked Sendable {
+public final class TimelineIndex: Sendable {
     public let timeline: Timeline
     /// The id table, built once lookups show the index is used for more than a few: a single
     /// restore that finds its post by id scans the ids instead (about 10 ms at a million posts,
     /// against 250 ms to build the table).
-    private let positionsLock = NSLock()
-    private var builtPositions: [String: Int32]?
-    private var idLookups = 0
+    private let positions = Locked<(table: [String: Int32]?, lookups: Int)>((nil, 0))
     /// Lookups answered by a scan before the id table is built.
     static let scannedLookups = 3
     /// `offsets[i]` is the y of post i's top edge; `offsets[count]` is the content height.
     private let offsets: [Double]
     /// The time order and its times (sorted on first use, since a restore that finds its post
     /// by id never needs them), and an id table when the lookups were mapped from a file.
-    private let timeOrderLock = NSLock()
-    private var builtLookups: TimelineLookups?
+    private let builtLookups: Locked<TimelineLookups?>
     /// The lookups given at creation when they carry an id table: set once, read without a lock.
     private let keptIds: TimelineLookups?
-    private let attachmentsLock = NSLock()
-    private var attachments: [ObjectIdentifier: any Sendable] = [:]
-    private let textIndexLock = NSLock()
-    private var builtTextIndex: TextIndex?
-    private var builtTextIndexNanoseconds: UInt64?
+    private let attachments = Locked<[ObjectIdentifier: any Sendable]>([:])
+    /// The text index and how long building it took (0 when it was given).
+    private let builtTextIndex: Locked<(index: TextIndex, nanoseconds: UInt64)?>
 
     /// The index of `timeline`. A `textIndex` over its posts' texts, in display order, and
     /// `lookups` of its posts (both mapped from a store, say) are used instead of making them;
     /// ones of another number of posts are ignored.
     public init(_ timeline: Timeline, textIndex: TextIndex? = nil, lookups: TimelineLookups? = nil) {
         self.timeline = timeline
-        if let textIndex, textIndex.textCount == timeline.posts.count {
-            builtTextIndex = textIndex
-            builtTextIndexNanoseconds = 0
-        }
+        builtTextIndex = Locked(textIndex.flatMap { $0.textCount == timeline.posts.count ? ($0, 0) : nil })
         let given = lookups.flatMap { $0.order.count == timeline.posts.count ? $0 : nil }
-        builtLookups = given
+        builtLookups = Locked(given)
         keptIds = given.flatMap { $0.idSlots.isEmpty ? nil : $0 }
         let posts = timeline.posts
         var offsets = [Double](repeating: 0, count: posts.count + 1)
@@ -72,12 +64,12 @@ public final class TimelineIndex: @unchecked Sendable {
 
     /// The time order and the other lookups: given, or sorted on first use.
     var lookups: TimelineLookups {
-        timeOrderLock.lock()
-        defer { timeOrderLock.unlock() }
-        if let builtLookups { return builtLookups }
-        let built = TimelineLookups.sorted(timeline.posts.map { $0.createdAt.timeIntervalSince1970 })
-        builtLookups = built
-        return built
+        builtLookups.withLock { built in
+            if let built { return built }
+            let sorted = TimelineLookups.sorted(timeline.posts.map { $0.createdAt.timeIntervalSince1970 })
+            built = sorted
+            return sorted
+        }
     }
 
     /// Display indexes ordered by (createdAt, display index): a copy, for readers that walk all
@@ -115,31 +107,27 @@ public final class TimelineIndex: @unchecked Sendable {
     /// The display index of the post with `id` (its first occurrence).
     public func index(of id: String) -> Int? {
         if let keptIds { return timeline.posts.withUnsafeBufferPointer { keptIds.index(of: id, in: $0) } }
-        positionsLock.lock()
-        if let builtPositions {
-            positionsLock.unlock()
-            return builtPositions[id].map(Int.init)
-        }
-        idLookups += 1
-        if idLookups > TimelineIndex.scannedLookups {
+        let table = positions.withLock { state -> [String: Int32]? in
+            if let table = state.table { return table }
+            state.lookups += 1
+            guard state.lookups > TimelineIndex.scannedLookups else { return nil }
             let built = buildPositions()
-            builtPositions = built
-            positionsLock.unlock()
-            return built[id].map(Int.init)
+            state.table = built
+            return built
         }
-        positionsLock.unlock()
+        if let table { return table[id].map(Int.init) }
         return timeline.posts.withUnsafeBufferPointer { buffer in buffer.firstIndex { $0.id == id } }
     }
 
     /// A structure derived from this index by another module (a plugin's columnar view, say),
     /// built by `make` on first need and kept as long as the index, under `key`.
     public func attachment<T: Sendable>(_ key: ObjectIdentifier, make: () -> T) -> T {
-        attachmentsLock.lock()
-        defer { attachmentsLock.unlock() }
-        if let existing = attachments[key] as? T { return existing }
-        let made = make()
-        attachments[key] = made
-        return made
+        attachments.withLock { attachments in
+            if let existing = attachments[key] as? T { return existing }
+            let made = make()
+            attachments[key] = made
+            return made
+        }
     }
 
     /// `count + 1` offsets: the y of each post's top edge, then the content height.
@@ -202,22 +190,19 @@ public final class TimelineIndex: @unchecked Sendable {
 
     /// The word index over the posts' texts, built on first use.
     public var textIndex: TextIndex {
-        textIndexLock.lock()
-        defer { textIndexLock.unlock() }
-        if let builtTextIndex { return builtTextIndex }
-        let started = DispatchTime.now().uptimeNanoseconds
-        let built = TextIndex(posts.map { $0.text ?? "" })
-        builtTextIndex = built
-        builtTextIndexNanoseconds = DispatchTime.now().uptimeNanoseconds &- started
-        return built
+        builtTextIndex.withLock { built in
+            if let built { return built.index }
+            let started = DispatchTime.now().uptimeNanoseconds
+            let index = TextIndex(posts.map { $0.text ?? "" })
+            built = (index, DispatchTime.now().uptimeNanoseconds &- started)
+            return index
+        }
     }
 
     /// How long building the text index took, once it is built (0 when it was given); nil
     /// before. Lets a caller that
     /// times a restoration leave out this one-time cost.
     public var textIndexBuildNanoseconds: UInt64? {
-        textIndexLock.lock()
-        defer { textIndexLock.unlock() }
-        return builtTextIndexNanoseconds
+        builtTextIndex.withLock { $0?.nanoseconds }
     }
 }

@@ -1,4 +1,5 @@
 import EngineConfiguration
+import EngineSupport
 import Foundation
 import HTTPExchange
 import PositionSync
@@ -35,7 +36,8 @@ public final class TimelineEngine: @unchecked Sendable {
         public var trace: [StageVerdict]
     }
 
-    private let lock = NSLock()
+    /// Guards every mutable property below (`locked`).
+    private let lock = Locked(())
     private var configuration: TimelineConfiguration
     private var pipeline: Pipeline
     private var tracker: PositionTracker
@@ -172,9 +174,7 @@ public final class TimelineEngine: @unchecked Sendable {
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        try lock.withLock { _ in try body() }
     }
 
     /// Applies every section of `configuration` at once: the pipeline, the resume policy, the

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import EngineSupport
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -13,12 +14,11 @@ import ValueTree
 /// Only a regular file is a log file: a FIFO would block every command until something read it,
 /// and a device is no log. When a write fails (a full disk), the sink says so once on standard
 /// error and writes every later record there, as JSON lines; it never stops the process.
-// @unchecked: the descriptor and `failed` are used under `lock` only.
-public final class JSONLinesLogSink: LogSink, @unchecked Sendable {
+public final class JSONLinesLogSink: LogSink, Sendable {
     private let descriptor: Int32
     private let path: String
-    private let lock = NSLock()
-    private var failed = false
+    /// Whether a write failed; held while writing, so that records keep their order.
+    private let failed = Locked(false)
 
     /// Opens (creating if needed) the regular file at `path` for appending.
     public init(path: String) throws {
@@ -52,18 +52,18 @@ public final class JSONLinesLogSink: LogSink, @unchecked Sendable {
     }
 
     /// True once a write failed and records go to standard error.
-    var hasFailed: Bool { lock.withLock { failed } }
+    var hasFailed: Bool { failed.withLock { $0 } }
 
     public func write(_ record: LogRecord) {
         let line = Data((JSONLinesLogSink.format(record) + "\n").utf8)
-        lock.lock()
-        defer { lock.unlock() }
-        if !failed, let code = DescriptorWriter.write(line, to: descriptor) {
-            failed = true
-            let warning = "warning: the log file \(path) cannot be written (\(DescriptorWriter.message(code))); records go to standard error from now on\n"
-            _ = DescriptorWriter.write(Data(warning.utf8), to: STDERR_FILENO)
+        failed.withLock { failed in
+            if !failed, let code = DescriptorWriter.write(line, to: descriptor) {
+                failed = true
+                let warning = "warning: the log file \(path) cannot be written (\(DescriptorWriter.message(code))); records go to standard error from now on\n"
+                _ = DescriptorWriter.write(Data(warning.utf8), to: STDERR_FILENO)
+            }
+            if failed { _ = DescriptorWriter.write(line, to: STDERR_FILENO) }
         }
-        if failed { _ = DescriptorWriter.write(line, to: STDERR_FILENO) }
     }
 
     /// The JSON object of one record, on one line.

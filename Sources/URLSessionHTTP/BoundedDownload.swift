@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -7,8 +8,7 @@ import HTTPExchange
 /// One URLSession data task whose body may not exceed a limit: an answer that announces more,
 /// or sends more, is cancelled as it arrives instead of being buffered whole. Cancelling the
 /// calling task cancels the request.
-// @unchecked: URLSession calls the delegate on its own queue; the received bytes and the continuation are touched under `lock` only.
-final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class BoundedDownload: NSObject, URLSessionDataDelegate, Sendable {
     /// The body was larger than the limit.
     struct TooLarge: Error {
         let limit: Int
@@ -19,17 +19,21 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let location: URL
     }
 
+    /// What the delegate's calls, on URLSession's queue, have received so far.
+    private struct Received {
+        var refusedRedirect: URL?
+        /// Redirects followed so far, and the one beyond `HTTPExchanges.maximumRedirects`, refused.
+        var redirects = 0
+        var redirectBeyondLimit: URL?
+        var body = Data()
+        var response: URLResponse?
+        var tooLarge = false
+        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+    }
+
     private let limit: Int
     private let followsOtherOrigins: Bool
-    private var refusedRedirect: URL?
-    /// Redirects followed so far, and the one beyond `HTTPExchanges.maximumRedirects`, refused.
-    private var redirects = 0
-    private var redirectBeyondLimit: URL?
-    private let lock = NSLock()
-    private var body = Data()
-    private var response: URLResponse?
-    private var tooLarge = false
-    private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+    private let received = Locked(Received())
 
     private init(limit: Int, followsOtherOrigins: Bool) {
         self.limit = limit
@@ -45,7 +49,7 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let task = session.dataTask(with: request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                download.lock.withLock { download.continuation = continuation }
+                download.received.withLock { $0.continuation = continuation }
                 task.resume()
             }
         } onCancel: {
@@ -56,9 +60,9 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let tooLong = response.expectedContentLength > Int64(limit)
-        lock.withLock {
-            self.response = response
-            if tooLong { tooLarge = true }
+        received.withLock {
+            $0.response = response
+            if tooLong { $0.tooLarge = true }
         }
         completionHandler(tooLong ? .cancel : .allow)
     }
@@ -68,10 +72,10 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         var next = request
-        let beyondLimit = lock.withLock {
-            redirects += 1
-            if redirects > HTTPExchanges.maximumRedirects { redirectBeyondLimit = request.url ?? response.url }
-            return redirectBeyondLimit != nil
+        let beyondLimit = received.withLock { received in
+            received.redirects += 1
+            if received.redirects > HTTPExchanges.maximumRedirects { received.redirectBeyondLimit = request.url ?? response.url }
+            return received.redirectBeyondLimit != nil
         }
         if beyondLimit {
             completionHandler(nil)
@@ -79,7 +83,7 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
         if let from = task.originalRequest?.url, let to = request.url, !HTTPExchanges.sameOrigin(from, to) {
             guard followsOtherOrigins else {
-                lock.withLock { refusedRedirect = to }
+                received.withLock { $0.refusedRedirect = to }
                 completionHandler(nil)
                 return
             }
@@ -89,23 +93,24 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let exceeded = lock.withLock {
-            body.append(data)
-            if body.count > limit { tooLarge = true }
-            return tooLarge
+        let exceeded = received.withLock { received in
+            received.body.append(data)
+            if received.body.count > limit { received.tooLarge = true }
+            return received.tooLarge
         }
         if exceeded { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, result): (CheckedContinuation<(Data, URLResponse), any Error>?, Result<(Data, URLResponse), any Error>) = lock.withLock {
-            defer { self.continuation = nil }
-            if tooLarge { return (self.continuation, .failure(TooLarge(limit: limit))) }
-            if let refusedRedirect { return (self.continuation, .failure(RefusedRedirect(location: refusedRedirect))) }
-            if let redirectBeyondLimit { return (self.continuation, .failure(HTTPExchangeError.tooManyRedirects(to: redirectBeyondLimit))) }
-            if let error { return (self.continuation, .failure(error)) }
-            guard let response else { return (self.continuation, .failure(URLError(.badServerResponse))) }
-            return (self.continuation, .success((body, response)))
+        let (continuation, result): (CheckedContinuation<(Data, URLResponse), any Error>?, Result<(Data, URLResponse), any Error>) = received.withLock { received in
+            let continuation = received.continuation
+            received.continuation = nil
+            if received.tooLarge { return (continuation, .failure(TooLarge(limit: limit))) }
+            if let refusedRedirect = received.refusedRedirect { return (continuation, .failure(RefusedRedirect(location: refusedRedirect))) }
+            if let beyond = received.redirectBeyondLimit { return (continuation, .failure(HTTPExchangeError.tooManyRedirects(to: beyond))) }
+            if let error { return (continuation, .failure(error)) }
+            guard let response = received.response else { return (continuation, .failure(URLError(.badServerResponse))) }
+            return (continuation, .success((received.body, response)))
         }
         continuation?.resume(with: result)
     }

@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 import StrategyKit
 import SyncModel
@@ -35,18 +36,16 @@ public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
     }
 
     /// Where the transport finds its store: the system's on Apple platforms, none elsewhere.
-    // @unchecked: `store` is read and written under `lock` only.
-    public final class Backend: @unchecked Sendable {
-        private let lock = NSLock()
-        private var store: (any UbiquitousKeyValueStore)?
+    public final class Backend: Sendable {
+        private let store: Locked<(any UbiquitousKeyValueStore)?>
 
         init(_ store: (any UbiquitousKeyValueStore)?) {
-            self.store = store
+            self.store = Locked(store)
         }
 
         public var current: (any UbiquitousKeyValueStore)? {
-            get { lock.withLock { store } }
-            set { lock.withLock { store = newValue } }
+            get { store.withLock { $0 } }
+            set { store.withLock { $0 = newValue } }
         }
     }
 

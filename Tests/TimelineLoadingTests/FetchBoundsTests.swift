@@ -1,4 +1,5 @@
 import CausalFurthest
+import EngineSupport
 import Foundation
 import HTTPExchange
 import PostWindow
