@@ -23,6 +23,14 @@ import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# The places that make a lock of their own, each for its reason.
+OWN_LOCKS = {
+    "Sources/EngineSupport/Locked.swift": "the one lock type",
+    "Sources/TimelineEngine/TimelineEngineFacade.swift":
+        "the façade's state is many properties under one lock until it runs as a service; a `Locked(())` in its place "
+        "made ThreadSanitizer report the zero-sized value's accesses as races",
+}
+
 ALLOWED = {
     "Sources/TimelineStore/TimelineStore.swift":
         "the store's API is synchronous (GRDB's): opening waits for another process's migration or lock; async callers go through OffPool",
@@ -97,7 +105,7 @@ for folder in ("Sources", "Strategies", "Tests"):
                     print(f"{relative}:{number}: @unchecked Sendable without a `// @unchecked: why` line beside it")
                     found += 1
             # One lock type: `Locked` (EngineSupport) is the only place a lock is made.
-            if re.search(r"\b(NSLock|NSRecursiveLock|os_unfair_lock|pthread_mutex_t)\b", code) and relative != "Sources/EngineSupport/Locked.swift" \
+            if re.search(r"\b(NSLock|NSRecursiveLock|os_unfair_lock|pthread_mutex_t)\b", code) and relative not in OWN_LOCKS \
                     and not relative.startswith("Tests/"):
                 print(f"{relative}:{number}: a lock of its own; keep the state in a `Locked` (EngineSupport) instead")
                 found += 1

@@ -1,5 +1,4 @@
 import EngineConfiguration
-import EngineSupport
 import Foundation
 import HTTPExchange
 import PositionSync
@@ -36,8 +35,7 @@ public final class TimelineEngine: @unchecked Sendable {
         public var trace: [StageVerdict]
     }
 
-    /// Guards every mutable property below (`locked`).
-    private let lock = Locked(())
+    private let lock = NSLock()
     private var configuration: TimelineConfiguration
     private var pipeline: Pipeline
     private var tracker: PositionTracker
@@ -174,7 +172,9 @@ public final class TimelineEngine: @unchecked Sendable {
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        try lock.withLock { _ in try body() }
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 
     /// Applies every section of `configuration` at once: the pipeline, the resume policy, the
