@@ -132,10 +132,7 @@ extension TimelineStore {
             let record = register.localWrite(saved, key: key, stamp: stamp, sequence: sequence, savedAt: date, explicit: explicit, ordered: ordered,
                                              visit: visit, clocks: Self.clockEstimates(from: values["clockEstimates"]).offsets)
             try Self.storeHead(record, db, snapshotJSON: json)
-            // The outbox names the write; the write itself is its device's head.
-            try db.cachedStatement(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [scope.account, scope.timeline, saved == nil ? "tombstone" : "position", stamp.description,
-                                     date.timeIntervalSince1970])
+            try Self.enqueue(record, kind: saved == nil ? "tombstone" : "position", at: date, db)
             return record
         }
     }
@@ -183,8 +180,7 @@ extension TimelineStore {
                             continue
                         }
                         try Self.storeHead(republished, db)
-                        try db.cachedStatement(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)")
-                            .execute(arguments: [key.account, key.timeline, "clocks", republished.stamp.description, date.timeIntervalSince1970])
+                        try Self.enqueue(republished, kind: "clocks", at: date, db)
                     }
                 }
             }
@@ -450,6 +446,14 @@ extension TimelineStore {
     static func contextText(_ vector: VersionVector) -> String {
         // Sequence numbers above Int64.max cannot be written as one; they are left out.
         vector.isEmpty ? "{}" : IntegerMap.encode(vector.entries.compactMap { entry in Int64(exactly: entry.sequence).map { (entry.device, $0) } })
+    }
+
+    /// Puts `record`, this device's head, in the outbox: the entry names the write (`kind`: a
+    /// position, a tombstone, or the head published again with new clock bounds); the write
+    /// itself is the head, which the next push sends.
+    static func enqueue(_ record: PositionRecord, kind: String, at date: Date, _ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [record.key.account, record.key.timeline, kind, record.stamp.description, date.timeIntervalSince1970])
     }
 
     /// Writes `record` as its device's head of its register.
