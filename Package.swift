@@ -275,7 +275,7 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "SyncServer", "SyncModel", "TimelineCore", "TestSupport", "TimelineStore", "PositionSync", "CausalFurthest", "Directory", "HTTP",
+                "SyncServer", "SyncModel", "EngineConfiguration", "TimelineCore", "TestSupport", "TimelineStore", "PositionSync", "CausalFurthest", "Directory", "HTTP",
                 "NIOHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,14 +1,15 @@
 #!/bin/sh
-# Regenerates everything derived from the strategies' declarations, after adding a strategy
-# (its folder plus its name in `strategyNames` in Package.swift) or changing one's parameters
-# or summary:
+# Regenerates everything derived from the declarations of strategies and configuration keys,
+# after adding a strategy (its folder plus its name in `strategyNames` in Package.swift) or
+# changing a strategy's parameters or summary, or a configuration key:
 #   - Sources/RestorationEngine/BuiltInStrategies.swift, the registry's list of built-ins;
-#   - schemas/SocialFusionTimelineConfiguration.schema.json, composed from the registry, and
-#     its copy embedded in the library (schemas/embed-in-sources.sh);
+#   - schemas/SocialFusionTimelineConfiguration.schema.json, composed from the settings'
+#     declarations and the registry, and its copy embedded in the library
+#     (schemas/embed-in-sources.sh);
 #   - schemas/SocialFusionTimelineConfiguration.file.schema.json;
 #   - the table of strategies in Strategies/README.md.
-# Tests fail until these are in step. Run it again if it says the schema changed: the embedded
-# copy is compiled into the engine, so a second pass confirms the fixed point.
+# Tests fail until these are in step. One build: the composition is made from the
+# declarations, never from the embedded copy.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top="$here/.."
@@ -16,15 +17,8 @@ cd "$top"
 python3 Strategies/generate-built-ins.py
 swift build --product engine -q
 engine=$(swift build --show-bin-path)/engine
-schema=schemas/SocialFusionTimelineConfiguration.schema.json
-"$engine" schema print --compose > "$schema.new"
-if cmp -s "$schema" "$schema.new"; then
-  rm "$schema.new"
-else
-  mv "$schema.new" "$schema"
-  schemas/embed-in-sources.sh
-  swift build --product engine -q
-fi
+"$engine" schema print --compose > schemas/SocialFusionTimelineConfiguration.schema.json
+schemas/embed-in-sources.sh
 "$engine" schema print --file > schemas/SocialFusionTimelineConfiguration.file.schema.json
 python3 - "$engine" <<'PY'
 import re, subprocess, sys

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Copies the configuration schema into the library, so that the `engine` binary and every app
 # validate with exactly this file even when they are installed without the repository.
-# Run it after editing SocialFusionTimelineConfiguration.schema.json; a test fails until you do.
+# Strategies/generate.sh runs it after writing the schema; a test fails until the two agree.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 schema="$here/SocialFusionTimelineConfiguration.schema.json"

@@ -100,7 +100,7 @@ struct TimelineFetchCommand: AsyncParsableCommand {
         }
         progress.finish()
         switch format {
-        case .text: print(report, source: parsed, policyName: (configuration.network.policy ?? DefaultComponents.networkPolicy).name)
+        case .text: print(report, source: parsed, policyName: configuration.network.policy.name)
         case .json: Console.outRaw((try? JSONWriter(style: .pretty).write(Self.value(of: report, source: parsed))) ?? "{}\n")
         }
         if let error = report.error {

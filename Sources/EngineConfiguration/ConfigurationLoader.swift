@@ -205,10 +205,8 @@ public struct ConfigurationLoader: Sendable {
     private func finish(_ diagnostics: [ConfigurationDiagnostic], document: Value?, format: ConfigurationFormat?) -> LoadedConfiguration {
         let sanitized = ConfigurationLoader.sanitize(document ?? Value(.dictionary([:])), schema: schema)
         let resolved = DefaultsResolver.fill(sanitized, schema: schema.document)
-        let explicitPipeline = sanitized["Restoration"]?["Pipeline"] != nil
         return LoadedConfiguration(
-            configuration: TimelineConfiguration(resolved: resolved, explicitPipeline: explicitPipeline,
-                                                 explicitCachePolicy: sanitized["TimelineCache"]?["Policy"] != nil),
+            configuration: TimelineConfiguration(resolved: resolved, given: sanitized),
             diagnostics: diagnostics, document: document, resolved: resolved, format: format)
     }
 

@@ -307,12 +307,12 @@ extension ConfigurationSchema {
           "title": "Composition",
           "description": "How stages combine: FirstMatch takes the first candidate whose confidence reaches MinimumConfidence; BestConfidence runs every stage and takes the most confident; WeightedVote sums each stage's Weight per candidate.",
           "type": "string",
+          "default": "FirstMatch",
           "enum": [
             "FirstMatch",
             "BestConfidence",
             "WeightedVote"
-          ],
-          "default": "FirstMatch"
+          ]
         },
         "MinimumConfidence": {
           "title": "Minimum confidence",
@@ -842,71 +842,6 @@ extension ConfigurationSchema {
             },
             "required": [
               "Stages"
-            ],
-            "additionalProperties": false
-          }
-        }
-      ]
-    },
-    "sink": {
-      "title": "Log sink",
-      "description": "One log destination: the sink's name under Sink, and its options beside it.",
-      "type": "object",
-      "properties": {
-        "Sink": {
-          "title": "Sink",
-          "description": "The registered name. Stderr: Human-readable lines on standard error. JSONLines: One JSON object per line, appended to the file at Path.",
-          "type": "string",
-          "enum": [
-            "Stderr",
-            "JSONLines"
-          ]
-        }
-      },
-      "required": [
-        "Sink"
-      ],
-      "allOf": [
-        {
-          "if": {
-            "properties": {
-              "Sink": {
-                "const": "Stderr"
-              }
-            },
-            "required": [
-              "Sink"
-            ]
-          },
-          "then": {
-            "properties": {
-              "Sink": true
-            },
-            "additionalProperties": false
-          }
-        },
-        {
-          "if": {
-            "properties": {
-              "Sink": {
-                "const": "JSONLines"
-              }
-            },
-            "required": [
-              "Sink"
-            ]
-          },
-          "then": {
-            "properties": {
-              "Sink": true,
-              "Path": {
-                "description": "The file the records are appended to.",
-                "type": "string",
-                "minLength": 1
-              }
-            },
-            "required": [
-              "Path"
             ],
             "additionalProperties": false
           }
@@ -1679,6 +1614,71 @@ extension ConfigurationSchema {
           }
         ]
       }
+    },
+    "sink": {
+      "title": "Log sink",
+      "description": "One log destination: the sink's name under Sink, and its options beside it.",
+      "type": "object",
+      "properties": {
+        "Sink": {
+          "title": "Sink",
+          "description": "The registered name. Stderr: Human-readable lines on standard error. JSONLines: One JSON object per line, appended to the file at Path.",
+          "type": "string",
+          "enum": [
+            "Stderr",
+            "JSONLines"
+          ]
+        }
+      },
+      "required": [
+        "Sink"
+      ],
+      "allOf": [
+        {
+          "if": {
+            "properties": {
+              "Sink": {
+                "const": "Stderr"
+              }
+            },
+            "required": [
+              "Sink"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Sink": true
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Sink": {
+                "const": "JSONLines"
+              }
+            },
+            "required": [
+              "Sink"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Sink": true,
+              "Path": {
+                "description": "The file the records are appended to.",
+                "type": "string",
+                "minLength": 1
+              }
+            },
+            "required": [
+              "Path"
+            ],
+            "additionalProperties": false
+          }
+        }
+      ]
     }
   }
 }

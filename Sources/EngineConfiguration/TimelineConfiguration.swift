@@ -12,14 +12,38 @@ public struct TimelineConfiguration: Sendable, Equatable {
     public var resume: ResumeSettings
     public var sync: SyncSettings
     public var logging: LoggingSettings
+    /// The plugin libraries to load, as the file lists them (`Plugins`).
+    public var plugins: [String]
     /// The whole resolved configuration, for values read by key path.
     public let resolved: Value
+
+    /// The sections, in the order the schema lists them.
+    public static let sections: [any ConfigurationSection.Type] = [
+        PositionPersistenceSettings.self, PerformanceSettings.self, DebugSettings.self, TimelineCacheSettings.self,
+        NetworkSettings.self, RestorationSettings.self, ResumeSettings.self, SyncSettings.self, LoggingSettings.self,
+    ]
+
+    /// `Plugins`, the one key outside every section.
+    public static let pluginsKey = SettingDeclaration(name: "Plugins", schema: .dictionary([
+        ("title", .string("Plugins")),
+        ("description", .string("Strategy plugins to load: shared libraries built against the plugin ABI (docs/PLUGINS.md), as paths absolute or relative to this file. Their strategies can then be named in the pipeline, and engine validate checks their parameters. A plugin runs in the process with the engine's rights: list only libraries you trust.")),
+        ("type", .string("array")), ("items", .dictionary([("type", .string("string")), ("minLength", .integer(1))])),
+        ("default", .array([])),
+    ]))
 
     /// The configuration of an empty file: every key at its schema default.
     public static let defaults: TimelineConfiguration = {
         let resolved = DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.embedded.document)
-        return TimelineConfiguration(resolved: resolved, explicitPipeline: false, explicitCachePolicy: false)
+        return TimelineConfiguration(resolved: resolved, given: Value(.dictionary([:])))
     }()
+
+    /// Every key at its declared default, read without the composed schema: what the schema
+    /// composer derives defaults from, so that a changed declaration needs no second build.
+    /// Keys whose type a strategy parameter declares (`InheritedSetting`) are nil here.
+    public static var declaredDefaults: TimelineConfiguration {
+        TimelineConfiguration(resolved: DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.declared),
+                              given: Value(.dictionary([:])))
+    }
 
     /// The resolved value at a dotted key path (`Restoration.MinimumConfidence`), or nil.
     public func value(at keyPath: String) -> Value? {
@@ -28,108 +52,23 @@ public struct TimelineConfiguration: Sendable, Equatable {
         return current
     }
 
-    /// Builds the model from a resolved (valid, defaults filled) configuration value.
-    /// `explicitPipeline` and `explicitCachePolicy` say whether the file itself gave
-    /// `Restoration.Pipeline` and `TimelineCache.Policy`; otherwise they follow other keys.
-    init(resolved: Value, explicitPipeline: Bool, explicitCachePolicy: Bool) {
+    /// Builds the model from a resolved (valid, defaults filled) configuration value and the
+    /// file as given, which decides the keys that follow others when absent
+    /// (`Restoration.Pipeline`, `TimelineCache.Policy`).
+    init(resolved: Value, given: Value) {
         self.resolved = resolved
-        let persistence = SectionReader(resolved, "PositionPersistence")
-        positionPersistence = PositionPersistenceSettings(
-            enabled: persistence.bool("Enabled"),
-            smartRestoration: persistence.bool("SmartRestoration"),
-            maxHistorySize: persistence.int("MaxHistorySize"),
-            autoSaveInterval: persistence.double("AutoSaveInterval"),
-            autoSaveSettleDelay: persistence.double("AutoSaveSettleDelay"),
-            crossSessionSync: persistence.bool("CrossSessionSync"),
-            iCloudSyncEnabled: persistence.bool("iCloudSyncEnabled"),
-            fallbackStrategy: persistence.string("FallbackStrategy"))
-        let performance = SectionReader(resolved, "Performance")
-        self.performance = PerformanceSettings(
-            lazyLoadingEnabled: performance.bool("LazyLoadingEnabled"),
-            scrollBufferSize: performance.int("ScrollBufferSize"),
-            renderAheadCount: performance.int("RenderAheadCount"),
-            memoryWarningThreshold: performance.double("MemoryWarningThreshold"))
-        let debug = SectionReader(resolved, "Debug")
-        self.debug = DebugSettings(
-            timelineLogging: debug.bool("TimelineLogging"),
-            positionLogging: debug.bool("PositionLogging"),
-            syncLogging: debug.bool("SyncLogging"),
-            cacheLogging: debug.bool("CacheLogging"),
-            verboseMode: debug.bool("VerboseMode"))
-        let cache = SectionReader(resolved, "TimelineCache")
-        timelineCache = TimelineCacheSettings(
-            maxCacheSize: cache.int("MaxCacheSize"),
-            maxAge: cache.double("MaxAge"),
-            maxReadPosts: cache.int("MaxReadPosts"),
-            memoryPressureFloor: cache.int("MemoryPressureFloor"),
-            policy: explicitCachePolicy ? cache.components("Policy", nameKey: "Strategy") : nil)
-        let network = SectionReader(resolved, "Network")
-        self.network = NetworkSettings(
-            policy: network.component("Policy", nameKey: "Strategy"),
-            requestTimeout: network.double("RequestTimeout"),
-            fetchDeadline: network.double("FetchDeadline"),
-            reach: network.component("Reach", nameKey: "Strategy") ?? ComponentSpec(name: network.string("Reach")))
-        let restoration = SectionReader(resolved, "Restoration")
-        self.restoration = RestorationSettings(
-            pipeline: explicitPipeline ? restoration.components("Pipeline", nameKey: "Strategy") : nil,
-            composition: restoration.string("Composition"),
-            minimumConfidence: restoration.double("MinimumConfidence"),
-            anchorMaxAge: restoration.double("AnchorMaxAge"),
-            anchorVisibilityThreshold: restoration.double("AnchorVisibilityThreshold"))
-        let resume = SectionReader(resolved, "Resume")
-        self.resume = ResumeSettings(
-            hardCloseThreshold: resume.double("HardCloseThreshold"),
-            afterHardClose: resume.enumeration("AfterHardClose", default: .suggest),
-            silentRestoreConfidence: resume.double("SilentRestoreConfidence"))
-        let sync = SectionReader(resolved, "Sync")
-        self.sync = SyncSettings(
-            policy: sync.component("Policy", nameKey: "Strategy") ?? ComponentSpec(name: sync.string("Policy")),
-            transport: sync.component("Transport", nameKey: "Strategy") ?? ComponentSpec(name: sync.string("Transport")),
-            debounceInterval: sync.double("DebounceInterval"),
-            samePostDeadband: sync.double("SamePostDeadband"),
-            tombstoneGracePeriod: sync.double("TombstoneGracePeriod"),
-            maxClockOffset: sync.double("MaxClockOffset"))
-        let logging = SectionReader(resolved, "Logging")
-        self.logging = LoggingSettings(sinks: logging.components("Sinks", nameKey: "Sink"))
-    }
-}
-
-/// Reads typed values out of one resolved section. The resolver guarantees presence and
-/// validity; a value that is somehow missing reads as zero, false or the given default.
-private struct SectionReader {
-    let section: Value
-
-    init(_ configuration: Value, _ name: String) {
-        section = configuration[name] ?? Value(.dictionary([:]))
-    }
-
-    func bool(_ key: String) -> Bool { section[key]?.boolValue ?? false }
-
-    func int(_ key: String) -> Int {
-        guard let value = section[key] else { return 0 }
-        if let integer = value.integerValue { return integer.intValue ?? Int.max }
-        return Int(exactly: value.numberValue ?? 0) ?? 0
-    }
-
-    func double(_ key: String) -> Double { section[key]?.numberValue ?? 0 }
-
-    func string(_ key: String) -> String { section[key]?.stringValue ?? "" }
-
-    func enumeration<E: RawRepresentable>(_ key: String, default fallback: E) -> E where E.RawValue == String {
-        section[key]?.stringValue.flatMap(E.init(rawValue:)) ?? fallback
-    }
-
-    func components(_ key: String, nameKey: String) -> [ComponentSpec] {
-        (section[key]?.arrayValue ?? []).compactMap { Self.component($0, nameKey: nameKey) }
-    }
-
-    func component(_ key: String, nameKey: String) -> ComponentSpec? {
-        section[key].flatMap { Self.component($0, nameKey: nameKey) }
-    }
-
-    static func component(_ entry: Value, nameKey: String) -> ComponentSpec? {
-        guard var members = entry.dictionaryValue, let name = members[nameKey]?.value.stringValue else { return nil }
-        members.removeValue(forKey: nameKey)
-        return ComponentSpec(name: name, parameters: members)
+        func section<S: ConfigurationSection>(_ type: S.Type) -> S {
+            S(resolved: resolved[S.name], given: given[S.name])
+        }
+        positionPersistence = section(PositionPersistenceSettings.self)
+        performance = section(PerformanceSettings.self)
+        debug = section(DebugSettings.self)
+        timelineCache = section(TimelineCacheSettings.self)
+        network = section(NetworkSettings.self)
+        restoration = section(RestorationSettings.self)
+        resume = section(ResumeSettings.self)
+        sync = section(SyncSettings.self)
+        logging = section(LoggingSettings.self)
+        plugins = resolved[Self.pluginsKey.name]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }

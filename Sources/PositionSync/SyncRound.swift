@@ -1,3 +1,4 @@
+import EngineConfiguration
 import Foundation
 import Logging
 import SyncModel
@@ -73,7 +74,7 @@ public struct SyncRound: Sendable {
     public let maxClockOffset: TimeInterval
 
     public init(store: TimelineStore, components: SyncComponents, device: String, gracePeriod: TimeInterval,
-                maxClockOffset: TimeInterval = Double(HybridClock.defaultMaxOffset) / 1000) {
+                maxClockOffset: TimeInterval = SyncSettings().maxClockOffset) {
         self.store = store
         self.components = components
         self.device = device

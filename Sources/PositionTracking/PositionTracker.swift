@@ -1,3 +1,4 @@
+import EngineConfiguration
 import Foundation
 import TimelineCore
 
@@ -50,8 +51,12 @@ public struct PositionTracker: Sendable {
         /// How many neighbours to record on each side (NeighborAnchor's default Depth).
         public var neighborCount: Int
 
-        public init(autoSaveInterval: Double = 5, settleDelay: Double = 1, maxHistorySize: Int = 10,
-                    anchorVisibilityThreshold: Double = 0.3, anchorMaxAge: Double = 30, neighborCount: Int = 5) {
+        /// Settings given here; the others at their configuration keys' defaults.
+        public init(autoSaveInterval: Double = PositionPersistenceSettings().autoSaveInterval,
+                    settleDelay: Double = PositionPersistenceSettings().autoSaveSettleDelay,
+                    maxHistorySize: Int = PositionPersistenceSettings().maxHistorySize,
+                    anchorVisibilityThreshold: Double = RestorationSettings().anchorVisibilityThreshold,
+                    anchorMaxAge: Double = RestorationSettings().anchorMaxAge, neighborCount: Int = 5) {
             self.autoSaveInterval = autoSaveInterval
             self.settleDelay = settleDelay
             self.maxHistorySize = maxHistorySize

@@ -17,7 +17,10 @@ public struct ResumePolicy: Sendable, Equatable {
     public var afterHardClose: AfterHardClose
     public var silentRestoreConfidence: Double
 
-    public init(hardCloseThreshold: Double = 30, afterHardClose: AfterHardClose = .suggest, silentRestoreConfidence: Double = 0.8) {
+    /// A policy with these values; the others at their configuration keys' defaults.
+    public init(hardCloseThreshold: Double = ResumeSettings().hardCloseThreshold,
+                afterHardClose: AfterHardClose = ResumeSettings().afterHardClose,
+                silentRestoreConfidence: Double = ResumeSettings().silentRestoreConfidence) {
         self.hardCloseThreshold = hardCloseThreshold
         self.afterHardClose = afterHardClose
         self.silentRestoreConfidence = silentRestoreConfidence

@@ -41,7 +41,7 @@ extension StrategyRegistry {
                zip(types, BuiltInStrategies.all).allSatisfy({ $0.parameterSchema == $1.parameterSchema && $0.summary == $1.summary }) {
                 return .embedded
             }
-            return try ConfigurationSchema(document: ConfigurationSchemaComposer.compose(ConfigurationSchema.embedded.document, registry: self))
+            return try ConfigurationSchema(document: ConfigurationSchemaComposer.compose(registry: self))
         }
     }
 }

@@ -12,8 +12,9 @@ import ValueTree
 /// registered compositions. `schemas/SocialFusionTimelineConfiguration.schema.json` is this
 /// composition for the built-ins; a test keeps it in step with the registry.
 public enum ConfigurationSchemaComposer {
-    /// `base` with its strategy definitions generated from `registry`.
-    public static func compose(_ base: Value, registry: StrategyRegistry = BuiltInStrategies.registry) -> Value {
+    /// `base` (by default the schema the settings declare) with its strategy definitions
+    /// generated from `registry`.
+    public static func compose(_ base: Value = ConfigurationSchema.declared, registry: StrategyRegistry = BuiltInStrategies.registry) -> Value {
         guard var root = base.dictionaryValue else { return base }
         var definitions = root["$defs"]?.value.dictionaryValue ?? [:]
         definitions["stage"] = Value.Member(value: definition(
@@ -68,10 +69,20 @@ public enum ConfigurationSchemaComposer {
                 }
             }
         }
-        composed = replacing(["Restoration", "Composition"], in: composed) { key in
+        composed = replacing([RestorationSettings.name, "Composition"], in: composed) { key in
             var members = key.dictionaryValue ?? [:]
             members["enum"] = Value.Member(value: .array(compositionNames(registry).map(Value.string)))
             return Value(.dictionary(members))
+        }
+        // The keys that follow others when absent show what they follow by default.
+        let defaults = TimelineConfiguration.declaredDefaults
+        for (keys, specs) in [([RestorationSettings.name, "Pipeline"], DefaultComponents.pipeline(for: defaults)),
+                              ([TimelineCacheSettings.name, "Policy"], DefaultComponents.timelineCache(for: defaults))] {
+            composed = replacing(keys, in: composed) { key in
+                var members = key.dictionaryValue ?? [:]
+                members["default"] = Value.Member(value: .array(specs.map { $0.written(nameKey: ComponentSpec.strategyKey) }))
+                return Value(.dictionary(members))
+            }
         }
         return composed
     }
@@ -95,7 +106,7 @@ public enum ConfigurationSchemaComposer {
 
     /// The composed schema as the text of the schema file.
     public static func composedText(registry: StrategyRegistry = BuiltInStrategies.registry) -> String {
-        (try? JSONWriter(style: .pretty).write(compose(ConfigurationSchema.embedded.document, registry: registry))) ?? ""
+        (try? JSONWriter(style: .pretty).write(compose(registry: registry))) ?? ""
     }
 
     /// The schema of a JSON configuration file as users write it: the configuration under
@@ -103,7 +114,7 @@ public enum ConfigurationSchemaComposer {
     /// schema. Self-contained: the configuration schema is its `$defs/configuration`, and that
     /// schema's own definitions sit beside it, where its `#/$defs/…` references point.
     public static func fileSchema(registry: StrategyRegistry = BuiltInStrategies.registry) -> Value {
-        let composed = compose(ConfigurationSchema.embedded.document, registry: registry)
+        let composed = compose(registry: registry)
         guard var configuration = composed.dictionaryValue else { return composed }
         var definitions = configuration.removeValue(forKey: "$defs")?.value.dictionaryValue ?? [:]
         configuration.removeValue(forKey: "$schema")

@@ -2,8 +2,10 @@ import EngineConfiguration
 import StrategyKit
 import ValueTree
 
-/// What the configuration chooses when it names no component: the one place where defaults are
-/// written as specs. The builders take these like any configured spec, through the registry.
+/// What the configuration chooses where a key follows others (the pipeline, the cache policies)
+/// or a component is chosen by more than one key (the transport). A key's own default is its
+/// declaration's (`NetworkSettings.policy`); the builders take these like any configured spec,
+/// through the registry.
 public enum DefaultComponents {
     /// The similarity above which the default pipeline takes a text for a re-draft of the saved one.
     public static let redraftThreshold = 0.8
@@ -39,11 +41,9 @@ public enum DefaultComponents {
     /// None and the platform has iCloud's key-value store.
     public static let iCloudTransport = ComponentSpec(name: "iCloudKeyValueStore")
 
-    /// The retry policy when `Network.Policy` is absent: one request, no retry.
-    public static let networkPolicy = ComponentSpec(name: "NoRetry")
-
-    /// How a post the cache lacks is reached when `Network.Reach` is absent.
-    public static let reach = ComponentSpec(name: "PostWindow")
+    /// How a post the cache lacks is reached when `Network.Reach` is absent: the key's declared
+    /// default.
+    public static let reach = NetworkSettings().reach
 
     /// The cached timelines' policies when `TimelineCache.Policy` is absent: `TTL(MaxAge:
     /// TimelineCache.MaxAge)`, then `LRU(MaxEntries: TimelineCache.MaxCacheSize)`.

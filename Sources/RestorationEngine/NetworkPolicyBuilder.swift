@@ -3,8 +3,7 @@ import StrategyKit
 import ValueTree
 
 /// Builds the `Network` section's components through the registry: the retry policy
-/// `Network.Policy` chooses (by default `DefaultComponents.networkPolicy`) and the reach strategy
-/// of `Network.Reach` (by default `DefaultComponents.reach`).
+/// `Network.Policy` chooses and the reach strategy of `Network.Reach`.
 public struct NetworkPolicyBuilder: Sendable {
     public let registry: StrategyRegistry
     public let configuration: TimelineConfiguration
@@ -16,12 +15,12 @@ public struct NetworkPolicyBuilder: Sendable {
 
     /// The configured policy.
     public func build() throws(PipelineError) -> any NetworkPolicy {
-        try policy(from: configuration.network.policy ?? DefaultComponents.networkPolicy)
+        try policy(from: configuration.network.policy)
     }
 
     /// The configured reach strategy (`Network.Reach`).
     public func reachStrategy() throws(PipelineError) -> any ReachStrategy {
-        let spec = configuration.network.reach.name.isEmpty ? DefaultComponents.reach : configuration.network.reach
+        let spec = configuration.network.reach
         return try registry.reachStrategy(spec)
     }
 

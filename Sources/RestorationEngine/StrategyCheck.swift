@@ -1,4 +1,5 @@
 import EngineConfiguration
+import FirstMatch
 import Foundation
 import StrategyKit
 import TimelineCore
@@ -25,7 +26,7 @@ public struct StrategyCheck: Sendable {
 
     public init(registry: StrategyRegistry, configuration: TimelineConfiguration = .defaults) {
         self.registry = registry
-        minimumConfidence = configuration.restoration.minimumConfidence
+        minimumConfidence = configuration.restoration.minimumConfidence ?? FirstMatchStrategy.minimumConfidenceParameter.defaultValue
     }
 
     /// Every check for `type`.

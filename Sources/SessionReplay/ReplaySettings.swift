@@ -18,7 +18,7 @@ public struct ReplaySettings: Sendable, Equatable {
     public var reach: ComponentSpec
 
     public init(tracker: PositionTracker.Settings = .init(), policy: ResumePolicy = .init(), persistenceEnabled: Bool = true,
-                mergePolicy: ComponentSpec? = nil, maxClockOffset: Double = 300, reach: ComponentSpec = DefaultComponents.reach) {
+                mergePolicy: ComponentSpec? = nil, maxClockOffset: Double = SyncSettings().maxClockOffset, reach: ComponentSpec = NetworkSettings().reach) {
         self.reach = reach
         self.tracker = tracker
         self.policy = policy
@@ -32,6 +32,6 @@ public struct ReplaySettings: Sendable, Equatable {
                   persistenceEnabled: configuration.positionPersistence.enabled,
                   mergePolicy: configuration.positionPersistence.crossSessionSync ? configuration.sync.policy : nil,
                   maxClockOffset: configuration.sync.maxClockOffset,
-                  reach: configuration.network.reach.name.isEmpty ? DefaultComponents.reach : configuration.network.reach)
+                  reach: configuration.network.reach)
     }
 }

@@ -121,7 +121,7 @@ public struct SessionReplayer {
         // The specs were checked against this registry when the configuration was loaded (and
         // `engine compare` checks its --merge-policy and --reach): none fails to build here.
         mergePolicy = settings.mergePolicy.flatMap { try? registry.mergePolicy($0) }
-        maxClockOffset = UInt64(max(0, min(settings.maxClockOffset, 1e12)) * 1000)
+        maxClockOffset = HybridClock.maxOffset(seconds: settings.maxClockOffset)
         reach = header.version >= SessionHeader.cachesVersion ? try? registry.reachStrategy(settings.reach) : nil
     }
 

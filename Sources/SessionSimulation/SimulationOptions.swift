@@ -41,7 +41,7 @@ public struct SimulationOptions: Sendable {
     public var api: SessionHeader.API
 
     public init(sessions: Int, seed: UInt64, feed: FeedMode = .mixed, tracker: PositionTracker.Settings = .init(),
-                hardCloseThreshold: Double = 30, devices: Bool = false, reading: Reading = .down, caches: Bool = false,
+                hardCloseThreshold: Double = ResumePolicy().hardCloseThreshold, devices: Bool = false, reading: Reading = .down, caches: Bool = false,
                 api: SessionHeader.API = .mastodon) {
         self.caches = caches
         self.api = api

@@ -1,5 +1,6 @@
 import SyncModel
 import TimelineCore
+import ValueTree
 
 /// The `Direction` parameter of the strategies that depend on which way reading goes (the merge
 /// policies that compare progress, NeighborAnchor): `Learned` (the default) reads it from the

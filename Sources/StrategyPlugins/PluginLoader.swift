@@ -44,7 +44,7 @@ public enum PluginLoader {
     /// The plugin paths a configuration lists under `Plugins`, relative ones resolved against the
     /// directory of the configuration file at `configurationPath`.
     public static func paths(in configuration: TimelineConfiguration, configurationPath: String?) -> [String] {
-        let listed = configuration.value(at: "Plugins")?.arrayValue?.compactMap(\.stringValue) ?? []
+        let listed = configuration.plugins
         guard let configurationPath else { return listed }
         let directory = URL(fileURLWithPath: configurationPath).deletingLastPathComponent()
         return listed.map { $0.hasPrefix("/") ? $0 : directory.appendingPathComponent($0).path }

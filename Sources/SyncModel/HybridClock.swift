@@ -14,8 +14,11 @@ public struct HybridClock: Sendable, Equatable {
     /// The last timestamp this clock issued or observed.
     public private(set) var last: HybridTimestamp
 
-    /// The default maximum offset (`Sync.MaxClockOffset`): 5 minutes, in milliseconds.
-    public static let defaultMaxOffset: UInt64 = 300_000
+    /// A maximum offset given in seconds (`Sync.MaxClockOffset`), in the milliseconds `observe`
+    /// takes; negative reads as 0, and beyond 10^12 s as 10^12 s.
+    public static func maxOffset(seconds: Double) -> UInt64 {
+        UInt64(max(0, min(seconds, 1e12)) * 1000)
+    }
 
     public init(last: HybridTimestamp = .zero) {
         self.last = last
@@ -52,7 +55,7 @@ public struct HybridClock: Sendable, Equatable {
     /// Takes in `remote`, seen at wall time `wall`, unless it is more than `maxOffset`
     /// milliseconds ahead of `wall` (nil: no limit).
     @discardableResult
-    public mutating func observe(_ remote: HybridTimestamp, wall: UInt64, maxOffset: UInt64? = defaultMaxOffset) -> Observation {
+    public mutating func observe(_ remote: HybridTimestamp, wall: UInt64, maxOffset: UInt64?) -> Observation {
         let ahead = remote.milliseconds > wall ? remote.milliseconds - wall : 0
         if let maxOffset, ahead > maxOffset { return Observation(ahead: ahead, taken: false) }
         if remote > last { last = remote }

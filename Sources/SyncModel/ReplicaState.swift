@@ -33,7 +33,7 @@ public struct ReplicaState: Sendable, Equatable {
     /// published again.
     @discardableResult
     public mutating func receive<S: Sequence>(_ records: S, on device: String, clock: inout HybridClock, estimates: inout ClockEstimates,
-                                              wall: UInt64, maxClockOffset: UInt64? = HybridClock.defaultMaxOffset)
+                                              wall: UInt64, maxClockOffset: UInt64?)
         -> (changed: Set<RegisterKey>, republished: [PositionRecord]) where S.Element == PositionRecord {
         let before = estimates
         var changed = Set<RegisterKey>()

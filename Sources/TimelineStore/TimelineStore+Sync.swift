@@ -143,11 +143,11 @@ extension TimelineStore {
     /// moving it and reported. What the writes teach `device` (nil: the store's device id) of
     /// the others' clocks goes out with its own live heads at once (`ReplicaState.receive`).
     public func applyRemote(_ records: [PositionRecord], at date: Date = Date(), device: String? = nil,
-                            maxClockOffset: TimeInterval? = Double(HybridClock.defaultMaxOffset) / 1000) throws(StoreError) -> RemoteMerge {
+                            maxClockOffset: TimeInterval?) throws(StoreError) -> RemoteMerge {
         try write { db in
             var clock = HybridClock(last: try Self.clock(db))
             let wall = Self.milliseconds(date)
-            let maxOffset = maxClockOffset.map { UInt64(max(0, min($0 * 1000, 1e15))) }
+            let maxOffset = maxClockOffset.map(HybridClock.maxOffset(seconds:))
             var wrong: [String: UInt64] = [:]
             var changed = Set<RegisterKey>()
             var estimates = try Self.clockEstimates(db)

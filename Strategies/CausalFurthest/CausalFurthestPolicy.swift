@@ -2,6 +2,7 @@ import Foundation
 import StrategyKit
 import SyncModel
 import TimelineCore
+import ValueTree
 
 /// CausalFurthest: causality first, then the furthest read among writes that did not see each
 /// other.

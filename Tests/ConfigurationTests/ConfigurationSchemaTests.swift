@@ -10,7 +10,7 @@ struct ConfigurationSchemaTests {
     @Test("the embedded schema is byte for byte schemas/SocialFusionTimelineConfiguration.schema.json")
     func embeddedCopy() throws {
         let file = try String(contentsOf: Fixtures.repositoryURL("schemas/SocialFusionTimelineConfiguration.schema.json"), encoding: .utf8)
-        #expect(ConfigurationSchema.text == file, "run schemas/embed-in-sources.sh after editing the schema")
+        #expect(ConfigurationSchema.text == file, "run Strategies/generate.sh")
     }
 
     static func properties(_ schema: Value, root: Value) -> [(String, Value)] {

@@ -108,7 +108,7 @@ struct SyncRoundTests {
         #expect(again == first)
         #expect(try laptop.pendingWrites().isEmpty)
         #expect(try laptop.history(scope: Self.scope).first?.viewportY == 12.3)
-        _ = try laptop.applyRemote(try phone.replicaState().records, at: Self.start.addingTimeInterval(130))
+        _ = try laptop.applyRemote(try phone.replicaState().records, at: Self.start.addingTimeInterval(130), maxClockOffset: SyncSettings().maxClockOffset)
         #expect(try fixture.post(laptop) == "p9")
         // Moved, even by a point, or on purpose: a new write, which has seen the phone's.
         p5.viewportY = 14
@@ -151,7 +151,7 @@ struct SyncRoundTests {
         let phone = try fixture.store("phone")
         let evil = PositionRecord(key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
                                   savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
-        let merge = try phone.applyRemote([evil], at: Self.start)
+        let merge = try phone.applyRemote([evil], at: Self.start, maxClockOffset: SyncSettings().maxClockOffset)
         #expect(merge.wrongClocks.keys.contains("evil"))
         let saved = try phone.savePosition(Self.snapshot("p90", minute: 1), scope: Self.scope, device: "phone", explicit: true,
                                            at: Self.start.addingTimeInterval(10))
@@ -171,7 +171,7 @@ struct SyncRoundTests {
         let farAhead = Date(timeIntervalSince1970: 3e11)
         let evil = PositionRecord(key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
                                   savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
-        _ = try phone.applyRemote([evil], at: farAhead)
+        _ = try phone.applyRemote([evil], at: farAhead, maxClockOffset: SyncSettings().maxClockOffset)
         let path = fixture.directory.appendingPathComponent("phone.sqlite").path
         #expect(throws: StoreError(path: path, """
             the clock of device phone has reached its largest value (ffffffffffffffff): its wall clock is wrong \
@@ -246,7 +246,7 @@ struct SyncRoundTests {
         #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone", heard: [write])
             == Self.start.addingTimeInterval(-20 * Self.day))
         // A clock behind the newest write: the period ends on this device's clock.
-        _ = try phone.applyRemote([write])
+        _ = try phone.applyRemote([write], maxClockOffset: SyncSettings().maxClockOffset)
         #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(5 * Self.day), gracePeriod: grace, device: "phone")
             == Self.start.addingTimeInterval(-20 * Self.day), "never back")
         #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(12 * Self.day), gracePeriod: grace, device: "phone")

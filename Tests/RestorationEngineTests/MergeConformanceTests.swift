@@ -1,3 +1,4 @@
+import EngineConfiguration
 import Foundation
 import PropertyBased
 import RestorationEngine
@@ -15,6 +16,9 @@ import ValueTree
 /// writing a test.
 @Suite("Merge policy conformance", .timeLimit(.minutes(10)))
 struct MergeConformanceTests {
+    /// `Sync.MaxClockOffset` at its default, in milliseconds.
+    static let maxOffset = HybridClock.maxOffset(seconds: SyncSettings().maxClockOffset)
+
     static let types = BuiltInStrategies.registry.types(of: .merge)
     static let key = RegisterKey(account: "me", timeline: "home")
 
@@ -97,7 +101,7 @@ struct MergeConformanceTests {
                 delivered += delivered.filter { _ in draw.next(4) == 0 }
                 for index in delivered.indices.reversed() { delivered.swapAt(index, draw.next(index + 1)) }
                 for record in delivered {
-                    devices[actor].clock.observe(record.stamp.time, wall: UInt64(wall + devices[actor].skew))
+                    devices[actor].clock.observe(record.stamp.time, wall: UInt64(wall + devices[actor].skew), maxOffset: Self.maxOffset)
                     devices[actor].state.apply(record)
                 }
             } else {
@@ -183,11 +187,11 @@ struct MergeConformanceTests {
         #expect(previous.milliseconds == 1_001)
         // Within the maximum offset a remote timestamp moves the clock; later local writes sort after it.
         let near = HybridTimestamp(milliseconds: 200_000, counter: 5)
-        #expect(clock.observe(near, wall: 2_000) == HybridClock.Observation(ahead: 198_000, taken: true))
+        #expect(clock.observe(near, wall: 2_000, maxOffset: Self.maxOffset) == HybridClock.Observation(ahead: 198_000, taken: true))
         #expect(clock.tick(wall: 2_000) > near)
         // Beyond it (fifty years ahead), it is reported and left out.
         let future = HybridTimestamp(milliseconds: 1_577_880_000_000 + 2_000, counter: 0)
-        #expect(clock.observe(future, wall: 2_000) == HybridClock.Observation(ahead: 1_577_880_000_000, taken: false))
+        #expect(clock.observe(future, wall: 2_000, maxOffset: Self.maxOffset) == HybridClock.Observation(ahead: 1_577_880_000_000, taken: false))
         #expect(clock.tick(wall: 2_000) < future)
         // At its largest value the clock stays there rather than wrap.
         var saturated = HybridClock(last: HybridTimestamp(rawValue: .max))

@@ -158,7 +158,7 @@ struct ComposedSchemaTests {
     func inStep() throws {
         let file = try String(contentsOf: Fixtures.repositoryURL("schemas/SocialFusionTimelineConfiguration.schema.json"), encoding: .utf8)
         #expect(ConfigurationSchemaComposer.composedText() == file,
-                "run: swift run engine schema print --compose > schemas/SocialFusionTimelineConfiguration.schema.json && schemas/embed-in-sources.sh")
+                "run Strategies/generate.sh")
     }
 
     @Test("schemas/ holds the schema of a JSON configuration file as users write it, and the bundled JSON configuration names it")

@@ -1,6 +1,7 @@
 #if SyncServer
 import CausalFurthest
 import Directory
+import EngineConfiguration
 import Foundation
 import HTTP
 import NIOHTTP
@@ -220,7 +221,8 @@ struct SyncBackendsDifferentialTests {
             var replica = replicas[device]
             if loss != .pull {
                 replica.state.receive(published.registers.values.flatMap(\.heads), on: devices[device], clock: &replica.clock,
-                                      estimates: &replica.estimates, wall: Self.milliseconds(wall))
+                                      estimates: &replica.estimates, wall: Self.milliseconds(wall),
+                                      maxClockOffset: HybridClock.maxOffset(seconds: SyncSettings().maxClockOffset))
             }
             let own = replica.state.registers.values.compactMap { $0.head(of: devices[device]) }
             if loss != .push {
