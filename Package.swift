@@ -50,7 +50,8 @@ func serverOnly(_ product: String, _ package: String) -> Target.Dependency {
 
 /// What a strategy needs beyond the common modules.
 let strategyDependencies: [String: [Target.Dependency]] = [
-    "HTTP": ["HTTPExchange"], "MastodonMarkers": ["HTTPExchange", "EngineSupport"], "iCloudKeyValueStore": ["EngineSupport"],
+    "HTTP": ["HTTPExchange"], "MastodonMarkers": ["HTTPExchange", "EngineSupport"], "iCloudKeyValueStore": ["EngineSupport"], "Directory": ["EngineSupport"],
+    "ContentSimilarity": ["TimelineSearch"],
 ]
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
@@ -58,7 +59,8 @@ let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
                                path: "Strategies/\(name)", swiftSettings: swiftSettings)
     let tests = "Tests/Strategies/\(name)Tests"
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(tests)") else { return [target] }
-    return [target, .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "StrategyKit", "TimelineCore", "StrategyTestSupport", "TestSupport"],
+    return [target, .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "StrategyKit", "TimelineCore", "StrategyTestSupport", "TestSupport"]
+                                    + (strategyDependencies[name] ?? []),
                                 path: tests, swiftSettings: swiftSettings)]
 }
 
@@ -151,6 +153,9 @@ let package = Package(
         .target(name: "EngineSupport", swiftSettings: swiftSettings),
         // The domain model: posts, timelines, the timeline index, snapshots, restorations. No I/O.
         .target(name: "TimelineCore", dependencies: ["EngineSupport"], swiftSettings: swiftSettings),
+        // Searching a timeline: the word index over its texts (TF-IDF), and an index's arrays
+        // kept in files and mapped back.
+        .target(name: "TimelineSearch", dependencies: ["TimelineCore", "EngineSupport"], swiftSettings: swiftSettings),
         // Timelines and snapshots as files: the engine's JSON, JSON Lines, Mastodon, Bluesky.
         .target(name: "TimelineFormats", dependencies: ["TimelineCore", "ValueTree", "JSONText"], swiftSettings: swiftSettings),
         // The position tracker, the resume policy (soft and hard closes) and suggestions.
@@ -161,6 +166,9 @@ let package = Package(
                 swiftSettings: swiftSettings),
         // What a strategy is: kinds, stages, candidates, the StrategyType a registry holds.
         .target(name: "StrategyKit", dependencies: ["TimelineCore", "ValueTree", "SyncModel"], swiftSettings: swiftSettings),
+        // A feed in memory answering as a Mastodon or Bluesky server pages (`PagedTimeline`): the
+        // server of replayed sessions and of reach strategies' scenarios.
+        .target(name: "SimulatedServer", dependencies: ["StrategyKit", "TimelineCore"], swiftSettings: swiftSettings),
         // The registry of built-ins, pipelines built from the configuration or a spec, and the
         // configuration schema composed with the strategies' parameter schemas.
         .target(
@@ -182,7 +190,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         // Replaying a session exactly as the format specifies, and scoring each restore point.
         .target(name: "SessionReplay",
-                dependencies: ["SessionFormat", "PositionTracking", "RestorationEngine", "StrategyKit", "TimelineCore", "EngineConfiguration", "SyncModel"],
+                dependencies: ["SimulatedServer", "SessionFormat", "PositionTracking", "RestorationEngine", "StrategyKit", "TimelineCore", "EngineConfiguration", "SyncModel"],
                 swiftSettings: swiftSettings),
         // `engine compare`: candidate pipelines, streaming and parallel evaluation of sessions,
         // mergeable metrics and the report in table, JSON, CSV and HTML.
@@ -195,7 +203,7 @@ let package = Package(
         // The engine's state in one SQLite file (GRDB, WAL): cached timelines, position history,
         // read posts, the last restoration; migrations, crash safety, maintenance by cache policy.
         .target(name: "TimelineStore",
-                dependencies: ["TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree", "SyncModel", "TimelineLogging",
+                dependencies: ["TimelineSearch", "TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree", "SyncModel", "TimelineLogging",
                                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
                 swiftSettings: swiftSettings),
         // Cross-device sync on a store: the configured merge policy and transport, and the
@@ -229,7 +237,7 @@ let package = Package(
         // The library product: everything an app embeds.
         .target(
             name: "TimelineEngine",
-            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
+            dependencies: ["TimelineSearch", "ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
                            "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
                            "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync", "HTTPExchange",
                            .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS]))],
@@ -325,7 +333,7 @@ let package = Package(
         // Builds and runs the packages under Examples/ as their users would.
         .testTarget(name: "ExamplesTests", dependencies: ["TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyPluginsTests",
-                    dependencies: ["StrategyPlugins", "RestorationEngine", "StrategyKit", "TimelineCore", "AuthorRun", "TestSupport", "SyncModel",
+                    dependencies: ["StrategyPlugins", "RestorationEngine", "StrategyKit", "TimelineCore", "AuthorRun", "TestSupport", "SyncModel", "EngineSupport",
                                    .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",
@@ -335,7 +343,7 @@ let package = Package(
                                    "SessionSimulation",
                                    .product(name: "Clocks", package: "swift-clocks")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineCore", "TestSupport", "SessionSimulation"], swiftSettings: swiftSettings),
+        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineSearch", "TimelineCore", "TestSupport", "SessionSimulation"], swiftSettings: swiftSettings),
         .testTarget(name: "StrategyKitTests",
                     dependencies: ["StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch", "BestConfidence", "WeightedVote"],
                     swiftSettings: swiftSettings),
@@ -346,7 +354,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "RestorationEngineTests",
-            dependencies: ["RestorationEngine", "StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema", "JSONText", "TestSupport",
+            dependencies: ["SimulatedServer", "RestorationEngine", "StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema", "JSONText", "TestSupport",
                            "TimelineFormats", "ValueTree", "SessionSimulation",
                            "StrategyTestSupport", "Fallback", "FirstMatch", "SyncModel",
                            .product(name: "PropertyBased", package: "swift-property-based")],
@@ -373,7 +381,7 @@ let package = Package(
                           path: "Tests/StoreCrashWriter",
                           swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["EngineSupport", "StrategyKit", "TimelineCore", .product(name: "PropertyBased", package: "swift-property-based")],
+        .target(name: "TestSupport", dependencies: ["SimulatedServer", "EngineSupport", "StrategyKit", "TimelineCore", .product(name: "PropertyBased", package: "swift-property-based")],
                 path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // The conformance checks every strategy's tests run.
         .target(name: "StrategyTestSupport", dependencies: ["StrategyKit", "TimelineCore", "ValueTree"],

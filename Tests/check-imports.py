@@ -4,6 +4,8 @@ because another module re-exports it, as TimelineEngine re-exports its modules f
 when a library or executable target declares a module it never imports (a dependency built and
 linked for nothing). Test targets may declare executables and support modules they only run;
 the strategies under Strategies/ share one dependency list and are not checked for the second.
+It also fails when a library or executable target imports a module of a higher layer (LAYERS,
+the order docs/ARCHITECTURE.md draws), and on a target that no layer lists.
 
 Usage: Tests/check-imports.py   (runs `swift package dump-package`)
 """
@@ -18,8 +20,34 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 package = json.loads(subprocess.run(["swift", "package", "dump-package"], cwd=root, capture_output=True, text=True, check=True).stdout)
 platform = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Testing", "XCTest", "Dispatch", "Glibc", "Darwin", "os",
             "Synchronization"}
+# The layers, lowest first: a module imports modules of its own layer or lower ones only.
+LAYERS = [
+    ("foundation", {"EngineSupport", "CLibXML2", "CTimelinePlugin", "ValueTree", "JSONText", "PropertyList", "JSONSchema",
+                    "TimelineLogging", "HTTPExchange", "URLSessionHTTP", "NIOHTTP"}),
+    ("domain", {"TimelineCore", "TimelineSearch", "TimelineFormats", "SyncModel", "EngineConfiguration", "SessionFormat",
+                "PositionTracking"}),
+    ("strategy kit", {"StrategyKit", "SimulatedServer"}),
+    ("built-in strategies", set()),  # every target under Strategies/
+    ("registry", {"RestorationEngine", "StrategyPlugins"}),
+    ("storage", {"TimelineStore"}),
+    ("application", {"PositionSync", "TimelineLoading", "SessionReplay", "SessionSimulation", "SessionComparison", "TimelineEngine"}),
+    ("executables", {"EngineCommands", "engine", "SyncServer"}),
+]
+
+
+def layer_of(target):
+    if (target.get("path") or "").startswith("Strategies/"):
+        return 3
+    for number, (_, modules) in enumerate(LAYERS):
+        if target["name"] in modules:
+            return number
+    return None
+
+
+layers = {target["name"]: layer_of(target) for target in package["targets"]}
 undeclared = 0
 unused = 0
+upward = 0
 for target in package["targets"]:
     name = target["name"]
     default = ("Tests/" if target["type"] == "test" else "Sources/") + name
@@ -46,5 +74,17 @@ for target in package["targets"]:
     if never:
         unused += len(never)
         print(f"{name} declares {', '.join(never)} in Package.swift but never imports it")
-print(f"{len(package['targets'])} targets, {undeclared} undeclared imports, {unused} unused dependencies")
-sys.exit(1 if undeclared or unused else 0)
+    # Tests and their support targets (under Tests/) may import from any layer.
+    if target["type"] in ("regular", "executable") and not (target.get("path") or "").startswith("Tests/"):
+        own = layers[name]
+        if own is None:
+            upward += 1
+            print(f"{name} is in no layer: add it to LAYERS in Tests/check-imports.py and to the module map in docs/ARCHITECTURE.md")
+            continue
+        for module in sorted(imported):
+            other = layers.get(module)
+            if other is not None and other > own:
+                upward += 1
+                print(f"{name} ({LAYERS[own][0]}) imports {module} ({LAYERS[other][0]}), a higher layer")
+print(f"{len(package['targets'])} targets, {undeclared} undeclared imports, {unused} unused dependencies, {upward} imports up a layer")
+sys.exit(1 if undeclared or unused or upward else 0)

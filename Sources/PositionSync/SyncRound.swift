@@ -1,4 +1,5 @@
 import EngineConfiguration
+import EngineSupport
 import Foundation
 import Logging
 import SyncModel

@@ -3,6 +3,7 @@ import Foundation
 import PositionTracking
 import RestorationEngine
 import SessionFormat
+import SimulatedServer
 import StrategyKit
 import SyncModel
 import TimelineCore

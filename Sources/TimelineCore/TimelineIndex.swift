@@ -7,7 +7,8 @@ import Foundation
 /// - the display indexes sorted by `createdAt` (display order may differ from time order), for
 ///   binary search by time, sorted on first use or kept (`TimelineLookups`)
 /// - prefix sums of heights, so that index → content offset and offset → index are cheap
-/// - a word index over the texts, built on first use
+/// - attachments: what another module builds once per index (the word index over the texts,
+///   `TimelineSearch`; a plugin's columnar view)
 ///
 /// Immutable after creation and safe to share between threads.
 public final class TimelineIndex: Sendable {
@@ -26,15 +27,11 @@ public final class TimelineIndex: Sendable {
     /// The lookups given at creation when they carry an id table: set once, read without a lock.
     private let keptIds: TimelineLookups?
     private let attachments = Locked<[ObjectIdentifier: any Sendable]>([:])
-    /// The text index and how long building it took (0 when it was given).
-    private let builtTextIndex: Locked<(index: TextIndex, nanoseconds: UInt64)?>
 
-    /// The index of `timeline`. A `textIndex` over its posts' texts, in display order, and
-    /// `lookups` of its posts (both mapped from a store, say) are used instead of making them;
-    /// ones of another number of posts are ignored.
-    public init(_ timeline: Timeline, textIndex: TextIndex? = nil, lookups: TimelineLookups? = nil) {
+    /// The index of `timeline`. `lookups` of its posts (mapped from a store, say) are used
+    /// instead of making them; ones of another number of posts are ignored.
+    public init(_ timeline: Timeline, lookups: TimelineLookups? = nil) {
         self.timeline = timeline
-        builtTextIndex = Locked(textIndex.flatMap { $0.textCount == timeline.posts.count ? ($0, 0) : nil })
         let given = lookups.flatMap { $0.order.count == timeline.posts.count ? $0 : nil }
         builtLookups = Locked(given)
         keptIds = given.flatMap { $0.idSlots.isEmpty ? nil : $0 }
@@ -63,7 +60,7 @@ public final class TimelineIndex: Sendable {
     }
 
     /// The time order and the other lookups: given, or sorted on first use.
-    var lookups: TimelineLookups {
+    package var lookups: TimelineLookups {
         builtLookups.withLock { built in
             if let built { return built }
             let sorted = TimelineLookups.sorted(timeline.posts.map { $0.createdAt.timeIntervalSince1970 })
@@ -130,6 +127,11 @@ public final class TimelineIndex: Sendable {
         }
     }
 
+    /// The attachment under `key`, if it was built.
+    public func existingAttachment<T: Sendable>(_ key: ObjectIdentifier, as type: T.Type = T.self) -> T? {
+        attachments.withLock { $0[key] as? T }
+    }
+
     /// `count + 1` offsets: the y of each post's top edge, then the content height.
     public var topEdges: [Double] { offsets }
 
@@ -186,23 +188,5 @@ public final class TimelineIndex: Sendable {
     /// The index of the oldest post (least `createdAt`; the lower display index on a tie).
     public var oldestIndex: Int? {
         lookups.order.first.map(Int.init)
-    }
-
-    /// The word index over the posts' texts, built on first use.
-    public var textIndex: TextIndex {
-        builtTextIndex.withLock { built in
-            if let built { return built.index }
-            let started = DispatchTime.now().uptimeNanoseconds
-            let index = TextIndex(posts.map { $0.text ?? "" })
-            built = (index, DispatchTime.now().uptimeNanoseconds &- started)
-            return index
-        }
-    }
-
-    /// How long building the text index took, once it is built (0 when it was given); nil
-    /// before. Lets a caller that
-    /// times a restoration leave out this one-time cost.
-    public var textIndexBuildNanoseconds: UInt64? {
-        builtTextIndex.withLock { $0?.nanoseconds }
     }
 }

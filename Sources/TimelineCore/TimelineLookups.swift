@@ -7,21 +7,20 @@ import Foundation
 /// - an id table: display indexes by the hash of their post's id (open addressing), the first
 ///   occurrence of a repeated id only.
 ///
-/// Written by `write` after the index's header words (`IndexFile`), mapped by `map`, which
-/// checks that every display index in the time order is below the post count. The id table is
+/// `TimelineSearch` writes them to a file and maps them back (`TimelineLookups.write`, `map`). The id table is
 /// only a hint: a lookup compares the post's id with the one asked for, so a damaged table
 /// misses, and never answers with another post.
 // @unchecked: the buffers are written before `init` returns, only read after, and released in `deinit`.
 public final class TimelineLookups: @unchecked Sendable {
     /// Display indexes ordered by (createdAt, display index).
-    let order: UnsafeBufferPointer<Int32>
+    package let order: UnsafeBufferPointer<Int32>
     /// `createdAt` of `order[k]`, as seconds since 1970.
-    let times: UnsafeBufferPointer<Double>
+    package let times: UnsafeBufferPointer<Double>
     /// Display indexes by id hash, -1 where empty; a power of two, empty when there is no table.
-    let idSlots: UnsafeBufferPointer<Int32>
+    package let idSlots: UnsafeBufferPointer<Int32>
     private let release: @Sendable () -> Void
 
-    init(order: UnsafeBufferPointer<Int32>, times: UnsafeBufferPointer<Double>, idSlots: UnsafeBufferPointer<Int32>,
+    package init(order: UnsafeBufferPointer<Int32>, times: UnsafeBufferPointer<Double>, idSlots: UnsafeBufferPointer<Int32>,
          release: @escaping @Sendable () -> Void) {
         self.order = order
         self.times = times
@@ -58,11 +57,11 @@ public final class TimelineLookups: @unchecked Sendable {
     /// The hash of an id's UTF-8 bytes, as the vocabulary hashes words.
     static func hash(_ id: String) -> UInt64 {
         var id = id
-        return id.withUTF8 { WordTable.hash($0) }
+        return id.withUTF8 { ByteHash.hash($0) }
     }
 
     /// The id table of `posts`: the first occurrence of each id, at most half full.
-    static func idTable(_ posts: UnsafeBufferPointer<Post>) -> [Int32] {
+    package static func idTable(_ posts: UnsafeBufferPointer<Post>) -> [Int32] {
         var size = 16
         while size < posts.count * 2 { size *= 2 }
         var slots = [Int32](repeating: -1, count: size)
@@ -131,49 +130,5 @@ public final class TimelineLookups: @unchecked Sendable {
         let sortedTimes = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, count))
         for position in 0..<count { sortedTimes[position] = times[Int(order[position])] }
         return (UnsafeMutableBufferPointer(rebasing: order[..<count]), UnsafeMutableBufferPointer(rebasing: sortedTimes[..<count]))
-    }
-
-    /// "TLLOOKUP", little-endian.
-    static let magic: UInt64 = 0x5055_4B4F_4F4C_4C54
-    static let version: UInt64 = 1
-    static let headerWords = 8
-    static let layout = UInt64(MemoryLayout<Int>.size) | UInt64(1.littleEndian == 1 ? 1 : 0) << 8
-
-    /// Writes the time order and an id table of `index` to `path`, tagged `tag`.
-    public static func write(_ index: TimelineIndex, to path: String, tag: UInt64) throws(IndexFile.Problem) {
-        let lookups = index.lookups
-        let slots = index.posts.withUnsafeBufferPointer { idTable($0) }
-        let header: [UInt64] = [magic, version, tag, UInt64(index.count), UInt64(slots.count), layout, 0, 0]
-        try slots.withUnsafeBufferPointer { slots throws(IndexFile.Problem) in
-            try IndexFile.write(to: path, header: header, sections: [
-                UnsafeRawBufferPointer(lookups.order), UnsafeRawBufferPointer(lookups.times), UnsafeRawBufferPointer(slots),
-            ])
-        }
-    }
-
-    /// The lookups in the file at `path`, mapped: it must be tagged `tag` and be of `count`
-    /// posts. Throws when the file is missing, of another tag or size, or damaged.
-    public static func map(_ path: String, tag: UInt64, count: Int) throws(IndexFile.Problem) -> TimelineLookups {
-        try IndexFile.map(path, headerWords: headerWords) { file, release throws(IndexFile.Refusal) in
-            let header = IndexFile.header(file, words: headerWords)
-            guard header[0] == magic else { throw IndexFile.Refusal(reason: "not a timeline's lookups") }
-            guard header[1] == version else {
-                throw IndexFile.Refusal(reason: "lookups of version \(header[1]); this engine reads version \(version)")
-            }
-            guard header[5] == layout else { throw IndexFile.Refusal(reason: "lookups written on another platform") }
-            guard header[2] == tag else { throw IndexFile.Refusal(reason: "the lookups of another version of the timeline") }
-            guard header[3] == UInt64(count) else { throw IndexFile.Refusal(reason: "the lookups of \(header[3]) posts, not \(count)") }
-            let slotCount = header[4]
-            guard slotCount <= UInt64(file.count), slotCount == 0 || slotCount & (slotCount - 1) == 0 else {
-                throw IndexFile.Refusal(reason: "damaged: an id table of \(slotCount) slots")
-            }
-            var sections = IndexFile.Sections(file, headerWords: headerWords)
-            let order = try sections.next(count, Int32.self)
-            let times = try sections.next(count, Double.self)
-            let slots = try sections.next(Int(slotCount), Int32.self)
-            try sections.checkEnd()
-            guard order.allSatisfy({ $0 >= 0 && Int($0) < count }) else { throw IndexFile.Refusal(reason: "damaged: a display index out of range") }
-            return TimelineLookups(order: order, times: times, idSlots: slots, release: release)
-        }
     }
 }

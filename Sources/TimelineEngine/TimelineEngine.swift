@@ -19,6 +19,7 @@
 @_exported import StrategyKit
 @_exported import SyncModel
 @_exported import TimelineCore
+@_exported import TimelineSearch
 @_exported import TimelineFormats
 @_exported import TimelineLoading
 @_exported import TimelineLogging

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TimelineCore
 import TimelineLogging
+import TimelineSearch
 
 extension TimelineStore {
     /// Where the index of `scope`'s cached timeline is kept: files in the directory

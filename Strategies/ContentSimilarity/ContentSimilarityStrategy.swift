@@ -1,6 +1,7 @@
 import Foundation
 import StrategyKit
 import TimelineCore
+import TimelineSearch
 import ValueTree
 
 /// ContentSimilarity: the post whose text is most similar to the saved text, by TF-IDF cosine

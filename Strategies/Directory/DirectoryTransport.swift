@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 import StrategyKit
 import SyncModel

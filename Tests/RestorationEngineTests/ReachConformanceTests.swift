@@ -1,5 +1,6 @@
 import Foundation
 import RestorationEngine
+import SimulatedServer
 import StrategyKit
 import Testing
 import TimelineCore

@@ -1,4 +1,5 @@
 import Foundation
+import SimulatedServer
 import StrategyKit
 import TimelineCore
 

@@ -3,6 +3,7 @@ import SessionSimulation
 import Testing
 import TestSupport
 @testable import TimelineCore
+import TimelineSearch
 
 /// A text index written to a file and mapped back answers as the one built in memory, and a
 /// file of another timeline, or a damaged one, is refused or read without a crash.

@@ -2,7 +2,8 @@ import Foundation
 import SessionSimulation
 import Testing
 import TestSupport
-@testable import TimelineCore
+import TimelineCore
+@testable import TimelineSearch
 
 @Suite("Timeline index", .ownThread, .timeLimit(.minutes(10)))
 struct TimelineIndexTests {

@@ -4,6 +4,7 @@ import StrategyKit
 import Testing
 import TestSupport
 import TimelineCore
+import TimelineSearch
 
 /// ContentSimilarity on real tweets (`Tests/Fixtures/posts`, see its README): a post deleted and
 /// re-drafted under a new id, with the same or a lightly edited text, is found.

@@ -1,6 +1,7 @@
 import Dispatch
 import EngineSupport
 import Foundation
+import TimelineCore
 
 /// Runs one function per part of a job on every core (`DispatchQueue.concurrentPerform`) and
 /// keeps each part's result. CPU work only: no part waits on anything.

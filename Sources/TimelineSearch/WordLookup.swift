@@ -1,3 +1,4 @@
+import TimelineCore
 /// The read-only form of a `WordTable`: the same words, numbers and hashes over buffers that a
 /// `TextIndexColumns` owns, whether the index was built in memory or mapped from a file.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 
 /// A TF-IDF word index over texts, answering "which texts are most similar to this one" by
 /// cosine similarity without scanning every text.

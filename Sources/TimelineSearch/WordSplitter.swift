@@ -1,3 +1,4 @@
+import TimelineCore
 /// Splits texts into the text index's words: lower-cased runs of letters and digits of two or
 /// more characters, and numbers of any length (`TextIndex.words(_:)`).
 ///

@@ -1,3 +1,4 @@
+import TimelineCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

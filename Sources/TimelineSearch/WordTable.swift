@@ -1,3 +1,4 @@
+import TimelineCore
 /// A set of words, each numbered in the order it was first inserted, keyed by the word's UTF-8
 /// bytes: a lookup hashes the bytes it is given and makes no `String`.
 ///
@@ -26,13 +27,7 @@ struct WordTable: Sendable {
 
     /// FNV-1a over the bytes, then a final mix so that the low bits, which pick the slot,
     /// depend on every byte.
-    static func hash(_ word: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in word { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        hash ^= hash >> 33
-        hash = hash &* 0xff51_afd7_ed55_8ccd
-        return hash ^ (hash >> 33)
-    }
+    static func hash(_ word: UnsafeBufferPointer<UInt8>) -> UInt64 { ByteHash.hash(word) }
 
     /// The number of `word`, inserted with the next number when the table does not hold it.
     mutating func insert(_ word: UnsafeBufferPointer<UInt8>) -> Int32 {

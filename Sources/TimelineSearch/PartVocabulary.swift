@@ -1,3 +1,4 @@
+import TimelineCore
 /// The words met while one part of a collection is indexed, numbered in the order of first use:
 /// the table every word of every text is looked up in while a `TextIndex` is built.
 ///

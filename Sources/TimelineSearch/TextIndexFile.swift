@@ -1,4 +1,5 @@
 import Foundation
+import TimelineCore
 
 /// A `TextIndex` kept in a file, so that a process that starts on a timeline it indexed before
 /// does not index it again: written once, then mapped into memory, where a query reads the

@@ -1,3 +1,4 @@
+import TimelineCore
 /// The words of a run of texts, numbered within it: the first step of building a `TextIndex`,
 /// one per part of the collection.
 struct PartWords: Sendable {

@@ -1,3 +1,4 @@
+import TimelineCore
 /// The flat arrays of a `TextIndex`, as buffers: allocated when the index is built, or views
 /// into a file mapped into memory (`TextIndexFile`), so that a query runs the same code on
 /// either and a mapped index is ready without reading its file.
@@ -51,33 +52,11 @@ final class TextIndexColumns: @unchecked Sendable {
     }
 }
 
-/// Allocations that columns own, freed together.
-// @unchecked: filled while the columns are made, on one thread, and freed once, by their deinit.
-final class OwnedBuffers: @unchecked Sendable {
-    private var allocations: [UnsafeMutableRawPointer] = []
-
-    /// A copy of `array` in memory these buffers own.
-    func copy<Element>(_ array: [Element]) -> UnsafeBufferPointer<Element> {
-        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(1, array.count))
-        _ = buffer.initialize(from: array)
-        allocations.append(UnsafeMutableRawPointer(buffer.baseAddress!))
-        return UnsafeBufferPointer(rebasing: buffer[..<array.count])
-    }
-
+extension OwnedBuffers {
     /// The memory of `shared`, which from now on these buffers free.
     func take<Element>(_ shared: SharedBuffer<Element>) -> UnsafeBufferPointer<Element> {
         let buffer = shared.detach()
         adopt(buffer)
         return UnsafeBufferPointer(buffer)
-    }
-
-    /// `buffer`, allocated by the caller, freed with the others from now on.
-    func adopt<Element>(_ buffer: UnsafeMutableBufferPointer<Element>) {
-        allocations.append(UnsafeMutableRawPointer(buffer.baseAddress!))
-    }
-
-    func free() {
-        for allocation in allocations { allocation.deallocate() }
-        allocations = []
     }
 }

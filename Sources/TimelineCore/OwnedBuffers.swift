@@ -1,0 +1,26 @@
+/// Allocations that an index's arrays own (`TimelineLookups`, the text index's columns), freed
+/// together.
+// @unchecked: filled while the columns are made, on one thread, and freed once, by their deinit.
+package final class OwnedBuffers: @unchecked Sendable {
+    private var allocations: [UnsafeMutableRawPointer] = []
+
+    package init() {}
+
+    /// A copy of `array` in memory these buffers own.
+    package func copy<Element>(_ array: [Element]) -> UnsafeBufferPointer<Element> {
+        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(1, array.count))
+        _ = buffer.initialize(from: array)
+        allocations.append(UnsafeMutableRawPointer(buffer.baseAddress!))
+        return UnsafeBufferPointer(rebasing: buffer[..<array.count])
+    }
+
+    /// `buffer`, allocated by the caller, freed with the others from now on.
+    package func adopt<Element>(_ buffer: UnsafeMutableBufferPointer<Element>) {
+        allocations.append(UnsafeMutableRawPointer(buffer.baseAddress!))
+    }
+
+    package func free() {
+        for allocation in allocations { allocation.deallocate() }
+        allocations = []
+    }
+}
