@@ -50,7 +50,8 @@ func serverOnly(_ product: String, _ package: String) -> Target.Dependency {
 
 /// What a strategy needs beyond the common modules.
 let strategyDependencies: [String: [Target.Dependency]] = [
-    "HTTP": ["HTTPExchange"], "MastodonMarkers": ["HTTPExchange", "EngineSupport"], "iCloudKeyValueStore": ["EngineSupport"], "Directory": ["EngineSupport"],
+    "HTTP": ["HTTPExchange", "SyncWire"], "MastodonMarkers": ["HTTPExchange", "EngineSupport"], "iCloudKeyValueStore": ["EngineSupport", "SyncWire"],
+    "Directory": ["EngineSupport", "SyncWire"],
     "ContentSimilarity": ["TimelineSearch"],
 ]
 
@@ -161,8 +162,12 @@ let package = Package(
         // The position tracker, the resume policy (soft and hard closes) and suggestions.
         .target(name: "PositionTracking", dependencies: ["TimelineCore", "EngineConfiguration"], swiftSettings: swiftSettings),
         // Cross-device sync's model: hybrid logical clocks, position registers and their total
-        // order, replica state, merge policies and transports as protocols, the wire format.
-        .target(name: "SyncModel", dependencies: ["TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
+        // order, replica state, merge policies and transports as protocols.
+        .target(name: "SyncModel", dependencies: ["TimelineCore", "ValueTree"],
+                swiftSettings: swiftSettings),
+        // The sync wire format (JSON, versions 1 and 2), read and written by the transports and
+        // the server: documents of the usual shape decoded straight from the bytes.
+        .target(name: "SyncWire", dependencies: ["SyncModel", "TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
                 swiftSettings: swiftSettings),
         // What a strategy is: kinds, stages, candidates, the StrategyType a registry holds.
         .target(name: "StrategyKit", dependencies: ["TimelineCore", "ValueTree", "SyncModel"], swiftSettings: swiftSettings),
@@ -237,7 +242,7 @@ let package = Package(
         // The library product: everything an app embeds.
         .target(
             name: "TimelineEngine",
-            dependencies: ["TimelineSearch", "ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
+            dependencies: ["SyncWire", "TimelineSearch", "ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
                            "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
                            "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync", "HTTPExchange",
                            .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS]))],
@@ -264,7 +269,7 @@ let package = Package(
         .target(
             name: "SyncServer",
             dependencies: [
-                "EngineSupport", "SyncModel", "JSONText", "ValueTree",
+                "EngineSupport", "SyncModel", "SyncWire", "JSONText", "ValueTree",
                 serverOnly("Hummingbird", "hummingbird"),
                 serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
                 serverOnly("UnixSignals", "swift-service-lifecycle"),
@@ -282,7 +287,7 @@ let package = Package(
         .testTarget(name: "ValueTreeTests", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerTests",
-            dependencies: [
+            dependencies: ["SyncWire",
                 "SyncServer", "SyncModel", "EngineConfiguration", "TimelineCore", "TestSupport", "TimelineStore", "PositionSync", "CausalFurthest", "Directory", "HTTP",
                 "NIOHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -337,7 +342,7 @@ let package = Package(
                                    .product(name: "PropertyBased", package: "swift-property-based")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "PositionSyncTests",
-                    dependencies: ["PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
+                    dependencies: ["SyncWire", "PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
                                    "Directory", "FurthestRead", "LastWriterWins", "CausalFurthest", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "MastodonMarkers",
                                    "TestSupport", "store-crash-writer", "JSONSchema", "JSONText", "HTTPExchange", "RestorationEngine", "ValueTree", "TimelineFormats",
                                    "SessionSimulation",

@@ -24,7 +24,7 @@ platform = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Testi
 LAYERS = [
     ("foundation", {"EngineSupport", "CLibXML2", "CTimelinePlugin", "ValueTree", "JSONText", "PropertyList", "JSONSchema",
                     "TimelineLogging", "HTTPExchange", "URLSessionHTTP", "NIOHTTP"}),
-    ("domain", {"TimelineCore", "TimelineSearch", "TimelineFormats", "SyncModel", "EngineConfiguration", "SessionFormat",
+    ("domain", {"TimelineCore", "TimelineSearch", "TimelineFormats", "SyncModel", "SyncWire", "EngineConfiguration", "SessionFormat",
                 "PositionTracking"}),
     ("strategy kit", {"StrategyKit", "SimulatedServer"}),
     ("built-in strategies", set()),  # every target under Strategies/

@@ -2,6 +2,7 @@
 import Foundation
 import JSONText
 import SyncModel
+import SyncWire
 
 /// Turns what a server of the previous release stored (wire-format version 1 records) into
 /// heads: each device's latest write, numbered by its clock's milliseconds, with an empty

@@ -2,6 +2,7 @@
 import Foundation
 import JSONText
 import SyncModel
+import SyncWire
 
 /// Where a sync server keeps its users, tokens and registers: SQLite (`SQLiteRegisterStorage`,
 /// the default) or PostgreSQL (`PostgresRegisterStorage`). Every method is scoped by the user

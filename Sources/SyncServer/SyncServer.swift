@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import SyncWire
 import UnixSignals
 import SyncModel
 import ValueTree

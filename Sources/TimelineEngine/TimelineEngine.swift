@@ -18,6 +18,7 @@
 @_exported import RestorationEngine
 @_exported import StrategyKit
 @_exported import SyncModel
+@_exported import SyncWire
 @_exported import TimelineCore
 @_exported import TimelineSearch
 @_exported import TimelineFormats

@@ -2,6 +2,7 @@ import EngineSupport
 import Foundation
 import StrategyKit
 import SyncModel
+import SyncWire
 import ValueTree
 #if canImport(Glibc)
 import Glibc

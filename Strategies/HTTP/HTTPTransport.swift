@@ -2,6 +2,7 @@ import Foundation
 import HTTPExchange
 import StrategyKit
 import SyncModel
+import SyncWire
 import ValueTree
 
 /// HTTP: a sync server (`engine serve`, the server's own release) over its JSON API, version 2:

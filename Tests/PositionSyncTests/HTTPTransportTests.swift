@@ -6,6 +6,7 @@ import HTTP
 import NIOHTTP
 import PositionSync
 import SyncModel
+import SyncWire
 import Testing
 import TestSupport
 import TimelineCore

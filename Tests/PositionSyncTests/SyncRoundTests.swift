@@ -7,6 +7,7 @@ import LastWriterWins
 import PositionSync
 import StrategyKit
 import SyncModel
+import SyncWire
 import Testing
 import TestSupport
 import TimelineCore

@@ -1,7 +1,8 @@
 import Foundation
 import JSONText
 import SessionSimulation
-@testable import SyncModel
+import SyncModel
+@testable import SyncWire
 import Testing
 import TimelineCore
 

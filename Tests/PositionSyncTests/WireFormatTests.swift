@@ -2,6 +2,7 @@ import Foundation
 import JSONSchema
 import JSONText
 import SyncModel
+import SyncWire
 import Testing
 import TestSupport
 import TimelineCore

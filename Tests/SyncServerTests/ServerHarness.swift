@@ -7,6 +7,7 @@ import NIOHTTP1
 import ServiceLifecycle
 import SyncModel
 import SyncServer
+import SyncWire
 import TestSupport
 import Testing
 import TimelineCore

@@ -5,6 +5,7 @@ import GRDB
 import NIOHTTP1
 import SyncModel
 import SyncServer
+import SyncWire
 import Testing
 import TestSupport
 

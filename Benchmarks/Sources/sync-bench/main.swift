@@ -64,12 +64,14 @@ for size in sizes {
             single.append(Double(now() - started) / 1e9)
             started = now()
             let chunk = (registers.count + cores - 1) / cores
-            let counts = Locked([Int](repeating: 0, count: cores))
+            // Each part writes its own slot.
+            nonisolated(unsafe) let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: cores)
+            counts.initialize(repeating: 0)
+            defer { counts.deallocate() }
             DispatchQueue.concurrentPerform(iterations: cores) { part in
-                let found = resolve(registers[min(registers.count, part * chunk)..<min(registers.count, (part + 1) * chunk)])
-                counts.withLock { $0[part] = found }
+                counts[part] = resolve(registers[min(registers.count, part * chunk)..<min(registers.count, (part + 1) * chunk)])
             }
-            precondition(counts.withLock { $0.reduce(0, +) } == size)
+            precondition(counts.reduce(0, +) == size)
             parallel.append(Double(now() - started) / 1e9)
         }
         print("| \(size) | \(name) | \(String(format: "%.3f s", median(single))) | \(String(format: "%.3f s", median(parallel))) | \(Int(Double(size) / median(parallel))) |")
@@ -142,7 +144,7 @@ for (label, withSync, others) in saves {
             var moved = head
             moved.key = RegisterKey(account: scope.account, timeline: scope.timeline)
             return moved
-        }, at: date)
+        }, at: date, maxClockOffset: SyncSettings().maxClockOffset)
     }
     var times: [Double] = []
     for round in 0..<3 {

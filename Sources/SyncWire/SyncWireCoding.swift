@@ -1,5 +1,6 @@
 import Foundation
 import JSONText
+import SyncModel
 import TimelineCore
 import TimelineFormats
 import ValueTree
