@@ -4,7 +4,7 @@
 Reads the coverage JSON SwiftPM exports (`swift test --show-codecov-path`), or makes it from the
 raw profiles of a build instrumented by `ENGINE_COVERAGE=1` (Package.swift), sums the lines of
 each module's files (`Sources/<Module>/`, `Strategies/<Name>/`), prints a table, and exits 1
-when a module with a floor is below it: 85 % of lines for SyncModel, PositionSync, SyncServer,
+when a module with a floor is below it: 85 % of lines for SyncModel, SyncWire, PositionSync, SyncServer,
 StrategyPlugins and every strategy.
 
     swift test --enable-code-coverage && python3 Tests/coverage.py
@@ -24,7 +24,7 @@ import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLOOR = 85.0
-FLOORED = {"SyncModel", "PositionSync", "SyncServer", "StrategyPlugins"}
+FLOORED = {"SyncModel", "SyncWire", "PositionSync", "SyncServer", "StrategyPlugins"}
 # Below the floor for now, each with the reason; reported, not failed. Empty this as they rise.
 EXEMPT: dict[str, str] = {}
 
