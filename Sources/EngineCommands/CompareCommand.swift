@@ -14,11 +14,6 @@ import StrategyKit
 struct CompareCommand: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case text, json, csv, html
-
-        /// `table`, this format's name before every command said `text`, is still read.
-        init?(argument: String) {
-            self.init(rawValue: argument == "table" ? "text" : argument)
-        }
     }
 
     static let configuration = CommandConfiguration(

@@ -35,9 +35,6 @@ struct ServeRunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The address to listen on, HOST:PORT (port 0: any free port).")
     var listen = "127.0.0.1:\(ServerSettings.defaultPort)"
 
-    @Option(name: .long, help: .hidden)
-    var policy: String?
-
     @Flag(name: .long, help: "Listen on an address other than loopback, in plain HTTP (behind a proxy that terminates TLS).")
     var allowInsecureHttp = false
 
@@ -73,9 +70,6 @@ struct ServeRunCommand: AsyncParsableCommand {
                 """)
         }
         let logger = logging.logger(.sync)
-        if policy != nil {
-            Console.error("warning: --policy is ignored: the server keeps every device's latest write, and devices resolve the value themselves")
-        }
         let settings = ServerSettings(host: host, port: port, maxBodyBytes: maxBodyBytes, maxWait: maxWait)
         try await storage.with(logger: logger, serving: true) { storage in
             let server = SyncServer(storage: storage, settings: settings, logger: logger)

@@ -31,18 +31,3 @@ struct StoreScopeOptions: ParsableArguments {
 
     var scope: StoreScope { StoreScope(account: account, timeline: timelineName) }
 }
-
-/// `--timeline NAME`, the spelling `engine timeline fetch` and `show` had for the timeline's
-/// name before `--timeline` came to mean a timeline file everywhere: still read by those two
-/// commands, which take no timeline file, and no longer shown.
-struct LegacyTimelineNameOption: ParsableArguments {
-    @Option(name: .customLong("timeline"), help: .hidden)
-    var timelineName: String?
-
-    /// `scope` with the legacy name, when given, in place of `--timeline-name`.
-    func applied(to options: StoreScopeOptions) -> StoreScopeOptions {
-        var options = options
-        if let timelineName { options.timelineName = timelineName }
-        return options
-    }
-}

@@ -46,7 +46,6 @@ struct TimelineFetchCommand: AsyncParsableCommand {
 
     @OptionGroup var scopeOptions: StoreScopeOptions
 
-    @OptionGroup var legacyName: LegacyTimelineNameOption
 
     @Option(name: .long, help: "The configuration file (default: the built-in defaults).")
     var config: String?
@@ -78,7 +77,7 @@ struct TimelineFetchCommand: AsyncParsableCommand {
         if case .file(let path, _) = parsed, let problem = FileData.problem(atPath: path) {
             throw CommandFailure(.unreadable, "\(path): error: \(FileData.ReadError(reason: problem))")
         }
-        let scope = legacyName.applied(to: scopeOptions).scope
+        let scope = scopeOptions.scope
         let engine: TimelineEngine
         do {
             engine = try TimelineEngine(configuration: configuration, registry: configured?.registry ?? BuiltInStrategies.registry, store: try storeOptions.open(create: true), scope: scope)

@@ -20,7 +20,6 @@ struct TimelineShowCommand: ParsableCommand {
 
     @OptionGroup var scopeOptions: StoreScopeOptions
 
-    @OptionGroup var legacyName: LegacyTimelineNameOption
 
     @Option(name: .long, parsing: .unconditional, help: "Show at most this many posts (text only; 0 for all).")
     var limit: Int = 20
@@ -35,7 +34,7 @@ struct TimelineShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        let scope = legacyName.applied(to: scopeOptions).scope
+        let scope = scopeOptions.scope
         let (store, account, timelineName) = (storeOptions.store, scope.account, scope.timeline)
         let opened = try storeOptions.open(create: false)
         let cached: TimelineStore.CachedTimeline?

@@ -1055,7 +1055,7 @@ extension ConfigurationSchema {
     },
     "mergePolicy": {
       "title": "Merge policy",
-      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. Merge: the former name of FurthestRead.",
+      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read.",
       "if": {
         "type": "string"
       },
@@ -1064,20 +1064,7 @@ extension ConfigurationSchema {
         "enum": [
           "LastWriterWins",
           "FurthestRead",
-          "CausalFurthest",
-          "Merge"
-        ],
-        "allOf": [
-          {
-            "if": {
-              "const": "Merge"
-            },
-            "then": {
-              "const": "Merge",
-              "deprecated": true,
-              "description": "\"Merge\" is the former name of \"FurthestRead\", which it selects; write \"FurthestRead\""
-            }
-          }
+          "CausalFurthest"
         ]
       },
       "else": {
@@ -1087,25 +1074,12 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. Merge: the former name of FurthestRead.",
+            "description": "The registered name. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read.",
             "type": "string",
             "enum": [
               "LastWriterWins",
               "FurthestRead",
-              "CausalFurthest",
-              "Merge"
-            ],
-            "allOf": [
-              {
-                "if": {
-                  "const": "Merge"
-                },
-                "then": {
-                  "const": "Merge",
-                  "deprecated": true,
-                  "description": "\"Merge\" is the former name of \"FurthestRead\", which it selects; write \"FurthestRead\""
-                }
-              }
+              "CausalFurthest"
             ]
           }
         },
@@ -1196,34 +1170,6 @@ extension ConfigurationSchema {
                   "minimum": 0,
                   "maximum": 1000,
                   "default": 5
-                }
-              },
-              "additionalProperties": false
-            }
-          },
-          {
-            "if": {
-              "properties": {
-                "Strategy": {
-                  "const": "Merge"
-                }
-              },
-              "required": [
-                "Strategy"
-              ]
-            },
-            "then": {
-              "properties": {
-                "Strategy": true,
-                "Direction": {
-                  "description": "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
-                  "type": "string",
-                  "enum": [
-                    "Learned",
-                    "Older",
-                    "Newer"
-                  ],
-                  "default": "Learned"
                 }
               },
               "additionalProperties": false

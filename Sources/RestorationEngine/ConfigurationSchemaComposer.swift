@@ -140,21 +140,9 @@ public enum ConfigurationSchemaComposer {
     }
 
     /// A component that is written as its name alone (when it needs no parameter) or as a
-    /// dictionary, like `Network.Policy`. A former name (an alias) is accepted with a warning
-    /// that names the current one.
+    /// dictionary, like `Sync.Policy`.
     static func nameOrDefinition(title: String, description: String, types: [StrategyType]) -> Value {
-        var entries = types.map(Entry.init)
-        var notes: [Value] = []
-        for type in types {
-            for alias in type.aliases {
-                entries.append(Entry(name: alias, summary: "the former name of \(type.name).", schema: localised(type.parameterSchema, name: type.name), composes: false))
-                notes.append(.dictionary([
-                    ("if", .dictionary([("const", .string(alias))])),
-                    ("then", .dictionary([("const", .string(alias)), ("deprecated", .bool(true)),
-                                          ("description", .string("\(Value.quote(alias)) is the former name of \(Value.quote(type.name)), which it selects; write \(Value.quote(type.name))"))])),
-                ]))
-            }
-        }
+        let entries = types.map(Entry.init)
         // A type with a required parameter cannot be written as its name alone.
         let needsParameters: [Value] = types.compactMap { type in
             let required = type.parameters.filter(\.isRequired).map(\.name)
@@ -166,15 +154,8 @@ public enum ConfigurationSchemaComposer {
             ]))])
         }
         var names: [(String, Value)] = [("type", .string("string")), ("enum", .array(entries.map { .string($0.name) }))]
-        if !notes.isEmpty || !needsParameters.isEmpty { names.append(("allOf", .array(notes + needsParameters))) }
-        var object = definition(title: title, description: description, nameKey: "Strategy", entries: entries)
-        if !notes.isEmpty, var members = object.dictionaryValue, var properties = members["properties"]?.value.dictionaryValue,
-           var strategy = properties["Strategy"]?.value.dictionaryValue {
-            strategy["allOf"] = Value.Member(value: .array(notes))
-            properties["Strategy"] = Value.Member(value: Value(.dictionary(strategy)))
-            members["properties"] = Value.Member(value: Value(.dictionary(properties)))
-            object = Value(.dictionary(members))
-        }
+        if !needsParameters.isEmpty { names.append(("allOf", .array(needsParameters))) }
+        let object = definition(title: title, description: description, nameKey: "Strategy", entries: entries)
         return .dictionary([
             ("title", .string(title)),
             ("description", .string(description + " " + entries.map { "\($0.name): \($0.summary)" }.joined(separator: " "))),

@@ -131,7 +131,7 @@ public struct StrategyRegistry: Sendable {
     /// you mean".
     public func lookup(_ name: String, kind: StrategyKind) throws(PipelineError) -> StrategyType {
         let family = types.filter { $0.kind.label == kind.label }
-        if let type = family.first(where: { $0.name == name || $0.aliases.contains(name) }) { return type }
+        if let type = family.first(where: { $0.name == name }) { return type }
         let names = family.map(\.name)
         var message = "unknown \(kind.label) \(Value.quote(name))"
         if let suggestion = Suggestions.closest(to: name, among: names) { message += "; did you mean \(Value.quote(suggestion))?" } else { message += "." }

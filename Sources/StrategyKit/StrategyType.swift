@@ -78,15 +78,12 @@ public struct StrategyType: Sendable {
     public let mergeScenarios: [MergeScenario]
     /// Named examples of a reach strategy, run by the shared conformance suite.
     public let reachScenarios: [ReachScenario]
-    /// Former names that still select this type; the configuration schema accepts them with a
-    /// warning naming the current one.
-    public let aliases: [String]
     public let make: @Sendable (StrategyOptions) throws -> BuiltStrategy
 
     /// A type whose parameters are declared with `Parameter`.
     public init(name: String, kind: StrategyKind, summary: String, parameters: [ParameterDeclaration] = [], composes: StrategyKind? = nil,
                 scenarios: [StrategyScenario] = [], cacheScenarios: [CacheScenario] = [], networkScenarios: [NetworkScenario] = [],
-                mergeScenarios: [MergeScenario] = [], reachScenarios: [ReachScenario] = [], aliases: [String] = [],
+                mergeScenarios: [MergeScenario] = [], reachScenarios: [ReachScenario] = [],
                 make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
         var all = parameters
         if kind.isStage, kind != .positioning { all.append(StrategyWeight.parameter.declaration) }
@@ -99,7 +96,7 @@ public struct StrategyType: Sendable {
         let schema = Value.dictionary(pairs)
         self.init(name: name, kind: kind, summary: summary, declarations: all, parameterSchema: schema, composes: composes,
                   scenarios: scenarios, cacheScenarios: cacheScenarios, networkScenarios: networkScenarios,
-                  mergeScenarios: mergeScenarios, reachScenarios: reachScenarios, aliases: aliases, make: make)
+                  mergeScenarios: mergeScenarios, reachScenarios: reachScenarios, make: make)
     }
 
     /// A type described by a raw parameter schema (an object schema), as a plugin describes
@@ -114,12 +111,12 @@ public struct StrategyType: Sendable {
             schema = Value(.dictionary(members))
         }
         self.init(name: name, kind: kind, summary: summary, declarations: [], parameterSchema: schema, composes: composes,
-                  scenarios: scenarios, cacheScenarios: [], networkScenarios: [], mergeScenarios: [], reachScenarios: [], aliases: [], make: make)
+                  scenarios: scenarios, cacheScenarios: [], networkScenarios: [], mergeScenarios: [], reachScenarios: [], make: make)
     }
 
     private init(name: String, kind: StrategyKind, summary: String, declarations: [ParameterDeclaration], parameterSchema: Value,
                  composes: StrategyKind?, scenarios: [StrategyScenario], cacheScenarios: [CacheScenario],
-                 networkScenarios: [NetworkScenario], mergeScenarios: [MergeScenario], reachScenarios: [ReachScenario], aliases: [String],
+                 networkScenarios: [NetworkScenario], mergeScenarios: [MergeScenario], reachScenarios: [ReachScenario],
                  make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
         self.name = name
         self.kind = kind
@@ -132,7 +129,6 @@ public struct StrategyType: Sendable {
         self.networkScenarios = networkScenarios
         self.mergeScenarios = mergeScenarios
         self.reachScenarios = reachScenarios
-        self.aliases = aliases
         self.make = make
     }
 

@@ -184,38 +184,14 @@ public final class PostgresRegisterStorage: RegisterStorage {
         return .revoked(tokenHash: bytes)
     }
 
-    /// Creates the tables once per process, and turns a previous release's tables into heads;
-    /// concurrent instances wait on an advisory lock.
+    /// Creates the tables once per process; concurrent instances wait on an advisory lock.
     private func prepare() async throws {
         guard !prepared.isSet else { return }
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(7274726)", logger: logger)
             for statement in Self.schema { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-            try await migrateVersion1(connection)
         }
         prepared.set()
-    }
-
-    /// The previous release kept a winner and each device's latest write in wire-format version
-    /// 1: the device rows become heads, and both tables go.
-    private func migrateVersion1(_ connection: PostgresConnection) async throws {
-        let exists = try await connection.query("SELECT to_regclass('device_position') IS NOT NULL", logger: logger)
-        var found = false
-        for try await value in exists.decode(Bool.self) { found = value }
-        guard found else { return }
-        var heads: [(Int64, StoredHead)] = []
-        for try await (user, json) in try await connection.query("SELECT user_id, record FROM device_position", logger: logger).decode((Int64, String).self) {
-            if let record = try? HeadMigration.record(fromVersion1: json) { heads.append((user, StoredHead(record))) }
-        }
-        for (user, head) in heads {
-            try await connection.query("""
-                INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
-                VALUES (\(user), \(head.account), \(head.timeline), \(head.device), \(Data(head.headKey)), 0, \(head.json))
-                ON CONFLICT DO NOTHING
-                """, logger: logger)
-        }
-        try await connection.query("DROP TABLE device_position", logger: logger)
-        try await connection.query("DROP TABLE IF EXISTS position_register", logger: logger)
     }
 
     static let schema = [

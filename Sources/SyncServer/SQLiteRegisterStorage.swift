@@ -61,38 +61,18 @@ public final class SQLiteRegisterStorage: RegisterStorage {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("server-v1") { db in
+            // Users and their tokens; each device's latest write per register (its head), with
+            // the change counter that last changed it.
             try db.execute(sql: """
                 CREATE TABLE syncUser (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, version INTEGER NOT NULL DEFAULT 0,
                                        createdAt REAL NOT NULL);
                 CREATE TABLE token (id INTEGER PRIMARY KEY, userId INTEGER NOT NULL REFERENCES syncUser(id), hash BLOB NOT NULL UNIQUE,
                                     createdAt REAL NOT NULL, revokedAt REAL);
-                CREATE TABLE positionRegister (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL,
-                                               orderKey BLOB NOT NULL, stampKey BLOB NOT NULL, record TEXT NOT NULL,
-                                               PRIMARY KEY (userId, account, timeline)) WITHOUT ROWID;
-                CREATE TABLE devicePosition (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
-                                             stampKey BLOB NOT NULL, record TEXT NOT NULL,
-                                             PRIMARY KEY (userId, account, timeline, device)) WITHOUT ROWID;
-                """)
-        }
-        migrator.registerMigration("server-v2-heads") { db in
-            // Each device's latest write per register, with the change counter that last
-            // changed it; the winner table goes (the server no longer merges by a policy), and
-            // the device positions become heads in the wire format's version 2.
-            try db.execute(sql: """
                 CREATE TABLE positionHead (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
                                            headKey BLOB NOT NULL, changedAt INTEGER NOT NULL, record TEXT NOT NULL,
                                            PRIMARY KEY (userId, account, timeline, device)) WITHOUT ROWID;
                 CREATE INDEX positionHeadChanges ON positionHead (userId, changedAt);
                 """)
-            let insert = try db.makeStatement(sql: """
-                INSERT OR IGNORE INTO positionHead (userId, account, timeline, device, headKey, changedAt, record) VALUES (?, ?, ?, ?, ?, 0, ?)
-                """)
-            for row in try Row.fetchAll(db, sql: "SELECT userId, record FROM devicePosition") {
-                guard let record = try? HeadMigration.record(fromVersion1: row[1]) else { continue }
-                let head = StoredHead(record)
-                try insert.execute(arguments: [row[0], head.account, head.timeline, head.device, Data(head.headKey), head.json])
-            }
-            try db.execute(sql: "DROP TABLE devicePosition; DROP TABLE positionRegister;")
         }
         return migrator
     }

@@ -222,7 +222,7 @@ struct SyncCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: setup.shared.path).isEmpty)
     }
 
-    @Test("engine validate rejects Directory without a Path and accepts Merge with a note naming FurthestRead")
+    @Test("engine validate rejects Directory without a Path, and a merge policy that is not registered, naming the registered ones")
     func validation() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -231,13 +231,9 @@ struct SyncCommandTests {
         let result = try await EngineProcess.run(["validate", file])
         #expect(result.status == 1)
         #expect(result.stderr == """
-            \(file):1:11: warning: Sync.Policy: "Merge" is the former name of "FurthestRead", which it selects; write "FurthestRead"
+            \(file):1:21: error: Sync.Policy: "Merge" is not one of the allowed values: "LastWriterWins", "FurthestRead", "CausalFurthest"
             \(file):1:43: error: Sync.Transport: Directory needs Path: write it as a dictionary, {Strategy: Directory, Path: …}
 
             """)
-        try #"{"Sync": {"Policy": "Merge"}}"#.write(toFile: file, atomically: true, encoding: .utf8)
-        let merge = try await EngineProcess.run(["validate", file])
-        #expect(merge.status == 0)
-        #expect(merge.stdout == "\(file): OK with 1 warning\n")
     }
 }

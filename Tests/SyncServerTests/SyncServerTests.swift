@@ -559,51 +559,5 @@ struct SyncServerTests {
         }
         try await server.stop()
     }
-
-    @Test("a server database of the previous release opens with its device positions as heads, and its tokens")
-    func upgradesPreviousRelease() async throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("old.sqlite").path
-        // The previous release's schema and rows, as it wrote them.
-        let queue = try DatabaseQueue(path: path)
-        try await queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                INSERT INTO grdb_migrations VALUES ('server-v1');
-                CREATE TABLE syncUser (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, version INTEGER NOT NULL DEFAULT 0,
-                                       createdAt REAL NOT NULL);
-                CREATE TABLE token (id INTEGER PRIMARY KEY, userId INTEGER NOT NULL REFERENCES syncUser(id), hash BLOB NOT NULL UNIQUE,
-                                    createdAt REAL NOT NULL, revokedAt REAL);
-                CREATE TABLE positionRegister (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL,
-                                               orderKey BLOB NOT NULL, stampKey BLOB NOT NULL, record TEXT NOT NULL,
-                                               PRIMARY KEY (userId, account, timeline)) WITHOUT ROWID;
-                CREATE TABLE devicePosition (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
-                                             stampKey BLOB NOT NULL, record TEXT NOT NULL,
-                                             PRIMARY KEY (userId, account, timeline, device)) WITHOUT ROWID;
-                INSERT INTO syncUser VALUES (1, 'alice', 4, 0);
-                """)
-            try db.execute(sql: "INSERT INTO token (userId, hash, createdAt) VALUES (1, ?, 0)", arguments: [Data(ServerTokens.hash("tes_old"))])
-            for (device, post, hlc) in [("phone", "p1", "0000000003e80000"), ("laptop", "p7", "0000000007d00000")] {
-                let record = """
-                    {"account":"me","timeline":"home","hlc":"\(hlc)","device":"\(device)","savedAt":"2026-09-21T12:26:40Z",\
-                    "epoch":{"hlc":"0000000000000000","device":""},"position":{"postId":"\(post)"}}
-                    """
-                try db.execute(sql: "INSERT INTO devicePosition VALUES (1, 'me', 'home', ?, x'00', ?)", arguments: [device, record])
-                try db.execute(sql: "INSERT OR REPLACE INTO positionRegister VALUES (1, 'me', 'home', x'00', x'00', ?)", arguments: [record])
-            }
-        }
-        try queue.close()
-        let server = try await ServerHarness.start(try SQLiteRegisterStorage(path: path))
-        do {
-            let answer = try await server.request(.GET, "/v1/registers", token: "tes_old")
-            #expect(try ServerHarness.heads(answer.body) == ["me/home/laptop": "p7#2000", "me/home/phone": "p1#1000"])
-            #expect(try SyncWireCoding.decode(Data(answer.body.utf8)).cursor == 4)
-        } catch {
-            try? await server.stop()
-            throw error
-        }
-        try await server.stop()
-    }
 }
 #endif
