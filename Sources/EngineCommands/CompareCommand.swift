@@ -119,7 +119,12 @@ struct CompareCommand: ParsableCommand {
         case .text: text = ReportTable.render(report)
         case .csv: text = ReportCSV.render(report)
         case .html: text = ReportHTML.render(report)
-        case .json: text = (try? JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))) ?? "{}\n"
+        case .json:
+            do {
+                text = try JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))
+            } catch {
+                throw CommandFailure(.failed, "error: the report has no JSON form: \(error)")
+            }
         }
         if let output {
             do {

@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 import ValueTree
 
 /// Standard output and standard error for the commands. Every line goes through
@@ -16,5 +17,18 @@ enum Console {
 
     static func error(_ text: String) {
         FileHandle.standardError.write(Data((TerminalText.lineSafe(text) + "\n").utf8))
+    }
+}
+
+extension Console {
+    /// Prints `value` as JSON: pretty, ending with a line break, or compact on one line. A value
+    /// with no JSON form (a non-finite number, a date) fails the command with its key path.
+    static func json(_ value: Value, pretty: Bool = true) throws(CommandFailure) {
+        do {
+            let text = try JSONWriter(style: pretty ? .pretty : .compact).write(value)
+            if pretty { outRaw(text) } else { out(text) }
+        } catch {
+            throw CommandFailure(.failed, "error: the output has no JSON form: \(error)")
+        }
     }
 }

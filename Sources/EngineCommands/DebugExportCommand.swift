@@ -63,7 +63,7 @@ struct DebugExportCommand: ParsableCommand {
             }
             Console.out("")
             Console.out("resolved configuration:")
-            Console.outRaw((try? JSONWriter(style: .pretty).write(resolved)) ?? "{}\n")
+            try Console.json(resolved)
         case .json:
             func number(_ value: Double?) -> Value { value.map { .real($0) } ?? .null }
             let oldest: Value = statistics.oldestCachedAt.map { .string(Timestamp.format($0)) } ?? .null
@@ -82,7 +82,7 @@ struct DebugExportCommand: ParsableCommand {
                 ("savedPositions", .integer(statistics.snapshots)), ("readPosts", .integer(statistics.readPosts)),
                 ("history", .array(historyValues)), ("configuration", resolved),
             ])
-            Console.outRaw((try? JSONWriter(style: .pretty).write(value)) ?? "{}\n")
+            try Console.json(value)
         }
     }
 }

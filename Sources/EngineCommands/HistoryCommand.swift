@@ -33,7 +33,7 @@ struct HistoryCommand: ParsableCommand {
         switch format {
         case .json:
             let value = Value.array(history.map(\.value))
-            Console.outRaw((try? JSONWriter(style: .pretty).write(value)) ?? "[]\n")
+            try Console.json(value)
         case .text:
             if history.isEmpty { Console.out("no saved positions for \(scopeOptions.account) / \(scopeOptions.timelineName)") }
             for row in history { Console.out(row.line) }

@@ -69,7 +69,7 @@ struct PositionShowCommand: ParsableCommand {
                 if head.clocksRevision > 0 { fields.append(("clocksRevision", Value(.integer(IntegerValue(head.clocksRevision))))) }
                 return .dictionary(fields)
             })))
-            Console.outRaw((try? JSONWriter(style: .pretty).write(.dictionary(pairs))) ?? "{}\n")
+            try Console.json(.dictionary(pairs))
         case .text:
             let name = "\(scopeOptions.account) / \(scopeOptions.timelineName)"
             if let value, let snapshot = value.snapshot {

@@ -27,10 +27,14 @@ struct SchemaPrintCommand: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        if file {
-            Console.outRaw(ConfigurationSchemaComposer.fileSchemaText())
-        } else {
-            Console.outRaw(compose ? ConfigurationSchemaComposer.composedText() : ConfigurationSchema.text)
+        do {
+            if file {
+                Console.outRaw(try ConfigurationSchemaComposer.fileSchemaText())
+            } else {
+                Console.outRaw(compose ? try ConfigurationSchemaComposer.composedText() : ConfigurationSchema.text)
+            }
+        } catch {
+            throw CommandFailure(.failed, "error: the schema has no JSON form: \(error)")
         }
     }
 }

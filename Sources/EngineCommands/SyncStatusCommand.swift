@@ -51,7 +51,7 @@ struct SyncStatusCommand: ParsableCommand {
                                  ("seenAt", .string(Timestamp.format(clock.seenAt)))])
                 })),
             ])
-            Console.outRaw((try? JSONWriter(style: .pretty).write(value)) ?? "{}\n")
+            try Console.json(value)
         case .text:
             Console.out("device \(device): \(status)")
             Console.out("pending: \(pending)")

@@ -136,7 +136,8 @@ struct SyncWatchCommand: AsyncParsableCommand {
                 ("postId", .string(event.postId)), ("device", .string(event.device)), ("savedAt", .string(Timestamp.format(event.savedAt))),
                 ("action", .string(event.action == .move ? "move" : "suggest")), ("reason", .string(event.reason)),
             ])
-            Console.out((try? JSONWriter(style: .compact).write(value)) ?? "{}")
+            // A watch goes on after a line it cannot print, and says so.
+            do { try Console.json(value, pretty: false) } catch { Console.error(error.description) }
         }
     }
 }

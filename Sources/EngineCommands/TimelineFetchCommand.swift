@@ -100,7 +100,7 @@ struct TimelineFetchCommand: AsyncParsableCommand {
         progress.finish()
         switch format {
         case .text: print(report, source: parsed, policyName: configuration.network.policy.name)
-        case .json: Console.outRaw((try? JSONWriter(style: .pretty).write(Self.value(of: report, source: parsed))) ?? "{}\n")
+        case .json: try Console.json(Self.value(of: report, source: parsed))
         }
         if let error = report.error {
             if format == .json { Console.error(error.description) }

@@ -57,7 +57,7 @@ struct TimelineShowCommand: ParsableCommand {
             ]
             members.append(("posts", .array(cached.posts.map(PostCoding.value(of:)))))
             members.append(("gaps", GapText.value(cached.gaps)))
-            Console.outRaw((try? JSONWriter(style: .pretty).write(.dictionary(members))) ?? "{}\n")
+            try Console.json(.dictionary(members))
         case .text:
             Console.out("\(account) / \(timelineName): " + TimelineFetchCommand.cacheLine(cached, now: Date()).dropFirst("cache: ".count))
             let shown = limit > 0 ? Array(cached.posts.prefix(limit)) : cached.posts

@@ -104,9 +104,10 @@ public enum ConfigurationSchemaComposer {
         return result
     }
 
-    /// The composed schema as the text of the schema file.
-    public static func composedText(registry: StrategyRegistry = BuiltInStrategies.registry) -> String {
-        (try? JSONWriter(style: .pretty).write(compose(registry: registry))) ?? ""
+    /// The composed schema as the text of the schema file; an error names a value that has no
+    /// JSON form (a plugin's schema with a non-finite number).
+    public static func composedText(registry: StrategyRegistry = BuiltInStrategies.registry) throws(JSONWriter.UnrepresentableValue) -> String {
+        try JSONWriter(style: .pretty).write(compose(registry: registry))
     }
 
     /// The schema of a JSON configuration file as users write it: the configuration under
@@ -135,8 +136,8 @@ public enum ConfigurationSchemaComposer {
     }
 
     /// `fileSchema` as the text of its file.
-    public static func fileSchemaText(registry: StrategyRegistry = BuiltInStrategies.registry) -> String {
-        (try? JSONWriter(style: .pretty).write(fileSchema(registry: registry))) ?? ""
+    public static func fileSchemaText(registry: StrategyRegistry = BuiltInStrategies.registry) throws(JSONWriter.UnrepresentableValue) -> String {
+        try JSONWriter(style: .pretty).write(fileSchema(registry: registry))
     }
 
     /// A component that is written as its name alone (when it needs no parameter) or as a

@@ -73,14 +73,22 @@ public enum SessionWriter {
         return .dictionary(pairs)
     }
 
-    /// Whole numbers without a fraction, so that lines stay short and exact.
+    /// Whole numbers without a fraction, so that lines stay short and exact. A non-finite number
+    /// (no recorder writes one: `SessionRecorder.isRecordable`) is written as null, which the
+    /// reader reports with its line.
     static func number(_ value: Double) -> Value {
+        guard value.isFinite else { return .null }
         if value == value.rounded(), abs(value) < 1e15 { return .integer(Int(value)) }
         return .real(value)
     }
 
+    /// The line of `value`, which the functions above build from strings, booleans, integers
+    /// and `number`s only: every one has a JSON form, whatever the event holds.
     private static func write(_ value: Value) -> String {
-        // Every value built here is representable: no dates, data or non-finite numbers.
-        ((try? JSONWriter(style: .compact).write(value)) ?? "{}") + "\n"
+        do {
+            return try JSONWriter(style: .compact).write(value) + "\n"
+        } catch {
+            preconditionFailure("a session line built from JSON types has no JSON form: \(error)")
+        }
     }
 }

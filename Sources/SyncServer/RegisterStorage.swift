@@ -98,14 +98,17 @@ public struct StoredHead: Sendable {
     public let json: String
 
     /// The head of `record`, whose wire-format text is `json` when given (the record as it was
-    /// received), or written from the record.
-    public init(_ record: PositionRecord, json: String? = nil) {
+    /// received), or written from the record; one with a number that has no JSON form is an error.
+    public init(_ record: PositionRecord, json: String? = nil) throws(JSONWriter.UnrepresentableValue) {
         account = record.key.account
         timeline = record.key.timeline
         device = record.device
         headKey = Self.key(record.order)
-        // Every value of a decoded record is representable.
-        self.json = json ?? (try? JSONWriter(style: .compact).write(SyncWireCoding.value(of: record))) ?? "{}"
+        if let json {
+            self.json = json
+        } else {
+            self.json = try JSONWriter(style: .compact).write(SyncWireCoding.value(of: record))
+        }
     }
 
     /// Of `heads`, the latest of each register and device, in their first order: what a request

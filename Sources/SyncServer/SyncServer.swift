@@ -1,6 +1,7 @@
 #if SyncServer
 import Foundation
 import Hummingbird
+import JSONText
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -172,7 +173,14 @@ public struct SyncServer: Sendable {
             throw ServerError(.contentTooLarge, "\(records.count) writes in one request; at most \(settings.maxRecords)")
         }
         // Each record is stored as it came, unless it had to be read through a value tree.
-        let heads = StoredHead.latest(records.indices.map { StoredHead(records[$0], json: received.texts?[$0]) })
+        let heads: [StoredHead]
+        do {
+            heads = StoredHead.latest(try records.indices.map { index throws(JSONWriter.UnrepresentableValue) in
+                try StoredHead(records[index], json: received.texts?[index])
+            })
+        } catch {
+            throw ServerError(.badRequest, "not a sync document: \(error.description)")
+        }
         let changed: Int, cursor: Int64
         do {
             (changed, cursor) = try await storage.merge(heads, user: user)

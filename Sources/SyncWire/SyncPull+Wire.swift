@@ -15,3 +15,15 @@ extension SyncPull {
         }
     }
 }
+
+extension SyncPublication {
+    /// The device's own heads as the document a transport publishes; a record with no wire form
+    /// fails the push, naming it, and nothing is sent.
+    public func wireDocument() throws(SyncTransportError) -> Data {
+        do {
+            return try SyncWireCoding.encode(SyncWireCoding.Document(device: device, records: own))
+        } catch {
+            throw SyncTransportError(.failed, "\(device)'s state has no wire form: \(error.description)")
+        }
+    }
+}

@@ -52,12 +52,14 @@ public enum SyncWireCoding {
         }
     }
 
-    public static func encode(_ document: Document) -> Data {
+    /// The document in the wire format. A record with a number that has no JSON form (a
+    /// snapshot's non-finite offset, which no store holds) is an error naming its key path.
+    public static func encode(_ document: Document) throws(JSONWriter.UnrepresentableValue) -> Data {
         var pairs: [(String, Value)] = [("format", .string(format)), ("version", .integer(version)), ("device", .string(document.device))]
         if let cursor = document.cursor { pairs.append(("cursor", .integer(cursor))) }
         pairs.append(("records", .array(document.records.map(value(of:)))))
         let value = Value.dictionary(pairs)
-        return Data(((try? JSONWriter(style: .compact).write(value)) ?? "{}").utf8)
+        return Data(try JSONWriter(style: .compact).write(value).utf8)
     }
 
     public static func value(of record: PositionRecord) -> Value {

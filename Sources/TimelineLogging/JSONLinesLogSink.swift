@@ -78,7 +78,12 @@ public final class JSONLinesLogSink: LogSink, Sendable {
             pairs.append(("metadata", .dictionary(record.metadata.keys.sorted().map { ($0, Value.string(record.metadata[$0]!)) })))
         }
         pairs.append(("source", .string(record.source)))
-        return (try? JSONWriter(style: .compact).write(.dictionary(pairs))) ?? "{}"
+        do {
+            return try JSONWriter(style: .compact).write(.dictionary(pairs))
+        } catch {
+            // Every member is a string, so this is not reached; if it were, the line says why.
+            return #"{"level":"error","message":"# + JSONWriter.quoted("a log record has no JSON form: \(error.description)") + "}"
+        }
     }
 
     /// RFC 3339 UTC with milliseconds.

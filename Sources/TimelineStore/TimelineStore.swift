@@ -463,11 +463,12 @@ public final class TimelineStore: Sendable {
 
     // MARK: Position history
 
-    /// Saves a snapshot: one per post, the newest replacing an older one.
+    /// Saves a snapshot: one per post, the newest replacing an older one. A snapshot that has
+    /// no JSON form (a non-finite offset) is refused with the key path, and nothing is written.
     public func saveSnapshot(_ snapshot: PositionSnapshot, scope: StoreScope) throws(StoreError) {
-        let json = (try? JSONWriter(style: .compact).write(SnapshotCoding.value(of: snapshot))) ?? "{}"
         let savedAt = (snapshot.savedAt ?? Date()).timeIntervalSince1970
         try write { db in
+            let json = try JSONWriter(style: .compact).write(SnapshotCoding.value(of: snapshot))
             try db.execute(sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
                            arguments: [scope.account, scope.timeline, snapshot.postId, savedAt, json])
         }
@@ -502,9 +503,10 @@ public final class TimelineStore: Sendable {
 
     // MARK: Last restoration
 
+    /// Saves the last restoration; one that has no JSON form is refused, and nothing is written.
     public func saveRestoration(_ restoration: Restoration, scope: StoreScope, at date: Date) throws(StoreError) {
-        let json = (try? JSONWriter(style: .compact).write(SnapshotCoding.value(of: restoration))) ?? "{}"
         try write { db in
+            let json = try JSONWriter(style: .compact).write(SnapshotCoding.value(of: restoration))
             try db.execute(sql: "INSERT OR REPLACE INTO lastRestoration (account, timeline, restoredAt, restoration) VALUES (?, ?, ?, ?)",
                            arguments: [scope.account, scope.timeline, date.timeIntervalSince1970, json])
         }

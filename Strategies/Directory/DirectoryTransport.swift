@@ -89,7 +89,7 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
     }
 
     public func push(_ publication: SyncPublication) async throws(SyncTransportError) {
-        let data = SyncWireCoding.encode(SyncWireCoding.Document(device: publication.device, records: publication.own))
+        let data = try publication.wireDocument()
         let device = publication.device
         try await OffPool.run { () throws(SyncTransportError) in try write(data, device: device) }
     }

@@ -74,7 +74,7 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
     }
 
     public func push(_ publication: SyncPublication) async throws(SyncTransportError) {
-        let body = SyncWireCoding.encode(SyncWireCoding.Document(device: publication.device, records: publication.own))
+        let body = try publication.wireDocument()
         _ = try await send(method: "POST", url: endpoint, body: body, timeout: timeout)
     }
 

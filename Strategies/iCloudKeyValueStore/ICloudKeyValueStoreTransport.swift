@@ -78,7 +78,7 @@ public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
     }
 
     public func push(_ publication: SyncPublication) async throws(SyncTransportError) {
-        let data = SyncWireCoding.encode(SyncWireCoding.Document(device: publication.device, records: publication.own))
+        let data = try publication.wireDocument()
         guard store.set(data, forKey: Self.prefix + publication.device) else {
             throw SyncTransportError(.failed, "iCloud key-value store: the state (\(data.count) bytes) is over the store's limits (1 MB and 1024 keys in all)")
         }

@@ -36,7 +36,7 @@ struct HTTPTransportTests {
             switch request.method {
             case "GET":
                 let records = lock.withLock { states[user].map { Array($0.values) } ?? [] }
-                return .json(SyncWireCoding.encode(.init(device: "server", records: records, cursor: 1)))
+                return .json(try! SyncWireCoding.encode(.init(device: "server", records: records, cursor: 1)))
             case "POST":
                 let document: SyncWireCoding.Document
                 do {

@@ -98,7 +98,7 @@ struct WireFastPathTests {
         for round in 0..<400 {
             let records = (0..<draw.next(4)).map { _ in Self.record(&draw) }
             let document = SyncWireCoding.Document(device: "phone", records: records, cursor: draw.chance() ? draw.next(1 << 40) : nil)
-            let text = String(decoding: SyncWireCoding.encode(document), as: UTF8.self)
+            let text = String(decoding: try SyncWireCoding.encode(document), as: UTF8.self)
             #expect(Self.agrees(text, "round \(round)"), "round \(round): \(text)")
             #expect(try SyncWireCoding.decode(Data(text.utf8)) == document, "round \(round)")
         }
@@ -106,7 +106,7 @@ struct WireFastPathTests {
 
     /// The test record's document written otherwise.
     static func variant(_ name: String) -> String {
-        let text = String(decoding: SyncWireCoding.encode(.init(device: "phone", records: [WireFormatTests.record])), as: UTF8.self)
+        let text = String(decoding: try! SyncWireCoding.encode(.init(device: "phone", records: [WireFormatTests.record])), as: UTF8.self)
         let changes: [String: (String, String)] = [
             "escaped key": (#""account""#, #""acc\u006Funt""#),
             "exponent": (#""contentOffset":0.0"#, #""contentOffset":0e3"#),
@@ -143,7 +143,7 @@ struct WireFastPathTests {
         (#""format":"timeline-sync""#, #""format":"timeline-sync!""#, #""format" must be "timeline-sync""#),
     ])
     func declined(_ original: String, _ replacement: String, _ message: String) throws {
-        let good = String(decoding: SyncWireCoding.encode(.init(device: "phone", records: [WireFormatTests.record])), as: UTF8.self)
+        let good = String(decoding: try SyncWireCoding.encode(.init(device: "phone", records: [WireFormatTests.record])), as: UTF8.self)
         let text = good.replacingOccurrences(of: original, with: replacement)
         try #require(text != good)
         #expect(throws: SyncWireCoding.DecodingError(message)) { try SyncWireCoding.received(Data(text.utf8)) }
@@ -155,7 +155,7 @@ struct WireFastPathTests {
         var draw = Draw(state: 7)
         for round in 0..<300 {
             let document = SyncWireCoding.Document(device: "phone", records: (0..<(1 + draw.next(2))).map { _ in Self.record(&draw) })
-            var bytes = Array(SyncWireCoding.encode(document))
+            var bytes = Array(try! SyncWireCoding.encode(document))
             let at = draw.next(bytes.count)
             switch draw.next(3) {
             case 0: bytes[at] = [UInt8(ascii: "\""), UInt8(ascii: "1"), UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: " "), 0xC3, 0][draw.next(7)]

@@ -157,14 +157,14 @@ struct ComposedSchemaTests {
     @Test("schemas/ holds the configuration schema composed with every registered strategy")
     func inStep() throws {
         let file = try String(contentsOf: Fixtures.repositoryURL("schemas/SocialFusionTimelineConfiguration.schema.json"), encoding: .utf8)
-        #expect(ConfigurationSchemaComposer.composedText() == file,
+        #expect(try ConfigurationSchemaComposer.composedText() == file,
                 "run Strategies/generate.sh")
     }
 
     @Test("schemas/ holds the schema of a JSON configuration file as users write it, and the bundled JSON configuration names it")
     func fileSchemaInStep() throws {
         let file = try String(contentsOf: Fixtures.repositoryURL("schemas/SocialFusionTimelineConfiguration.file.schema.json"), encoding: .utf8)
-        #expect(ConfigurationSchemaComposer.fileSchemaText() == file,
+        #expect(try ConfigurationSchemaComposer.fileSchemaText() == file,
                 "run: swift run engine schema print --file > schemas/SocialFusionTimelineConfiguration.file.schema.json")
         let schema = try JSONSchema(ConfigurationSchemaComposer.fileSchema())
         let bundled = try JSONReader().read(Data(contentsOf: Fixtures.repositoryURL("config/SocialFusionTimelineConfiguration.json")))

@@ -15,7 +15,7 @@ struct BackgroundCheckpointTests {
     }
 
     static func head(_ number: Int) -> StoredHead {
-        StoredHead(ServerHarness.write("p\(number)", seq: UInt64(number), millis: UInt64(1_000 + number), device: "d\(number % 40)"))
+        try! StoredHead(ServerHarness.write("p\(number)", seq: UInt64(number), millis: UInt64(1_000 + number), device: "d\(number % 40)"))
     }
 
     @Test("the writer never checkpoints: with the background one held back, the WAL grows past SQLite's 1,000 pages")

@@ -82,7 +82,7 @@ final class ServerHarness: Sendable {
 
     /// A sync document with these writes, as a device sends it.
     static func document(_ records: [PositionRecord], device: String = "phone") -> String {
-        String(decoding: SyncWireCoding.encode(SyncWireCoding.Document(device: device, records: records)), as: UTF8.self)
+        String(decoding: try! SyncWireCoding.encode(SyncWireCoding.Document(device: device, records: records)), as: UTF8.self)
     }
 
     /// A write to `ACCOUNT / home` of `post` (nil: a tombstone), the `sequence`-th of `device`,

@@ -441,7 +441,7 @@ struct SyncServerTests {
             // Counter 2 comes from elsewhere (as another instance's write whose notification is
             // late); counter 3 is a write to this instance, whose wake carries only its own head.
             let user = try #require(try await server.server.storage.user(forTokenHash: ServerTokens.hash(token)))
-            _ = try await server.server.storage.merge([StoredHead(ServerHarness.write("p2", seq: 1, millis: 2_000, device: "tablet"))], user: user)
+            _ = try await server.server.storage.merge([try StoredHead(ServerHarness.write("p2", seq: 1, millis: 2_000, device: "tablet"))], user: user)
             _ = try await server.request(.POST, "/v1/registers", token: token, body: ServerHarness.document([ServerHarness.write("p3", seq: 2, millis: 3_000)]))
             let answer = try await woken
             #expect(try ServerHarness.heads(answer.body) == ["me/home/phone": "p3#2", "me/home/tablet": "p2#1"])

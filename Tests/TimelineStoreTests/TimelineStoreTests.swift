@@ -48,6 +48,20 @@ struct TimelineStoreTests {
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
+    @Test("a snapshot with a non-finite offset is refused with its key path, and the history keeps what it had")
+    func nonFiniteSnapshot() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("finite.sqlite").path
+        let store = try TimelineStore(path: path)
+        try store.saveSnapshot(PositionSnapshot(postId: "p1", viewportY: 0, contentOffset: 140, savedAt: Self.now), scope: Self.scope)
+        // It was stored as "{}" before, and the history then failed to read.
+        #expect(throws: StoreError(path: path, "non-finite number nan at contentOffset has no JSON representation")) {
+            try store.saveSnapshot(PositionSnapshot(postId: "p2", viewportY: 0, contentOffset: .nan, savedAt: Self.now), scope: Self.scope)
+        }
+        #expect(try store.history(scope: Self.scope).map(\.postId) == ["p1"])
+    }
+
     @Test("a post's time reads back bit for bit, milliseconds included, so an unchanged page is not an edit")
     func exactTimes() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -44,8 +44,8 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
             guard case .merge(let policy)? = try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge) else { continue }
             for register in state.registers.values { _ = policy.resolve(register) }
         }
-        let published = SyncWireCoding.encode(SyncWireCoding.Document(device: decoded.device, records: state.records))
-        guard (try? SyncWireCoding.decode(published)) != nil else { fatalError("a published document does not read back") }
+        guard let published = try? SyncWireCoding.encode(SyncWireCoding.Document(device: decoded.device, records: state.records)),
+              (try? SyncWireCoding.decode(published)) != nil else { fatalError("a published document does not read back") }
     } catch {
         if "\(error)".unicodeScalars.contains(where: { $0.value < 0x20 }) { fatalError("an error carries a control character: \(error)") }
     }
