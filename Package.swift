@@ -242,7 +242,7 @@ let package = Package(
         // The library product: everything an app embeds.
         .target(
             name: "TimelineEngine",
-            dependencies: ["SyncWire", "TimelineSearch", "ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
+            dependencies: ["EngineSupport", "SyncWire", "TimelineSearch", "ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
                            "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
                            "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync", "HTTPExchange",
                            .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS]))],

@@ -139,6 +139,9 @@ public actor SyncCoordinator {
     /// Whether the coordinator is paused (the app is in the background).
     public var isPaused: Bool { paused }
 
+    /// Whether `stop()` was called: it listens no longer, and no timer runs.
+    public var isStopped: Bool { stopped }
+
     /// A local position was saved: a round follows after `Sync.DebounceInterval`, unless
     /// another change comes first. Callable from any thread; the coordinator takes the change
     /// soon after (`noteLocalChange()` returns once it has).

@@ -1,4 +1,5 @@
 import EngineConfiguration
+import EngineSupport
 import Foundation
 import HTTPExchange
 import PositionSync
@@ -20,8 +21,7 @@ import URLSessionHTTP
 /// Safe to call from any thread or task; `reload(configuration:)` swaps the pipeline atomically,
 /// and a restore in flight finishes with the pipeline it started with. No UIKit: the app passes
 /// offsets and timelines in, and applies the result itself.
-// @unchecked: every mutable property is read and written under `lock` (`locked`); the store and the coordinator are Sendable.
-public final class TimelineEngine: @unchecked Sendable {
+public final class TimelineEngine: Sendable {
     /// What `restore(in:)` decided.
     public struct RestoreResult: Sendable {
         /// Where to scroll; nil only for an empty timeline.
@@ -35,30 +35,38 @@ public final class TimelineEngine: @unchecked Sendable {
         public var trace: [StageVerdict]
     }
 
-    private let lock = NSLock()
-    private var configuration: TimelineConfiguration
-    private var pipeline: Pipeline
-    private var tracker: PositionTracker
-    private var policy: ResumePolicy
+    /// What changes after creation, behind one lock.
+    private struct State {
+        var configuration: TimelineConfiguration
+        var pipeline: Pipeline
+        var tracker: PositionTracker
+        var policy: ResumePolicy
+        var storeError: StoreError?
+        var resumeState = ResumeState()
+        var coordinator: SyncCoordinator?
+        /// This device's id in sync, once the store gave one.
+        var device: String?
+        /// True while a timer waits to make the tracker's trailing save.
+        var settleTimerArmed = false
+    }
+
+    private let state: Locked<State>
     private let registry: StrategyRegistry
     private let logRouting: LogRouting
     private let clock: @Sendable () -> Date
     private let store: TimelineStore?
     private let scope: StoreScope
     /// The last error the store reported; the engine keeps working in memory meanwhile.
-    public private(set) var lastStoreError: StoreError? {
-        get { locked { storeError } }
-        set { locked { storeError = newValue } }
+    public var lastStoreError: StoreError? { state.withLock { $0.storeError } }
+
+    private func report(_ error: StoreError) {
+        state.withLock { $0.storeError = error }
     }
-    private var storeError: StoreError?
-    private var resumeState = ResumeState()
+
     /// Sync with the reader's other devices, when the configuration's transport is not `None`
     /// and there is a store to keep the outbox in. A reload that changes the `Sync` section
     /// replaces it: read it again after `reload`.
-    public var sync: SyncCoordinator? { locked { coordinator } }
-    private var coordinator: SyncCoordinator?
-    /// This device's id in sync, once the store gave one.
-    private var device: String?
+    public var sync: SyncCoordinator? { state.withLock { $0.coordinator } }
 
     /// Builds the engine from a configuration; throws when its pipeline cannot be built.
     ///
@@ -75,25 +83,30 @@ public final class TimelineEngine: @unchecked Sendable {
         // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
         HTTPExchanges.bootstrapIfNeeded(URLSessionExchange())
         #endif
-        self.configuration = configuration
         self.registry = registry
         self.logRouting = logRouting
         self.clock = clock
         self.store = store
         self.scope = scope
-        pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
-        policy = ResumePolicy(configuration: configuration)
+        let pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
         let sync = try Self.makeCoordinator(configuration, registry: registry, store: store, device: deviceId, clock: clock)
-        coordinator = sync.coordinator
-        device = sync.device
-        storeError = sync.error
-        tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: sync.device)
+        var tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: sync.device)
+        var storeError = sync.error
         if let store {
             do {
                 tracker.restoreHistory(try store.history(scope: scope))
             } catch {
                 storeError = error
             }
+        }
+        state = Locked(State(configuration: configuration, pipeline: pipeline, tracker: tracker, policy: ResumePolicy(configuration: configuration),
+                             storeError: storeError, coordinator: sync.coordinator, device: sync.device))
+    }
+
+    /// Dropping the engine stops its sync coordinator: it listens no longer, and its timers stop.
+    deinit {
+        if let coordinator = state.withLock({ $0.coordinator }) {
+            Task { await coordinator.stop() }
         }
     }
 
@@ -120,7 +133,7 @@ public final class TimelineEngine: @unchecked Sendable {
     }
 
     /// Saved snapshots, each with its place in the visit. Called with the lock held.
-    private func visits(of snapshots: [PositionSnapshot], in index: TimelineIndex?) -> [(PositionSnapshot, PositionTracker.Visit?)] {
+    private func visits(of snapshots: [PositionSnapshot], in index: TimelineIndex?, tracker: PositionTracker) -> [(PositionSnapshot, PositionTracker.Visit?)] {
         snapshots.map { ($0, tracker.visit(of: $0, at: $0.savedAt ?? clock(), in: index)) }
     }
 
@@ -138,22 +151,19 @@ public final class TimelineEngine: @unchecked Sendable {
                     try store.saveSnapshot(snapshot, scope: scope)
                 }
             } catch {
-                lastStoreError = error
+                report(error)
             }
         }
     }
 
-    /// True while a timer waits to make the tracker's trailing save.
-    private var settleTimerArmed = false
-
     /// Arms a timer for the tracker's pending trailing save, unless one is armed. Called with the lock held.
-    private func armSettleTimer(now: Date) {
-        guard !settleTimerArmed, let due = tracker.pendingSaveDue else { return }
-        settleTimerArmed = true
+    private func armSettleTimer(now: Date, _ state: inout State) {
+        guard !state.settleTimerArmed, let due = state.tracker.pendingSaveDue else { return }
+        state.settleTimerArmed = true
         let delay = max(0.05, due.timeIntervalSince(now))
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in
             guard let self else { return }
-            self.locked { self.settleTimerArmed = false }
+            self.state.withLock { $0.settleTimerArmed = false }
             self.settle()
         }
     }
@@ -163,18 +173,12 @@ public final class TimelineEngine: @unchecked Sendable {
     /// app may call it when it knows scrolling ended (`scrollViewDidEndDecelerating`).
     public func settle() {
         let now = clock()
-        let saved = locked {
-            let saved = visits(of: tracker.settle(at: now).map { [$0] } ?? [], in: nil)
-            armSettleTimer(now: now)
+        let saved = state.withLock { state in
+            let saved = visits(of: state.tracker.settle(at: now).map { [$0] } ?? [], in: nil, tracker: state.tracker)
+            armSettleTimer(now: now, &state)
             return saved
         }
         persist(saved)
-    }
-
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 
     /// Applies every section of `configuration` at once: the pipeline, the resume policy, the
@@ -196,19 +200,20 @@ public final class TimelineEngine: @unchecked Sendable {
         let networkBuilder = NetworkPolicyBuilder(registry: registry, configuration: configuration)
         _ = try networkBuilder.build()
         _ = try networkBuilder.reachStrategy()
-        let syncChanged = Self.syncSettingsDiffer(locked { self.configuration }, configuration)
-        let sync = syncChanged ? try Self.makeCoordinator(configuration, registry: registry, store: store, device: locked { device }, clock: clock) : nil
+        let (current, device) = state.withLock { ($0.configuration, $0.device) }
+        let syncChanged = Self.syncSettingsDiffer(current, configuration)
+        let sync = syncChanged ? try Self.makeCoordinator(configuration, registry: registry, store: store, device: device, clock: clock) : nil
         let replacement = sync?.coordinator
-        if let error = sync?.error { lastStoreError = error }
-        let retired: SyncCoordinator? = locked {
-            self.configuration = configuration
-            pipeline = built
-            tracker.settings = PositionTracker.Settings(configuration: configuration)
-            policy = ResumePolicy(configuration: configuration)
+        if let error = sync?.error { report(error) }
+        let retired: SyncCoordinator? = state.withLock { state in
+            state.configuration = configuration
+            state.pipeline = built
+            state.tracker.settings = PositionTracker.Settings(configuration: configuration)
+            state.policy = ResumePolicy(configuration: configuration)
             guard let sync else { return nil }
-            device = sync.device
-            let retired = coordinator
-            coordinator = replacement
+            state.device = sync.device
+            let retired = state.coordinator
+            state.coordinator = replacement
             return retired
         }
         if let retired {
@@ -253,14 +258,15 @@ public final class TimelineEngine: @unchecked Sendable {
     }
 
     /// The pipeline in use, in spec notation.
-    public var pipelineSummary: String { locked { pipeline.summary } }
+    public var pipelineSummary: String { state.withLock { $0.pipeline.summary } }
 
     /// A scroll: the content offset of the viewport's top, against the timeline shown.
     public func observeScroll(offset: Double, viewportHeight: Double, in index: TimelineIndex) {
         let now = clock()
-        let saved = locked {
-            let saved = visits(of: tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now), in: index)
-            armSettleTimer(now: now)
+        let saved = state.withLock { state in
+            let saved = visits(of: state.tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now), in: index,
+                               tracker: state.tracker)
+            armSettleTimer(now: now, &state)
             return saved
         }
         persist(saved)
@@ -269,10 +275,10 @@ public final class TimelineEngine: @unchecked Sendable {
     /// A lifecycle event; `index` is the timeline shown, needed when going to the background.
     public func observe(_ event: PositionTracker.Lifecycle, in index: TimelineIndex? = nil) {
         let now = clock()
-        let saved: [(PositionSnapshot, PositionTracker.Visit?)] = locked {
-            guard configuration.positionPersistence.enabled else { return [] }
-            let saved = visits(of: tracker.observe(event, at: now, in: index), in: index)
-            resumeState.observe(event, at: now)
+        let saved: [(PositionSnapshot, PositionTracker.Visit?)] = state.withLock { state in
+            guard state.configuration.positionPersistence.enabled else { return [] }
+            let saved = visits(of: state.tracker.observe(event, at: now, in: index), in: index, tracker: state.tracker)
+            state.resumeState.observe(event, at: now)
             return saved
         }
         persist(saved)
@@ -294,7 +300,7 @@ public final class TimelineEngine: @unchecked Sendable {
     /// Where a restore at `now` starts: the live anchor; else, with sync, the register's winner
     /// when another device wrote it; else this device's newest saved snapshot.
     public func restoreStart(at now: Date) -> RestoreStart {
-        let (own, learned) = locked { (tracker.restoreInputWithLiveness(at: now), tracker.learnedDirection) }
+        let (own, learned) = state.withLock { ($0.tracker.restoreInputWithLiveness(at: now), $0.tracker.learnedDirection) }
         var winner: PositionRecord?
         var direction = learned
         if let sync, let store {
@@ -303,7 +309,7 @@ public final class TimelineEngine: @unchecked Sendable {
                 if !own.isLive { winner = sync.components.policy.value(of: register) }
                 direction = register.learnedDirection ?? learned
             } catch {
-                lastStoreError = error
+                report(error)
             }
         }
         var start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, winner: winner, device: sync?.device)
@@ -312,7 +318,7 @@ public final class TimelineEngine: @unchecked Sendable {
     }
 
     /// The saved positions, newest first.
-    public var history: [PositionSnapshot] { locked { tracker.history } }
+    public var history: [PositionSnapshot] { state.withLock { $0.tracker.history } }
 
     /// Where to put the reader back in `index`, whether to do it silently, and the choices to offer.
     public func restore(in index: TimelineIndex) -> RestoreResult {
@@ -320,7 +326,7 @@ public final class TimelineEngine: @unchecked Sendable {
         let now = clock()
         let start = restoreStart(at: now)
         let snapshot = start.snapshot
-        let (pipeline, history, policy, resumeState) = locked { (self.pipeline, tracker.history, self.policy, self.resumeState) }
+        let (pipeline, history, policy, resumeState) = state.withLock { ($0.pipeline, $0.tracker.history, $0.policy, $0.resumeState) }
         let close = resumeState.close(under: policy, at: now, hasHistory: snapshot != nil || !history.isEmpty)
         guard index.count > 0 else { return RestoreResult(restoration: nil, close: close, restoreSilently: false, suggestions: [], trace: []) }
         if close == .freshInstall || snapshot == nil {
@@ -336,7 +342,7 @@ public final class TimelineEngine: @unchecked Sendable {
             do {
                 try store.saveRestoration(restoration, scope: scope, at: now)
             } catch {
-                lastStoreError = error
+                report(error)
             }
         }
         let silent = policy.restoresSilently(after: close, confidence: restoration?.confidence ?? 0)
@@ -353,7 +359,7 @@ public final class TimelineEngine: @unchecked Sendable {
     /// by itself.
     public func placed(at contentOffset: Double, in index: TimelineIndex) {
         let now = clock()
-        locked { tracker.placed(offset: contentOffset, viewportHeight: index.viewportHeight, in: index, at: now) }
+        state.withLock { $0.tracker.placed(offset: contentOffset, viewportHeight: index.viewportHeight, in: index, at: now) }
     }
 
     /// What `performMaintenance` did.
@@ -371,14 +377,14 @@ public final class TimelineEngine: @unchecked Sendable {
     /// reaches `Performance.MemoryWarningThreshold`, every cache shrinks to its floor
     /// (`TimelineCache.MemoryPressureFloor`; the history to its newest snapshot).
     public func performMaintenance(memoryUse: Double? = nil) throws -> MaintenanceResult {
-        let configuration = locked { self.configuration }
+        let configuration = state.withLock { $0.configuration }
         let policies = try CachePolicyBuilder(registry: registry, configuration: configuration).maintenancePolicies(memoryUse: memoryUse)
         let now = clock()
-        let trimmed = locked {
-            let history = tracker.history
+        let trimmed = state.withLock { state in
+            let history = state.tracker.history
             let evicted = Set(policies.history.evictions(from: history.map { CacheEntry(key: $0.postId, storedAt: $0.savedAt ?? now) }, now: now))
             guard !evicted.isEmpty else { return 0 }
-            tracker.restoreHistory(history.filter { !evicted.contains($0.postId) })
+            state.tracker.restoreHistory(history.filter { !evicted.contains($0.postId) })
             return evicted.count
         }
         var removed = TimelineStore.MaintenanceReport()
@@ -396,7 +402,7 @@ public final class TimelineEngine: @unchecked Sendable {
     public func loadTimeline(from source: TimelineSource, onCached: @Sendable (TimelineStore.CachedTimeline?) -> Void = { _ in },
                              progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }) async throws -> CacheFirstLoader.Report {
         guard let store else { throw StoreError(path: "(none)", "the engine has no store; pass one to TimelineEngine(store:)") }
-        let (configuration, pipeline) = locked { (self.configuration, self.pipeline) }
+        let (configuration, pipeline) = state.withLock { ($0.configuration, $0.pipeline) }
         let builder = CachePolicyBuilder(registry: registry, configuration: configuration)
         let networkBuilder = NetworkPolicyBuilder(registry: registry, configuration: configuration)
         let loader = CacheFirstLoader(store: store, scope: scope,
@@ -429,7 +435,7 @@ public final class TimelineEngine: @unchecked Sendable {
         let now = clock()
         let start = restoreStart(at: now)
         let snapshot = start.snapshot
-        let (pipeline, history) = locked { (self.pipeline, tracker.history) }
+        let (pipeline, history) = state.withLock { ($0.pipeline, $0.tracker.history) }
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index, direction: start.direction))
         // With sync, the other devices' last positions: "Continue from laptop · 3 min ago".
         var others: [PositionSnapshot] = []

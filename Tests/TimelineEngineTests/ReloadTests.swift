@@ -117,6 +117,22 @@ struct ReloadTests {
         #expect(engine.sync == nil)
     }
 
+    @Test("dropping the engine stops its sync coordinator: it listens no longer and arms no timer")
+    func droppedEngineStopsSync() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let shared = directory.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        var engine: TimelineEngine? = try TimelineEngine(
+            configuration: Self.configuration(#"{"Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}}}"#),
+            deviceId: "phone", store: store)
+        let coordinator = try #require(engine?.sync)
+        #expect(await !coordinator.isStopped)
+        engine = nil
+        try await Deadline.wait(seconds: 10, "the coordinator of a dropped engine stops") { await coordinator.isStopped }
+    }
+
     @Test("logging: a reload sets the levels and sinks of a routing that follows the configuration, and leaves one that does not")
     func logging() throws {
         let directory = try Fixtures.temporaryDirectory()
