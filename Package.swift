@@ -137,7 +137,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // A JSON Schema (draft 2020-12 subset) validator over the value tree.
-        .target(name: "JSONSchema", dependencies: ["ValueTree", "JSONText"], swiftSettings: swiftSettings),
+        .target(name: "JSONSchema", dependencies: ["EngineSupport", "ValueTree", "JSONText"], swiftSettings: swiftSettings),
         // Categories, levels and sinks on top of swift-log.
         .target(
             name: "TimelineLogging",

@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 import ValueTree
 
@@ -13,23 +14,18 @@ enum DeepStack {
 
     /// `body`'s result, computed on a thread with a `size` stack, the caller waiting.
     static func run<T>(_ body: @escaping @Sendable () -> T) -> T {
-        let box = ResultBox<T>()
+        let box = Locked<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            box.result = body()
+            let result = body()
+            box.withLock { $0 = result }
             done.signal()
         }
         thread.stackSize = size
         thread.start()
         done.wait()
-        return box.result!
+        return box.withLock { $0 }!
     }
-}
-
-/// Carries a result from the worker thread to the waiting caller.
-// @unchecked: written once by the worker thread before the semaphore is signalled, read after the wait.
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: T?
 }
 
 extension Value {

@@ -1,4 +1,5 @@
 import CTimelinePlugin
+import EngineSupport
 import Foundation
 import TimelineCore
 
@@ -26,8 +27,7 @@ final class PluginTimelineView: @unchecked Sendable {
     /// The columns, built side by side: ids, authors, and the numeric ones (which need the
     /// index's time order, itself a sort) are independent, so a large timeline's view costs
     /// about as long as its slowest column.
-    // @unchecked: each column is written by one of the concurrent builders, and read after they have all finished.
-    private final class Columns: @unchecked Sendable {
+    private struct Columns {
         var ids: (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>)?
         var authors: (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>)?
         var numbers: (tops: UnsafeMutableBufferPointer<Double>, order: UnsafeMutableBufferPointer<Int32>,
@@ -41,12 +41,18 @@ final class PluginTimelineView: @unchecked Sendable {
     private init(_ index: TimelineIndex) {
         self.index = index
         let posts = index.posts
-        let columns = Columns()
+        let columns = Locked(Columns())
         let build: @Sendable (Int) -> Void = { part in
             switch part {
-            case 0: columns.ids = Self.ids(posts)
-            case 1: columns.authors = Self.authors(posts)
-            default: columns.numbers = Self.numbers(index)
+            case 0:
+                let ids = Self.ids(posts)
+                columns.withLock { $0.ids = ids }
+            case 1:
+                let authors = Self.authors(posts)
+                columns.withLock { $0.authors = authors }
+            default:
+                let numbers = Self.numbers(index)
+                columns.withLock { $0.numbers = numbers }
             }
         }
         if posts.count >= Self.parallelThreshold {
@@ -54,9 +60,10 @@ final class PluginTimelineView: @unchecked Sendable {
         } else {
             for part in 0..<3 { build(part) }
         }
-        (idBytes, idOffsets) = columns.ids!
-        (authorBytes, authorOffsets) = columns.authors!
-        (tops, timeOrder, createdAt, heights) = columns.numbers!
+        let built = columns.withLock { $0 }
+        (idBytes, idOffsets) = built.ids!
+        (authorBytes, authorOffsets) = built.authors!
+        (tops, timeOrder, createdAt, heights) = built.numbers!
     }
 
     /// Top edges, time order, creation times and heights, from the index's own arrays, without

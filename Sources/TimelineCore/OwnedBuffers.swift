@@ -1,7 +1,8 @@
 /// Allocations that an index's arrays own (`TimelineLookups`, the text index's columns), freed
 /// together.
-// @unchecked: filled while the columns are made, on one thread, and freed once, by their deinit.
-package final class OwnedBuffers: @unchecked Sendable {
+/// Not Sendable: filled on one thread while the arrays are made, and freed once, by the deinit of
+/// the index that holds them.
+package final class OwnedBuffers {
     private var allocations: [UnsafeMutableRawPointer] = []
 
     package init() {}

@@ -18,10 +18,10 @@ public final class TimelineLookups: @unchecked Sendable {
     package let times: UnsafeBufferPointer<Double>
     /// Display indexes by id hash, -1 where empty; a power of two, empty when there is no table.
     package let idSlots: UnsafeBufferPointer<Int32>
-    private let release: @Sendable () -> Void
+    private let release: () -> Void
 
     package init(order: UnsafeBufferPointer<Int32>, times: UnsafeBufferPointer<Double>, idSlots: UnsafeBufferPointer<Int32>,
-         release: @escaping @Sendable () -> Void) {
+         release: @escaping () -> Void) {
         self.order = order
         self.times = times
         self.idSlots = idSlots

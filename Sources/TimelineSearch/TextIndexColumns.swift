@@ -13,11 +13,11 @@ final class TextIndexColumns: @unchecked Sendable {
     let documentFrequency: UnsafeBufferPointer<Int32>
     let vocabulary: WordLookup
     /// Releases the memory the buffers view: frees what was allocated, or unmaps the file.
-    private let release: @Sendable () -> Void
+    private let release: () -> Void
 
     init(postingStarts: UnsafeBufferPointer<Int>, postings: UnsafeBufferPointer<TextIndex.Posting>, textStarts: UnsafeBufferPointer<Int>,
          textWords: UnsafeBufferPointer<TextIndex.TextWord>, documentFrequency: UnsafeBufferPointer<Int32>, vocabulary: WordLookup,
-         release: @escaping @Sendable () -> Void) {
+         release: @escaping () -> Void) {
         self.postingStarts = postingStarts
         self.postings = postings
         self.textStarts = textStarts
