@@ -11,15 +11,17 @@ let package = Package(
         .executable(name: "next-unread-demo", targets: ["next-unread-demo"]),
     ],
     dependencies: [
-        .package(name: "TimelineEngine", path: "../.."),
+        .package(name: "TimelineEngine", path: "../..")
     ],
     targets: [
         // The strategy: what an app would put in its own module.
-        .target(name: "NextUnread", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
-                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(
+            name: "NextUnread", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // What the app does with it: one registry, one schema, one loader, one pipeline.
-        .executableTarget(name: "next-unread-demo",
-                          dependencies: ["NextUnread", .product(name: "TimelineEngine", package: "TimelineEngine")],
-                          swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "next-unread-demo",
+            dependencies: ["NextUnread", .product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

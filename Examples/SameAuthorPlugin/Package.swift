@@ -7,17 +7,17 @@ import PackageDescription
 let package = Package(
     name: "SameAuthorPlugin",
     products: [
-        .library(name: "SameAuthorPlugin", type: .dynamic, targets: ["SameAuthorPlugin"]),
+        .library(name: "SameAuthorPlugin", type: .dynamic, targets: ["SameAuthorPlugin"])
     ],
     dependencies: [
         // Only for the header: the plugin links no Swift module of the engine.
-        .package(name: "TimelineEngine", path: "../.."),
+        .package(name: "TimelineEngine", path: "../..")
     ],
     targets: [
         .target(
             name: "SameAuthorPlugin",
             dependencies: [.product(name: "TimelinePluginABI", package: "TimelineEngine")],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
+        )
     ]
 )

@@ -2,12 +2,12 @@ import ArgumentParser
 import EngineConfiguration
 import EngineSupport
 import Foundation
-import ValueTree
 import JSONText
 import RestorationEngine
 import SessionComparison
 import SessionReplay
 import StrategyKit
+import ValueTree
 
 /// `engine compare`: replays recorded sessions against candidate pipelines and reports how
 /// often each put the reader back on the right post and pixel, and how fast.
@@ -64,12 +64,18 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .long, parsing: .upToNextOption, help: "Session files or directories of .jsonl files.")
     var sessions: [String] = []
 
-    @Option(name: .customLong("merge-policy"),
-            help: "Replay multi-device sessions under this merge policy, in spec notation (e.g. 'FurthestRead(Direction: Older)'); repeatable: each row is then named with its policy.")
+    @Option(
+        name: .customLong("merge-policy"),
+        help:
+            "Replay multi-device sessions under this merge policy, in spec notation (e.g. 'FurthestRead(Direction: Older)'); repeatable: each row is then named with its policy."
+    )
     var mergePolicies: [String] = []
 
-    @Option(name: .customLong("reach"),
-            help: "Replay sessions whose devices keep caches of their own with this reach strategy (e.g. 'TopPages(MaxPages: 10)'); repeatable: each row is then named with it.")
+    @Option(
+        name: .customLong("reach"),
+        help:
+            "Replay sessions whose devices keep caches of their own with this reach strategy (e.g. 'TopPages(MaxPages: 10)'); repeatable: each row is then named with it."
+    )
     var reaches: [String] = []
 
     @Option(name: .long, help: "A pipeline in spec notation; repeat to compare several.")
@@ -140,7 +146,8 @@ struct CompareCommand: ParsableCommand {
 
     private func compare() throws -> ComparisonReport {
         let engine = try ConfigurationInput.load(config ?? "", lenient: lenientOption.lenient, plugins: plugins.paths)
-        let configuration = engine.configuration, registry = engine.registry
+        let configuration = engine.configuration
+        let registry = engine.registry
         let candidates: [ComparisonCandidate]
         do throws(PipelineError) {
             candidates = try ComparisonCandidate.candidates(configuration: configuration, specs: strategy, registry: registry)
@@ -162,7 +169,9 @@ struct CompareCommand: ParsableCommand {
         // Each merge policy and reach strategy replays the sessions on its own: the restore
         // inputs and caches of devices depend on them. Without the options, the configured ones.
         var policies: [(label: String, spec: ComponentSpec)?] = [nil]
-        if !mergePolicies.isEmpty { policies = try mergePolicies.map { try Self.component($0, kind: .merge, option: "--merge-policy", registry: registry) } }
+        if !mergePolicies.isEmpty {
+            policies = try mergePolicies.map { try Self.component($0, kind: .merge, option: "--merge-policy", registry: registry) }
+        }
         var reachSpecs: [(label: String, spec: ComponentSpec)?] = [nil]
         if !reaches.isEmpty { reachSpecs = try reaches.map { try Self.component($0, kind: .reach, option: "--reach", registry: registry) } }
         let runs = policies.flatMap { policy in reachSpecs.map { (policy, $0) } }
@@ -171,14 +180,17 @@ struct CompareCommand: ParsableCommand {
             var settings = ReplaySettings(configuration: configuration)
             if let policy { settings.mergePolicy = policy.spec }
             if let reach { settings.reach = reach.spec }
-            let runner = ComparisonRunner(candidates: candidates, settings: settings, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                          registry: registry,
-                                          rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs, registry: registry)) ?? candidates })
+            let runner = ComparisonRunner(
+                candidates: candidates, settings: settings, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                registry: registry,
+                rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs, registry: registry)) ?? candidates })
             let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
-            var report = runner.run(files: files, diagnostics: { _, issues in
-                // A second policy replays the same sessions: their warnings once are enough.
-                if number == 0 { for issue in issues { bar.print(issue.description) } }
-            }, progress: { done, total in bar.update(done: done, total: total) })
+            var report = runner.run(
+                files: files,
+                diagnostics: { _, issues in
+                    // A second policy replays the same sessions: their warnings once are enough.
+                    if number == 0 { for issue in issues { bar.print(issue.description) } }
+                }, progress: { done, total in bar.update(done: done, total: total) })
             bar.finish()
             for label in [policy?.label, reach?.label].compactMap({ $0 }) {
                 for index in report.pipelines.indices { report.pipelines[index].name += " · \(label)" }
@@ -196,14 +208,17 @@ struct CompareCommand: ParsableCommand {
     }
 
     /// One component of `kind` from the command line, checked through the registry.
-    static func component(_ text: String, kind: StrategyKind, option: String,
-                          registry: StrategyRegistry) throws -> (label: String, spec: ComponentSpec) {
+    static func component(
+        _ text: String, kind: StrategyKind, option: String,
+        registry: StrategyRegistry
+    ) throws -> (label: String, spec: ComponentSpec) {
         let node: StrategyNode
         do {
             let parsed = try PipelineSpec.parse(text)
             guard case .stage(_, _, let arguments) = parsed, arguments.isEmpty else {
                 let example = kind == .merge ? "FurthestRead(Direction: Older)" : "TopPages(MaxPages: 10)"
-                throw CommandFailure(.usage, "error: \(option) takes one \(kind == .merge ? "policy" : kind.label), such as \(example), found \(text)")
+                throw CommandFailure(
+                    .usage, "error: \(option) takes one \(kind == .merge ? "policy" : kind.label), such as \(example), found \(text)")
             }
             node = StrategyNode(parsed)
         } catch let error as PipelineSpec.SyntaxError {
@@ -255,7 +270,8 @@ final class ProgressBar: Sendable {
         guard enabled, total > 0 else { return }
         drawn.withLock { drawn in
             let width = 30
-            let filled = width * done / total, percent = 100 * done / total
+            let filled = width * done / total
+            let percent = 100 * done / total
             guard percent != drawn.percent else { return }
             drawn.percent = percent
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)

@@ -7,7 +7,11 @@ import TimelineLogging
 
 /// `--lenient`, for every command that runs the engine on a configuration.
 struct LenientOption: ParsableArguments {
-    @Flag(name: .long, help: "Run with a configuration that has errors, as the library does: each invalid value falls back to its default (the errors are still printed).")
+    @Flag(
+        name: .long,
+        help:
+            "Run with a configuration that has errors, as the library does: each invalid value falls back to its default (the errors are still printed)."
+    )
     var lenient = false
 }
 
@@ -43,7 +47,8 @@ enum ConfigurationInput {
 
     /// `read`, with the plugin paths the file lists that were not loaded.
     static func readListing(_ path: String, registry: StrategyRegistry, loadListed: Bool) throws
-        -> (LoadedConfiguration, StrategyRegistry, notLoaded: [String]) {
+        -> (LoadedConfiguration, StrategyRegistry, notLoaded: [String])
+    {
         let url = URL(fileURLWithPath: path)
         let loaded = ConfigurationLoader(schema: registry.configurationSchema).read(contentsOf: url, displayName: path)
         let listed = PluginLoader.paths(in: loaded.configuration, configurationPath: path)

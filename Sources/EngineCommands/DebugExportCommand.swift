@@ -54,7 +54,9 @@ struct DebugExportCommand: ParsableCommand {
         case .text:
             Console.out("store: \(store) (migrations \(statistics.migrations.joined(separator: ", ")))")
             Console.out("scopes: \(statistics.scopes.map { "\($0.account)/\($0.timeline)" }.joined(separator: ", "))")
-            Console.out("cache: \(statistics.cachedPosts) post\(statistics.cachedPosts == 1 ? "" : "s"), \(statistics.cachedBytes) bytes, oldest \(statistics.oldestCachedAt.map { Timestamp.format($0) } ?? "-"); hits \(statistics.timelineHits), misses \(statistics.timelineMisses), hit ratio \(ratio(statistics.hitRatio))")
+            Console.out(
+                "cache: \(statistics.cachedPosts) post\(statistics.cachedPosts == 1 ? "" : "s"), \(statistics.cachedBytes) bytes, oldest \(statistics.oldestCachedAt.map { Timestamp.format($0) } ?? "-"); hits \(statistics.timelineHits), misses \(statistics.timelineMisses), hit ratio \(ratio(statistics.hitRatio))"
+            )
             Console.out("saved positions: \(statistics.snapshots); read posts: \(statistics.readPosts)")
             for (scope, rows) in histories {
                 Console.out("")
@@ -74,8 +76,11 @@ struct DebugExportCommand: ParsableCommand {
             ])
             var historyValues: [Value] = []
             for (scope, rows) in histories {
-                historyValues.append(.dictionary([("account", .string(scope.account)), ("timeline", .string(scope.timeline)),
-                                                  ("positions", .array(rows.map(\.value)))]))
+                historyValues.append(
+                    .dictionary([
+                        ("account", .string(scope.account)), ("timeline", .string(scope.timeline)),
+                        ("positions", .array(rows.map(\.value))),
+                    ]))
             }
             let value = Value.dictionary([
                 ("store", .string(store)), ("migrations", .array(statistics.migrations.map(Value.string))), ("cache", cache),

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import HTTPExchange
-#if NIOClient
-import NIOHTTP
-#elseif URLSessionClient
-import URLSessionHTTP
-#endif
 import StrategyPlugins
 import TimelineStore
+
+#if NIOClient
+    import NIOHTTP
+#elseif URLSessionClient
+    import URLSessionHTTP
+#endif
 
 /// The `engine` command: validate configurations, read and convert property lists, validate
 /// data against JSON Schemas.
@@ -20,9 +21,12 @@ public struct Engine: AsyncParsableCommand {
             usage, 3 offline (sync: the transport cannot be reached; the outbox keeps the changes).
             """,
         version: EngineVersion.current,
-        subcommands: [ValidateCommand.self, CompareCommand.self, RestoreCommand.self, ReplayCommand.self, SimulateCommand.self,
-                      TimelineCommand.self, HistoryCommand.self, PositionCommand.self, SyncCommand.self, ServeCommand.self, MaintenanceCommand.self, DebugExportCommand.self, StrategiesCommand.self, PlistCommand.self, SchemaCommand.self,
-                      ConfigCommand.self]
+        subcommands: [
+            ValidateCommand.self, CompareCommand.self, RestoreCommand.self, ReplayCommand.self, SimulateCommand.self,
+            TimelineCommand.self, HistoryCommand.self, PositionCommand.self, SyncCommand.self, ServeCommand.self, MaintenanceCommand.self,
+            DebugExportCommand.self, StrategiesCommand.self, PlistCommand.self, SchemaCommand.self,
+            ConfigCommand.self,
+        ]
     )
 
     public init() {}
@@ -34,9 +38,9 @@ public struct Engine: AsyncParsableCommand {
         // FoundationNetworking; URLSession needs nothing built. With neither, a request fails
         // saying that no client was bootstrapped.
         #if NIOClient
-        HTTPExchanges.bootstrap(NIOHTTPExchange())
+            HTTPExchanges.bootstrap(NIOHTTPExchange())
         #elseif URLSessionClient
-        HTTPExchanges.bootstrap(URLSessionExchange())
+            HTTPExchanges.bootstrap(URLSessionExchange())
         #endif
         PluginDeadline.install()
         do {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import JSONText
-import TimelineFormats
 import TimelineCore
+import TimelineFormats
 import TimelineStore
 import ValueTree
 

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import RestorationEngine
 import StrategyKit
-import TimelineStore
 import TimelineEngine
+import TimelineStore
 import ValueTree
 
 /// `engine maintenance --store PATH --config C`: trims the store by the configured policies.
@@ -26,8 +26,9 @@ struct MaintenanceCommand: ParsableCommand {
     @Option(name: .long, help: "The configuration file (plist, Info.plist or JSON; default: the built-in defaults).")
     var config: String?
 
-    @Option(name: .customLong("memory-use"), parsing: .unconditional,
-            help: "The fraction of memory in use (0…1) as the app measured it, or 'system' to read this machine's.")
+    @Option(
+        name: .customLong("memory-use"), parsing: .unconditional,
+        help: "The fraction of memory in use (0…1) as the app measured it, or 'system' to read this machine's.")
     var memoryUse: String?
 
     @OptionGroup var lenientOption: LenientOption
@@ -41,7 +42,8 @@ struct MaintenanceCommand: ParsableCommand {
     }
 
     func run() throws {
-        let configured = try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) }
+        let configured =
+            try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) }
             ?? ConfiguredEngine(configuration: .defaults, registry: BuiltInStrategies.registry)
         var use: Double?
         if memoryUse == "system" {
@@ -54,7 +56,8 @@ struct MaintenanceCommand: ParsableCommand {
         }
         let engine: TimelineEngine
         do {
-            engine = try TimelineEngine(configuration: configured.configuration, registry: configured.registry, store: try storeOptions.open(create: false))
+            engine = try TimelineEngine(
+                configuration: configured.configuration, registry: configured.registry, store: try storeOptions.open(create: false))
         } catch let error as PipelineError {
             throw CommandFailure(.invalidInput, "error: \(error.description)")
         }
@@ -68,11 +71,14 @@ struct MaintenanceCommand: ParsableCommand {
         }
         if let use {
             let threshold = configured.configuration.performance.memoryWarningThreshold
-            Console.out(result.underMemoryPressure
-                ? "memory use \(String(format: "%.2f", use)) ≥ MemoryWarningThreshold \(String(format: "%.2f", threshold)): caches shrink to their floors"
-                : "memory use \(String(format: "%.2f", use)) < MemoryWarningThreshold \(String(format: "%.2f", threshold)): regular bounds")
+            Console.out(
+                result.underMemoryPressure
+                    ? "memory use \(String(format: "%.2f", use)) ≥ MemoryWarningThreshold \(String(format: "%.2f", threshold)): caches shrink to their floors"
+                    : "memory use \(String(format: "%.2f", use)) < MemoryWarningThreshold \(String(format: "%.2f", threshold)): regular bounds")
         }
         let report = result.removed
-        Console.out("removed \(report.cachedPosts) cached post\(report.cachedPosts == 1 ? "" : "s"), \(report.snapshots) saved position\(report.snapshots == 1 ? "" : "s"), \(report.readPosts) read post id\(report.readPosts == 1 ? "" : "s")")
+        Console.out(
+            "removed \(report.cachedPosts) cached post\(report.cachedPosts == 1 ? "" : "s"), \(report.snapshots) saved position\(report.snapshots == 1 ? "" : "s"), \(report.readPosts) read post id\(report.readPosts == 1 ? "" : "s")"
+        )
     }
 }

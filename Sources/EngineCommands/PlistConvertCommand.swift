@@ -63,7 +63,8 @@ struct PlistConvertCommand: ParsableCommand {
         } catch let error as PropertyListError {
             throw CommandFailure(.invalidInput, "\(file)\(error.location.map { ":\($0.line)" } ?? ""): \(error.message)")
         } catch let error as JSONWriter.UnrepresentableValue {
-            throw CommandFailure(.invalidInput, "\(file)\(error.location.map { ":\($0.line)" } ?? ""): \(error.description); use --format typed-json to keep it")
+            throw CommandFailure(
+                .invalidInput, "\(file)\(error.location.map { ":\($0.line)" } ?? ""): \(error.description); use --format typed-json to keep it")
         }
         if output == "-" {
             Console.outRaw(text)

@@ -35,7 +35,8 @@ struct PlistLintCommand: ParsableCommand {
 
     func run() throws {
         let reader = PropertyListReader(maximumInputSize: maximumSize)
-        var failed = false, unreadable = false
+        var failed = false
+        var unreadable = false
         for file in files {
             do {
                 try reader.check(contentsOf: URL(fileURLWithPath: file))

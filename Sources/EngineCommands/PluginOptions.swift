@@ -5,9 +5,11 @@ import StrategyPlugins
 /// `--plugin PATH` (repeatable), for every command that builds strategies: validate, restore,
 /// replay, compare and strategies.
 struct PluginOptions: ParsableArguments {
-    @Option(name: .customLong("plugin"),
-            help: ArgumentHelp("A strategy plugin to load: a shared library built against the plugin ABI (docs/PLUGINS.md). Repeatable.",
-                               valueName: "path"))
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp(
+            "A strategy plugin to load: a shared library built against the plugin ABI (docs/PLUGINS.md). Repeatable.",
+            valueName: "path"))
     var paths: [String] = []
 
     /// The built-ins with these plugins; a plugin that cannot be loaded stops the command

@@ -74,15 +74,17 @@ struct PositionSaveCommand: ParsableCommand {
             guard posts >= 0 else { throw CommandFailure(.usage, "error: --moved-posts must be a number of posts, 0 or more") }
             visit = PositionRecord.Visit(seconds: seconds, posts: posts)
         default:
-            throw CommandFailure(.usage, "error: --open-for and --moved-posts go together: how long the device was open, and how far the reader moved")
+            throw CommandFailure(
+                .usage, "error: --open-for and --moved-posts go together: how long the device was open, and how far the reader moved")
         }
         _ = try sync.components(try sync.configured())
         let store = try storeOptions.open(create: true)
         let device = try sync.deviceId(store)
         let snapshot = PositionSnapshot(postId: post, postCreatedAt: created, viewportY: viewportY)
         do {
-            let record = try store.savePosition(snapshot, scope: scopeOptions.scope, device: device, explicit: explicit, ordered: !unordered,
-                                             visit: visit)
+            let record = try store.savePosition(
+                snapshot, scope: scopeOptions.scope, device: device, explicit: explicit, ordered: !unordered,
+                visit: visit)
             Console.out("saved post \(post) for \(scopeOptions.account) / \(scopeOptions.timelineName) on \(device) at \(record.stamp.time)")
         } catch {
             throw CommandFailure(error)

@@ -49,31 +49,43 @@ struct PositionShowCommand: ParsableCommand {
         case .json:
             var pairs: [(String, Value)] = [("position", value?.snapshot.map(SnapshotCoding.value(of:)) ?? .null)]
             if let value {
-                pairs += [("hlc", .string(value.stamp.time.description)), ("device", .string(value.device)),
-                          ("savedAt", .string(Timestamp.format(value.savedAt))), ("forgotten", .bool(value.isTombstone))]
+                pairs += [
+                    ("hlc", .string(value.stamp.time.description)), ("device", .string(value.device)),
+                    ("savedAt", .string(Timestamp.format(value.savedAt))), ("forgotten", .bool(value.isTombstone)),
+                ]
             }
             pairs += [("policy", .string(policy.name)), ("reason", .string(resolution.reason))]
-            pairs.append(("heads", .array(register.heads.map { head in
-                var fields: [(String, Value)] = [
-                    ("device", .string(head.device)), ("postId", head.snapshot.map { .string($0.postId) } ?? .null),
-                    ("seq", Value(.integer(IntegerValue(head.sequence)))),
-                    ("context", .dictionary(head.context.entries.map { ($0.device, Value(.integer(IntegerValue($0.sequence)))) })),
-                    ("hlc", .string(head.stamp.time.description)), ("savedAt", .string(Timestamp.format(head.savedAt))),
-                    ("live", .bool(live.contains(head.device))), ("won", .bool(head.device == value?.device)),
-                ]
-                if head.isReset { fields.append(("reset", .bool(true))) }
-                if let visit = head.visit { fields.append(("visit", .dictionary([("seconds", .real(visit.seconds)), ("posts", .integer(visit.posts))]))) }
-                if !head.clocks.isEmpty {
-                    fields.append(("clocks", .dictionary(head.clocks.entries.map { ($0.device, Value(.integer(IntegerValue($0.ahead)))) })))
-                }
-                if head.clocksRevision > 0 { fields.append(("clocksRevision", Value(.integer(IntegerValue(head.clocksRevision))))) }
-                return .dictionary(fields)
-            })))
+            pairs.append(
+                (
+                    "heads",
+                    .array(
+                        register.heads.map { head in
+                            var fields: [(String, Value)] = [
+                                ("device", .string(head.device)), ("postId", head.snapshot.map { .string($0.postId) } ?? .null),
+                                ("seq", Value(.integer(IntegerValue(head.sequence)))),
+                                ("context", .dictionary(head.context.entries.map { ($0.device, Value(.integer(IntegerValue($0.sequence)))) })),
+                                ("hlc", .string(head.stamp.time.description)), ("savedAt", .string(Timestamp.format(head.savedAt))),
+                                ("live", .bool(live.contains(head.device))), ("won", .bool(head.device == value?.device)),
+                            ]
+                            if head.isReset { fields.append(("reset", .bool(true))) }
+                            if let visit = head.visit {
+                                fields.append(("visit", .dictionary([("seconds", .real(visit.seconds)), ("posts", .integer(visit.posts))])))
+                            }
+                            if !head.clocks.isEmpty {
+                                fields.append(
+                                    ("clocks", .dictionary(head.clocks.entries.map { ($0.device, Value(.integer(IntegerValue($0.ahead)))) })))
+                            }
+                            if head.clocksRevision > 0 { fields.append(("clocksRevision", Value(.integer(IntegerValue(head.clocksRevision))))) }
+                            return .dictionary(fields)
+                        })
+                ))
             try Console.json(.dictionary(pairs))
         case .text:
             let name = "\(scopeOptions.account) / \(scopeOptions.timelineName)"
             if let value, let snapshot = value.snapshot {
-                Console.out("\(name): post \(TerminalText.escaped(snapshot.postId)), viewportY \(RestoreCommand.points(snapshot.viewportY)), saved on \(value.device) at \(Timestamp.format(value.savedAt)) (clock \(value.stamp.time); \(resolution.reason))")
+                Console.out(
+                    "\(name): post \(TerminalText.escaped(snapshot.postId)), viewportY \(RestoreCommand.points(snapshot.viewportY)), saved on \(value.device) at \(Timestamp.format(value.savedAt)) (clock \(value.stamp.time); \(resolution.reason))"
+                )
             } else if let value {
                 Console.out("\(name): no position (forgotten on \(value.device) at \(Timestamp.format(value.savedAt)); \(resolution.reason))")
             } else {

@@ -54,7 +54,9 @@ struct ReplayCommand: ParsableCommand {
         let settings = ReplaySettings(configuration: configuration)
         var replayer = SessionReplayer(header: reader.header, settings: settings, registry: engine.registry)
         let header = reader.header
-        Console.out("session \(header.id): \(header.device), \(header.feed.rawValue) \(header.timeline) timeline, viewport \(Self.points(header.viewport.width)) × \(Self.points(header.viewport.height))")
+        Console.out(
+            "session \(header.id): \(header.device), \(header.feed.rawValue) \(header.timeline) timeline, viewport \(Self.points(header.viewport.width)) × \(Self.points(header.viewport.height))"
+        )
         Console.out("pipeline: \(pipeline.summary)")
         var count = 0
         var totals = MetricsAccumulator()
@@ -69,7 +71,8 @@ struct ReplayCommand: ParsableCommand {
         }
         for warning in reader.takeWarnings() { Console.error(warning.description) }
         Console.out("")
-        Console.out("\(count) restore point\(count == 1 ? "" : "s"), \(totals.restorePoints) scored: exact \(totals.exact), within1 \(totals.within1)")
+        Console.out(
+            "\(count) restore point\(count == 1 ? "" : "s"), \(totals.restorePoints) scored: exact \(totals.exact), within1 \(totals.within1)")
     }
 
     private func describe(_ point: RestorePoint, _ evaluation: RestoreEvaluation, number: Int) {
@@ -88,7 +91,9 @@ struct ReplayCommand: ParsableCommand {
         }
         for line in TraceText.lines(evaluation.trace, posts: posts, indent: 2, showIndex: true) { Console.out(line) }
         if let restoration = evaluation.restoration {
-            Console.out("  result: post \(restoration.postId) at index \(restoration.index), offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY)); \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence)), \(evaluation.restoresSilently ? "restored silently" : "offered as a suggestion")")
+            Console.out(
+                "  result: post \(restoration.postId) at index \(restoration.index), offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY)); \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence)), \(evaluation.restoresSilently ? "restored silently" : "offered as a suggestion")"
+            )
         } else {
             Console.out(point.index.count == 0 ? "  result: none (the timeline is empty)" : "  result: none (no stage answered)")
         }
@@ -97,7 +102,9 @@ struct ReplayCommand: ParsableCommand {
         if let viewportY = point.expected.viewportY { expected += ", viewportY \(Self.points(viewportY))" }
         Console.out(expected)
         if let score = evaluation.score, score.noAnswer {
-            Console.out("  metrics: no answer: a miss (exact no, within1 no), latency \(String(format: "%.1f", Double(evaluation.latencyNanoseconds) / 1000)) µs")
+            Console.out(
+                "  metrics: no answer: a miss (exact no, within1 no), latency \(String(format: "%.1f", Double(evaluation.latencyNanoseconds) / 1000)) µs"
+            )
         } else if let score = evaluation.score {
             var metrics = "  metrics: exact \(score.exact ? "yes" : "no"), within1 \(score.within1 ? "yes" : "no"), indexError \(score.indexError)"
             if let pixels = score.pixelError { metrics += ", pixelError \(Self.points(pixels))" }

@@ -2,9 +2,9 @@ import ArgumentParser
 import EngineConfiguration
 import Foundation
 import JSONText
+import PositionSync
 import PropertyList
 import RestorationEngine
-import PositionSync
 import StrategyKit
 import SyncModel
 import TimelineCore
@@ -96,9 +96,12 @@ struct RestoreCommand: ParsableCommand {
         outcome.log(pipeline: pipeline, posts: index.count)
 
         guard let restoration = outcome.restoration else {
-            throw CommandFailure(.invalidInput, index.count == 0
-                ? "\(timeline): the timeline is empty; there is nothing to restore"
-                : "error: no stage of \(pipeline.summary) found a place in the \(index.count) posts of \(timeline); end the pipeline with Fallback to always find one")
+            throw CommandFailure(
+                .invalidInput,
+                index.count == 0
+                    ? "\(timeline): the timeline is empty; there is nothing to restore"
+                    : "error: no stage of \(pipeline.summary) found a place in the \(index.count) posts of \(timeline); end the pipeline with Fallback to always find one"
+            )
         }
         switch format {
         case .json:
@@ -108,8 +111,11 @@ struct RestoreCommand: ParsableCommand {
             if let start, start.source == .synced {
                 Console.out("start: post \(TerminalText.escaped(start.snapshot?.postId ?? "")), synced from \(start.device ?? "another device")")
             }
-            Console.out("post \(TerminalText.escaped(restoration.postId)) at index \(restoration.index), content offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY))")
-            Console.out("method \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence))")
+            Console.out(
+                "post \(TerminalText.escaped(restoration.postId)) at index \(restoration.index), content offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY))"
+            )
+            Console.out(
+                "method \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence))")
             Console.out(TerminalText.escaped(restoration.explanation, limit: .max))
             if explain {
                 Console.out("")
@@ -149,7 +155,10 @@ struct RestoreCommand: ParsableCommand {
                 throw CommandFailure(error)
             }
             guard let snapshot = start.snapshot else {
-                throw CommandFailure(.invalidInput, "\(store): error: no saved position for account \(Value.quote(scopeOptions.account)), timeline \(Value.quote(scopeOptions.timelineName))")
+                throw CommandFailure(
+                    .invalidInput,
+                    "\(store): error: no saved position for account \(Value.quote(scopeOptions.account)), timeline \(Value.quote(scopeOptions.timelineName))"
+                )
             }
             return (snapshot, start)
         }

@@ -21,7 +21,9 @@ struct SchemaPrintCommand: ParsableCommand {
     @Flag(name: .long, help: "Compose the schema afresh from the keys' declarations and the registry.")
     var compose = false
 
-    @Flag(name: .long, help: "Print the schema of a JSON configuration file as users write it (schemas/SocialFusionTimelineConfiguration.file.schema.json).")
+    @Flag(
+        name: .long,
+        help: "Print the schema of a JSON configuration file as users write it (schemas/SocialFusionTimelineConfiguration.file.schema.json).")
     var file = false
 
     @OptionGroup var logging: LoggingOptions

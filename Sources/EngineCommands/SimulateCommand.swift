@@ -1,12 +1,12 @@
 import ArgumentParser
 import EngineConfiguration
 import Foundation
-import ValueTree
 import PositionTracking
 import SessionFormat
 import SessionSimulation
 import TimelineCore
 import TimelineFormats
+import ValueTree
 
 /// `engine simulate`: writes reading sessions simulated from a real post corpus.
 struct SimulateCommand: ParsableCommand {
@@ -55,11 +55,12 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "How many sessions to write.")
     var sessions: Int
 
-    @Option(name: .long, parsing: .unconditional, help: "The random seed, from 0 to 18446744073709551615.",
-            transform: { text in
-                guard let seed = UInt64(text) else { throw ValidationError("--seed takes an integer from 0 to 18446744073709551615") }
-                return seed
-            })
+    @Option(
+        name: .long, parsing: .unconditional, help: "The random seed, from 0 to 18446744073709551615.",
+        transform: { text in
+            guard let seed = UInt64(text) else { throw ValidationError("--seed takes an integer from 0 to 18446744073709551615") }
+            return seed
+        })
     var seed: UInt64
 
     @Option(name: .shortAndLong, help: "The directory to write the sessions to (created if needed).")
@@ -74,7 +75,9 @@ struct SimulateCommand: ParsableCommand {
     @Flag(name: .long, help: "Sessions on several devices, a phone, a laptop and sometimes a tablet (format version 2), with the multi-device cases.")
     var devices = false
 
-    @Option(name: .long, help: "Which way the reader reads the newest-first feed: down (from the top into older posts) or up (catching up towards the newest).")
+    @Option(
+        name: .long,
+        help: "Which way the reader reads the newest-first feed: down (from the top into older posts) or up (catching up towards the newest).")
     var reading: SimulationOptions.Reading = .down
 
     @Flag(name: .long, help: "With --devices: each device keeps a cache of its own and fetches head pages (format version 3).")
@@ -102,12 +105,15 @@ struct SimulateCommand: ParsableCommand {
             throw CommandFailure(.invalidInput, "\(posts):\(error.location == nil ? " " : "")\(error.description)")
         }
         guard corpus.count >= SessionSimulator.minimumCorpusSize else {
-            throw CommandFailure(.invalidInput, "\(posts): error: the corpus has \(corpus.count) posts; simulation needs at least \(SessionSimulator.minimumCorpusSize)")
+            throw CommandFailure(
+                .invalidInput,
+                "\(posts): error: the corpus has \(corpus.count) posts; simulation needs at least \(SessionSimulator.minimumCorpusSize)")
         }
-        let options = SimulationOptions(sessions: sessions, seed: seed, feed: feed,
-                                        tracker: PositionTracker.Settings(configuration: configuration),
-                                        hardCloseThreshold: configuration.resume.hardCloseThreshold, devices: devices, reading: reading,
-                                        caches: caches, api: api)
+        let options = SimulationOptions(
+            sessions: sessions, seed: seed, feed: feed,
+            tracker: PositionTracker.Settings(configuration: configuration),
+            hardCloseThreshold: configuration.resume.hardCloseThreshold, devices: devices, reading: reading,
+            caches: caches, api: api)
         let simulator = SessionSimulator(corpus: corpus, options: options)
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {

@@ -42,7 +42,8 @@ struct StrategiesCheckCommand: ParsableCommand {
         if names.isEmpty { chosen = Array(plugins.paths.isEmpty ? registry.types[...] : fromPlugins) }
         let checked = chosen.filter { $0.kind == .restoration || $0.kind == .fallback }
         let check = StrategyCheck(registry: registry)
-        var failures = 0, total = 0
+        var failures = 0
+        var total = 0
         for type in checked {
             for result in check.run(type) {
                 total += 1

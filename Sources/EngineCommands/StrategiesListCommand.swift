@@ -30,12 +30,13 @@ struct StrategiesListCommand: ParsableCommand {
         let types = try plugins.registry().types
         switch format {
         case .json:
-            let value = Value.array(types.map { type in
-                .dictionary([
-                    ("name", .string(type.name)), ("kind", .string(type.kind.rawValue)), ("summary", .string(type.summary)),
-                    ("composition", .bool(type.isComposition)), ("parameters", type.parameterSchema),
-                ])
-            })
+            let value = Value.array(
+                types.map { type in
+                    .dictionary([
+                        ("name", .string(type.name)), ("kind", .string(type.kind.rawValue)), ("summary", .string(type.summary)),
+                        ("composition", .bool(type.isComposition)), ("parameters", type.parameterSchema),
+                    ])
+                })
             Console.outRaw(try JSONWriter(style: .pretty).write(value))
         case .markdown:
             Console.out("| strategy | kind | parameters | what it does |")

@@ -30,8 +30,9 @@ struct SyncRunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (engine, components, store, device) = try sync.open(storeOptions)
-        let round = SyncRound(store: store, components: components, device: device,
-                              gracePeriod: engine.configuration.sync.tombstoneGracePeriod, maxClockOffset: engine.configuration.sync.maxClockOffset)
+        let round = SyncRound(
+            store: store, components: components, device: device,
+            gracePeriod: engine.configuration.sync.tombstoneGracePeriod, maxClockOffset: engine.configuration.sync.maxClockOffset)
         let report: SyncRound.Report
         do {
             report = try await round.run()
@@ -39,7 +40,8 @@ struct SyncRunCommand: AsyncParsableCommand {
             let kind: CommandFailure.Kind = failure.error.kind == .unreachable ? .offline : .failed
             // The second line informs: the changes wait for the next round, whatever failed.
             let state = failure.error.kind == .unreachable ? "offline" : "note"
-            throw CommandFailure(kind, "error: \(failure.description)\n\(state): \(failure.pending) \(failure.pending == 1 ? "change" : "changes") kept in the outbox")
+            throw CommandFailure(
+                kind, "error: \(failure.description)\n\(state): \(failure.pending) \(failure.pending == 1 ? "change" : "changes") kept in the outbox")
         } catch let failure as CommandFailure {
             throw failure
         } catch let error as StoreError {
@@ -50,14 +52,17 @@ struct SyncRunCommand: AsyncParsableCommand {
         if let limitations = components.transport.limitations { Console.error("note: \(limitations)") }
         for warning in report.warnings { Console.error("warning: \(warning)") }
         for (wrong, ahead) in report.wrongClocks.sorted(by: { $0.key < $1.key }) {
-            Console.error("warning: \(wrong)'s clock is \(Self.duration(ahead)) ahead of this device's: its writes are taken in without moving this device's clock")
+            Console.error(
+                "warning: \(wrong)'s clock is \(Self.duration(ahead)) ahead of this device's: its writes are taken in without moving this device's clock"
+            )
         }
         if report.resynced { Console.out("back after more than the grace period: started again from the other devices") }
         for (key, postId) in report.changed {
             Console.out("\(key.account) / \(key.timeline): \(postId.map { "now post \(TerminalText.escaped($0))" } ?? "forgotten")")
         }
         let heard = report.devices.isEmpty ? "no other device" : report.devices.joined(separator: ", ")
-        Console.out("synced \(device) with \(components.transportSpec.name): heard from \(heard); \(report.changed.count) moved, \(report.acknowledged) sent")
+        Console.out(
+            "synced \(device) with \(components.transportSpec.name): heard from \(heard); \(report.changed.count) moved, \(report.acknowledged) sent")
     }
 
     /// A span of seconds as people say it: "3 min", "2 h", "50 years".

@@ -46,10 +46,16 @@ struct SyncStatusCommand: ParsableCommand {
                 ("lastSyncAt", record.lastSyncAt.map { .string(Timestamp.format($0)) } ?? .null),
                 ("lastError", record.lastError.map(Value.string) ?? .null), ("pending", .integer(pending)),
                 ("devices", .array(record.devices.map(Value.string))),
-                ("wrongClocks", .array(record.wrongClocks.map { clock in
-                    .dictionary([("device", .string(clock.device)), ("aheadSeconds", .real(clock.ahead)),
-                                 ("seenAt", .string(Timestamp.format(clock.seenAt)))])
-                })),
+                (
+                    "wrongClocks",
+                    .array(
+                        record.wrongClocks.map { clock in
+                            .dictionary([
+                                ("device", .string(clock.device)), ("aheadSeconds", .real(clock.ahead)),
+                                ("seenAt", .string(Timestamp.format(clock.seenAt))),
+                            ])
+                        })
+                ),
             ])
             try Console.json(value)
         case .text:
@@ -57,7 +63,9 @@ struct SyncStatusCommand: ParsableCommand {
             Console.out("pending: \(pending)")
             Console.out("known devices: \(record.devices.isEmpty ? "none" : record.devices.joined(separator: ", "))")
             for clock in record.wrongClocks {
-                Console.out("wrong clock: \(clock.device) is \(SyncRunCommand.duration(clock.ahead)) ahead (seen \(Timestamp.format(clock.seenAt))); its writes are taken in without moving this device's clock")
+                Console.out(
+                    "wrong clock: \(clock.device) is \(SyncRunCommand.duration(clock.ahead)) ahead (seen \(Timestamp.format(clock.seenAt))); its writes are taken in without moving this device's clock"
+                )
             }
         }
     }

@@ -45,8 +45,9 @@ struct SyncWatchCommand: AsyncParsableCommand {
         let (engine, components, store, device) = try sync.open(storeOptions)
         let coordinator: SyncCoordinator
         do {
-            coordinator = try SyncCoordinator(store: store, components: components, configuration: engine.configuration, registry: engine.registry,
-                                              device: device)
+            coordinator = try SyncCoordinator(
+                store: store, components: components, configuration: engine.configuration, registry: engine.registry,
+                device: device)
         } catch {
             throw CommandFailure(.invalidInput, "error: \(error.description)")
         }
@@ -129,7 +130,9 @@ struct SyncWatchCommand: AsyncParsableCommand {
     static func print(_ event: RemotePositionEvent, format: TextOrJSON) {
         switch format {
         case .text:
-            Console.out("\(Timestamp.format(Date())) \(event.account) / \(event.timeline): post \(event.postId) from \(event.device), saved \(Timestamp.format(event.savedAt)) (\(event.reason))")
+            Console.out(
+                "\(Timestamp.format(Date())) \(event.account) / \(event.timeline): post \(event.postId) from \(event.device), saved \(Timestamp.format(event.savedAt)) (\(event.reason))"
+            )
         case .json:
             let value = Value.dictionary([
                 ("at", .string(Timestamp.format(Date()))), ("account", .string(event.account)), ("timeline", .string(event.timeline)),

@@ -5,9 +5,9 @@ import JSONText
 import RestorationEngine
 import StrategyKit
 import TimelineCore
+import TimelineEngine
 import TimelineFormats
 import TimelineLoading
-import TimelineEngine
 import TimelineStore
 import ValueTree
 
@@ -46,7 +46,6 @@ struct TimelineFetchCommand: AsyncParsableCommand {
 
     @OptionGroup var scopeOptions: StoreScopeOptions
 
-
     @Option(name: .long, help: "The configuration file (default: the built-in defaults).")
     var config: String?
 
@@ -80,7 +79,9 @@ struct TimelineFetchCommand: AsyncParsableCommand {
         let scope = scopeOptions.scope
         let engine: TimelineEngine
         do {
-            engine = try TimelineEngine(configuration: configuration, registry: configured?.registry ?? BuiltInStrategies.registry, store: try storeOptions.open(create: true), scope: scope)
+            engine = try TimelineEngine(
+                configuration: configuration, registry: configured?.registry ?? BuiltInStrategies.registry,
+                store: try storeOptions.open(create: true), scope: scope)
         } catch let error as PipelineError {
             throw CommandFailure(.invalidInput, "error: \(error.description)")
         }
@@ -90,10 +91,12 @@ struct TimelineFetchCommand: AsyncParsableCommand {
         defer { progress.finish() }
         let report: CacheFirstLoader.Report
         do {
-            report = try await engine.loadTimeline(from: parsed, onCached: { cached in
-                // Step 1: the cached timeline, at once.
-                if textOutput { Console.out(Self.cacheLine(cached, now: Date())) }
-            }, progress: progress.report)
+            report = try await engine.loadTimeline(
+                from: parsed,
+                onCached: { cached in
+                    // Step 1: the cached timeline, at once.
+                    if textOutput { Console.out(Self.cacheLine(cached, now: Date())) }
+                }, progress: progress.report)
         } catch let error as PipelineError {
             throw CommandFailure(.invalidInput, "error: \(error.description)")
         }
@@ -110,17 +113,19 @@ struct TimelineFetchCommand: AsyncParsableCommand {
 
     static func cacheLine(_ cached: TimelineStore.CachedTimeline?, now: Date) -> String {
         guard let cached else { return "cache: empty" }
-        let refreshed = cached.refreshedAt.map { "refreshed \(Timestamp.format($0)) (\(Age.describe(now.timeIntervalSince($0))) ago)" }
+        let refreshed =
+            cached.refreshedAt.map { "refreshed \(Timestamp.format($0)) (\(Age.describe(now.timeIntervalSince($0))) ago)" }
             ?? "never refreshed"
         return "cache: \(cached.posts.count) post\(cached.posts.count == 1 ? "" : "s"), \(refreshed)"
     }
 
     func print(_ report: CacheFirstLoader.Report, source: TimelineSource, policyName: String) {
-        let kind = switch source {
-        case .file: "file"
-        case .mastodon: "Mastodon"
-        case .bluesky: "Bluesky"
-        }
+        let kind =
+            switch source {
+            case .file: "file"
+            case .mastodon: "Mastodon"
+            case .bluesky: "Bluesky"
+            }
         Console.out("source: \(source) (\(kind)\(report.attempts.isEmpty ? "" : ", \(policyName)"))")
         for attempt in report.attempts {
             var line = "  attempt \(attempt.number) at \(Self.seconds(attempt.startedAt)): "
@@ -133,8 +138,9 @@ struct TimelineFetchCommand: AsyncParsableCommand {
             Console.out(line)
         }
         if let merge = report.merge {
-            Console.out("changes: \(merge.added.count) new, \(merge.updated.count) edited, \(merge.removed.count) removed, "
-                        + "\(merge.retained.count) kept beyond the answer, \(merge.unchanged) unchanged")
+            Console.out(
+                "changes: \(merge.added.count) new, \(merge.updated.count) edited, \(merge.removed.count) removed, "
+                    + "\(merge.retained.count) kept beyond the answer, \(merge.unchanged) unchanged")
             let evicted = report.evicted.isEmpty ? "" : " (\(report.evicted.count) evicted by the cache policy)"
             Console.out("stored: \(report.timeline.posts.count) post\(report.timeline.posts.count == 1 ? "" : "s")\(evicted)")
         }
@@ -151,8 +157,9 @@ struct TimelineFetchCommand: AsyncParsableCommand {
         if let reach = report.reach { Self.printReach(reach) }
         if let gaps = GapText.line(report.gaps) { Console.out(gaps) }
         if let restoration = report.restoration {
-            Console.out("position: post \(restoration.postId) at index \(restoration.index), offset \(RestoreCommand.points(restoration.contentOffset)) "
-                        + "(\(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence)))")
+            Console.out(
+                "position: post \(restoration.postId) at index \(restoration.index), offset \(RestoreCommand.points(restoration.contentOffset)) "
+                    + "(\(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence)))")
         } else if report.position == nil {
             Console.out("position: none saved")
         }
@@ -170,16 +177,21 @@ struct TimelineFetchCommand: AsyncParsableCommand {
     static func printReach(_ reach: CacheFirstLoader.ReachReport) {
         let made = "\(reach.requestCount) request\(reach.requestCount == 1 ? "" : "s")"
         let added = "\(reach.added) post\(reach.added == 1 ? "" : "s") added, \(Self.bytes(reach.bytes))"
-        let line: String = switch reach.outcome {
-        case .reached where reach.checked: "post \(reach.postId) is cached from an earlier load; \(reach.strategy) checked that the source still has it (\(made))"
-        case .gone where reach.checked: "post \(reach.postId) is cached from an earlier load, but the source no longer has it (\(reach.strategy), \(made)); it leaves the cache, and the restore goes below where it was"
-        case .reached: "post \(reach.postId) was not cached; \(reach.strategy) reached it in \(made) (\(added))"
-        case .gone: "post \(reach.postId) was not cached and the source no longer has it (\(reach.strategy), \(made), \(added)); restoring below where it was"
-        case .unreached: "post \(reach.postId) could not be reached: \(reach.strategy) stopped after \(made) (\(added)); restoring on what is loaded"
-        case .notTried where reach.strategy == "none": "post \(reach.postId) is not cached and the refresh failed; restoring on what is cached"
-        case .notTried: "post \(reach.postId) is not cached; \(reach.strategy) made no request; restoring on what is cached"
-        case .failed(let message): "post \(reach.postId) could not be fetched: \(message); restoring on what is cached (\(made), \(added))"
-        }
+        let line: String =
+            switch reach.outcome {
+            case .reached where reach.checked:
+                "post \(reach.postId) is cached from an earlier load; \(reach.strategy) checked that the source still has it (\(made))"
+            case .gone where reach.checked:
+                "post \(reach.postId) is cached from an earlier load, but the source no longer has it (\(reach.strategy), \(made)); it leaves the cache, and the restore goes below where it was"
+            case .reached: "post \(reach.postId) was not cached; \(reach.strategy) reached it in \(made) (\(added))"
+            case .gone:
+                "post \(reach.postId) was not cached and the source no longer has it (\(reach.strategy), \(made), \(added)); restoring below where it was"
+            case .unreached:
+                "post \(reach.postId) could not be reached: \(reach.strategy) stopped after \(made) (\(added)); restoring on what is loaded"
+            case .notTried where reach.strategy == "none": "post \(reach.postId) is not cached and the refresh failed; restoring on what is cached"
+            case .notTried: "post \(reach.postId) is not cached; \(reach.strategy) made no request; restoring on what is cached"
+            case .failed(let message): "post \(reach.postId) could not be fetched: \(message); restoring on what is cached (\(made), \(added))"
+            }
         Console.out("reach: " + line)
         for (number, request) in reach.requests.enumerated() {
             let answer: String
@@ -188,7 +200,8 @@ struct TimelineFetchCommand: AsyncParsableCommand {
             } else if case .post = request.request {
                 answer = request.posts > 0 ? "found" : "not found"
             } else {
-                answer = "\(request.posts) post\(request.posts == 1 ? "" : "s")"
+                answer =
+                    "\(request.posts) post\(request.posts == 1 ? "" : "s")"
                     + (request.cut > 0 ? " (\(request.cut) beyond those asked for left out)" : "")
             }
             let retries = request.attempts > 1 ? " after \(request.attempts) attempts" : ""
@@ -204,45 +217,74 @@ struct TimelineFetchCommand: AsyncParsableCommand {
             ("status", .string(report.status.rawValue)),
             ("lastRefreshed", date(report.lastRefreshed)),
             ("cached", report.cached.map { .dictionary([("posts", .integer($0.posts.count)), ("refreshedAt", date($0.refreshedAt))]) } ?? .null),
-            ("attempts", .array(report.attempts.map { attempt in
-                .dictionary([
-                    ("number", .integer(attempt.number)), ("startedAt", .real(attempt.startedAt)), ("duration", .real(attempt.duration)),
-                    ("failure", attempt.failure.map { .string($0.description) } ?? .null),
-                    ("retryDelay", attempt.retryDelay.map(Value.real) ?? .null),
-                ])
-            })),
+            (
+                "attempts",
+                .array(
+                    report.attempts.map { attempt in
+                        .dictionary([
+                            ("number", .integer(attempt.number)), ("startedAt", .real(attempt.startedAt)), ("duration", .real(attempt.duration)),
+                            ("failure", attempt.failure.map { .string($0.description) } ?? .null),
+                            ("retryDelay", attempt.retryDelay.map(Value.real) ?? .null),
+                        ])
+                    })
+            ),
             ("error", report.error.map { .string($0.description) } ?? .null),
         ]
         if let merge = report.merge {
-            members.append(("changes", .dictionary([
-                ("added", ids(merge.added)), ("edited", ids(merge.updated)), ("removed", ids(merge.removed)),
-                ("keptBeyondAnswer", ids(merge.retained)), ("unchanged", .integer(merge.unchanged)), ("evicted", ids(report.evicted)),
-            ])))
+            members.append(
+                (
+                    "changes",
+                    .dictionary([
+                        ("added", ids(merge.added)), ("edited", ids(merge.updated)), ("removed", ids(merge.removed)),
+                        ("keptBeyondAnswer", ids(merge.retained)), ("unchanged", .integer(merge.unchanged)), ("evicted", ids(report.evicted)),
+                    ])
+                ))
         }
         members.append(("posts", .integer(report.timeline.posts.count)))
         members.append(("gaps", GapText.value(report.gaps)))
         if let start = report.start, let snapshot = start.snapshot {
-            members.append(("start", .dictionary([("postId", .string(snapshot.postId)), ("source", .string(start.source.rawValue)),
-                                                  ("device", start.device.map(Value.string) ?? .null)])))
+            members.append(
+                (
+                    "start",
+                    .dictionary([
+                        ("postId", .string(snapshot.postId)), ("source", .string(start.source.rawValue)),
+                        ("device", start.device.map(Value.string) ?? .null),
+                    ])
+                ))
         }
         if let reach = report.reach {
-            members.append(("reach", .dictionary([
-                ("postId", .string(reach.postId)), ("strategy", .string(reach.strategy)), ("outcome", .string(reach.outcome.description)),
-                ("requests", .array(reach.requests.map { request in
-                    .dictionary([("request", .string(request.request.description)), ("url", .string(request.url)),
-                                 ("posts", .integer(request.posts)), ("leftOut", .integer(request.cut)), ("attempts", .integer(request.attempts)),
-                                 ("failure", request.failure.map(Value.string) ?? .null)])
-                })),
-                ("bytes", .integer(reach.bytes)), ("added", .integer(reach.added)),
-            ])))
+            members.append(
+                (
+                    "reach",
+                    .dictionary([
+                        ("postId", .string(reach.postId)), ("strategy", .string(reach.strategy)), ("outcome", .string(reach.outcome.description)),
+                        (
+                            "requests",
+                            .array(
+                                reach.requests.map { request in
+                                    .dictionary([
+                                        ("request", .string(request.request.description)), ("url", .string(request.url)),
+                                        ("posts", .integer(request.posts)), ("leftOut", .integer(request.cut)),
+                                        ("attempts", .integer(request.attempts)),
+                                        ("failure", request.failure.map(Value.string) ?? .null),
+                                    ])
+                                })
+                        ),
+                        ("bytes", .integer(reach.bytes)), ("added", .integer(reach.added)),
+                    ])
+                ))
         }
         if let restoration = report.restoration {
-            members.append(("restoration", .dictionary([
-                ("postId", .string(restoration.postId)), ("index", .integer(restoration.index)),
-                ("contentOffset", .real(restoration.contentOffset)), ("method", .string(restoration.method.rawValue)),
-                ("strategy", .string(restoration.strategy)), ("confidence", .real(restoration.confidence)),
-                ("requests", .integer(report.reach?.requestCount ?? 0)),
-            ])))
+            members.append(
+                (
+                    "restoration",
+                    .dictionary([
+                        ("postId", .string(restoration.postId)), ("index", .integer(restoration.index)),
+                        ("contentOffset", .real(restoration.contentOffset)), ("method", .string(restoration.method.rawValue)),
+                        ("strategy", .string(restoration.strategy)), ("confidence", .real(restoration.confidence)),
+                        ("requests", .integer(report.reach?.requestCount ?? 0)),
+                    ])
+                ))
         }
         return .dictionary(members)
     }

@@ -20,7 +20,6 @@ struct TimelineShowCommand: ParsableCommand {
 
     @OptionGroup var scopeOptions: StoreScopeOptions
 
-
     @Option(name: .long, parsing: .unconditional, help: "Show at most this many posts (text only; 0 for all).")
     var limit: Int = 20
 
@@ -46,7 +45,8 @@ struct TimelineShowCommand: ParsableCommand {
             throw CommandFailure(error)
         }
         guard let cached else {
-            throw CommandFailure(.invalidInput, "\(store): error: no cached timeline for account \(Value.quote(account)), timeline \(Value.quote(timelineName))")
+            throw CommandFailure(
+                .invalidInput, "\(store): error: no cached timeline for account \(Value.quote(account)), timeline \(Value.quote(timelineName))")
         }
         switch format {
         case .json:
@@ -69,9 +69,13 @@ struct TimelineShowCommand: ParsableCommand {
                 let number = String(index + 1).leftPadded(to: width)
                 let text = TerminalText.escaped((post.text ?? "").replacingOccurrences(of: "\n", with: " "))
                 let clipped = text.count > 60 ? text.prefix(59) + "…" : Substring(text)
-                Console.out("\(marker) \(number)  \(TerminalText.escaped(post.id).leftPadded(to: idWidth))  \(Timestamp.format(post.createdAt))  \(post.author.map { "@\(TerminalText.escaped($0))" } ?? "-")  \(clipped)")
+                Console.out(
+                    "\(marker) \(number)  \(TerminalText.escaped(post.id).leftPadded(to: idWidth))  \(Timestamp.format(post.createdAt))  \(post.author.map { "@\(TerminalText.escaped($0))" } ?? "-")  \(clipped)"
+                )
                 if index + 1 < cached.posts.count, cached.gapsBelow.contains(post.id) {
-                    Console.out("  \(String(repeating: " ", count: width))  ⋮ gap: posts between \(TerminalText.escaped(post.id)) and \(TerminalText.escaped(cached.posts[index + 1].id)) were never loaded")
+                    Console.out(
+                        "  \(String(repeating: " ", count: width))  ⋮ gap: posts between \(TerminalText.escaped(post.id)) and \(TerminalText.escaped(cached.posts[index + 1].id)) were never loaded"
+                    )
                 }
             }
             if shown.count < cached.posts.count { Console.out("  … \(cached.posts.count - shown.count) more (--limit 0 shows all)") }

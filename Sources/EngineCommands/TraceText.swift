@@ -11,7 +11,9 @@ enum TraceText {
             let prefix = String(repeating: "  ", count: verdict.depth + indent)
             if let candidate = verdict.candidate {
                 let at = showIndex ? " at index \(candidate.index)" : ""
-                lines.append("\(prefix)\(verdict.stage): post \(posts[candidate.index].id)\(at) (confidence \(String(format: "%.2f", candidate.confidence))) — \(verdict.verdict)")
+                lines.append(
+                    "\(prefix)\(verdict.stage): post \(posts[candidate.index].id)\(at) (confidence \(String(format: "%.2f", candidate.confidence))) — \(verdict.verdict)"
+                )
                 lines.append("\(prefix)  \(candidate.explanation)")
             } else {
                 lines.append("\(prefix)\(verdict.stage): \(verdict.verdict)")

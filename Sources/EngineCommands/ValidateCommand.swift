@@ -38,7 +38,9 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    @Flag(name: .customLong("load-plugins"), help: "Also load the plugins each file lists under Plugins, running their code, so that their strategies are known.")
+    @Flag(
+        name: .customLong("load-plugins"),
+        help: "Also load the plugins each file lists under Plugins, running their code, so that their strategies are known.")
     var loadPlugins = false
 
     @OptionGroup var logging: LoggingOptions
@@ -60,12 +62,16 @@ struct ValidateCommand: ParsableCommand {
             let started = Date()
             let (loaded, _, notLoaded) = try ConfigurationInput.readListing(file, registry: registry, loadListed: loadPlugins)
             if !notLoaded.isEmpty {
-                Console.error("\(file): note: Plugins lists \(count(notLoaded.count, "library", plural: "libraries")), not loaded; their strategies are unknown here (--load-plugins loads them, running their code)")
+                Console.error(
+                    "\(file): note: Plugins lists \(count(notLoaded.count, "library", plural: "libraries")), not loaded; their strategies are unknown here (--load-plugins loads them, running their code)"
+                )
             }
-            logger.debug("validated", metadata: [
-                "file": "\(file)", "milliseconds": "\(Int(Date().timeIntervalSince(started) * 1000))",
-                "errors": "\(loaded.errors.count)", "warnings": "\(loaded.warnings.count)",
-            ])
+            logger.debug(
+                "validated",
+                metadata: [
+                    "file": "\(file)", "milliseconds": "\(Int(Date().timeIntervalSince(started) * 1000))",
+                    "errors": "\(loaded.errors.count)", "warnings": "\(loaded.warnings.count)",
+                ])
             if loaded.diagnostics.contains(where: { $0.kind == .unreadable }) { unreadable = true }
             let fileFailed = !loaded.errors.isEmpty || (strict && !loaded.warnings.isEmpty)
             failed = failed || fileFailed
@@ -80,13 +86,14 @@ struct ValidateCommand: ParsableCommand {
             case .github:
                 for diagnostic in loaded.diagnostics { Console.out(DiagnosticFormat.github(diagnostic)) }
             case .json:
-                reports.append(.dictionary([
-                    ("file", .string(file)),
-                    ("valid", .bool(!fileFailed)),
-                    ("errors", .integer(loaded.errors.count)),
-                    ("warnings", .integer(loaded.warnings.count)),
-                    ("diagnostics", .array(loaded.diagnostics.map(DiagnosticFormat.json))),
-                ]))
+                reports.append(
+                    .dictionary([
+                        ("file", .string(file)),
+                        ("valid", .bool(!fileFailed)),
+                        ("errors", .integer(loaded.errors.count)),
+                        ("warnings", .integer(loaded.warnings.count)),
+                        ("diagnostics", .array(loaded.diagnostics.map(DiagnosticFormat.json))),
+                    ]))
             }
         }
         if format == .json {

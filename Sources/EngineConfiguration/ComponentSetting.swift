@@ -17,13 +17,18 @@ public struct ComponentSetting: DeclaredSetting {
     public var wrappedValue: ComponentSpec
     public let declaration: SettingDeclaration
 
-    public init(wrappedValue defaultValue: ComponentSpec, _ name: String, title: String, definition: String,
-                form: Form = .nameOrDictionary, help: String) {
-        let written = form == .nameOrDictionary && defaultValue.parameters.isEmpty
+    public init(
+        wrappedValue defaultValue: ComponentSpec, _ name: String, title: String, definition: String,
+        form: Form = .nameOrDictionary, help: String
+    ) {
+        let written =
+            form == .nameOrDictionary && defaultValue.parameters.isEmpty
             ? Value.string(defaultValue.name) : defaultValue.written(nameKey: ComponentSpec.strategyKey)
-        declaration = SettingDeclaration(name: name, schema: .dictionary([
-            ("title", .string(title)), ("description", .string(help)), ("$ref", .string("#/$defs/\(definition)")), ("default", written),
-        ]))
+        declaration = SettingDeclaration(
+            name: name,
+            schema: .dictionary([
+                ("title", .string(title)), ("description", .string(help)), ("$ref", .string("#/$defs/\(definition)")), ("default", written),
+            ]))
         wrappedValue = SettingsReading.resolved(name).flatMap { ComponentSpec(written: $0, nameKey: ComponentSpec.strategyKey) } ?? defaultValue
     }
 
@@ -37,14 +42,19 @@ public struct ComponentListSetting: DeclaredSetting {
     public var wrappedValue: [ComponentSpec]
     public let declaration: SettingDeclaration
 
-    public init(wrappedValue defaultValue: [ComponentSpec], _ name: String, title: String, definition: String, nameKey: String,
-                help: String) {
-        declaration = SettingDeclaration(name: name, schema: .dictionary([
-            ("title", .string(title)), ("description", .string(help)), ("type", .string("array")),
-            ("items", .dictionary([("$ref", .string("#/$defs/\(definition)"))])),
-            ("default", .array(defaultValue.map { $0.written(nameKey: nameKey) })),
-        ]))
-        wrappedValue = SettingsReading.resolved(name)?.arrayValue.map { $0.compactMap { ComponentSpec(written: $0, nameKey: nameKey) } }
+    public init(
+        wrappedValue defaultValue: [ComponentSpec], _ name: String, title: String, definition: String, nameKey: String,
+        help: String
+    ) {
+        declaration = SettingDeclaration(
+            name: name,
+            schema: .dictionary([
+                ("title", .string(title)), ("description", .string(help)), ("type", .string("array")),
+                ("items", .dictionary([("$ref", .string("#/$defs/\(definition)"))])),
+                ("default", .array(defaultValue.map { $0.written(nameKey: nameKey) })),
+            ]))
+        wrappedValue =
+            SettingsReading.resolved(name)?.arrayValue.map { $0.compactMap { ComponentSpec(written: $0, nameKey: nameKey) } }
             ?? defaultValue
     }
 
@@ -61,13 +71,16 @@ public struct DerivedComponentListSetting: DeclaredSetting {
     public let declaration: SettingDeclaration
 
     public init(wrappedValue: [ComponentSpec]? = nil, _ name: String, title: String, definition: String, help: String) {
-        declaration = SettingDeclaration(name: name, schema: .dictionary([
-            ("title", .string(title)), ("description", .string(help)), ("type", .string("array")),
-            ("items", .dictionary([("$ref", .string("#/$defs/\(definition)"))])), ("minItems", .integer(1)),
-        ]))
-        self.wrappedValue = SettingsReading.given(name).flatMap { _ in
-            SettingsReading.resolved(name)?.arrayValue?.compactMap { ComponentSpec(written: $0, nameKey: ComponentSpec.strategyKey) }
-        } ?? wrappedValue
+        declaration = SettingDeclaration(
+            name: name,
+            schema: .dictionary([
+                ("title", .string(title)), ("description", .string(help)), ("type", .string("array")),
+                ("items", .dictionary([("$ref", .string("#/$defs/\(definition)"))])), ("minItems", .integer(1)),
+            ]))
+        self.wrappedValue =
+            SettingsReading.given(name).flatMap { _ in
+                SettingsReading.resolved(name)?.arrayValue?.compactMap { ComponentSpec(written: $0, nameKey: ComponentSpec.strategyKey) }
+            } ?? wrappedValue
     }
 
     public static func == (lhs: DerivedComponentListSetting, rhs: DerivedComponentListSetting) -> Bool {

@@ -29,8 +29,10 @@ public struct ConfigurationDiagnostic: Sendable, Equatable, CustomStringConverti
     public var keyword: String?
     public var message: String
 
-    public init(severity: Severity, kind: Kind, file: String?, location: SourceLocation?, path: ValuePath?,
-                keyword: String? = nil, message: String) {
+    public init(
+        severity: Severity, kind: Kind, file: String?, location: SourceLocation?, path: ValuePath?,
+        keyword: String? = nil, message: String
+    ) {
         self.severity = severity
         self.kind = kind
         self.file = file

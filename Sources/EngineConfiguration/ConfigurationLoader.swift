@@ -31,8 +31,10 @@ public struct ConfigurationLoader: Sendable {
     /// parameters are checked.
     public var schema: ConfigurationSchema
 
-    public init(mode: Mode = .lenient, reader: PropertyListReader = PropertyListReader(),
-                logger: Logger = LogCategory.timeline.logger, schema: ConfigurationSchema = .embedded) {
+    public init(
+        mode: Mode = .lenient, reader: PropertyListReader = PropertyListReader(),
+        logger: Logger = LogCategory.timeline.logger, schema: ConfigurationSchema = .embedded
+    ) {
         self.mode = mode
         self.reader = reader
         self.logger = logger
@@ -60,7 +62,8 @@ public struct ConfigurationLoader: Sendable {
             return finish(unreadable: FileData.ReadError(reason: problem).description, file: name)
         }
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
-           size.intValue > reader.maximumInputSize {
+            size.intValue > reader.maximumInputSize
+        {
             return finish(unreadable: "file is \(size.intValue) bytes, more than the limit of \(reader.maximumInputSize) bytes", file: name)
         }
         do {
@@ -81,8 +84,12 @@ public struct ConfigurationLoader: Sendable {
                 root = try reader.read(data)
             } catch {
                 let kind: ConfigurationDiagnostic.Kind = error.location == nil ? .unreadable : .malformed
-                return finish([ConfigurationDiagnostic(severity: .error, kind: kind, file: fileName, location: error.location,
-                                                       path: nil, message: error.message)], document: nil, format: format)
+                return finish(
+                    [
+                        ConfigurationDiagnostic(
+                            severity: .error, kind: kind, file: fileName, location: error.location,
+                            path: nil, message: error.message)
+                    ], document: nil, format: format)
             }
         case .json:
             guard data.count <= reader.maximumInputSize else {
@@ -91,8 +98,12 @@ public struct ConfigurationLoader: Sendable {
             do {
                 root = try JSONReader(maximumDepth: reader.maximumDepth).read(data)
             } catch {
-                return finish([ConfigurationDiagnostic(severity: .error, kind: .malformed, file: fileName, location: error.location,
-                                                       path: nil, message: error.message)], document: nil, format: format)
+                return finish(
+                    [
+                        ConfigurationDiagnostic(
+                            severity: .error, kind: .malformed, file: fileName, location: error.location,
+                            path: nil, message: error.message)
+                    ], document: nil, format: format)
             }
         }
         return validate(root, fileName: fileName, format: format)
@@ -103,20 +114,24 @@ public struct ConfigurationLoader: Sendable {
         let document = root[ConfigurationSchema.rootKey] ?? root
         let sections = schema.sections
         if root[ConfigurationSchema.rootKey] == nil, let members = root.dictionaryValue, !members.isEmpty,
-           !members.keys.contains(where: sections.contains) {
+            !members.keys.contains(where: sections.contains)
+        {
             // Most likely an app's Info.plist without the configuration: one clear error instead
             // of an "unknown key" for every app key.
             let diagnostic = ConfigurationDiagnostic(
                 severity: .error, kind: .schema, file: fileName, location: root.location, path: .root, keyword: "required",
-                message: "no \(ConfigurationSchema.rootKey) key and none of the configuration's sections (\(sections.map(\.string).joined(separator: ", ")))")
+                message:
+                    "no \(ConfigurationSchema.rootKey) key and none of the configuration's sections (\(sections.map(\.string).joined(separator: ", ")))"
+            )
             return finish([diagnostic], document: Value(.dictionary([:])), format: format)
         }
         // Compositions nested too deep are refused before the schema sees them: they would
         // otherwise read as a reference cycle, and no pipeline could be built from them.
         let (checked, tooDeep) = ConfigurationLoader.removingDeepCompositions(document, path: .root)
         var diagnostics = tooDeep.map { path, location in
-            ConfigurationDiagnostic(severity: .error, kind: .schema, file: fileName, location: location, path: path, keyword: "Stages",
-                                    message: "compositions nest deeper than \(ConfigurationLoader.maximumCompositionDepth) levels")
+            ConfigurationDiagnostic(
+                severity: .error, kind: .schema, file: fileName, location: location, path: path, keyword: "Stages",
+                message: "compositions nest deeper than \(ConfigurationLoader.maximumCompositionDepth) levels")
         }
         let issues = schema.compiled.validate(checked).issues
         diagnostics += issues.map { issue in
@@ -185,11 +200,12 @@ public struct ConfigurationLoader: Sendable {
                 if let column = location.column { metadata["column"] = "\(column)" }
             }
             if let path = diagnostic.path, !path.isRoot { metadata["keyPath"] = "\(path)" }
-            let message: Logger.Message = switch diagnostic.severity {
-            case .error where diagnostic.path.map({ !$0.isRoot }) ?? false: "invalid configuration value; its default is used"
-            case .error: "unusable configuration; the defaults are used"
-            default: "configuration warning"
-            }
+            let message: Logger.Message =
+                switch diagnostic.severity {
+                case .error where diagnostic.path.map({ !$0.isRoot }) ?? false: "invalid configuration value; its default is used"
+                case .error: "unusable configuration; the defaults are used"
+                default: "configuration warning"
+                }
             logger.warning(message, metadata: metadata)
         }
         return loaded
@@ -198,8 +214,9 @@ public struct ConfigurationLoader: Sendable {
     // MARK: - Resolution
 
     private func finish(unreadable message: String, file: String?) -> LoadedConfiguration {
-        finish([ConfigurationDiagnostic(severity: .error, kind: .unreadable, file: file, location: nil, path: nil, message: message)],
-                   document: nil, format: nil)
+        finish(
+            [ConfigurationDiagnostic(severity: .error, kind: .unreadable, file: file, location: nil, path: nil, message: message)],
+            document: nil, format: nil)
     }
 
     private func finish(_ diagnostics: [ConfigurationDiagnostic], document: Value?, format: ConfigurationFormat?) -> LoadedConfiguration {

@@ -34,12 +34,18 @@ public struct ConfigurationSchema: Sendable {
     /// `pluginsKey`), without the definitions of registered components that
     /// `ConfigurationSchemaComposer` adds (`$defs/stage`, …).
     public static var declared: Value {
-        let properties = TimelineConfiguration.sections.map { ($0.name, $0.schema) }
+        let properties =
+            TimelineConfiguration.sections.map { ($0.name, $0.schema) }
             + [(TimelineConfiguration.pluginsKey.name, TimelineConfiguration.pluginsKey.schema)]
         return .dictionary([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("title", .string(rootKey)),
-            ("description", .string("Configuration of TimelineEngine, which keeps a reader's place in a timeline. Stored as the \(rootKey) dictionary of an Info.plist, as a standalone property list, or as the same structure in JSON. Every key is optional; a missing key takes its default.")),
+            (
+                "description",
+                .string(
+                    "Configuration of TimelineEngine, which keeps a reader's place in a timeline. Stored as the \(rootKey) dictionary of an Info.plist, as a standalone property list, or as the same structure in JSON. Every key is optional; a missing key takes its default."
+                )
+            ),
             ("type", .string("object")),
             ("default", .dictionary([])),
             ("properties", .dictionary(properties)),

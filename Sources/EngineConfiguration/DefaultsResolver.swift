@@ -16,7 +16,8 @@ public enum DefaultsResolver {
         guard depth < 64 else { return value }
         var schema = schema
         if let reference = schema["$ref"]?.stringValue, reference.hasPrefix("#"),
-           let target = JSONSchema.resolveLocal(reference, in: root) {
+            let target = JSONSchema.resolveLocal(reference, in: root)
+        {
             schema = target
         }
         guard var members = value.dictionaryValue, let properties = schema["properties"]?.dictionaryValue else {

@@ -6,8 +6,9 @@ public struct LoggingSettings: ConfigurationSection {
     public static let title = "Logging"
     public static let help = "Where log records go. The Debug section sets the levels."
 
-    @ComponentListSetting("Sinks", title: "Sinks", definition: "sink", nameKey: "Sink",
-                          help: "Every destination that receives log records.")
+    @ComponentListSetting(
+        "Sinks", title: "Sinks", definition: "sink", nameKey: "Sink",
+        help: "Every destination that receives log records.")
     public var sinks = [ComponentSpec(name: "Stderr")]
 
     public init() {}

@@ -16,16 +16,21 @@ public struct ResumeSettings: ConfigurationSection {
     }
 
     /// Seconds in the background after which a return is a hard close.
-    @Setting("HardCloseThreshold", title: "Hard-close threshold", range: 0...315_360_000,
-             help: "Seconds in the background after which a return counts as a hard close. A return without a clean background is always a hard close.")
+    @Setting(
+        "HardCloseThreshold", title: "Hard-close threshold", range: 0...315_360_000,
+        help: "Seconds in the background after which a return counts as a hard close. A return without a clean background is always a hard close.")
     public var hardCloseThreshold: Double = 30
 
-    @Setting("AfterHardClose", title: "After a hard close",
-             help: "Suggest offers \"Continue reading?\" with the candidates and restores silently only when confidence reaches SilentRestoreConfidence; Restore always restores silently; TopOfTimeline starts fresh.")
+    @Setting(
+        "AfterHardClose", title: "After a hard close",
+        help:
+            "Suggest offers \"Continue reading?\" with the candidates and restores silently only when confidence reaches SilentRestoreConfidence; Restore always restores silently; TopOfTimeline starts fresh."
+    )
     public var afterHardClose: AfterHardClose = .suggest
 
-    @Setting("SilentRestoreConfidence", title: "Silent-restore confidence", range: 0...1,
-             help: "After a hard close with Suggest, the confidence (0 to 1) at which the engine restores without asking.")
+    @Setting(
+        "SilentRestoreConfidence", title: "Silent-restore confidence", range: 0...1,
+        help: "After a hard close with Suggest, the confidence (0 to 1) at which the engine restores without asking.")
     public var silentRestoreConfidence: Double = 0.8
 
     public init() {}

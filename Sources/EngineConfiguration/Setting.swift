@@ -15,17 +15,21 @@ public struct Setting<T: ParameterValue & Equatable>: DeclaredSetting {
     public let declaration: SettingDeclaration
 
     /// A number with an inclusive range.
-    public init(wrappedValue defaultValue: T, _ name: String, title: String, range: ClosedRange<T>, deprecated: Bool = false,
-                help: String) where T: Comparable {
-        self.init(defaultValue, name, title: title, help: help,
-                  constraints: [("minimum", range.lowerBound.schemaValue), ("maximum", range.upperBound.schemaValue)],
-                  deprecated: deprecated)
+    public init(
+        wrappedValue defaultValue: T, _ name: String, title: String, range: ClosedRange<T>, deprecated: Bool = false,
+        help: String
+    ) where T: Comparable {
+        self.init(
+            defaultValue, name, title: title, help: help,
+            constraints: [("minimum", range.lowerBound.schemaValue), ("maximum", range.upperBound.schemaValue)],
+            deprecated: deprecated)
     }
 
     /// A number above an exclusive lower bound (`above`) and at most `maximum`.
     public init(wrappedValue defaultValue: T, _ name: String, title: String, above: T, maximum: T, help: String) where T: Comparable {
-        self.init(defaultValue, name, title: title, help: help,
-                  constraints: [("exclusiveMinimum", above.schemaValue), ("maximum", maximum.schemaValue)], deprecated: false)
+        self.init(
+            defaultValue, name, title: title, help: help,
+            constraints: [("exclusiveMinimum", above.schemaValue), ("maximum", maximum.schemaValue)], deprecated: false)
     }
 
     /// A switch, a text, or a choice among the cases of a `ParameterChoice`.

@@ -7,33 +7,47 @@ public struct SyncSettings: ConfigurationSection {
     public static let help = "Carrying the reading position across devices."
 
     /// The merge policy, as written (a name alone reads as a spec without parameters).
-    @ComponentSetting("Policy", title: "Merge policy", definition: "mergePolicy",
-                      help: "How a position register picks its value among each device's latest write: a registered merge policy's name, or a dictionary with its name under Strategy and its parameters. CausalFurthest lets a write that saw the others win, and among concurrent writes sets glances aside and takes the later by the clocks' bounds, else the furthest along; LastWriterWins keeps the latest write by hybrid logical clock; FurthestRead keeps the position furthest along the timeline.")
+    @ComponentSetting(
+        "Policy", title: "Merge policy", definition: "mergePolicy",
+        help:
+            "How a position register picks its value among each device's latest write: a registered merge policy's name, or a dictionary with its name under Strategy and its parameters. CausalFurthest lets a write that saw the others win, and among concurrent writes sets glances aside and takes the later by the clocks' bounds, else the furthest along; LastWriterWins keeps the latest write by hybrid logical clock; FurthestRead keeps the position furthest along the timeline."
+    )
     public var policy = ComponentSpec(name: "CausalFurthest")
 
     /// The transport, as written.
-    @ComponentSetting("Transport", title: "Transport", definition: "transport",
-                      help: "Where positions travel: a registered transport's name, or a dictionary with its name under Strategy and its parameters, e.g. {Strategy: Directory, Path: /Volumes/shared/timeline-sync}. None keeps them on this device, and applies whatever this says when PositionPersistence.CrossSessionSync is false.")
+    @ComponentSetting(
+        "Transport", title: "Transport", definition: "transport",
+        help:
+            "Where positions travel: a registered transport's name, or a dictionary with its name under Strategy and its parameters, e.g. {Strategy: Directory, Path: /Volumes/shared/timeline-sync}. None keeps them on this device, and applies whatever this says when PositionPersistence.CrossSessionSync is false."
+    )
     public var transport = ComponentSpec(name: "None")
 
     /// Seconds to wait after a local change before a round.
-    @Setting("DebounceInterval", title: "Debounce interval", range: 0...3600,
-             help: "Seconds to wait after a change before writing it out, so that scrolling does not flood the transport.")
+    @Setting(
+        "DebounceInterval", title: "Debounce interval", range: 0...3600,
+        help: "Seconds to wait after a change before writing it out, so that scrolling does not flood the transport.")
     public var debounceInterval: Double = 3
 
     /// Seconds within which a remote position on the same post does not move the reader.
-    @Setting("SamePostDeadband", title: "Same-post deadband", range: 0...86_400,
-             help: "Seconds within which two devices pointing at the same post are considered in agreement.")
+    @Setting(
+        "SamePostDeadband", title: "Same-post deadband", range: 0...86_400,
+        help: "Seconds within which two devices pointing at the same post are considered in agreement.")
     public var samePostDeadband: Double = 30
 
     /// Seconds a tombstone is kept.
-    @Setting("TombstoneGracePeriod", title: "Tombstone grace period", range: 86_400...3_153_600_000,
-             help: "Seconds a forgotten position's tombstone is kept so that every device hears of it (2592000 = 30 days): at least a day, longer than any round takes, so that no save is forgotten before it is sent. A device that comes back after longer starts again from what the others hold, so it cannot bring a forgotten position back.")
+    @Setting(
+        "TombstoneGracePeriod", title: "Tombstone grace period", range: 86_400...3_153_600_000,
+        help:
+            "Seconds a forgotten position's tombstone is kept so that every device hears of it (2592000 = 30 days): at least a day, longer than any round takes, so that no save is forgotten before it is sent. A device that comes back after longer starts again from what the others hold, so it cannot bring a forgotten position back."
+    )
     public var tombstoneGracePeriod: Double = 2_592_000
 
     /// Seconds another device's clock may be ahead of this one's and still move it.
-    @Setting("MaxClockOffset", title: "Maximum clock offset", range: 0...31_536_000,
-             help: "Seconds another device's clock may be ahead of this one's. A write stamped further ahead is taken in without moving this device's hybrid clock, and its device is reported as having a wrong clock, so that one device an hour or fifty years ahead cannot drag every later write after it.")
+    @Setting(
+        "MaxClockOffset", title: "Maximum clock offset", range: 0...31_536_000,
+        help:
+            "Seconds another device's clock may be ahead of this one's. A write stamped further ahead is taken in without moving this device's hybrid clock, and its device is reported as having a wrong clock, so that one device an hour or fifty years ahead cannot drag every later write after it."
+    )
     public var maxClockOffset: Double = 300
 
     public init() {}

@@ -24,12 +24,19 @@ public struct TimelineConfiguration: Sendable, Equatable {
     ]
 
     /// `Plugins`, the one key outside every section.
-    public static let pluginsKey = SettingDeclaration(name: "Plugins", schema: .dictionary([
-        ("title", .string("Plugins")),
-        ("description", .string("Strategy plugins to load: shared libraries built against the plugin ABI (docs/PLUGINS.md), as paths absolute or relative to this file. Their strategies can then be named in the pipeline, and engine validate checks their parameters. A plugin runs in the process with the engine's rights: list only libraries you trust.")),
-        ("type", .string("array")), ("items", .dictionary([("type", .string("string")), ("minLength", .integer(1))])),
-        ("default", .array([])),
-    ]))
+    public static let pluginsKey = SettingDeclaration(
+        name: "Plugins",
+        schema: .dictionary([
+            ("title", .string("Plugins")),
+            (
+                "description",
+                .string(
+                    "Strategy plugins to load: shared libraries built against the plugin ABI (docs/PLUGINS.md), as paths absolute or relative to this file. Their strategies can then be named in the pipeline, and engine validate checks their parameters. A plugin runs in the process with the engine's rights: list only libraries you trust."
+                )
+            ),
+            ("type", .string("array")), ("items", .dictionary([("type", .string("string")), ("minLength", .integer(1))])),
+            ("default", .array([])),
+        ]))
 
     /// The configuration of an empty file: every key at its schema default.
     public static let defaults: TimelineConfiguration = {
@@ -41,8 +48,9 @@ public struct TimelineConfiguration: Sendable, Equatable {
     /// composer derives defaults from, so that a changed declaration needs no second build.
     /// Keys whose type a strategy parameter declares (`InheritedSetting`) are nil here.
     public static var declaredDefaults: TimelineConfiguration {
-        TimelineConfiguration(resolved: DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.declared),
-                              given: Value(.dictionary([:])))
+        TimelineConfiguration(
+            resolved: DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.declared),
+            given: Value(.dictionary([:])))
     }
 
     /// The resolved value at a dotted key path (`Restoration.MinimumConfidence`), or nil.

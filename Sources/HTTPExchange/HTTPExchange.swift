@@ -34,8 +34,10 @@ public struct HTTPExchangeRequest: Sendable {
     /// transports say no: positions are posted to the server configured, never elsewhere.
     public var followsOtherOrigins = true
 
-    public init(method: String = "GET", url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: Double,
-                maxBodyBytes: Int, followsOtherOrigins: Bool = true) {
+    public init(
+        method: String = "GET", url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil, timeout: Double,
+        maxBodyBytes: Int, followsOtherOrigins: Bool = true
+    ) {
         self.followsOtherOrigins = followsOtherOrigins
         self.method = method
         self.url = url
@@ -87,14 +89,17 @@ public struct HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvert
 
     /// The error for a redirect to `location`, another origin, that was not followed.
     public static func crossOriginRedirect(to location: URL) -> HTTPExchangeError {
-        HTTPExchangeError(.crossOriginRedirect(to: location.absoluteString),
-                          "redirected to another origin (\(location.absoluteString)); not followed")
+        HTTPExchangeError(
+            .crossOriginRedirect(to: location.absoluteString),
+            "redirected to another origin (\(location.absoluteString)); not followed")
     }
 
     /// The error for a redirect beyond `HTTPExchanges.maximumRedirects`, to `location`.
     public static func tooManyRedirects(to location: URL) -> HTTPExchangeError {
-        HTTPExchangeError(.tooManyRedirects(last: location.absoluteString),
-                          "more than \(HTTPExchanges.maximumRedirects) redirects, the last to \(location.absoluteString): the server redirects in a loop; not followed")
+        HTTPExchangeError(
+            .tooManyRedirects(last: location.absoluteString),
+            "more than \(HTTPExchanges.maximumRedirects) redirects, the last to \(location.absoluteString): the server redirects in a loop; not followed"
+        )
     }
 
     public var kind: Kind
@@ -142,7 +147,9 @@ public enum HTTPExchanges {
 
     struct Unavailable: HTTPExchange {
         func send(_ request: HTTPExchangeRequest) async throws(HTTPExchangeError) -> HTTPExchangeAnswer {
-            throw HTTPExchangeError(.unavailable, """
+            throw HTTPExchangeError(
+                .unavailable,
+                """
                 no HTTP client: bootstrap one with HTTPExchanges.bootstrap (NIOHTTPExchange from NIOHTTP, or URLSessionExchange \
                 from URLSessionHTTP)
                 """)

@@ -31,10 +31,13 @@ struct Site {
     let path: ValuePath
     let location: SourceLocation?
 
-    func issue(_ keyword: String, _ message: String, severity: ValidationIssue.Severity = .error,
-               at location: SourceLocation? = nil, path issuePath: ValuePath? = nil) -> ValidationIssue {
-        ValidationIssue(severity: severity, instancePath: issuePath ?? path, schemaPath: schemaPath + "/" + keyword,
-                        keyword: keyword, message: message, location: location ?? self.location)
+    func issue(
+        _ keyword: String, _ message: String, severity: ValidationIssue.Severity = .error,
+        at location: SourceLocation? = nil, path issuePath: ValuePath? = nil
+    ) -> ValidationIssue {
+        ValidationIssue(
+            severity: severity, instancePath: issuePath ?? path, schemaPath: schemaPath + "/" + keyword,
+            keyword: keyword, message: message, location: location ?? self.location)
     }
 }
 
@@ -45,38 +48,49 @@ struct Evaluator {
     /// `$ref` chains deeper than this are taken to be cycles that never consume the instance.
     static let maximumDepth = 512
 
-    func evaluate(schema: Value, schemaPath: String, instance: Value, path: ValuePath, depth: Int,
-                  keyLocation: SourceLocation? = nil) -> Outcome {
+    func evaluate(
+        schema: Value, schemaPath: String, instance: Value, path: ValuePath, depth: Int,
+        keyLocation: SourceLocation? = nil
+    ) -> Outcome {
         var outcome = Outcome()
         let site = Site(schemaPath: schemaPath, path: path, location: instance.location ?? keyLocation)
-        func issue(_ keyword: String, _ message: String, severity: ValidationIssue.Severity = .error,
-                   at location: SourceLocation? = nil, path issuePath: ValuePath? = nil) {
+        func issue(
+            _ keyword: String, _ message: String, severity: ValidationIssue.Severity = .error,
+            at location: SourceLocation? = nil, path issuePath: ValuePath? = nil
+        ) {
             outcome.issues.append(site.issue(keyword, message, severity: severity, at: location, path: issuePath))
         }
 
         if let flag = schema.boolValue {
             if !flag {
-                outcome.issues.append(ValidationIssue(
-                    instancePath: path, schemaPath: schemaPath, keyword: "false",
-                    message: "no value is allowed here", location: instance.location ?? keyLocation))
+                outcome.issues.append(
+                    ValidationIssue(
+                        instancePath: path, schemaPath: schemaPath, keyword: "false",
+                        message: "no value is allowed here", location: instance.location ?? keyLocation))
             }
             return outcome
         }
         guard let keywords = schema.dictionaryValue else { return outcome }
         if depth > Evaluator.maximumDepth {
-            issue("$ref", "the evaluation nests more than \(Evaluator.maximumDepth) levels deep: a reference cycle, or a value nested too deep for this schema")
+            issue(
+                "$ref",
+                "the evaluation nests more than \(Evaluator.maximumDepth) levels deep: a reference cycle, or a value nested too deep for this schema")
             return outcome
         }
 
-        func sub(_ subschema: Value, _ subPath: String, _ value: Value, _ valuePath: ValuePath,
-                 keyLocation: SourceLocation? = nil) -> Outcome {
-            evaluate(schema: subschema, schemaPath: subPath, instance: value, path: valuePath, depth: depth + 1,
-                     keyLocation: keyLocation)
+        func sub(
+            _ subschema: Value, _ subPath: String, _ value: Value, _ valuePath: ValuePath,
+            keyLocation: SourceLocation? = nil
+        ) -> Outcome {
+            evaluate(
+                schema: subschema, schemaPath: subPath, instance: value, path: valuePath, depth: depth + 1,
+                keyLocation: keyLocation)
         }
 
         // $ref
         if let reference = keywords["$ref"]?.value.stringValue,
-           let target = SchemaCompiler.resolve(reference: reference, in: root) {
+            let target = SchemaCompiler.resolve(reference: reference, in: root)
+        {
             let targetPath = String(reference.dropFirst())
             outcome.absorb(sub(target, targetPath, instance, path, keyLocation: keyLocation))
         }
@@ -92,11 +106,14 @@ struct Evaluator {
 
         // enum and const
         if let options = keywords["enum"]?.value.arrayValue,
-           !options.contains(where: { JSONEquality.equal($0, instance) }) {
-            var message = "\(Evaluator.literal(instance)) is not one of the allowed values: "
+            !options.contains(where: { JSONEquality.equal($0, instance) })
+        {
+            var message =
+                "\(Evaluator.literal(instance)) is not one of the allowed values: "
                 + options.map(Evaluator.literal).joined(separator: ", ")
             if let text = instance.stringValue,
-               let suggestion = Suggestions.closest(to: text, among: options.compactMap(\.stringValue)) {
+                let suggestion = Suggestions.closest(to: text, among: options.compactMap(\.stringValue))
+            {
                 message += "; did you mean \(Value.quote(suggestion))?"
             }
             issue("enum", message)
@@ -148,7 +165,7 @@ struct Evaluator {
             } else {
                 for result in passing {
                     outcome.absorbAnnotations(result)
-                    outcome.issues += result.issues // warnings of matching branches
+                    outcome.issues += result.issues  // warnings of matching branches
                 }
             }
         }
@@ -183,19 +200,23 @@ struct Evaluator {
         }
         if let members = instance.dictionaryValue, let dependent = keywords["dependentSchemas"]?.value.dictionaryValue {
             for (name, subschema) in dependent where members[name] != nil {
-                outcome.absorb(sub(subschema.value, schemaPath + "/dependentSchemas/" + SchemaCompiler.escape(name.string),
-                                   instance, path, keyLocation: keyLocation))
+                outcome.absorb(
+                    sub(
+                        subschema.value, schemaPath + "/dependentSchemas/" + SchemaCompiler.escape(name.string),
+                        instance, path, keyLocation: keyLocation))
             }
         }
 
         // unevaluated* run last: they see what every other keyword evaluated.
         if let members = instance.dictionaryValue, let unevaluated = keywords["unevaluatedProperties"]?.value {
             for (name, member) in members where !outcome.evaluatedProperties.contains(name) {
-                let result = sub(unevaluated, schemaPath + "/unevaluatedProperties", member.value, path.appending(key: name),
-                                 keyLocation: member.keyLocation)
+                let result = sub(
+                    unevaluated, schemaPath + "/unevaluatedProperties", member.value, path.appending(key: name),
+                    keyLocation: member.keyLocation)
                 if !result.isValid, unevaluated.boolValue == false {
-                    issue("unevaluatedProperties", "key \(Value.quote(name)) is not allowed here",
-                          at: member.keyLocation ?? member.value.location, path: path.appending(key: name))
+                    issue(
+                        "unevaluatedProperties", "key \(Value.quote(name)) is not allowed here",
+                        at: member.keyLocation ?? member.value.location, path: path.appending(key: name))
                 } else {
                     outcome.issues += result.issues
                 }
@@ -226,8 +247,10 @@ struct Evaluator {
     // MARK: - Keyword groups
 
     private func checkNumber(_ keywords: Value.Dictionary, _ instance: Value, site: Site, outcome: inout Outcome) {
-        func issue(_ keyword: String, _ message: String, _ severity: ValidationIssue.Severity, _ location: SourceLocation?,
-                   _ path: ValuePath?) {
+        func issue(
+            _ keyword: String, _ message: String, _ severity: ValidationIssue.Severity, _ location: SourceLocation?,
+            _ path: ValuePath?
+        ) {
             outcome.issues.append(site.issue(keyword, message, severity: severity, at: location, path: path))
         }
         let minimum = keywords["minimum"]?.value
@@ -260,11 +283,16 @@ struct Evaluator {
         }
     }
 
-    private func checkObject(_ keywords: Value.Dictionary, site: Site, members: Value.Dictionary, depth: Int,
-                             outcome: inout Outcome) {
-        let schemaPath = site.schemaPath, path = site.path
-        func issue(_ keyword: String, _ message: String, _ severity: ValidationIssue.Severity, _ location: SourceLocation?,
-                   _ path: ValuePath?) {
+    private func checkObject(
+        _ keywords: Value.Dictionary, site: Site, members: Value.Dictionary, depth: Int,
+        outcome: inout Outcome
+    ) {
+        let schemaPath = site.schemaPath
+        let path = site.path
+        func issue(
+            _ keyword: String, _ message: String, _ severity: ValidationIssue.Severity, _ location: SourceLocation?,
+            _ path: ValuePath?
+        ) {
             outcome.issues.append(site.issue(keyword, message, severity: severity, at: location, path: path))
         }
         let properties = keywords["properties"]?.value.dictionaryValue
@@ -294,15 +322,19 @@ struct Evaluator {
             var matched = false
             if let subschema = properties?[name]?.value {
                 matched = true
-                outcome.absorb(evaluate(schema: subschema, schemaPath: schemaPath + "/properties/" + SchemaCompiler.escape(name.string),
-                                        instance: member.value, path: memberPath, depth: depth + 1, keyLocation: member.keyLocation))
+                outcome.absorb(
+                    evaluate(
+                        schema: subschema, schemaPath: schemaPath + "/properties/" + SchemaCompiler.escape(name.string),
+                        instance: member.value, path: memberPath, depth: depth + 1, keyLocation: member.keyLocation))
             }
             if let patternProperties {
                 for (pattern, subschema) in patternProperties where patterns[pattern.string]?.matches(name.string) == true {
                     matched = true
-                    outcome.absorb(evaluate(schema: subschema.value,
-                                            schemaPath: schemaPath + "/patternProperties/" + SchemaCompiler.escape(pattern.string),
-                                            instance: member.value, path: memberPath, depth: depth + 1, keyLocation: member.keyLocation))
+                    outcome.absorb(
+                        evaluate(
+                            schema: subschema.value,
+                            schemaPath: schemaPath + "/patternProperties/" + SchemaCompiler.escape(pattern.string),
+                            instance: member.value, path: memberPath, depth: depth + 1, keyLocation: member.keyLocation))
                 }
             }
             if matched {
@@ -322,26 +354,33 @@ struct Evaluator {
                     }
                     issue("additionalProperties", message, .error, member.keyLocation ?? member.value.location, memberPath)
                 } else {
-                    outcome.absorb(evaluate(schema: additional, schemaPath: schemaPath + "/additionalProperties",
-                                            instance: member.value, path: memberPath, depth: depth + 1, keyLocation: member.keyLocation))
+                    outcome.absorb(
+                        evaluate(
+                            schema: additional, schemaPath: schemaPath + "/additionalProperties",
+                            instance: member.value, path: memberPath, depth: depth + 1, keyLocation: member.keyLocation))
                 }
                 outcome.evaluatedProperties.insert(name)
             }
             if let propertyNames {
-                let result = evaluate(schema: propertyNames, schemaPath: schemaPath + "/propertyNames",
-                                      instance: Value(.string(name.string), location: member.keyLocation), path: memberPath, depth: depth + 1)
+                let result = evaluate(
+                    schema: propertyNames, schemaPath: schemaPath + "/propertyNames",
+                    instance: Value(.string(name.string), location: member.keyLocation), path: memberPath, depth: depth + 1)
                 for failure in result.issues where failure.severity == .error {
-                    issue("propertyNames", "key \(Value.quote(name)) is not an allowed name: \(failure.message)", .error,
-                          member.keyLocation, memberPath)
+                    issue(
+                        "propertyNames", "key \(Value.quote(name)) is not an allowed name: \(failure.message)", .error,
+                        member.keyLocation, memberPath)
                 }
             }
         }
     }
 
     private func checkArray(_ keywords: Value.Dictionary, site: Site, elements: [Value], depth: Int, outcome: inout Outcome) {
-        let schemaPath = site.schemaPath, path = site.path
-        func issue(_ keyword: String, _ message: String, _ severity: ValidationIssue.Severity, _ location: SourceLocation?,
-                   _ path: ValuePath?) {
+        let schemaPath = site.schemaPath
+        let path = site.path
+        func issue(
+            _ keyword: String, _ message: String, _ severity: ValidationIssue.Severity, _ location: SourceLocation?,
+            _ path: ValuePath?
+        ) {
             outcome.issues.append(site.issue(keyword, message, severity: severity, at: location, path: path))
         }
         if let minimum = keywords["minItems"].flatMap({ SchemaCompiler.nonNegativeInteger($0.value) }), elements.count < minimum {
@@ -362,18 +401,22 @@ struct Evaluator {
         if let prefix = keywords["prefixItems"]?.value.arrayValue {
             prefixCount = min(prefix.count, elements.count)
             for index in 0..<prefixCount {
-                outcome.absorb(evaluate(schema: prefix[index], schemaPath: schemaPath + "/prefixItems/\(index)",
-                                        instance: elements[index], path: path.appending(index: index), depth: depth + 1))
+                outcome.absorb(
+                    evaluate(
+                        schema: prefix[index], schemaPath: schemaPath + "/prefixItems/\(index)",
+                        instance: elements[index], path: path.appending(index: index), depth: depth + 1))
             }
             outcome.evaluatedItemPrefix = max(outcome.evaluatedItemPrefix, prefixCount)
         }
         if let items = keywords["items"]?.value {
             for index in prefixCount..<max(prefixCount, elements.count) {
-                let result = evaluate(schema: items, schemaPath: schemaPath + "/items", instance: elements[index],
-                                      path: path.appending(index: index), depth: depth + 1)
+                let result = evaluate(
+                    schema: items, schemaPath: schemaPath + "/items", instance: elements[index],
+                    path: path.appending(index: index), depth: depth + 1)
                 if !result.isValid, items.boolValue == false {
-                    issue("items", "no item is allowed at index \(index) (at most \(prefixCount) item\(prefixCount == 1 ? "" : "s"))",
-                          .error, elements[index].location, path.appending(index: index))
+                    issue(
+                        "items", "no item is allowed at index \(index) (at most \(prefixCount) item\(prefixCount == 1 ? "" : "s"))",
+                        .error, elements[index].location, path.appending(index: index))
                 } else {
                     outcome.absorb(result)
                 }
@@ -383,16 +426,20 @@ struct Evaluator {
         if let contains = keywords["contains"]?.value {
             var matches: [Int] = []
             for (index, element) in elements.enumerated()
-            where evaluate(schema: contains, schemaPath: schemaPath + "/contains", instance: element,
-                           path: path.appending(index: index), depth: depth + 1).isValid {
+            where evaluate(
+                schema: contains, schemaPath: schemaPath + "/contains", instance: element,
+                path: path.appending(index: index), depth: depth + 1
+            ).isValid {
                 matches.append(index)
             }
             outcome.evaluatedItems.formUnion(matches)
             let minimum = keywords["minContains"].flatMap { SchemaCompiler.nonNegativeInteger($0.value) } ?? 1
             if matches.count < minimum {
-                issue(keywords["minContains"] == nil ? "contains" : "minContains",
-                      minimum == 1 ? "no item matches the \"contains\" schema"
-                          : "\(matches.count) items match the \"contains\" schema, fewer than \(minimum)", .error, nil, nil)
+                issue(
+                    keywords["minContains"] == nil ? "contains" : "minContains",
+                    minimum == 1
+                        ? "no item matches the \"contains\" schema"
+                        : "\(matches.count) items match the \"contains\" schema, fewer than \(minimum)", .error, nil, nil)
             }
             if let maximum = keywords["maxContains"].flatMap({ SchemaCompiler.nonNegativeInteger($0.value) }), matches.count > maximum {
                 issue("maxContains", "\(matches.count) items match the \"contains\" schema, more than \(maximum)", .error, nil, nil)

@@ -61,7 +61,8 @@ enum NumberComparison {
         if approximate > real { return .orderedDescending }
         // Equal as doubles: decide exactly when the double is integral and in range.
         guard real == real.rounded(), abs(real) < 1.9e19 else { return .orderedSame }
-        let other: IntegerValue? = real < 0
+        let other: IntegerValue? =
+            real < 0
             ? IntegerValue(isNegative: true, magnitude: UInt64(exactly: -real) ?? UInt64.max)
             : UInt64(exactly: real).map { IntegerValue($0) }
         guard let other else { return .orderedSame }

@@ -26,16 +26,20 @@ struct SchemaCompiler {
 
     /// Every keyword with a rule; other keywords are annotations or unknown, and pass.
     private static let rules: [String: Rule] = {
-        var rules: [String: Rule] = ["type": .type, "enum": .enumeration, "multipleOf": .multipleOf, "pattern": .pattern,
-                                     "required": .required, "dependentRequired": .dependentRequired, "$ref": .reference]
+        var rules: [String: Rule] = [
+            "type": .type, "enum": .enumeration, "multipleOf": .multipleOf, "pattern": .pattern,
+            "required": .required, "dependentRequired": .dependentRequired, "$ref": .reference,
+        ]
         for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] { rules[keyword] = .number }
         for keyword in ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"] {
             rules[keyword] = .count
         }
         for keyword in ["uniqueItems", "deprecated"] { rules[keyword] = .boolean }
         for keyword in ["properties", "patternProperties", "$defs", "dependentSchemas"] { rules[keyword] = .schemaMap }
-        for keyword in ["additionalProperties", "items", "not", "contains", "if", "then", "else", "propertyNames",
-                        "unevaluatedProperties", "unevaluatedItems"] {
+        for keyword in [
+            "additionalProperties", "items", "not", "contains", "if", "then", "else", "propertyNames",
+            "unevaluatedProperties", "unevaluatedItems",
+        ] {
             rules[keyword] = .schema
         }
         for keyword in ["prefixItems", "allOf", "anyOf", "oneOf"] { rules[keyword] = .schemaList }
@@ -98,7 +102,7 @@ struct SchemaCompiler {
             }
         case .dependentRequired:
             guard let members = value.dictionaryValue,
-                  members.values.allSatisfy({ $0.value.arrayValue?.allSatisfy { $0.stringValue != nil } == true })
+                members.values.allSatisfy({ $0.value.arrayValue?.allSatisfy { $0.stringValue != nil } == true })
             else { throw error("\"dependentRequired\" must map names to arrays of strings", value) }
         case .schemaMap:
             guard let members = value.dictionaryValue else {
@@ -179,7 +183,8 @@ struct SchemaCompiler {
         guard pointer.hasPrefix("/") else { return nil }
         var current = root
         for rawToken in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = rawToken.utf8.contains(UInt8(ascii: "~"))
+            let token =
+                rawToken.utf8.contains(UInt8(ascii: "~"))
                 ? rawToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") : String(rawToken)
             if let members = current.dictionaryValue {
                 guard let next = members[token] else { return nil }

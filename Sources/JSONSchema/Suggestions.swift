@@ -27,7 +27,8 @@ public enum Suggestions {
     /// The Damerau–Levenshtein distance (optimal string alignment): insertions, deletions,
     /// substitutions and transpositions of adjacent characters each cost 1.
     public static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)

@@ -24,8 +24,10 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
     /// Where the offending value (or key) was written, when the instance came from a file.
     public var location: SourceLocation?
 
-    public init(severity: Severity = .error, instancePath: ValuePath, schemaPath: String, keyword: String,
-                message: String, location: SourceLocation?) {
+    public init(
+        severity: Severity = .error, instancePath: ValuePath, schemaPath: String, keyword: String,
+        message: String, location: SourceLocation?
+    ) {
         self.severity = severity
         self.instancePath = instancePath
         self.schemaPath = schemaPath

@@ -5,7 +5,11 @@ enum JSONEscape {
         /// The text ends inside the escape; reported at the end.
         case unterminated
         /// Reported at the backslash, like the others.
-        case hexDigits, loneHigh(UInt32), noLowAfter(UInt32), loneLow(UInt32), unknown(UInt8)
+        case hexDigits
+        case loneHigh(UInt32)
+        case noLowAfter(UInt32)
+        case loneLow(UInt32)
+        case unknown(UInt8)
 
         var message: String {
             switch self {
@@ -16,7 +20,8 @@ enum JSONEscape {
             case .loneLow(let code): return "lone low surrogate \\u\(hex(code)) in string"
             case .unknown(let byte) where (0x21...0x7E).contains(byte): return "invalid escape '\\\(Character(Unicode.Scalar(byte)))' in string"
             // A control character or a byte of a longer character is named, not printed.
-            case .unknown(let byte): return "invalid escape: '\\' followed by the byte 0x\(byte < 16 ? "0" : "")\(String(byte, radix: 16, uppercase: true)) in string"
+            case .unknown(let byte):
+                return "invalid escape: '\\' followed by the byte 0x\(byte < 16 ? "0" : "")\(String(byte, radix: 16, uppercase: true)) in string"
             }
         }
 

@@ -135,9 +135,15 @@ private struct Parser {
         case UInt8(ascii: "{"): return try parseObject(location: here)
         case UInt8(ascii: "["): return try parseArray(location: here)
         case UInt8(ascii: "\""): return Value(.string(try parseString()), location: here)
-        case UInt8(ascii: "t"): try expectWord("true"); return Value(.bool(true), location: here)
-        case UInt8(ascii: "f"): try expectWord("false"); return Value(.bool(false), location: here)
-        case UInt8(ascii: "n"): try expectWord("null"); return Value(.null, location: here)
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return Value(.bool(true), location: here)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return Value(.bool(false), location: here)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return Value(.null, location: here)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber(location: here)
         default:
             throw fail("unexpected \(describe(at: position)): expected a JSON value")

@@ -38,7 +38,8 @@ public struct JSONScanner {
 
     /// The line and column of byte `offset` (columns count characters, from 1).
     public func location(at offset: Int) -> SourceLocation {
-        var line = firstLine, column = 1
+        var line = firstLine
+        var column = 1
         var index = 0
         let end = min(offset, bytes.count)
         while index < end {
@@ -369,10 +370,12 @@ public struct JSONScanner {
     /// (bit tricks on a 64-bit word; the byte loop after it finds the exact stop).
     private mutating func skipPlainStringBytes() {
         guard let base = bytes.baseAddress else { return }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
         while offset + 8 <= bytes.count {
             let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
             let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
             if special & highs != 0 { return }
             offset += 8

@@ -49,7 +49,10 @@ public struct JSONWriter: Sendable {
         case .date, .data:
             throw UnrepresentableValue(path: path, typeName: value.typeName, location: value.location)
         case .array(let elements):
-            if elements.isEmpty { output += "[]"; return }
+            if elements.isEmpty {
+                output += "[]"
+                return
+            }
             output += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { output += "," }
@@ -59,7 +62,10 @@ public struct JSONWriter: Sendable {
             newline(indent, into: &output)
             output += "]"
         case .dictionary(let members):
-            if members.isEmpty { output += "{}"; return }
+            if members.isEmpty {
+                output += "{}"
+                return
+            }
             output += "{"
             var first = true
             for (key, member) in members {

@@ -43,18 +43,24 @@ public struct NIOHTTPExchange: HTTPExchange {
 
     /// The exchange, following redirects.
     private func follow(_ request: HTTPExchangeRequest) async throws -> HTTPExchangeAnswer {
-        var url = request.url, method = request.method, headers = request.headers, body = request.body
+        var url = request.url
+        var method = request.method
+        var headers = request.headers
+        var body = request.body
         let deadline = NIODeadline.now() + .nanoseconds(Int64(max(0, request.timeout) * 1e9))
         for hop in 0...Self.maximumRedirects {
             var outgoing = HTTPClientRequest(url: url.absoluteString)
             outgoing.method = HTTPMethod(rawValue: method)
             for (name, value) in headers { outgoing.headers.add(name: name, value: value) }
-            if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) { outgoing.headers.add(name: "User-Agent", value: "TimelineEngine") }
+            if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+                outgoing.headers.add(name: "User-Agent", value: "TimelineEngine")
+            }
             if let body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
             let response = try await client.execute(outgoing, deadline: deadline)
             let status = Int(response.status.code)
             if [301, 302, 303, 307, 308].contains(status),
-               let location = response.headers.first(name: "Location"), let next = URL(string: location, relativeTo: url)?.absoluteURL {
+                let location = response.headers.first(name: "Location"), let next = URL(string: location, relativeTo: url)?.absoluteURL
+            {
                 guard hop < Self.maximumRedirects else { throw HTTPExchangeError.tooManyRedirects(to: next) }
                 if !HTTPExchanges.sameOrigin(url, next) {
                     guard request.followsOtherOrigins else { throw HTTPExchangeError.crossOriginRedirect(to: next) }

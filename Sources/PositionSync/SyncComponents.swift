@@ -34,7 +34,8 @@ public struct SyncComponents: Sendable {
         var transport: (any SyncTransport)?
         // iCloud's store where the platform has it: elsewhere it does not build, and sync stays off.
         if persistence.crossSessionSync, spec.name == DefaultComponents.noTransport.name, persistence.iCloudSyncEnabled,
-           let iCloud = try? registry.transport(DefaultComponents.iCloudTransport) {
+            let iCloud = try? registry.transport(DefaultComponents.iCloudTransport)
+        {
             spec = DefaultComponents.iCloudTransport
             transport = iCloud
         }

@@ -52,19 +52,24 @@ public actor SyncCoordinator {
         var eventContinuations: [UUID: AsyncStream<RemotePositionEvent>.Continuation] = [:]
     }
 
-    public init(store: TimelineStore, configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry,
-                device: String, clock: any Clock<Duration> = ContinuousClock(), now: @escaping @Sendable () -> Date = { Date() },
-                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(PipelineError) {
-        try self.init(store: store, components: SyncComponents(configuration: configuration, registry: registry), configuration: configuration,
-                      registry: registry, device: device, clock: clock, now: now, jitter: jitter)
+    public init(
+        store: TimelineStore, configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry,
+        device: String, clock: any Clock<Duration> = ContinuousClock(), now: @escaping @Sendable () -> Date = { Date() },
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) throws(PipelineError) {
+        try self.init(
+            store: store, components: SyncComponents(configuration: configuration, registry: registry), configuration: configuration,
+            registry: registry, device: device, clock: clock, now: now, jitter: jitter)
     }
 
     /// A coordinator for components already built from `configuration`. It starts listening at
     /// once.
-    public init(store: TimelineStore, components: SyncComponents, configuration: TimelineConfiguration,
-                registry: StrategyRegistry = BuiltInStrategies.registry, device: String, clock: any Clock<Duration> = ContinuousClock(),
-                now: @escaping @Sendable () -> Date = { Date() },
-                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) throws(PipelineError) {
+    public init(
+        store: TimelineStore, components: SyncComponents, configuration: TimelineConfiguration,
+        registry: StrategyRegistry = BuiltInStrategies.registry, device: String, clock: any Clock<Duration> = ContinuousClock(),
+        now: @escaping @Sendable () -> Date = { Date() },
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) throws(PipelineError) {
         self.store = store
         self.components = components
         settings = configuration.sync
@@ -174,8 +179,9 @@ public actor SyncCoordinator {
     }
 
     private var syncRound: SyncRound {
-        SyncRound(store: store, components: components, device: device, gracePeriod: settings.tombstoneGracePeriod,
-                  maxClockOffset: settings.maxClockOffset)
+        SyncRound(
+            store: store, components: components, device: device, gracePeriod: settings.tombstoneGracePeriod,
+            maxClockOffset: settings.maxClockOffset)
     }
 
     private func pending() async throws -> Int {
@@ -225,9 +231,11 @@ public actor SyncCoordinator {
         let report = try await syncRound.merge(pull, at: now())
         await announce(report, ownBefore: before)
         if !report.changed.isEmpty {
-            LogCategory.sync.logger.debug("heard a change", metadata: [
-                "device": "\(device)", "moved": "\(report.changed.count)", "from": "\(pull.devices.joined(separator: ","))",
-            ])
+            LogCategory.sync.logger.debug(
+                "heard a change",
+                metadata: [
+                    "device": "\(device)", "moved": "\(report.changed.count)", "from": "\(pull.devices.joined(separator: ","))",
+                ])
         }
         if !timerArmed, try await pending() > 0 { schedule(after: 0) }
         if case .offline = status { publish(.synced(at: now(), wrongClocks: [])) }
@@ -255,17 +263,20 @@ public actor SyncCoordinator {
             return report
         } catch let failure as SyncRound.Failure {
             failures += 1
-            let fetchFailure: FetchFailure = failure.error.kind == .unreachable ? .connection(failure.description) : .invalidContent(failure.description)
+            let fetchFailure: FetchFailure =
+                failure.error.kind == .unreachable ? .connection(failure.description) : .invalidContent(failure.description)
             let delay = failures < network.maxAttempts ? network.retryDelay(after: fetchFailure, attempt: failures, jitter: jitter()) : nil
             if failure.error.kind == .unreachable {
                 publish(.offline(pending: failure.pending))
             } else {
                 publish(.error(message: failure.description, retryAt: delay.map { date.addingTimeInterval($0) }))
             }
-            LogCategory.sync.logger.warning("sync round failed", metadata: [
-                "device": "\(device)", "error": "\(failure.description)", "pending": "\(failure.pending)",
-                "retry": "\(delay.map { "\($0)" } ?? "none")",
-            ])
+            LogCategory.sync.logger.warning(
+                "sync round failed",
+                metadata: [
+                    "device": "\(device)", "error": "\(failure.description)", "pending": "\(failure.pending)",
+                    "retry": "\(delay.map { "\($0)" } ?? "none")",
+                ])
             if let delay { schedule(after: delay) }
             throw failure
         }
@@ -284,11 +295,12 @@ public actor SyncCoordinator {
     private func announce(_ report: SyncRound.Report, ownBefore: [RegisterKey: PositionRecord]) async {
         guard !report.changed.isEmpty else { return }
         let (store, keys) = (self.store, report.changed.map(\.key))
-        let registers = (try? await OffPool.run { () throws(StoreError) -> [(key: RegisterKey, register: Register)] in
-            var registers: [(key: RegisterKey, register: Register)] = []
-            for key in keys { registers.append((key, try store.register(of: key))) }
-            return registers
-        }) ?? []
+        let registers =
+            (try? await OffPool.run { () throws(StoreError) -> [(key: RegisterKey, register: Register)] in
+                var registers: [(key: RegisterKey, register: Register)] = []
+                for key in keys { registers.append((key, try store.register(of: key))) }
+                return registers
+            }) ?? []
         var events: [RemotePositionEvent] = []
         for (key, register) in registers {
             let resolution = policy.resolve(register)
@@ -297,8 +309,10 @@ public actor SyncCoordinator {
             if let mine, mine.snapshot?.postId == snapshot.postId, abs(mine.savedAt.timeIntervalSince(winner.savedAt)) <= settings.samePostDeadband {
                 continue
             }
-            events.append(RemotePositionEvent(account: key.account, timeline: key.timeline, postId: snapshot.postId, device: winner.device,
-                                              savedAt: winner.savedAt, action: mine == nil ? .move : .suggest, reason: resolution.reason))
+            events.append(
+                RemotePositionEvent(
+                    account: key.account, timeline: key.timeline, postId: snapshot.postId, device: winner.device,
+                    savedAt: winner.savedAt, action: mine == nil ? .move : .suggest, reason: resolution.reason))
         }
         guard !events.isEmpty else { return }
         let continuations = outlets.withLock { Array($0.eventContinuations.values) }

@@ -41,8 +41,10 @@ public struct SyncRound: Sendable {
         /// seconds.
         public var wrongClocks: [String: Double]
 
-        public init(changed: [(key: RegisterKey, postId: String?)] = [], pulled: Int = 0, pushed: Int = 0, acknowledged: Int = 0,
-                    warnings: [String] = [], devices: [String] = [], resynced: Bool = false, wrongClocks: [String: Double] = [:]) {
+        public init(
+            changed: [(key: RegisterKey, postId: String?)] = [], pulled: Int = 0, pushed: Int = 0, acknowledged: Int = 0,
+            warnings: [String] = [], devices: [String] = [], resynced: Bool = false, wrongClocks: [String: Double] = [:]
+        ) {
             self.changed = changed
             self.pulled = pulled
             self.pushed = pushed
@@ -74,8 +76,10 @@ public struct SyncRound: Sendable {
     /// Seconds a remote stamp may be ahead of this device's clock and still move it.
     public let maxClockOffset: TimeInterval
 
-    public init(store: TimelineStore, components: SyncComponents, device: String, gracePeriod: TimeInterval,
-                maxClockOffset: TimeInterval = SyncSettings().maxClockOffset) {
+    public init(
+        store: TimelineStore, components: SyncComponents, device: String, gracePeriod: TimeInterval,
+        maxClockOffset: TimeInterval = SyncSettings().maxClockOffset
+    ) {
         self.store = store
         self.components = components
         self.device = device
@@ -103,10 +107,12 @@ public struct SyncRound: Sendable {
         try await OffPool.run { () throws(StoreError) in try store.acknowledge(pending.map(\.id), devices: devices, at: date) }
         report.pushed = publication.own.count
         report.acknowledged = pending.count
-        LogCategory.sync.logger.debug("sync round", metadata: [
-            "device": "\(device)", "heard": "\(devices.joined(separator: ","))", "pulled": "\(report.pulled)",
-            "moved": "\(report.changed.count)", "pushed": "\(report.pushed)", "sent": "\(report.acknowledged)",
-        ])
+        LogCategory.sync.logger.debug(
+            "sync round",
+            metadata: [
+                "device": "\(device)", "heard": "\(devices.joined(separator: ","))", "pulled": "\(report.pulled)",
+                "moved": "\(report.changed.count)", "pushed": "\(report.pushed)", "sent": "\(report.acknowledged)",
+            ])
         return report
     }
 
@@ -137,17 +143,20 @@ public struct SyncRound: Sendable {
         }
         let logger = LogCategory.sync.logger
         for (key, postId) in outcome.changed {
-            logger.debug("register moved", metadata: [
-                "device": "\(device)", "account": "\(key.account)", "timeline": "\(key.timeline)", "post": "\(postId ?? "-")",
-                "policy": "\(components.policy.name)",
-            ])
+            logger.debug(
+                "register moved",
+                metadata: [
+                    "device": "\(device)", "account": "\(key.account)", "timeline": "\(key.timeline)", "post": "\(postId ?? "-")",
+                    "policy": "\(components.policy.name)",
+                ])
         }
         for (wrong, ahead) in outcome.wrongClocks {
             logger.notice("clock ahead", metadata: ["device": "\(device)", "from": "\(wrong)", "seconds": "\(ahead)"])
         }
         if outcome.resynced { logger.notice("resynced after the grace period", metadata: ["device": "\(device)"]) }
-        return Report(changed: outcome.changed, pulled: pull.records.count, warnings: pull.warnings, devices: pull.devices, resynced: outcome.resynced,
-                      wrongClocks: outcome.wrongClocks)
+        return Report(
+            changed: outcome.changed, pulled: pull.records.count, warnings: pull.warnings, devices: pull.devices, resynced: outcome.resynced,
+            wrongClocks: outcome.wrongClocks)
     }
 
     /// Notes a failed round in the store and describes it.

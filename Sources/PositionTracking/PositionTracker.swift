@@ -52,11 +52,13 @@ public struct PositionTracker: Sendable {
         public var neighborCount: Int
 
         /// Settings given here; the others at their configuration keys' defaults.
-        public init(autoSaveInterval: Double = PositionPersistenceSettings().autoSaveInterval,
-                    settleDelay: Double = PositionPersistenceSettings().autoSaveSettleDelay,
-                    maxHistorySize: Int = PositionPersistenceSettings().maxHistorySize,
-                    anchorVisibilityThreshold: Double = RestorationSettings().anchorVisibilityThreshold,
-                    anchorMaxAge: Double = RestorationSettings().anchorMaxAge, neighborCount: Int = 5) {
+        public init(
+            autoSaveInterval: Double = PositionPersistenceSettings().autoSaveInterval,
+            settleDelay: Double = PositionPersistenceSettings().autoSaveSettleDelay,
+            maxHistorySize: Int = PositionPersistenceSettings().maxHistorySize,
+            anchorVisibilityThreshold: Double = RestorationSettings().anchorVisibilityThreshold,
+            anchorMaxAge: Double = RestorationSettings().anchorMaxAge, neighborCount: Int = 5
+        ) {
             self.autoSaveInterval = autoSaveInterval
             self.settleDelay = settleDelay
             self.maxHistorySize = maxHistorySize
@@ -106,7 +108,8 @@ public struct PositionTracker: Sendable {
         guard var candidate = index.index(atOffset: max(0, offset)) else { return nil }
         let bottom = offset + viewportHeight
         while candidate < index.count {
-            let top = index.y(of: candidate), height = index.y(of: candidate + 1) - top
+            let top = index.y(of: candidate)
+            let height = index.y(of: candidate + 1) - top
             if top >= bottom { break }
             let visible = min(top + height, bottom) - max(top, offset)
             if height > 0, visible / height >= settings.anchorVisibilityThreshold { return candidate }
@@ -124,8 +127,9 @@ public struct PositionTracker: Sendable {
         return PositionSnapshot(
             postId: post.id, postCreatedAt: post.createdAt, viewportY: index.y(of: anchor) - offset, contentOffset: offset,
             viewportHeight: viewportHeight, index: anchor, timelineCount: index.count,
-            neighbors: .init(above: (max(0, anchor - count)..<anchor).reversed().map { posts[$0].id },
-                             below: (anchor + 1..<min(index.count, anchor + 1 + count)).map { posts[$0].id }),
+            neighbors: .init(
+                above: (max(0, anchor - count)..<anchor).reversed().map { posts[$0].id },
+                below: (anchor + 1..<min(index.count, anchor + 1 + count)).map { posts[$0].id }),
             text: post.text, author: post.author, savedAt: date, deviceId: deviceId)
     }
 
@@ -178,7 +182,8 @@ public struct PositionTracker: Sendable {
     /// reading, and it counts no move.
     public mutating func placed(offset: Double, viewportHeight: Double, in index: TimelineIndex, at date: Date) {
         guard GeometryLimits.problem(withOffset: offset) == nil, GeometryLimits.problem(withViewportSize: viewportHeight) == nil,
-              let anchor = capture(offset: offset, viewportHeight: viewportHeight, in: index, at: date) else { return }
+            let anchor = capture(offset: offset, viewportHeight: viewportHeight, in: index, at: date)
+        else { return }
         lastScrollOffset = offset
         lastViewportHeight = viewportHeight
         launchedSinceLastScroll = false
@@ -196,7 +201,8 @@ public struct PositionTracker: Sendable {
         case .background:
             if backgroundedAt == nil { backgroundedAt = date }
             if !launchedSinceLastScroll, let offset = lastScrollOffset, let height = lastViewportHeight, let index,
-               let snapshot = capture(offset: offset, viewportHeight: height, in: index, at: date) {
+                let snapshot = capture(offset: offset, viewportHeight: height, in: index, at: date)
+            {
                 save(snapshot, at: date)
                 saved.append(snapshot)
             } else if let pending = pendingSave {

@@ -7,7 +7,8 @@ import Foundation
 /// has no history.
 public struct ResumePolicy: Sendable, Equatable {
     public enum Close: String, Sendable, Equatable {
-        case soft, hard, freshInstall = "fresh-install"
+        case soft, hard
+        case freshInstall = "fresh-install"
     }
 
     /// What to do after a hard close (`Resume.AfterHardClose`).
@@ -18,9 +19,11 @@ public struct ResumePolicy: Sendable, Equatable {
     public var silentRestoreConfidence: Double
 
     /// A policy with these values; the others at their configuration keys' defaults.
-    public init(hardCloseThreshold: Double = ResumeSettings().hardCloseThreshold,
-                afterHardClose: AfterHardClose = ResumeSettings().afterHardClose,
-                silentRestoreConfidence: Double = ResumeSettings().silentRestoreConfidence) {
+    public init(
+        hardCloseThreshold: Double = ResumeSettings().hardCloseThreshold,
+        afterHardClose: AfterHardClose = ResumeSettings().afterHardClose,
+        silentRestoreConfidence: Double = ResumeSettings().silentRestoreConfidence
+    ) {
         self.hardCloseThreshold = hardCloseThreshold
         self.afterHardClose = afterHardClose
         self.silentRestoreConfidence = silentRestoreConfidence

@@ -37,27 +37,30 @@ extension ResumePolicy {
 
     /// Index 0 at offset 0, decided by the resume policy rather than a strategy.
     public static func top(of index: TimelineIndex, because explanation: String) -> Restoration {
-        Restoration(postId: index.posts[0].id, index: 0, contentOffset: 0, viewportY: 0, method: .fallback, strategy: "Resume",
-                    confidence: 1, explanation: explanation)
+        Restoration(
+            postId: index.posts[0].id, index: 0, contentOffset: 0, viewportY: 0, method: .fallback, strategy: "Resume",
+            confidence: 1, explanation: explanation)
     }
 }
 
 extension ResumePolicy {
     /// The policy the configuration's `Resume` section describes.
     public init(configuration: TimelineConfiguration) {
-        self.init(hardCloseThreshold: configuration.resume.hardCloseThreshold,
-                  afterHardClose: configuration.resume.afterHardClose,
-                  silentRestoreConfidence: configuration.resume.silentRestoreConfidence)
+        self.init(
+            hardCloseThreshold: configuration.resume.hardCloseThreshold,
+            afterHardClose: configuration.resume.afterHardClose,
+            silentRestoreConfidence: configuration.resume.silentRestoreConfidence)
     }
 }
 
 extension PositionTracker.Settings {
     /// The tracker settings the configuration describes (`PositionPersistence` and `Restoration`).
     public init(configuration: TimelineConfiguration) {
-        self.init(autoSaveInterval: configuration.positionPersistence.autoSaveInterval,
-                  settleDelay: configuration.positionPersistence.autoSaveSettleDelay,
-                  maxHistorySize: configuration.positionPersistence.maxHistorySize,
-                  anchorVisibilityThreshold: configuration.restoration.anchorVisibilityThreshold,
-                  anchorMaxAge: configuration.restoration.anchorMaxAge)
+        self.init(
+            autoSaveInterval: configuration.positionPersistence.autoSaveInterval,
+            settleDelay: configuration.positionPersistence.autoSaveSettleDelay,
+            maxHistorySize: configuration.positionPersistence.maxHistorySize,
+            anchorVisibilityThreshold: configuration.restoration.anchorVisibilityThreshold,
+            anchorMaxAge: configuration.restoration.anchorMaxAge)
     }
 }

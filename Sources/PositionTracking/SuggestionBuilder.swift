@@ -17,9 +17,11 @@ public struct SuggestionBuilder: Sendable {
         self.timeZone = timeZone
     }
 
-    public func suggestions(restoration: Restoration?, snapshot: PositionSnapshot?, history: [PositionSnapshot],
-                            index: TimelineIndex, now: Date, otherDevices: [PositionSnapshot] = [],
-                            ownReplaced: PositionSnapshot? = nil) -> [RestorationSuggestion] {
+    public func suggestions(
+        restoration: Restoration?, snapshot: PositionSnapshot?, history: [PositionSnapshot],
+        index: TimelineIndex, now: Date, otherDevices: [PositionSnapshot] = [],
+        ownReplaced: PositionSnapshot? = nil
+    ) -> [RestorationSuggestion] {
         var result: [RestorationSuggestion] = []
         func add(_ suggestion: RestorationSuggestion) {
             if !result.contains(where: { $0.postId == suggestion.postId }) { result.append(suggestion) }
@@ -27,39 +29,51 @@ public struct SuggestionBuilder: Sendable {
         if let restoration {
             var title = "Continue where you left off"
             if let saved = snapshot?.savedAt { title += " · " + SuggestionBuilder.relative(now.timeIntervalSince(saved)) }
-            add(RestorationSuggestion(title: title, description: describe(index, restoration.index) + " — " + restoration.explanation,
-                                      postId: restoration.postId, index: restoration.index, confidence: restoration.confidence))
+            add(
+                RestorationSuggestion(
+                    title: title, description: describe(index, restoration.index) + " — " + restoration.explanation,
+                    postId: restoration.postId, index: restoration.index, confidence: restoration.confidence))
         }
         let latestHere = snapshot?.savedAt ?? history.first?.savedAt ?? .distantPast
         for other in otherDevices.sorted(by: { ($0.savedAt ?? .distantPast) > ($1.savedAt ?? .distantPast) }) {
             guard let saved = other.savedAt, saved > latestHere, let found = index.index(of: other.postId) else { continue }
             let device = other.deviceId ?? "another device"
-            add(RestorationSuggestion(title: "Continue from \(device) · " + SuggestionBuilder.relative(now.timeIntervalSince(saved)),
-                                      description: describe(index, found), postId: other.postId, index: found, confidence: 0.9))
+            add(
+                RestorationSuggestion(
+                    title: "Continue from \(device) · " + SuggestionBuilder.relative(now.timeIntervalSince(saved)),
+                    description: describe(index, found), postId: other.postId, index: found, confidence: 0.9))
         }
         // When another device's position replaced this device's own, the own stays on offer.
         if let own = ownReplaced, let found = index.index(of: own.postId) {
             let age = own.savedAt.map { " · " + SuggestionBuilder.relative(now.timeIntervalSince($0)) } ?? ""
-            add(RestorationSuggestion(title: "Where you were on this device\(age)", description: describe(index, found), postId: own.postId,
-                                      index: found, confidence: 0.5))
+            add(
+                RestorationSuggestion(
+                    title: "Where you were on this device\(age)", description: describe(index, found), postId: own.postId,
+                    index: found, confidence: 0.5))
         }
         if let created = snapshot?.postCreatedAt, index.count > 0 {
             let position = min(index.timeOrderPosition(atOrAfter: created), index.count - 1)
             let closest = index.displayIndex(atTimeOrderPosition: position)
             let delta = abs(index.posts[closest].createdAt.timeIntervalSince(created))
-            add(RestorationSuggestion(title: "Posts from around \(clock(created))", description: describe(index, closest),
-                                      postId: index.posts[closest].id, index: closest,
-                                      confidence: max(0.05, 0.6 * (1 - min(1, delta / 3600)))))
+            add(
+                RestorationSuggestion(
+                    title: "Posts from around \(clock(created))", description: describe(index, closest),
+                    postId: index.posts[closest].id, index: closest,
+                    confidence: max(0.05, 0.6 * (1 - min(1, delta / 3600)))))
         }
         for older in history.dropFirst() {
             guard let found = index.index(of: older.postId) else { continue }
             let age = older.savedAt.map { " · " + SuggestionBuilder.relative(now.timeIntervalSince($0)) } ?? ""
-            add(RestorationSuggestion(title: "Earlier position\(age)", description: describe(index, found), postId: older.postId,
-                                      index: found, confidence: 0.4))
+            add(
+                RestorationSuggestion(
+                    title: "Earlier position\(age)", description: describe(index, found), postId: older.postId,
+                    index: found, confidence: 0.4))
         }
         if let newest = index.newestIndex {
-            add(RestorationSuggestion(title: "Jump to newest", description: describe(index, newest), postId: index.posts[newest].id,
-                                      index: newest, confidence: 0.1))
+            add(
+                RestorationSuggestion(
+                    title: "Jump to newest", description: describe(index, newest), postId: index.posts[newest].id,
+                    index: newest, confidence: 0.1))
         }
         let ranked = result.enumerated().sorted { a, b in
             a.element.confidence != b.element.confidence ? a.element.confidence > b.element.confidence : a.offset < b.offset

@@ -35,22 +35,37 @@ enum Base64 {
                         padding += 1
                         count += 1
                         quad <<= 6
-                        if padding > 2 { failure = .badLength; return }
+                        if padding > 2 {
+                            failure = .badLength
+                            return
+                        }
                     default:
                         let sextet = table[Int(byte)]
-                        if sextet == 0xFF { failure = .invalidCharacter(byte); return }
-                        if padding > 0 { failure = .dataAfterPadding; return }
+                        if sextet == 0xFF {
+                            failure = .invalidCharacter(byte)
+                            return
+                        }
+                        if padding > 0 {
+                            failure = .dataAfterPadding
+                            return
+                        }
                         quad = quad << 6 | UInt32(sextet)
                         count += 1
                     }
                     if count == 4 {
                         out[produced] = UInt8(truncatingIfNeeded: quad >> 16)
                         produced += 1
-                        if padding < 2 { out[produced] = UInt8(truncatingIfNeeded: quad >> 8); produced += 1 }
-                        if padding < 1 { out[produced] = UInt8(truncatingIfNeeded: quad); produced += 1 }
+                        if padding < 2 {
+                            out[produced] = UInt8(truncatingIfNeeded: quad >> 8)
+                            produced += 1
+                        }
+                        if padding < 1 {
+                            out[produced] = UInt8(truncatingIfNeeded: quad)
+                            produced += 1
+                        }
                         quad = 0
                         count = 0
-                        if padding > 0 { padding = 3 } // anything but whitespace after this is an error
+                        if padding > 0 { padding = 3 }  // anything but whitespace after this is an error
                     }
                 }
                 if padding == 3 { padding = 0 }

@@ -42,8 +42,8 @@ public struct PropertyListReader: Sendable {
     public func check(_ data: Data) throws(PropertyListError) {
         do {
             _ = try parse(data, retainingValues: false)
-        } catch where error.isDuplicateFoundWhileChecking {
-            _ = try parse(data, retainingValues: true) // reports the first occurrence's line too
+        } catch  where error.isDuplicateFoundWhileChecking {
+            _ = try parse(data, retainingValues: true)  // reports the first occurrence's line too
             throw error
         }
     }
@@ -57,8 +57,8 @@ public struct PropertyListReader: Sendable {
     public func check(contentsOf url: URL) throws(PropertyListError) {
         do {
             _ = try parse(contentsOf: url, retainingValues: false)
-        } catch where error.isDuplicateFoundWhileChecking {
-            _ = try parse(contentsOf: url, retainingValues: true) // reports the first occurrence's line too
+        } catch  where error.isDuplicateFoundWhileChecking {
+            _ = try parse(contentsOf: url, retainingValues: true)  // reports the first occurrence's line too
             throw error
         }
     }
@@ -95,7 +95,8 @@ public struct PropertyListReader: Sendable {
         }
         defer { try? handle.close() }
         if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber,
-           size.intValue > maximumInputSize {
+            size.intValue > maximumInputSize
+        {
             throw sizeError(size.intValue)
         }
         let session = ParseSession(maximumDepth: maximumDepth, fileName: url.path, retainsValues: retainingValues)

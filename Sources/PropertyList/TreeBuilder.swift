@@ -86,8 +86,9 @@ final class TreeBuilder {
 
     func fail(_ message: String, at location: SourceLocation? = nil) {
         guard error == nil else { return }
-        error = PropertyListError(message, at: location ?? SourceLocation(line: max(1, currentLine)),
-                                  duplicateFoundWhileChecking: foundDuplicateWhileChecking)
+        error = PropertyListError(
+            message, at: location ?? SourceLocation(line: max(1, currentLine)),
+            duplicateFoundWhileChecking: foundDuplicateWhileChecking)
         if let context { xmlStopParser(context) }
     }
 
@@ -217,10 +218,9 @@ final class TreeBuilder {
             return
         }
         for byte in bytes where !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
-            let where_: String
-            where_ = stack.last.map { "<\($0.tag.name)>" } ?? "the document"
+            let enclosing = stack.last.map { "<\($0.tag.name)>" } ?? "the document"
             let snippet = String(decoding: bytes.prefix(40), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            fail("unexpected text \(Value.quote(snippet)) inside \(where_)")
+            fail("unexpected text \(Value.quote(snippet)) inside \(enclosing)")
             return
         }
     }
@@ -304,7 +304,10 @@ final class TreeBuilder {
             case .outOfRange:
                 fail("integer \(textSnippet) is out of range [-9223372036854775808, 18446744073709551615]", at: location)
             case .notAnInteger:
-                fail(text.isEmpty ? "empty <integer>" : "invalid integer \(Value.quote(textSnippet)): expected decimal digits or 0x followed by hex digits", at: location)
+                fail(
+                    text.isEmpty
+                        ? "empty <integer>" : "invalid integer \(Value.quote(textSnippet)): expected decimal digits or 0x followed by hex digits",
+                    at: location)
             }
             return nil
         case .real:
@@ -355,10 +358,16 @@ final class TreeBuilder {
         func digit(_ i: Int) -> Bool { i < count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
         if index < count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
         var digits = 0
-        while digit(index) { index += 1; digits += 1 }
+        while digit(index) {
+            index += 1
+            digits += 1
+        }
         if index < count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            while digit(index) { index += 1; digits += 1 }
+            while digit(index) {
+                index += 1
+                digits += 1
+            }
         }
         guard digits > 0 else { return nil }
         if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {

@@ -39,7 +39,10 @@ public enum TypedJSON {
         case .date(let date): output += "{\"date\": \"\(date)\"}"
         case .data(let data): output += "{\"data\": \"\(data.base64EncodedString())\"}"
         case .array(let elements):
-            if elements.isEmpty { output += "{\"array\": []}"; return }
+            if elements.isEmpty {
+                output += "{\"array\": []}"
+                return
+            }
             output += "{\"array\": [\n"
             for (index, element) in elements.enumerated() {
                 output += String(repeating: " ", count: depth + 1)
@@ -48,7 +51,10 @@ public enum TypedJSON {
             }
             output += String(repeating: " ", count: depth) + "]}"
         case .dictionary(let members):
-            if members.isEmpty { output += "{\"dict\": []}"; return }
+            if members.isEmpty {
+                output += "{\"dict\": []}"
+                return
+            }
             output += "{\"dict\": [\n"
             for (offset, (key, member)) in members.enumerated() {
                 output += String(repeating: " ", count: depth + 1) + "["
@@ -74,7 +80,9 @@ public enum TypedJSON {
 
     private static func decode(_ json: Value, path: ValuePath) throws(PropertyListError) -> Value {
         guard let object = json.dictionaryValue, object.count == 1, let (tag, member) = object.elements.first else {
-            throw PropertyListError("typed JSON at \(path): expected an object with exactly one key (string, integer, real, bool, date, data, array or dict)", at: json.location)
+            throw PropertyListError(
+                "typed JSON at \(path): expected an object with exactly one key (string, integer, real, bool, date, data, array or dict)",
+                at: json.location)
         }
         let inner = member.value
         func wrong(_ expected: String) -> PropertyListError {

@@ -47,17 +47,21 @@ public struct CachePolicyBuilder: Sendable {
     /// (0…1) as the app measures it; at or above `Performance.MemoryWarningThreshold` the caches
     /// shrink to their floors, which first apply the regular policies and then the floor bound.
     public func maintenancePolicies(memoryUse: Double? = nil) throws(PipelineError) -> MaintenancePolicies {
-        let regular = (timeline: timelineCacheSpec, history: DefaultComponents.history(for: configuration),
-                       readPosts: DefaultComponents.readPosts(for: configuration))
+        let regular = (
+            timeline: timelineCacheSpec, history: DefaultComponents.history(for: configuration),
+            readPosts: DefaultComponents.readPosts(for: configuration)
+        )
         guard let memoryUse, memoryUse >= configuration.performance.memoryWarningThreshold else {
-            return MaintenancePolicies(timeline: try policy(regular.timeline), history: try policy(regular.history),
-                                       readPosts: try policy(regular.readPosts), underMemoryPressure: false)
+            return MaintenancePolicies(
+                timeline: try policy(regular.timeline), history: try policy(regular.history),
+                readPosts: try policy(regular.readPosts), underMemoryPressure: false)
         }
         let floors = memoryPressureFloorSpecs
-        return MaintenancePolicies(timeline: try policy(DefaultComponents.chain([regular.timeline, floors.timeline])),
-                                   history: try policy(DefaultComponents.chain([regular.history, floors.history])),
-                                   readPosts: try policy(DefaultComponents.chain([regular.readPosts, floors.readPosts])),
-                                   underMemoryPressure: true)
+        return MaintenancePolicies(
+            timeline: try policy(DefaultComponents.chain([regular.timeline, floors.timeline])),
+            history: try policy(DefaultComponents.chain([regular.history, floors.history])),
+            readPosts: try policy(DefaultComponents.chain([regular.readPosts, floors.readPosts])),
+            underMemoryPressure: true)
     }
 
     /// The policies that apply under memory pressure (`Performance.MemoryWarningThreshold`

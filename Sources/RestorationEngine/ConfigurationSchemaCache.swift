@@ -38,7 +38,8 @@ extension StrategyRegistry {
     public func composedConfigurationSchema() throws -> ConfigurationSchema {
         try schemaCache.value {
             if names == BuiltInStrategies.registry.names,
-               zip(types, BuiltInStrategies.all).allSatisfy({ $0.parameterSchema == $1.parameterSchema && $0.summary == $1.summary }) {
+                zip(types, BuiltInStrategies.all).allSatisfy({ $0.parameterSchema == $1.parameterSchema && $0.summary == $1.summary })
+            {
                 return .embedded
             }
             return try ConfigurationSchema(document: ConfigurationSchemaComposer.compose(registry: self))

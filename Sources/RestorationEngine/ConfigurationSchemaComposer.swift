@@ -17,34 +17,44 @@ public enum ConfigurationSchemaComposer {
     public static func compose(_ base: Value = ConfigurationSchema.declared, registry: StrategyRegistry = BuiltInStrategies.registry) -> Value {
         guard var root = base.dictionaryValue else { return base }
         var definitions = root["$defs"]?.value.dictionaryValue ?? [:]
-        definitions["stage"] = Value.Member(value: definition(
-            title: "Pipeline stage",
-            description: "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (\(compositionNames(registry).joined(separator: ", "))) lists its own stages under Stages.",
-            nameKey: "Strategy", entries: registry.stageTypes.map(Entry.init)))
-        definitions["cachePolicy"] = Value.Member(value: definition(
-            title: "Cache policy",
-            description: "One cache policy: the registered policy's name under Strategy, and its parameters beside it. A composition lists its own policies under Stages.",
-            nameKey: "Strategy", entries: registry.types(of: .cache).map(Entry.init), stagesReference: "#/$defs/cachePolicy"))
-        definitions["networkPolicy"] = Value.Member(value: definition(
-            title: "Network policy",
-            description: "The retry policy for refreshing timelines: the registered policy's name under Strategy, and its parameters beside it.",
-            nameKey: "Strategy", entries: registry.types(of: .network).map(Entry.init)))
-        definitions["mergePolicy"] = Value.Member(value: nameOrDefinition(
-            title: "Merge policy",
-            description: "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
-            types: registry.types(of: .merge)))
-        definitions["transport"] = Value.Member(value: nameOrDefinition(
-            title: "Transport",
-            description: "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it.",
-            types: registry.types(of: .transport)))
-        definitions["reachStrategy"] = Value.Member(value: nameOrDefinition(
-            title: "Reach strategy",
-            description: "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
-            types: registry.types(of: .reach)))
-        definitions["sink"] = Value.Member(value: definition(
-            title: "Log sink",
-            description: "One log destination: the sink's name under Sink, and its options beside it.",
-            nameKey: "Sink", entries: registry.logSinks.map { Entry(name: $0.name, summary: $0.summary, schema: $0.optionSchema, composes: false) }))
+        definitions["stage"] = Value.Member(
+            value: definition(
+                title: "Pipeline stage",
+                description:
+                    "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (\(compositionNames(registry).joined(separator: ", "))) lists its own stages under Stages.",
+                nameKey: "Strategy", entries: registry.stageTypes.map(Entry.init)))
+        definitions["cachePolicy"] = Value.Member(
+            value: definition(
+                title: "Cache policy",
+                description:
+                    "One cache policy: the registered policy's name under Strategy, and its parameters beside it. A composition lists its own policies under Stages.",
+                nameKey: "Strategy", entries: registry.types(of: .cache).map(Entry.init), stagesReference: "#/$defs/cachePolicy"))
+        definitions["networkPolicy"] = Value.Member(
+            value: definition(
+                title: "Network policy",
+                description: "The retry policy for refreshing timelines: the registered policy's name under Strategy, and its parameters beside it.",
+                nameKey: "Strategy", entries: registry.types(of: .network).map(Entry.init)))
+        definitions["mergePolicy"] = Value.Member(
+            value: nameOrDefinition(
+                title: "Merge policy",
+                description: "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
+                types: registry.types(of: .merge)))
+        definitions["transport"] = Value.Member(
+            value: nameOrDefinition(
+                title: "Transport",
+                description: "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it.",
+                types: registry.types(of: .transport)))
+        definitions["reachStrategy"] = Value.Member(
+            value: nameOrDefinition(
+                title: "Reach strategy",
+                description: "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
+                types: registry.types(of: .reach)))
+        definitions["sink"] = Value.Member(
+            value: definition(
+                title: "Log sink",
+                description: "One log destination: the sink's name under Sink, and its options beside it.",
+                nameKey: "Sink",
+                entries: registry.logSinks.map { Entry(name: $0.name, summary: $0.summary, schema: $0.optionSchema, composes: false) }))
         // A parameter schema's local references (`#/$defs/…`, `#`) point into that schema; in the
         // composition it sits beside others, so it is kept whole under a name of its own and its
         // references are rewritten to point there.
@@ -76,8 +86,10 @@ public enum ConfigurationSchemaComposer {
         }
         // The keys that follow others when absent show what they follow by default.
         let defaults = TimelineConfiguration.declaredDefaults
-        for (keys, specs) in [([RestorationSettings.name, "Pipeline"], DefaultComponents.pipeline(for: defaults)),
-                              ([TimelineCacheSettings.name, "Policy"], DefaultComponents.timelineCache(for: defaults))] {
+        for (keys, specs) in [
+            ([RestorationSettings.name, "Pipeline"], DefaultComponents.pipeline(for: defaults)),
+            ([TimelineCacheSettings.name, "Policy"], DefaultComponents.timelineCache(for: defaults)),
+        ] {
             composed = replacing(keys, in: composed) { key in
                 var members = key.dictionaryValue ?? [:]
                 members["default"] = Value.Member(value: .array(specs.map { $0.written(nameKey: ComponentSpec.strategyKey) }))
@@ -96,8 +108,10 @@ public enum ConfigurationSchemaComposer {
     /// `change`; unchanged when the schema has no such key.
     static func replacing(_ keys: [String], in schema: Value, _ change: (Value) -> Value) -> Value {
         guard let first = keys.first, var members = schema.dictionaryValue,
-              var properties = members["properties"]?.value.dictionaryValue, let property = properties[Value.Key(first)] else { return schema }
-        properties[Value.Key(first)]?.value = keys.count == 1 ? change(property.value) : replacing(Array(keys.dropFirst()), in: property.value, change)
+            var properties = members["properties"]?.value.dictionaryValue, let property = properties[Value.Key(first)]
+        else { return schema }
+        properties[Value.Key(first)]?.value =
+            keys.count == 1 ? change(property.value) : replacing(Array(keys.dropFirst()), in: property.value, change)
         members["properties"]?.value = Value(.dictionary(properties))
         var result = schema
         result.content = .dictionary(members)
@@ -123,12 +137,20 @@ public enum ConfigurationSchemaComposer {
         return .dictionary([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("title", .string("SocialFusionTimelineConfiguration file")),
-            ("description", .string("A JSON configuration file as users write it: the configuration under \(ConfigurationSchema.rootKey), and, for editors, \"$schema\" naming this file. The configuration itself is $defs/configuration, the schema of SocialFusionTimelineConfiguration.schema.json.")),
+            (
+                "description",
+                .string(
+                    "A JSON configuration file as users write it: the configuration under \(ConfigurationSchema.rootKey), and, for editors, \"$schema\" naming this file. The configuration itself is $defs/configuration, the schema of SocialFusionTimelineConfiguration.schema.json."
+                )
+            ),
             ("type", .string("object")),
-            ("properties", .dictionary([
-                ("$schema", .dictionary([("description", .string("Where editors find this schema.")), ("type", .string("string"))])),
-                (ConfigurationSchema.rootKey, .dictionary([("$ref", .string("#/$defs/configuration"))])),
-            ])),
+            (
+                "properties",
+                .dictionary([
+                    ("$schema", .dictionary([("description", .string("Where editors find this schema.")), ("type", .string("string"))])),
+                    (ConfigurationSchema.rootKey, .dictionary([("$ref", .string("#/$defs/configuration"))])),
+                ])
+            ),
             ("required", .array([.string(ConfigurationSchema.rootKey)])),
             ("additionalProperties", .bool(false)),
             ("$defs", Value(.dictionary(definitions))),
@@ -149,10 +171,15 @@ public enum ConfigurationSchemaComposer {
             let required = type.parameters.filter(\.isRequired).map(\.name)
             guard !required.isEmpty else { return nil }
             let example = "{Strategy: \(type.name), " + required.map { "\($0): …" }.joined(separator: ", ") + "}"
-            return .dictionary([("not", .dictionary([
-                ("const", .string(type.name)),
-                ("description", .string("\(type.name) needs \(required.joined(separator: " and ")): write it as a dictionary, \(example)")),
-            ]))])
+            return .dictionary([
+                (
+                    "not",
+                    .dictionary([
+                        ("const", .string(type.name)),
+                        ("description", .string("\(type.name) needs \(required.joined(separator: " and ")): write it as a dictionary, \(example)")),
+                    ])
+                )
+            ])
         }
         var names: [(String, Value)] = [("type", .string("string")), ("enum", .array(entries.map { .string($0.name) }))]
         if !needsParameters.isEmpty { names.append(("allOf", .array(needsParameters))) }
@@ -197,7 +224,7 @@ public enum ConfigurationSchemaComposer {
                 } else if key == "$ref", let reference = member.value.stringValue, reference.hasPrefix("#") {
                     rewritten[key]?.value.content = .string("#/$defs/\(parameterDefinition(name))" + reference.dropFirst())
                 } else if key == "enum" || key == "const" || key == "default" || key == "examples" {
-                    continue // values, not schemas
+                    continue  // values, not schemas
                 } else {
                     let maps: [Value.Key] = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]
                     rewritten[key]?.value = localised(member.value, name: name, keysAreNames: maps.contains(key))
@@ -231,8 +258,10 @@ public enum ConfigurationSchemaComposer {
         }
     }
 
-    static func definition(title: String, description: String, nameKey: String, entries: [Entry],
-                           stagesReference: String = "#/$defs/stage") -> Value {
+    static func definition(
+        title: String, description: String, nameKey: String, entries: [Entry],
+        stagesReference: String = "#/$defs/stage"
+    ) -> Value {
         let names = entries.map(\.name)
         let branches: [Value] = entries.map { entry in
             var properties: [(String, Value)] = [(nameKey, .bool(true))]
@@ -240,10 +269,14 @@ public enum ConfigurationSchemaComposer {
                 properties.append((name.string, member.value))
             }
             if entry.composes {
-                properties.append(("Stages", .dictionary([
-                    ("description", .string("The stages this composition combines, in order.")),
-                    ("type", .string("array")), ("items", .dictionary([("$ref", .string(stagesReference))])), ("minItems", .integer(1)),
-                ])))
+                properties.append(
+                    (
+                        "Stages",
+                        .dictionary([
+                            ("description", .string("The stages this composition combines, in order.")),
+                            ("type", .string("array")), ("items", .dictionary([("$ref", .string(stagesReference))])), ("minItems", .integer(1)),
+                        ])
+                    ))
             }
             var then: [(String, Value)] = [("properties", .dictionary(properties))]
             var required = entry.schema["required"]?.arrayValue ?? []
@@ -251,10 +284,13 @@ public enum ConfigurationSchemaComposer {
             if !required.isEmpty { then.append(("required", .array(required))) }
             then.append(("additionalProperties", .bool(false)))
             return .dictionary([
-                ("if", .dictionary([
-                    ("properties", .dictionary([(nameKey, .dictionary([("const", .string(entry.name))]))])),
-                    ("required", .array([.string(nameKey)])),
-                ])),
+                (
+                    "if",
+                    .dictionary([
+                        ("properties", .dictionary([(nameKey, .dictionary([("const", .string(entry.name))]))])),
+                        ("required", .array([.string(nameKey)])),
+                    ])
+                ),
                 ("then", .dictionary(then)),
             ])
         }
@@ -263,14 +299,20 @@ public enum ConfigurationSchemaComposer {
             ("title", .string(title)),
             ("description", .string(description)),
             ("type", .string("object")),
-            ("properties", .dictionary([
-                (nameKey, .dictionary([
-                    ("title", .string(nameKey)),
-                    ("description", .string("The registered name. \(summaries)")),
-                    ("type", .string("string")),
-                    ("enum", .array(names.map(Value.string))),
-                ])),
-            ])),
+            (
+                "properties",
+                .dictionary([
+                    (
+                        nameKey,
+                        .dictionary([
+                            ("title", .string(nameKey)),
+                            ("description", .string("The registered name. \(summaries)")),
+                            ("type", .string("string")),
+                            ("enum", .array(names.map(Value.string))),
+                        ])
+                    )
+                ])
+            ),
             ("required", .array([.string(nameKey)])),
             ("allOf", .array(branches)),
         ])

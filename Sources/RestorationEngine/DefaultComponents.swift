@@ -49,8 +49,10 @@ public enum DefaultComponents {
     /// TimelineCache.MaxAge)`, then `LRU(MaxEntries: TimelineCache.MaxCacheSize)`.
     public static func timelineCache(for configuration: TimelineConfiguration) -> [ComponentSpec] {
         let settings = configuration.timelineCache
-        return [ComponentSpec(name: "TTL", parameters: ["MaxAge": Value.Member(value: settings.maxAge.schemaValue)]),
-                keeping(settings.maxCacheSize)]
+        return [
+            ComponentSpec(name: "TTL", parameters: ["MaxAge": Value.Member(value: settings.maxAge.schemaValue)]),
+            keeping(settings.maxCacheSize),
+        ]
     }
 
     /// The position history's policy: the `PositionPersistence.MaxHistorySize` most recently

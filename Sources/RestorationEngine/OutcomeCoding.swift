@@ -12,15 +12,17 @@ extension Pipeline.Outcome {
         let value = SnapshotCoding.value(of: restoration)
         guard explained, var members = value.dictionaryValue else { return value }
         members["pipeline"] = Value.Member(value: .string(pipeline.summary))
-        members["trace"] = Value.Member(value: .array(trace.map { verdict in
-            .dictionary([
-                ("stage", .string(verdict.stage)), ("depth", .integer(verdict.depth)),
-                ("postId", verdict.candidate.map { .string(index.posts[$0.index].id) } ?? .null),
-                ("confidence", verdict.candidate.map { .real($0.confidence) } ?? .null),
-                ("verdict", .string(verdict.verdict)),
-                ("explanation", verdict.candidate.map { .string($0.explanation) } ?? .null),
-            ])
-        }))
+        members["trace"] = Value.Member(
+            value: .array(
+                trace.map { verdict in
+                    .dictionary([
+                        ("stage", .string(verdict.stage)), ("depth", .integer(verdict.depth)),
+                        ("postId", verdict.candidate.map { .string(index.posts[$0.index].id) } ?? .null),
+                        ("confidence", verdict.candidate.map { .real($0.confidence) } ?? .null),
+                        ("verdict", .string(verdict.verdict)),
+                        ("explanation", verdict.candidate.map { .string($0.explanation) } ?? .null),
+                    ])
+                }))
         return Value(.dictionary(members))
     }
 }

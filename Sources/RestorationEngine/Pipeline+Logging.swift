@@ -19,9 +19,11 @@ extension Pipeline.Outcome {
             logger.debug("no place found", metadata: metadata)
         }
         for verdict in trace {
-            logger.trace("stage verdict", metadata: [
-                "stage": "\(verdict.stage)", "verdict": "\(verdict.verdict)", "index": "\(verdict.candidate.map { "\($0.index)" } ?? "-")",
-            ])
+            logger.trace(
+                "stage verdict",
+                metadata: [
+                    "stage": "\(verdict.stage)", "verdict": "\(verdict.verdict)", "index": "\(verdict.candidate.map { "\($0.index)" } ?? "-")",
+                ])
         }
     }
 }

@@ -67,7 +67,8 @@ public struct PipelineBuilder: Sendable {
             throw PipelineError("\(positioningNode.name) is not a positioning strategy")
         }
         guard !stages.isEmpty else { throw PipelineError("the pipeline has no restoration stage") }
-        let rootNode = stages.count == 1 && registry[stages[0].name]?.isComposition == true
+        let rootNode =
+            stages.count == 1 && registry[stages[0].name]?.isComposition == true
             ? stages[0] : StrategyNode(name: composition, children: stages)
         guard case .restoration(let root) = try registry.build(rootNode, kind: .restoration, inherited: inherited) else {
             throw PipelineError("\(rootNode.name) did not build a restoration stage")
@@ -80,7 +81,8 @@ public struct PipelineBuilder: Sendable {
     /// `A > B`, any other root in full.
     func summary(of root: StrategyNode) -> String {
         guard root.name == PipelineSpec.sequenceComposition, root.parameters.isEmpty, let type = registry[root.name],
-              registry.inheritedParameters(of: type, inherited: inherited).allSatisfy({ type.isDefault($0.value.value, for: $0.key.string) }) else {
+            registry.inheritedParameters(of: type, inherited: inherited).allSatisfy({ type.isDefault($0.value.value, for: $0.key.string) })
+        else {
             return describe(root)
         }
         return root.children.map(describe).joined(separator: " > ")

@@ -131,7 +131,10 @@ private struct SpecParser {
                         arguments.append(try parseSequence(depth: depth + 1))
                     }
                     skipSpaces()
-                    if peek == "," { position += 1; continue }
+                    if peek == "," {
+                        position += 1
+                        continue
+                    }
                     if peek == ")" { break }
                     throw error(atEnd ? "missing ')' after the arguments of \(name)" : "expected ',' or ')', found '\(peek!)'")
                 }

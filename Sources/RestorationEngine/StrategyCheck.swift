@@ -36,14 +36,20 @@ public struct StrategyCheck: Sendable {
             results.append(Result(strategy: type.name, check: scenario.name, failure: failure(of: scenario, type: type)))
         }
         let base = Date(timeIntervalSince1970: 1_700_000_000)
-        let posts = (0..<20).map { Post(id: "c\($0)", createdAt: base.addingTimeInterval(Double(-60 * $0)), author: "a\($0 % 3)",
-                                        text: "common post \($0)", height: 100) }
-        let saved = PositionSnapshot(postId: "c8", postCreatedAt: posts[8].createdAt, viewportY: -20, contentOffset: 800, index: 8,
-                                     timelineCount: 20, neighbors: .init(above: ["c7", "c6"], below: ["c9", "c10"]),
-                                     text: posts[8].text, author: posts[8].author)
+        let posts = (0..<20).map {
+            Post(
+                id: "c\($0)", createdAt: base.addingTimeInterval(Double(-60 * $0)), author: "a\($0 % 3)",
+                text: "common post \($0)", height: 100)
+        }
+        let saved = PositionSnapshot(
+            postId: "c8", postCreatedAt: posts[8].createdAt, viewportY: -20, contentOffset: 800, index: 8,
+            timelineCount: 20, neighbors: .init(above: ["c7", "c6"], below: ["c9", "c10"]),
+            text: posts[8].text, author: posts[8].author)
         let replaced = posts.map { Post(id: "r" + $0.id, createdAt: $0.createdAt, author: $0.author, text: $0.text, height: $0.height) }
-        for (name, timeline, snapshot) in [("common: empty timeline", [Post](), Optional(saved)), ("common: no snapshot", posts, nil),
-                                           ("common: post present", posts, saved), ("common: every post replaced", replaced, saved)] {
+        for (name, timeline, snapshot) in [
+            ("common: empty timeline", [Post](), Optional(saved)), ("common: no snapshot", posts, nil),
+            ("common: post present", posts, saved), ("common: every post replaced", replaced, saved),
+        ] {
             results.append(Result(strategy: type.name, check: name, failure: commonFailure(type, Timeline(posts: timeline), snapshot)))
         }
         return results
@@ -60,7 +66,9 @@ public struct StrategyCheck: Sendable {
                 .confidence
         }
         guard !confidences.isEmpty, confidences.allSatisfy({ $0 < minimumConfidence }) else { return [] }
-        return ["\(type.name): every scenario's confidence is below Restoration.MinimumConfidence (\(minimumConfidence)); inside FirstMatch it never wins unless it answers last"]
+        return [
+            "\(type.name): every scenario's confidence is below Restoration.MinimumConfidence (\(minimumConfidence)); inside FirstMatch it never wins unless it answers last"
+        ]
     }
 
     private func stage(_ type: StrategyType, parameters: Value.Dictionary) throws(PipelineError) -> any RestorationStage {
@@ -78,8 +86,9 @@ public struct StrategyCheck: Sendable {
             return "cannot be built: \(error.description)"
         }
         var trace: [StageVerdict] = []
-        let candidate = built.propose(scenario.request,
-                                      trace: &trace, depth: 0)
+        let candidate = built.propose(
+            scenario.request,
+            trace: &trace, depth: 0)
         let chosen = candidate.map { scenario.timeline.posts[$0.index].id }
         guard chosen == scenario.expectedPostId else {
             return "expected \(scenario.expectedPostId.map { "post \($0)" } ?? "no candidate"), got \(chosen.map { "post \($0)" } ?? "no candidate")"

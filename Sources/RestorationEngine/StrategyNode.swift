@@ -19,10 +19,12 @@ public struct StrategyNode: Sendable, Equatable {
     public init(_ component: ComponentSpec) {
         var parameters = component.parameters
         let children = parameters.removeValue(forKey: "Stages")?.value.arrayValue ?? []
-        self.init(name: component.name, parameters: parameters, children: children.compactMap { child in
-            guard var members = child.dictionaryValue, let name = members.removeValue(forKey: "Strategy")?.value.stringValue else { return nil }
-            return StrategyNode(ComponentSpec(name: name, parameters: members))
-        })
+        self.init(
+            name: component.name, parameters: parameters,
+            children: children.compactMap { child in
+                guard var members = child.dictionaryValue, let name = members.removeValue(forKey: "Strategy")?.value.stringValue else { return nil }
+                return StrategyNode(ComponentSpec(name: name, parameters: members))
+            })
     }
 
     /// A spec's stage or sequence (a sequence is `PipelineSpec.sequenceComposition`).

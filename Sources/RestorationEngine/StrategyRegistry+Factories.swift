@@ -33,8 +33,10 @@ extension StrategyRegistry {
     }
 
     /// `spec` built as `kind`, and taken out of its case.
-    private func component<T>(_ spec: ComponentSpec, _ kind: StrategyKind, _ label: String,
-                              _ extract: (BuiltStrategy) -> T?) throws(PipelineError) -> T {
+    private func component<T>(
+        _ spec: ComponentSpec, _ kind: StrategyKind, _ label: String,
+        _ extract: (BuiltStrategy) -> T?
+    ) throws(PipelineError) -> T {
         guard let built = extract(try build(StrategyNode(spec), kind: kind)) else { throw PipelineError("\(spec.name) did not build a \(label)") }
         return built
     }

@@ -80,8 +80,10 @@ public struct StrategyRegistry: Sendable {
 
     /// Builds the component `node` describes, which must be of `kind` (`.restoration` accepts a
     /// fallback stage too). Compositions build their arguments with the same rules.
-    public func build(_ node: StrategyNode, kind: StrategyKind, inherited: InheritedValues = { _ in nil },
-                      depth: Int = 1) throws(PipelineError) -> BuiltStrategy {
+    public func build(
+        _ node: StrategyNode, kind: StrategyKind, inherited: InheritedValues = { _ in nil },
+        depth: Int = 1
+    ) throws(PipelineError) -> BuiltStrategy {
         guard depth <= PipelineSpec.maximumDepth else {
             throw PipelineError("compositions nest deeper than \(PipelineSpec.maximumDepth) levels")
         }
@@ -134,7 +136,11 @@ public struct StrategyRegistry: Sendable {
         if let type = family.first(where: { $0.name == name }) { return type }
         let names = family.map(\.name)
         var message = "unknown \(kind.label) \(Value.quote(name))"
-        if let suggestion = Suggestions.closest(to: name, among: names) { message += "; did you mean \(Value.quote(suggestion))?" } else { message += "." }
+        if let suggestion = Suggestions.closest(to: name, among: names) {
+            message += "; did you mean \(Value.quote(suggestion))?"
+        } else {
+            message += "."
+        }
         throw PipelineError(message + " Registered: \(names.joined(separator: ", "))")
     }
 

@@ -21,8 +21,10 @@ extension TimelineLogging {
     /// again, when it follows a configuration (`bootstrap(configuration:)`); otherwise does
     /// nothing: the app logs its own way.
     @discardableResult
-    public static func reconfigure(configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry,
-                                   routing: LogRouting = TimelineLogging.routing) -> [String] {
+    public static func reconfigure(
+        configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry,
+        routing: LogRouting = TimelineLogging.routing
+    ) -> [String] {
         guard routing.followsConfiguration else { return [] }
         let (levels, sinks, errors) = resolve(configuration, registry: registry, verbosity: routing.verbosity)
         routing.update(levels: levels, sinks: sinks)
@@ -31,7 +33,8 @@ extension TimelineLogging {
 
     /// The levels (with the command line's verbosity applied) and sinks `configuration` asks for.
     static func resolve(_ configuration: TimelineConfiguration, registry: StrategyRegistry, verbosity: LogRouting.Verbosity)
-        -> (levels: LogLevels, sinks: [any LogSink], errors: [String]) {
+        -> (levels: LogLevels, sinks: [any LogSink], errors: [String])
+    {
         let levels = configuration.debug.logLevels.applying(verbose: verbosity.verbose, quiet: verbosity.quiet)
         var (sinks, errors) = configuration.logging.makeSinks(factories: registry.logSinks)
         if sinks.isEmpty, !errors.isEmpty { sinks = [StderrLogSink()] }

@@ -25,8 +25,10 @@ public struct ComparisonCandidate: Sendable {
     /// without smart restoration does. Without, the configured pipeline, then each single
     /// restoration strategy of the registry followed by the configured `Fallback`, then the
     /// baseline.
-    public static func candidates(configuration: TimelineConfiguration, specs: [String],
-                                  registry: StrategyRegistry = BuiltInStrategies.registry) throws(PipelineError) -> [ComparisonCandidate] {
+    public static func candidates(
+        configuration: TimelineConfiguration, specs: [String],
+        registry: StrategyRegistry = BuiltInStrategies.registry
+    ) throws(PipelineError) -> [ComparisonCandidate] {
         let builder = PipelineBuilder(registry: registry, configuration: configuration)
         var candidates = [ComparisonCandidate(name: configuredName, pipeline: try builder.build())]
         if !specs.isEmpty {

@@ -42,8 +42,10 @@ public struct PipelineResults: Sendable, Equatable {
 public struct ComparisonReport: Sendable, Equatable {
     /// The tags the simulator writes, in the order reports list them; other tags follow
     /// alphabetically.
-    public static let knownTags = ["present", "refresh", "deleted", "redrafted", "relaunch-soft", "relaunch-hard", "algorithmic", "paused",
-                                   "device-switch", "two-devices", "offline-day", "clock-fast", "stale-device", "scroll-back"]
+    public static let knownTags = [
+        "present", "refresh", "deleted", "redrafted", "relaunch-soft", "relaunch-hard", "algorithmic", "paused",
+        "device-switch", "two-devices", "offline-day", "clock-fast", "stale-device", "scroll-back",
+    ]
 
     public var pipelines: [PipelineResults]
     public var sessionsRead = 0

@@ -10,24 +10,40 @@ public enum ComparisonReportCoding {
         let tags = report.tags
         return .dictionary([
             ("format", .string(formatName)), ("version", .integer(version)),
-            ("sessions", .dictionary([("read", .integer(report.sessionsRead)), ("failed", .integer(report.sessionsFailed)),
-                                      ("warnings", .integer(report.warnings))])),
+            (
+                "sessions",
+                .dictionary([
+                    ("read", .integer(report.sessionsRead)), ("failed", .integer(report.sessionsFailed)),
+                    ("warnings", .integer(report.warnings)),
+                ])
+            ),
             ("shards", .array(report.shards.map { .string($0) })),
             ("restorePoints", .integer(report.restorePointCount)),
-            ("pipelines", .array(report.pipelines.map { pipeline in
-                .dictionary([
-                    ("name", .string(pipeline.name)), ("pipeline", .string(pipeline.pipeline)),
-                    ("totals", summaryValue(pipeline.all.summary)),
-                    ("tags", .array(tags.compactMap { tag in
-                        guard let accumulator = pipeline.byTag[tag] else { return nil }
-                        return summaryValue(accumulator.summary, tag: tag)
-                    })),
-                    ("accumulators", .dictionary([
-                        ("all", accumulatorValue(pipeline.all)),
-                        ("tags", .dictionary(tags.compactMap { tag in pipeline.byTag[tag].map { (tag, accumulatorValue($0)) } })),
-                    ])),
-                ])
-            })),
+            (
+                "pipelines",
+                .array(
+                    report.pipelines.map { pipeline in
+                        .dictionary([
+                            ("name", .string(pipeline.name)), ("pipeline", .string(pipeline.pipeline)),
+                            ("totals", summaryValue(pipeline.all.summary)),
+                            (
+                                "tags",
+                                .array(
+                                    tags.compactMap { tag in
+                                        guard let accumulator = pipeline.byTag[tag] else { return nil }
+                                        return summaryValue(accumulator.summary, tag: tag)
+                                    })
+                            ),
+                            (
+                                "accumulators",
+                                .dictionary([
+                                    ("all", accumulatorValue(pipeline.all)),
+                                    ("tags", .dictionary(tags.compactMap { tag in pipeline.byTag[tag].map { (tag, accumulatorValue($0)) } })),
+                                ])
+                            ),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -84,7 +100,8 @@ public enum ComparisonReportCoding {
     /// Reads a report written by `value(of:)` (what `engine compare --format json` prints).
     public static func report(from value: Value) throws(ComparisonReportError) -> ComparisonReport {
         guard value["format"]?.stringValue == formatName else {
-            throw ComparisonReportError("not a comparison report: expected \"format\": \"\(formatName)\" (write one with engine compare --format json)")
+            throw ComparisonReportError(
+                "not a comparison report: expected \"format\": \"\(formatName)\" (write one with engine compare --format json)")
         }
         guard value["version"]?.numberValue == Double(version) else {
             throw ComparisonReportError("unsupported comparison report version \(value["version"]?.description ?? "(none)")")
@@ -93,7 +110,8 @@ public enum ComparisonReportCoding {
         var pipelines: [PipelineResults] = []
         for pipelineValue in pipelineValues {
             guard let name = pipelineValue["name"]?.stringValue, let spec = pipelineValue["pipeline"]?.stringValue,
-                  let accumulators = pipelineValue["accumulators"] else {
+                let accumulators = pipelineValue["accumulators"]
+            else {
                 throw ComparisonReportError("a pipeline entry lacks \"name\", \"pipeline\" or \"accumulators\"")
             }
             var results = PipelineResults(name: name, pipeline: spec)
@@ -123,7 +141,8 @@ public enum ComparisonReportCoding {
             var counts: [Int: Int] = [:]
             for pair in value[key]?.arrayValue ?? [] {
                 guard let items = pair.arrayValue, items.count == 2, let bucket = items[0].numberValue, let count = items[1].numberValue,
-                      bucket >= 0, count >= 0, bucket < 1e6, count < 9e18 else {
+                    bucket >= 0, count >= 0, bucket < 1e6, count < 9e18
+                else {
                     throw ComparisonReportError("pipeline \(pipeline): \(Value.quote(key)) must be a list of [bucket, count] pairs")
                 }
                 counts[Int(bucket), default: 0] += Int(count)

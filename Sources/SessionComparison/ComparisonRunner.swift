@@ -23,8 +23,10 @@ public struct ComparisonRunner: Sendable {
     /// the candidates came from, plugins included.
     public var registry: StrategyRegistry
 
-    public init(candidates: [ComparisonCandidate], settings: ReplaySettings, jobs: Int = 1, registry: StrategyRegistry = BuiltInStrategies.registry,
-                rebuild: (@Sendable () -> [ComparisonCandidate])? = nil) {
+    public init(
+        candidates: [ComparisonCandidate], settings: ReplaySettings, jobs: Int = 1, registry: StrategyRegistry = BuiltInStrategies.registry,
+        rebuild: (@Sendable () -> [ComparisonCandidate])? = nil
+    ) {
         self.candidates = candidates
         self.settings = settings
         self.registry = registry
@@ -96,8 +98,10 @@ public struct ComparisonRunner: Sendable {
 
     /// Evaluates every file. `diagnostics` receives each session's issues, in file order;
     /// `progress` the number of sessions done so far.
-    public func run(files: [String], diagnostics: @escaping @Sendable (_ file: String, [SessionIssue]) -> Void = { _, _ in },
-                    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) -> ComparisonReport {
+    public func run(
+        files: [String], diagnostics: @escaping @Sendable (_ file: String, [SessionIssue]) -> Void = { _, _ in },
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) -> ComparisonReport {
         let state = RunState(total: files.count, emit: diagnostics, progress: progress)
         let workers = min(jobs, max(1, files.count))
         let template = emptyReport()

@@ -100,7 +100,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
         }
         if score.noAnswer {
             noAnswers += 1
-            return // a miss; confidence 0 adds nothing to the Brier score
+            return  // a miss; confidence 0 adds nothing to the Brier score
         }
         if score.exact { exact += 1 }
         if score.within1 { within1 += 1 }
@@ -151,7 +151,8 @@ public struct MetricsAccumulator: Sendable, Equatable {
 
     /// The figures a report shows.
     public var summary: MetricsSummary {
-        let points = Double(restorePoints), answered = restorePoints - noAnswers
+        let points = Double(restorePoints)
+        let answered = restorePoints - noAnswers
         func pixels(_ q: Double) -> Double? { pixelError.quantile(q).map { Double($0) / MetricsAccumulator.pixelUnitsPerPoint } }
         func micros(_ q: Double) -> Double? { latency.quantile(q).map { Double($0) / 1000 } }
         func seconds(_ q: Double) -> Double? { convergence.quantile(q).map { Double($0) / 1000 } }

@@ -81,7 +81,8 @@ public enum ReportTable {
             text += "\nSync:\n" + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.sync)
         }
         if report.hasReach {
-            text += "\nReaching posts the cache lacked:\n" + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.reach)
+            text +=
+                "\nReaching posts the cache lacked:\n" + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.reach)
         }
         text += "\nPipelines:\n"
         let width = report.pipelines.map(\.name.count).max() ?? 0
@@ -109,8 +110,10 @@ public enum ReportTable {
         if report.sessionsFailed > 0 { parts.append("\(report.sessionsFailed) left out") }
         if report.warnings > 0 { parts.append("\(report.warnings) warning\(report.warnings == 1 ? "" : "s")") }
         if !report.shards.isEmpty { parts.append("shards \(report.shards.joined(separator: ", "))") }
-        let points = report.restorePointCount, pipelines = report.pipelines.count
-        return "Compared \(parts.joined(separator: ", ")): \(points) restore point\(points == 1 ? "" : "s"), \(pipelines) pipeline\(pipelines == 1 ? "" : "s")."
+        let points = report.restorePointCount
+        let pipelines = report.pipelines.count
+        return
+            "Compared \(parts.joined(separator: ", ")): \(points) restore point\(points == 1 ? "" : "s"), \(pipelines) pipeline\(pipelines == 1 ? "" : "s")."
     }
 
     static func table(rows: [(String, MetricsSummary)], columns: [ReportColumns.Column] = ReportColumns.all) -> String {
@@ -134,7 +137,8 @@ public enum ReportCSV {
         let columns = ReportColumns.columns(for: report)
         var text = (["pipeline", "spec", "tag"] + columns.map(\.csvName) + ["unscored"]).joined(separator: ",") + "\r\n"
         func row(_ pipeline: PipelineResults, _ tag: String, _ summary: MetricsSummary) {
-            let values = [pipeline.name, pipeline.pipeline, tag] + columns.map { $0.raw(summary) }
+            let values =
+                [pipeline.name, pipeline.pipeline, tag] + columns.map { $0.raw(summary) }
                 + ["\(summary.unscored)"]
             text += values.map(field).joined(separator: ",") + "\r\n"
         }

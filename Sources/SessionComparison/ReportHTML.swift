@@ -32,11 +32,13 @@ public enum ReportHTML {
         html += "<h2>Accuracy by pipeline</h2>\n" + accuracyChart(report)
         html += "<h2>All restore points</h2>\n" + table(rows: report.pipelines.map { ($0.name, $0.all.summary) })
         if report.hasSync {
-            html += "<h2>Sync <span class=\"note\">(sessions on several devices)</span></h2>\n"
+            html +=
+                "<h2>Sync <span class=\"note\">(sessions on several devices)</span></h2>\n"
                 + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.sync)
         }
         if report.hasReach {
-            html += "<h2>Reaching posts the cache lacked <span class=\"note\">(devices with caches of their own)</span></h2>\n"
+            html +=
+                "<h2>Reaching posts the cache lacked <span class=\"note\">(devices with caches of their own)</span></h2>\n"
                 + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.reach)
         }
         html += "<h2>Accuracy by tag (within1)</h2>\n" + tagChart(report)
@@ -85,7 +87,10 @@ public enum ReportHTML {
 
     /// Horizontal bars: exact and within1 for each pipeline.
     static func accuracyChart(_ report: ComparisonReport) -> String {
-        let label = 170.0, plot = 560.0, bar = 12.0, group = 34.0
+        let label = 170.0
+        let plot = 560.0
+        let bar = 12.0
+        let group = 34.0
         let axisY = 12 + group * Double(report.pipelines.count)
         let height = axisY + 44
         var svg = svgOpen(width: label + plot + 80, height: height, title: "exact and within1 rate by pipeline")
@@ -108,7 +113,9 @@ public enum ReportHTML {
     /// Grouped bars: within1 for each tag, one bar per pipeline.
     static func tagChart(_ report: ComparisonReport) -> String {
         let tags = report.tags
-        let label = 120.0, plot = 600.0, bar = 9.0
+        let label = 120.0
+        let plot = 600.0
+        let bar = 9.0
         let group = bar * Double(report.pipelines.count) + 14
         let height = 40 + group * Double(tags.count) + 16 * Double((report.pipelines.count + 3) / 4)
         var svg = svgOpen(width: label + plot + 80, height: height, title: "within1 rate by tag and pipeline")
@@ -120,7 +127,8 @@ public enum ReportHTML {
             for (position, pipeline) in report.pipelines.enumerated() {
                 let value = pipeline.byTag[tag]?.summary.within1 ?? 0
                 let y = top + bar * Double(position)
-                svg += "<rect x=\"\(f(label))\" y=\"\(f(y))\" width=\"\(f(plot * value))\" height=\"\(f(bar - 1))\" fill=\"\(palette[position % palette.count])\"><title>\(escape(pipeline.name)): \(ReportColumns.rate(value))</title></rect>\n"
+                svg +=
+                    "<rect x=\"\(f(label))\" y=\"\(f(y))\" width=\"\(f(plot * value))\" height=\"\(f(bar - 1))\" fill=\"\(palette[position % palette.count])\"><title>\(escape(pipeline.name)): \(ReportColumns.rate(value))</title></rect>\n"
             }
         }
         svg += legend(report.pipelines.map(\.name), x: label, y: axisY + 34)
@@ -129,9 +137,13 @@ public enum ReportHTML {
 
     /// Horizontal bars of p50 and p99 latency per pipeline, on a logarithmic scale.
     static func latencyChart(_ report: ComparisonReport) -> String {
-        let label = 170.0, plot = 560.0, bar = 12.0, group = 34.0
+        let label = 170.0
+        let plot = 560.0
+        let bar = 12.0
+        let group = 34.0
         let values = report.pipelines.flatMap { [$0.all.summary.latencyP50, $0.all.summary.latencyP99] }.compactMap { $0 }
-        let high = max(10, values.max() ?? 10), low = max(0.01, min(0.1, values.filter { $0 > 0 }.min() ?? 0.1))
+        let high = max(10, values.max() ?? 10)
+        let low = max(0.01, min(0.1, values.filter { $0 > 0 }.min() ?? 0.1))
         let decades = log10(high / low)
         func width(_ value: Double) -> Double { value <= low ? 1 : plot * log10(value / low) / decades }
         let height = 30 + group * Double(report.pipelines.count)
@@ -168,7 +180,8 @@ public enum ReportHTML {
     static func legend(_ names: [String], x: Double, y: Double, colors: [String]? = nil) -> String {
         var svg = ""
         for (position, name) in names.enumerated() {
-            let itemX = x + Double(position % 4) * 150, itemY = y + Double(position / 4) * 16
+            let itemX = x + Double(position % 4) * 150
+            let itemY = y + Double(position / 4) * 16
             let color = colors?[position] ?? palette[position % palette.count]
             svg += "<rect x=\"\(f(itemX))\" y=\"\(f(itemY - 9))\" width=\"10\" height=\"10\" fill=\"\(color)\"/>\n"
             svg += text(x: itemX + 14, y: itemY, anchor: "start", name)

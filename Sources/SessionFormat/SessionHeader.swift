@@ -61,9 +61,11 @@ public struct SessionHeader: Sendable, Equatable {
     /// How the server of a version-3 session pages (Mastodon when not given).
     public var api: API
 
-    public init(id: String, device: String, account: String? = nil, timeline: String, feed: Feed = .chronological,
-                viewport: Viewport, startedAt: Date, version: Int = SessionHeader.currentVersion, clockSkew: [String: Double] = [:],
-                api: API = .mastodon) {
+    public init(
+        id: String, device: String, account: String? = nil, timeline: String, feed: Feed = .chronological,
+        viewport: Viewport, startedAt: Date, version: Int = SessionHeader.currentVersion, clockSkew: [String: Double] = [:],
+        api: API = .mastodon
+    ) {
         self.version = version
         self.api = api
         self.clockSkew = clockSkew

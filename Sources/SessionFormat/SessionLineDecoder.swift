@@ -63,8 +63,17 @@ struct SessionLineDecoder {
     private static func decodeHeader(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (SessionHeader, unknownFields: [String]) {
         var scanner = JSONScanner(bytes)
         do {
-            var type: String?, version: Double?, id: String?, device: String?, account: String?, timeline: String?
-            var feed: String?, startedAt: Date?, viewport: SessionHeader.Viewport?, clockSkew: [String: Double] = [:], api: String?
+            var type: String?
+            var version: Double?
+            var id: String?
+            var device: String?
+            var account: String?
+            var timeline: String?
+            var feed: String?
+            var startedAt: Date?
+            var viewport: SessionHeader.Viewport?
+            var clockSkew: [String: Double] = [:]
+            var api: String?
             var unknown: [String] = []
             var seen = Set<String>()
             try scanner.beginObject()
@@ -90,13 +99,17 @@ struct SessionLineDecoder {
             }
             try scanner.end()
             guard type == "session" else {
-                throw Failure(message: type == nil ? "the first line must be the session header ({\"type\":\"session\",…})"
-                                  : "the first line must be the session header; found a \(Value.quote(type!)) event", location: nil)
+                throw Failure(
+                    message: type == nil
+                        ? "the first line must be the session header ({\"type\":\"session\",…})"
+                        : "the first line must be the session header; found a \(Value.quote(type!)) event", location: nil)
             }
             guard let version else { throw Failure(message: "the header needs \"version\"", location: nil) }
             guard SessionHeader.supportedVersions.contains(where: { Double($0) == version }) else {
-                throw Failure(message: "unsupported session format version \(describe(version)); this engine reads versions \(SessionHeader.supportedVersions.dropLast().map(String.init).joined(separator: ", ") + " and \(SessionHeader.supportedVersions.last!)")",
-                              location: nil)
+                throw Failure(
+                    message:
+                        "unsupported session format version \(describe(version)); this engine reads versions \(SessionHeader.supportedVersions.dropLast().map(String.init).joined(separator: ", ") + " and \(SessionHeader.supportedVersions.last!)")",
+                    location: nil)
             }
             for (name, value) in [("id", id), ("device", device), ("timeline", timeline), ("feed", feed)] where value == nil {
                 throw Failure(message: "the header needs \(Value.quote(name))", location: nil)
@@ -113,8 +126,9 @@ struct SessionLineDecoder {
                 }
                 apiValue = parsed
             }
-            let header = SessionHeader(id: id!, device: device!, account: account, timeline: timeline!, feed: feedValue,
-                                       viewport: viewport, startedAt: startedAt, version: Int(version), clockSkew: clockSkew, api: apiValue)
+            let header = SessionHeader(
+                id: id!, device: device!, account: account, timeline: timeline!, feed: feedValue,
+                viewport: viewport, startedAt: startedAt, version: Int(version), clockSkew: clockSkew, api: apiValue)
             return (header, unknown)
         }
     }
@@ -123,8 +137,9 @@ struct SessionLineDecoder {
     private static func clockSkew(_ scanner: inout JSONScanner) throws -> [String: Double] {
         do {
             guard try scanner.peek() == .object else {
-                throw Failure(message: "\"clockSkew\" must be an object of seconds by device {\"laptop\":3600}, found \(scanner.peekTypeName())",
-                              location: scanner.location(at: scanner.offset))
+                throw Failure(
+                    message: "\"clockSkew\" must be an object of seconds by device {\"laptop\":3600}, found \(scanner.peekTypeName())",
+                    location: scanner.location(at: scanner.offset))
             }
             try scanner.beginObject()
             var skews: [String: Double] = [:]
@@ -134,8 +149,10 @@ struct SessionLineDecoder {
                 guard skews[device] == nil else { throw Failure(message: "duplicate key \(Value.quote("clockSkew.\(device)"))", location: nil) }
                 let seconds = try number(&scanner, "clockSkew.\(device)")
                 guard abs(seconds) <= SessionHeader.maximumClockSkew else {
-                    throw Failure(message: "\(Value.quote("clockSkew.\(device)")) must be within ±\(describe(SessionHeader.maximumClockSkew)) seconds (a year), found \(describe(seconds))",
-                                  location: nil)
+                    throw Failure(
+                        message:
+                            "\(Value.quote("clockSkew.\(device)")) must be within ±\(describe(SessionHeader.maximumClockSkew)) seconds (a year), found \(describe(seconds))",
+                        location: nil)
                 }
                 skews[device] = seconds
             }
@@ -146,11 +163,13 @@ struct SessionLineDecoder {
     private static func viewport(_ scanner: inout JSONScanner) throws -> SessionHeader.Viewport {
         do {
             guard try scanner.peek() == .object else {
-                throw Failure(message: "\"viewport\" must be an object {\"width\":N,\"height\":N}, found \(scanner.peekTypeName())",
-                              location: scanner.location(at: scanner.offset))
+                throw Failure(
+                    message: "\"viewport\" must be an object {\"width\":N,\"height\":N}, found \(scanner.peekTypeName())",
+                    location: scanner.location(at: scanner.offset))
             }
             try scanner.beginObject()
-            var width: Double?, height: Double?
+            var width: Double?
+            var height: Double?
             while let key = try scanner.nextKey() {
                 if key.spells("width") {
                     width = try number(&scanner, "viewport.width")
@@ -174,8 +193,10 @@ struct SessionLineDecoder {
 
     // MARK: Events
 
-    static let eventKeys: [StaticString] = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected",
-                                            "device", "from", "to", "explicit", "limit"]
+    static let eventKeys: [StaticString] = [
+        "type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected",
+        "device", "from", "to", "explicit", "limit",
+    ]
     /// The number of a known event key (its bit in a presence mask), matched without making a String.
     static func eventKeyNumber(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let first = key.first else { return nil }
@@ -200,15 +221,29 @@ struct SessionLineDecoder {
         return key.spells(eventKeys[candidate]) ? candidate : nil
     }
 
-    static let eventKeyNames = ["type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected", "device", "from", "to",
-                                "explicit", "limit"]
+    static let eventKeyNames = [
+        "type", "at", "reason", "posts", "index", "ids", "offset", "state", "tag", "expected", "device", "from", "to",
+        "explicit", "limit",
+    ]
 
     private static func decodeEvent(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Line {
         var scanner = JSONScanner(bytes)
         do {
-            var type: String?, at: Date?, reason: String?, posts: [Post]?, index: Double?, ids: [String]?
-            var offset: Double?, state: String?, tag: String?, expected: SessionEvent.Expected?
-            var device: String?, from: String?, to: String?, explicit = false, limit: Double?
+            var type: String?
+            var at: Date?
+            var reason: String?
+            var posts: [Post]?
+            var index: Double?
+            var ids: [String]?
+            var offset: Double?
+            var state: String?
+            var tag: String?
+            var expected: SessionEvent.Expected?
+            var device: String?
+            var from: String?
+            var to: String?
+            var explicit = false
+            var limit: Double?
             var present: UInt16 = 0
             var unknown: [String] = []
             try scanner.beginObject()
@@ -255,7 +290,10 @@ struct SessionLineDecoder {
                 fields = 0b1100
                 let reasonText = (try reason ?? { throw missing("reason") }())
                 guard let reason = SessionEvent.TimelineReason(rawValue: reasonText) else {
-                    throw Failure(message: "\"reason\" must be one of \(SessionEvent.TimelineReason.allCases.map { Value.quote($0.rawValue) }.joined(separator: ", ")), found \(Value.quote(reasonText))", location: nil)
+                    throw Failure(
+                        message:
+                            "\"reason\" must be one of \(SessionEvent.TimelineReason.allCases.map { Value.quote($0.rawValue) }.joined(separator: ", ")), found \(Value.quote(reasonText))",
+                        location: nil)
                 }
                 kind = .timeline(reason: reason, posts: (try posts ?? { throw missing("posts") }()))
             case "insert":
@@ -282,11 +320,14 @@ struct SessionLineDecoder {
                 fields = 0b10000000
                 let stateText = (try state ?? { throw missing("state") }())
                 guard let lifecycle = SessionEvent.Lifecycle(rawValue: stateText) else {
-                    throw Failure(message: "\"state\" must be one of \(SessionEvent.Lifecycle.allCases.map { Value.quote($0.rawValue) }.joined(separator: ", ")), found \(Value.quote(stateText))", location: nil)
+                    throw Failure(
+                        message:
+                            "\"state\" must be one of \(SessionEvent.Lifecycle.allCases.map { Value.quote($0.rawValue) }.joined(separator: ", ")), found \(Value.quote(stateText))",
+                        location: nil)
                 }
                 kind = .lifecycle(lifecycle)
             case "restore":
-                fields = 0b1100000000
+                fields = 0b11_00000000
                 kind = .restore(tag: tag, expected: (try expected ?? { throw missing("expected") }()))
             case "sync":
                 fields = 0b1_1000_0000_0000
@@ -306,7 +347,9 @@ struct SessionLineDecoder {
             let time = (try at ?? { throw missing("at") }())
             // Known fields that belong to other event types are unknown here; `device` belongs to all.
             let foreignBits = present & ~(fields | 0b11 | (1 << 10))
-            let foreign = SessionLineDecoder.eventKeyNames.indices.filter { foreignBits & (1 << $0) != 0 }.map { SessionLineDecoder.eventKeyNames[$0] }
+            let foreign = SessionLineDecoder.eventKeyNames.indices.filter { foreignBits & (1 << $0) != 0 }.map {
+                SessionLineDecoder.eventKeyNames[$0]
+            }
             return .event(SessionEvent(at: time, kind, device: device), unknownFields: unknown + foreign)
         }
     }
@@ -314,7 +357,8 @@ struct SessionLineDecoder {
     private static func posts(_ scanner: inout JSONScanner, unknown: inout [String]) throws -> [Post] {
         do {
             guard try scanner.peek() == .array else {
-                throw Failure(message: "\"posts\" must be an array of posts, found \(scanner.peekTypeName())", location: scanner.location(at: scanner.offset))
+                throw Failure(
+                    message: "\"posts\" must be an array of posts, found \(scanner.peekTypeName())", location: scanner.location(at: scanner.offset))
             }
             try scanner.beginArray()
             var posts: [Post] = []
@@ -341,11 +385,13 @@ struct SessionLineDecoder {
     private static func expected(_ scanner: inout JSONScanner) throws -> SessionEvent.Expected {
         do {
             guard try scanner.peek() == .object else {
-                throw Failure(message: "\"expected\" must be an object {\"postId\":S,\"viewportY\":N?}, found \(scanner.peekTypeName())",
-                              location: scanner.location(at: scanner.offset))
+                throw Failure(
+                    message: "\"expected\" must be an object {\"postId\":S,\"viewportY\":N?}, found \(scanner.peekTypeName())",
+                    location: scanner.location(at: scanner.offset))
             }
             try scanner.beginObject()
-            var postId: String?, viewportY: Double?
+            var postId: String?
+            var viewportY: Double?
             while let key = try scanner.nextKey() {
                 if key.spells("postId") {
                     postId = try string(&scanner, "expected.postId")
@@ -408,8 +454,9 @@ struct SessionLineDecoder {
             let start = scanner.offset
             let bytes = try scanner.stringBytes()
             guard let date = Timestamp.parse(bytes: bytes) else {
-                throw Failure(message: "\(Value.quote(key())) is not an RFC 3339 timestamp: \(Value.quote(String(decoding: bytes, as: UTF8.self)))",
-                              location: scanner.location(at: start))
+                throw Failure(
+                    message: "\(Value.quote(key())) is not an RFC 3339 timestamp: \(Value.quote(String(decoding: bytes, as: UTF8.self)))",
+                    location: scanner.location(at: start))
             }
             return date
         }

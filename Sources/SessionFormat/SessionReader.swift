@@ -95,15 +95,17 @@ public struct SessionReader {
                 }
             case .success(.event(let event, let unknown)):
                 guard event.at >= lastAt else {
-                    warn(line: lineNumber, column: nil,
-                         "\"at\" goes backwards: \(Timestamp.format(event.at)) is before \(Timestamp.format(lastAt)); the event is skipped")
+                    warn(
+                        line: lineNumber, column: nil,
+                        "\"at\" goes backwards: \(Timestamp.format(event.at)) is before \(Timestamp.format(lastAt)); the event is skipped")
                     continue
                 }
                 lastAt = event.at
                 for field in unknown { warnOnce(field: field, in: "\(event.typeName) events", line: lineNumber) }
                 if let (id, first, second) = Self.repeatedPost(in: event) {
-                    warn(line: lineNumber, column: nil,
-                         "post id \(Value.quote(id)) appears twice in \"posts\" (posts[\(first)] and posts[\(second)]); lookups by id find the first")
+                    warn(
+                        line: lineNumber, column: nil,
+                        "post id \(Value.quote(id)) appears twice in \"posts\" (posts[\(first)] and posts[\(second)]); lookups by id find the first")
                 }
                 return event
             }

@@ -17,8 +17,10 @@ public struct ReplaySettings: Sendable, Equatable {
     /// How a device of a version-3 session reaches a post its cache lacks (`Network.Reach`).
     public var reach: ComponentSpec
 
-    public init(tracker: PositionTracker.Settings = .init(), policy: ResumePolicy = .init(), persistenceEnabled: Bool = true,
-                mergePolicy: ComponentSpec? = nil, maxClockOffset: Double = SyncSettings().maxClockOffset, reach: ComponentSpec = NetworkSettings().reach) {
+    public init(
+        tracker: PositionTracker.Settings = .init(), policy: ResumePolicy = .init(), persistenceEnabled: Bool = true,
+        mergePolicy: ComponentSpec? = nil, maxClockOffset: Double = SyncSettings().maxClockOffset, reach: ComponentSpec = NetworkSettings().reach
+    ) {
         self.reach = reach
         self.tracker = tracker
         self.policy = policy
@@ -28,10 +30,11 @@ public struct ReplaySettings: Sendable, Equatable {
     }
 
     public init(configuration: TimelineConfiguration) {
-        self.init(tracker: PositionTracker.Settings(configuration: configuration), policy: ResumePolicy(configuration: configuration),
-                  persistenceEnabled: configuration.positionPersistence.enabled,
-                  mergePolicy: configuration.positionPersistence.crossSessionSync ? configuration.sync.policy : nil,
-                  maxClockOffset: configuration.sync.maxClockOffset,
-                  reach: configuration.network.reach)
+        self.init(
+            tracker: PositionTracker.Settings(configuration: configuration), policy: ResumePolicy(configuration: configuration),
+            persistenceEnabled: configuration.positionPersistence.enabled,
+            mergePolicy: configuration.positionPersistence.crossSessionSync ? configuration.sync.policy : nil,
+            maxClockOffset: configuration.sync.maxClockOffset,
+            reach: configuration.network.reach)
     }
 }

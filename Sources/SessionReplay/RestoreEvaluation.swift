@@ -30,8 +30,10 @@ public struct RestoreScore: Sendable, Equatable {
     /// had left. Nil when the input was not synced.
     public var backJump: Bool?
 
-    public init(expectedIndex: Int, restoredIndex: Int, exact: Bool, within1: Bool, indexError: Int, pixelError: Double?,
-                confidence: Double) {
+    public init(
+        expectedIndex: Int, restoredIndex: Int, exact: Bool, within1: Bool, indexError: Int, pixelError: Double?,
+        confidence: Double
+    ) {
         self.expectedIndex = expectedIndex
         self.restoredIndex = restoredIndex
         self.exact = exact
@@ -60,8 +62,10 @@ public struct RestoreEvaluation: Sendable {
     /// What reaching the post cost at this point (version 3), the same for every pipeline.
     public var reach: RestorePoint.Reach?
 
-    public init(restoration: Restoration?, pipelineRestoration: Restoration?, trace: [StageVerdict], restoresSilently: Bool,
-                latencyNanoseconds: UInt64, score: RestoreScore?, unscoredReason: String? = nil) {
+    public init(
+        restoration: Restoration?, pipelineRestoration: Restoration?, trace: [StageVerdict], restoresSilently: Bool,
+        latencyNanoseconds: UInt64, score: RestoreScore?, unscoredReason: String? = nil
+    ) {
         self.restoration = restoration
         self.pipelineRestoration = pipelineRestoration
         self.trace = trace
@@ -91,7 +95,9 @@ public struct RestoreEvaluation: Sendable {
         // is a miss, not a point left out.
         let frame = point.serverIndex ?? point.index
         guard let expectedIndex = frame.index(of: point.expected.postId) else {
-            evaluation.unscoredReason = frame.count == 0 ? "the timeline is empty at the restore point; not scored"
+            evaluation.unscoredReason =
+                frame.count == 0
+                ? "the timeline is empty at the restore point; not scored"
                 : "the expected post \(point.expected.postId) is not in the timeline at the restore point; not scored"
             return evaluation
         }
@@ -99,8 +105,9 @@ public struct RestoreEvaluation: Sendable {
         // Whether a point is scored depends on the point alone, never on the pipeline: one that
         // answers nothing misses, so a pipeline that answers less cannot look better.
         guard let landing else {
-            var score = RestoreScore(expectedIndex: expectedIndex, restoredIndex: -1, exact: false, within1: false, indexError: 0,
-                                     pixelError: nil, confidence: 0)
+            var score = RestoreScore(
+                expectedIndex: expectedIndex, restoredIndex: -1, exact: false, within1: false, indexError: 0,
+                pixelError: nil, confidence: 0)
             score.afterSwitch = point.afterSwitch
             score.noAnswer = true
             evaluation.score = score
@@ -112,9 +119,10 @@ public struct RestoreEvaluation: Sendable {
         if let viewportY = point.expected.viewportY, let expectedHere = point.index.index(of: point.expected.postId) {
             pixelError = abs(landing.contentOffset - (point.index.y(of: expectedHere) - viewportY))
         }
-        var score = RestoreScore(expectedIndex: expectedIndex, restoredIndex: landedIndex,
-                                 exact: landing.postId == point.expected.postId, within1: abs(indexError) <= 1,
-                                 indexError: indexError, pixelError: pixelError, confidence: landing.confidence)
+        var score = RestoreScore(
+            expectedIndex: expectedIndex, restoredIndex: landedIndex,
+            exact: landing.postId == point.expected.postId, within1: abs(indexError) <= 1,
+            indexError: indexError, pixelError: pixelError, confidence: landing.confidence)
         score.afterSwitch = point.afterSwitch
         if let own = point.ownInput {
             let ownOutcome = pipeline.restore(RestorationRequest(snapshot: own.input, index: point.index, direction: point.direction))

@@ -61,8 +61,10 @@ public struct RestorePoint: Sendable {
         }
     }
 
-    public init(line: Int, at: Date, tag: String, expected: SessionEvent.Expected, input: PositionSnapshot?,
-                inputSource: InputSource, close: ResumePolicy.Close, index: TimelineIndex) {
+    public init(
+        line: Int, at: Date, tag: String, expected: SessionEvent.Expected, input: PositionSnapshot?,
+        inputSource: InputSource, close: ResumePolicy.Close, index: TimelineIndex
+    ) {
         self.line = line
         self.at = at
         self.tag = tag

@@ -185,9 +185,10 @@ public struct SessionReplayer {
         guard var cache = caches[device], let server, !cache.headPosts.contains(snapshot.postId) else { return nil }
         let cached = cache.posts.contains { $0.id == snapshot.postId }
         guard let reach else { return cached ? nil : RestorePoint.Reach(outcome: .notTried, requests: 0, bytes: 0) }
-        var goal = ReachGoal(postId: snapshot.postId, postCreatedAt: snapshot.postCreatedAt, pagesByPost: server.pagesByPost,
-                             maxPageSize: server.maxPageSize, headCursor: cache.headCursor, headLastPost: cache.headLastPost,
-                             cached: Set(cache.posts.map(\.id)))
+        var goal = ReachGoal(
+            postId: snapshot.postId, postCreatedAt: snapshot.postCreatedAt, pagesByPost: server.pagesByPost,
+            maxPageSize: server.maxPageSize, headCursor: cache.headCursor, headLastPost: cache.headLastPost,
+            cached: Set(cache.posts.map(\.id)))
         goal.isCached = cached
         goal.standIns(of: snapshot, direction: direction ?? .usual, cached: goal.cached, confirmed: cache.headPosts)
         var run = ReachRun(goal: goal, strategy: reach)
@@ -214,7 +215,9 @@ public struct SessionReplayer {
         if name == header.device {
             let before = mergePolicy == nil ? nil : tracker.history.first
             body(&tracker, &resume)
-            if mergePolicy != nil, let first = tracker.history.first, first != before { saved = (first, tracker.visit(of: first, at: date, in: index)) }
+            if mergePolicy != nil, let first = tracker.history.first, first != before {
+                saved = (first, tracker.visit(of: first, at: date, in: index))
+            }
         } else {
             var other = otherDevices[name] ?? (PositionTracker(settings: settings.tracker, deviceId: name), ResumeState())
             let before = mergePolicy == nil ? nil : other.tracker.history.first
@@ -248,11 +251,12 @@ public struct SessionReplayer {
         let wall = wallClock(of: device, at: date)
         let stamp = RegisterStamp(time: replica.clock.tick(wall: wall), device: device)
         replica.sequence += 1
-        let record = register.localWrite(snapshot, key: key, stamp: stamp, sequence: replica.sequence,
-                                         savedAt: Date(timeIntervalSince1970: Double(wall) / 1000), explicit: explicit,
-                                         ordered: header.feed == .chronological,
-                                         visit: visit.map { PositionRecord.Visit(seconds: $0.seconds, posts: $0.posts) },
-                                         clocks: replica.estimates.offsets)
+        let record = register.localWrite(
+            snapshot, key: key, stamp: stamp, sequence: replica.sequence,
+            savedAt: Date(timeIntervalSince1970: Double(wall) / 1000), explicit: explicit,
+            ordered: header.feed == .chronological,
+            visit: visit.map { PositionRecord.Visit(seconds: $0.seconds, posts: $0.posts) },
+            clocks: replica.estimates.offsets)
         replica.state.apply(record)
         replicas[device] = replica
         unconvergedWrites.append((date, restoreCount))
@@ -295,7 +299,8 @@ public struct SessionReplayer {
         }
         for name in otherDevices.keys.sorted() {
             guard var other = otherDevices[name], let due = other.tracker.pendingSaveDue, due <= date,
-                  let saved = other.tracker.settle(at: date) else { continue }
+                let saved = other.tracker.settle(at: date)
+            else { continue }
             otherDevices[name] = other
             write(saved, visit: other.tracker.visit(of: saved, at: due, in: index), on: name, at: due)
         }
@@ -330,7 +335,9 @@ public struct SessionReplayer {
             lastScrollDevice = name
             if explicit { explicitSince[name] = event.at }
             let (height, index) = (header.viewport.height, self.index(on: name))
-            onDevice(event.device, at: event.at) { tracker, _ in tracker.observeScroll(offset: offset, viewportHeight: height, in: index, at: event.at) }
+            onDevice(event.device, at: event.at) { tracker, _ in
+                tracker.observeScroll(offset: offset, viewportHeight: height, in: index, at: event.at)
+            }
         case .lifecycle(let state):
             guard settings.persistenceEnabled, let lifecycle = PositionTracker.Lifecycle(rawValue: state.rawValue) else { break }
             let index = self.index(on: event.device ?? header.device)
@@ -348,7 +355,8 @@ public struct SessionReplayer {
         case .restore(let tag, let expected):
             restoreCount += 1
             let name = event.device ?? header.device
-            let (deviceTracker, deviceResume) = name == header.device
+            let (deviceTracker, deviceResume) =
+                name == header.device
                 ? (tracker, resume) : (otherDevices[name] ?? (PositionTracker(settings: settings.tracker, deviceId: name), ResumeState()))
             // The one rule of every restore (`RestoreStart`): the live anchor, else the register's
             // winner when another device wrote it, else this device's own saved snapshot.
@@ -358,8 +366,9 @@ public struct SessionReplayer {
             let close = deviceResume.close(under: settings.policy, at: event.at, hasHistory: input != nil || !deviceTracker.history.isEmpty)
             let direction = replicas[name]?.state[key].learnedDirection ?? deviceTracker.learnedDirection
             let reached = input.flatMap { reachPost(of: $0, on: name, direction: direction) }
-            var point = RestorePoint(line: line, at: event.at, tag: tag ?? RestorePoint.untagged, expected: expected, input: input,
-                                     inputSource: source, close: close, index: index(on: name))
+            var point = RestorePoint(
+                line: line, at: event.at, tag: tag ?? RestorePoint.untagged, expected: expected, input: input,
+                inputSource: source, close: close, index: index(on: name))
             point.reach = reached
             point.findings = reached?.findings ?? ReachFindings()
             if caches[name] != nil { point.serverIndex = timeline.index() }

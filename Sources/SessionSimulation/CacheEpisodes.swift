@@ -19,7 +19,10 @@ import SessionFormat
 /// the windows earlier restores reached, and the head pages since, with gaps between them.
 extension SessionBuilder {
     enum CacheEpisode: String, CaseIterable {
-        case hoursLater = "hours-later", nextDay = "next-day", deletedAcrossGap = "deleted-across-gap", withinHeadPage = "within-head-page"
+        case hoursLater = "hours-later"
+        case nextDay = "next-day"
+        case deletedAcrossGap = "deleted-across-gap"
+        case withinHeadPage = "within-head-page"
     }
 
     /// The head page a device fetches.
@@ -65,7 +68,8 @@ extension SessionBuilder {
         let choices = CacheEpisode.allCases.filter { weights[$0]! > 0 }
         let episode = choices[random.pick(weights: choices.map { weights[$0]! })]
         putDown(pushTo: nil)
-        let away: Double, arriving: Int
+        let away: Double
+        let arriving: Int
         switch episode {
         case .hoursLater: (away, arriving) = (random.uniform(7_200, 36_000), random.integer(40...200))
         case .nextDay: (away, arriving) = (random.uniform(64_800, 108_000), random.integer(150...450))

@@ -25,9 +25,15 @@ import SessionFormat
 /// The truth is the reader's last reading place: a glance at a stale device is not reading.
 extension SessionBuilder {
     enum DeviceEpisode: String, CaseIterable {
-        case deviceSwitch = "device-switch", twoDevices = "two-devices", offlineDay = "offline-day", clockFast = "clock-fast"
-        case staleDevice = "stale-device", scrollBack = "scroll-back", scrollBackByHand = "scroll-back-by-hand"
-        case deletedAtSwitch = "deleted-at-switch", threeDevices = "three-devices"
+        case deviceSwitch = "device-switch"
+        case twoDevices = "two-devices"
+        case offlineDay = "offline-day"
+        case clockFast = "clock-fast"
+        case staleDevice = "stale-device"
+        case scrollBack = "scroll-back"
+        case scrollBackByHand = "scroll-back-by-hand"
+        case deletedAtSwitch = "deleted-at-switch"
+        case threeDevices = "three-devices"
     }
 
     /// The devices of a multi-device session; the first is the header's. The tablet takes part
@@ -166,7 +172,8 @@ extension SessionBuilder {
         ]
         let choices = DeviceEpisode.allCases.filter { weights[$0]! > 0 }
         let episode = choices[random.pick(weights: choices.map { weights[$0]! })]
-        let first = currentDevice, second = otherDevice
+        let first = currentDevice
+        let second = otherDevice
         switch episode {
         case .deviceSwitch:
             putDown(pushTo: second)
@@ -175,18 +182,23 @@ extension SessionBuilder {
             // Both open: the reader goes back and forth, finding their place by hand; each
             // device pushes after a drawn delay, which may come after the reader has moved on.
             for _ in 0..<random.integer(2...3) {
-                let from = currentDevice, to = otherDevice
+                let from = currentDevice
+                let to = otherDevice
                 advance(random.uniform(1, 5))
                 use(to)
                 emit(.lifecycle(.foreground))
                 let delay = random.uniform(1, 15)
-                if delay < 3 { advance(delay); deliver(from: from, to: to) }
+                if delay < 3 {
+                    advance(delay)
+                    deliver(from: from, to: to)
+                }
                 findAndRead(from: place)
                 if delay >= 3 { deliver(from: from, to: to) }
                 guard let next = readingPlace() else { return }
                 place = next
             }
-            let last = currentDevice, other = otherDevice
+            let last = currentDevice
+            let other = otherDevice
             putDown(pushTo: other)
             use(other)
             keepPlace()

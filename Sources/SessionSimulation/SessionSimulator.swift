@@ -61,7 +61,10 @@ public struct SessionSimulator: Sendable {
 /// The state of one session being simulated.
 struct SessionBuilder {
     enum Episode: String, CaseIterable {
-        case present, refresh, algorithmic, deleted, redrafted, relaunchSoft = "relaunch-soft", relaunchHard = "relaunch-hard", paused
+        case present, refresh, algorithmic, deleted, redrafted
+        case relaunchSoft = "relaunch-soft"
+        case relaunchHard = "relaunch-hard"
+        case paused
     }
 
     let corpus: [Post]
@@ -111,9 +114,10 @@ struct SessionBuilder {
         olderCursor = start + initialCount
         let top = corpus[start]
         now = top.createdAt.addingTimeInterval(self.random.uniform(60, 1800)).rounded()
-        header = SessionHeader(id: "sim-\(options.seed)-\(number)", device: "simulated-\(Int(viewport.width))x\(Int(viewport.height))",
-                               account: "reader-\(number)", timeline: "home", feed: algorithmic ? .algorithmic : .chronological,
-                               viewport: viewport, startedAt: now)
+        header = SessionHeader(
+            id: "sim-\(options.seed)-\(number)", device: "simulated-\(Int(viewport.width))x\(Int(viewport.height))",
+            account: "reader-\(number)", timeline: "home", feed: algorithmic ? .algorithmic : .chronological,
+            viewport: viewport, startedAt: now)
         chronological = corpus[start..<olderCursor].map { prepare($0) }
     }
 
@@ -312,7 +316,8 @@ struct SessionBuilder {
 
     mutating func disrupt() {
         guard let truth = truth() else { return }
-        let weights: [Episode: Double] = algorithmic
+        let weights: [Episode: Double] =
+            algorithmic
             ? [.present: 0.15, .algorithmic: 0.25, .deleted: 0.1, .redrafted: 0.1, .relaunchSoft: 0.13, .relaunchHard: 0.14, .paused: 0.13]
             : [.present: 0.18, .refresh: 0.18, .deleted: 0.12, .redrafted: 0.12, .relaunchSoft: 0.14, .relaunchHard: 0.14, .paused: 0.12]
         let choices = Episode.allCases.filter { weights[$0] != nil }

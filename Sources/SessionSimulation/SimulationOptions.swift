@@ -1,6 +1,6 @@
-import TimelineCore
 import PositionTracking
 import SessionFormat
+import TimelineCore
 
 /// What `engine simulate` is asked for.
 public struct SimulationOptions: Sendable {
@@ -40,9 +40,11 @@ public struct SimulationOptions: Sendable {
     /// How the server of those sessions pages.
     public var api: SessionHeader.API
 
-    public init(sessions: Int, seed: UInt64, feed: FeedMode = .mixed, tracker: PositionTracker.Settings = .init(),
-                hardCloseThreshold: Double = ResumePolicy().hardCloseThreshold, devices: Bool = false, reading: Reading = .down, caches: Bool = false,
-                api: SessionHeader.API = .mastodon) {
+    public init(
+        sessions: Int, seed: UInt64, feed: FeedMode = .mixed, tracker: PositionTracker.Settings = .init(),
+        hardCloseThreshold: Double = ResumePolicy().hardCloseThreshold, devices: Bool = false, reading: Reading = .down, caches: Bool = false,
+        api: SessionHeader.API = .mastodon
+    ) {
         self.caches = caches
         self.api = api
         self.sessions = sessions

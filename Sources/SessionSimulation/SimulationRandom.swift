@@ -44,7 +44,8 @@ public struct SimulationRandom: RandomNumberGenerator, Sendable {
 
     /// Standard normal (Box–Muller).
     public mutating func normal() -> Double {
-        let u1 = max(unit(), 0x1.0p-53), u2 = unit()
+        let u1 = max(unit(), 0x1.0p-53)
+        let u2 = unit()
         return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 

@@ -19,8 +19,11 @@ extension ReachScenario {
         // Algorithmic: post n takes the time of post (n × 7919) mod feedSize, a permutation when
         // feedSize is not a multiple of the prime 7919.
         let minutes = { (n: Int) in self.algorithmic ? (n * 7919) % self.feedSize : n }
-        let posts = (0..<feedSize).map { Post(id: "s\($0)", createdAt: base.addingTimeInterval(Double(-60 * minutes($0))), author: "a\($0 % 7)",
-                                              text: "scenario post \($0)") }
+        let posts = (0..<feedSize).map {
+            Post(
+                id: "s\($0)", createdAt: base.addingTimeInterval(Double(-60 * minutes($0))), author: "a\($0 % 7)",
+                text: "scenario post \($0)")
+        }
         let gone: Set<String> = deleted ? ["s\(target)"] : []
         var feed: PagedTimeline = api == .mastodon ? .mastodon(posts, deleted: gone) : .bluesky(posts, deleted: gone)
         feed.lookupsConclusive = lookupsConclusive
@@ -40,9 +43,10 @@ extension ReachScenario {
             if let last = cache.last, !window.isEmpty { gaps.insert(last.id) }
             cache += window.filter { window in !cache.contains { $0.id == window.id } }
         }
-        var goal = ReachGoal(postId: "s\(target)", postCreatedAt: feed.entries[min(target, feed.entries.count - 1)].createdAt,
-                             pagesByPost: feed.pagesByPost, maxPageSize: feed.maxPageSize, headCursor: head.cursor,
-                             headLastPost: head.posts.last?.id, cached: Set(cache.map(\.id)))
+        var goal = ReachGoal(
+            postId: "s\(target)", postCreatedAt: feed.entries[min(target, feed.entries.count - 1)].createdAt,
+            pagesByPost: feed.pagesByPost, maxPageSize: feed.maxPageSize, headCursor: head.cursor,
+            headLastPost: head.posts.last?.id, cached: Set(cache.map(\.id)))
         goal.isCached = cache.contains { $0.id == goal.postId }
         var run = ReachRun(goal: goal, strategy: strategy)
         while let request = run.next() { run.record(request, answer: feed.answer(request)) }

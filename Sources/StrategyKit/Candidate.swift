@@ -24,8 +24,10 @@ public struct Candidate: Sendable, Equatable {
     /// One line saying why.
     public var explanation: String
 
-    public init(index: Int, confidence: Double, method: RestorationMethod, placement: Placement, strategy: String,
-                explanation: String) {
+    public init(
+        index: Int, confidence: Double, method: RestorationMethod, placement: Placement, strategy: String,
+        explanation: String
+    ) {
         self.index = index
         self.confidence = min(1, max(0, confidence))
         self.method = method

@@ -5,8 +5,10 @@
 /// stages (one level deeper), and returns its candidate with the position of its verdict, so
 /// that the composition can rewrite that verdict once it has decided.
 public enum CompositionStep {
-    public static func run(_ stage: any RestorationStage, _ request: RestorationRequest, trace: inout [StageVerdict], depth: Int,
-                           verdict: (Candidate?) -> String) -> (candidate: Candidate?, position: Int) {
+    public static func run(
+        _ stage: any RestorationStage, _ request: RestorationRequest, trace: inout [StageVerdict], depth: Int,
+        verdict: (Candidate?) -> String
+    ) -> (candidate: Candidate?, position: Int) {
         var nested: [StageVerdict] = []
         let candidate = stage.propose(request, trace: &nested, depth: depth + 1)
         let position = trace.count

@@ -16,7 +16,8 @@ public enum DirectionChoice: String, ParameterChoice {
 
     public static let parameter = Parameter<DirectionChoice>(
         "Direction",
-        help: "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
+        help:
+            "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
         default: .learned)
 
     /// The direction this choice gives when the reader's saves show `learned`.

@@ -69,8 +69,10 @@ public struct NetworkScenario: Sendable {
     public let parameters: [String: Double]
     public let expectedDelays: [Double?]
 
-    public init(name: String, failures: [FetchFailure], jitter: Double = 0.5, parameters: [String: Double] = [:],
-                expectedDelays: [Double?]) {
+    public init(
+        name: String, failures: [FetchFailure], jitter: Double = 0.5, parameters: [String: Double] = [:],
+        expectedDelays: [Double?]
+    ) {
         self.name = name
         self.failures = failures
         self.jitter = jitter

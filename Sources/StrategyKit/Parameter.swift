@@ -26,7 +26,7 @@ public struct Parameter<T: ParameterValue>: Sendable {
 
     /// A parameter with an optional inclusive range.
     public init(_ name: String, help: String, default value: T, range: ClosedRange<T>? = nil, inherits: String? = nil)
-        where T: Comparable {
+    where T: Comparable {
         var constraints: [(String, Value)] = []
         if let range {
             constraints = [("minimum", range.lowerBound.schemaValue), ("maximum", range.upperBound.schemaValue)]
@@ -38,7 +38,7 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// upper one (`maximum`, inclusive): every number a configuration gives must be one the
     /// code can hold.
     public init(_ name: String, help: String, default value: T, minimum: T? = nil, above: T? = nil, maximum: T? = nil, inherits: String? = nil)
-        where T: Comparable {
+    where T: Comparable {
         var constraints: [(String, Value)] = []
         if let minimum { constraints.append(("minimum", minimum.schemaValue)) }
         if let above { constraints.append(("exclusiveMinimum", above.schemaValue)) }
@@ -77,8 +77,9 @@ public struct Parameter<T: ParameterValue>: Sendable {
 
     /// This declaration without its type, as a strategy type lists it.
     public var declaration: ParameterDeclaration {
-        ParameterDeclaration(name: name, help: help, type: T.schemaType, allowedValues: T.allowedValues, constraints: constraints,
-                             defaultValue: isRequired ? nil : defaultValue.schemaValue, inherits: inherits)
+        ParameterDeclaration(
+            name: name, help: help, type: T.schemaType, allowedValues: T.allowedValues, constraints: constraints,
+            defaultValue: isRequired ? nil : defaultValue.schemaValue, inherits: inherits)
     }
 }
 

@@ -125,8 +125,10 @@ public struct ReachGoal: Sendable, Equatable {
     /// without a page having confirmed them since: the server may have deleted them too.
     public var unconfirmedStandIns: [String] = []
 
-    public init(postId: String, postCreatedAt: Date? = nil, pagesByPost: Bool, maxPageSize: Int, headCursor: String?,
-                headLastPost: String? = nil, cached: Set<String> = []) {
+    public init(
+        postId: String, postCreatedAt: Date? = nil, pagesByPost: Bool, maxPageSize: Int, headCursor: String?,
+        headLastPost: String? = nil, cached: Set<String> = []
+    ) {
         self.postId = postId
         self.headLastPost = headLastPost
         self.postCreatedAt = postCreatedAt
@@ -181,7 +183,8 @@ extension ReachGoal {
     /// and was not empty: it begins with the goal's post if the post exists.
     public func pageAfterPostAbove(in exchanges: [ReachExchange]) -> [Post]? {
         guard let above = postAbove(in: exchanges),
-              let page = exchanges.first(where: { $0.request.isPage(below: above) })?.answer.posts, !page.isEmpty else { return nil }
+            let page = exchanges.first(where: { $0.request.isPage(below: above) })?.answer.posts, !page.isEmpty
+        else { return nil }
         return page
     }
 
@@ -194,8 +197,10 @@ extension ReachGoal {
 
     /// Sets `direction` and `unconfirmedStandIns` for `snapshot`'s post: its recorded neighbours,
     /// in the order they stand in, that `cached` holds and `confirmed` does not.
-    public mutating func standIns(of snapshot: PositionSnapshot, direction: ReadingDirection, cached: Set<String>, confirmed: Set<String>,
-                                  depth: Int = 5) {
+    public mutating func standIns(
+        of snapshot: PositionSnapshot, direction: ReadingDirection, cached: Set<String>, confirmed: Set<String>,
+        depth: Int = 5
+    ) {
         self.direction = direction
         unconfirmedStandIns = direction.standInOrder(above: snapshot.neighbors.above, below: snapshot.neighbors.below, depth: depth)
             .map(\.id).filter { cached.contains($0) && !confirmed.contains($0) }

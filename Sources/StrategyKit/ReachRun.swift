@@ -75,7 +75,8 @@ public struct ReachRun: Sendable {
 
     public var outcome: Outcome {
         if goal.isCached, !goal.isGone(by: exchanges), failure == nil,
-           !goal.isLookupInconclusive(in: exchanges) || goal.isReached(by: exchanges) {
+            !goal.isLookupInconclusive(in: exchanges) || goal.isReached(by: exchanges)
+        {
             return requests == 0 ? .notTried : .reached
         }
         if goal.isReached(by: exchanges) { return .reached }
@@ -141,8 +142,10 @@ public struct ReachRun: Sendable {
 
     /// `merge(into:gapsBelow:)` with `pages` as this run's `pages` made them, for a caller that
     /// already has them.
-    public func merge(_ pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)], into cached: [Post],
-                      gapsBelow: Set<String>) -> (posts: [Post], gapsBelow: Set<String>, added: [String], removed: [String]) {
+    public func merge(
+        _ pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)], into cached: [Post],
+        gapsBelow: Set<String>
+    ) -> (posts: [Post], gapsBelow: Set<String>, added: [String], removed: [String]) {
         var posts = cached
         var gaps = gapsBelow
         var added: [String] = []

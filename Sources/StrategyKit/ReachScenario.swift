@@ -36,9 +36,11 @@ public struct ReachScenario: Sendable {
     /// The strategy's parameters.
     public let parameters: Value.Dictionary
 
-    public init(name: String, api: API, feedSize: Int = 1_000, headPage: Int = 40, target: Int, deleted: Bool = false,
-                cachedAround: Bool = false, algorithmic: Bool = false, lookupsConclusive: Bool = true, expected: ReachRun.Outcome,
-                maxRequests: Int, parameters: Value.Dictionary = [:]) {
+    public init(
+        name: String, api: API, feedSize: Int = 1_000, headPage: Int = 40, target: Int, deleted: Bool = false,
+        cachedAround: Bool = false, algorithmic: Bool = false, lookupsConclusive: Bool = true, expected: ReachRun.Outcome,
+        maxRequests: Int, parameters: Value.Dictionary = [:]
+    ) {
         self.cachedAround = cachedAround
         self.lookupsConclusive = lookupsConclusive
         self.algorithmic = algorithmic

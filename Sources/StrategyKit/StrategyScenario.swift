@@ -23,9 +23,12 @@ public struct StrategyScenario: Sendable {
     /// The explanation, word for word.
     public let expectedExplanation: String?
 
-    public init(name: String, timeline: Timeline, snapshot: PositionSnapshot?, direction: ReadingDirection? = nil,
-                findings: ReachFindings = ReachFindings(), parameters: Value.Dictionary = [:], expectedPostId: String?, expectedMethod: RestorationMethod? = nil, expectedConfidence: Double? = nil,
-                expectedPlacement: Placement? = nil, expectedExplanation: String? = nil) {
+    public init(
+        name: String, timeline: Timeline, snapshot: PositionSnapshot?, direction: ReadingDirection? = nil,
+        findings: ReachFindings = ReachFindings(), parameters: Value.Dictionary = [:], expectedPostId: String?,
+        expectedMethod: RestorationMethod? = nil, expectedConfidence: Double? = nil,
+        expectedPlacement: Placement? = nil, expectedExplanation: String? = nil
+    ) {
         self.name = name
         self.timeline = timeline
         self.snapshot = snapshot

@@ -81,10 +81,12 @@ public struct StrategyType: Sendable {
     public let make: @Sendable (StrategyOptions) throws -> BuiltStrategy
 
     /// A type whose parameters are declared with `Parameter`.
-    public init(name: String, kind: StrategyKind, summary: String, parameters: [ParameterDeclaration] = [], composes: StrategyKind? = nil,
-                scenarios: [StrategyScenario] = [], cacheScenarios: [CacheScenario] = [], networkScenarios: [NetworkScenario] = [],
-                mergeScenarios: [MergeScenario] = [], reachScenarios: [ReachScenario] = [],
-                make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
+    public init(
+        name: String, kind: StrategyKind, summary: String, parameters: [ParameterDeclaration] = [], composes: StrategyKind? = nil,
+        scenarios: [StrategyScenario] = [], cacheScenarios: [CacheScenario] = [], networkScenarios: [NetworkScenario] = [],
+        mergeScenarios: [MergeScenario] = [], reachScenarios: [ReachScenario] = [],
+        make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy
+    ) {
         var all = parameters
         if kind.isStage, kind != .positioning { all.append(StrategyWeight.parameter.declaration) }
         var pairs: [(String, Value)] = [
@@ -94,15 +96,18 @@ public struct StrategyType: Sendable {
         let required = all.filter(\.isRequired).map { Value.string($0.name) }
         if !required.isEmpty { pairs.append(("required", .array(required))) }
         let schema = Value.dictionary(pairs)
-        self.init(name: name, kind: kind, summary: summary, declarations: all, parameterSchema: schema, composes: composes,
-                  scenarios: scenarios, cacheScenarios: cacheScenarios, networkScenarios: networkScenarios,
-                  mergeScenarios: mergeScenarios, reachScenarios: reachScenarios, make: make)
+        self.init(
+            name: name, kind: kind, summary: summary, declarations: all, parameterSchema: schema, composes: composes,
+            scenarios: scenarios, cacheScenarios: cacheScenarios, networkScenarios: networkScenarios,
+            mergeScenarios: mergeScenarios, reachScenarios: reachScenarios, make: make)
     }
 
     /// A type described by a raw parameter schema (an object schema), as a plugin describes
     /// itself; `Weight` is added for restoration and fallback stages.
-    public init(name: String, kind: StrategyKind, summary: String, parameterSchema: Value, composes: StrategyKind? = nil,
-                scenarios: [StrategyScenario] = [], make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
+    public init(
+        name: String, kind: StrategyKind, summary: String, parameterSchema: Value, composes: StrategyKind? = nil,
+        scenarios: [StrategyScenario] = [], make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy
+    ) {
         var schema = parameterSchema
         if kind.isStage, kind != .positioning, var members = schema.dictionaryValue {
             var properties = members["properties"]?.value.dictionaryValue ?? [:]
@@ -110,14 +115,17 @@ public struct StrategyType: Sendable {
             members["properties"] = Value.Member(value: Value(.dictionary(properties)))
             schema = Value(.dictionary(members))
         }
-        self.init(name: name, kind: kind, summary: summary, declarations: [], parameterSchema: schema, composes: composes,
-                  scenarios: scenarios, cacheScenarios: [], networkScenarios: [], mergeScenarios: [], reachScenarios: [], make: make)
+        self.init(
+            name: name, kind: kind, summary: summary, declarations: [], parameterSchema: schema, composes: composes,
+            scenarios: scenarios, cacheScenarios: [], networkScenarios: [], mergeScenarios: [], reachScenarios: [], make: make)
     }
 
-    private init(name: String, kind: StrategyKind, summary: String, declarations: [ParameterDeclaration], parameterSchema: Value,
-                 composes: StrategyKind?, scenarios: [StrategyScenario], cacheScenarios: [CacheScenario],
-                 networkScenarios: [NetworkScenario], mergeScenarios: [MergeScenario], reachScenarios: [ReachScenario],
-                 make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy) {
+    private init(
+        name: String, kind: StrategyKind, summary: String, declarations: [ParameterDeclaration], parameterSchema: Value,
+        composes: StrategyKind?, scenarios: [StrategyScenario], cacheScenarios: [CacheScenario],
+        networkScenarios: [NetworkScenario], mergeScenarios: [MergeScenario], reachScenarios: [ReachScenario],
+        make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy
+    ) {
         self.name = name
         self.kind = kind
         self.summary = summary
@@ -167,8 +175,9 @@ public struct StrategyType: Sendable {
 /// strategy handles it.
 public enum StrategyWeight {
     /// `Weight`: a number ≥ 0, 1 by default.
-    public static let parameter = Parameter<Double>("Weight", help: "This stage's vote in a WeightedVote composition.", default: 1,
-                                                    minimum: 0, maximum: 1000)
+    public static let parameter = Parameter<Double>(
+        "Weight", help: "This stage's vote in a WeightedVote composition.", default: 1,
+        minimum: 0, maximum: 1000)
 }
 
 /// A strategy whose registered name comes from its type: `name` is `Self.type.name`.

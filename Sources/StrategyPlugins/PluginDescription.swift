@@ -56,8 +56,10 @@ struct PluginDescription {
             guard let id = post["id"]?.stringValue, let created = post["createdAt"]?.stringValue.flatMap(Timestamp.parse) else {
                 throw problem("describe: \(path).posts[\(number)] needs an \"id\" and an RFC 3339 \"createdAt\"")
             }
-            posts.append(Post(id: id, createdAt: created, author: post["author"]?.stringValue, text: post["text"]?.stringValue,
-                              height: post["height"]?.numberValue))
+            posts.append(
+                Post(
+                    id: id, createdAt: created, author: post["author"]?.stringValue, text: post["text"]?.stringValue,
+                    height: post["height"]?.numberValue))
         }
         var snapshot: PositionSnapshot?
         if let saved = entry["snapshot"], saved != .null {

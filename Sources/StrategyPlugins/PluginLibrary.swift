@@ -3,10 +3,11 @@ import Foundation
 import JSONText
 import StrategyKit
 import ValueTree
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A loaded plugin library: the five entry points of the C ABI, checked. It stays loaded for the
@@ -15,15 +16,21 @@ import Darwin
 final class PluginLibrary: @unchecked Sendable {
     typealias VersionFunction = @convention(c) () -> UInt32
     typealias DescribeFunction = @convention(c) () -> UnsafePointer<CChar>?
-    typealias MakeFunction = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int64) -> UnsafeMutableRawPointer?
-    typealias ProposeFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<timeline_plugin_request>?,
-                                                UnsafeMutablePointer<timeline_plugin_candidate>?) -> Int32
+    typealias MakeFunction =
+        @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int64) -> UnsafeMutableRawPointer?
+    typealias ProposeFunction =
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafePointer<timeline_plugin_request>?,
+            UnsafeMutablePointer<timeline_plugin_candidate>?
+        ) -> Int32
     typealias FreeFunction = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// The ABI version this engine loads.
     static let abiVersion = UInt32(TIMELINE_PLUGIN_ABI_VERSION)
-    static let symbols = ["timeline_plugin_abi_version", "timeline_plugin_describe", "timeline_plugin_make",
-                          "timeline_plugin_propose", "timeline_plugin_free"]
+    static let symbols = [
+        "timeline_plugin_abi_version", "timeline_plugin_describe", "timeline_plugin_make",
+        "timeline_plugin_propose", "timeline_plugin_free",
+    ]
 
     let path: String
     private let handle: UnsafeMutableRawPointer
@@ -77,7 +84,9 @@ final class PluginLibrary: @unchecked Sendable {
 
     /// The describe JSON, read.
     func description() throws(PluginError) -> Value {
-        guard let text = PluginWatchdog.watch(path, "timeline_plugin_describe", describe) else { throw PluginError(path: path, "timeline_plugin_describe returned NULL") }
+        guard let text = PluginWatchdog.watch(path, "timeline_plugin_describe", describe) else {
+            throw PluginError(path: path, "timeline_plugin_describe returned NULL")
+        }
         do {
             return try JSONReader().read(Data(String(cString: text).utf8))
         } catch {

@@ -30,7 +30,10 @@ public enum PluginLoader {
                 let check = StrategyCheck(registry: result)
                 for type in types {
                     if let failed = check.run(type).first(where: { $0.failure != nil }) {
-                        throw PluginError(path: path, "\(type.name) fails its check \(Value.quote(failed.check)): \(failed.failure!) (engine strategies check --plugin \(path) shows every check)")
+                        throw PluginError(
+                            path: path,
+                            "\(type.name) fails its check \(Value.quote(failed.check)): \(failed.failure!) (engine strategies check --plugin \(path) shows every check)"
+                        )
                     }
                 }
             } catch {

@@ -13,7 +13,8 @@ struct PluginStage: RestorationStage {
     func propose(_ request: RestorationRequest, trace: inout [StageVerdict], depth: Int) -> Candidate? {
         let view = PluginTimelineView.of(request.index)
         var timeline = view.timeline
-        let methodCapacity = 64, explanationCapacity = 512
+        let methodCapacity = 64
+        let explanationCapacity = 512
         var method = [CChar](repeating: 0, count: methodCapacity)
         var explanation = [CChar](repeating: 0, count: explanationCapacity)
         var raw = timeline_plugin_candidate()
@@ -37,10 +38,12 @@ struct PluginStage: RestorationStage {
         let methodName = CText.string(method)
         let explanationText = CText.string(explanation)
         guard raw.index >= 0, raw.index < Int64(request.index.count), raw.confidence.isFinite,
-              let placement = Self.placement(raw.placement, offset: raw.content_offset) else { return nil }
-        return Candidate(index: Int(raw.index), confidence: raw.confidence,
-                         method: methodName.isEmpty ? .named(name) : RestorationMethod(rawValue: methodName), placement: placement,
-                         strategy: name, explanation: explanationText)
+            let placement = Self.placement(raw.placement, offset: raw.content_offset)
+        else { return nil }
+        return Candidate(
+            index: Int(raw.index), confidence: raw.confidence,
+            method: methodName.isEmpty ? .named(name) : RestorationMethod(rawValue: methodName), placement: placement,
+            strategy: name, explanation: explanationText)
     }
 
     static func placement(_ code: Int32, offset: Double) -> Placement? {

@@ -30,8 +30,11 @@ final class PluginTimelineView: @unchecked Sendable {
     private struct Columns {
         var ids: (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>)?
         var authors: (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>)?
-        var numbers: (tops: UnsafeMutableBufferPointer<Double>, order: UnsafeMutableBufferPointer<Int32>,
-                      times: UnsafeMutableBufferPointer<Double>, heights: UnsafeMutableBufferPointer<Double>)?
+        var numbers:
+            (
+                tops: UnsafeMutableBufferPointer<Double>, order: UnsafeMutableBufferPointer<Int32>,
+                times: UnsafeMutableBufferPointer<Double>, heights: UnsafeMutableBufferPointer<Double>
+            )?
     }
 
     /// Below this many posts the columns are built one after the other: starting threads would
@@ -68,9 +71,12 @@ final class PluginTimelineView: @unchecked Sendable {
 
     /// Top edges, time order, creation times and heights, from the index's own arrays, without
     /// touching the posts.
-    private static func numbers(_ index: TimelineIndex) -> (UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Int32>,
-                                                             UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>) {
-        let tops = copy(index.topEdges), order = copy(index.timeOrder)
+    private static func numbers(_ index: TimelineIndex) -> (
+        UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Int32>,
+        UnsafeMutableBufferPointer<Double>, UnsafeMutableBufferPointer<Double>
+    ) {
+        let tops = copy(index.topEdges)
+        let order = copy(index.timeOrder)
         let count = index.count
         let times = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(1, count))
         index.timeOrderTimes.withUnsafeBufferPointer { sorted in
@@ -118,7 +124,9 @@ final class PluginTimelineView: @unchecked Sendable {
     /// `count` strings (nil counts as empty), `total` bytes in all, in one buffer, and
     /// `count + 1` offsets into it; each string is copied with one memcpy.
     @inline(__always)
-    private static func strings(count: Int, total: Int, _ string: (Int) -> String?) -> (UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>) {
+    private static func strings(count: Int, total: Int, _ string: (Int) -> String?) -> (
+        UnsafeMutableBufferPointer<CChar>, UnsafeMutableBufferPointer<Int64>
+    ) {
         let bytes = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(1, total))
         let offsets = UnsafeMutableBufferPointer<Int64>.allocate(capacity: count + 1)
         let raw = UnsafeMutableRawPointer(bytes.baseAddress!)

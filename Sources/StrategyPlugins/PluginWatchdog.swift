@@ -101,12 +101,15 @@ private final class WatchState: Sendable {
     /// The checker's loop, on its own thread: wakes ten times a deadline (at most every 100 ms).
     private func run() {
         while true {
-            let (limit, overruns, handler) = state.withLock { state -> (Double, [PluginWatchdog.Overrun], (@Sendable (PluginWatchdog.Overrun) -> Void)?) in
+            let (limit, overruns, handler) = state.withLock {
+                state -> (Double, [PluginWatchdog.Overrun], (@Sendable (PluginWatchdog.Overrun) -> Void)?) in
                 let limit = state.limit ?? 1
                 let now = DispatchTime.now()
                 var overruns: [PluginWatchdog.Overrun] = []
-                for (token, call) in state.calls where !state.reported.contains(token)
-                    && Double(now.uptimeNanoseconds &- call.started.uptimeNanoseconds) / 1e9 > limit {
+                for (token, call) in state.calls
+                where !state.reported.contains(token)
+                    && Double(now.uptimeNanoseconds &- call.started.uptimeNanoseconds) / 1e9 > limit
+                {
                     state.reported.insert(token)
                     overruns.append(PluginWatchdog.Overrun(path: call.path, call: call.call, limit: limit))
                 }

@@ -57,7 +57,8 @@ public struct ClockOffsets: Sendable, Hashable, CustomStringConvertible {
     /// bound raised by more than `marginMilliseconds` (a smaller rise cannot change an order).
     /// Each device keeps its greater bound. Nil when `learned` adds nothing that matters.
     public func raised(by learned: ClockOffsets) -> ClockOffsets? {
-        var result = self, raised = false
+        var result = self
+        var raised = false
         for entry in learned.entries {
             if let known = self[entry.device] {
                 guard entry.ahead > known else { continue }
@@ -85,9 +86,11 @@ public struct ClockOffsets: Sendable, Hashable, CustomStringConvertible {
 
     /// `later(a, b)` as whether it is `a` (nil: the bounds cannot tell), without copying either.
     public static func laterIsFirst(_ a: PositionRecord, _ b: PositionRecord) -> Bool? {
-        let lower = b.clocks[a.device], upper = a.clocks[b.device].map { 0 &- $0 }
+        let lower = b.clocks[a.device]
+        let upper = a.clocks[b.device].map { 0 &- $0 }
         guard lower != nil || upper != nil else { return nil }
-        let stampA = Int64(clamping: a.stamp.time.milliseconds), stampB = Int64(clamping: b.stamp.time.milliseconds)
+        let stampA = Int64(clamping: a.stamp.time.milliseconds)
+        let stampB = Int64(clamping: b.stamp.time.milliseconds)
         // b is later when even a's latest possible true time (its stamp minus the lower bound) is before b.
         if let lower, stampB &- (stampA &- lower) > marginMilliseconds { return false }
         // a is later when even a's earliest possible true time (its stamp minus the upper bound) is after b.
@@ -107,14 +110,15 @@ extension ClockOffsets {
     /// writes (`laterIsFirst`), their stamps corrected by this estimate are a better guess than
     /// the stamps as a wrong clock wrote them: a device an hour fast is an hour fast in its stamps.
     public static func wrongClockLead(of a: PositionRecord, over b: PositionRecord) -> Int64? {
-        let lower = b.clocks[a.device], upper = a.clocks[b.device].map { 0 &- $0 }
+        let lower = b.clocks[a.device]
+        let upper = a.clocks[b.device].map { 0 &- $0 }
         let wrong = wrongClockMilliseconds
         switch (lower, upper) {
-        case let (lower?, upper?):
+        case (let lower?, let upper?):
             guard lower >= wrong || upper <= 0 &- wrong else { return nil }
             return lower / 2 &+ upper / 2
-        case let (lower?, nil): return lower.magnitude >= wrong.magnitude ? lower : nil
-        case let (nil, upper?): return upper.magnitude >= wrong.magnitude ? upper : nil
+        case (let lower?, nil): return lower.magnitude >= wrong.magnitude ? lower : nil
+        case (nil, let upper?): return upper.magnitude >= wrong.magnitude ? upper : nil
         case (nil, nil): return nil
         }
     }
@@ -184,8 +188,9 @@ public struct ClockEstimates: Sendable, Equatable {
     }
 
     public static func == (lhs: ClockEstimates, rhs: ClockEstimates) -> Bool {
-        lhs.bounds.count == rhs.bounds.count && lhs.bounds.allSatisfy { key, value in
-            rhs.bounds[key].map { $0.ahead == value.ahead && $0.at == value.at } ?? false
-        }
+        lhs.bounds.count == rhs.bounds.count
+            && lhs.bounds.allSatisfy { key, value in
+                rhs.bounds[key].map { $0.ahead == value.ahead && $0.at == value.at } ?? false
+            }
     }
 }

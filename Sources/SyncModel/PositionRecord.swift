@@ -121,15 +121,19 @@ public struct PositionRecord: Sendable, Equatable {
         set { parts = parts.with { $0.clocksRevision = newValue } }
     }
 
-    public init(key: RegisterKey, stamp: RegisterStamp, sequence: UInt64? = nil, context: VersionVector = .empty, savedAt: Date,
-                snapshot: PositionSnapshot?, epoch: RegisterStamp, progress: Progress?, visit: Visit? = nil, moves: Moves = .none,
-                clocks: ClockOffsets = .empty, clocksRevision: UInt64 = 0) {
+    public init(
+        key: RegisterKey, stamp: RegisterStamp, sequence: UInt64? = nil, context: VersionVector = .empty, savedAt: Date,
+        snapshot: PositionSnapshot?, epoch: RegisterStamp, progress: Progress?, visit: Visit? = nil, moves: Moves = .none,
+        clocks: ClockOffsets = .empty, clocksRevision: UInt64 = 0
+    ) {
         self.key = key
         self.stamp = stamp
         self.sequence = sequence ?? Self.legacySequence(of: stamp)
-        parts = Parts(Parts.Fields(context: context.removing(stamp.device), savedAt: savedAt, snapshot: snapshot, epoch: epoch,
-                                   progress: snapshot == nil ? nil : progress, visit: visit, moves: moves, clocks: clocks,
-                                   clocksRevision: clocksRevision))
+        parts = Parts(
+            Parts.Fields(
+                context: context.removing(stamp.device), savedAt: savedAt, snapshot: snapshot, epoch: epoch,
+                progress: snapshot == nil ? nil : progress, visit: visit, moves: moves, clocks: clocks,
+                clocksRevision: clocksRevision))
     }
 
     /// The number a write without one (version 1 of the wire format, or a store from before
@@ -144,7 +148,8 @@ public struct PositionRecord: Sendable, Equatable {
     public var isTombstone: Bool { parts.snapshot == nil }
 
     public static func == (lhs: PositionRecord, rhs: PositionRecord) -> Bool {
-        lhs.key == rhs.key && lhs.stamp == rhs.stamp && lhs.sequence == rhs.sequence && (lhs.parts === rhs.parts || lhs.parts.fields == rhs.parts.fields)
+        lhs.key == rhs.key && lhs.stamp == rhs.stamp && lhs.sequence == rhs.sequence
+            && (lhs.parts === rhs.parts || lhs.parts.fields == rhs.parts.fields)
     }
     /// A tombstone or an explicit move backwards.
     public var isReset: Bool { epoch == stamp }

@@ -32,7 +32,8 @@ public struct Register: Sendable, Equatable {
     /// the heads changed.
     @discardableResult
     public mutating func insert(_ record: PositionRecord) -> Bool {
-        var low = 0, high = heads.count
+        var low = 0
+        var high = heads.count
         while low < high {
             let middle = (low + high) / 2
             if VersionVector.precedes(heads[middle].device, record.device) { low = middle + 1 } else { high = middle }
@@ -137,9 +138,11 @@ public struct Register: Sendable, Equatable {
     /// reading, and counts neither way). `stamp` and `sequence` come from the device's clock
     /// and counter, `clocks` from its `ClockEstimates`. The one rule of local writes, for the
     /// store and for replay alike.
-    public func localWrite(_ snapshot: PositionSnapshot?, key: RegisterKey, stamp: RegisterStamp, sequence: UInt64, savedAt: Date,
-                           explicit: Bool = false, ordered: Bool = true, visit: PositionRecord.Visit? = nil,
-                           clocks: ClockOffsets = .empty) -> PositionRecord {
+    public func localWrite(
+        _ snapshot: PositionSnapshot?, key: RegisterKey, stamp: RegisterStamp, sequence: UInt64, savedAt: Date,
+        explicit: Bool = false, ordered: Bool = true, visit: PositionRecord.Visit? = nil,
+        clocks: ClockOffsets = .empty
+    ) -> PositionRecord {
         let own = head(of: stamp.device)
         let reset = snapshot == nil || explicit
         let progress = snapshot.flatMap { snapshot in
@@ -149,9 +152,10 @@ public struct Register: Sendable, Equatable {
         if !reset, let progress, let previous = own?.progress, previous != progress {
             if progress < previous { moves.older += 1 } else { moves.newer += 1 }
         }
-        return PositionRecord(key: key, stamp: stamp, sequence: sequence, context: seen.removing(stamp.device), savedAt: savedAt,
-                              snapshot: snapshot, epoch: reset ? stamp : epoch, progress: progress, visit: visit, moves: moves,
-                              clocks: clocks)
+        return PositionRecord(
+            key: key, stamp: stamp, sequence: sequence, context: seen.removing(stamp.device), savedAt: savedAt,
+            snapshot: snapshot, epoch: reset ? stamp : epoch, progress: progress, visit: visit, moves: moves,
+            clocks: clocks)
     }
 }
 

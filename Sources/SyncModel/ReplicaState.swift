@@ -32,9 +32,12 @@ public struct ReplicaState: Sendable, Equatable {
     /// (`Register.clocksRepublished`). Returns the registers whose heads changed and the heads
     /// published again.
     @discardableResult
-    public mutating func receive<S: Sequence>(_ records: S, on device: String, clock: inout HybridClock, estimates: inout ClockEstimates,
-                                              wall: UInt64, maxClockOffset: UInt64?)
-        -> (changed: Set<RegisterKey>, republished: [PositionRecord]) where S.Element == PositionRecord {
+    public mutating func receive<S: Sequence>(
+        _ records: S, on device: String, clock: inout HybridClock, estimates: inout ClockEstimates,
+        wall: UInt64, maxClockOffset: UInt64?
+    )
+        -> (changed: Set<RegisterKey>, republished: [PositionRecord]) where S.Element == PositionRecord
+    {
         let before = estimates
         var changed = Set<RegisterKey>()
         for record in records {

@@ -72,9 +72,11 @@ public struct ChangeWatch: Sendable {
     /// Notes what the stream met (a failure, a reconnection).
     public var log: @Sendable (_ message: String) -> Void
 
-    public init(device: String, sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) },
-                retryDelay: @escaping @Sendable (Int) -> Double = { min(60, Double(1 << min($0, 6))) },
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(
+        device: String, sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) },
+        retryDelay: @escaping @Sendable (Int) -> Double = { min(60, Double(1 << min($0, 6))) },
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.device = device
         self.sleep = sleep
         self.retryDelay = retryDelay
@@ -83,8 +85,10 @@ public struct ChangeWatch: Sendable {
 
     /// A stream that calls `pull` every `interval` seconds (the first at once), yielding what
     /// it brings; after a failure it waits `retryDelay` instead, and logs the failure.
-    public static func polling(every interval: Double, _ watch: ChangeWatch,
-                               _ pull: @escaping @Sendable () async throws(SyncTransportError) -> SyncPull) -> AsyncStream<SyncPull> {
+    public static func polling(
+        every interval: Double, _ watch: ChangeWatch,
+        _ pull: @escaping @Sendable () async throws(SyncTransportError) -> SyncPull
+    ) -> AsyncStream<SyncPull> {
         repeating(watch, next: { try await watch.sleep(interval) }, pull)
     }
 
@@ -92,9 +96,11 @@ public struct ChangeWatch: Sendable {
     /// waits with `next` before calling it again; after a failure it logs it and waits
     /// `retryDelay` instead. It ends when it is no longer read or a wait throws (cancelled);
     /// `onTermination` then releases what the transport set up for it.
-    public static func repeating(_ watch: ChangeWatch, next: @escaping @Sendable () async throws -> Void,
-                                 onTermination: @escaping @Sendable () -> Void = {},
-                                 _ pull: @escaping @Sendable () async throws(SyncTransportError) -> SyncPull) -> AsyncStream<SyncPull> {
+    public static func repeating(
+        _ watch: ChangeWatch, next: @escaping @Sendable () async throws -> Void,
+        onTermination: @escaping @Sendable () -> Void = {},
+        _ pull: @escaping @Sendable () async throws(SyncTransportError) -> SyncPull
+    ) -> AsyncStream<SyncPull> {
         AsyncStream { continuation in
             let task = Task {
                 var failures = 0

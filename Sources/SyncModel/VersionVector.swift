@@ -36,7 +36,8 @@ public struct VersionVector: Sendable, Hashable, CustomStringConvertible {
     /// Raises `device`'s entry to `sequence` if it is lower.
     public mutating func raise(_ device: String, to sequence: UInt64) {
         guard sequence > 0 else { return }
-        var low = 0, high = entries.count
+        var low = 0
+        var high = entries.count
         while low < high {
             let middle = (low + high) / 2
             if Self.precedes(entries[middle].device, device) { low = middle + 1 } else { high = middle }

@@ -82,8 +82,14 @@ public enum SyncWireCoding {
         }
         if record.clocksRevision > 0 { pairs.append(("clocksRevision", Value(.integer(IntegerValue(record.clocksRevision))))) }
         if record.moves != .none {
-            pairs.append(("moves", .dictionary([("older", .integer(record.moves.older)),
-                                                ("newer", .integer(record.moves.newer))])))
+            pairs.append(
+                (
+                    "moves",
+                    .dictionary([
+                        ("older", .integer(record.moves.older)),
+                        ("newer", .integer(record.moves.newer)),
+                    ])
+                ))
         }
         pairs.append(("position", record.snapshot.map(SnapshotCoding.value(of:)) ?? .null))
         return .dictionary(pairs)
@@ -132,7 +138,8 @@ public enum SyncWireCoding {
         guard root["format"]?.stringValue == format else { throw DecodingError("\"format\" must be \"\(format)\"") }
         guard let version = root["version"]?.numberValue else { throw DecodingError("\"version\" must be a number") }
         guard let readVersion = Self.readableVersions.first(where: { Double($0) == version }) else {
-            throw DecodingError("""
+            throw DecodingError(
+                """
                 version \(root["version"]!.description) is not supported; this engine reads versions \(readableVersions.lowerBound) \
                 to \(readableVersions.upperBound)
                 """)
@@ -205,7 +212,8 @@ public enum SyncWireCoding {
         var visit: PositionRecord.Visit?
         if let written = entry["visit"], written != .null {
             guard let seconds = written["seconds"]?.numberValue, seconds.isFinite, seconds >= 0,
-                  let posts = written["posts"]?.integerValue?.intValue, posts >= 0 else {
+                let posts = written["posts"]?.integerValue?.intValue, posts >= 0
+            else {
                 throw DecodingError("\(path).visit must have a non-negative number seconds and a non-negative integer posts")
             }
             visit = PositionRecord.Visit(seconds: seconds, posts: posts)
@@ -213,7 +221,8 @@ public enum SyncWireCoding {
         var moves = PositionRecord.Moves.none
         if let written = entry["moves"], written != .null {
             guard let olderCount = written["older"]?.integerValue?.intValue, olderCount >= 0,
-                  let newerCount = written["newer"]?.integerValue?.intValue, newerCount >= 0 else {
+                let newerCount = written["newer"]?.integerValue?.intValue, newerCount >= 0
+            else {
                 throw DecodingError("\(path).moves must have non-negative integers older and newer")
             }
             moves = PositionRecord.Moves(older: olderCount, newer: newerCount)
@@ -235,14 +244,15 @@ public enum SyncWireCoding {
             guard let value = written.integerValue?.uint64Value else { throw DecodingError("\(path).clocksRevision must be a non-negative integer") }
             clocksRevision = value
         }
-        return PositionRecord(key: key, stamp: stamp, sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
-                              progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision)
+        return PositionRecord(
+            key: key, stamp: stamp, sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
+            progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision)
     }
 
     private static func string(_ value: Value, _ key: String, at path: String) throws(DecodingError) -> String {
-        let where_ = path.isEmpty ? key : "\(path).\(key)"
-        guard let text = value[key]?.stringValue else { throw DecodingError("\(where_) must be a string") }
-        if let problem = SyncLimits.nameProblem(text, where_) { throw DecodingError(problem) }
+        let field = path.isEmpty ? key : "\(path).\(key)"
+        guard let text = value[key]?.stringValue else { throw DecodingError("\(field) must be a string") }
+        if let problem = SyncLimits.nameProblem(text, field) { throw DecodingError(problem) }
         return text
     }
 

@@ -84,12 +84,24 @@ enum SyncWireScanner {
     private static func record(_ scanner: inout JSONScanner) throws -> PositionRecord {
         try scanner.beginObject()
         var seen = FieldSet()
-        var account: String?, timeline: String?, device: String?, time: HybridTimestamp?, sequence: UInt64?, savedAt: Date?
-        var epoch: RegisterStamp?, progress: PositionRecord.Progress?, visit: PositionRecord.Visit?
-        var context = VersionVector(), moves = PositionRecord.Moves.none, clocks = ClockOffsets(), clocksRevision: UInt64 = 0
+        var account: String?
+        var timeline: String?
+        var device: String?
+        var time: HybridTimestamp?
+        var sequence: UInt64?
+        var savedAt: Date?
+        var epoch: RegisterStamp?
+        var progress: PositionRecord.Progress?
+        var visit: PositionRecord.Visit?
+        var context = VersionVector()
+        var moves = PositionRecord.Moves.none
+        var clocks = ClockOffsets()
+        var clocksRevision: UInt64 = 0
         var snapshot: PositionSnapshot?
-        let fields: [StaticString] = ["account", "timeline", "hlc", "device", "seq", "context", "savedAt", "epoch", "progress", "visit",
-                                      "moves", "clocks", "position", "clocksRevision"]
+        let fields: [StaticString] = [
+            "account", "timeline", "hlc", "device", "seq", "context", "savedAt", "epoch", "progress", "visit",
+            "moves", "clocks", "position", "clocksRevision",
+        ]
         while let key = try scanner.nextKey() {
             switch try seen.take(key, fields) {
             case 0: account = try name(&scanner)
@@ -111,14 +123,16 @@ enum SyncWireScanner {
             case 7: epoch = try registerStamp(&scanner)
             case 8:
                 if scanner.null() { break }
-                var createdAt = 0.0, postId = ""
+                var createdAt = 0.0
+                var postId = ""
                 try members(&scanner, ["createdAt", "postId"]) { index, scanner in
                     if index == 0 { createdAt = try finite(&scanner) } else { postId = try self.postId(&scanner) }
                 }
                 progress = PositionRecord.Progress(createdAt: createdAt, postId: postId)
             case 9:
                 if scanner.null() { break }
-                var seconds = 0.0, posts = 0
+                var seconds = 0.0
+                var posts = 0
                 try members(&scanner, ["seconds", "posts"]) { index, scanner in
                     if index == 0 {
                         seconds = try finite(&scanner)
@@ -130,7 +144,8 @@ enum SyncWireScanner {
                 visit = PositionRecord.Visit(seconds: seconds, posts: posts)
             case 10:
                 if scanner.null() { break }
-                var older = 0, newer = 0
+                var older = 0
+                var newer = 0
                 try members(&scanner, ["older", "newer"]) { index, scanner in
                     if index == 0 { older = try count(&scanner) } else { newer = try count(&scanner) }
                 }
@@ -151,14 +166,16 @@ enum SyncWireScanner {
             }
         }
         guard let account, let timeline, let device, let time, let sequence, let savedAt, let epoch, seen.has(12) else { throw NotPlain() }
-        return PositionRecord(key: RegisterKey(account: account, timeline: timeline), stamp: RegisterStamp(time: time, device: device),
-                              sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
-                              progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision)
+        return PositionRecord(
+            key: RegisterKey(account: account, timeline: timeline), stamp: RegisterStamp(time: time, device: device),
+            sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
+            progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision)
     }
 
     /// `{"hlc": …, "device": …}`; the device of a register never reset is empty.
     private static func registerStamp(_ scanner: inout JSONScanner) throws -> RegisterStamp {
-        var time = HybridTimestamp(rawValue: 0), device = ""
+        var time = HybridTimestamp(rawValue: 0)
+        var device = ""
         try members(&scanner, ["hlc", "device"]) { index, scanner in
             if index == 0 {
                 time = try timestamp(&scanner)
@@ -174,12 +191,23 @@ enum SyncWireScanner {
     /// A position, under the names `SnapshotCoding` reads, each of its type and within its limits.
     private static func snapshot(_ scanner: inout JSONScanner) throws -> PositionSnapshot {
         var parts = FieldSet()
-        var postId: String?, created: Date?, saved: Date?, text: String?, author: String?, deviceId: String?
-        var viewportY = 0.0, contentOffset = 0.0, viewportHeight: Double?, index: Int?, timelineCount: Int?
+        var postId: String?
+        var created: Date?
+        var saved: Date?
+        var text: String?
+        var author: String?
+        var deviceId: String?
+        var viewportY = 0.0
+        var contentOffset = 0.0
+        var viewportHeight: Double?
+        var index: Int?
+        var timelineCount: Int?
         var neighbors = PositionSnapshot.Neighbors()
         try scanner.beginObject()
-        let fields: [StaticString] = ["postId", "postCreatedAt", "viewportY", "contentOffset", "viewportHeight", "index", "timelineCount",
-                                      "neighbors", "text", "author", "savedAt", "deviceId"]
+        let fields: [StaticString] = [
+            "postId", "postCreatedAt", "viewportY", "contentOffset", "viewportHeight", "index", "timelineCount",
+            "neighbors", "text", "author", "savedAt", "deviceId",
+        ]
         while let key = try scanner.nextKey() {
             switch try parts.take(key, fields) {
             case 0: postId = try self.postId(&scanner)
@@ -206,9 +234,10 @@ enum SyncWireScanner {
             }
         }
         guard let postId else { throw NotPlain() }
-        return PositionSnapshot(postId: postId, postCreatedAt: created, viewportY: viewportY, contentOffset: contentOffset,
-                                viewportHeight: viewportHeight, index: index, timelineCount: timelineCount, neighbors: neighbors,
-                                text: text, author: author, savedAt: saved, deviceId: deviceId)
+        return PositionSnapshot(
+            postId: postId, postCreatedAt: created, viewportY: viewportY, contentOffset: contentOffset,
+            viewportHeight: viewportHeight, index: index, timelineCount: timelineCount, neighbors: neighbors,
+            text: text, author: author, savedAt: saved, deviceId: deviceId)
     }
 
     // MARK: Values
@@ -230,8 +259,10 @@ enum SyncWireScanner {
 
     /// An object of the members `names`, each at most once and each read by `read` with its
     /// index; with `all`, every one of them must be there.
-    private static func members(_ scanner: inout JSONScanner, _ names: [StaticString], all: Bool = true,
-                                _ read: (Int, inout JSONScanner) throws -> Void) throws {
+    private static func members(
+        _ scanner: inout JSONScanner, _ names: [StaticString], all: Bool = true,
+        _ read: (Int, inout JSONScanner) throws -> Void
+    ) throws {
         var seen = FieldSet()
         try scanner.beginObject()
         while let key = try scanner.nextKey() { try read(try seen.take(key, names), &scanner) }
@@ -293,7 +324,8 @@ enum SyncWireScanner {
         while let key = try scanner.nextKey() {
             // Beyond the limit, the value tree's reading says why, at the write's path.
             guard pairs.count < SyncLimits.maximumDevicesPerWrite, let name = String(validating: key, as: UTF8.self),
-                  SyncLimits.nameProblem(name, "") == nil, names.insert(name).inserted else { throw NotPlain() }
+                SyncLimits.nameProblem(name, "") == nil, names.insert(name).inserted
+            else { throw NotPlain() }
             guard let value = try number(&scanner).integer else { throw NotPlain() }
             pairs.append((name, value))
         }

@@ -3,7 +3,8 @@ extension RandomAccessCollection where Index == Int {
     /// collection where every element that does comes after every element that does not;
     /// `endIndex` when none does.
     package func partitionPoint(where isInSecondPart: (Element) -> Bool) -> Int {
-        var low = startIndex, high = endIndex
+        var low = startIndex
+        var high = endIndex
         while low < high {
             let middle = low + (high - low) / 2
             if isInSecondPart(self[middle]) { high = middle } else { low = middle + 1 }

@@ -33,10 +33,12 @@ public struct PositionSnapshot: Sendable, Equatable {
     public var savedAt: Date?
     public var deviceId: String?
 
-    public init(postId: String, postCreatedAt: Date? = nil, viewportY: Double = 0, contentOffset: Double = 0,
-                viewportHeight: Double? = nil, index: Int? = nil, timelineCount: Int? = nil,
-                neighbors: Neighbors = Neighbors(), text: String? = nil, author: String? = nil, savedAt: Date? = nil,
-                deviceId: String? = nil) {
+    public init(
+        postId: String, postCreatedAt: Date? = nil, viewportY: Double = 0, contentOffset: Double = 0,
+        viewportHeight: Double? = nil, index: Int? = nil, timelineCount: Int? = nil,
+        neighbors: Neighbors = Neighbors(), text: String? = nil, author: String? = nil, savedAt: Date? = nil,
+        deviceId: String? = nil
+    ) {
         self.postId = postId
         self.postCreatedAt = postCreatedAt
         self.viewportY = viewportY

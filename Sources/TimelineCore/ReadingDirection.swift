@@ -47,7 +47,8 @@ public enum ReadingDirection: String, Sendable, CaseIterable {
     /// post): `older` when more of its steps went to older posts by creation time, `newer` when
     /// more went to newer ones, nil while they are even or the history has no times.
     public static func learned(fromHistory history: [PositionSnapshot]) -> ReadingDirection? {
-        var older = 0, newer = 0
+        var older = 0
+        var newer = 0
         for (later, earlier) in zip(history, history.dropFirst()) {
             guard let a = later.postCreatedAt, let b = earlier.postCreatedAt, a != b else { continue }
             if a < b { older += 1 } else { newer += 1 }

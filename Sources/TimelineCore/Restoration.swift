@@ -49,8 +49,10 @@ public struct Restoration: Sendable, Equatable {
     /// One line saying why.
     public var explanation: String
 
-    public init(postId: String, index: Int, contentOffset: Double, viewportY: Double, method: RestorationMethod,
-                strategy: String, confidence: Double, explanation: String) {
+    public init(
+        postId: String, index: Int, contentOffset: Double, viewportY: Double, method: RestorationMethod,
+        strategy: String, confidence: Double, explanation: String
+    ) {
         self.postId = postId
         self.index = index
         self.contentOffset = contentOffset

@@ -20,8 +20,10 @@ public final class TimelineLookups: @unchecked Sendable {
     package let idSlots: UnsafeBufferPointer<Int32>
     private let release: () -> Void
 
-    package init(order: UnsafeBufferPointer<Int32>, times: UnsafeBufferPointer<Double>, idSlots: UnsafeBufferPointer<Int32>,
-         release: @escaping () -> Void) {
+    package init(
+        order: UnsafeBufferPointer<Int32>, times: UnsafeBufferPointer<Double>, idSlots: UnsafeBufferPointer<Int32>,
+        release: @escaping () -> Void
+    ) {
         self.order = order
         self.times = times
         self.idSlots = idSlots
@@ -36,8 +38,9 @@ public final class TimelineLookups: @unchecked Sendable {
         let owned = OwnedBuffers()
         owned.adopt(order)
         owned.adopt(sortedTimes)
-        return TimelineLookups(order: UnsafeBufferPointer(order), times: UnsafeBufferPointer(sortedTimes), idSlots: UnsafeBufferPointer(start: nil, count: 0),
-                               release: { owned.free() })
+        return TimelineLookups(
+            order: UnsafeBufferPointer(order), times: UnsafeBufferPointer(sortedTimes), idSlots: UnsafeBufferPointer(start: nil, count: 0),
+            release: { owned.free() })
     }
 
     /// The display index of `id` in `posts` by the id table: nil when the table has none.
@@ -90,8 +93,11 @@ public final class TimelineLookups: @unchecked Sendable {
         var varying: UInt64 = 0
         for key in keys { varying |= key ^ keys[0] }
         if count > 1 {
-            var scratchKeys = [UInt64](repeating: 0, count: count), scratchOrder = [Int32](repeating: 0, count: count)
-            let digitBits = 11, radix = 1 << digitBits, mask = UInt64(radix - 1)
+            var scratchKeys = [UInt64](repeating: 0, count: count)
+            var scratchOrder = [Int32](repeating: 0, count: count)
+            let digitBits = 11
+            let radix = 1 << digitBits
+            let mask = UInt64(radix - 1)
             var counts = [Int](repeating: 0, count: radix)
             var shift = 0
             while shift < 64 {

@@ -145,7 +145,8 @@ public struct TimelineMerge: Sendable, Equatable {
         block += merged
         // (A request that names one post as both, `max_id=X&min_id=X`, places it once.)
         if coverage == .window || coverage == .head, let below = anchors.below, let index = cachedIndex[below], !seen.contains(below),
-           below != anchors.above || coverage != .window {
+            below != anchors.above || coverage != .window
+        {
             block.append(cached[index])
         }
         let blockIds = Set(block.map(\.id))

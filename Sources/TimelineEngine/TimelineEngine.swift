@@ -14,15 +14,15 @@
 @_exported import PositionSync
 @_exported import PositionTracking
 @_exported import PropertyList
-@_exported import SessionFormat
 @_exported import RestorationEngine
+@_exported import SessionFormat
 @_exported import StrategyKit
 @_exported import SyncModel
 @_exported import SyncWire
 @_exported import TimelineCore
-@_exported import TimelineSearch
 @_exported import TimelineFormats
 @_exported import TimelineLoading
 @_exported import TimelineLogging
+@_exported import TimelineSearch
 @_exported import TimelineStore
 @_exported import ValueTree

@@ -11,8 +11,9 @@ import TimelineCore
 import TimelineLoading
 import TimelineLogging
 import TimelineStore
+
 #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-import URLSessionHTTP
+    import URLSessionHTTP
 #endif
 
 /// The engine an app holds: it observes scrolling and the app's lifecycle, keeps the position
@@ -76,12 +77,14 @@ public final class TimelineEngine: Sendable {
     /// `logRouting` is the routing a reload sets from the new configuration's `Debug` and
     /// `Logging` sections, when it follows a configuration: the process's, which
     /// `TimelineLogging.bootstrap(configuration:)` sets up.
-    public init(configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
-                deviceId: String? = nil, store: TimelineStore? = nil, scope: StoreScope = StoreScope(),
-                clock: @escaping @Sendable () -> Date = { Date() }, logRouting: LogRouting = TimelineLogging.routing) throws(PipelineError) {
+    public init(
+        configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
+        deviceId: String? = nil, store: TimelineStore? = nil, scope: StoreScope = StoreScope(),
+        clock: @escaping @Sendable () -> Date = { Date() }, logRouting: LogRouting = TimelineLogging.routing
+    ) throws(PipelineError) {
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
-        HTTPExchanges.bootstrapIfNeeded(URLSessionExchange())
+            // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
+            HTTPExchanges.bootstrapIfNeeded(URLSessionExchange())
         #endif
         self.registry = registry
         self.logRouting = logRouting
@@ -99,8 +102,10 @@ public final class TimelineEngine: Sendable {
                 storeError = error
             }
         }
-        state = Locked(State(configuration: configuration, pipeline: pipeline, tracker: tracker, policy: ResumePolicy(configuration: configuration),
-                             storeError: storeError, coordinator: sync.coordinator, device: sync.device))
+        state = Locked(
+            State(
+                configuration: configuration, pipeline: pipeline, tracker: tracker, policy: ResumePolicy(configuration: configuration),
+                storeError: storeError, coordinator: sync.coordinator, device: sync.device))
     }
 
     /// Dropping the engine stops its sync coordinator: it listens no longer, and its timers stop.
@@ -113,16 +118,21 @@ public final class TimelineEngine: Sendable {
     /// A sync coordinator for `configuration`, or nil when it keeps positions on this device
     /// or there is no store; with the device id the store gave, and the store's error, if it
     /// failed (sync then stays off). Throws when the merge policy or transport cannot be built.
-    private static func makeCoordinator(_ configuration: TimelineConfiguration, registry: StrategyRegistry, store: TimelineStore?,
-                                        device: String?, clock: @escaping @Sendable () -> Date) throws(PipelineError)
-        -> (coordinator: SyncCoordinator?, device: String?, error: StoreError?) {
+    private static func makeCoordinator(
+        _ configuration: TimelineConfiguration, registry: StrategyRegistry, store: TimelineStore?,
+        device: String?, clock: @escaping @Sendable () -> Date
+    ) throws(PipelineError)
+        -> (coordinator: SyncCoordinator?, device: String?, error: StoreError?)
+    {
         guard let store else { return (nil, device, nil) }
         do {
             let components = try SyncComponents(configuration: configuration, registry: registry)
             guard !components.isLocal else { return (nil, device, nil) }
             let id = try store.deviceId(override: device)
-            return (try SyncCoordinator(store: store, components: components, configuration: configuration, registry: registry, device: id, now: clock),
-                    id, nil)
+            return (
+                try SyncCoordinator(store: store, components: components, configuration: configuration, registry: registry, device: id, now: clock),
+                id, nil
+            )
         } catch let error as StoreError {
             return (nil, device, error)
         } catch let error as PipelineError {
@@ -133,7 +143,9 @@ public final class TimelineEngine: Sendable {
     }
 
     /// Saved snapshots, each with its place in the visit. Called with the lock held.
-    private func visits(of snapshots: [PositionSnapshot], in index: TimelineIndex?, tracker: PositionTracker) -> [(PositionSnapshot, PositionTracker.Visit?)] {
+    private func visits(of snapshots: [PositionSnapshot], in index: TimelineIndex?, tracker: PositionTracker) -> [(
+        PositionSnapshot, PositionTracker.Visit?
+    )] {
         snapshots.map { ($0, tracker.visit(of: $0, at: $0.savedAt ?? clock(), in: index)) }
     }
 
@@ -144,8 +156,9 @@ public final class TimelineEngine: Sendable {
         for (snapshot, visit) in snapshots {
             do throws(StoreError) {
                 if let sync {
-                    try store.savePosition(snapshot, scope: scope, device: sync.device, visit: visit.map { .init(seconds: $0.seconds, posts: $0.posts) },
-                                           at: snapshot.savedAt ?? clock())
+                    try store.savePosition(
+                        snapshot, scope: scope, device: sync.device, visit: visit.map { .init(seconds: $0.seconds, posts: $0.posts) },
+                        at: snapshot.savedAt ?? clock())
                     sync.localChange()
                 } else {
                     try store.saveSnapshot(snapshot, scope: scope)
@@ -237,7 +250,8 @@ public final class TimelineEngine: Sendable {
         do {
             try reload(configuration: loaded.configuration)
         } catch {
-            let failure = ConfigurationDiagnostic(severity: .error, kind: .schema, file: url.path, location: nil, path: nil, message: error.description)
+            let failure = ConfigurationDiagnostic(
+                severity: .error, kind: .schema, file: url.path, location: nil, path: nil, message: error.description)
             return ReloadOutcome(applied: false, diagnostics: loaded.diagnostics + [failure])
         }
         return ReloadOutcome(applied: true, diagnostics: loaded.diagnostics)
@@ -264,8 +278,9 @@ public final class TimelineEngine: Sendable {
     public func observeScroll(offset: Double, viewportHeight: Double, in index: TimelineIndex) {
         let now = clock()
         let saved = state.withLock { state in
-            let saved = visits(of: state.tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now), in: index,
-                               tracker: state.tracker)
+            let saved = visits(
+                of: state.tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now), in: index,
+                tracker: state.tracker)
             armSettleTimer(now: now, &state)
             return saved
         }
@@ -330,13 +345,15 @@ public final class TimelineEngine: Sendable {
         let close = resumeState.close(under: policy, at: now, hasHistory: snapshot != nil || !history.isEmpty)
         guard index.count > 0 else { return RestoreResult(restoration: nil, close: close, restoreSilently: false, suggestions: [], trace: []) }
         if close == .freshInstall || snapshot == nil {
-            return RestoreResult(restoration: ResumePolicy.top(of: index, because: "no saved position: the top of the timeline"),
-                                 close: close, restoreSilently: true, suggestions: [], trace: [])
+            return RestoreResult(
+                restoration: ResumePolicy.top(of: index, because: "no saved position: the top of the timeline"),
+                close: close, restoreSilently: true, suggestions: [], trace: [])
         }
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index, direction: start.direction))
         outcome.log(pipeline: pipeline, posts: index.count)
-        let suggestions = SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history,
-                                                          index: index, now: now, ownReplaced: start.source == .synced ? start.ownSnapshot : nil)
+        let suggestions = SuggestionBuilder().suggestions(
+            restoration: outcome.restoration, snapshot: snapshot, history: history,
+            index: index, now: now, ownReplaced: start.source == .synced ? start.ownSnapshot : nil)
         let restoration = policy.apply(outcome.restoration, after: close, in: index)
         if let restoration, let store {
             do {
@@ -349,8 +366,9 @@ public final class TimelineEngine: Sendable {
         // Restored silently, the app puts the reader there: a background before any scroll saves
         // that place, not the one before the restore.
         if silent, let restoration { placed(at: restoration.contentOffset, in: index) }
-        return RestoreResult(restoration: restoration, close: close, restoreSilently: silent,
-                             suggestions: silent ? [] : suggestions, trace: outcome.trace)
+        return RestoreResult(
+            restoration: restoration, close: close, restoreSilently: silent,
+            suggestions: silent ? [] : suggestions, trace: outcome.trace)
     }
 
     /// Tells the engine the app put the reader at `contentOffset` of `index` itself (a
@@ -389,8 +407,9 @@ public final class TimelineEngine: Sendable {
         }
         var removed = TimelineStore.MaintenanceReport()
         if let store {
-            removed = try store.performMaintenance(timelinePolicy: policies.timeline, historyPolicy: policies.history,
-                                                   readPostsPolicy: policies.readPosts, now: now)
+            removed = try store.performMaintenance(
+                timelinePolicy: policies.timeline, historyPolicy: policies.history,
+                readPostsPolicy: policies.readPosts, now: now)
         }
         return MaintenanceResult(removed: removed, historyTrimmed: trimmed, underMemoryPressure: policies.underMemoryPressure)
     }
@@ -399,17 +418,21 @@ public final class TimelineEngine: Sendable {
     /// network policy, request timeout, cache policy and pipeline. The cached timeline is
     /// handed to `onCached` before the refresh starts. Throws when the engine has no store or
     /// the store fails; a failing source is reported in the result.
-    public func loadTimeline(from source: TimelineSource, onCached: @Sendable (TimelineStore.CachedTimeline?) -> Void = { _ in },
-                             progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }) async throws -> CacheFirstLoader.Report {
+    public func loadTimeline(
+        from source: TimelineSource, onCached: @Sendable (TimelineStore.CachedTimeline?) -> Void = { _ in },
+        progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }
+    ) async throws -> CacheFirstLoader.Report {
         guard let store else { throw StoreError(path: "(none)", "the engine has no store; pass one to TimelineEngine(store:)") }
         let (configuration, pipeline) = state.withLock { ($0.configuration, $0.pipeline) }
         let builder = CachePolicyBuilder(registry: registry, configuration: configuration)
         let networkBuilder = NetworkPolicyBuilder(registry: registry, configuration: configuration)
-        let loader = CacheFirstLoader(store: store, scope: scope,
-                                      fetcher: SourceFetcher(policy: try networkBuilder.build(), requestTimeout: configuration.network.requestTimeout,
-                                                             fetchDeadline: configuration.network.fetchDeadline),
-                                      pipeline: pipeline, cachePolicy: try builder.timelineCache(), reach: try networkBuilder.reachStrategy(),
-                                      sync: sync.map { CacheFirstLoader.SyncView(policy: $0.components.policy, device: $0.device) }, now: clock)
+        let loader = CacheFirstLoader(
+            store: store, scope: scope,
+            fetcher: SourceFetcher(
+                policy: try networkBuilder.build(), requestTimeout: configuration.network.requestTimeout,
+                fetchDeadline: configuration.network.fetchDeadline),
+            pipeline: pipeline, cachePolicy: try builder.timelineCache(), reach: try networkBuilder.reachStrategy(),
+            sync: sync.map { CacheFirstLoader.SyncView(policy: $0.components.policy, device: $0.device) }, now: clock)
         return try await loader.load(from: source, onCached: onCached, progress: progress)
     }
 
@@ -450,7 +473,8 @@ public final class TimelineEngine: Sendable {
                 }
             }
         }
-        return SuggestionBuilder().suggestions(restoration: outcome.restoration, snapshot: snapshot, history: history, index: index, now: now,
-                                               otherDevices: others, ownReplaced: start.source == .synced ? start.ownSnapshot : nil)
+        return SuggestionBuilder().suggestions(
+            restoration: outcome.restoration, snapshot: snapshot, history: history, index: index, now: now,
+            otherDevices: others, ownReplaced: start.source == .synced ? start.ownSnapshot : nil)
     }
 }

@@ -53,10 +53,12 @@ public enum BlueskyTimeline {
         for view in views {
             guard let uri = view["uri"]?.stringValue else { throw TimelineFormatError("a post needs \"uri\"", at: view.location) }
             guard let timeText = view["record"]?["createdAt"]?.stringValue ?? view["indexedAt"]?.stringValue,
-                  let createdAt = Timestamp.parse(timeText) else {
+                let createdAt = Timestamp.parse(timeText)
+            else {
                 throw TimelineFormatError("post \(uri) needs \"record.createdAt\" as RFC 3339", at: view.location)
             }
-            posts.append(Post(id: uri, createdAt: createdAt, author: view["author"]?["handle"]?.stringValue, text: view["record"]?["text"]?.stringValue))
+            posts.append(
+                Post(id: uri, createdAt: createdAt, author: view["author"]?["handle"]?.stringValue, text: view["record"]?["text"]?.stringValue))
         }
         return posts
     }

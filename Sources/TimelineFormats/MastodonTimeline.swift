@@ -31,8 +31,9 @@ public enum MastodonTimeline {
             throw TimelineFormatError("status \(id) needs \"created_at\" as RFC 3339", at: status["created_at"]?.location ?? status.location)
         }
         let source = status["reblog"].flatMap { $0 == .null ? nil : $0 } ?? status
-        return Post(id: id, createdAt: createdAt, author: status["account"]?["acct"]?.stringValue,
-                    text: source["content"]?.stringValue.map(HTMLText.plain))
+        return Post(
+            id: id, createdAt: createdAt, author: status["account"]?["acct"]?.stringValue,
+            text: source["content"]?.stringValue.map(HTMLText.plain))
     }
 }
 

@@ -12,8 +12,10 @@ public enum PostScanner {
     /// (`posts[3]` gives `"posts[3].height" must be …`; empty gives `"height" must be …`).
     /// `integerIds` accepts `"id": 42` as the id "42". Fields other than the five are skipped,
     /// and passed to `unknown` when it is given.
-    public static func post(_ scanner: inout JSONScanner, path: String, integerIds: Bool = true,
-                            unknown: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil) throws(TimelineFormatError) -> Post {
+    public static func post(
+        _ scanner: inout JSONScanner, path: String, integerIds: Bool = true,
+        unknown: ((UnsafeBufferPointer<UInt8>) -> Void)? = nil
+    ) throws(TimelineFormatError) -> Post {
         var id: String?
         // On a line of its own a post is named by its id, once known: `post 42: "height" …`.
         func field(_ name: String) -> String {
@@ -22,19 +24,30 @@ public enum PostScanner {
         return try TimelineFormatError.scanning {
             let start = scanner.offset
             guard try scanner.peek() == .object else {
-                throw TimelineFormatError("\(path.isEmpty ? "a post" : path) must be an object, found \(scanner.peekTypeName())",
-                                          at: scanner.location(at: scanner.offset))
+                throw TimelineFormatError(
+                    "\(path.isEmpty ? "a post" : path) must be an object, found \(scanner.peekTypeName())",
+                    at: scanner.location(at: scanner.offset))
             }
             try scanner.beginObject()
-            var createdAt: Date?, author: String?, text: String?, height: Double?
+            var createdAt: Date?
+            var author: String?
+            var text: String?
+            var height: Double?
             var seen: UInt8 = 0
             while let key = try scanner.nextKey() {
                 let keyStart = scanner.offset
-                let bit: UInt8 = key.spells("id") ? 1 : key.spells("createdAt") ? 2 : key.spells("text") ? 4
-                    : key.spells("author") ? 8 : key.spells("height") ? 16 : 0
+                let bit: UInt8 =
+                    key.spells("id")
+                    ? 1
+                    : key.spells("createdAt")
+                        ? 2
+                        : key.spells("text")
+                            ? 4
+                            : key.spells("author") ? 8 : key.spells("height") ? 16 : 0
                 if bit != 0 {
                     if seen & bit != 0 {
-                        throw TimelineFormatError("duplicate key \(Value.quote(String(decoding: key, as: UTF8.self)))", at: scanner.location(at: keyStart))
+                        throw TimelineFormatError(
+                            "duplicate key \(Value.quote(String(decoding: key, as: UTF8.self)))", at: scanner.location(at: keyStart))
                     }
                     seen |= bit
                 }
@@ -46,36 +59,42 @@ public enum PostScanner {
                     } else if integerIds, kind == .number, case let number = try scanner.number(), number == number.rounded(), abs(number) < 9e15 {
                         id = Value.describe(number: number)
                     } else {
-                        throw TimelineFormatError("\(field("id")) must be a string, found \(scanner.peekTypeName())", at: scanner.location(at: keyStart))
+                        throw TimelineFormatError(
+                            "\(field("id")) must be a string, found \(scanner.peekTypeName())", at: scanner.location(at: keyStart))
                     }
                 case 2:
                     guard try scanner.peek() == .string else {
-                        throw TimelineFormatError("\(field("createdAt")) must be an RFC 3339 timestamp string, found \(scanner.peekTypeName())",
-                                                  at: scanner.location(at: scanner.offset))
+                        throw TimelineFormatError(
+                            "\(field("createdAt")) must be an RFC 3339 timestamp string, found \(scanner.peekTypeName())",
+                            at: scanner.location(at: scanner.offset))
                     }
                     let valueStart = scanner.offset
                     let bytes = try scanner.stringBytes()
                     guard let date = Timestamp.parse(bytes: bytes) else {
-                        throw TimelineFormatError("\(field("createdAt")) is not an RFC 3339 timestamp: \(Value.quote(String(decoding: bytes, as: UTF8.self)))",
-                                                  at: scanner.location(at: valueStart))
+                        throw TimelineFormatError(
+                            "\(field("createdAt")) is not an RFC 3339 timestamp: \(Value.quote(String(decoding: bytes, as: UTF8.self)))",
+                            at: scanner.location(at: valueStart))
                     }
                     createdAt = date
                 case 4, 8:
                     if scanner.null() { continue }
                     guard try scanner.peek() == .string else {
-                        throw TimelineFormatError("\(field(bit == 4 ? "text" : "author")) must be a string, found \(scanner.peekTypeName())",
-                                                  at: scanner.location(at: scanner.offset))
+                        throw TimelineFormatError(
+                            "\(field(bit == 4 ? "text" : "author")) must be a string, found \(scanner.peekTypeName())",
+                            at: scanner.location(at: scanner.offset))
                     }
                     if bit == 4 { text = try scanner.string() } else { author = try scanner.string() }
                 case 16:
                     if scanner.null() { continue }
                     let valueStart = scanner.offset
                     guard try scanner.peek() == .number else {
-                        throw TimelineFormatError("\(field("height")) must be a number, found \(scanner.peekTypeName())", at: scanner.location(at: valueStart))
+                        throw TimelineFormatError(
+                            "\(field("height")) must be a number, found \(scanner.peekTypeName())", at: scanner.location(at: valueStart))
                     }
                     let value = try scanner.number()
                     if let problem = GeometryLimits.problem(withHeight: value) {
-                        throw TimelineFormatError("\(field("height")) \(problem), found \(Value.describe(number: value))", at: scanner.location(at: valueStart))
+                        throw TimelineFormatError(
+                            "\(field("height")) \(problem), found \(Value.describe(number: value))", at: scanner.location(at: valueStart))
                     }
                     height = value
                 default:

@@ -61,8 +61,14 @@ public enum SnapshotCoding {
         if let height = snapshot.viewportHeight { pairs.append(("viewportHeight", .real(height))) }
         if let index = snapshot.index { pairs.append(("index", .integer(index))) }
         if let count = snapshot.timelineCount { pairs.append(("timelineCount", .integer(count))) }
-        pairs.append(("neighbors", .dictionary([("above", .array(snapshot.neighbors.above.map(Value.string))),
-                                                ("below", .array(snapshot.neighbors.below.map(Value.string)))])))
+        pairs.append(
+            (
+                "neighbors",
+                .dictionary([
+                    ("above", .array(snapshot.neighbors.above.map(Value.string))),
+                    ("below", .array(snapshot.neighbors.below.map(Value.string))),
+                ])
+            ))
         if let text = snapshot.text { pairs.append(("text", .string(text))) }
         if let author = snapshot.author { pairs.append(("author", .string(author))) }
         if let saved = snapshot.savedAt { pairs.append(("savedAt", .string(Timestamp.format(saved)))) }

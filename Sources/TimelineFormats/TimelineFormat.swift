@@ -77,7 +77,8 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
         let result = data.withUnsafeBytes { raw -> Result<[Post], TimelineFormatError> in
             let bytes = raw.bindMemory(to: UInt8.self)
             var posts: [Post] = []
-            var lineStart = 0, lineNumber = 0
+            var lineStart = 0
+            var lineNumber = 0
             while lineStart < bytes.count {
                 lineNumber += 1
                 var end = lineStart
@@ -121,42 +122,48 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
     static func readEngineJSON(_ data: Data) throws(TimelineFormatError) -> Timeline {
         let result = data.withUnsafeBytes { raw -> Result<Timeline, TimelineFormatError> in
             var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
-            return Result { () throws(TimelineFormatError) in try TimelineFormatError.scanning {
-                guard try scanner.peek() == .object else {
-                    throw TimelineFormatError("expected an object with \"posts\" (the engine's timeline format)", at: scanner.location(at: scanner.offset))
-                }
-                let start = scanner.offset
-                try scanner.beginObject()
-                var posts: [Post]?
-                var height = defaultViewportHeight
-                while let key = try scanner.nextKey() {
-                    if key.spells("posts") {
-                        guard try scanner.peek() == .array else {
-                            throw TimelineFormatError("\"posts\" must be an array of posts, found \(scanner.peekTypeName())", at: scanner.location(at: scanner.offset))
-                        }
-                        try scanner.beginArray()
-                        var decoded: [Post] = []
-                        while try scanner.nextElement() { decoded.append(try PostScanner.post(&scanner, path: "posts[\(decoded.count)]")) }
-                        posts = decoded
-                    } else if key.spells("viewportHeight") {
-                        let valueStart = scanner.offset
-                        guard try scanner.peek() == .number else {
-                            throw TimelineFormatError("viewportHeight must be a number, found \(scanner.peekTypeName())", at: scanner.location(at: valueStart))
-                        }
-                        height = try scanner.number()
-                        if let problem = GeometryLimits.problem(withViewportSize: height) {
-                            throw TimelineFormatError("viewportHeight \(problem), found \(Value.describe(number: height))", at: scanner.location(at: valueStart))
-                        }
-                    } else {
-                        try scanner.skipValue()
+            return Result { () throws(TimelineFormatError) in
+                try TimelineFormatError.scanning {
+                    guard try scanner.peek() == .object else {
+                        throw TimelineFormatError(
+                            "expected an object with \"posts\" (the engine's timeline format)", at: scanner.location(at: scanner.offset))
                     }
+                    let start = scanner.offset
+                    try scanner.beginObject()
+                    var posts: [Post]?
+                    var height = defaultViewportHeight
+                    while let key = try scanner.nextKey() {
+                        if key.spells("posts") {
+                            guard try scanner.peek() == .array else {
+                                throw TimelineFormatError(
+                                    "\"posts\" must be an array of posts, found \(scanner.peekTypeName())", at: scanner.location(at: scanner.offset))
+                            }
+                            try scanner.beginArray()
+                            var decoded: [Post] = []
+                            while try scanner.nextElement() { decoded.append(try PostScanner.post(&scanner, path: "posts[\(decoded.count)]")) }
+                            posts = decoded
+                        } else if key.spells("viewportHeight") {
+                            let valueStart = scanner.offset
+                            guard try scanner.peek() == .number else {
+                                throw TimelineFormatError(
+                                    "viewportHeight must be a number, found \(scanner.peekTypeName())", at: scanner.location(at: valueStart))
+                            }
+                            height = try scanner.number()
+                            if let problem = GeometryLimits.problem(withViewportSize: height) {
+                                throw TimelineFormatError(
+                                    "viewportHeight \(problem), found \(Value.describe(number: height))", at: scanner.location(at: valueStart))
+                            }
+                        } else {
+                            try scanner.skipValue()
+                        }
+                    }
+                    try scanner.end()
+                    guard let posts else {
+                        throw TimelineFormatError("expected an object with \"posts\" (the engine's timeline format)", at: scanner.location(at: start))
+                    }
+                    return Timeline(posts: posts, viewportHeight: height)
                 }
-                try scanner.end()
-                guard let posts else {
-                    throw TimelineFormatError("expected an object with \"posts\" (the engine's timeline format)", at: scanner.location(at: start))
-                }
-                return Timeline(posts: posts, viewportHeight: height)
-            } }
+            }
         }
         return try result.get()
     }

@@ -15,8 +15,9 @@ public enum Timestamp {
     /// Parses the UTF-8 bytes of a timestamp.
     public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count >= 20,
-              let date = DateValue.parseDateAndTime(bytes, separators: [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")],
-                                                    clampingLeapSecond: true)
+            let date = DateValue.parseDateAndTime(
+                bytes, separators: [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")],
+                clampingLeapSecond: true)
         else { return nil }
         func number(_ range: Range<Int>) -> Int? { DateValue.digits(bytes, range) }
         var index = 19
@@ -39,7 +40,7 @@ public enum Timestamp {
             guard index + 1 == bytes.count else { return nil }
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
-                  let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6), hours < 24, minutes < 60
+                let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6), hours < 24, minutes < 60
             else { return nil }
             offset = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
         default:

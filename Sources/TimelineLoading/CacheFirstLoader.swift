@@ -47,8 +47,10 @@ public struct CacheFirstLoader: Sendable {
         }
     }
 
-    public init(store: TimelineStore, scope: StoreScope, fetcher: SourceFetcher, pipeline: Pipeline, cachePolicy: any CachePolicy,
-                reach: (any ReachStrategy)? = nil, sync: SyncView? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        store: TimelineStore, scope: StoreScope, fetcher: SourceFetcher, pipeline: Pipeline, cachePolicy: any CachePolicy,
+        reach: (any ReachStrategy)? = nil, sync: SyncView? = nil, now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.reach = reach
         self.sync = sync
         self.store = store
@@ -135,16 +137,19 @@ public struct CacheFirstLoader: Sendable {
 
     /// Runs the five steps. Only a store that cannot be read or written throws; a source that
     /// fails is reported in the result.
-    public func load(from source: TimelineSource, onCached: @Sendable (TimelineStore.CachedTimeline?) -> Void = { _ in },
-                     progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }) async throws(StoreError) -> Report {
+    public func load(
+        from source: TimelineSource, onCached: @Sendable (TimelineStore.CachedTimeline?) -> Void = { _ in },
+        progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }
+    ) async throws(StoreError) -> Report {
         let cached = try store.timeline(scope: scope, at: now())
         onCached(cached)
         // One deadline for the refresh and the reach that follows it.
         let fetcher = fetcher.startingDeadline()
         let outcome = await fetcher.fetch(source, progress: progress)
         let viewportHeight = cached?.viewportHeight ?? outcome.viewportHeight ?? TimelineFormat.defaultViewportHeight
-        var report = Report(cached: cached, status: .fresh, lastRefreshed: cached?.refreshedAt, error: nil, attempts: outcome.attempts,
-                            merge: nil, evicted: [], timeline: Timeline(posts: cached?.posts ?? [], viewportHeight: viewportHeight))
+        var report = Report(
+            cached: cached, status: .fresh, lastRefreshed: cached?.refreshedAt, error: nil, attempts: outcome.attempts,
+            merge: nil, evicted: [], timeline: Timeline(posts: cached?.posts ?? [], viewportHeight: viewportHeight))
         switch outcome.result {
         case .failure(let error):
             report.status = error.isUnreachable ? .offline : .stale
@@ -156,10 +161,14 @@ public struct CacheFirstLoader: Sendable {
             // Trimmed by the cache policy as it is written: an answer of many posts writes only
             // what the cache keeps.
             let (merge, evicted) = try store.updateTimeline(scope: scope, refreshedAt: time, trimmedBy: cachePolicy) { current in
-                let merge = TimelineMerge(cached: current?.posts ?? [], fetched: posts, coverage: source.coverage,
-                                          cachedGaps: current?.gapsBelow ?? [], anchors: source.anchors(answerCount: posts.count))
-                return (TimelineStore.TimelineUpdate(posts: merge.posts, unconfirmed: Set(merge.retained), gapsBelow: merge.gapsBelow,
-                                                     viewportHeight: viewportHeight), merge)
+                let merge = TimelineMerge(
+                    cached: current?.posts ?? [], fetched: posts, coverage: source.coverage,
+                    cachedGaps: current?.gapsBelow ?? [], anchors: source.anchors(answerCount: posts.count))
+                return (
+                    TimelineStore.TimelineUpdate(
+                        posts: merge.posts, unconfirmed: Set(merge.retained), gapsBelow: merge.gapsBelow,
+                        viewportHeight: viewportHeight), merge
+                )
             }
             report.merge = merge
             report.evicted = evicted
@@ -175,14 +184,16 @@ public struct CacheFirstLoader: Sendable {
         // cache holds it from an earlier load.
         var findings = ReachFindings()
         if let snapshot = start.snapshot, !((try? outcome.result.get()) ?? []).contains(where: { $0.id == snapshot.postId }) {
-            let reach = try await reachPost(snapshot, direction: start.direction, source: source, fetcher: fetcher, outcome: outcome,
-                                            report: &report, progress: progress)
+            let reach = try await reachPost(
+                snapshot, direction: start.direction, source: source, fetcher: fetcher, outcome: outcome,
+                report: &report, progress: progress)
             if !reach.checked || reach.requestCount > 0 { report.reach = reach }
             findings = reach.findings
         }
         if let snapshot = start.snapshot, !report.timeline.posts.isEmpty {
-            let request = RestorationRequest(snapshot: snapshot, index: TimelineIndex(report.timeline), direction: start.direction,
-                                             findings: findings)
+            let request = RestorationRequest(
+                snapshot: snapshot, index: TimelineIndex(report.timeline), direction: start.direction,
+                findings: findings)
             let outcome = pipeline.restore(request)
             report.restoration = outcome.restoration
             if let restoration = outcome.restoration { try store.saveRestoration(restoration, scope: scope, at: now()) }
@@ -199,17 +210,23 @@ public struct CacheFirstLoader: Sendable {
     /// Fetches the post of `snapshot` and the posts around it with the reach strategy, merges
     /// them into the store, and updates the report's timeline. Nothing is asked when the refresh
     /// failed, the source is a file, or there is no reach strategy.
-    func reachPost(_ snapshot: PositionSnapshot, direction: ReadingDirection?, source: TimelineSource, fetcher: SourceFetcher,
-                   outcome: SourceFetcher.Outcome, report: inout Report,
-                   progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }) async throws(StoreError) -> ReachReport {
+    func reachPost(
+        _ snapshot: PositionSnapshot, direction: ReadingDirection?, source: TimelineSource, fetcher: SourceFetcher,
+        outcome: SourceFetcher.Outcome, report: inout Report,
+        progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }
+    ) async throws(StoreError) -> ReachReport {
         let strategyName = reach?.name ?? "none"
-        var result = ReachReport(postId: snapshot.postId, strategy: strategyName, outcome: .notTried, requests: [], requestCount: 0, bytes: 0, added: 0)
+        var result = ReachReport(
+            postId: snapshot.postId, strategy: strategyName, outcome: .notTried, requests: [], requestCount: 0, bytes: 0, added: 0)
         result.checked = report.timeline.posts.contains { $0.id == snapshot.postId }
-        guard let reach, report.status == .fresh, let pages = HTTPPageSource(source, fetcher: fetcher, rateLimitSpentUntil: outcome.rateLimitSpentUntil, now: now),
-              case .success(let head) = outcome.result else { return result }
-        var goal = ReachGoal(postId: snapshot.postId, postCreatedAt: snapshot.postCreatedAt, pagesByPost: pages.pagesByPost,
-                             maxPageSize: pages.maxPageSize, headCursor: outcome.cursor, headLastPost: head.last?.id,
-                             cached: Set(report.timeline.posts.map(\.id)))
+        guard let reach, report.status == .fresh,
+            let pages = HTTPPageSource(source, fetcher: fetcher, rateLimitSpentUntil: outcome.rateLimitSpentUntil, now: now),
+            case .success(let head) = outcome.result
+        else { return result }
+        var goal = ReachGoal(
+            postId: snapshot.postId, postCreatedAt: snapshot.postCreatedAt, pagesByPost: pages.pagesByPost,
+            maxPageSize: pages.maxPageSize, headCursor: outcome.cursor, headLastPost: head.last?.id,
+            cached: Set(report.timeline.posts.map(\.id)))
         goal.isCached = result.checked
         goal.standIns(of: snapshot, direction: direction ?? .usual, cached: goal.cached, confirmed: Set(head.map(\.id)))
         var run = ReachRun(goal: goal, strategy: reach)
@@ -219,12 +236,16 @@ public struct CacheFirstLoader: Sendable {
             switch answered.answer {
             case .success(let answer):
                 run.record(request, answer: answer, attempts: max(1, answered.attempts.count))
-                result.requests.append(ReachRequest(request: request, url: answered.url.absoluteString, failure: nil, posts: answer.posts.count,
-                                                    attempts: answered.attempts.count, cut: run.exchanges.last?.answer.cut ?? 0))
+                result.requests.append(
+                    ReachRequest(
+                        request: request, url: answered.url.absoluteString, failure: nil, posts: answer.posts.count,
+                        attempts: answered.attempts.count, cut: run.exchanges.last?.answer.cut ?? 0))
             case .failure(let error):
                 run.fail(error.description, attempts: answered.attempts.count)
-                result.requests.append(ReachRequest(request: request, url: answered.url.absoluteString, failure: error.description, posts: 0,
-                                                    attempts: answered.attempts.count))
+                result.requests.append(
+                    ReachRequest(
+                        request: request, url: answered.url.absoluteString, failure: error.description, posts: 0,
+                        attempts: answered.attempts.count))
             }
         }
         result.outcome = run.outcome
@@ -243,8 +264,10 @@ public struct CacheFirstLoader: Sendable {
             for page in fetchedPages { for post in page.posts { unconfirmed.remove(post.id) } }
             unconfirmed.subtract(merged.removed)
             let place = Self.readerPlace(in: merged.posts, goal: snapshot.postId, createdAt: snapshot.postCreatedAt, findings: run.findings)
-            return (TimelineStore.TimelineUpdate(posts: merged.posts, unconfirmed: unconfirmed, gapsBelow: merged.gapsBelow, kept: place),
-                    merged.added.count)
+            return (
+                TimelineStore.TimelineUpdate(posts: merged.posts, unconfirmed: unconfirmed, gapsBelow: merged.gapsBelow, kept: place),
+                merged.added.count
+            )
         }
         result.added = added
         report.evicted += evicted

@@ -30,7 +30,8 @@ public final class HTTPPageSource: Sendable {
 
     /// The source for `source`, or nil for a file (which holds the whole timeline).
     /// `rateLimitSpentUntil` carries what the refresh's answer said of the rate limit.
-    public init?(_ source: TimelineSource, fetcher: SourceFetcher, rateLimitSpentUntil: Date? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+    public init?(_ source: TimelineSource, fetcher: SourceFetcher, rateLimitSpentUntil: Date? = nil, now: @escaping @Sendable () -> Date = Date.init)
+    {
         switch source {
         case .file: return nil
         case .mastodon(let url, let variable):
@@ -61,8 +62,9 @@ public final class HTTPPageSource: Sendable {
         let url = url(for: request)
         if let reset = spentUntil.withLock({ $0 }), reset > now() {
             let wait = reset.timeIntervalSince(now())
-            let error = SourceError(source: url.absoluteString, "the server's rate limit is spent until \(Timestamp.format(reset)); not asked",
-                                    failure: .http(status: 429, retryAfter: wait))
+            let error = SourceError(
+                source: url.absoluteString, "the server's rate limit is spent until \(Timestamp.format(reset)); not asked",
+                failure: .http(status: 429, retryAfter: wait))
             return Result(answer: .failure(error), attempts: [], url: url)
         }
         guard api == .mastodon || isTopOrLookup(request) else {
@@ -78,8 +80,9 @@ public final class HTTPPageSource: Sendable {
                     // without the post. Any other 404 (HTML: Takahē's for a boost's id, a proxy's)
                     // says neither.
                     let said = found.post != nil || found.answer.status != 404 || Self.isNotFoundJSON(found.answer.body)
-                    return PageAnswer(posts: found.post.map { [Self.matching($0, id: id)] } ?? [], found: found.post != nil || !said,
-                                      inconclusive: !said, bytes: found.answer.body.count)
+                    return PageAnswer(
+                        posts: found.post.map { [Self.matching($0, id: id)] } ?? [], found: found.post != nil || !said,
+                        inconclusive: !said, bytes: found.answer.body.count)
                 }
             }
             return Result(answer: result, attempts: attempts, url: url)

@@ -63,7 +63,8 @@ public struct HTTPTimelineClient: Sendable {
                     return .success(Page(posts: try BlueskyTimeline.posts(from: root), cursor: BlueskyTimeline.cursor(from: root), answer: answer))
                 }
             } catch {
-                return .failure(AttemptError(failure: .invalidContent("not \(shape)"), message: "the answer is not \(shape): body \(error.description)"))
+                return .failure(
+                    AttemptError(failure: .invalidContent("not \(shape)"), message: "the answer is not \(shape): body \(error.description)"))
             }
         }
     }
@@ -81,7 +82,8 @@ public struct HTTPTimelineClient: Sendable {
                 let post = api == .mastodon ? try MastodonTimeline.post(from: root) : try BlueskyTimeline.lookedUp(from: root).first
                 return .success((post, answer))
             } catch {
-                return .failure(AttemptError(failure: .invalidContent("not \(shape)"), message: "the answer is not \(shape): body \(error.description)"))
+                return .failure(
+                    AttemptError(failure: .invalidContent("not \(shape)"), message: "the answer is not \(shape): body \(error.description)"))
             }
         }
     }
@@ -112,13 +114,18 @@ public struct HTTPTimelineClient: Sendable {
         let mediaType = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         guard mediaType == "application/json" || mediaType.hasSuffix("+json") else {
             let shown = contentType.isEmpty ? "no Content-Type" : "Content-Type \(TerminalText.escaped(contentType))"
-            return .failure(AttemptError(failure: .invalidContent("wrong content type"),
-                                         message: "expected application/json, got \(shown)"))
+            return .failure(
+                AttemptError(
+                    failure: .invalidContent("wrong content type"),
+                    message: "expected application/json, got \(shown)"))
         }
         if body.starts(with: [0x1F, 0x8B]) {
             // gzip's magic: a server or a proxy compressed the answer, and it reached the parser so.
             let encoding = http.header("Content-Encoding")
-            let message = encoding.map { "the answer is compressed (Content-Encoding: \(TerminalText.escaped($0))), which this client did not ask for and does not decompress" }
+            let message =
+                encoding.map {
+                    "the answer is compressed (Content-Encoding: \(TerminalText.escaped($0))), which this client did not ask for and does not decompress"
+                }
                 ?? "the answer is gzip-compressed, though no Content-Encoding says so"
             return .failure(AttemptError(failure: .invalidContent("compressed"), message: message))
         }

@@ -21,7 +21,8 @@ enum RetryAfter {
         if let value = response.header("Retry-After") { return parse(value, now: now) }
         guard response.status == 429 else { return nil }
         if let value = response.header("X-RateLimit-Reset"),
-           let reset = ISO8601DateFormatter.withFractions.date(from: value) ?? ISO8601DateFormatter().date(from: value) {
+            let reset = ISO8601DateFormatter.withFractions.date(from: value) ?? ISO8601DateFormatter().date(from: value)
+        {
             return bounded(reset.timeIntervalSince(now))
         }
         if let value = response.header("RateLimit-Reset"), let epoch = Double(value) {
@@ -35,11 +36,14 @@ enum RetryAfter {
     /// Bluesky): the time it resets, or nil while requests remain.
     /// The reset is bounded to now … now + `longestWait`.
     static func spentUntil(from response: HTTPExchangeAnswer, now: Date = Date()) -> Date? {
-        guard let remaining = (response.header("X-RateLimit-Remaining") ?? response.header("RateLimit-Remaining"))
-            .flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), remaining <= 0 else { return nil }
+        guard
+            let remaining = (response.header("X-RateLimit-Remaining") ?? response.header("RateLimit-Remaining"))
+                .flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), remaining <= 0
+        else { return nil }
         var wait: Double?
         if let value = response.header("X-RateLimit-Reset"),
-           let reset = ISO8601DateFormatter.withFractions.date(from: value) ?? ISO8601DateFormatter().date(from: value) {
+            let reset = ISO8601DateFormatter.withFractions.date(from: value) ?? ISO8601DateFormatter().date(from: value)
+        {
             wait = bounded(reset.timeIntervalSince(now))
         } else if let value = response.header("RateLimit-Reset"), let epoch = Double(value) {
             wait = bounded(epoch - now.timeIntervalSince1970)

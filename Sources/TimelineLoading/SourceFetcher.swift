@@ -1,11 +1,11 @@
 import Foundation
 import HTTPExchange
 import Logging
-import ValueTree
 import StrategyKit
 import TimelineCore
 import TimelineFormats
 import TimelineLogging
+import ValueTree
 
 /// Fetches a timeline from its source, trying again as the network policy allows.
 public struct SourceFetcher: Sendable {
@@ -25,9 +25,11 @@ public struct SourceFetcher: Sendable {
     /// When the fetch under way must end (`startingDeadline()`); nil before it starts.
     public private(set) var deadline: ContinuousClock.Instant?
 
-    public init(policy: any NetworkPolicy, requestTimeout: Double, environment: [String: String] = ProcessInfo.processInfo.environment,
-                jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, exchange: any HTTPExchange = HTTPExchanges.shared,
-                fetchDeadline: Double? = nil) {
+    public init(
+        policy: any NetworkPolicy, requestTimeout: Double, environment: [String: String] = ProcessInfo.processInfo.environment,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, exchange: any HTTPExchange = HTTPExchanges.shared,
+        fetchDeadline: Double? = nil
+    ) {
         self.policy = policy
         self.requestTimeout = requestTimeout
         self.environment = environment
@@ -146,7 +148,8 @@ public struct SourceFetcher: Sendable {
     /// failed; a failure after the first page keeps the posts already fetched.
     func fetchHTTP(_ url: URL, api: TimelineSource.API, token: String?, progress: @Sendable (Progress) -> Void) async -> Outcome {
         let exchange = exchange
-        let limit = Self.requestedLimit(url, api: api), pageSize = Self.maxPageSize(api)
+        let limit = Self.requestedLimit(url, api: api)
+        let pageSize = Self.maxPageSize(api)
         var request = limit > pageSize ? Self.setting("limit", to: String(pageSize), in: url) : url
         var posts: [Post] = []
         var seen = Set<String>()
@@ -179,9 +182,12 @@ public struct SourceFetcher: Sendable {
     /// less when the fetch's deadline comes first) until it succeeds or the policy stops, waiting
     /// between attempts as the policy says: the result and every attempt. Past the deadline no
     /// request is made, and none is retried when its wait would end after it.
-    public func attempting<T: Sendable>(_ url: URL, progress: @Sendable (Progress) -> Void = { _ in },
-                                        _ once: (_ timeout: Double) async -> Result<T, HTTPTimelineClient.AttemptError>)
-        async -> (Result<T, SourceError>, [Attempt]) {
+    public func attempting<T: Sendable>(
+        _ url: URL, progress: @Sendable (Progress) -> Void = { _ in },
+        _ once: (_ timeout: Double) async -> Result<T, HTTPTimelineClient.AttemptError>
+    )
+        async -> (Result<T, SourceError>, [Attempt])
+    {
         let clock = ContinuousClock()
         let start = clock.now
         func seconds(_ duration: Duration) -> Double {
@@ -193,12 +199,18 @@ public struct SourceFetcher: Sendable {
             // A fetch cancelled before an attempt starts makes no request: the download's own
             // cancellation handler would run before there is a request to cancel.
             if Task.isCancelled {
-                return (.failure(SourceError(source: url.absoluteString, "cancelled before the request was made",
-                                             failure: .connection("cancelled"))), attempts)
+                return (
+                    .failure(
+                        SourceError(
+                            source: url.absoluteString, "cancelled before the request was made",
+                            failure: .connection("cancelled"))), attempts
+                )
             }
             let remaining = deadline.map { seconds($0 - clock.now) }
             if let remaining, remaining <= 0 {
-                return (.failure(SourceError(source: url.absoluteString, "\(deadlineDescription) has passed; not asked", failure: .timeout)), attempts)
+                return (
+                    .failure(SourceError(source: url.absoluteString, "\(deadlineDescription) has passed; not asked", failure: .timeout)), attempts
+                )
             }
             progress(.attempting(number: number, of: policy.maxAttempts))
             let logger = LogCategory.timeline.logger
@@ -227,10 +239,12 @@ public struct SourceFetcher: Sendable {
                 attempt.retryDelay = delay
                 attempts.append(attempt)
                 progress(.failed(number: number, message: message, retryIn: delay))
-                logger.info("request failed", metadata: [
-                    "url": "\(url.absoluteString)", "attempt": "\(number)", "error": "\(message)",
-                    "retryIn": "\(delay.map { "\($0)" } ?? "none")", "policy": "\(policy.name)",
-                ])
+                logger.info(
+                    "request failed",
+                    metadata: [
+                        "url": "\(url.absoluteString)", "attempt": "\(number)", "error": "\(message)",
+                        "retryIn": "\(delay.map { "\($0)" } ?? "none")", "policy": "\(policy.name)",
+                    ])
                 guard let delay else {
                     if attempts.count > 1 { message += " (after \(attempts.count) attempts)" }
                     return (.failure(SourceError(source: url.absoluteString, message, failure: error.failure)), attempts)

@@ -43,7 +43,9 @@ public enum TimelineSource: Sendable, Equatable, CustomStringConvertible {
         case .mastodon: return .mastodon(url, tokenVariable: tokenVariable)
         case .bluesky: return .bluesky(url, tokenVariable: tokenVariable)
         case nil:
-            throw SourceError(source: text, """
+            throw SourceError(
+                source: text,
+                """
                 cannot tell the API from the URL; give --api mastodon or --api bluesky \
                 (Mastodon: /api/v1/timelines/home, Bluesky: /xrpc/app.bsky.feed.getTimeline)
                 """)

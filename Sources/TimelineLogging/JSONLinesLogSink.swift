@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import EngineSupport
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import JSONText
 import ValueTree
+
+#if canImport(Glibc)
+    import EngineSupport
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Appends one JSON object per record to a file:
 /// `{"time":"…","level":"warning","category":"position","message":"…","metadata":{…}}`.
@@ -59,7 +60,8 @@ public final class JSONLinesLogSink: LogSink, Sendable {
         failed.withLock { failed in
             if !failed, let code = DescriptorWriter.write(line, to: descriptor) {
                 failed = true
-                let warning = "warning: the log file \(path) cannot be written (\(DescriptorWriter.message(code))); records go to standard error from now on\n"
+                let warning =
+                    "warning: the log file \(path) cannot be written (\(DescriptorWriter.message(code))); records go to standard error from now on\n"
                 _ = DescriptorWriter.write(Data(warning.utf8), to: STDERR_FILENO)
             }
             if failed { _ = DescriptorWriter.write(line, to: STDERR_FILENO) }

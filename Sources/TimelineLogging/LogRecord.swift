@@ -14,8 +14,10 @@ public struct LogRecord: Sendable {
     public var function: String
     public var line: UInt
 
-    public init(date: Date = Date(), level: Logger.Level, label: String, message: String, metadata: [String: String] = [:],
-                source: String = "", file: String = "", function: String = "", line: UInt = 0) {
+    public init(
+        date: Date = Date(), level: Logger.Level, label: String, message: String, metadata: [String: String] = [:],
+        source: String = "", file: String = "", function: String = "", line: UInt = 0
+    ) {
         self.date = date
         self.level = level
         self.label = label

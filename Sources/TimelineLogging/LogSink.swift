@@ -25,8 +25,10 @@ public struct LogSinkFactory: Sendable {
     /// Builds the sink from the options of its entry in `Logging.Sinks` (everything but `Sink`).
     public let make: @Sendable (_ options: [String: String]) throws -> any LogSink
 
-    public init(name: String, summary: String, optionSchema: Value = .dictionary([("type", .string("object")), ("properties", .dictionary([]))]),
-                make: @escaping @Sendable (_ options: [String: String]) throws -> any LogSink) {
+    public init(
+        name: String, summary: String, optionSchema: Value = .dictionary([("type", .string("object")), ("properties", .dictionary([]))]),
+        make: @escaping @Sendable (_ options: [String: String]) throws -> any LogSink
+    ) {
         self.name = name
         self.summary = summary
         self.optionSchema = optionSchema
@@ -36,13 +38,25 @@ public struct LogSinkFactory: Sendable {
     /// The built-in sinks.
     public static let builtIns: [LogSinkFactory] = [
         LogSinkFactory(name: "Stderr", summary: "Human-readable lines on standard error.") { _ in StderrLogSink() },
-        LogSinkFactory(name: "JSONLines", summary: "One JSON object per line, appended to the file at Path.", optionSchema: .dictionary([
-            ("type", .string("object")),
-            ("properties", .dictionary([("Path", .dictionary([
-                ("description", .string("The file the records are appended to.")), ("type", .string("string")), ("minLength", .integer(1)),
-            ]))])),
-            ("required", .array([.string("Path")])),
-        ])) { options in
+        LogSinkFactory(
+            name: "JSONLines", summary: "One JSON object per line, appended to the file at Path.",
+            optionSchema: .dictionary([
+                ("type", .string("object")),
+                (
+                    "properties",
+                    .dictionary([
+                        (
+                            "Path",
+                            .dictionary([
+                                ("description", .string("The file the records are appended to.")), ("type", .string("string")),
+                                ("minLength", .integer(1)),
+                            ])
+                        )
+                    ])
+                ),
+                ("required", .array([.string("Path")])),
+            ])
+        ) { options in
             guard let path = options["Path"], !path.isEmpty else {
                 throw LogSinkError("the JSONLines sink needs a Path")
             }

@@ -15,7 +15,8 @@ public struct StderrLogSink: LogSink {
     /// The message and the values are escaped, not cut (`TerminalText.escaped`): a line break in a post id
     /// cannot forge a log line, nor an escape sequence reach the terminal.
     public static func format(_ record: LogRecord) -> String {
-        var line = "\(JSONLinesLogSink.timestamp(record.date)) \(record.level) [\(record.categoryName)] \(TerminalText.escaped(record.message, limit: .max))"
+        var line =
+            "\(JSONLinesLogSink.timestamp(record.date)) \(record.level) [\(record.categoryName)] \(TerminalText.escaped(record.message, limit: .max))"
         for key in record.metadata.keys.sorted() {
             line += " \(TerminalText.escaped(key, limit: .max))=\(TerminalText.escaped(record.metadata[key]!, limit: .max))"
         }

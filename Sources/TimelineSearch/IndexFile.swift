@@ -1,10 +1,11 @@
-import TimelineCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import TimelineCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What the files an index is kept in share (`TextIndexFile`, `TimelineLookups`): arrays
 /// written as they are in memory after a header of 64-bit words, each at an 8-byte boundary;
@@ -68,8 +69,10 @@ public enum IndexFile {
 
     /// Maps the file at `path` and hands its bytes to `make`, with the function that unmaps
     /// them, which `make`'s result calls when it goes; unmapped at once when `make` throws.
-    static func map<Result>(_ path: String, headerWords: Int,
-                            _ make: (UnsafeRawBufferPointer, _ release: @escaping @Sendable () -> Void) throws(Refusal) -> Result) throws(Problem) -> Result {
+    static func map<Result>(
+        _ path: String, headerWords: Int,
+        _ make: (UnsafeRawBufferPointer, _ release: @escaping @Sendable () -> Void) throws(Refusal) -> Result
+    ) throws(Problem) -> Result {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw Problem(path: path, reason: String(cString: strerror(errno))) }
         var status = stat()

@@ -1,4 +1,5 @@
 import TimelineCore
+
 /// The words met while one part of a collection is indexed, numbered in the order of first use:
 /// the table every word of every text is looked up in while a `TextIndex` is built.
 ///
@@ -85,7 +86,8 @@ struct PartVocabulary {
 
     /// Whether word `id`, which begins as `word` does, has the same bytes after the eighth.
     private func tailEquals(_ id: Int, _ word: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = starts[id], end = starts[id + 1]
+        let start = starts[id]
+        let end = starts[id + 1]
         guard end - start == word.count else { return false }
         var index = 8
         while index < word.count {

@@ -1,4 +1,5 @@
 import TimelineCore
+
 /// The words of a run of texts, numbered within it: the first step of building a `TextIndex`,
 /// one per part of the collection.
 struct PartWords: Sendable {
@@ -14,7 +15,8 @@ struct PartWords: Sendable {
     init(_ texts: ArraySlice<String>) {
         var textStarts: [Int] = [0]
         textStarts.reserveCapacity(texts.count + 1)
-        var words: [Int32] = [], counts: [Int32] = []
+        var words: [Int32] = []
+        var counts: [Int32] = []
         words.reserveCapacity(texts.count * 12)
         counts.reserveCapacity(texts.count * 12)
         let splitter = WordSplitter()

@@ -59,7 +59,8 @@ public final class TextIndex: Sendable {
         }
         partWords[0].table = WordTable()
         let wordCount = vocabulary.count
-        let parted = partWords, numbering = mappings
+        let parted = partWords
+        let numbering = mappings
         // 3. Document frequencies per part, then where each part's postings of a word begin.
         let frequencies = ParallelParts<[Int32]>(count: parts)
         frequencies.run { part in
@@ -123,8 +124,9 @@ public final class TextIndex: Sendable {
             }
             return true
         }
-        self.columns = TextIndexColumns(postingStarts: postingStarts, postings: postings, textStarts: textStarts, textWords: textWords,
-                                        documentFrequency: documentFrequency, vocabulary: vocabulary)
+        self.columns = TextIndexColumns(
+            postingStarts: postingStarts, postings: postings, textStarts: textStarts, textWords: textWords,
+            documentFrequency: documentFrequency, vocabulary: vocabulary)
         self.textCount = texts.count
     }
 
@@ -284,10 +286,15 @@ public final class TextIndex: Sendable {
                 if list.count > cap {
                     // Postings are in text order; min and max keep a damaged mapped file from making
                     // a reversed range.
-                    truncated.append((Int(word), weight, windows.map { window in
-                        let first = list[window.lowerBound].text, last = list[window.upperBound - 1].text
-                        return min(first, last)...max(first, last)
-                    }))
+                    truncated.append(
+                        (
+                            Int(word), weight,
+                            windows.map { window in
+                                let first = list[window.lowerBound].text
+                                let last = list[window.upperBound - 1].text
+                                return min(first, last)...max(first, last)
+                            }
+                        ))
                 }
             }
         }
@@ -319,7 +326,8 @@ public final class TextIndex: Sendable {
             var unknown = unscanned.map { (word: $0.word, weight: $0.weight) }
             for word in truncated where !word.ranges.contains(where: { $0.contains(candidate.text) }) { unknown.append((word.word, word.weight)) }
             unknown.sort { $0.weight > $1.weight }
-            var dot = candidate.dot, squares = candidate.squares
+            var dot = candidate.dot
+            var squares = candidate.squares
             var restSquares = unknown.reduce(0.0) { $0 + $1.weight * $1.weight }
             var reachable = true
             for word in unknown {
@@ -384,8 +392,10 @@ public final class TextIndex: Sendable {
 
     /// Dot products turned into cosines, those reaching `threshold`, most similar first (ties:
     /// lower text number first), at most `limit`.
-    private func ranked(_ scores: [Int32: (dot: Double, squares: Double, norm: Float)], queryNorm: Double, threshold: Double,
-                        limit: Int) -> [(text: Int, similarity: Double)] {
+    private func ranked(
+        _ scores: [Int32: (dot: Double, squares: Double, norm: Float)], queryNorm: Double, threshold: Double,
+        limit: Int
+    ) -> [(text: Int, similarity: Double)] {
         var results: [(text: Int, similarity: Double)] = []
         for (text, score) in scores {
             let dot = score.dot
@@ -411,7 +421,8 @@ public final class TextIndex: Sendable {
             }
             return vector
         }
-        let va = vector(a), vb = vector(b)
+        let va = vector(a)
+        let vb = vector(b)
         let dot = va.reduce(0.0) { $0 + $1.value * (vb[$1.key] ?? 0) }
         let na = va.values.reduce(0) { $0 + $1 * $1 }.squareRoot()
         let nb = vb.values.reduce(0) { $0 + $1 * $1 }.squareRoot()

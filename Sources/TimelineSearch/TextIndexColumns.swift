@@ -1,4 +1,5 @@
 import TimelineCore
+
 /// The flat arrays of a `TextIndex`, as buffers: allocated when the index is built, or views
 /// into a file mapped into memory (`TextIndexFile`), so that a query runs the same code on
 /// either and a mapped index is ready without reading its file.
@@ -15,9 +16,11 @@ final class TextIndexColumns: @unchecked Sendable {
     /// Releases the memory the buffers view: frees what was allocated, or unmaps the file.
     private let release: () -> Void
 
-    init(postingStarts: UnsafeBufferPointer<Int>, postings: UnsafeBufferPointer<TextIndex.Posting>, textStarts: UnsafeBufferPointer<Int>,
-         textWords: UnsafeBufferPointer<TextIndex.TextWord>, documentFrequency: UnsafeBufferPointer<Int32>, vocabulary: WordLookup,
-         release: @escaping () -> Void) {
+    init(
+        postingStarts: UnsafeBufferPointer<Int>, postings: UnsafeBufferPointer<TextIndex.Posting>, textStarts: UnsafeBufferPointer<Int>,
+        textWords: UnsafeBufferPointer<TextIndex.TextWord>, documentFrequency: UnsafeBufferPointer<Int32>, vocabulary: WordLookup,
+        release: @escaping () -> Void
+    ) {
         self.postingStarts = postingStarts
         self.postings = postings
         self.textStarts = textStarts
@@ -29,16 +32,22 @@ final class TextIndexColumns: @unchecked Sendable {
 
     /// Columns that own their memory: the large ones taken over from the build's shared
     /// buffers, the small ones copied from arrays.
-    convenience init(postingStarts: [Int], postings: SharedBuffer<TextIndex.Posting>, textStarts: SharedBuffer<Int>,
-                     textWords: SharedBuffer<TextIndex.TextWord>, documentFrequency: [Int32], vocabulary: WordTable) {
+    convenience init(
+        postingStarts: [Int], postings: SharedBuffer<TextIndex.Posting>, textStarts: SharedBuffer<Int>,
+        textWords: SharedBuffer<TextIndex.TextWord>, documentFrequency: [Int32], vocabulary: WordTable
+    ) {
         let words = vocabulary.columns
         let owned = OwnedBuffers()
-        let postingsBuffer = owned.take(postings), textStartsBuffer = owned.take(textStarts), textWordsBuffer = owned.take(textWords)
-        let lookup = WordLookup(bytes: owned.copy(words.bytes), starts: owned.copy(words.starts), hashes: owned.copy(words.hashes),
-                                slots: owned.copy(words.slots))
-        self.init(postingStarts: owned.copy(postingStarts), postings: postingsBuffer, textStarts: textStartsBuffer,
-                  textWords: textWordsBuffer, documentFrequency: owned.copy(documentFrequency), vocabulary: lookup,
-                  release: { owned.free() })
+        let postingsBuffer = owned.take(postings)
+        let textStartsBuffer = owned.take(textStarts)
+        let textWordsBuffer = owned.take(textWords)
+        let lookup = WordLookup(
+            bytes: owned.copy(words.bytes), starts: owned.copy(words.starts), hashes: owned.copy(words.hashes),
+            slots: owned.copy(words.slots))
+        self.init(
+            postingStarts: owned.copy(postingStarts), postings: postingsBuffer, textStarts: textStartsBuffer,
+            textWords: textWordsBuffer, documentFrequency: owned.copy(documentFrequency), vocabulary: lookup,
+            release: { owned.free() })
     }
 
     deinit { release() }

@@ -24,7 +24,8 @@ public enum TextIndexFile {
     static let magic: UInt64 = 0x5849_5458_4554_4C54
     static let version: UInt64 = 1
     /// The strides and word size the file's arrays were written with.
-    static let layout = UInt64(MemoryLayout<TextIndex.Posting>.stride) | UInt64(MemoryLayout<TextIndex.TextWord>.stride) << 8
+    static let layout =
+        UInt64(MemoryLayout<TextIndex.Posting>.stride) | UInt64(MemoryLayout<TextIndex.TextWord>.stride) << 8
         | UInt64(MemoryLayout<Int>.size) << 16 | UInt64(1.littleEndian == 1 ? 1 : 0) << 24
     static let headerWords = 10
 
@@ -32,14 +33,19 @@ public enum TextIndexFile {
     /// that a process mapping the old file keeps reading it whole.
     public static func write(_ index: TextIndex, to path: String, tag: UInt64) throws(Problem) {
         let columns = index.columns
-        let header: [UInt64] = [magic, version, tag, UInt64(index.textCount), UInt64(columns.vocabulary.count), UInt64(columns.postings.count),
-                                UInt64(columns.vocabulary.bytes.count), UInt64(columns.vocabulary.slots.count), layout, 0]
+        let header: [UInt64] = [
+            magic, version, tag, UInt64(index.textCount), UInt64(columns.vocabulary.count), UInt64(columns.postings.count),
+            UInt64(columns.vocabulary.bytes.count), UInt64(columns.vocabulary.slots.count), layout, 0,
+        ]
         let vocabulary = columns.vocabulary
-        try IndexFile.write(to: path, header: header, sections: [
-            UnsafeRawBufferPointer(columns.postingStarts), UnsafeRawBufferPointer(columns.postings), UnsafeRawBufferPointer(columns.textStarts),
-            UnsafeRawBufferPointer(columns.textWords), UnsafeRawBufferPointer(columns.documentFrequency), UnsafeRawBufferPointer(vocabulary.bytes),
-            UnsafeRawBufferPointer(vocabulary.starts), UnsafeRawBufferPointer(vocabulary.hashes), UnsafeRawBufferPointer(vocabulary.slots),
-        ])
+        try IndexFile.write(
+            to: path, header: header,
+            sections: [
+                UnsafeRawBufferPointer(columns.postingStarts), UnsafeRawBufferPointer(columns.postings), UnsafeRawBufferPointer(columns.textStarts),
+                UnsafeRawBufferPointer(columns.textWords), UnsafeRawBufferPointer(columns.documentFrequency),
+                UnsafeRawBufferPointer(vocabulary.bytes),
+                UnsafeRawBufferPointer(vocabulary.starts), UnsafeRawBufferPointer(vocabulary.hashes), UnsafeRawBufferPointer(vocabulary.slots),
+            ])
     }
 
     /// The index in the file at `path`, mapped: it must be tagged `tag` and index `textCount`
@@ -52,17 +58,24 @@ public enum TextIndexFile {
 
     /// The columns a file's bytes hold, checked. `release` is called when the columns go, and
     /// not at all when this throws.
-    static func columns(_ file: UnsafeRawBufferPointer, tag: UInt64, textCount: Int,
-                        release: @escaping @Sendable () -> Void) throws(IndexFile.Refusal) -> TextIndexColumns {
+    static func columns(
+        _ file: UnsafeRawBufferPointer, tag: UInt64, textCount: Int,
+        release: @escaping @Sendable () -> Void
+    ) throws(IndexFile.Refusal) -> TextIndexColumns {
         let header = IndexFile.header(file, words: headerWords)
         guard header[0] == magic else { throw IndexFile.Refusal(reason: "not a text index") }
-        guard header[1] == version else { throw IndexFile.Refusal(reason: "a text index of version \(header[1]); this engine reads version \(version)") }
+        guard header[1] == version else {
+            throw IndexFile.Refusal(reason: "a text index of version \(header[1]); this engine reads version \(version)")
+        }
         guard header[8] == layout else { throw IndexFile.Refusal(reason: "a text index written on another platform") }
         guard header[2] == tag else { throw IndexFile.Refusal(reason: "an index of another version of the timeline") }
         guard header[3] == UInt64(textCount) else { throw IndexFile.Refusal(reason: "an index of \(header[3]) texts, not \(textCount)") }
         let limit = UInt64(file.count)
         guard header[4...7].allSatisfy({ $0 <= limit }) else { throw IndexFile.Refusal(reason: "damaged: its sizes exceed the file's") }
-        let words = Int(header[4]), postingCount = Int(header[5]), byteCount = Int(header[6]), slotCount = Int(header[7])
+        let words = Int(header[4])
+        let postingCount = Int(header[5])
+        let byteCount = Int(header[6])
+        let slotCount = Int(header[7])
         var sections = IndexFile.Sections(file, headerWords: headerWords)
         let postingStarts = try sections.next(words + 1, Int.self)
         let postings = try sections.next(postingCount, TextIndex.Posting.self)
@@ -74,13 +87,16 @@ public enum TextIndexFile {
         let hashes = try sections.next(words, UInt64.self)
         let slots = try sections.next(slotCount, Int32.self)
         try sections.checkEnd()
-        guard slotCount > words, slotCount & (slotCount - 1) == 0 else { throw IndexFile.Refusal(reason: "damaged: a word table of \(slotCount) slots") }
+        guard slotCount > words, slotCount & (slotCount - 1) == 0 else {
+            throw IndexFile.Refusal(reason: "damaged: a word table of \(slotCount) slots")
+        }
         guard isOffsets(postingStarts, upTo: postingCount), isOffsets(textStarts, upTo: postingCount), isOffsets(starts, upTo: byteCount) else {
             throw IndexFile.Refusal(reason: "damaged: offsets out of order or out of range")
         }
-        return TextIndexColumns(postingStarts: postingStarts, postings: postings, textStarts: textStarts, textWords: textWords,
-                                documentFrequency: documentFrequency,
-                                vocabulary: WordLookup(bytes: bytes, starts: starts, hashes: hashes, slots: slots), release: release)
+        return TextIndexColumns(
+            postingStarts: postingStarts, postings: postings, textStarts: textStarts, textWords: textWords,
+            documentFrequency: documentFrequency,
+            vocabulary: WordLookup(bytes: bytes, starts: starts, hashes: hashes, slots: slots), release: release)
     }
 
     /// Whether `offsets` start at 0, never decrease, and end at `end`.

@@ -17,9 +17,11 @@ extension TimelineLookups {
         let slots = index.posts.withUnsafeBufferPointer { idTable($0) }
         let header: [UInt64] = [magic, version, tag, UInt64(index.count), UInt64(slots.count), layout, 0, 0]
         try slots.withUnsafeBufferPointer { slots throws(IndexFile.Problem) in
-            try IndexFile.write(to: path, header: header, sections: [
-                UnsafeRawBufferPointer(lookups.order), UnsafeRawBufferPointer(lookups.times), UnsafeRawBufferPointer(slots),
-            ])
+            try IndexFile.write(
+                to: path, header: header,
+                sections: [
+                    UnsafeRawBufferPointer(lookups.order), UnsafeRawBufferPointer(lookups.times), UnsafeRawBufferPointer(slots),
+                ])
         }
     }
 

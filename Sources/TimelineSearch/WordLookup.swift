@@ -1,4 +1,5 @@
 import TimelineCore
+
 /// The read-only form of a `WordTable`: the same words, numbers and hashes over buffers that a
 /// `TextIndexColumns` owns, whether the index was built in memory or mapped from a file.
 ///
@@ -32,7 +33,8 @@ struct WordLookup {
     }
 
     private func equals(_ id: Int, _ word: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = starts[id], end = starts[id + 1]
+        let start = starts[id]
+        let end = starts[id + 1]
         guard end - start == word.count else { return false }
         return UnsafeBufferPointer(rebasing: bytes[start..<end]).elementsEqual(word)
     }

@@ -1,4 +1,5 @@
 import TimelineCore
+
 /// Splits texts into the text index's words: lower-cased runs of letters and digits of two or
 /// more characters, and numbers of any length (`TextIndex.words(_:)`).
 ///
@@ -96,7 +97,8 @@ final class WordSplitter {
         }
         func endWord() {
             if scalars >= 2 || (scalars == 1 && firstIsNumeric) {
-                sink.take(inPlace ? UnsafeBufferPointer(start: text + start, count: index - start) : UnsafeBufferPointer(start: buffer, count: copied))
+                sink.take(
+                    inPlace ? UnsafeBufferPointer(start: text + start, count: index - start) : UnsafeBufferPointer(start: buffer, count: copied))
             }
             scalars = 0
         }

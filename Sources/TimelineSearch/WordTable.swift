@@ -1,4 +1,5 @@
 import TimelineCore
+
 /// A set of words, each numbered in the order it was first inserted, keyed by the word's UTF-8
 /// bytes: a lookup hashes the bytes it is given and makes no `String`.
 ///
@@ -64,7 +65,8 @@ struct WordTable: Sendable {
     func hash(of id: Int) -> UInt64 { hashes[id] }
 
     private func equals(_ id: Int, _ word: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = starts[id], end = starts[id + 1]
+        let start = starts[id]
+        let end = starts[id + 1]
         guard end - start == word.count else { return false }
         return bytes.withUnsafeBufferPointer { all in
             var index = 0

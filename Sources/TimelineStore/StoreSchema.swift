@@ -145,22 +145,24 @@ enum StoreSchema {
                 table.column("snapshot", .text)
                 table.primaryKey(["account", "timeline", "device"])
             }
-            try db.execute(sql: """
-                INSERT INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
-                                          progressPostId, snapshot)
-                SELECT account, timeline, device, (hlc >> 16) & 281474976710655, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
-                       progressPostId, snapshot
-                FROM devicePosition
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
+                                              progressPostId, snapshot)
+                    SELECT account, timeline, device, (hlc >> 16) & 281474976710655, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
+                           progressPostId, snapshot
+                    FROM devicePosition
+                    """)
             // A winner is its device's latest write or older: it adds a head only if its device
             // had no row, which the previous release never left.
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice,
-                                                    progressCreatedAt, progressPostId, snapshot)
-                SELECT account, timeline, device, (hlc >> 16) & 281474976710655, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
-                       progressPostId, snapshot
-                FROM positionRegister
-                """)
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice,
+                                                        progressCreatedAt, progressPostId, snapshot)
+                    SELECT account, timeline, device, (hlc >> 16) & 281474976710655, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
+                           progressPostId, snapshot
+                    FROM positionRegister
+                    """)
             try db.drop(table: "devicePosition")
             try db.drop(table: "positionRegister")
         }

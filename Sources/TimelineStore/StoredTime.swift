@@ -13,7 +13,8 @@ enum StoredTime {
 
     /// A time stored as `Date` holds it, seconds since 2001-01-01 (a cached post's).
     static func sinceReferenceDate(_ seconds: Double) -> Date {
-        let shift = Date.timeIntervalBetween1970AndReferenceDate, range = DateValue.representableSeconds
+        let shift = Date.timeIntervalBetween1970AndReferenceDate
+        let range = DateValue.representableSeconds
         // Within the range, exactly as stored (bit for bit, the point of storing it so).
         if (range.lowerBound - shift...range.upperBound - shift).contains(seconds) { return Date(timeIntervalSinceReferenceDate: seconds) }
         return since1970(seconds + shift)

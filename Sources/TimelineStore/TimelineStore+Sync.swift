@@ -76,8 +76,10 @@ extension TimelineStore {
     /// repeats this device's head (`PositionRecord.isRepeated(by:)`) updates the history only,
     /// and returns that head.
     @discardableResult
-    public func savePosition(_ snapshot: PositionSnapshot, scope: StoreScope, device: String, explicit: Bool = false, ordered: Bool = true,
-                             visit: PositionRecord.Visit? = nil, at date: Date = Date()) throws(StoreError) -> PositionRecord {
+    public func savePosition(
+        _ snapshot: PositionSnapshot, scope: StoreScope, device: String, explicit: Bool = false, ordered: Bool = true,
+        visit: PositionRecord.Visit? = nil, at date: Date = Date()
+    ) throws(StoreError) -> PositionRecord {
         let record = try writeLocal(snapshot, scope: scope, device: device, explicit: explicit, ordered: ordered, visit: visit, at: date)
         Self.logSave(snapshot, scope: scope, device: device)
         return record
@@ -89,8 +91,10 @@ extension TimelineStore {
         try writeLocal(nil, scope: scope, device: device, explicit: true, ordered: false, visit: nil, at: date)
     }
 
-    private func writeLocal(_ snapshot: PositionSnapshot?, scope: StoreScope, device: String, explicit: Bool, ordered: Bool,
-                            visit: PositionRecord.Visit?, at date: Date) throws(StoreError) -> PositionRecord {
+    private func writeLocal(
+        _ snapshot: PositionSnapshot?, scope: StoreScope, device: String, explicit: Bool, ordered: Bool,
+        visit: PositionRecord.Visit?, at date: Date
+    ) throws(StoreError) -> PositionRecord {
         // What the wire could not carry is refused here, before it is saved and queued.
         for (value, what) in [(device, "the device id"), (scope.account, "the account"), (scope.timeline, "the timeline")] {
             if let problem = SyncLimits.nameProblem(value, what) { throw StoreError(path: path, problem) }
@@ -107,13 +111,17 @@ extension TimelineStore {
             }
             let json = try saved.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
             if let saved, let json {
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)")
-                    .execute(arguments: [scope.account, scope.timeline, saved.postId, date.timeIntervalSince1970, json])
+                try db.cachedStatement(
+                    sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)"
+                )
+                .execute(arguments: [scope.account, scope.timeline, saved.postId, date.timeIntervalSince1970, json])
                 if !explicit, let own = register.head(of: device), own.isRepeated(by: saved) { return own }
             }
             // The clock, the write counter and the clock bounds, read in one statement.
             var values: [String: String] = [:]
-            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT name, value FROM syncState WHERE name IN ('hlc', 'sequence', 'clockEstimates')")) {
+            for row in try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT name, value FROM syncState WHERE name IN ('hlc', 'sequence', 'clockEstimates')"))
+            {
                 values[row[0]] = row[1]
             }
             var clock = HybridClock(last: HybridTimestamp(rawValue: values["hlc"].flatMap { UInt64($0) } ?? 0))
@@ -121,7 +129,9 @@ extension TimelineStore {
             let stamp = RegisterStamp(time: clock.tick(wall: Self.milliseconds(date)), device: device)
             // A saturated clock cannot stamp a write after the last: saved anyway, it would lose.
             guard stamp.time > before else {
-                throw StoreError(path: path, """
+                throw StoreError(
+                    path: path,
+                    """
                     the clock of device \(TerminalText.escaped(device)) has reached its largest value (\(before)): its wall clock is wrong \
                     (\(Timestamp.format(date))); nothing it saves could be ordered after its last write, so nothing is saved
                     """)
@@ -129,8 +139,9 @@ extension TimelineStore {
             let sequence = max(values["sequence"].flatMap { UInt64($0) } ?? 0, register.head(of: device)?.sequence ?? 0) + 1
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (name, value) VALUES ('hlc', ?), ('sequence', ?)")
                 .execute(arguments: [String(clock.last.rawValue), String(sequence)])
-            let record = register.localWrite(saved, key: key, stamp: stamp, sequence: sequence, savedAt: date, explicit: explicit, ordered: ordered,
-                                             visit: visit, clocks: Self.clockEstimates(from: values["clockEstimates"]).offsets)
+            let record = register.localWrite(
+                saved, key: key, stamp: stamp, sequence: sequence, savedAt: date, explicit: explicit, ordered: ordered,
+                visit: visit, clocks: Self.clockEstimates(from: values["clockEstimates"]).offsets)
             try Self.storeHead(record, db, snapshotJSON: json)
             try Self.enqueue(record, kind: saved == nil ? "tombstone" : "position", at: date, db)
             return record
@@ -142,8 +153,10 @@ extension TimelineStore {
     /// than `maxClockOffset` seconds ahead of `date` (nil: no limit), which is taken in without
     /// moving it and reported. What the writes teach `device` (nil: the store's device id) of
     /// the others' clocks goes out with its own live heads at once (`ReplicaState.receive`).
-    public func applyRemote(_ records: [PositionRecord], at date: Date = Date(), device: String? = nil,
-                            maxClockOffset: TimeInterval?) throws(StoreError) -> RemoteMerge {
+    public func applyRemote(
+        _ records: [PositionRecord], at date: Date = Date(), device: String? = nil,
+        maxClockOffset: TimeInterval?
+    ) throws(StoreError) -> RemoteMerge {
         try write { db in
             var clock = HybridClock(last: try Self.clock(db))
             let wall = Self.milliseconds(date)
@@ -153,15 +166,17 @@ extension TimelineStore {
             var estimates = try Self.clockEstimates(db)
             let estimatesBefore = estimates
             let own = try device ?? Self.state("device", db)
-            let current = try db.cachedStatement(sql: """
-                SELECT sequence, hlc, clocksRevision FROM positionHead WHERE account = ? AND timeline = ? AND device = ?
-                """)
+            let current = try db.cachedStatement(
+                sql: """
+                    SELECT sequence, hlc, clocksRevision FROM positionHead WHERE account = ? AND timeline = ? AND device = ?
+                    """)
             for record in records {
                 let observation = clock.observe(record.stamp.time, wall: wall, maxOffset: maxOffset)
                 if !observation.taken { wrong[record.device] = max(wrong[record.device] ?? 0, observation.ahead) }
                 if let row = try Row.fetchOne(current, arguments: [record.key.account, record.key.timeline, record.device]) {
-                    let held = PositionRecord.Order(sequence: UInt64(bitPattern: row[0]), time: HybridTimestamp(rawValue: UInt64(bitPattern: row[1])),
-                                                    clocksRevision: UInt64(bitPattern: row[2]))
+                    let held = PositionRecord.Order(
+                        sequence: UInt64(bitPattern: row[0]), time: HybridTimestamp(rawValue: UInt64(bitPattern: row[1])),
+                        clocksRevision: UInt64(bitPattern: row[2]))
                     guard held < record.order else { continue }
                 }
                 try Self.storeHead(record, db)
@@ -176,7 +191,9 @@ extension TimelineStore {
                 // once, not with its next save (`Register.clocksRepublished`).
                 if let own {
                     for key in changed.sorted() {
-                        guard let republished = try Self.register(of: key, db, snapshotsOf: own).clocksRepublished(of: own, learned: estimates.offsets) else {
+                        guard
+                            let republished = try Self.register(of: key, db, snapshotsOf: own).clocksRepublished(of: own, learned: estimates.offsets)
+                        else {
                             continue
                         }
                         try Self.storeHead(republished, db)
@@ -266,8 +283,9 @@ extension TimelineStore {
         try read { db in
             func date(_ name: String) throws -> Date? { try Self.state(name, db).flatMap(Double.init).map(StoredTime.since1970) }
             let devices = (try Self.state("devices", db) ?? "").split(separator: "\n").map(String.init)
-            return SyncRecord(lastSyncAt: try date("lastSyncAt"), lastError: try Self.state("lastError", db), lastAttemptAt: try date("lastAttemptAt"),
-                              devices: devices, wrongClocks: try Self.wrongClocks(db))
+            return SyncRecord(
+                lastSyncAt: try date("lastSyncAt"), lastError: try Self.state("lastError", db), lastAttemptAt: try date("lastAttemptAt"),
+                devices: devices, wrongClocks: try Self.wrongClocks(db))
         }
     }
 
@@ -288,8 +306,10 @@ extension TimelineStore {
     /// (`graceCutoff`), says whether this device was away longer than that (its last successful
     /// round is before the cutoff: it starts again from what the others hold), and forgets
     /// what is before it (`purgeSyncState`).
-    public func applyGracePeriod(at date: Date, gracePeriod: TimeInterval, device: String,
-                                 heard: [PositionRecord]) throws(StoreError) -> (cutoff: Date?, resynced: Bool) {
+    public func applyGracePeriod(
+        at date: Date, gracePeriod: TimeInterval, device: String,
+        heard: [PositionRecord]
+    ) throws(StoreError) -> (cutoff: Date?, resynced: Bool) {
         try write { db in
             guard let cutoff = try Self.graceCutoff(at: date, gracePeriod: gracePeriod, device: device, heard: heard, db) else { return (nil, false) }
             let resynced = try Self.state("lastSyncAt", db).flatMap(Double.init).map { Date(timeIntervalSince1970: $0) < cutoff } ?? false
@@ -300,8 +320,10 @@ extension TimelineStore {
 
     static func graceCutoff(at date: Date, gracePeriod: TimeInterval, device: String, heard: [PositionRecord], _ db: Database) throws -> Date? {
         let stored = try state("graceCutoff", db).flatMap { UInt64($0) }
-        var newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(hlc) FROM positionHead WHERE device <> ? AND hlc >= 0"),
-                                        arguments: [device]).map { HybridTimestamp(rawValue: UInt64($0)).milliseconds }
+        var newest = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT MAX(hlc) FROM positionHead WHERE device <> ? AND hlc >= 0"),
+            arguments: [device]
+        ).map { HybridTimestamp(rawValue: UInt64($0)).milliseconds }
         for record in heard where record.device != device { newest = max(newest ?? 0, record.stamp.time.milliseconds) }
         guard let newest else { return stored.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
         let reference = min(milliseconds(date), newest)
@@ -377,7 +399,8 @@ extension TimelineStore {
     static func head(_ row: Row, decodeSnapshot: Bool, key known: RegisterKey? = nil) -> PositionRecord? {
         // By position, in `headColumns` order: looking columns up by name costs more than the rest.
         let snapshotText: String? = row[16]
-        let progressCreatedAt: Double? = row[8], progressPostId: String? = row[9]
+        let progressCreatedAt: Double? = row[8]
+        let progressPostId: String? = row[9]
         var snapshot: PositionSnapshot?
         if let snapshotText {
             if decodeSnapshot {
@@ -388,7 +411,8 @@ extension TimelineStore {
             }
         }
         let progress = progressCreatedAt.flatMap { createdAt in progressPostId.map { PositionRecord.Progress(createdAt: createdAt, postId: $0) } }
-        let visitSeconds: Double? = row[11], visitPosts: Int? = row[12]
+        let visitSeconds: Double? = row[11]
+        let visitPosts: Int? = row[12]
         let device: String = row[2]
         return PositionRecord(
             key: known ?? RegisterKey(account: row[0], timeline: row[1]),
@@ -459,15 +483,17 @@ extension TimelineStore {
     /// Writes `record` as its device's head of its register.
     static func storeHead(_ record: PositionRecord, _ db: Database, snapshotJSON: String? = nil) throws {
         let snapshot = try snapshotJSON ?? record.snapshot.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO positionHead (\(headColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                record.key.account, record.key.timeline, record.device, Int64(bitPattern: record.sequence),
-                Int64(bitPattern: record.stamp.time.rawValue), record.savedAt.timeIntervalSince1970, Int64(bitPattern: record.epoch.time.rawValue),
-                record.epoch.device, record.progress?.createdAt, record.progress?.postId, contextText(record.context), record.visit?.seconds,
-                record.visit?.posts, clocksText(record.clocks), record.moves.older, record.moves.newer, snapshot,
-                Int64(bitPattern: record.clocksRevision),
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO positionHead (\(headColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            record.key.account, record.key.timeline, record.device, Int64(bitPattern: record.sequence),
+            Int64(bitPattern: record.stamp.time.rawValue), record.savedAt.timeIntervalSince1970, Int64(bitPattern: record.epoch.time.rawValue),
+            record.epoch.device, record.progress?.createdAt, record.progress?.postId, contextText(record.context), record.visit?.seconds,
+            record.visit?.posts, clocksText(record.clocks), record.moves.older, record.moves.newer, snapshot,
+            Int64(bitPattern: record.clocksRevision),
+        ])
     }
 
     /// The heads of `key`, decoding the snapshot of `device`'s head only (nil: every one).

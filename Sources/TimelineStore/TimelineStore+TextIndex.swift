@@ -19,7 +19,8 @@ extension TimelineStore {
     /// left for `keepIndex` to replace; what is not kept is made on first need, as always.
     public func index(of cached: CachedTimeline, scope: StoreScope) -> TimelineIndex {
         guard let revision = cached.revision else { return TimelineIndex(cached.timeline) }
-        let base = indexPath(scope: scope), tag = UInt64(bitPattern: revision)
+        let base = indexPath(scope: scope)
+        let tag = UInt64(bitPattern: revision)
         func mapped<T>(_ file: String, _ map: (String) throws(IndexFile.Problem) -> T) -> T? {
             guard FileManager.default.fileExists(atPath: file) else { return nil }
             do {
@@ -30,7 +31,8 @@ extension TimelineStore {
             }
         }
         let text = mapped(base + ".text") { file throws(IndexFile.Problem) in try TextIndexFile.map(file, tag: tag, textCount: cached.posts.count) }
-        let lookups = mapped(base + ".lookups") { file throws(IndexFile.Problem) in try TimelineLookups.map(file, tag: tag, count: cached.posts.count) }
+        let lookups = mapped(base + ".lookups") { file throws(IndexFile.Problem) in try TimelineLookups.map(file, tag: tag, count: cached.posts.count)
+        }
         return TimelineIndex(cached.timeline, textIndex: text, lookups: lookups)
     }
 
@@ -41,10 +43,12 @@ extension TimelineStore {
     public func keepIndex(_ index: TimelineIndex, for cached: CachedTimeline, scope: StoreScope) throws(StoreError) {
         guard let revision = cached.revision, index.count == cached.posts.count else { return }
         let current = try read { db in
-            try Int64.fetchOne(db, sql: "SELECT revision FROM timelineState WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
+            try Int64.fetchOne(
+                db, sql: "SELECT revision FROM timelineState WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
         }
         guard current == revision else { return }
-        let base = indexPath(scope: scope), tag = UInt64(bitPattern: revision)
+        let base = indexPath(scope: scope)
+        let tag = UInt64(bitPattern: revision)
         do {
             try FileManager.default.createDirectory(atPath: (base as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try TextIndexFile.write(index.textIndex, to: base + ".text", tag: tag)

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Logging
 import JSONText
+import Logging
 import StrategyKit
 import TimelineCore
 import TimelineFormats
@@ -80,7 +80,7 @@ public final class TimelineStore: Sendable {
         do {
             pool = try TimelineStore.openForWriting(path)
             readOnlyReason = nil
-        } catch where exists && error.isDiskFull {
+        } catch  where exists && error.isDiskFull {
             readOnlyReason = StoreError.diskFull
             pool = try TimelineStore.openImmutable(path)
         }
@@ -118,7 +118,10 @@ public final class TimelineStore: Sendable {
             try inspectExisting(path, openedAs: immutable)
             let pool = try DatabasePool(path: immutable, configuration: connectionConfiguration(readonly: true))
             guard (try? pool.read(StoreSchema.migrator.hasCompletedMigrations)) == true else {
-                throw StoreError(path: path, "the store cannot be written here and was written by an earlier version of TimelineEngine: it must be upgraded where it can be written", kind: .unusablePath)
+                throw StoreError(
+                    path: path,
+                    "the store cannot be written here and was written by an earlier version of TimelineEngine: it must be upgraded where it can be written",
+                    kind: .unusablePath)
             }
             return pool
         }
@@ -167,12 +170,15 @@ public final class TimelineStore: Sendable {
             let header = (try? handle.read(upToCount: 16)) ?? Data()
             try? handle.close()
             if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
-                throw StoreError(path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
+                throw StoreError(
+                    path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
             }
         } else {
             let directory = (path as NSString).deletingLastPathComponent
             let parent = directory.isEmpty ? "." : directory
-            guard manager.fileExists(atPath: parent) else { throw StoreError(path: path, "cannot create the store: \(parent) does not exist", kind: .unusablePath) }
+            guard manager.fileExists(atPath: parent) else {
+                throw StoreError(path: path, "cannot create the store: \(parent) does not exist", kind: .unusablePath)
+            }
             guard manager.isWritableFile(atPath: parent) else {
                 throw StoreError(path: path, "cannot create the store: the directory \(parent) is not writable", kind: .unusablePath)
             }
@@ -188,16 +194,25 @@ public final class TimelineStore: Sendable {
             let queue = try DatabaseQueue(path: location ?? path, configuration: connectionConfiguration(readonly: true))
             defer { try? queue.close() }
             try queue.read { db in
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                let tables = try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
                 if !tables.isEmpty, !tables.contains("grdb_migrations") {
-                    throw StoreError(path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: \(tables.prefix(5).joined(separator: ", "))); it is left as it is", kind: .notAStore)
+                    throw StoreError(
+                        path: path,
+                        "a SQLite database of something else, not a TimelineEngine store (its tables: \(tables.prefix(5).joined(separator: ", "))); it is left as it is",
+                        kind: .notAStore)
                 }
                 if !tables.isEmpty, try StoreSchema.migrator.hasBeenSuperseded(db) {
-                    throw StoreError(path: path, "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is", kind: .incompatible)
+                    throw StoreError(
+                        path: path,
+                        "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is",
+                        kind: .incompatible)
                 }
                 let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
                 if check != ["ok"] {
-                    throw StoreError(path: path, "the database is damaged (quick_check: \(check.prefix(3).joined(separator: "; "))); it is left as it is", kind: .incompatible)
+                    throw StoreError(
+                        path: path, "the database is damaged (quick_check: \(check.prefix(3).joined(separator: "; "))); it is left as it is",
+                        kind: .incompatible)
                 }
             }
         } catch let error as StoreError {
@@ -214,7 +229,8 @@ public final class TimelineStore: Sendable {
         guard let error = error as? DatabaseError else { return StoreError(path: path, "\(error)") }
         switch error.resultCode {
         case .SQLITE_NOTADB: return StoreError(path: path, "not a SQLite database; it is left as it is", kind: .notAStore)
-        case .SQLITE_CORRUPT: return StoreError(path: path, "the database is damaged (\(error.message ?? "corrupt")); it is left as it is", kind: .incompatible)
+        case .SQLITE_CORRUPT:
+            return StoreError(path: path, "the database is damaged (\(error.message ?? "corrupt")); it is left as it is", kind: .incompatible)
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             return StoreError(path: path, "cannot open the store for writing (\(error.message ?? "\(error.resultCode)"))", kind: .unusablePath)
         case .SQLITE_FULL: return StoreError(path: path, StoreError.diskFull)
@@ -258,11 +274,14 @@ public final class TimelineStore: Sendable {
     /// except those in `unconfirmed` (cached posts the source did not speak for), which keep
     /// the time they were first stored and last used, so that age-based policies still see
     /// their real age. A gap lies below each post in `gapsBelow`.
-    public func saveTimeline(_ posts: [Post], scope: StoreScope, viewportHeight: Double? = nil, refreshedAt: Date,
-                             unconfirmed: Set<String> = [], gapsBelow: Set<String> = []) throws(StoreError) {
+    public func saveTimeline(
+        _ posts: [Post], scope: StoreScope, viewportHeight: Double? = nil, refreshedAt: Date,
+        unconfirmed: Set<String> = [], gapsBelow: Set<String> = []
+    ) throws(StoreError) {
         try write { db in
-            try Self.replaceTimeline(posts, scope: scope, viewportHeight: viewportHeight, refreshedAt: refreshedAt, unconfirmed: unconfirmed,
-                                     gapsBelow: gapsBelow, db: db)
+            try Self.replaceTimeline(
+                posts, scope: scope, viewportHeight: viewportHeight, refreshedAt: refreshedAt, unconfirmed: unconfirmed,
+                gapsBelow: gapsBelow, db: db)
         }
     }
 
@@ -276,8 +295,10 @@ public final class TimelineStore: Sendable {
         /// Posts the cache policy must not evict (the reader's place), when the update is trimmed.
         public var kept: Set<String>
 
-        public init(posts: [Post], unconfirmed: Set<String> = [], gapsBelow: Set<String> = [], viewportHeight: Double? = nil,
-                    kept: Set<String> = []) {
+        public init(
+            posts: [Post], unconfirmed: Set<String> = [], gapsBelow: Set<String> = [], viewportHeight: Double? = nil,
+            kept: Set<String> = []
+        ) {
             self.posts = posts
             self.unconfirmed = unconfirmed
             self.gapsBelow = gapsBelow
@@ -289,8 +310,10 @@ public final class TimelineStore: Sendable {
     /// Reads the cached timeline of `scope` and replaces it with what `change` makes of it, in
     /// one transaction: two loads of one timeline at once each merge into what the other
     /// stored, and neither loses the other's posts. `change` returns nil to leave it as it is.
-    public func updateTimeline<T>(scope: StoreScope, refreshedAt: Date,
-                                  _ change: (CachedTimeline?) -> (update: TimelineUpdate?, result: T)) throws(StoreError) -> T {
+    public func updateTimeline<T>(
+        scope: StoreScope, refreshedAt: Date,
+        _ change: (CachedTimeline?) -> (update: TimelineUpdate?, result: T)
+    ) throws(StoreError) -> T {
         try updateTimeline(scope: scope, refreshedAt: refreshedAt, trimmedBy: nil, change).result
     }
 
@@ -298,9 +321,12 @@ public final class TimelineStore: Sendable {
     /// (except the update's `kept`) left out before it is written, a gap marked above each run of
     /// evicted posts, as `trimTimeline` does: a refresh that brings many posts writes only what
     /// the cache keeps. Returns `change`'s result and the evicted ids.
-    public func updateTimeline<T>(scope: StoreScope, refreshedAt: Date, trimmedBy policy: (any CachePolicy)?,
-                                  _ change: (CachedTimeline?) -> (update: TimelineUpdate?, result: T)) throws(StoreError)
-        -> (result: T, evicted: [String]) {
+    public func updateTimeline<T>(
+        scope: StoreScope, refreshedAt: Date, trimmedBy policy: (any CachePolicy)?,
+        _ change: (CachedTimeline?) -> (update: TimelineUpdate?, result: T)
+    ) throws(StoreError)
+        -> (result: T, evicted: [String])
+    {
         try write { db in
             let cached = try Self.cachedTimeline(scope: scope, db: db)
             let (update, result) = change(cached)
@@ -311,8 +337,9 @@ public final class TimelineStore: Sendable {
             if let policy {
                 let lastRead = try Self.lastRead(scope: scope, db: db)
                 let entries = rows.map {
-                    CacheEntry(key: $0.post.id, storedAt: StoredTime.since1970($0.storedAt),
-                               lastAccess: StoredTime.since1970(max($0.lastAccess, lastRead)), bytes: $0.bytes)
+                    CacheEntry(
+                        key: $0.post.id, storedAt: StoredTime.since1970($0.storedAt),
+                        lastAccess: StoredTime.since1970(max($0.lastAccess, lastRead)), bytes: $0.bytes)
                 }
                 evicted = policy.evictions(from: entries, now: refreshedAt).filter { !update.kept.contains($0) }
                 let leaving = Set(evicted)
@@ -323,8 +350,9 @@ public final class TimelineStore: Sendable {
                     rows.removeAll { leaving.contains($0.post.id) }
                 }
             }
-            try Self.writeTimeline(rows, scope: scope, viewportHeight: update.viewportHeight ?? cached?.viewportHeight, refreshedAt: refreshedAt,
-                                   gapsBelow: gapsBelow, db: db)
+            try Self.writeTimeline(
+                rows, scope: scope, viewportHeight: update.viewportHeight ?? cached?.viewportHeight, refreshedAt: refreshedAt,
+                gapsBelow: gapsBelow, db: db)
             return (result, evicted)
         }
     }
@@ -339,7 +367,8 @@ public final class TimelineStore: Sendable {
 
     /// `posts` as rows: each stored at `refreshedAt`, except those in `unconfirmed`, which keep
     /// the times the store has for them.
-    private static func cacheRows(_ posts: [Post], scope: StoreScope, refreshedAt: Date, unconfirmed: Set<String>, db: Database) throws -> [CacheRow] {
+    private static func cacheRows(_ posts: [Post], scope: StoreScope, refreshedAt: Date, unconfirmed: Set<String>, db: Database) throws -> [CacheRow]
+    {
         var previous: [String: (storedAt: Double, lastAccess: Double)] = [:]
         if !unconfirmed.isEmpty {
             for entry in try cacheEntries(scope: scope, db: db) where unconfirmed.contains(entry.key) {
@@ -354,27 +383,35 @@ public final class TimelineStore: Sendable {
         }
     }
 
-    private static func replaceTimeline(_ posts: [Post], scope: StoreScope, viewportHeight: Double?, refreshedAt: Date,
-                                        unconfirmed: Set<String>, gapsBelow: Set<String>, db: Database) throws {
+    private static func replaceTimeline(
+        _ posts: [Post], scope: StoreScope, viewportHeight: Double?, refreshedAt: Date,
+        unconfirmed: Set<String>, gapsBelow: Set<String>, db: Database
+    ) throws {
         let rows = try cacheRows(posts, scope: scope, refreshedAt: refreshedAt, unconfirmed: unconfirmed, db: db)
         try writeTimeline(rows, scope: scope, viewportHeight: viewportHeight, refreshedAt: refreshedAt, gapsBelow: gapsBelow, db: db)
     }
 
-    private static func writeTimeline(_ rows: [CacheRow], scope: StoreScope, viewportHeight: Double?, refreshedAt: Date,
-                                      gapsBelow: Set<String>, db: Database) throws {
-            try db.execute(sql: "DELETE FROM cachedPost WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
-            let statement = try db.makeStatement(sql: """
+    private static func writeTimeline(
+        _ rows: [CacheRow], scope: StoreScope, viewportHeight: Double?, refreshedAt: Date,
+        gapsBelow: Set<String>, db: Database
+    ) throws {
+        try db.execute(sql: "DELETE FROM cachedPost WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
+        let statement = try db.makeStatement(
+            sql: """
                 INSERT OR REPLACE INTO cachedPost (account, timeline, postId, position, createdAt, author, text, height, storedAt, lastAccess, bytes,
                                                    gapBelow)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            for (position, row) in rows.enumerated() {
-                let post = row.post
-                try statement.execute(arguments: [scope.account, scope.timeline, post.id, position, post.createdAt.timeIntervalSinceReferenceDate,
-                                                  post.author, post.text, post.height, row.storedAt, row.lastAccess, row.bytes,
-                                                  position < rows.count - 1 && gapsBelow.contains(post.id)])
-            }
-            try db.execute(sql: """
+        for (position, row) in rows.enumerated() {
+            let post = row.post
+            try statement.execute(arguments: [
+                scope.account, scope.timeline, post.id, position, post.createdAt.timeIntervalSinceReferenceDate,
+                post.author, post.text, post.height, row.storedAt, row.lastAccess, row.bytes,
+                position < rows.count - 1 && gapsBelow.contains(post.id),
+            ])
+        }
+        try db.execute(
+            sql: """
                 INSERT INTO timelineState (account, timeline, refreshedAt, viewportHeight, revision) VALUES (?, ?, ?, ?, random())
                 ON CONFLICT(account, timeline) DO UPDATE SET refreshedAt = excluded.refreshedAt, viewportHeight = excluded.viewportHeight,
                                                              revision = excluded.revision
@@ -397,8 +434,9 @@ public final class TimelineStore: Sendable {
     /// counting a cache hit.
     public func refreshedAt(scope: StoreScope) throws(StoreError) -> Date? {
         try read { db in
-            let value = try Double.fetchOne(db, sql: "SELECT refreshedAt FROM timelineState WHERE account = ? AND timeline = ?",
-                                            arguments: [scope.account, scope.timeline])
+            let value = try Double.fetchOne(
+                db, sql: "SELECT refreshedAt FROM timelineState WHERE account = ? AND timeline = ?",
+                arguments: [scope.account, scope.timeline])
             return value.map(StoredTime.since1970)
         }
     }
@@ -410,7 +448,7 @@ public final class TimelineStore: Sendable {
         if readOnlyReason != nil { return try storedTimeline(scope: scope) }
         do {
             return try countedTimeline(scope: scope, at: date)
-        } catch where error.isDiskFull {
+        } catch  where error.isDiskFull {
             return try storedTimeline(scope: scope)
         }
     }
@@ -418,11 +456,13 @@ public final class TimelineStore: Sendable {
     private func countedTimeline(scope: StoreScope, at date: Date) throws(StoreError) -> CachedTimeline? {
         try write { db in
             let cached = try Self.cachedTimeline(scope: scope, db: db)
-            try db.execute(sql: "INSERT INTO storeCounter (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1",
-                           arguments: [cached == nil ? "timelineMisses" : "timelineHits"])
+            try db.execute(
+                sql: "INSERT INTO storeCounter (name, value) VALUES (?, 1) ON CONFLICT(name) DO UPDATE SET value = value + 1",
+                arguments: [cached == nil ? "timelineMisses" : "timelineHits"])
             if cached != nil {
-                try db.execute(sql: "UPDATE timelineState SET lastReadAt = ? WHERE account = ? AND timeline = ?",
-                               arguments: [date.timeIntervalSince1970, scope.account, scope.timeline])
+                try db.execute(
+                    sql: "UPDATE timelineState SET lastReadAt = ? WHERE account = ? AND timeline = ?",
+                    arguments: [date.timeIntervalSince1970, scope.account, scope.timeline])
             }
             return cached
         }
@@ -435,14 +475,17 @@ public final class TimelineStore: Sendable {
     }
 
     private static func cachedTimeline(scope: StoreScope, db: Database) throws -> CachedTimeline? {
-        let state = try Row.fetchOne(db, sql: "SELECT refreshedAt, viewportHeight, revision FROM timelineState WHERE account = ? AND timeline = ?",
-                                     arguments: [scope.account, scope.timeline])
+        let state = try Row.fetchOne(
+            db, sql: "SELECT refreshedAt, viewportHeight, revision FROM timelineState WHERE account = ? AND timeline = ?",
+            arguments: [scope.account, scope.timeline])
         guard let state else { return nil }
         var posts: [Post] = []
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT postId, createdAt, author, text, height, gapBelow FROM cachedPost
-            WHERE account = ? AND timeline = ? ORDER BY position
-            """, arguments: [scope.account, scope.timeline])
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT postId, createdAt, author, text, height, gapBelow FROM cachedPost
+                WHERE account = ? AND timeline = ? ORDER BY position
+                """, arguments: [scope.account, scope.timeline])
         var gaps = Set<String>()
         while let row = try rows.next() {
             let post = Post(id: row[0], createdAt: StoredTime.sinceReferenceDate(row[1]), author: row[2], text: row[3], height: row[4])
@@ -452,8 +495,9 @@ public final class TimelineStore: Sendable {
         // A gap below the last post (its neighbour evicted) is the end of the cache, not a gap.
         if let last = posts.last { gaps.remove(last.id) }
         let refreshed: Double? = state[0]
-        return CachedTimeline(posts: posts, refreshedAt: refreshed.map(StoredTime.since1970), viewportHeight: state[1],
-                              gapsBelow: gaps, revision: state[2])
+        return CachedTimeline(
+            posts: posts, refreshedAt: refreshed.map(StoredTime.since1970), viewportHeight: state[1],
+            gapsBelow: gaps, revision: state[2])
     }
 
     /// SQLite's integrity check of the whole file: the problems it finds, none when the store is sound.
@@ -469,8 +513,9 @@ public final class TimelineStore: Sendable {
         let savedAt = (snapshot.savedAt ?? Date()).timeIntervalSince1970
         try write { db in
             let json = try JSONWriter(style: .compact).write(SnapshotCoding.value(of: snapshot))
-            try db.execute(sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [scope.account, scope.timeline, snapshot.postId, savedAt, json])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
+                arguments: [scope.account, scope.timeline, snapshot.postId, savedAt, json])
         }
         Self.logSave(snapshot, scope: scope, device: nil)
     }
@@ -478,8 +523,9 @@ public final class TimelineStore: Sendable {
     /// The saved snapshots of `scope`, newest first.
     public func history(scope: StoreScope) throws(StoreError) -> [PositionSnapshot] {
         let texts: [String] = try read { db in
-            try String.fetchAll(db, sql: "SELECT snapshot FROM positionHistory WHERE account = ? AND timeline = ? ORDER BY savedAt DESC, postId",
-                                arguments: [scope.account, scope.timeline])
+            try String.fetchAll(
+                db, sql: "SELECT snapshot FROM positionHistory WHERE account = ? AND timeline = ? ORDER BY savedAt DESC, postId",
+                arguments: [scope.account, scope.timeline])
         }
         return texts.compactMap { try? SnapshotCoding.read(Data($0.utf8)) }
     }
@@ -496,8 +542,9 @@ public final class TimelineStore: Sendable {
     /// The read post ids of `scope`, most recently read first.
     public func readPostIds(scope: StoreScope) throws(StoreError) -> [String] {
         try read { db in
-            try String.fetchAll(db, sql: "SELECT postId FROM readPost WHERE account = ? AND timeline = ? ORDER BY readAt DESC, postId",
-                                arguments: [scope.account, scope.timeline])
+            try String.fetchAll(
+                db, sql: "SELECT postId FROM readPost WHERE account = ? AND timeline = ? ORDER BY readAt DESC, postId",
+                arguments: [scope.account, scope.timeline])
         }
     }
 
@@ -507,16 +554,20 @@ public final class TimelineStore: Sendable {
     public func saveRestoration(_ restoration: Restoration, scope: StoreScope, at date: Date) throws(StoreError) {
         try write { db in
             let json = try JSONWriter(style: .compact).write(SnapshotCoding.value(of: restoration))
-            try db.execute(sql: "INSERT OR REPLACE INTO lastRestoration (account, timeline, restoredAt, restoration) VALUES (?, ?, ?, ?)",
-                           arguments: [scope.account, scope.timeline, date.timeIntervalSince1970, json])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO lastRestoration (account, timeline, restoredAt, restoration) VALUES (?, ?, ?, ?)",
+                arguments: [scope.account, scope.timeline, date.timeIntervalSince1970, json])
         }
     }
 
     /// The last restoration of `scope`, as JSON, and when it happened.
     public func lastRestoration(scope: StoreScope) throws(StoreError) -> (json: String, at: Date)? {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT restoredAt, restoration FROM lastRestoration WHERE account = ? AND timeline = ?",
-                                             arguments: [scope.account, scope.timeline]) else { return nil }
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT restoredAt, restoration FROM lastRestoration WHERE account = ? AND timeline = ?",
+                    arguments: [scope.account, scope.timeline])
+            else { return nil }
             return (row["restoration"], StoredTime.since1970(row["restoredAt"]))
         }
     }
@@ -538,37 +589,52 @@ public final class TimelineStore: Sendable {
 
     /// Trims every scope's cached posts, history and read ids by their policies, in one
     /// transaction.
-    public func performMaintenance(timelinePolicy: any CachePolicy, historyPolicy: any CachePolicy, readPostsPolicy: any CachePolicy,
-                                   now: Date) throws(StoreError) -> MaintenanceReport {
+    public func performMaintenance(
+        timelinePolicy: any CachePolicy, historyPolicy: any CachePolicy, readPostsPolicy: any CachePolicy,
+        now: Date
+    ) throws(StoreError) -> MaintenanceReport {
         try write { db in
             var report = MaintenanceReport()
-            let scopes = try Row.fetchAll(db, sql: """
-                SELECT account, timeline FROM cachedPost UNION SELECT account, timeline FROM positionHistory
-                UNION SELECT account, timeline FROM readPost
-                """).map { StoreScope(account: $0["account"], timeline: $0["timeline"]) }
+            let scopes = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT account, timeline FROM cachedPost UNION SELECT account, timeline FROM positionHistory
+                    UNION SELECT account, timeline FROM readPost
+                    """
+            ).map { StoreScope(account: $0["account"], timeline: $0["timeline"]) }
             for scope in scopes {
                 let arguments: StatementArguments = [scope.account, scope.timeline]
                 let cached = try Self.cacheEntries(scope: scope, db: db)
                 let evicted = timelinePolicy.evictions(from: cached, now: now)
                 try Self.markGaps(leftBy: evicted, scope: scope, db: db)
                 report.cachedPosts += try delete(evicted, from: "cachedPost", scope: scope, among: cached, db: db)
-                let history = try Row.fetchAll(db, sql: "SELECT postId, savedAt FROM positionHistory WHERE account = ? AND timeline = ?",
-                                               arguments: arguments).map {
+                let history = try Row.fetchAll(
+                    db, sql: "SELECT postId, savedAt FROM positionHistory WHERE account = ? AND timeline = ?",
+                    arguments: arguments
+                ).map {
                     CacheEntry(key: $0["postId"], storedAt: StoredTime.since1970($0["savedAt"]))
                 }
-                report.snapshots += try delete(historyPolicy.evictions(from: history, now: now), from: "positionHistory", scope: scope,
-                                               among: history, db: db)
-                let reads = try Row.fetchAll(db, sql: "SELECT postId, readAt FROM readPost WHERE account = ? AND timeline = ?",
-                                             arguments: arguments).map {
+                report.snapshots += try delete(
+                    historyPolicy.evictions(from: history, now: now), from: "positionHistory", scope: scope,
+                    among: history, db: db)
+                let reads = try Row.fetchAll(
+                    db, sql: "SELECT postId, readAt FROM readPost WHERE account = ? AND timeline = ?",
+                    arguments: arguments
+                ).map {
                     CacheEntry(key: $0["postId"], storedAt: StoredTime.since1970($0["readAt"]))
                 }
-                report.readPosts += try delete(readPostsPolicy.evictions(from: reads, now: now), from: "readPost", scope: scope,
-                                               among: reads, db: db)
+                report.readPosts += try delete(
+                    readPostsPolicy.evictions(from: reads, now: now), from: "readPost", scope: scope,
+                    among: reads, db: db)
             }
-            LogCategory.cache.logger.debug("evicted", metadata: [
-                "store": "\(path)", "cachedPosts": "\(report.cachedPosts)", "snapshots": "\(report.snapshots)", "readPosts": "\(report.readPosts)",
-                "timelinePolicy": "\(timelinePolicy.name)", "historyPolicy": "\(historyPolicy.name)", "readPostsPolicy": "\(readPostsPolicy.name)",
-            ])
+            LogCategory.cache.logger.debug(
+                "evicted",
+                metadata: [
+                    "store": "\(path)", "cachedPosts": "\(report.cachedPosts)", "snapshots": "\(report.snapshots)",
+                    "readPosts": "\(report.readPosts)",
+                    "timelinePolicy": "\(timelinePolicy.name)", "historyPolicy": "\(historyPolicy.name)",
+                    "readPostsPolicy": "\(readPostsPolicy.name)",
+                ])
             return report
         }
     }
@@ -578,8 +644,9 @@ public final class TimelineStore: Sendable {
     private static func markGaps(leftBy evicted: [String], scope: StoreScope, db: Database) throws {
         guard !evicted.isEmpty else { return }
         let leaving = Set(evicted)
-        let ids = try String.fetchAll(db, sql: "SELECT postId FROM cachedPost WHERE account = ? AND timeline = ? ORDER BY position",
-                                      arguments: [scope.account, scope.timeline])
+        let ids = try String.fetchAll(
+            db, sql: "SELECT postId FROM cachedPost WHERE account = ? AND timeline = ? ORDER BY position",
+            arguments: [scope.account, scope.timeline])
         let mark = try db.makeStatement(sql: "UPDATE cachedPost SET gapBelow = 1 WHERE account = ? AND timeline = ? AND postId = ?")
         for (upper, lower) in zip(ids, ids.dropFirst()) where !leaving.contains(upper) && leaving.contains(lower) {
             try mark.execute(arguments: [scope.account, scope.timeline, upper])
@@ -594,19 +661,23 @@ public final class TimelineStore: Sendable {
 
     /// When the timeline of `scope` was last read (0: never).
     private static func lastRead(scope: StoreScope, db: Database) throws -> Double {
-        try Double.fetchOne(db, sql: "SELECT lastReadAt FROM timelineState WHERE account = ? AND timeline = ?",
-                            arguments: [scope.account, scope.timeline]) ?? 0
+        try Double.fetchOne(
+            db, sql: "SELECT lastReadAt FROM timelineState WHERE account = ? AND timeline = ?",
+            arguments: [scope.account, scope.timeline]) ?? 0
     }
 
     /// The cached posts of `scope` as cache entries, a post's last use no earlier than `lastRead`.
     private static func cacheEntries(scope: StoreScope, db: Database, lastRead: Double) throws -> [CacheEntry] {
         var entries: [CacheEntry] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT postId, storedAt, lastAccess, bytes FROM cachedPost WHERE account = ? AND timeline = ?",
-                                       arguments: [scope.account, scope.timeline])
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT postId, storedAt, lastAccess, bytes FROM cachedPost WHERE account = ? AND timeline = ?",
+            arguments: [scope.account, scope.timeline])
         while let row = try rows.next() {
             let lastAccess: Double = row[2]
-            entries.append(CacheEntry(key: row[0], storedAt: StoredTime.since1970(row[1]),
-                                      lastAccess: StoredTime.since1970(max(lastAccess, lastRead)), bytes: row[3]))
+            entries.append(
+                CacheEntry(
+                    key: row[0], storedAt: StoredTime.since1970(row[1]),
+                    lastAccess: StoredTime.since1970(max(lastAccess, lastRead)), bytes: row[3]))
         }
         return entries
     }
@@ -617,8 +688,9 @@ public final class TimelineStore: Sendable {
     private func delete(_ keys: [String], from table: String, scope: StoreScope, among all: [CacheEntry], db: Database) throws -> Int {
         guard !keys.isEmpty else { return 0 }
         if table == "cachedPost" {
-            try db.execute(sql: "UPDATE timelineState SET revision = random() WHERE account = ? AND timeline = ?",
-                           arguments: [scope.account, scope.timeline])
+            try db.execute(
+                sql: "UPDATE timelineState SET revision = random() WHERE account = ? AND timeline = ?",
+                arguments: [scope.account, scope.timeline])
         }
         if keys.count > all.count / 2 {
             let evicted = Set(keys)
@@ -626,8 +698,9 @@ public final class TimelineStore: Sendable {
             try db.execute(sql: "DELETE FROM temp.keptKey")
             let keep = try db.makeStatement(sql: "INSERT OR IGNORE INTO temp.keptKey (key) VALUES (?)")
             for entry in all where !evicted.contains(entry.key) { try keep.execute(arguments: [entry.key]) }
-            try db.execute(sql: "DELETE FROM \(table) WHERE account = ? AND timeline = ? AND postId NOT IN (SELECT key FROM temp.keptKey)",
-                           arguments: [scope.account, scope.timeline])
+            try db.execute(
+                sql: "DELETE FROM \(table) WHERE account = ? AND timeline = ? AND postId NOT IN (SELECT key FROM temp.keptKey)",
+                arguments: [scope.account, scope.timeline])
             try db.execute(sql: "DELETE FROM temp.keptKey")
             return keys.count
         }
@@ -659,10 +732,12 @@ public final class TimelineStore: Sendable {
     public func statistics() throws(StoreError) -> Statistics {
         try read { db in
             var statistics = Statistics()
-            let scopeSQL = "SELECT account, timeline FROM timelineState UNION SELECT account, timeline FROM positionHistory "
+            let scopeSQL =
+                "SELECT account, timeline FROM timelineState UNION SELECT account, timeline FROM positionHistory "
                 + "UNION SELECT account, timeline FROM readPost ORDER BY account, timeline"
             statistics.scopes = try Row.fetchAll(db, sql: scopeSQL).map { StoreScope(account: $0["account"], timeline: $0["timeline"]) }
-            let cached = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS count, COALESCE(SUM(bytes), 0) AS bytes, MIN(storedAt) AS oldest FROM cachedPost")
+            let cached = try Row.fetchOne(
+                db, sql: "SELECT COUNT(*) AS count, COALESCE(SUM(bytes), 0) AS bytes, MIN(storedAt) AS oldest FROM cachedPost")
             statistics.cachedPosts = cached?["count"] ?? 0
             statistics.cachedBytes = cached?["bytes"] ?? 0
             let oldest: Double? = cached?["oldest"]

@@ -1,9 +1,10 @@
 import EngineSupport
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPExchange
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// One URLSession data task whose body may not exceed a limit: an answer that announces more,
 /// or sends more, is cancelled as it arrives instead of being buffered whole. Cancelling the
@@ -41,8 +42,10 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Runs `request` on a new session built from `configuration`.
-    static func data(for request: URLRequest, configuration: URLSessionConfiguration, limit: Int,
-                     followsOtherOrigins: Bool = true) async throws -> (Data, URLResponse) {
+    static func data(
+        for request: URLRequest, configuration: URLSessionConfiguration, limit: Int,
+        followsOtherOrigins: Bool = true
+    ) async throws -> (Data, URLResponse) {
         let download = BoundedDownload(limit: limit, followsOtherOrigins: followsOtherOrigins)
         let session = URLSession(configuration: configuration, delegate: download, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -57,8 +60,10 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         let tooLong = response.expectedContentLength > Int64(limit)
         received.withLock {
             $0.response = response
@@ -69,8 +74,10 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Follows redirects, but sends the access token only to the origin it was meant for: a
     /// redirect to another scheme, host or port loses the `Authorization` header.
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         var next = request
         let beyondLimit = received.withLock { received in
             received.redirects += 1
@@ -102,7 +109,8 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, result): (CheckedContinuation<(Data, URLResponse), any Error>?, Result<(Data, URLResponse), any Error>) = received.withLock { received in
+        let (continuation, result): (CheckedContinuation<(Data, URLResponse), any Error>?, Result<(Data, URLResponse), any Error>) = received.withLock
+        { received in
             let continuation = received.continuation
             received.continuation = nil
             if received.tooLarge { return (continuation, .failure(TooLarge(limit: limit))) }

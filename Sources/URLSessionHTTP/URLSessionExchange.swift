@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPExchange
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `HTTPExchange` over the platform's URLSession: the default on Apple platforms, and the
 /// command line's unless it is built with the package trait `NIOClient`. On Linux it links
@@ -40,7 +41,9 @@ public struct URLSessionExchange: HTTPExchange {
         // A compressed answer's Content-Length counts the compressed bytes; URLSession hands over
         // the body decompressed, so only an answer sent as it is can be checked against it.
         let encoding = (http.value(forHTTPHeaderField: "Content-Encoding") ?? "identity").trimmingCharacters(in: .whitespaces).lowercased()
-        if encoding == "identity" || encoding.isEmpty, let expected = Int(http.value(forHTTPHeaderField: "Content-Length") ?? ""), expected > body.count {
+        if encoding == "identity" || encoding.isEmpty, let expected = Int(http.value(forHTTPHeaderField: "Content-Length") ?? ""),
+            expected > body.count
+        {
             throw HTTPExchangeError(.connectionLost, "the answer was cut short: \(body.count) of \(expected) bytes")
         }
         var headers: [(name: String, value: String)] = []

@@ -22,8 +22,8 @@ public struct DateValue: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Creates a date; returns nil for an impossible one (month 13, February 30, hour 24, …).
     public init?(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         guard (0...9999).contains(year), (1...12).contains(month),
-              (1...DateValue.daysIn(month: month, year: year)).contains(day),
-              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
+            (1...DateValue.daysIn(month: month, year: year)).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else { return nil }
         storedYear = Int16(year)
         storedMonth = UInt8(month)
@@ -35,7 +35,7 @@ public struct DateValue: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// The seconds since 1970 of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the dates this
     /// type (and RFC 3339) can write.
-    public static let representableSeconds: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799
+    public static let representableSeconds: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
     /// Creates the date of a Foundation `Date`, dropping fractions of a second; nil for a date
     /// outside years 1 to 9999 (or not a number), which no plist or RFC 3339 text can hold.
@@ -45,10 +45,14 @@ public struct DateValue: Hashable, Sendable, Comparable, CustomStringConvertible
         let total = Int64(interval)
         var days = total / 86_400
         var seconds = total % 86_400
-        if seconds < 0 { seconds += 86_400; days -= 1 }
+        if seconds < 0 {
+            seconds += 86_400
+            days -= 1
+        }
         let (y, m, d) = DateValue.civil(fromDays: days)
-        self.init(year: Int(y), month: m, day: d, hour: Int(seconds / 3600),
-                  minute: Int(seconds % 3600 / 60), second: Int(seconds % 60))
+        self.init(
+            year: Int(y), month: m, day: d, hour: Int(seconds / 3600),
+            minute: Int(seconds % 3600 / 60), second: Int(seconds % 60))
     }
 
     /// Parses the property-list form `YYYY-MM-DDTHH:MM:SSZ`.
@@ -64,13 +68,15 @@ public struct DateValue: Hashable, Sendable, Comparable, CustomStringConvertible
     /// The one parser of dates and times: property lists and RFC 3339 timestamps use it.
     public static func parseDateAndTime(_ bytes: UnsafeBufferPointer<UInt8>, separators: [UInt8], clampingLeapSecond: Bool) -> DateValue? {
         guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), separators.contains(bytes[10]),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
+        else { return nil }
         func number(_ range: Range<Int>) -> Int? { digits(bytes, range) }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
         else { return nil }
-        return DateValue(year: year, month: month, day: day, hour: hour, minute: minute,
-                         second: clampingLeapSecond ? min(second, 59) : second)
+        return DateValue(
+            year: year, month: month, day: day, hour: hour, minute: minute,
+            second: clampingLeapSecond ? min(second, 59) : second)
     }
 
     /// The decimal number written with the ASCII digits `bytes[range]`; nil if one is not a digit.

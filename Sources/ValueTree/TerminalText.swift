@@ -50,7 +50,7 @@ public enum TerminalText {
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7F...0x9F: return true
-        case 0x202A...0x202E, 0x2066...0x2069: return true // bidirectional embeddings, overrides and isolates
+        case 0x202A...0x202E, 0x2066...0x2069: return true  // bidirectional embeddings, overrides and isolates
         default: return false
         }
     }

@@ -200,7 +200,7 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
         case (.bool(let a), .bool(let b)): return a == b
         case (.integer(let a), .integer(let b)): return a == b
         case (.real(let a), .real(let b)): return a == b
-        case (.string(let a), .string(let b)): return Value.sameScalars(a, b)   // by Unicode scalars, not canonical equivalence
+        case (.string(let a), .string(let b)): return Value.sameScalars(a, b)  // by Unicode scalars, not canonical equivalence
         case (.date(let a), .date(let b)): return a == b
         case (.data(let a), .data(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
@@ -213,7 +213,8 @@ public struct Value: Sendable, Equatable, CustomStringConvertible {
     /// Whether two strings have the same Unicode scalars: the same UTF-8 bytes, compared in
     /// place when both are contiguous (native strings are), and byte by byte otherwise.
     static func sameScalars(_ lhs: String, _ rhs: String) -> Bool {
-        let left = lhs.utf8, right = rhs.utf8
+        let left = lhs.utf8
+        let right = rhs.utf8
         guard left.count == right.count else { return false }
         let compared = left.withContiguousStorageIfAvailable { a in
             right.withContiguousStorageIfAvailable { b in

@@ -41,8 +41,9 @@ public struct CacheChainPolicy: CachePolicy, DeclaredStrategy {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let entries = (0..<6).map { CacheEntry(key: "e\($0)", storedAt: now.addingTimeInterval(Double(-100 * $0))) }
         return [
-            CacheScenario(name: "TTL first, then LRU on what is left", entries: entries, now: now,
-                          parameters: ["MaxAge": 350, "MaxEntries": 2], expectedEvictions: ["e5", "e4", "e3", "e2"]),
+            CacheScenario(
+                name: "TTL first, then LRU on what is left", entries: entries, now: now,
+                parameters: ["MaxAge": 350, "MaxEntries": 2], expectedEvictions: ["e5", "e4", "e3", "e2"])
         ]
     }()
 }

@@ -44,20 +44,25 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
 
     public static let type = StrategyType(
         name: "CausalFurthest", kind: .merge,
-        summary: "A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read.",
+        summary:
+            "A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read.",
         parameters: [DirectionChoice.parameter.declaration, glanceSecondsParameter.declaration, glancePostsParameter.declaration],
         mergeScenarios: CausalFurthestPolicy.scenarios
     ) { options in
-        .merge(CausalFurthestPolicy(direction: options(DirectionChoice.parameter), glanceSeconds: options(glanceSecondsParameter),
-                                    glancePosts: options(glancePostsParameter)))
+        .merge(
+            CausalFurthestPolicy(
+                direction: options(DirectionChoice.parameter), glanceSeconds: options(glanceSecondsParameter),
+                glancePosts: options(glancePostsParameter)))
     }
 
     public let direction: DirectionChoice
     public let glanceSeconds: Double
     public let glancePosts: Int
 
-    public init(direction: DirectionChoice = DirectionChoice.parameter.defaultValue, glanceSeconds: Double = glanceSecondsParameter.defaultValue,
-                glancePosts: Int = glancePostsParameter.defaultValue) {
+    public init(
+        direction: DirectionChoice = DirectionChoice.parameter.defaultValue, glanceSeconds: Double = glanceSecondsParameter.defaultValue,
+        glancePosts: Int = glancePostsParameter.defaultValue
+    ) {
         self.direction = direction
         self.glanceSeconds = glanceSeconds
         self.glancePosts = glancePosts
@@ -208,8 +213,10 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     /// bounds tell (unless `clocks` is false), then a reset over a position, then the furthest
     /// along in `direction`, then, between two `glances`, the one whose device had been open a
     /// second or more longer, then the greater stamp.
-    static func beats(_ a: PositionRecord, _ b: PositionRecord, direction: ReadingDirection?, clocks: Bool = true,
-                      glances: Bool = false) -> (Bool, Way) {
+    static func beats(
+        _ a: PositionRecord, _ b: PositionRecord, direction: ReadingDirection?, clocks: Bool = true,
+        glances: Bool = false
+    ) -> (Bool, Way) {
         if clocks, let later = ClockOffsets.laterIsFirst(a, b) ?? ClockOffsets.wrongClockLaterIsFirst(a, b) { return (later, .time) }
         if a.isReset != b.isReset { return (a.isReset, .reset) }
         if clocks, ClockOffsets.clocksAgree(a, b) {
@@ -229,113 +236,181 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         /// A write by `device`, its `sequence`-th, having seen `seen`; at post `post` created at
         /// `created` (older posts have smaller times).
-        func write(_ device: String, _ sequence: UInt64, seen: [(String, UInt64)] = [], at millis: UInt64, _ post: String?, created: Double = 0,
-                   explicit: Bool = false, visit: PositionRecord.Visit? = nil, moves: PositionRecord.Moves = .init(older: 10, newer: 1),
-                   ordered: Bool = true, clocks: [(String, Int64)] = []) -> PositionRecord {
+        func write(
+            _ device: String, _ sequence: UInt64, seen: [(String, UInt64)] = [], at millis: UInt64, _ post: String?, created: Double = 0,
+            explicit: Bool = false, visit: PositionRecord.Visit? = nil, moves: PositionRecord.Moves = .init(older: 10, newer: 1),
+            ordered: Bool = true, clocks: [(String, Int64)] = []
+        ) -> PositionRecord {
             let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: millis, counter: 0), device: device)
-            return PositionRecord(key: key, stamp: stamp, sequence: sequence, context: VersionVector(seen), savedAt: date,
-                                  snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: post == nil || explicit ? stamp : .zero,
-                                  progress: ordered ? post.map { .init(createdAt: created, postId: $0) } : nil, visit: visit, moves: moves,
-                                  clocks: ClockOffsets(clocks))
+            return PositionRecord(
+                key: key, stamp: stamp, sequence: sequence, context: VersionVector(seen), savedAt: date,
+                snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: post == nil || explicit ? stamp : .zero,
+                progress: ordered ? post.map { .init(createdAt: created, postId: $0) } : nil, visit: visit, moves: moves,
+                clocks: ClockOffsets(clocks))
         }
         let hour: UInt64 = 3_600_000
         return [
-            MergeScenario(name: "a device switch: the write that saw the other wins, even further back",
-                          records: [write("phone", 4, at: 1_000, "p40", created: 400), write("laptop", 2, seen: [("phone", 4)], at: 2_000, "p45", created: 450)],
-                          expectedWinner: 1, reason: "one live head: it saw the others"),
-            MergeScenario(name: "concurrent writes: the furthest along in the learned direction (older) wins",
-                          records: [write("phone", 4, at: 1_000, "p40", created: 400), write("laptop", 2, at: 2_000, "p45", created: 450)],
-                          expectedWinner: 0, reason: "concurrent; furthest"),
-            MergeScenario(name: "a laptop an hour fast does not take the register",
-                          records: [write("laptop", 3, at: 1_000 + hour, "p50", created: 500), write("phone", 6, at: 2_000, "p30", created: 300)],
-                          expectedWinner: 1, reason: "concurrent; furthest"),
-            MergeScenario(name: "the phone learned the laptop is an hour fast: its reading a minute later wins, though further back",
-                          records: [write("laptop", 3, at: 1_000 + hour, "p50", created: 500),
-                                    write("phone", 6, at: 61_000, "p40", created: 400, clocks: [("laptop", 3_590_000)])],
-                          expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
-            MergeScenario(name: "the laptop learned the phone is an hour behind it: the phone's reading four minutes later wins, though further back",
-                          records: [write("laptop", 3, at: 1_000 + hour, "p50", created: 500, moves: .init(older: 1, newer: 9),
-                                          clocks: [("phone", -3_613_000)]),
-                                    write("phone", 6, at: 245_000, "p40", created: 400, moves: .init(older: 1, newer: 9))],
-                          expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
-            MergeScenario(name: "an algorithmic feed and a laptop an hour fast by what it learned: the phone's later write, not the laptop's stamp",
-                          records: [write("laptop", 3, at: 1_000 + hour, "p50", ordered: false, clocks: [("phone", -3_601_500)]),
-                                    write("phone", 6, at: 1_000, "p40", ordered: false)],
-                          expectedWinner: 1, reason: "concurrent; latest"),
-            MergeScenario(name: "the laptop knew the phone's clock: its reading two minutes after the phone's move back wins",
-                          records: [write("laptop", 3, at: 120_000, "p50", created: 500, clocks: [("phone", -1_000)]),
-                                    write("phone", 6, at: 1_000, "p10", created: 100, explicit: true)],
-                          expectedWinner: 0, reason: "concurrent; the later by the clocks' bounds"),
-            MergeScenario(name: "an explicit move back made before the other device read on, by the clocks' bounds, loses",
-                          records: [write("laptop", 3, at: 1_000, "p10", created: 100, explicit: true),
-                                    write("phone", 6, at: 300_000, "p50", created: 500, clocks: [("laptop", -2_000)])],
-                          expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
-            MergeScenario(name: "concurrent writes a minute and a half apart, by clocks that agree: the later wins, though further back",
-                          records: [write("phone", 6, at: 1_000, "p30", created: 300, clocks: [("laptop", -1_000)]),
-                                    write("laptop", 3, at: 91_000, "p40", created: 400)],
-                          expectedWinner: 1, reason: "concurrent; a minute later by clocks that agree"),
-            MergeScenario(name: "concurrent writes under a minute apart, by clocks that agree: the furthest along",
-                          records: [write("phone", 6, at: 1_000, "p30", created: 300, clocks: [("laptop", -1_000)]),
-                                    write("laptop", 3, at: 50_000, "p40", created: 400)],
-                          expectedWinner: 0, reason: "concurrent; furthest"),
-            MergeScenario(name: "bounds too loose to tell: the furthest along",
-                          records: [write("laptop", 3, at: 100_000, "p50", created: 500, clocks: [("phone", -90_000)]),
-                                    write("phone", 6, at: 101_000, "p40", created: 400, clocks: [("laptop", -95_000)])],
-                          expectedWinner: 1, reason: "concurrent; furthest"),
-            MergeScenario(name: "a glance at a stale device loses to reading, even further along",
-                          records: [write("phone", 6, at: 1_000, "p30", created: 300),
-                                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 6, posts: 1))],
-                          expectedWinner: 0, reason: "concurrent; the others were glances"),
-            MergeScenario(name: "only glances, on an unordered feed: the longer glance, not the later one",
-                          records: [write("laptop", 3, at: 1_000, "p20", visit: .init(seconds: 25, posts: 2), ordered: false),
-                                    write("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false)],
-                          expectedWinner: 0, reason: "concurrent; the longer glance"),
-            MergeScenario(name: "only glances within a second of each other: the later",
-                          records: [write("laptop", 3, at: 1_000, "p20", visit: .init(seconds: 8.5, posts: 2), ordered: false),
-                                    write("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false)],
-                          expectedWinner: 1, reason: "concurrent; latest"),
-            MergeScenario(name: "the glance's bounds: moved exactly GlancePosts posts, less than GlanceSeconds after opening, is a glance",
-                          records: [write("phone", 6, at: 1_000, "p30", created: 300),
-                                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 29.9, posts: 5))],
-                          expectedWinner: 0, reason: "concurrent; the others were glances"),
-            MergeScenario(name: "the glance's bounds: one post more than GlancePosts is reading",
-                          records: [write("phone", 6, at: 1_000, "p30", created: 300),
-                                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 29.9, posts: 6))],
-                          expectedWinner: 1, reason: "concurrent; furthest"),
-            MergeScenario(name: "the glance's bounds: exactly GlanceSeconds after opening is reading",
-                          records: [write("phone", 6, at: 1_000, "p30", created: 300),
-                                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 30, posts: 1))],
-                          expectedWinner: 1, reason: "concurrent; furthest"),
-            MergeScenario(name: "a long visit that moved little is reading",
-                          records: [write("phone", 6, at: 1_000, "p30", created: 300),
-                                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 240, posts: 1))],
-                          expectedWinner: 1, reason: "concurrent; furthest"),
-            MergeScenario(name: "a concurrent tombstone wins",
-                          records: [write("phone", 6, at: 3_000, "p30", created: 300), write("ipad", 2, at: 1_000, nil)],
-                          expectedWinner: 1, reason: "concurrent; a reset"),
-            MergeScenario(name: "a position saved after seeing the tombstone comes back",
-                          records: [write("ipad", 2, at: 1_000, nil), write("phone", 7, seen: [("ipad", 2)], at: 2_000, "p31", created: 310)],
-                          expectedWinner: 1, reason: "one live head: it saw the others"),
-            MergeScenario(name: "a concurrent explicit move back wins over reading further along",
-                          records: [write("phone", 6, at: 3_000, "p10", created: 100), write("laptop", 3, at: 1_000, "p50", created: 500, explicit: true)],
-                          expectedWinner: 1, reason: "concurrent; a reset"),
-            MergeScenario(name: "three devices: the one that saw both others wins",
-                          records: [write("phone", 5, at: 1_000, "p10", created: 100), write("laptop", 3, seen: [("phone", 5)], at: 2_000, "p12", created: 120),
-                                    write("tablet", 2, seen: [("phone", 5), ("laptop", 3)], at: 3_000, "p15", created: 150)],
-                          expectedWinner: 2, reason: "one live head: it saw the others"),
-            MergeScenario(name: "catching up (moves mostly newer): the newer post is further along",
-                          records: [write("phone", 4, at: 1_000, "p40", created: 400, moves: .init(older: 0, newer: 9)),
-                                    write("laptop", 2, at: 2_000, "p45", created: 450, moves: .init(older: 1, newer: 2))],
-                          expectedWinner: 1, reason: "concurrent; furthest"),
-            MergeScenario(name: "no direction learned yet: the later of concurrent writes",
-                          records: [write("phone", 1, at: 1_000, "p40", created: 400, moves: .none), write("laptop", 1, at: 2_000, "p45", created: 450, moves: .none)],
-                          expectedWinner: 1, reason: "concurrent; latest"),
-            MergeScenario(name: "the Direction parameter overrides what was learned",
-                          records: [write("phone", 4, at: 1_000, "p40", created: 400), write("laptop", 2, at: 2_000, "p45", created: 450)],
-                          expectedWinner: 1, reason: "concurrent; furthest", parameters: ["Direction": .init(value: .string("Newer"))]),
-            MergeScenario(name: "an algorithmic feed has no progress: the later of concurrent writes",
-                          records: [write("phone", 4, at: 1_000, "p40", ordered: false), write("laptop", 2, at: 2_000, "p45", ordered: false)],
-                          expectedWinner: 1, reason: "concurrent; latest"),
+            MergeScenario(
+                name: "a device switch: the write that saw the other wins, even further back",
+                records: [
+                    write("phone", 4, at: 1_000, "p40", created: 400), write("laptop", 2, seen: [("phone", 4)], at: 2_000, "p45", created: 450),
+                ],
+                expectedWinner: 1, reason: "one live head: it saw the others"),
+            MergeScenario(
+                name: "concurrent writes: the furthest along in the learned direction (older) wins",
+                records: [write("phone", 4, at: 1_000, "p40", created: 400), write("laptop", 2, at: 2_000, "p45", created: 450)],
+                expectedWinner: 0, reason: "concurrent; furthest"),
+            MergeScenario(
+                name: "a laptop an hour fast does not take the register",
+                records: [write("laptop", 3, at: 1_000 + hour, "p50", created: 500), write("phone", 6, at: 2_000, "p30", created: 300)],
+                expectedWinner: 1, reason: "concurrent; furthest"),
+            MergeScenario(
+                name: "the phone learned the laptop is an hour fast: its reading a minute later wins, though further back",
+                records: [
+                    write("laptop", 3, at: 1_000 + hour, "p50", created: 500),
+                    write("phone", 6, at: 61_000, "p40", created: 400, clocks: [("laptop", 3_590_000)]),
+                ],
+                expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
+            MergeScenario(
+                name: "the laptop learned the phone is an hour behind it: the phone's reading four minutes later wins, though further back",
+                records: [
+                    write(
+                        "laptop", 3, at: 1_000 + hour, "p50", created: 500, moves: .init(older: 1, newer: 9),
+                        clocks: [("phone", -3_613_000)]),
+                    write("phone", 6, at: 245_000, "p40", created: 400, moves: .init(older: 1, newer: 9)),
+                ],
+                expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
+            MergeScenario(
+                name: "an algorithmic feed and a laptop an hour fast by what it learned: the phone's later write, not the laptop's stamp",
+                records: [
+                    write("laptop", 3, at: 1_000 + hour, "p50", ordered: false, clocks: [("phone", -3_601_500)]),
+                    write("phone", 6, at: 1_000, "p40", ordered: false),
+                ],
+                expectedWinner: 1, reason: "concurrent; latest"),
+            MergeScenario(
+                name: "the laptop knew the phone's clock: its reading two minutes after the phone's move back wins",
+                records: [
+                    write("laptop", 3, at: 120_000, "p50", created: 500, clocks: [("phone", -1_000)]),
+                    write("phone", 6, at: 1_000, "p10", created: 100, explicit: true),
+                ],
+                expectedWinner: 0, reason: "concurrent; the later by the clocks' bounds"),
+            MergeScenario(
+                name: "an explicit move back made before the other device read on, by the clocks' bounds, loses",
+                records: [
+                    write("laptop", 3, at: 1_000, "p10", created: 100, explicit: true),
+                    write("phone", 6, at: 300_000, "p50", created: 500, clocks: [("laptop", -2_000)]),
+                ],
+                expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
+            MergeScenario(
+                name: "concurrent writes a minute and a half apart, by clocks that agree: the later wins, though further back",
+                records: [
+                    write("phone", 6, at: 1_000, "p30", created: 300, clocks: [("laptop", -1_000)]),
+                    write("laptop", 3, at: 91_000, "p40", created: 400),
+                ],
+                expectedWinner: 1, reason: "concurrent; a minute later by clocks that agree"),
+            MergeScenario(
+                name: "concurrent writes under a minute apart, by clocks that agree: the furthest along",
+                records: [
+                    write("phone", 6, at: 1_000, "p30", created: 300, clocks: [("laptop", -1_000)]),
+                    write("laptop", 3, at: 50_000, "p40", created: 400),
+                ],
+                expectedWinner: 0, reason: "concurrent; furthest"),
+            MergeScenario(
+                name: "bounds too loose to tell: the furthest along",
+                records: [
+                    write("laptop", 3, at: 100_000, "p50", created: 500, clocks: [("phone", -90_000)]),
+                    write("phone", 6, at: 101_000, "p40", created: 400, clocks: [("laptop", -95_000)]),
+                ],
+                expectedWinner: 1, reason: "concurrent; furthest"),
+            MergeScenario(
+                name: "a glance at a stale device loses to reading, even further along",
+                records: [
+                    write("phone", 6, at: 1_000, "p30", created: 300),
+                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 6, posts: 1)),
+                ],
+                expectedWinner: 0, reason: "concurrent; the others were glances"),
+            MergeScenario(
+                name: "only glances, on an unordered feed: the longer glance, not the later one",
+                records: [
+                    write("laptop", 3, at: 1_000, "p20", visit: .init(seconds: 25, posts: 2), ordered: false),
+                    write("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false),
+                ],
+                expectedWinner: 0, reason: "concurrent; the longer glance"),
+            MergeScenario(
+                name: "only glances within a second of each other: the later",
+                records: [
+                    write("laptop", 3, at: 1_000, "p20", visit: .init(seconds: 8.5, posts: 2), ordered: false),
+                    write("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false),
+                ],
+                expectedWinner: 1, reason: "concurrent; latest"),
+            MergeScenario(
+                name: "the glance's bounds: moved exactly GlancePosts posts, less than GlanceSeconds after opening, is a glance",
+                records: [
+                    write("phone", 6, at: 1_000, "p30", created: 300),
+                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 29.9, posts: 5)),
+                ],
+                expectedWinner: 0, reason: "concurrent; the others were glances"),
+            MergeScenario(
+                name: "the glance's bounds: one post more than GlancePosts is reading",
+                records: [
+                    write("phone", 6, at: 1_000, "p30", created: 300),
+                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 29.9, posts: 6)),
+                ],
+                expectedWinner: 1, reason: "concurrent; furthest"),
+            MergeScenario(
+                name: "the glance's bounds: exactly GlanceSeconds after opening is reading",
+                records: [
+                    write("phone", 6, at: 1_000, "p30", created: 300),
+                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 30, posts: 1)),
+                ],
+                expectedWinner: 1, reason: "concurrent; furthest"),
+            MergeScenario(
+                name: "a long visit that moved little is reading",
+                records: [
+                    write("phone", 6, at: 1_000, "p30", created: 300),
+                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 240, posts: 1)),
+                ],
+                expectedWinner: 1, reason: "concurrent; furthest"),
+            MergeScenario(
+                name: "a concurrent tombstone wins",
+                records: [write("phone", 6, at: 3_000, "p30", created: 300), write("ipad", 2, at: 1_000, nil)],
+                expectedWinner: 1, reason: "concurrent; a reset"),
+            MergeScenario(
+                name: "a position saved after seeing the tombstone comes back",
+                records: [write("ipad", 2, at: 1_000, nil), write("phone", 7, seen: [("ipad", 2)], at: 2_000, "p31", created: 310)],
+                expectedWinner: 1, reason: "one live head: it saw the others"),
+            MergeScenario(
+                name: "a concurrent explicit move back wins over reading further along",
+                records: [write("phone", 6, at: 3_000, "p10", created: 100), write("laptop", 3, at: 1_000, "p50", created: 500, explicit: true)],
+                expectedWinner: 1, reason: "concurrent; a reset"),
+            MergeScenario(
+                name: "three devices: the one that saw both others wins",
+                records: [
+                    write("phone", 5, at: 1_000, "p10", created: 100), write("laptop", 3, seen: [("phone", 5)], at: 2_000, "p12", created: 120),
+                    write("tablet", 2, seen: [("phone", 5), ("laptop", 3)], at: 3_000, "p15", created: 150),
+                ],
+                expectedWinner: 2, reason: "one live head: it saw the others"),
+            MergeScenario(
+                name: "catching up (moves mostly newer): the newer post is further along",
+                records: [
+                    write("phone", 4, at: 1_000, "p40", created: 400, moves: .init(older: 0, newer: 9)),
+                    write("laptop", 2, at: 2_000, "p45", created: 450, moves: .init(older: 1, newer: 2)),
+                ],
+                expectedWinner: 1, reason: "concurrent; furthest"),
+            MergeScenario(
+                name: "no direction learned yet: the later of concurrent writes",
+                records: [
+                    write("phone", 1, at: 1_000, "p40", created: 400, moves: .none), write("laptop", 1, at: 2_000, "p45", created: 450, moves: .none),
+                ],
+                expectedWinner: 1, reason: "concurrent; latest"),
+            MergeScenario(
+                name: "the Direction parameter overrides what was learned",
+                records: [write("phone", 4, at: 1_000, "p40", created: 400), write("laptop", 2, at: 2_000, "p45", created: 450)],
+                expectedWinner: 1, reason: "concurrent; furthest", parameters: ["Direction": .init(value: .string("Newer"))]),
+            MergeScenario(
+                name: "an algorithmic feed has no progress: the later of concurrent writes",
+                records: [write("phone", 4, at: 1_000, "p40", ordered: false), write("laptop", 2, at: 2_000, "p45", ordered: false)],
+                expectedWinner: 1, reason: "concurrent; latest"),
         ]
     }()
 }

@@ -25,7 +25,8 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
 
     public static let clockSlackParameter = Parameter<Double>(
         "ClockSlack",
-        help: "Seconds a redraft may seem to predate the saved position, for clocks that disagree; a post created earlier stood beside the saved one and is no stand-in.",
+        help:
+            "Seconds a redraft may seem to predate the saved position, for clocks that disagree; a post created earlier stood beside the saved one and is no stand-in.",
         default: 600, minimum: 0, maximum: 315_360_000)
 
     public static let type = StrategyType(
@@ -49,11 +50,14 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
         guard let text = request.snapshot?.text, !text.isEmpty, request.index.count > 0 else { return nil }
         // Where the saved post was: its stand-ins are looked for there as well as at the top.
         let near = request.snapshot?.index.map { min(max(0, $0), request.index.count - 1) }
-        let created = request.snapshot?.postCreatedAt, author = request.snapshot?.author, saved = request.snapshot?.postId
+        let created = request.snapshot?.postCreatedAt
+        let author = request.snapshot?.author
+        let saved = request.snapshot?.postId
         let standingThen = request.snapshot?.savedAt?.addingTimeInterval(-clockSlack)
         let posts = request.index.posts
-        let similar = request.index.textIndex.mostSimilar(to: text, threshold: max(threshold, 1e-9), limit: created == nil && author == nil ? 1 : 8,
-                                                          near: near)
+        let similar = request.index.textIndex.mostSimilar(
+            to: text, threshold: max(threshold, 1e-9), limit: created == nil && author == nil ? 1 : 8,
+            near: near)
         if let best = similar.first(where: { candidate in
             let post = posts[candidate.text]
             if post.id == saved { return true }
@@ -89,7 +93,8 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
             position += 1
             let post = index.posts[candidate]
             guard post.createdAt > created, post.author == author, post.id != snapshot.postId, let other = post.text,
-                  let similarity = Self.redraftSimilarity(saved, Array(other.unicodeScalars)) else { continue }
+                let similarity = Self.redraftSimilarity(saved, Array(other.unicodeScalars))
+            else { continue }
             if similarity >= threshold, similarity > (best?.similarity ?? 0) { best = (candidate, similarity) }
         }
         guard let best else { return nil }
@@ -105,7 +110,8 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
     /// 1 − the edit distance between `a` and `b` ÷ the longer length, when the distance is within
     /// `redraftEdits`; nil beyond it (computed only as far as it can stay within).
     static func redraftSimilarity(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Double? {
-        let longer = max(a.count, b.count), limit = redraftEdits(length: longer)
+        let longer = max(a.count, b.count)
+        let limit = redraftEdits(length: longer)
         guard longer > 0 else { return 1 }
         guard abs(a.count - b.count) <= limit, !a.isEmpty, !b.isEmpty else { return nil }
         var previous = Array(0...b.count)
@@ -132,7 +138,9 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
             "Thread: how we rebuilt the timeline cache and what broke along the way",
             "Weather is grey again in the north",
         ]
-        var posts = texts.enumerated().map { Post(id: "p\($0.offset)", createdAt: base.addingTimeInterval(Double(-100 * $0.offset)), text: $0.element) }
+        var posts = texts.enumerated().map {
+            Post(id: "p\($0.offset)", createdAt: base.addingTimeInterval(Double(-100 * $0.offset)), text: $0.element)
+        }
         let snapshot = PositionSnapshot(postId: "old2", text: "Thread: how we rebuilt the timeline cache, and what broke on the way")
         posts[2].id = "redraft2"
         // Alice's post repeated the text of Bob's (a repost), and was deleted: Bob's original,
@@ -150,52 +158,78 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
         var deletedInThread = PositionSnapshot(postId: "t1", postCreatedAt: base, text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped")
         deletedInThread.author = "erin"
         // A two-word post deleted and re-posted with one word shortened, a minute after it was saved.
-        var shortDeleted = PositionSnapshot(postId: "short", postCreatedAt: base.addingTimeInterval(-600), text: "@kfc 😆😆",
-                                            savedAt: base.addingTimeInterval(-120))
+        var shortDeleted = PositionSnapshot(
+            postId: "short", postCreatedAt: base.addingTimeInterval(-600), text: "@kfc 😆😆",
+            savedAt: base.addingTimeInterval(-120))
         shortDeleted.author = "hana"
-        let shortRedraft = [Post(id: "unrelated", createdAt: base.addingTimeInterval(-30), author: "hana", text: "lunch was great"),
-                            Post(id: "short-redraft", createdAt: base.addingTimeInterval(-60), author: "hana", text: "@kf 😆😆")]
+        let shortRedraft = [
+            Post(id: "unrelated", createdAt: base.addingTimeInterval(-30), author: "hana", text: "lunch was great"),
+            Post(id: "short-redraft", createdAt: base.addingTimeInterval(-60), author: "hana", text: "@kf 😆😆"),
+        ]
         // Saved an hour after its post was written (an hour before `base`).
-        var savedLater = PositionSnapshot(postId: "t0", postCreatedAt: base.addingTimeInterval(-7_200),
-                                          text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped", savedAt: base.addingTimeInterval(-3_600))
+        var savedLater = PositionSnapshot(
+            postId: "t0", postCreatedAt: base.addingTimeInterval(-7_200),
+            text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped", savedAt: base.addingTimeInterval(-3_600))
         savedLater.author = "erin"
-        let thread = [Post(id: "t2", createdAt: base, author: "erin", text: "Daily build 1042 passed: 312 tests, 0 failures, 5 skipped"),
-                      Post(id: "other", createdAt: base.addingTimeInterval(-60), author: "frank", text: "Weather is grey again in the north")]
+        let thread = [
+            Post(id: "t2", createdAt: base, author: "erin", text: "Daily build 1042 passed: 312 tests, 0 failures, 5 skipped"),
+            Post(id: "other", createdAt: base.addingTimeInterval(-60), author: "frank", text: "Weather is grey again in the north"),
+        ]
         return [
-            StrategyScenario(name: "re-drafted under a new id", timeline: Timeline(posts: posts), snapshot: snapshot,
-                             // The TF-IDF cosine of the two texts over these four, by the formula in TextIndex.
-                             expectedPostId: "redraft2", expectedMethod: .contentSimilarity, expectedConfidence: 0.917_816_838,
-                             expectedPlacement: .standIn, expectedExplanation: "post redraft2 has the most similar text (cosine 0.92)"),
-            StrategyScenario(name: "nothing similar", timeline: Timeline(posts: posts),
-                             snapshot: PositionSnapshot(postId: "x", text: "Completely unrelated words here"), expectedPostId: nil),
-            StrategyScenario(name: "a repost by another account, or a post the deleted one repeated, is no stand-in; the author's later redraft is",
-                             timeline: Timeline(posts: reposts), snapshot: deletedRepost, expectedPostId: "redraft", expectedMethod: .contentSimilarity,
-                             expectedPlacement: .standIn),
-            StrategyScenario(name: "only reposts of the deleted post by other accounts: no stand-in", timeline: Timeline(posts: Array(reposts.prefix(3))),
-                             snapshot: deletedRepost, expectedPostId: nil),
-            StrategyScenario(name: "the next post of a thread, posted in the same second, is no stand-in for a deleted one",
-                             timeline: Timeline(posts: thread), snapshot: deletedInThread, expectedPostId: nil),
-            StrategyScenario(name: "a post that reads alike but stood beside the saved one when it was saved is no redraft",
-                             timeline: Timeline(posts: [Post(id: "template", createdAt: base.addingTimeInterval(-5_000), author: "erin",
-                                                             text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped")]),
-                             snapshot: savedLater, expectedPostId: nil),
-            StrategyScenario(name: "within ClockSlack of the save, a post may be the redraft of a device whose clock runs ahead",
-                             timeline: Timeline(posts: [Post(id: "redraft", createdAt: base.addingTimeInterval(-5_000), author: "erin",
-                                                             text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped")]),
-                             snapshot: savedLater, parameters: ["ClockSlack": .init(value: .real(3_600))], expectedPostId: "redraft"),
-            StrategyScenario(name: "a short post re-drafted with a word shortened: too few words for TF-IDF, found by its characters",
-                             timeline: Timeline(posts: shortRedraft), snapshot: shortDeleted, parameters: ["Threshold": .init(value: .real(0.8))],
-                             expectedPostId: "short-redraft", expectedMethod: .contentSimilarity,
-                             // One scalar of seven removed: 1 − 1 ÷ 7.
-                             expectedConfidence: 0.857_142_857, expectedPlacement: .standIn,
-                             expectedExplanation: "post short-redraft is the author's later post nearest in characters (0.86 kept)"),
-            StrategyScenario(name: "another account's later post that reads alike is no redraft, however near in characters",
-                             timeline: Timeline(posts: [shortRedraft[0], Post(id: "other", createdAt: base.addingTimeInterval(-50), author: "gil",
-                                                                               text: "@kfc 😆😆!")]),
-                             snapshot: shortDeleted, parameters: ["Threshold": .init(value: .real(0.8))], expectedPostId: nil),
-            StrategyScenario(name: "the saved post itself, still there, is its own best match",
-                             timeline: Timeline(posts: thread + [Post(id: "t1", createdAt: base, author: "erin", text: deletedInThread.text)]),
-                             snapshot: deletedInThread, expectedPostId: "t1", expectedConfidence: 1),
+            StrategyScenario(
+                name: "re-drafted under a new id", timeline: Timeline(posts: posts), snapshot: snapshot,
+                // The TF-IDF cosine of the two texts over these four, by the formula in TextIndex.
+                expectedPostId: "redraft2", expectedMethod: .contentSimilarity, expectedConfidence: 0.917_816_838,
+                expectedPlacement: .standIn, expectedExplanation: "post redraft2 has the most similar text (cosine 0.92)"),
+            StrategyScenario(
+                name: "nothing similar", timeline: Timeline(posts: posts),
+                snapshot: PositionSnapshot(postId: "x", text: "Completely unrelated words here"), expectedPostId: nil),
+            StrategyScenario(
+                name: "a repost by another account, or a post the deleted one repeated, is no stand-in; the author's later redraft is",
+                timeline: Timeline(posts: reposts), snapshot: deletedRepost, expectedPostId: "redraft", expectedMethod: .contentSimilarity,
+                expectedPlacement: .standIn),
+            StrategyScenario(
+                name: "only reposts of the deleted post by other accounts: no stand-in", timeline: Timeline(posts: Array(reposts.prefix(3))),
+                snapshot: deletedRepost, expectedPostId: nil),
+            StrategyScenario(
+                name: "the next post of a thread, posted in the same second, is no stand-in for a deleted one",
+                timeline: Timeline(posts: thread), snapshot: deletedInThread, expectedPostId: nil),
+            StrategyScenario(
+                name: "a post that reads alike but stood beside the saved one when it was saved is no redraft",
+                timeline: Timeline(posts: [
+                    Post(
+                        id: "template", createdAt: base.addingTimeInterval(-5_000), author: "erin",
+                        text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped")
+                ]),
+                snapshot: savedLater, expectedPostId: nil),
+            StrategyScenario(
+                name: "within ClockSlack of the save, a post may be the redraft of a device whose clock runs ahead",
+                timeline: Timeline(posts: [
+                    Post(
+                        id: "redraft", createdAt: base.addingTimeInterval(-5_000), author: "erin",
+                        text: "Daily build 1042 passed: 312 tests, 0 failures, 4 skipped")
+                ]),
+                snapshot: savedLater, parameters: ["ClockSlack": .init(value: .real(3_600))], expectedPostId: "redraft"),
+            StrategyScenario(
+                name: "a short post re-drafted with a word shortened: too few words for TF-IDF, found by its characters",
+                timeline: Timeline(posts: shortRedraft), snapshot: shortDeleted, parameters: ["Threshold": .init(value: .real(0.8))],
+                expectedPostId: "short-redraft", expectedMethod: .contentSimilarity,
+                // One scalar of seven removed: 1 − 1 ÷ 7.
+                expectedConfidence: 0.857_142_857, expectedPlacement: .standIn,
+                expectedExplanation: "post short-redraft is the author's later post nearest in characters (0.86 kept)"),
+            StrategyScenario(
+                name: "another account's later post that reads alike is no redraft, however near in characters",
+                timeline: Timeline(posts: [
+                    shortRedraft[0],
+                    Post(
+                        id: "other", createdAt: base.addingTimeInterval(-50), author: "gil",
+                        text: "@kfc 😆😆!"),
+                ]),
+                snapshot: shortDeleted, parameters: ["Threshold": .init(value: .real(0.8))], expectedPostId: nil),
+            StrategyScenario(
+                name: "the saved post itself, still there, is its own best match",
+                timeline: Timeline(posts: thread + [Post(id: "t1", createdAt: base, author: "erin", text: deletedInThread.text)]),
+                snapshot: deletedInThread, expectedPostId: "t1", expectedConfidence: 1),
         ]
     }()
 }

@@ -4,10 +4,11 @@ import StrategyKit
 import SyncModel
 import SyncWire
 import ValueTree
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Directory: a folder that the user's own tools share (a network drive, Syncthing, Dropbox,
@@ -59,8 +60,10 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
         var name = ""
         for (offset, byte) in device.utf8.enumerated() {
             let scalar = Unicode.Scalar(byte)
-            let plain = byte < 0x80 && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-".unicodeScalars.contains(scalar)
-                || (byte == UInt8(ascii: ".") && offset > 0))
+            let plain =
+                byte < 0x80
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-".unicodeScalars.contains(scalar)
+                    || (byte == UInt8(ascii: ".") && offset > 0))
             name += plain ? String(scalar) : String(format: "%%%02X", byte)
         }
         let room = maximumNameBytes - suffix.utf8.count
@@ -111,10 +114,15 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
         }
         if notifications == nil { watch.log("\(path): no change notifications; polling every \(interval) s") }
         // A read now, then one each time the folder changes or the poll comes round.
-        return ChangeWatch.repeating(watch, next: { await bell.wait() }, onTermination: {
-            notifications?.cancel()
-            poller.cancel()
-        }) { () async throws(SyncTransportError) -> SyncPull in try await pull(device: watch.device) }
+        let pullOnce: @Sendable () async throws(SyncTransportError) -> SyncPull = { () async throws(SyncTransportError) -> SyncPull in
+            try await pull(device: watch.device)
+        }
+        return ChangeWatch.repeating(
+            watch, next: { await bell.wait() },
+            onTermination: {
+                notifications?.cancel()
+                poller.cancel()
+            }, pullOnce)
     }
 
     // MARK: Files
@@ -173,7 +181,9 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
         try checkFolder()
         let target = (path as NSString).appendingPathComponent(Self.fileName(for: device))
         guard data.count <= Self.maximumFileSize else {
-            throw SyncTransportError(.failed, """
+            throw SyncTransportError(
+                .failed,
+                """
                 \(target): not published: \(data.count) bytes, more than the limit of \(Self.maximumFileSize) that other devices read
                 """)
         }
@@ -206,7 +216,8 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let file = (path as NSString).appendingPathComponent(name)
             guard let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date,
-                  date.timeIntervalSince(modified) > Self.staleTemporaryAge else { continue }
+                date.timeIntervalSince(modified) > Self.staleTemporaryAge
+            else { continue }
             try? FileManager.default.removeItem(atPath: file)
         }
     }
@@ -216,9 +227,9 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
 enum Glue {
     static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-        Glibc.read(descriptor, buffer, count)
+            Glibc.read(descriptor, buffer, count)
         #else
-        Darwin.read(descriptor, buffer, count)
+            Darwin.read(descriptor, buffer, count)
         #endif
     }
 }

@@ -25,8 +25,10 @@ public struct ExponentialBackoffPolicy: NetworkPolicy, DeclaredStrategy {
         parameters: [maxAttemptsParameter.declaration, baseDelayParameter.declaration, maxDelayParameter.declaration],
         networkScenarios: ExponentialBackoffPolicy.scenarios
     ) { options in
-        .network(ExponentialBackoffPolicy(maxAttempts: options(maxAttemptsParameter), baseDelay: options(baseDelayParameter),
-                                          maxDelay: options(maxDelayParameter)))
+        .network(
+            ExponentialBackoffPolicy(
+                maxAttempts: options(maxAttemptsParameter), baseDelay: options(baseDelayParameter),
+                maxDelay: options(maxDelayParameter)))
     }
 
     public let maxAttempts: Int
@@ -59,25 +61,34 @@ public struct ExponentialBackoffPolicy: NetworkPolicy, DeclaredStrategy {
     }
 
     static let scenarios: [NetworkScenario] = [
-        NetworkScenario(name: "server errors back off exponentially with full jitter until MaxAttempts",
-                        failures: Array(repeating: .http(status: 500, retryAfter: nil), count: 4), jitter: 0.5,
-                        parameters: ["MaxAttempts": 4, "BaseDelay": 1, "MaxDelay": 30],
-                        expectedDelays: [0.5, 1, 2, nil]),
-        NetworkScenario(name: "the step is capped by MaxDelay", failures: Array(repeating: .timeout, count: 5), jitter: 1,
-                        parameters: ["MaxAttempts": 6, "BaseDelay": 1, "MaxDelay": 4], expectedDelays: [1, 2, 4, 4, 4]),
-        NetworkScenario(name: "Retry-After is a floor under the jittered delay",
-                        failures: [.http(status: 429, retryAfter: 3), .http(status: 503, retryAfter: 0.1)], jitter: 0.5,
-                        parameters: ["MaxAttempts": 4, "BaseDelay": 1, "MaxDelay": 30], expectedDelays: [3, 1]),
-        NetworkScenario(name: "a 429 without Retry-After waits the whole step", failures: [.http(status: 429, retryAfter: nil)],
-                        jitter: 0, parameters: ["MaxAttempts": 3, "BaseDelay": 2], expectedDelays: [2]),
-        NetworkScenario(name: "a Retry-After longer than MaxDelay stops instead of retrying early",
-                        failures: [.http(status: 429, retryAfter: 120)], parameters: ["MaxDelay": 30], expectedDelays: [nil]),
-        NetworkScenario(name: "refusals and wrong content are not retried",
-                        failures: [.http(status: 401, retryAfter: nil), .http(status: 404, retryAfter: nil),
-                                   .invalidContent("expected JSON")],
-                        expectedDelays: [nil, nil, nil]),
-        NetworkScenario(name: "truncated bodies and lost connections are retried",
-                        failures: [.truncated, .connection("reset")], jitter: 0.25, parameters: ["BaseDelay": 2],
-                        expectedDelays: [0.5, 1]),
+        NetworkScenario(
+            name: "server errors back off exponentially with full jitter until MaxAttempts",
+            failures: Array(repeating: .http(status: 500, retryAfter: nil), count: 4), jitter: 0.5,
+            parameters: ["MaxAttempts": 4, "BaseDelay": 1, "MaxDelay": 30],
+            expectedDelays: [0.5, 1, 2, nil]),
+        NetworkScenario(
+            name: "the step is capped by MaxDelay", failures: Array(repeating: .timeout, count: 5), jitter: 1,
+            parameters: ["MaxAttempts": 6, "BaseDelay": 1, "MaxDelay": 4], expectedDelays: [1, 2, 4, 4, 4]),
+        NetworkScenario(
+            name: "Retry-After is a floor under the jittered delay",
+            failures: [.http(status: 429, retryAfter: 3), .http(status: 503, retryAfter: 0.1)], jitter: 0.5,
+            parameters: ["MaxAttempts": 4, "BaseDelay": 1, "MaxDelay": 30], expectedDelays: [3, 1]),
+        NetworkScenario(
+            name: "a 429 without Retry-After waits the whole step", failures: [.http(status: 429, retryAfter: nil)],
+            jitter: 0, parameters: ["MaxAttempts": 3, "BaseDelay": 2], expectedDelays: [2]),
+        NetworkScenario(
+            name: "a Retry-After longer than MaxDelay stops instead of retrying early",
+            failures: [.http(status: 429, retryAfter: 120)], parameters: ["MaxDelay": 30], expectedDelays: [nil]),
+        NetworkScenario(
+            name: "refusals and wrong content are not retried",
+            failures: [
+                .http(status: 401, retryAfter: nil), .http(status: 404, retryAfter: nil),
+                .invalidContent("expected JSON"),
+            ],
+            expectedDelays: [nil, nil, nil]),
+        NetworkScenario(
+            name: "truncated bodies and lost connections are retried",
+            failures: [.truncated, .connection("reset")], jitter: 0.25, parameters: ["BaseDelay": 2],
+            expectedDelays: [0.5, 1]),
     ]
 }

@@ -75,8 +75,9 @@ public struct FallbackStrategy: RestorationStage, DeclaredStrategy {
         case .lastKnownPosition:
             let offset = index.clamp(offset: snapshot?.contentOffset ?? 0)
             let chosen = index.index(atOffset: offset) ?? 0
-            return candidate(chosen, 0.25, .contentOffset(snapshot?.contentOffset ?? 0),
-                             "LastKnownPosition: the saved scroll offset \(Int(offset.rounded(.down))) pt")
+            return candidate(
+                chosen, 0.25, .contentOffset(snapshot?.contentOffset ?? 0),
+                "LastKnownPosition: the saved scroll offset \(Int(offset.rounded(.down))) pt")
         case .newestPost:
             return candidate(index.newestIndex ?? 0, 0.15, .postAtTop, "NewestPost: the most recently created post")
         case .oldestPost:
@@ -85,8 +86,9 @@ public struct FallbackStrategy: RestorationStage, DeclaredStrategy {
     }
 
     private func candidate(_ index: Int, _ confidence: Double, _ placement: Placement, _ explanation: String) -> Candidate {
-        Candidate(index: index, confidence: confidence, method: .fallback, placement: placement, strategy: name,
-                  explanation: explanation)
+        Candidate(
+            index: index, confidence: confidence, method: .fallback, placement: placement, strategy: name,
+            explanation: explanation)
     }
 
     static let scenarios: [StrategyScenario] = {
@@ -96,23 +98,28 @@ public struct FallbackStrategy: RestorationStage, DeclaredStrategy {
         let snapshot = PositionSnapshot(postId: "gone", contentOffset: 250, index: 5, timelineCount: 10)
         func mode(_ name: String) -> Value.Dictionary { ["Mode": Value.Member(value: .string(name))] }
         return [
-            StrategyScenario(name: "NearestContent keeps the relative position", timeline: Timeline(posts: posts), snapshot: snapshot,
-                             parameters: mode("NearestContent"), expectedPostId: "p3", expectedMethod: .fallback,
-                             expectedConfidence: 0.2, expectedPlacement: .postAtTop,
-                             expectedExplanation: "NearestContent: index 5 of 10 maps to index 3 of 5"),
-            StrategyScenario(name: "TopOfTimeline", timeline: Timeline(posts: posts), snapshot: snapshot,
-                             parameters: mode("TopOfTimeline"), expectedPostId: "p0", expectedMethod: .fallback,
-                             expectedConfidence: 0.1, expectedPlacement: .topOfTimeline, expectedExplanation: "TopOfTimeline: the top of the timeline"),
-            StrategyScenario(name: "LastKnownPosition", timeline: Timeline(posts: posts, viewportHeight: 200), snapshot: snapshot,
-                             parameters: mode("LastKnownPosition"), expectedPostId: "p2", expectedMethod: .fallback,
-                             expectedConfidence: 0.25, expectedPlacement: .contentOffset(250),
-                             expectedExplanation: "LastKnownPosition: the saved scroll offset 250 pt"),
-            StrategyScenario(name: "NewestPost is not the top of an algorithmic feed", timeline: Timeline(posts: posts),
-                             snapshot: snapshot, parameters: mode("NewestPost"), expectedPostId: "p3", expectedMethod: .fallback,
-                             expectedConfidence: 0.15, expectedPlacement: .postAtTop, expectedExplanation: "NewestPost: the most recently created post"),
-            StrategyScenario(name: "OldestPost", timeline: Timeline(posts: posts), snapshot: snapshot,
-                             parameters: mode("OldestPost"), expectedPostId: "p2", expectedMethod: .fallback,
-                             expectedConfidence: 0.15, expectedPlacement: .postAtTop, expectedExplanation: "OldestPost: the earliest created post"),
+            StrategyScenario(
+                name: "NearestContent keeps the relative position", timeline: Timeline(posts: posts), snapshot: snapshot,
+                parameters: mode("NearestContent"), expectedPostId: "p3", expectedMethod: .fallback,
+                expectedConfidence: 0.2, expectedPlacement: .postAtTop,
+                expectedExplanation: "NearestContent: index 5 of 10 maps to index 3 of 5"),
+            StrategyScenario(
+                name: "TopOfTimeline", timeline: Timeline(posts: posts), snapshot: snapshot,
+                parameters: mode("TopOfTimeline"), expectedPostId: "p0", expectedMethod: .fallback,
+                expectedConfidence: 0.1, expectedPlacement: .topOfTimeline, expectedExplanation: "TopOfTimeline: the top of the timeline"),
+            StrategyScenario(
+                name: "LastKnownPosition", timeline: Timeline(posts: posts, viewportHeight: 200), snapshot: snapshot,
+                parameters: mode("LastKnownPosition"), expectedPostId: "p2", expectedMethod: .fallback,
+                expectedConfidence: 0.25, expectedPlacement: .contentOffset(250),
+                expectedExplanation: "LastKnownPosition: the saved scroll offset 250 pt"),
+            StrategyScenario(
+                name: "NewestPost is not the top of an algorithmic feed", timeline: Timeline(posts: posts),
+                snapshot: snapshot, parameters: mode("NewestPost"), expectedPostId: "p3", expectedMethod: .fallback,
+                expectedConfidence: 0.15, expectedPlacement: .postAtTop, expectedExplanation: "NewestPost: the most recently created post"),
+            StrategyScenario(
+                name: "OldestPost", timeline: Timeline(posts: posts), snapshot: snapshot,
+                parameters: mode("OldestPost"), expectedPostId: "p2", expectedMethod: .fallback,
+                expectedConfidence: 0.15, expectedPlacement: .postAtTop, expectedExplanation: "OldestPost: the earliest created post"),
         ]
     }()
 }

@@ -64,45 +64,63 @@ public struct FurthestReadPolicy: MergePolicy, DeclaredStrategy {
         func stamp(_ millis: UInt64, _ device: String) -> RegisterStamp {
             RegisterStamp(time: HybridTimestamp(milliseconds: millis, counter: 0), device: device)
         }
-        func write(_ millis: UInt64, _ device: String, _ post: String?, created: Double? = nil, epoch: RegisterStamp = .zero,
-                   moves: PositionRecord.Moves = .none) -> PositionRecord {
-            PositionRecord(key: key, stamp: stamp(millis, device), savedAt: date, snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: epoch,
-                           progress: post.flatMap { post in created.map { .init(createdAt: $0, postId: post) } }, moves: moves)
+        func write(
+            _ millis: UInt64, _ device: String, _ post: String?, created: Double? = nil, epoch: RegisterStamp = .zero,
+            moves: PositionRecord.Moves = .none
+        ) -> PositionRecord {
+            PositionRecord(
+                key: key, stamp: stamp(millis, device), savedAt: date, snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: epoch,
+                progress: post.flatMap { post in created.map { .init(createdAt: $0, postId: post) } }, moves: moves)
         }
         let reset = stamp(3_000, "ipad")
         let newer: Value.Dictionary = ["Direction": .init(value: .string("Newer"))]
         let older: Value.Dictionary = ["Direction": .init(value: .string("Older"))]
         return [
-            MergeScenario(name: "a stale device does not drag the reader back",
-                          records: [write(1_000, "phone", "p9", created: 900), write(2_000, "ipad", "p1", created: 100)], expectedWinner: 0,
-                          reason: "furthest read", parameters: newer),
-            MergeScenario(name: "an explicit move back, newer, wins",
-                          records: [write(1_000, "phone", "p9", created: 900), write(3_000, "ipad", "p1", created: 100, epoch: reset)],
-                          expectedWinner: 1, parameters: newer),
-            MergeScenario(name: "a position written before the move back was seen loses to it",
-                          records: [write(3_000, "ipad", "p1", created: 100, epoch: reset), write(4_000, "phone", "p9", created: 900)],
-                          expectedWinner: 0, parameters: newer),
-            MergeScenario(name: "a tombstone wins over positions that did not know it",
-                          records: [write(1_000, "phone", "p9", created: 900), write(3_000, "ipad", nil, epoch: reset)], expectedWinner: 1),
-            MergeScenario(name: "a position saved after the tombstone was seen comes back",
-                          records: [write(3_000, "ipad", nil, epoch: reset), write(5_000, "phone", "p2", created: 200, epoch: reset)],
-                          expectedWinner: 1),
-            MergeScenario(name: "the same post: the later write (its offset) wins",
-                          records: [write(2_000, "phone", "p5", created: 500), write(1_000, "ipad", "p5", created: 500)], expectedWinner: 0,
-                          parameters: newer),
-            MergeScenario(name: "reading down from the top (Direction: Older): the older post is further along",
-                          records: [write(1_000, "phone", "p9", created: 900), write(2_000, "ipad", "p1", created: 100)], expectedWinner: 1,
-                          parameters: older),
-            MergeScenario(name: "the learned direction: the reader's saves moved mostly towards older posts",
-                          records: [write(1_000, "phone", "p1", created: 100, moves: .init(older: 12, newer: 1)),
-                                    write(2_000, "ipad", "p9", created: 900, moves: .init(older: 3, newer: 0))], expectedWinner: 0),
-            MergeScenario(name: "the learned direction: the reader's saves moved mostly towards newer posts",
-                          records: [write(2_000, "phone", "p1", created: 100, moves: .init(older: 1, newer: 9)),
-                                    write(1_000, "ipad", "p9", created: 900)], expectedWinner: 1),
-            MergeScenario(name: "no direction learned yet: the later write wins",
-                          records: [write(1_000, "phone", "p9", created: 900), write(2_000, "ipad", "p1", created: 100)], expectedWinner: 1),
-            MergeScenario(name: "an algorithmic feed has no progress: the later write wins",
-                          records: [write(1_000, "phone", "p9"), write(2_000, "ipad", "p1")], expectedWinner: 1, parameters: newer),
+            MergeScenario(
+                name: "a stale device does not drag the reader back",
+                records: [write(1_000, "phone", "p9", created: 900), write(2_000, "ipad", "p1", created: 100)], expectedWinner: 0,
+                reason: "furthest read", parameters: newer),
+            MergeScenario(
+                name: "an explicit move back, newer, wins",
+                records: [write(1_000, "phone", "p9", created: 900), write(3_000, "ipad", "p1", created: 100, epoch: reset)],
+                expectedWinner: 1, parameters: newer),
+            MergeScenario(
+                name: "a position written before the move back was seen loses to it",
+                records: [write(3_000, "ipad", "p1", created: 100, epoch: reset), write(4_000, "phone", "p9", created: 900)],
+                expectedWinner: 0, parameters: newer),
+            MergeScenario(
+                name: "a tombstone wins over positions that did not know it",
+                records: [write(1_000, "phone", "p9", created: 900), write(3_000, "ipad", nil, epoch: reset)], expectedWinner: 1),
+            MergeScenario(
+                name: "a position saved after the tombstone was seen comes back",
+                records: [write(3_000, "ipad", nil, epoch: reset), write(5_000, "phone", "p2", created: 200, epoch: reset)],
+                expectedWinner: 1),
+            MergeScenario(
+                name: "the same post: the later write (its offset) wins",
+                records: [write(2_000, "phone", "p5", created: 500), write(1_000, "ipad", "p5", created: 500)], expectedWinner: 0,
+                parameters: newer),
+            MergeScenario(
+                name: "reading down from the top (Direction: Older): the older post is further along",
+                records: [write(1_000, "phone", "p9", created: 900), write(2_000, "ipad", "p1", created: 100)], expectedWinner: 1,
+                parameters: older),
+            MergeScenario(
+                name: "the learned direction: the reader's saves moved mostly towards older posts",
+                records: [
+                    write(1_000, "phone", "p1", created: 100, moves: .init(older: 12, newer: 1)),
+                    write(2_000, "ipad", "p9", created: 900, moves: .init(older: 3, newer: 0)),
+                ], expectedWinner: 0),
+            MergeScenario(
+                name: "the learned direction: the reader's saves moved mostly towards newer posts",
+                records: [
+                    write(2_000, "phone", "p1", created: 100, moves: .init(older: 1, newer: 9)),
+                    write(1_000, "ipad", "p9", created: 900),
+                ], expectedWinner: 1),
+            MergeScenario(
+                name: "no direction learned yet: the later write wins",
+                records: [write(1_000, "phone", "p9", created: 900), write(2_000, "ipad", "p1", created: 100)], expectedWinner: 1),
+            MergeScenario(
+                name: "an algorithmic feed has no progress: the later write wins",
+                records: [write(1_000, "phone", "p9"), write(2_000, "ipad", "p1")], expectedWinner: 1, parameters: newer),
         ]
     }()
 }

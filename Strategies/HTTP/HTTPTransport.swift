@@ -40,8 +40,10 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
         guard let url = URL(string: options(urlParameter)), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw StrategyError("URL must be an http or https URL with a host, found \(options(urlParameter))")
         }
-        return .transport(HTTPTransport(base: url, tokenVariable: options(tokenVariableParameter), timeout: options(timeoutParameter),
-                                        pollInterval: options(pollIntervalParameter)))
+        return .transport(
+            HTTPTransport(
+                base: url, tokenVariable: options(tokenVariableParameter), timeout: options(timeoutParameter),
+                pollInterval: options(pollIntervalParameter)))
     }
 
     public let base: URL
@@ -55,10 +57,12 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
 
     var exchange: any HTTPExchange { client ?? HTTPExchanges.shared }
 
-    public init(base: URL, tokenVariable: String = tokenVariableParameter.defaultValue, timeout: Double = timeoutParameter.defaultValue,
-                pollInterval: Double? = pollIntervalParameter.defaultValue,
-                environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment },
-                exchange: (any HTTPExchange)? = nil) {
+    public init(
+        base: URL, tokenVariable: String = tokenVariableParameter.defaultValue, timeout: Double = timeoutParameter.defaultValue,
+        pollInterval: Double? = pollIntervalParameter.defaultValue,
+        environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment },
+        exchange: (any HTTPExchange)? = nil
+    ) {
         client = exchange
         self.base = base
         self.tokenVariable = tokenVariable
@@ -142,18 +146,22 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
         }
         var headers: [(name: String, value: String)] = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
-        let request = HTTPExchangeRequest(method: method, url: url, headers: headers, body: body, timeout: timeout, maxBodyBytes: Self.maxAnswerBytes,
-                                          followsOtherOrigins: false)
+        let request = HTTPExchangeRequest(
+            method: method, url: url, headers: headers, body: body, timeout: timeout, maxBodyBytes: Self.maxAnswerBytes,
+            followsOtherOrigins: false)
         let name = endpoint.absoluteString
         let answer: HTTPExchangeAnswer
         do {
             answer = try await exchange.send(request)
         } catch {
-            throw error.isUnreachable ? SyncTransportError(.unreachable, "\(name): cannot be reached: \(error.message)")
+            throw error.isUnreachable
+                ? SyncTransportError(.unreachable, "\(name): cannot be reached: \(error.message)")
                 : SyncTransportError(.failed, "\(name): \(error.message)")
         }
         guard (200...299).contains(answer.status) else {
-            let message = ((try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String).map { TerminalText.escaped($0) }
+            let message = ((try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String).map {
+                TerminalText.escaped($0)
+            }
             throw SyncTransportError(.failed, "\(name): HTTP \(answer.status)\(message.map { ": \($0)" } ?? "")")
         }
         return answer.body

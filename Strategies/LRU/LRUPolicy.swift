@@ -6,7 +6,8 @@ import ValueTree
 /// one stored earlier, then by key). For the read-post set, where an entry's last use is when
 /// the post was read, this keeps the newest reads.
 public struct LRUPolicy: CachePolicy, DeclaredStrategy {
-    public static let maxEntriesParameter = Parameter<Int>("MaxEntries", help: "The most entries kept.", default: 500, minimum: 0, maximum: 100_000_000)
+    public static let maxEntriesParameter = Parameter<Int>(
+        "MaxEntries", help: "The most entries kept.", default: 500, minimum: 0, maximum: 100_000_000)
 
     public static let type = StrategyType(
         name: "LRU", kind: .cache,
@@ -37,12 +38,15 @@ public struct LRUPolicy: CachePolicy, DeclaredStrategy {
             CacheEntry(key: "d", storedAt: base.addingTimeInterval(5), lastAccess: base.addingTimeInterval(20)),
         ]
         return [
-            CacheScenario(name: "under the bound keeps everything", entries: entries, now: base, parameters: ["MaxEntries": 4],
-                          expectedEvictions: []),
-            CacheScenario(name: "evicts the least recently used, ties by storage time", entries: entries, now: base,
-                          parameters: ["MaxEntries": 2], expectedEvictions: ["d", "b"]),
-            CacheScenario(name: "zero keeps nothing", entries: entries, now: base, parameters: ["MaxEntries": 0],
-                          expectedEvictions: ["d", "b", "c", "a"]),
+            CacheScenario(
+                name: "under the bound keeps everything", entries: entries, now: base, parameters: ["MaxEntries": 4],
+                expectedEvictions: []),
+            CacheScenario(
+                name: "evicts the least recently used, ties by storage time", entries: entries, now: base,
+                parameters: ["MaxEntries": 2], expectedEvictions: ["d", "b"]),
+            CacheScenario(
+                name: "zero keeps nothing", entries: entries, now: base, parameters: ["MaxEntries": 0],
+                expectedEvictions: ["d", "b", "c", "a"]),
         ]
     }()
 }

@@ -30,8 +30,9 @@ public struct LastWriterWinsPolicy: MergePolicy, DeclaredStrategy {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         func write(_ millis: UInt64, _ counter: UInt16, _ device: String, _ post: String?, created: Double = 0) -> PositionRecord {
             let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: millis, counter: counter), device: device)
-            return PositionRecord(key: key, stamp: stamp, savedAt: date, snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: .zero,
-                                  progress: post.map { .init(createdAt: created, postId: $0) })
+            return PositionRecord(
+                key: key, stamp: stamp, savedAt: date, snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: .zero,
+                progress: post.map { .init(createdAt: created, postId: $0) })
         }
         func seeing(_ record: PositionRecord, _ seen: PositionRecord) -> PositionRecord {
             var seeing = record
@@ -40,18 +41,24 @@ public struct LastWriterWinsPolicy: MergePolicy, DeclaredStrategy {
         }
         let fast = write(HybridTimestamp.maximumMilliseconds, UInt16.max, "fast", "p666")
         return [
-            MergeScenario(name: "the later write wins, even further back in the timeline",
-                          records: [write(1_000, 0, "phone", "p9", created: 900), write(2_000, 0, "ipad", "p1", created: 100)], expectedWinner: 1,
-                          reason: "latest write"),
-            MergeScenario(name: "the same millisecond: the counter decides",
-                          records: [write(1_000, 2, "phone", "p1"), write(1_000, 1, "ipad", "p2")], expectedWinner: 0),
-            MergeScenario(name: "the same timestamp: the device id decides, the same way everywhere",
-                          records: [write(1_000, 0, "phone", "p1"), write(1_000, 0, "ipad", "p2")], expectedWinner: 0),
-            MergeScenario(name: "a later tombstone wins", records: [write(1_000, 0, "phone", "p1"), write(3_000, 0, "ipad", nil)], expectedWinner: 1),
-            MergeScenario(name: "a write that saw a wrong clock's write wins over it, though stamped before it",
-                          records: [fast, seeing(write(2_000, 0, "phone", "p90"), fast)], expectedWinner: 1),
-            MergeScenario(name: "a device's own later write replaces its earlier one",
-                          records: [write(1_000, 0, "phone", "p1"), write(2_000, 0, "phone", "p2")], expectedWinner: 1, reason: "one device"),
+            MergeScenario(
+                name: "the later write wins, even further back in the timeline",
+                records: [write(1_000, 0, "phone", "p9", created: 900), write(2_000, 0, "ipad", "p1", created: 100)], expectedWinner: 1,
+                reason: "latest write"),
+            MergeScenario(
+                name: "the same millisecond: the counter decides",
+                records: [write(1_000, 2, "phone", "p1"), write(1_000, 1, "ipad", "p2")], expectedWinner: 0),
+            MergeScenario(
+                name: "the same timestamp: the device id decides, the same way everywhere",
+                records: [write(1_000, 0, "phone", "p1"), write(1_000, 0, "ipad", "p2")], expectedWinner: 0),
+            MergeScenario(
+                name: "a later tombstone wins", records: [write(1_000, 0, "phone", "p1"), write(3_000, 0, "ipad", nil)], expectedWinner: 1),
+            MergeScenario(
+                name: "a write that saw a wrong clock's write wins over it, though stamped before it",
+                records: [fast, seeing(write(2_000, 0, "phone", "p90"), fast)], expectedWinner: 1),
+            MergeScenario(
+                name: "a device's own later write replaces its earlier one",
+                records: [write(1_000, 0, "phone", "p1"), write(2_000, 0, "phone", "p2")], expectedWinner: 1, reason: "one device"),
         ]
     }()
 }

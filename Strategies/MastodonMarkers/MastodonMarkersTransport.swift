@@ -51,15 +51,19 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     public static let type = StrategyType(
         name: "MastodonMarkers", kind: .transport,
         summary: "Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried.",
-        parameters: [urlParameter.declaration, tokenVariableParameter.declaration, accountParameter.declaration, timeoutParameter.declaration,
-                     pollIntervalParameter.declaration, maxConflictsParameter.declaration]
+        parameters: [
+            urlParameter.declaration, tokenVariableParameter.declaration, accountParameter.declaration, timeoutParameter.declaration,
+            pollIntervalParameter.declaration, maxConflictsParameter.declaration,
+        ]
     ) { options in
         guard let url = URL(string: options(urlParameter)), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw StrategyError("URL must be an http or https URL with a host, found \(options(urlParameter))")
         }
-        return .transport(MastodonMarkersTransport(base: url, tokenVariable: options(tokenVariableParameter), account: options(accountParameter),
-                                                   timeout: options(timeoutParameter), pollInterval: options(pollIntervalParameter),
-                                                   maxConflicts: options(maxConflictsParameter)))
+        return .transport(
+            MastodonMarkersTransport(
+                base: url, tokenVariable: options(tokenVariableParameter), account: options(accountParameter),
+                timeout: options(timeoutParameter), pollInterval: options(pollIntervalParameter),
+                maxConflicts: options(maxConflictsParameter)))
     }
 
     /// The device id pulled writes carry.
@@ -84,11 +88,13 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     var key: RegisterKey { RegisterKey(account: account, timeline: Self.timeline) }
     var endpoint: URL { base.appendingPathComponent("api/v1/markers") }
 
-    public init(base: URL, tokenVariable: String = tokenVariableParameter.defaultValue, account: String = accountParameter.defaultValue,
-                timeout: Double = timeoutParameter.defaultValue, pollInterval: Double? = pollIntervalParameter.defaultValue,
-                maxConflicts: Int = maxConflictsParameter.defaultValue,
-                environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment },
-                exchange: (any HTTPExchange)? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        base: URL, tokenVariable: String = tokenVariableParameter.defaultValue, account: String = accountParameter.defaultValue,
+        timeout: Double = timeoutParameter.defaultValue, pollInterval: Double? = pollIntervalParameter.defaultValue,
+        maxConflicts: Int = maxConflictsParameter.defaultValue,
+        environment: @escaping @Sendable () -> [String: String] = { ProcessInfo.processInfo.environment },
+        exchange: (any HTTPExchange)? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.now = now
         self.base = base
         self.tokenVariable = tokenVariable
@@ -135,13 +141,15 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
             guard Self.shouldMove(marker, to: post, by: target) else { return }
             if try await write(post) { return }
         }
-        throw SyncTransportError(.failed, "\(endpoint.absoluteString): the marker kept changing during the update (HTTP 409 \(maxConflicts + 1) times)")
+        throw SyncTransportError(
+            .failed, "\(endpoint.absoluteString): the marker kept changing during the update (HTTP 409 \(maxConflicts + 1) times)")
     }
 
     /// Polls the marker every `PollInterval` seconds; when Mastodon says few requests remain,
     /// the next poll waits for the limit's reset.
     public func changes(_ watch: ChangeWatch) -> AsyncStream<SyncPull> {
-        let limits = self.limits, now = self.now
+        let limits = self.limits
+        let now = self.now
         let interval = pollInterval ?? Self.pollIntervalParameter.defaultValue
         var paced = watch
         paced.sleep = { seconds in try await watch.sleep(max(seconds, limits.wait(now: now()))) }
@@ -176,8 +184,9 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
             .map { PositionRecord.Progress(createdAt: $0.timeIntervalSince1970, postId: marker.lastReadId) }
         var clocks = ClockOffsets()
         if let ahead = marker.deviceAhead { clocks[device] = ahead }
-        return PositionRecord(key: key, stamp: stamp, sequence: sequence, savedAt: marker.updatedAt ?? Date(timeIntervalSince1970: 0),
-                              snapshot: PositionSnapshot(postId: marker.lastReadId), epoch: .zero, progress: progress, clocks: clocks)
+        return PositionRecord(
+            key: key, stamp: stamp, sequence: sequence, savedAt: marker.updatedAt ?? Date(timeIntervalSince1970: 0),
+            snapshot: PositionSnapshot(postId: marker.lastReadId), epoch: .zero, progress: progress, clocks: clocks)
     }
 
     /// Mastodon's first release: no post of a Mastodon-API server is older.
@@ -231,7 +240,10 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
         let stored = (object?[Self.timeline] as? [String: Any])?["last_read_id"] as? String
         guard stored == post else {
             let shown = String(decoding: answer.body.prefix(200), as: UTF8.self)
-            throw SyncTransportError(.failed, "\(endpoint.absoluteString): HTTP \(answer.status) but the answer does not show the home marker at \(post), so nothing was stored (answer: \(TerminalText.escaped(shown)))")
+            throw SyncTransportError(
+                .failed,
+                "\(endpoint.absoluteString): HTTP \(answer.status) but the answer does not show the home marker at \(post), so nothing was stored (answer: \(TerminalText.escaped(shown)))"
+            )
         }
         return true
     }
@@ -242,14 +254,16 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
         }
         var headers: [(name: String, value: String)] = [("Authorization", "Bearer \(token)"), ("Accept", "application/json")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
-        let request = HTTPExchangeRequest(method: method, url: url, headers: headers, body: body, timeout: timeout, maxBodyBytes: 1 << 20,
-                                          followsOtherOrigins: false)
+        let request = HTTPExchangeRequest(
+            method: method, url: url, headers: headers, body: body, timeout: timeout, maxBodyBytes: 1 << 20,
+            followsOtherOrigins: false)
         do {
             let answer = try await exchange.send(request)
             limits.note(answer, now: now())
             return answer
         } catch {
-            throw error.isUnreachable ? SyncTransportError(.unreachable, "\(endpoint.absoluteString): cannot be reached: \(error.message)")
+            throw error.isUnreachable
+                ? SyncTransportError(.unreachable, "\(endpoint.absoluteString): cannot be reached: \(error.message)")
                 : SyncTransportError(.failed, "\(endpoint.absoluteString): \(error.message)")
         }
     }

@@ -62,55 +62,66 @@ public struct NeighborAnchorStrategy: RestorationStage, DeclaredStrategy {
     static let scenarios: [StrategyScenario] = {
         let base = Date(timeIntervalSince1970: 1_700_000_000)
         let posts = (0..<10).map { Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-60 * $0)), height: 100) }
-        let snapshot = PositionSnapshot(postId: "p5", postCreatedAt: posts[5].createdAt, viewportY: 0, contentOffset: 500,
-                                        index: 5, timelineCount: 10,
-                                        neighbors: .init(above: ["p4", "p3", "p2"], below: ["p6", "p7", "p8"]))
+        let snapshot = PositionSnapshot(
+            postId: "p5", postCreatedAt: posts[5].createdAt, viewportY: 0, contentOffset: 500,
+            index: 5, timelineCount: 10,
+            neighbors: .init(above: ["p4", "p3", "p2"], below: ["p6", "p7", "p8"]))
         let idOnly = PositionSnapshot(postId: "p5")
         return [
-            StrategyScenario(name: "below wins at equal distance", timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
-                             snapshot: snapshot, expectedPostId: "p6", expectedMethod: .neighborAnchor,
-                             // Distance 1: 0.9 − 0.1 × (1 − 1).
-                             expectedConfidence: 0.9, expectedPlacement: .standIn,
-                             expectedExplanation: "post p5 is gone; its neighbour p6, 1 below, survives at index 5"),
-            StrategyScenario(name: "reading down, the next survivor below before the nearer one above",
-                             timeline: Timeline(posts: posts.filter { !["p5", "p6"].contains($0.id) }),
-                             snapshot: snapshot, expectedPostId: "p7", expectedMethod: .neighborAnchor,
-                             // Distance 2: 0.9 − 0.1 × (2 − 1).
-                             expectedConfidence: 0.8, expectedPlacement: .standIn,
-                             expectedExplanation: "post p5 is gone; its neighbour p7, 2 below, survives at index 5"),
-            StrategyScenario(name: "catching up (learned), the next survivor above before the nearer one below",
-                             timeline: Timeline(posts: posts.filter { !["p5", "p4"].contains($0.id) }),
-                             snapshot: snapshot, direction: .newer, expectedPostId: "p3", expectedMethod: .neighborAnchor,
-                             expectedConfidence: 0.8, expectedPlacement: .standIn,
-                             expectedExplanation: "post p5 is gone; its neighbour p3, 2 above, survives at index 3"),
-            StrategyScenario(name: "Direction: Older overrides what was learned",
-                             timeline: Timeline(posts: posts.filter { !["p5", "p6"].contains($0.id) }),
-                             snapshot: snapshot, direction: .newer, parameters: ["Direction": .init(value: .string("Older"))],
-                             expectedPostId: "p7", expectedConfidence: 0.8),
-            StrategyScenario(name: "below only when nothing survives above, catching up",
-                             timeline: Timeline(posts: posts.filter { !["p2", "p3", "p4", "p5"].contains($0.id) }),
-                             snapshot: snapshot, direction: .newer, expectedPostId: "p6", expectedConfidence: 0.9,
-                             expectedExplanation: "post p5 is gone; its neighbour p6, 1 below, survives at index 2"),
-            StrategyScenario(name: "a neighbour the source said is gone is skipped",
-                             timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
-                             snapshot: snapshot, findings: ReachFindings(gone: ["p5", "p6"]), expectedPostId: "p7",
-                             expectedConfidence: 0.8),
-            StrategyScenario(name: "an id alone: the source's next post below the gone one stands in",
-                             timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
-                             snapshot: idOnly, findings: ReachFindings(gone: ["p5"], survivorBelow: "p8", survivorAbove: "p4"),
-                             expectedPostId: "p8", expectedMethod: .neighborAnchor, expectedConfidence: 0.9, expectedPlacement: .standIn,
-                             expectedExplanation: "post p5 is gone; the source has p8 next below, at index 7"),
-            StrategyScenario(name: "an id alone, catching up: the source's next post above",
-                             timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
-                             snapshot: idOnly, direction: .newer,
-                             findings: ReachFindings(gone: ["p5"], survivorBelow: "p8", survivorAbove: "p4"),
-                             expectedPostId: "p4", expectedConfidence: 0.9,
-                             expectedExplanation: "post p5 is gone; the source has p4 next above, at index 4"),
-            StrategyScenario(name: "an id alone and nothing learned: no candidate",
-                             timeline: Timeline(posts: posts.filter { $0.id != "p5" }), snapshot: idOnly, expectedPostId: nil),
-            StrategyScenario(name: "no neighbour survives",
-                             timeline: Timeline(posts: posts.filter { ["p0", "p1", "p9"].contains($0.id) }),
-                             snapshot: snapshot, expectedPostId: nil),
+            StrategyScenario(
+                name: "below wins at equal distance", timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
+                snapshot: snapshot, expectedPostId: "p6", expectedMethod: .neighborAnchor,
+                // Distance 1: 0.9 − 0.1 × (1 − 1).
+                expectedConfidence: 0.9, expectedPlacement: .standIn,
+                expectedExplanation: "post p5 is gone; its neighbour p6, 1 below, survives at index 5"),
+            StrategyScenario(
+                name: "reading down, the next survivor below before the nearer one above",
+                timeline: Timeline(posts: posts.filter { !["p5", "p6"].contains($0.id) }),
+                snapshot: snapshot, expectedPostId: "p7", expectedMethod: .neighborAnchor,
+                // Distance 2: 0.9 − 0.1 × (2 − 1).
+                expectedConfidence: 0.8, expectedPlacement: .standIn,
+                expectedExplanation: "post p5 is gone; its neighbour p7, 2 below, survives at index 5"),
+            StrategyScenario(
+                name: "catching up (learned), the next survivor above before the nearer one below",
+                timeline: Timeline(posts: posts.filter { !["p5", "p4"].contains($0.id) }),
+                snapshot: snapshot, direction: .newer, expectedPostId: "p3", expectedMethod: .neighborAnchor,
+                expectedConfidence: 0.8, expectedPlacement: .standIn,
+                expectedExplanation: "post p5 is gone; its neighbour p3, 2 above, survives at index 3"),
+            StrategyScenario(
+                name: "Direction: Older overrides what was learned",
+                timeline: Timeline(posts: posts.filter { !["p5", "p6"].contains($0.id) }),
+                snapshot: snapshot, direction: .newer, parameters: ["Direction": .init(value: .string("Older"))],
+                expectedPostId: "p7", expectedConfidence: 0.8),
+            StrategyScenario(
+                name: "below only when nothing survives above, catching up",
+                timeline: Timeline(posts: posts.filter { !["p2", "p3", "p4", "p5"].contains($0.id) }),
+                snapshot: snapshot, direction: .newer, expectedPostId: "p6", expectedConfidence: 0.9,
+                expectedExplanation: "post p5 is gone; its neighbour p6, 1 below, survives at index 2"),
+            StrategyScenario(
+                name: "a neighbour the source said is gone is skipped",
+                timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
+                snapshot: snapshot, findings: ReachFindings(gone: ["p5", "p6"]), expectedPostId: "p7",
+                expectedConfidence: 0.8),
+            StrategyScenario(
+                name: "an id alone: the source's next post below the gone one stands in",
+                timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
+                snapshot: idOnly, findings: ReachFindings(gone: ["p5"], survivorBelow: "p8", survivorAbove: "p4"),
+                expectedPostId: "p8", expectedMethod: .neighborAnchor, expectedConfidence: 0.9, expectedPlacement: .standIn,
+                expectedExplanation: "post p5 is gone; the source has p8 next below, at index 7"),
+            StrategyScenario(
+                name: "an id alone, catching up: the source's next post above",
+                timeline: Timeline(posts: posts.filter { $0.id != "p5" }),
+                snapshot: idOnly, direction: .newer,
+                findings: ReachFindings(gone: ["p5"], survivorBelow: "p8", survivorAbove: "p4"),
+                expectedPostId: "p4", expectedConfidence: 0.9,
+                expectedExplanation: "post p5 is gone; the source has p4 next above, at index 4"),
+            StrategyScenario(
+                name: "an id alone and nothing learned: no candidate",
+                timeline: Timeline(posts: posts.filter { $0.id != "p5" }), snapshot: idOnly, expectedPostId: nil),
+            StrategyScenario(
+                name: "no neighbour survives",
+                timeline: Timeline(posts: posts.filter { ["p0", "p1", "p9"].contains($0.id) }),
+                snapshot: snapshot, expectedPostId: nil),
         ]
     }()
 }

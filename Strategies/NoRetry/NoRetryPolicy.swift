@@ -24,7 +24,8 @@ public struct NoRetryPolicy: NetworkPolicy, DeclaredStrategy {
     static let scenarios: [NetworkScenario] = [
         NetworkScenario(name: "a server error is not retried", failures: [.http(status: 500, retryAfter: nil)], expectedDelays: [nil]),
         NetworkScenario(name: "a timeout is not retried", failures: [.timeout], expectedDelays: [nil]),
-        NetworkScenario(name: "a rate limit is not retried, even with Retry-After", failures: [.http(status: 429, retryAfter: 1)],
-                        expectedDelays: [nil]),
+        NetworkScenario(
+            name: "a rate limit is not retried, even with Retry-After", failures: [.http(status: 429, retryAfter: 1)],
+            expectedDelays: [nil]),
     ]
 }

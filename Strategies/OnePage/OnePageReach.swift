@@ -13,10 +13,12 @@ public struct OnePageReach: ReachStrategy, DeclaredStrategy {
         summary: "Ice Cubes' way: one page of PageSize below the saved post (max_id), or after the head page.",
         parameters: [pageSizeParameter.declaration],
         reachScenarios: [
-            ReachScenario(name: "Mastodon: the page below the post does not hold the post", api: .mastodon, target: 400, expected: .unreached,
-                          maxRequests: 1),
-            ReachScenario(name: "Bluesky: one page after the head page reaches a post just below it", api: .bluesky, target: 60,
-                          expected: .reached, maxRequests: 1),
+            ReachScenario(
+                name: "Mastodon: the page below the post does not hold the post", api: .mastodon, target: 400, expected: .unreached,
+                maxRequests: 1),
+            ReachScenario(
+                name: "Bluesky: one page after the head page reaches a post just below it", api: .bluesky, target: 60,
+                expected: .reached, maxRequests: 1),
         ]
     ) { options in
         .reach(OnePageReach(pageSize: options(pageSizeParameter)))

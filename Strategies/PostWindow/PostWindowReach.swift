@@ -101,25 +101,35 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
     }
 
     static let scenarios: [ReachScenario] = [
-        ReachScenario(name: "Mastodon: a post 360 posts below the head page is reached in two requests", api: .mastodon, target: 400,
-                      expected: .reached, maxRequests: 2),
-        ReachScenario(name: "Mastodon: a deleted post is reported gone, and the page below it is loaded", api: .mastodon, target: 400,
-                      deleted: true, expected: .gone, maxRequests: 2),
-        ReachScenario(name: "Bluesky: pages of 100 from the top reach a post 360 posts below the head page", api: .bluesky, target: 400,
-                      expected: .reached, maxRequests: 4),
-        ReachScenario(name: "Bluesky: a deleted post is passed by time, and a lookup reports it gone", api: .bluesky, target: 400,
-                      deleted: true, expected: .gone, maxRequests: 5),
-        ReachScenario(name: "Bluesky, an algorithmic feed: times pass nothing, and pages go on until they hold the post", api: .bluesky,
-                      target: 400, algorithmic: true, expected: .reached, maxRequests: 4),
-        ReachScenario(name: "Bluesky: a post beyond the budget is not reached, and the lookup says it exists", api: .bluesky, target: 900,
-                      expected: .unreached, maxRequests: 3, parameters: ["MaxRequests": Value.Member(value: .integer(3))]),
-        ReachScenario(name: "Takahē: a lookup answered with an HTML 404; pages say the post is there", api: .mastodon, target: 400,
-                      lookupsConclusive: false, expected: .reached, maxRequests: 3),
-        ReachScenario(name: "Takahē: a lookup answered with an HTML 404; pages say the post is gone", api: .mastodon, target: 400,
-                      deleted: true, lookupsConclusive: false, expected: .gone, maxRequests: 3),
-        ReachScenario(name: "Mastodon: a cached post the refresh did not cover is checked, and found", api: .mastodon, target: 400,
-                      cachedAround: true, expected: .reached, maxRequests: 1),
-        ReachScenario(name: "Bluesky: a cached post deleted since leaves the cache", api: .bluesky, target: 400, deleted: true,
-                      cachedAround: true, expected: .gone, maxRequests: 1),
+        ReachScenario(
+            name: "Mastodon: a post 360 posts below the head page is reached in two requests", api: .mastodon, target: 400,
+            expected: .reached, maxRequests: 2),
+        ReachScenario(
+            name: "Mastodon: a deleted post is reported gone, and the page below it is loaded", api: .mastodon, target: 400,
+            deleted: true, expected: .gone, maxRequests: 2),
+        ReachScenario(
+            name: "Bluesky: pages of 100 from the top reach a post 360 posts below the head page", api: .bluesky, target: 400,
+            expected: .reached, maxRequests: 4),
+        ReachScenario(
+            name: "Bluesky: a deleted post is passed by time, and a lookup reports it gone", api: .bluesky, target: 400,
+            deleted: true, expected: .gone, maxRequests: 5),
+        ReachScenario(
+            name: "Bluesky, an algorithmic feed: times pass nothing, and pages go on until they hold the post", api: .bluesky,
+            target: 400, algorithmic: true, expected: .reached, maxRequests: 4),
+        ReachScenario(
+            name: "Bluesky: a post beyond the budget is not reached, and the lookup says it exists", api: .bluesky, target: 900,
+            expected: .unreached, maxRequests: 3, parameters: ["MaxRequests": Value.Member(value: .integer(3))]),
+        ReachScenario(
+            name: "Takahē: a lookup answered with an HTML 404; pages say the post is there", api: .mastodon, target: 400,
+            lookupsConclusive: false, expected: .reached, maxRequests: 3),
+        ReachScenario(
+            name: "Takahē: a lookup answered with an HTML 404; pages say the post is gone", api: .mastodon, target: 400,
+            deleted: true, lookupsConclusive: false, expected: .gone, maxRequests: 3),
+        ReachScenario(
+            name: "Mastodon: a cached post the refresh did not cover is checked, and found", api: .mastodon, target: 400,
+            cachedAround: true, expected: .reached, maxRequests: 1),
+        ReachScenario(
+            name: "Bluesky: a cached post deleted since leaves the cache", api: .bluesky, target: 400, deleted: true,
+            cachedAround: true, expected: .gone, maxRequests: 1),
     ]
 }

@@ -44,10 +44,12 @@ public struct SizeBoundedPolicy: CachePolicy, DeclaredStrategy {
         ]
         return [
             CacheScenario(name: "fits: nothing evicted", entries: entries, now: base, parameters: ["MaxBytes": 1000], expectedEvictions: []),
-            CacheScenario(name: "evicts least recently used until it fits", entries: entries, now: base, parameters: ["MaxBytes": 350],
-                          expectedEvictions: ["big-old", "small-old"]),
-            CacheScenario(name: "stops as soon as the total is exactly the limit", entries: entries, now: base, parameters: ["MaxBytes": 400],
-                          expectedEvictions: ["big-old"]),
+            CacheScenario(
+                name: "evicts least recently used until it fits", entries: entries, now: base, parameters: ["MaxBytes": 350],
+                expectedEvictions: ["big-old", "small-old"]),
+            CacheScenario(
+                name: "stops as soon as the total is exactly the limit", entries: entries, now: base, parameters: ["MaxBytes": 400],
+                expectedEvictions: ["big-old"]),
             CacheScenario(name: "exactly the limit fits", entries: entries, now: base, parameters: ["MaxBytes": 1000], expectedEvictions: []),
         ]
     }()

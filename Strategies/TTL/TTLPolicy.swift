@@ -38,10 +38,12 @@ public struct TTLPolicy: CachePolicy, DeclaredStrategy {
             CacheEntry(key: "month-old", storedAt: now.addingTimeInterval(-2_592_000)),
         ]
         return [
-            CacheScenario(name: "evicts what is older than MaxAge, even if just used", entries: entries, now: now,
-                          expectedEvictions: ["month-old", "week-old"]),
-            CacheScenario(name: "a short MaxAge", entries: entries, now: now, parameters: ["MaxAge": 30],
-                          expectedEvictions: ["month-old", "week-old", "exactly-max-age", "fresh"]),
+            CacheScenario(
+                name: "evicts what is older than MaxAge, even if just used", entries: entries, now: now,
+                expectedEvictions: ["month-old", "week-old"]),
+            CacheScenario(
+                name: "a short MaxAge", entries: entries, now: now, parameters: ["MaxAge": 30],
+                expectedEvictions: ["month-old", "week-old", "exactly-max-age", "fresh"]),
         ]
     }()
 }

@@ -10,7 +10,8 @@ import ValueTree
 /// `0.8 × (1 − |Δt| / Window)` (0.8 when Window is 0).
 public struct TemporalProximityStrategy: RestorationStage, DeclaredStrategy {
     public static let windowParameter = Parameter<Double>(
-        "Window", help: "Largest |Δt| in seconds between the saved post's creation time and a candidate's.", default: 3600, minimum: 0, maximum: 315_360_000)
+        "Window", help: "Largest |Δt| in seconds between the saved post's creation time and a candidate's.", default: 3600, minimum: 0,
+        maximum: 315_360_000)
 
     public static let type = StrategyType(
         name: "TemporalProximity", kind: .restoration,
@@ -61,17 +62,20 @@ public struct TemporalProximityStrategy: RestorationStage, DeclaredStrategy {
         let saved = PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-390), index: 3, timelineCount: 6)
         let tie = PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-15), index: 2, timelineCount: 6)
         return [
-            StrategyScenario(name: "algorithmic order", timeline: Timeline(posts: posts), snapshot: saved,
-                             // 10 s from the saved time in a 3,600 s window: 0.8 × (1 − 10 / 3600).
-                             expectedPostId: "p3", expectedMethod: .temporalProximity, expectedConfidence: 0.797_777_778,
-                             expectedPlacement: .standIn, expectedExplanation: "post p3 was created 10 s from the saved post (window 60 min)"),
-            StrategyScenario(name: "equal distance: lower on screen wins", timeline: Timeline(posts: posts), snapshot: tie,
-                             // 5 s either way: 0.8 × (1 − 5 / 3600).
-                             expectedPostId: "p5", expectedMethod: .temporalProximity, expectedConfidence: 0.798_888_889,
-                             expectedPlacement: .standIn, expectedExplanation: "post p5 was created 5 s from the saved post (window 60 min)"),
-            StrategyScenario(name: "outside the window", timeline: Timeline(posts: posts),
-                             snapshot: PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-20_000)),
-                             expectedPostId: nil),
+            StrategyScenario(
+                name: "algorithmic order", timeline: Timeline(posts: posts), snapshot: saved,
+                // 10 s from the saved time in a 3,600 s window: 0.8 × (1 − 10 / 3600).
+                expectedPostId: "p3", expectedMethod: .temporalProximity, expectedConfidence: 0.797_777_778,
+                expectedPlacement: .standIn, expectedExplanation: "post p3 was created 10 s from the saved post (window 60 min)"),
+            StrategyScenario(
+                name: "equal distance: lower on screen wins", timeline: Timeline(posts: posts), snapshot: tie,
+                // 5 s either way: 0.8 × (1 − 5 / 3600).
+                expectedPostId: "p5", expectedMethod: .temporalProximity, expectedConfidence: 0.798_888_889,
+                expectedPlacement: .standIn, expectedExplanation: "post p5 was created 5 s from the saved post (window 60 min)"),
+            StrategyScenario(
+                name: "outside the window", timeline: Timeline(posts: posts),
+                snapshot: PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-20_000)),
+                expectedPostId: nil),
         ]
     }()
 }

@@ -32,7 +32,8 @@ public struct TopPagesReach: ReachStrategy, DeclaredStrategy {
 
     public func next(toward goal: ReachGoal, after exchanges: [ReachExchange]) -> PageRequest? {
         guard !goal.isCached, !goal.isReached(by: exchanges), goal.topPages(in: exchanges) < maxPages,
-              let cursor = goal.topCursor(after: exchanges) else { return nil }
+            let cursor = goal.topCursor(after: exchanges)
+        else { return nil }
         return .top(cursor: cursor, limit: min(pageSize, goal.maxPageSize))
     }
 }

@@ -70,8 +70,9 @@ public struct ViewportAnchorStrategy: PositioningStage, DeclaredStrategy {
             }
         }
         let post = index.posts[chosen]
-        return Restoration(postId: post.id, index: chosen, contentOffset: offset, viewportY: index.y(of: chosen) - offset,
-                           method: candidate.method, strategy: candidate.strategy, confidence: candidate.confidence,
-                           explanation: explanation)
+        return Restoration(
+            postId: post.id, index: chosen, contentOffset: offset, viewportY: index.y(of: chosen) - offset,
+            method: candidate.method, strategy: candidate.strategy, confidence: candidate.confidence,
+            explanation: explanation)
     }
 }

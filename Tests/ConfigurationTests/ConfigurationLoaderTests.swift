@@ -1,14 +1,15 @@
 import EngineConfiguration
-import TimelineLogging
 import Foundation
-import Testing
 import TestSupport
+import Testing
+import TimelineLogging
 import ValueTree
 
 @Suite("Configuration loading and diagnostics", .timeLimit(.minutes(10)))
 struct ConfigurationLoaderTests {
     static func plist(_ body: String) -> Data {
-        Data("""
+        Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0">
             <dict>
@@ -49,35 +50,40 @@ struct ConfigurationLoaderTests {
 
     @Test("unknown key, with did-you-mean and the valid keys")
     func unknownKey() {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
                 <key>PositionPersistence</key>
                 <dict>
                     <key>FallbackStratgy</key>
                     <string>TopOfTimeline</string>
                 </dict>
             """)
-        #expect(Self.diagnostics(data) == [
-            "config.plist:6:9: error: PositionPersistence.FallbackStratgy: unknown key \"FallbackStratgy\"; did you mean \"FallbackStrategy\"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy",
-        ])
+        #expect(
+            Self.diagnostics(data) == [
+                "config.plist:6:9: error: PositionPersistence.FallbackStratgy: unknown key \"FallbackStratgy\"; did you mean \"FallbackStrategy\"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy"
+            ])
     }
 
     @Test("wrong type says what was expected and what was found")
     func wrongType() {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
                 <key>PositionPersistence</key>
                 <dict>
                     <key>MaxHistorySize</key>
                     <string>5</string>
                 </dict>
             """)
-        #expect(Self.diagnostics(data) == [
-            "config.plist:7:9: error: PositionPersistence.MaxHistorySize: expected integer, found string \"5\"",
-        ])
+        #expect(
+            Self.diagnostics(data) == [
+                "config.plist:7:9: error: PositionPersistence.MaxHistorySize: expected integer, found string \"5\""
+            ])
     }
 
     @Test("out-of-range values name the bounds")
     func outOfRange() {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
                 <key>Performance</key>
                 <dict>
                     <key>MemoryWarningThreshold</key>
@@ -86,29 +92,33 @@ struct ConfigurationLoaderTests {
                     <integer>-1</integer>
                 </dict>
             """)
-        #expect(Self.diagnostics(data) == [
-            "config.plist:7:9: error: Performance.MemoryWarningThreshold: 1.5 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)",
-            "config.plist:9:9: error: Performance.ScrollBufferSize: -1 is less than the minimum 0 (allowed: ≥ 0 and ≤ 1000)",
-        ])
+        #expect(
+            Self.diagnostics(data) == [
+                "config.plist:7:9: error: Performance.MemoryWarningThreshold: 1.5 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)",
+                "config.plist:9:9: error: Performance.ScrollBufferSize: -1 is less than the minimum 0 (allowed: ≥ 0 and ≤ 1000)",
+            ])
     }
 
     @Test("invalid enum values list the allowed ones and suggest the closest")
     func invalidEnum() {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
                 <key>PositionPersistence</key>
                 <dict>
                     <key>FallbackStrategy</key>
                     <string>NewestPosts</string>
                 </dict>
             """)
-        #expect(Self.diagnostics(data) == [
-            "config.plist:7:9: error: PositionPersistence.FallbackStrategy: \"NewestPosts\" is not one of the allowed values: \"NearestContent\", \"TopOfTimeline\", \"LastKnownPosition\", \"NewestPost\", \"OldestPost\"; did you mean \"NewestPost\"?",
-        ])
+        #expect(
+            Self.diagnostics(data) == [
+                "config.plist:7:9: error: PositionPersistence.FallbackStrategy: \"NewestPosts\" is not one of the allowed values: \"NearestContent\", \"TopOfTimeline\", \"LastKnownPosition\", \"NewestPost\", \"OldestPost\"; did you mean \"NewestPost\"?"
+            ])
     }
 
     @Test("deprecated keys are warnings")
     func deprecated() {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
                 <key>PositionPersistence</key>
                 <dict>
                     <key>MaxUnreadHistory</key>
@@ -117,9 +127,10 @@ struct ConfigurationLoaderTests {
             """)
         let loaded = ConfigurationLoader().read(data: data, fileName: "config.plist")
         #expect(loaded.isValid)
-        #expect(loaded.diagnostics.map(\.description) == [
-            "config.plist:6:9: warning: PositionPersistence.MaxUnreadHistory: key \"MaxUnreadHistory\" is deprecated: The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead.",
-        ])
+        #expect(
+            loaded.diagnostics.map(\.description) == [
+                "config.plist:6:9: warning: PositionPersistence.MaxUnreadHistory: key \"MaxUnreadHistory\" is deprecated: The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead."
+            ])
     }
 
     @Test("malformed XML carries libxml2's message and the line")
@@ -137,14 +148,16 @@ struct ConfigurationLoaderTests {
     @Test("JSON diagnostics carry lines too")
     func jsonSchemaErrors() {
         let data = Data("{\n  \"Debug\": {\n    \"VerboseMode\": \"yes\"\n  }\n}\n".utf8)
-        #expect(Self.diagnostics(data, file: "config.json") == [
-            "config.json:3:20: error: Debug.VerboseMode: expected boolean, found string \"yes\"",
-        ])
+        #expect(
+            Self.diagnostics(data, file: "config.json") == [
+                "config.json:3:20: error: Debug.VerboseMode: expected boolean, found string \"yes\""
+            ])
     }
 
     @Test("all problems are reported, in file order")
     func allProblems() {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
                 <key>Debug</key>
                 <dict>
                     <key>VerboseMode</key>
@@ -165,7 +178,8 @@ struct ConfigurationLoaderTests {
 
     @Test("an Info.plist holds the configuration among other keys, which are ignored")
     func infoPlist() {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
                 <key>CFBundleIdentifier</key>
                 <string>com.example.app</string>
                 <key>SocialFusionTimelineConfiguration</key>
@@ -184,13 +198,15 @@ struct ConfigurationLoaderTests {
 
     @Test("an Info.plist without the configuration gets one clear error")
     func infoPlistWithoutConfiguration() {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
                 <key>CFBundleIdentifier</key>
                 <string>com.example.app</string>
             """)
-        #expect(Self.diagnostics(data, file: "Info.plist") == [
-            "Info.plist:3:1: error: no SocialFusionTimelineConfiguration key and none of the configuration's sections (PositionPersistence, Performance, Debug, TimelineCache, Network, Restoration, Resume, Sync, Logging, Plugins)",
-        ])
+        #expect(
+            Self.diagnostics(data, file: "Info.plist") == [
+                "Info.plist:3:1: error: no SocialFusionTimelineConfiguration key and none of the configuration's sections (PositionPersistence, Performance, Debug, TimelineCache, Network, Restoration, Resume, Sync, Logging, Plugins)"
+            ])
     }
 
     @Test("missing keys take the schema's defaults")
@@ -210,7 +226,8 @@ struct ConfigurationLoaderTests {
 
     @Test("lenient loading: an invalid value falls back to its default, the rest is kept")
     func lenientFallback() throws {
-        let data = Self.plist("""
+        let data = Self.plist(
+            """
                 <key>PositionPersistence</key>
                 <dict>
                     <key>MaxHistorySize</key>
@@ -231,12 +248,17 @@ struct ConfigurationLoaderTests {
         let logger = TimelineLogging.logger(.timeline, levels: LogLevels(), sinks: [sink])
         let loaded = try ConfigurationLoader(logger: logger).load(data: data, fileName: "config.plist")
         #expect(sink.messages == ["invalid configuration value; its default is used", "invalid configuration value; its default is used"])
-        #expect(sink.metadata == [
-            ["file": "config.plist", "line": "7", "column": "9", "keyPath": "PositionPersistence.MaxHistorySize", "severity": "error",
-             "problem": "expected integer, found string \"5\""],
-            ["file": "config.plist", "line": "16", "column": "13", "keyPath": "Restoration.Pipeline[1]", "severity": "error",
-             "problem": "missing required key \"Strategy\""],
-        ])
+        #expect(
+            sink.metadata == [
+                [
+                    "file": "config.plist", "line": "7", "column": "9", "keyPath": "PositionPersistence.MaxHistorySize", "severity": "error",
+                    "problem": "expected integer, found string \"5\"",
+                ],
+                [
+                    "file": "config.plist", "line": "16", "column": "13", "keyPath": "Restoration.Pipeline[1]", "severity": "error",
+                    "problem": "missing required key \"Strategy\"",
+                ],
+            ])
         #expect(loaded.errors.count == 2)
         #expect(loaded.configuration.positionPersistence.maxHistorySize == 10)
         #expect(loaded.configuration.positionPersistence.fallbackStrategy == "TopOfTimeline")
@@ -250,8 +272,13 @@ struct ConfigurationLoaderTests {
         let logger = TimelineLogging.logger(.timeline, levels: LogLevels(), sinks: [sink])
         let loaded = try ConfigurationLoader(logger: logger).load(data: Data("<plist><dict>".utf8), fileName: "x.plist")
         #expect(sink.messages == ["unusable configuration; the defaults are used"])
-        #expect(sink.metadata == [["file": "x.plist", "line": "1", "column": "14", "severity": "error",
-                                   "problem": "unexpected end of the document: <dict> opened at line 1 is not closed"]])
+        #expect(
+            sink.metadata == [
+                [
+                    "file": "x.plist", "line": "1", "column": "14", "severity": "error",
+                    "problem": "unexpected end of the document: <dict> opened at line 1 is not closed",
+                ]
+            ])
         #expect(loaded.configuration == .defaults)
         #expect(loaded.errors.first?.kind == .malformed)
     }
@@ -267,7 +294,8 @@ struct ConfigurationLoaderTests {
 
     @Test("an explicit pipeline is kept with its parameters")
     func pipeline() throws {
-        let json = Data("""
+        let json = Data(
+            """
             {"Restoration": {"Pipeline": [{"Strategy": "ExactMatch"}, {"Strategy": "TemporalProximity", "Window": 1800}],
              "Composition": "BestConfidence"}}
             """.utf8)
@@ -292,7 +320,8 @@ struct ConfigurationLoggingTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("engine.jsonl").path
-        let json = Data("""
+        let json = Data(
+            """
             {"Debug": {"PositionLogging": true},
              "Logging": {"Sinks": [{"Sink": "Stderr"}, {"Sink": "JSONLines", "Path": "\(path)"}]}}
             """.utf8)
@@ -302,7 +331,9 @@ struct ConfigurationLoggingTests {
         #expect(configuration.debug.logLevels[.position] == .debug)
         #expect(configuration.debug.logLevels[.timeline] == .notice)
         // Each category has its flag; VerboseMode logs everything.
-        for (flag, category) in [("TimelineLogging", LogCategory.timeline), ("PositionLogging", .position), ("SyncLogging", .sync), ("CacheLogging", .cache)] {
+        for (flag, category) in [
+            ("TimelineLogging", LogCategory.timeline), ("PositionLogging", .position), ("SyncLogging", .sync), ("CacheLogging", .cache),
+        ] {
             let levels = ConfigurationLoader().read(data: Data(#"{"Debug": {"\#(flag)": true}}"#.utf8)).configuration.debug.logLevels
             #expect(LogCategory.allCases.map { levels[$0] } == LogCategory.allCases.map { $0 == category ? .debug : .notice }, "\(flag)")
         }

@@ -1,8 +1,8 @@
 import EngineConfiguration
 import Foundation
 import PropertyList
-import Testing
 import TestSupport
+import Testing
 import ValueTree
 
 @Suite("Configuration schema", .timeLimit(.minutes(10)))
@@ -15,7 +15,9 @@ struct ConfigurationSchemaTests {
 
     static func properties(_ schema: Value, root: Value) -> [(String, Value)] {
         var schema = schema
-        if let reference = schema["$ref"]?.stringValue, let target = ConfigurationSchema.embedded.compiled.subschema(at: String(reference.dropFirst())) {
+        if let reference = schema["$ref"]?.stringValue,
+            let target = ConfigurationSchema.embedded.compiled.subschema(at: String(reference.dropFirst()))
+        {
             schema = target
         }
         return schema["properties"]?.dictionaryValue?.map { ($0.key.string, $0.value.value) } ?? []
@@ -28,7 +30,8 @@ struct ConfigurationSchemaTests {
             if let members = schema.dictionaryValue {
                 let types = members["type"].map { $0.value.arrayValue?.compactMap(\.stringValue) ?? [$0.value.stringValue ?? ""] } ?? []
                 if types.contains("number") || types.contains("integer"),
-                   members["maximum"] == nil, members["exclusiveMaximum"] == nil, members["enum"] == nil, members["const"] == nil {
+                    members["maximum"] == nil, members["exclusiveMaximum"] == nil, members["enum"] == nil, members["const"] == nil
+                {
                     unbounded.append(path)
                 }
                 for (key, member) in members { walk(member.value, path + "/" + key.string) }
@@ -38,11 +41,13 @@ struct ConfigurationSchemaTests {
         }
         walk(ConfigurationSchema.embedded.document, "")
         #expect(unbounded == [])
-        let loaded = ConfigurationLoader().read(data: Data(#"{"Sync": {"DebounceInterval": 1e300, "TombstoneGracePeriod": 0.001}}"#.utf8), fileName: "sync.json")
-        #expect(loaded.diagnostics.map(\.description) == [
-            "sync.json:1:31: error: Sync.DebounceInterval: 1e+300 is greater than the maximum 3600 (allowed: ≥ 0 and ≤ 3600)",
-            "sync.json:1:62: error: Sync.TombstoneGracePeriod: 0.001 is less than the minimum 86400 (allowed: ≥ 86400 and ≤ 3153600000)",
-        ])
+        let loaded = ConfigurationLoader().read(
+            data: Data(#"{"Sync": {"DebounceInterval": 1e300, "TombstoneGracePeriod": 0.001}}"#.utf8), fileName: "sync.json")
+        #expect(
+            loaded.diagnostics.map(\.description) == [
+                "sync.json:1:31: error: Sync.DebounceInterval: 1e+300 is greater than the maximum 3600 (allowed: ≥ 0 and ≤ 3600)",
+                "sync.json:1:62: error: Sync.TombstoneGracePeriod: 0.001 is less than the minimum 86400 (allowed: ≥ 86400 and ≤ 3153600000)",
+            ])
     }
 
     @Test("every key has a title, a description and a default")

@@ -60,7 +60,8 @@ struct SettingDeclarationTests {
 
     @Test("each key a file gives is read through its declaration with its type")
     func typedReading() {
-        let loaded = Self.load("""
+        let loaded = Self.load(
+            """
             {"Sync": {"MaxClockOffset": 60, "Policy": {"Strategy": "FurthestRead"}, "Transport": {"Strategy": "Directory", "Path": "/tmp/sync"}},
              "Resume": {"AfterHardClose": "Restore"}, "Network": {"Reach": {"Strategy": "TopPages", "MaxPages": 3}},
              "TimelineCache": {"MaxCacheSize": 20}, "Restoration": {"Pipeline": [{"Strategy": "ExactMatch"}]},
@@ -75,7 +76,9 @@ struct SettingDeclarationTests {
         #expect(configuration.timelineCache.maxCacheSize == 20)
         #expect(configuration.timelineCache.policy == nil, "a list that follows other keys stays nil unless the file gives it")
         #expect(configuration.restoration.pipeline == [ComponentSpec(name: "ExactMatch")])
-        #expect(configuration.logging.sinks == [ComponentSpec(name: "JSONLines", parameters: ["Path": Value.Member(value: .string("/tmp/engine.jsonl"))])])
+        #expect(
+            configuration.logging.sinks == [ComponentSpec(name: "JSONLines", parameters: ["Path": Value.Member(value: .string("/tmp/engine.jsonl"))])]
+        )
         #expect(configuration.plugins == ["libTop.so"])
         // Keys the file leaves out keep their declared defaults.
         #expect(configuration.sync.debounceInterval == SyncSettings().debounceInterval)
@@ -85,9 +88,10 @@ struct SettingDeclarationTests {
     @Test("a value of the wrong type is an error naming the key, and the key keeps its declared default")
     func wrongType() {
         let loaded = Self.load(#"{"Sync": {"MaxClockOffset": "five minutes"}}"#)
-        #expect(loaded.diagnostics.map(\.description) == [
-            #"config.json:1:67: error: Sync.MaxClockOffset: expected number, found string "five minutes""#,
-        ])
+        #expect(
+            loaded.diagnostics.map(\.description) == [
+                #"config.json:1:67: error: Sync.MaxClockOffset: expected number, found string "five minutes""#
+            ])
         #expect(loaded.configuration.sync.maxClockOffset == 300)
     }
 }

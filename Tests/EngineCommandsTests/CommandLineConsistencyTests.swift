@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The command line as a new user meets it: one meaning per option name, the documented exit
 /// codes, and no silent acceptance of mistakes.
@@ -13,11 +13,13 @@ struct CommandLineConsistencyTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("mistyped.sqlite").path
-        var readers = [["history", "--store", path], ["debug-export", "--store", path], ["maintenance", "--store", path],
-                       ["timeline", "show", "--store", path],
-                       ["restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--store", path]]
+        var readers = [
+            ["history", "--store", path], ["debug-export", "--store", path], ["maintenance", "--store", path],
+            ["timeline", "show", "--store", path],
+            ["restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--store", path],
+        ]
         #if SyncServer
-        readers += [["serve", "token", "list", "--store", path], ["serve", "token", "revoke", "--id", "1", "--store", path]]
+            readers += [["serve", "token", "list", "--store", path], ["serve", "token", "revoke", "--id", "1", "--store", path]]
         #endif
         for arguments in readers {
             let result = try await EngineProcess.run(arguments)
@@ -69,8 +71,10 @@ struct CommandLineConsistencyTests {
         let cases: [([String], String)] = [
             (["compare", "--config", Self.config, "--sessions", "sessions", "--jobs", "-1"], "Error: --jobs must be at least 1, got -1"),
             (["simulate", "--posts", "p", "--sessions", "-2", "--seed", "1", "-o", "x"], "Error: --sessions must be at least 1, got -2"),
-            (["simulate", "--posts", "p", "--sessions", "1", "--seed", "-5", "-o", "x"],
-             "Error: The value '-5' is invalid for '--seed <seed>': --seed takes an integer from 0 to 18446744073709551615"),
+            (
+                ["simulate", "--posts", "p", "--sessions", "1", "--seed", "-5", "-o", "x"],
+                "Error: The value '-5' is invalid for '--seed <seed>': --seed takes an integer from 0 to 18446744073709551615"
+            ),
             (["timeline", "show", "--store", "s", "--limit", "-1"], "Error: --limit must be 0 (all) or more, got -1"),
             (["plist", "lint", "--max-size", "-3", "x"], "Error: --max-size must be a positive number of bytes, got -3"),
             (["maintenance", "--store", "s", "--memory-use", "-0.5"], "Error: --memory-use takes a fraction from 0 to 1, or 'system'; got \"-0.5\""),
@@ -88,8 +92,10 @@ struct CommandLineConsistencyTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = directory.appendingPathComponent("s.sqlite").path
-        let fetched = try await EngineProcess.run(["timeline", "fetch", "--source", "Tests/Fixtures/restore/timeline.jsonl", "--store", store,
-                                             "--timeline-name", "lists/science"])
+        let fetched = try await EngineProcess.run([
+            "timeline", "fetch", "--source", "Tests/Fixtures/restore/timeline.jsonl", "--store", store,
+            "--timeline-name", "lists/science",
+        ])
         #expect(fetched.status == 0, "\(fetched.stderr)")
         let byName = try await EngineProcess.run(["timeline", "show", "--store", store, "--timeline-name", "lists/science", "--limit", "1"])
         let byFileOption = try await EngineProcess.run(["timeline", "show", "--store", store, "--timeline", "lists/science", "--limit", "1"])
@@ -121,27 +127,34 @@ struct CommandLineConsistencyTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("bad.json").path
         try Data(#"{"PositionPersistence": {"FallbackStrategy": "Top"}}"#.utf8).write(to: URL(fileURLWithPath: config))
-        let arguments = ["restore", "--config", config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl",
-                         "--position", "Tests/Fixtures/restore/position-lost.json"]
+        let arguments = [
+            "restore", "--config", config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl",
+            "--position", "Tests/Fixtures/restore/position-lost.json",
+        ]
         let strict = try await EngineProcess.run(arguments)
         #expect(strict.status == 1)
         #expect(strict.stdout == "")
         let lenient = try await EngineProcess.run(arguments + ["--lenient"])
         #expect(lenient.status == 0)
         #expect(lenient.stderr == strict.stderr)
-        #expect(lenient.stdout.hasPrefix("post 1600581397479047170 at index 15"))   // FallbackStrategy's default, NearestContent
+        #expect(lenient.stdout.hasPrefix("post 1600581397479047170 at index 15"))  // FallbackStrategy's default, NearestContent
     }
 
     #if !SyncServer
-    @Test("engine serve, in a build without the SyncServer trait, says in one line how to get it, exit 2")
-    func serveNotBuilt() async throws {
-        for arguments in [["serve"], ["serve", "--store", "server.sqlite"], ["serve", "token", "list", "--store", "server.sqlite"], ["serve", "--verbose"]] {
-            let result = try await EngineProcess.run(arguments)
-            #expect(result.status == 2, "\(arguments)")
-            #expect(result.stdout == "", "\(arguments)")
-            #expect(result.stderr == "error: engine serve is not in this build; build it with the SyncServer trait: swift build --traits SyncServer\n", "\(arguments)")
+        @Test("engine serve, in a build without the SyncServer trait, says in one line how to get it, exit 2")
+        func serveNotBuilt() async throws {
+            for arguments in [
+                ["serve"], ["serve", "--store", "server.sqlite"], ["serve", "token", "list", "--store", "server.sqlite"], ["serve", "--verbose"],
+            ] {
+                let result = try await EngineProcess.run(arguments)
+                #expect(result.status == 2, "\(arguments)")
+                #expect(result.stdout == "", "\(arguments)")
+                #expect(
+                    result.stderr
+                        == "error: engine serve is not in this build; build it with the SyncServer trait: swift build --traits SyncServer\n",
+                    "\(arguments)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: Fixtures.repositoryURL("server.sqlite").path))
         }
-        #expect(!FileManager.default.fileExists(atPath: Fixtures.repositoryURL("server.sqlite").path))
-    }
     #endif
 }

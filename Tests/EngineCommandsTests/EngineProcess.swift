@@ -13,8 +13,10 @@ struct EngineProcess {
     }()
 
     /// Runs `engine ARGUMENTS` in the repository's top level.
-    static func run(_ arguments: [String], in directory: URL = Fixtures.repository, environment: [String: String] = [:],
-                    timeout: Double = 300) async throws -> Result {
+    static func run(
+        _ arguments: [String], in directory: URL = Fixtures.repository, environment: [String: String] = [:],
+        timeout: Double = 300
+    ) async throws -> Result {
         try await ChildProcess.run(executable, arguments, in: directory, environment: environment, timeout: timeout)
     }
 }

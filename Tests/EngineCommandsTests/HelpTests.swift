@@ -1,6 +1,7 @@
 import ArgumentParser
-@testable import EngineCommands
 import Testing
+
+@testable import EngineCommands
 
 /// Every subcommand's help, as a new user reads it.
 @Suite("engine --help for every subcommand", .timeLimit(.minutes(10)))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("engine plist, schema and config", .timeLimit(.minutes(10)))
 struct PlistAndSchemaCommandTests {
@@ -14,11 +14,12 @@ struct PlistAndSchemaCommandTests {
         #expect(result.status == 2)
         #expect(try await EngineProcess.run(["plist", "lint", "bad.plist", "good.plist"], in: directory).status == 1)
         #expect(result.stdout == "good.plist: OK\n")
-        #expect(result.stderr == """
-            bad.plist:2: key "a" has no value
-            gone.plist: cannot read file: No such file or directory
+        #expect(
+            result.stderr == """
+                bad.plist:2: key "a" has no value
+                gone.plist: cannot read file: No such file or directory
 
-            """)
+                """)
         let ok = try await EngineProcess.run(["plist", "lint", "good.plist"], in: directory)
         #expect(ok.status == 0)
     }
@@ -35,12 +36,17 @@ struct PlistAndSchemaCommandTests {
     func convert() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data("<plist><dict><key>a</key><array><integer>1</integer><real>0.5</real><string>x</string></array><key>b</key><true/></dict></plist>".utf8)
-            .write(to: directory.appendingPathComponent("in.plist"))
+        try Data(
+            "<plist><dict><key>a</key><array><integer>1</integer><real>0.5</real><string>x</string></array><key>b</key><true/></dict></plist>".utf8
+        )
+        .write(to: directory.appendingPathComponent("in.plist"))
         let json = try await EngineProcess.run(["plist", "convert", "--format", "json", "in.plist"], in: directory)
         #expect(json.stdout == "{\"a\":[1,0.5,\"x\"],\"b\":true}\n")
         let typed = try await EngineProcess.run(["plist", "convert", "--format", "typed-json", "in.plist", "-o", "-"], in: directory)
-        #expect(typed.stdout == "{\"dict\": [\n [\"a\", {\"array\": [\n  {\"integer\": \"1\"},\n  {\"real\": 0.5},\n  {\"string\": \"x\"}\n ]}],\n [\"b\", {\"bool\": true}]\n]}\n")
+        #expect(
+            typed.stdout
+                == "{\"dict\": [\n [\"a\", {\"array\": [\n  {\"integer\": \"1\"},\n  {\"real\": 0.5},\n  {\"string\": \"x\"}\n ]}],\n [\"b\", {\"bool\": true}]\n]}\n"
+        )
         let xml = try await EngineProcess.run(["plist", "convert", "--format", "xml1", "in.plist", "-o", "out.plist"], in: directory)
         #expect(xml.status == 0)
         let written = try String(contentsOf: directory.appendingPathComponent("out.plist"), encoding: .utf8)
@@ -71,11 +77,12 @@ struct PlistAndSchemaCommandTests {
         let result = try await EngineProcess.run(["schema", "validate", "--schema", "s.json", "ok.json", "low.json", "p.plist"], in: directory)
         #expect(result.status == 1)
         #expect(result.stdout == "ok.json: OK\n")
-        #expect(result.stderr == """
-            low.json:1:1: error: 3 is less than the minimum 10 (allowed: ≥ 10)
-            p.plist:2:1: error: expected integer, found string "x"
+        #expect(
+            result.stderr == """
+                low.json:1:1: error: 3 is less than the minimum 10 (allowed: ≥ 10)
+                p.plist:2:1: error: expected integer, found string "x"
 
-            """)
+                """)
         let bad = try await EngineProcess.run(["schema", "validate", "--schema", "missing.json", "ok.json"], in: directory)
         #expect(bad.status == 2)
     }

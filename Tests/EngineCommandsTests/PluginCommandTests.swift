@@ -1,7 +1,7 @@
 import Foundation
 import RestorationEngine
-import Testing
 import TestSupport
+import Testing
 
 /// Plugins loaded at run time: the Swift example plugin under `Examples/` and C plugins built
 /// here, through every command that takes `--plugin`.
@@ -26,19 +26,23 @@ struct PluginCommandTests {
         let plugin = try await Self.sameAuthor()
         let result = try await EngineProcess.run(["strategies", "check", "--plugin", plugin])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            PASS SameAuthor: the author's nearest post in time, not a stranger's nearer one
-            PASS SameAuthor: outside the window
-            PASS SameAuthor: the saved post is still there
-            PASS SameAuthor: common: empty timeline
-            PASS SameAuthor: common: no snapshot
-            PASS SameAuthor: common: post present
-            PASS SameAuthor: common: every post replaced
-            7 of 7 checks passed for 1 strategy.
+        #expect(
+            result.stdout == """
+                PASS SameAuthor: the author's nearest post in time, not a stranger's nearer one
+                PASS SameAuthor: outside the window
+                PASS SameAuthor: the saved post is still there
+                PASS SameAuthor: common: empty timeline
+                PASS SameAuthor: common: no snapshot
+                PASS SameAuthor: common: post present
+                PASS SameAuthor: common: every post replaced
+                7 of 7 checks passed for 1 strategy.
 
-            """)
+                """)
         let listed = try await EngineProcess.run(["strategies", "--plugin", plugin])
-        #expect(listed.stdout.contains("  SameAuthor — Stands in the saved author's post created closest in time to the saved one (a plugin).\n      Window: number ≥ 0, default 3600"))
+        #expect(
+            listed.stdout.contains(
+                "  SameAuthor — Stands in the saved author's post created closest in time to the saved one (a plugin).\n      Window: number ≥ 0, default 3600"
+            ))
     }
 
     @Test("engine validate checks a plugin's parameters with lines and did-you-mean, like a built-in's")
@@ -50,15 +54,19 @@ struct PluginCommandTests {
         let bad = try await EngineProcess.run(["validate", "--plugin", plugin, "Tests/Fixtures/plugins/same-author-bad.plist"])
         #expect(bad.status == 1)
         let names = (BuiltInStrategies.registry.stageTypes.map(\.name) + ["SameAuthor"]).map { "\"\($0)\"" }.joined(separator: ", ")
-        #expect(bad.stderr == """
-            Tests/Fixtures/plugins/same-author-bad.plist:9:73: error: Restoration.Pipeline[1].Window: -3 is less than the minimum 0 (allowed: ≥ 0)
-            Tests/Fixtures/plugins/same-author-bad.plist:10:29: error: Restoration.Pipeline[2].Strategy: "SameAuthr" is not one of the allowed values: \(names); did you mean "SameAuthor"?
-            Tests/Fixtures/plugins/same-author-bad.plist:11:29: error: Restoration.Pipeline[3].Strategy: "Falback" is not one of the allowed values: \(names); did you mean "Fallback"?
+        #expect(
+            bad.stderr == """
+                Tests/Fixtures/plugins/same-author-bad.plist:9:73: error: Restoration.Pipeline[1].Window: -3 is less than the minimum 0 (allowed: ≥ 0)
+                Tests/Fixtures/plugins/same-author-bad.plist:10:29: error: Restoration.Pipeline[2].Strategy: "SameAuthr" is not one of the allowed values: \(names); did you mean "SameAuthor"?
+                Tests/Fixtures/plugins/same-author-bad.plist:11:29: error: Restoration.Pipeline[3].Strategy: "Falback" is not one of the allowed values: \(names); did you mean "Fallback"?
 
-            """)
+                """)
         let without = try await EngineProcess.run(["validate", "Tests/Fixtures/plugins/same-author.plist"])
         #expect(without.status == 1)
-        #expect(without.stderr.hasPrefix("Tests/Fixtures/plugins/same-author.plist:9:29: error: Restoration.Pipeline[1].Strategy: \"SameAuthor\" is not one of the allowed values"))
+        #expect(
+            without.stderr.hasPrefix(
+                "Tests/Fixtures/plugins/same-author.plist:9:29: error: Restoration.Pipeline[1].Strategy: \"SameAuthor\" is not one of the allowed values"
+            ))
     }
 
     @Test("engine restore runs a plugin, and a configuration's Plugins key loads it relative to the file")
@@ -70,7 +78,8 @@ struct PluginCommandTests {
             post 1600572605186146305 by davidmasp was created 2 min from the saved post
 
             """
-        let result = try await EngineProcess.run(["restore", "--config", "Tests/Fixtures/plugins/same-author.plist", "--plugin", plugin] + Self.restore)
+        let result = try await EngineProcess.run(
+            ["restore", "--config", "Tests/Fixtures/plugins/same-author.plist", "--plugin", plugin] + Self.restore)
         #expect(result.status == 0)
         #expect(result.stdout == expected)
         // The same through the configuration: Plugins lists the library, relative to the file.
@@ -78,7 +87,8 @@ struct PluginCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.copyItem(atPath: plugin, toPath: directory.appendingPathComponent("plugin.so").path)
         let plist = try String(contentsOf: Fixtures.url("plugins/same-author.plist"), encoding: .utf8)
-            .replacingOccurrences(of: "<key>Restoration</key>", with: "<key>Plugins</key>\n\t<array><string>plugin.so</string></array>\n\t<key>Restoration</key>")
+            .replacingOccurrences(
+                of: "<key>Restoration</key>", with: "<key>Plugins</key>\n\t<array><string>plugin.so</string></array>\n\t<key>Restoration</key>")
         let config = directory.appendingPathComponent("config.plist")
         try plist.write(to: config, atomically: true, encoding: .utf8)
         let configured = try await EngineProcess.run(["restore", "--config", config.path] + Self.restore)
@@ -89,12 +99,17 @@ struct PluginCommandTests {
     @Test("engine compare prints a plugin pipeline beside the configured one and the baseline")
     func compare() async throws {
         let plugin = try await Self.sameAuthor()
-        let result = try await EngineProcess.run(["compare", "--plugin", plugin, "--config", "config/SocialFusionTimelineConfiguration.plist",
-                                            "--sessions", "sessions/", "--strategy", "ExactMatch > SameAuthor > Fallback",
-                                            "--strategy", "ExactMatch > AuthorRun > Fallback", "--format", "csv"])
+        let result = try await EngineProcess.run([
+            "compare", "--plugin", plugin, "--config", "config/SocialFusionTimelineConfiguration.plist",
+            "--sessions", "sessions/", "--strategy", "ExactMatch > SameAuthor > Fallback",
+            "--strategy", "ExactMatch > AuthorRun > Fallback", "--format", "csv",
+        ])
         #expect(result.status == 0)
         let rows = result.stdout.components(separatedBy: "\r\n").filter { $0.contains(",all,") }
-        #expect(rows.map { $0.components(separatedBy: ",")[0] } == ["configured", "ExactMatch > SameAuthor > Fallback", "ExactMatch > AuthorRun > Fallback", "baseline"])
+        #expect(
+            rows.map { $0.components(separatedBy: ",")[0] } == [
+                "configured", "ExactMatch > SameAuthor > Fallback", "ExactMatch > AuthorRun > Fallback", "baseline",
+            ])
         // The plugin and the built-in run the same algorithm: the same figures, latency aside.
         let figures = rows.map { $0.components(separatedBy: ",")[3..<12].joined(separator: ",") }
         #expect(figures[1] == figures[2])
@@ -108,19 +123,33 @@ struct PluginCommandTests {
         let result = try await EngineProcess.run(["strategies", "check", "--plugin", plugin, "--quiet"])
         #expect(result.status == 0)
         #expect(result.stdout == "5 of 5 checks passed for 1 strategy.\n")
-        #expect(result.stderr == "warning: TopPost: every scenario's confidence is below Restoration.MinimumConfidence (0.5); inside FirstMatch it never wins unless it answers last\n")
+        #expect(
+            result.stderr
+                == "warning: TopPost: every scenario's confidence is below Restoration.MinimumConfidence (0.5); inside FirstMatch it never wins unless it answers last\n"
+        )
     }
 
-    @Test("a plugin that cannot be used is refused whole, with its path, and exit code 2", arguments: [
-        ("WRONG_VERSION", "built for plugin ABI version 99; this engine loads version 1"),
-        ("NO_FREE", "not a TimelineEngine plugin: the symbol timeline_plugin_free is missing"),
-        ("BAD_JSON", "timeline_plugin_describe returned invalid JSON: 1:36: expected a string key, found end of input"),
-        ("BAD_SCHEMA", "TopPost: the parameter schema does not compile: schema at /properties/Level/type: \"type\" must name one of array, boolean, integer, null, number, object, string"),
-        ("CLASH", "strategy \"ExactMatch\" is already registered"),
-        ("BAD_KIND", "describe: strategies[0].kind must be one of restoration, fallback, found \"cache\""),
-        ("FAILING_SCENARIO", "TopPost fails its check \"the top post\": expected post p1, got post p0 (engine strategies check --plugin PLUGIN shows every check)"),
-        ("MAKE_FAILS", "TopPost fails its check \"the top post\": cannot be built: TopPost: this build cannot make TopPost (engine strategies check --plugin PLUGIN shows every check)"),
-    ])
+    @Test(
+        "a plugin that cannot be used is refused whole, with its path, and exit code 2",
+        arguments: [
+            ("WRONG_VERSION", "built for plugin ABI version 99; this engine loads version 1"),
+            ("NO_FREE", "not a TimelineEngine plugin: the symbol timeline_plugin_free is missing"),
+            ("BAD_JSON", "timeline_plugin_describe returned invalid JSON: 1:36: expected a string key, found end of input"),
+            (
+                "BAD_SCHEMA",
+                "TopPost: the parameter schema does not compile: schema at /properties/Level/type: \"type\" must name one of array, boolean, integer, null, number, object, string"
+            ),
+            ("CLASH", "strategy \"ExactMatch\" is already registered"),
+            ("BAD_KIND", "describe: strategies[0].kind must be one of restoration, fallback, found \"cache\""),
+            (
+                "FAILING_SCENARIO",
+                "TopPost fails its check \"the top post\": expected post p1, got post p0 (engine strategies check --plugin PLUGIN shows every check)"
+            ),
+            (
+                "MAKE_FAILS",
+                "TopPost fails its check \"the top post\": cannot be built: TopPost: this build cannot make TopPost (engine strategies check --plugin PLUGIN shows every check)"
+            ),
+        ])
     func refused(_ define: String, _ message: String) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -139,11 +168,14 @@ struct PluginCommandTests {
         // A pipe would make dlopen wait for a writer for ever.
         let fifo = directory.appendingPathComponent("plugin.so").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        for (path, message) in [("missing.so", "no such file\n"), ("Tests", "not a regular file (a directory)\n"),
-                                 (fifo, "not a regular file (a pipe)\n"), ("/dev/zero", "not a regular file (a device or socket)\n"),
-                                 ("README.md", "not a loadable shared library (")] {
-            let result = try await EngineProcess.run(["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--plugin", path]
-                                               + Self.restore)
+        for (path, message) in [
+            ("missing.so", "no such file\n"), ("Tests", "not a regular file (a directory)\n"),
+            (fifo, "not a regular file (a pipe)\n"), ("/dev/zero", "not a regular file (a device or socket)\n"),
+            ("README.md", "not a loadable shared library ("),
+        ] {
+            let result = try await EngineProcess.run(
+                ["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--plugin", path]
+                    + Self.restore)
             #expect(result.status == 2)
             // What dlopen says of a file that is not a library depends on the platform.
             #expect(result.stderr.hasPrefix("\(path): error: \(message)"), "\(result.stderr)")
@@ -158,8 +190,10 @@ struct PluginCommandTests {
         let check = try await EngineProcess.run(["strategies", "check", "--plugin", plugin, "--quiet"])
         #expect(check.status == 0, "\(check.stderr)")
         let config = directory.appendingPathComponent("top.plist")
-        for (level, status, stderr) in [("0.4", 0, ""),
-                                        ("2", 1, "\(config.path):9:72: error: Restoration.Pipeline[0].Level: 2 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)\n")] {
+        for (level, status, stderr) in [
+            ("0.4", 0, ""),
+            ("2", 1, "\(config.path):9:72: error: Restoration.Pipeline[0].Level: 2 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)\n"),
+        ] {
             try Self.topPostConfiguration(level: level).write(to: config, atomically: true, encoding: .utf8)
             let validated = try await EngineProcess.run(["validate", "--plugin", plugin, config.path])
             #expect(validated.status == status, "\(validated.stderr)")
@@ -198,11 +232,16 @@ struct PluginCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let plugin = try await Self.cPlugin(["HANGS"], in: directory)
         // The loader runs the plugin's scenarios, so the first propose is at load.
-        for command in [["strategies", "check", "--plugin", plugin],
-                        ["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--plugin", plugin] + Self.restore] {
+        for command in [
+            ["strategies", "check", "--plugin", plugin],
+            ["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--plugin", plugin] + Self.restore,
+        ] {
             let result = try await EngineProcess.run(command, environment: ["ENGINE_PLUGIN_TIMEOUT": "1"], timeout: 60)
             #expect(result.status == 1, "\(command)")
-            #expect(result.stderr == "\(plugin): error: timeline_plugin_propose did not return within 1 s; stopped (ENGINE_PLUGIN_TIMEOUT sets the deadline in seconds)\n")
+            #expect(
+                result.stderr
+                    == "\(plugin): error: timeline_plugin_propose did not return within 1 s; stopped (ENGINE_PLUGIN_TIMEOUT sets the deadline in seconds)\n"
+            )
         }
     }
 
@@ -218,10 +257,12 @@ struct PluginCommandTests {
         let gated = try await EngineProcess.run(["validate", config.path], environment: ["PLUGIN_MARK": mark.path])
         #expect(!FileManager.default.fileExists(atPath: mark.path))
         #expect(gated.status == 1)
-        #expect(gated.stderr.hasPrefix("""
-            \(config.path): note: Plugins lists 1 library, not loaded; their strategies are unknown here (--load-plugins loads them, running their code)
-            \(config.path):9:32: error: Restoration.Pipeline[0].Strategy: "TopPost" is not one of the allowed values
-            """), "\(gated.stderr)")
+        #expect(
+            gated.stderr.hasPrefix(
+                """
+                \(config.path): note: Plugins lists 1 library, not loaded; their strategies are unknown here (--load-plugins loads them, running their code)
+                \(config.path):9:32: error: Restoration.Pipeline[0].Strategy: "TopPost" is not one of the allowed values
+                """), "\(gated.stderr)")
         // config print never loads plugins (and so calls TopPost unknown).
         let printed = try await EngineProcess.run(["config", "print", config.path], environment: ["PLUGIN_MARK": mark.path])
         #expect(printed.stdout.contains("<string>TopPost</string>"))

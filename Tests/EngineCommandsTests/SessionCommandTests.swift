@@ -1,8 +1,8 @@
 import Foundation
 import JSONText
 import RestorationEngine
-import Testing
 import TestSupport
+import Testing
 
 @Suite("engine compare, replay and simulate", .timeLimit(.minutes(10)))
 struct SessionCommandTests {
@@ -26,14 +26,18 @@ struct SessionCommandTests {
         let alone = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions/", "--strategy", "ExactMatch"])
         let row = alone.stdout.components(separatedBy: "\n").first { $0.hasPrefix("ExactMatch ") }
         #expect(row?.hasPrefix("ExactMatch     394  0.850    0.850         59       0.00        0        0") == true, "\(row ?? alone.stdout)")
-        #expect(result.stdout.contains("\nSync:\npipeline           switches  switch exact  synced  back jumps  writes  converge p50 s  converge p90 s  unconverged\n"))
-        #expect(result.stdout.contains("""
+        #expect(
+            result.stdout.contains(
+                "\nSync:\npipeline           switches  switch exact  synced  back jumps  writes  converge p50 s  converge p90 s  unconverged\n"))
+        #expect(
+            result.stdout.contains(
+                """
 
-            Reaching posts the cache lacked:
-            pipeline           reaches  reached  exact  within1  requests p50  requests mean  KB mean  checks
-            configured              11    0.909  1.000    1.000           2.0           2.00     29.2      31
+                Reaching posts the cache lacked:
+                pipeline           reaches  reached  exact  within1  requests p50  requests mean  KB mean  checks
+                configured              11    0.909  1.000    1.000           2.0           2.00     29.2      31
 
-            """))
+                """))
     }
 
     @Test("a session that cannot be read is left out, the rest still count, and the exit code is 1")
@@ -47,11 +51,12 @@ struct SessionCommandTests {
         try #"{"type":"session","version":4}"#.write(to: directory.appendingPathComponent("b.jsonl"), atomically: true, encoding: .utf8)
         let result = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", directory.path, "--format", "csv", "--jobs", "2"])
         #expect(result.status == 1)
-        #expect(result.stderr == """
-            \(directory.path)/a.jsonl:4: warning: "at" goes backwards: 2000-01-01T00:00:00Z is before 2022-12-07T15:09:59Z; the event is skipped
-            \(directory.path)/b.jsonl:1: error: unsupported session format version 4; this engine reads versions 1, 2 and 3; the session cannot be read
+        #expect(
+            result.stderr == """
+                \(directory.path)/a.jsonl:4: warning: "at" goes backwards: 2000-01-01T00:00:00Z is before 2022-12-07T15:09:59Z; the event is skipped
+                \(directory.path)/b.jsonl:1: error: unsupported session format version 4; this engine reads versions 1, 2 and 3; the session cannot be read
 
-            """)
+                """)
         #expect(result.stdout.hasPrefix("pipeline,spec,tag,restorePoints"))
     }
 
@@ -62,14 +67,18 @@ struct SessionCommandTests {
         var parts: [String] = []
         for shard in ["1/2", "2/2"] {
             let path = directory.appendingPathComponent("part\(parts.count).json").path
-            let result = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMatch > Fallback",
-                                                "--shard", shard, "--format", "json", "-o", path])
+            let result = try await EngineProcess.run([
+                "compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMatch > Fallback",
+                "--shard", shard, "--format", "json", "-o", path,
+            ])
             #expect(result.status == 0)
             parts.append(path)
         }
         let merged = try await EngineProcess.run(["compare", "--merge"] + parts + ["--format", "csv"])
-        let single = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMatch > Fallback",
-                                            "--format", "csv"])
+        let single = try await EngineProcess.run([
+            "compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMatch > Fallback",
+            "--format", "csv",
+        ])
         #expect(merged.status == 0)
         func dropLatency(_ csv: String) -> [String] {
             csv.components(separatedBy: "\r\n").map { $0.components(separatedBy: ",").prefix(12).joined(separator: ",") }
@@ -81,24 +90,30 @@ struct SessionCommandTests {
 
     @Test("--reach replays the sessions with caches once per strategy, and refuses what is not one reach strategy")
     func reach() async throws {
-        let result = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions/devices-caches",
-                                                  "--strategy", "ExactMatch > Fallback", "--reach", "PostWindow", "--reach", "CacheOnly"])
+        let result = try await EngineProcess.run([
+            "compare", "--config", Self.config, "--sessions", "sessions/devices-caches",
+            "--strategy", "ExactMatch > Fallback", "--reach", "PostWindow", "--reach", "CacheOnly",
+        ])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("""
-            Reaching posts the cache lacked:
-            pipeline                            reaches  reached  exact  within1  requests p50  requests mean  KB mean  checks
-            configured · PostWindow                  11    0.909  1.000    1.000           2.0           2.00     29.2      31
-            ExactMatch > Fallback · PostWindow       11    0.909  1.000    1.000           2.0           2.00     29.2      31
-            baseline · PostWindow                    11    0.909  1.000    1.000           2.0           2.00     29.2      31
-            configured · CacheOnly                   11    0.000  0.000    0.000           0.0           0.00      0.0       0
+        #expect(
+            result.stdout.contains(
+                """
+                Reaching posts the cache lacked:
+                pipeline                            reaches  reached  exact  within1  requests p50  requests mean  KB mean  checks
+                configured · PostWindow                  11    0.909  1.000    1.000           2.0           2.00     29.2      31
+                ExactMatch > Fallback · PostWindow       11    0.909  1.000    1.000           2.0           2.00     29.2      31
+                baseline · PostWindow                    11    0.909  1.000    1.000           2.0           2.00     29.2      31
+                configured · CacheOnly                   11    0.000  0.000    0.000           0.0           0.00      0.0       0
 
-            """))
+                """))
         for (option, message) in [
             ("Nope", "error: unknown reach strategy \"Nope\". Registered: PostWindow, CacheOnly, OnePage, TopPages\n"),
             ("OnePage > TopPages", "error: --reach takes one reach strategy, such as TopPages(MaxPages: 10), found OnePage > TopPages\n"),
             ("PostWindow(MaxRequests: 1)", "error: PostWindow: MaxRequests: 1 is less than the minimum 2 (allowed: ≥ 2 and ≤ 100)\n"),
         ] {
-            let refused = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions/devices-caches", "--reach", option])
+            let refused = try await EngineProcess.run([
+                "compare", "--config", Self.config, "--sessions", "sessions/devices-caches", "--reach", option,
+            ])
             #expect(refused.status == 2)
             #expect(refused.stderr == message)
         }
@@ -117,7 +132,9 @@ struct SessionCommandTests {
         #expect(missing.stderr == "no-such-dir: error: no such file or directory\n")
         let badSpec = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions", "--strategy", "ExactMach"])
         #expect(badSpec.status == 2)
-        #expect(badSpec.stderr == "error: unknown strategy \"ExactMach\"; did you mean \"ExactMatch\"? Registered: \(RestoreCommandTests.registeredStages)\n")
+        #expect(
+            badSpec.stderr
+                == "error: unknown strategy \"ExactMach\"; did you mean \"ExactMatch\"? Registered: \(RestoreCommandTests.registeredStages)\n")
     }
 
     @Test("replay shows each restore point step by step")
@@ -125,12 +142,14 @@ struct SessionCommandTests {
         let result = try await EngineProcess.run(["replay", "sessions/session-0001.jsonl", "--config", Self.config])
         #expect(result.status == 0)
         let text = result.stdout
-        #expect(text.hasPrefix("""
-            session sim-2026-1: simulated-393x852, algorithmic home timeline, viewport 393 pt × 852 pt
-            pipeline: ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor > TemporalProximity > ContentSimilarity > Fallback(Mode: NearestContent) | ViewportAnchor
+        #expect(
+            text.hasPrefix(
+                """
+                session sim-2026-1: simulated-393x852, algorithmic home timeline, viewport 393 pt × 852 pt
+                pipeline: ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor > TemporalProximity > ContentSimilarity > Fallback(Mode: NearestContent) | ViewportAnchor
 
-            restore point 1 · line
-            """))
+                restore point 1 · line
+                """))
         #expect(text.contains("  input (live anchor): post "))
         #expect(text.contains("    ExactMatch: post "))
         #expect(text.contains("  metrics: exact yes, within1 yes, indexError 0, pixelError 0 pt, latency "))
@@ -141,26 +160,34 @@ struct SessionCommandTests {
     func simulate() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "2", "--seed", "2026",
-                                            "-o", directory.path])
+        let result = try await EngineProcess.run([
+            "simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "2", "--seed", "2026",
+            "-o", directory.path,
+        ])
         #expect(result.status == 0)
         #expect(result.stderr.hasPrefix("wrote 2 sessions with "))
         for name in ["session-0001.jsonl", "session-0002.jsonl"] {
             #expect(try Data(contentsOf: directory.appendingPathComponent(name)) == Data(contentsOf: Fixtures.repositoryURL("sessions/\(name)")))
         }
         let devices = directory.appendingPathComponent("devices")
-        let onDevices = try await EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "2", "--seed", "2026",
-                                               "--devices", "--feed", "chronological", "-o", devices.path])
+        let onDevices = try await EngineProcess.run([
+            "simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "2", "--seed", "2026",
+            "--devices", "--feed", "chronological", "-o", devices.path,
+        ])
         #expect(onDevices.status == 0)
-        #expect(onDevices.stderr == """
-            wrote 2 sessions with 16 restore points (deleted-at-switch 2, device-switch 4, offline-day 2, scroll-back 1, stale-device 5, \
-            three-devices 1, two-devices 1) to \(devices.path)
+        #expect(
+            onDevices.stderr == """
+                wrote 2 sessions with 16 restore points (deleted-at-switch 2, device-switch 4, offline-day 2, scroll-back 1, stale-device 5, \
+                three-devices 1, two-devices 1) to \(devices.path)
 
-            """)
-        #expect(try Data(contentsOf: devices.appendingPathComponent("session-0002.jsonl"))
-                    == Data(contentsOf: Fixtures.repositoryURL("sessions/devices/session-0002.jsonl")))
-        let tooSmall = try await EngineProcess.run(["simulate", "--posts", "Tests/Fixtures/restore/timeline.jsonl", "--sessions", "1", "--seed", "1",
-                                              "-o", directory.path])
+                """)
+        #expect(
+            try Data(contentsOf: devices.appendingPathComponent("session-0002.jsonl"))
+                == Data(contentsOf: Fixtures.repositoryURL("sessions/devices/session-0002.jsonl")))
+        let tooSmall = try await EngineProcess.run([
+            "simulate", "--posts", "Tests/Fixtures/restore/timeline.jsonl", "--sessions", "1", "--seed", "1",
+            "-o", directory.path,
+        ])
         #expect(tooSmall.status == 1)
         #expect(tooSmall.stderr == "Tests/Fixtures/restore/timeline.jsonl: error: the corpus has 30 posts; simulation needs at least 60\n")
     }
@@ -172,10 +199,12 @@ struct MergePolicyCompareTests {
     func policies() async throws {
         // The hand-written sessions, one case each.
         let handWritten = (1...4).map { "sessions/devices/devices-000\($0).jsonl" }
-        let result = try await EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions"] + handWritten + [
-                                            "--merge-policy", "LastWriterWins", "--merge-policy", "FurthestRead(Direction: Newer)",
-                                            "--merge-policy", "FurthestRead(Direction: Older)", "--merge-policy", "CausalFurthest",
-                                            "--strategy", "ExactMatch > Fallback", "--format", "csv"])
+        let result = try await EngineProcess.run(
+            ["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions"] + handWritten + [
+                "--merge-policy", "LastWriterWins", "--merge-policy", "FurthestRead(Direction: Newer)",
+                "--merge-policy", "FurthestRead(Direction: Older)", "--merge-policy", "CausalFurthest",
+                "--strategy", "ExactMatch > Fallback", "--format", "csv",
+            ])
         #expect(result.status == 0)
         let rows = result.stdout.components(separatedBy: "\r\n").map { $0.components(separatedBy: ",") }
         func exact(_ pipeline: String, _ tag: String) -> String? {
@@ -192,18 +221,26 @@ struct MergePolicyCompareTests {
         for policy in ["LastWriterWins", "FurthestRead(Direction: Newer)", "FurthestRead(Direction: Older)", "CausalFurthest"] {
             #expect(exact("configured · \(policy)", "device-switch") == "1.0", "\(policy)")
         }
-        let unknown = try await EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions", "sessions/devices",
-                                             "--merge-policy", "FurthestReed"])
+        let unknown = try await EngineProcess.run([
+            "compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions", "sessions/devices",
+            "--merge-policy", "FurthestReed",
+        ])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr == "error: unknown merge policy \"FurthestReed\"; did you mean \"FurthestRead\"? Registered: LastWriterWins, FurthestRead, CausalFurthest\n")
+        #expect(
+            unknown.stderr
+                == "error: unknown merge policy \"FurthestReed\"; did you mean \"FurthestRead\"? Registered: LastWriterWins, FurthestRead, CausalFurthest\n"
+        )
     }
 
     @Test("the default merge policy holds the bar on every simulated multi-device case, reading down or catching up, and beats or ties the others")
     func qualityBar() async throws {
         let policies = ["CausalFurthest", "LastWriterWins", "FurthestRead"]
         for directory in ["sessions/devices", "sessions/devices-catching-up"] {
-            let result = try await EngineProcess.run(["compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions", directory,
-                                                      "--format", "json"] + policies.flatMap { ["--merge-policy", $0] })
+            let result = try await EngineProcess.run(
+                [
+                    "compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions", directory,
+                    "--format", "json",
+                ] + policies.flatMap { ["--merge-policy", $0] })
             #expect(result.status == 0)
             let report = try JSONReader().read(Data(result.stdout.utf8))
             var exact: [String: [String: Double]] = [:]

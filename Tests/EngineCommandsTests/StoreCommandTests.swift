@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineStore
 
@@ -12,8 +12,10 @@ struct StoreCommandTests {
         let path = directory.appendingPathComponent("state.sqlite").path
         let store = try TimelineStore(path: path)
         for (number, id) in ["1600586962619113472", "1600589425271926784"].enumerated() {
-            try store.saveSnapshot(PositionSnapshot(postId: id, viewportY: -40, contentOffset: 1824, index: 12, timelineCount: 40,
-                                                    savedAt: Date(timeIntervalSince1970: 1_670_450_000 + Double(number))), scope: StoreScope())
+            try store.saveSnapshot(
+                PositionSnapshot(
+                    postId: id, viewportY: -40, contentOffset: 1824, index: 12, timelineCount: 40,
+                    savedAt: Date(timeIntervalSince1970: 1_670_450_000 + Double(number))), scope: StoreScope())
         }
         try store.markRead(["a", "b", "c"], scope: StoreScope(), at: Date(timeIntervalSince1970: 1_000))
         return path
@@ -26,11 +28,12 @@ struct StoreCommandTests {
         let path = try await makeStore(in: directory)
         let result = try await EngineProcess.run(["history", "--store", path])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            2022-12-07T21:53:21Z  post 1600589425271926784 at index 12 of 40, viewportY -40 pt, offset 1824 pt
-            2022-12-07T21:53:20Z  post 1600586962619113472 at index 12 of 40, viewportY -40 pt, offset 1824 pt
+        #expect(
+            result.stdout == """
+                2022-12-07T21:53:21Z  post 1600589425271926784 at index 12 of 40, viewportY -40 pt, offset 1824 pt
+                2022-12-07T21:53:20Z  post 1600586962619113472 at index 12 of 40, viewportY -40 pt, offset 1824 pt
 
-            """)
+                """)
     }
 
     @Test("restore --store restores from the newest saved position")
@@ -38,7 +41,9 @@ struct StoreCommandTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try await makeStore(in: directory)
-        let result = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--store", path])
+        let result = try await EngineProcess.run([
+            "restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--store", path,
+        ])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("post 1600589425271926784 at index 12, content offset 1824 pt, viewportY -40 pt\n"))
         let neither = try await EngineProcess.run(["restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl"])
@@ -52,7 +57,8 @@ struct StoreCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try await makeStore(in: directory)
         let configPath = directory.appendingPathComponent("c.json").path
-        try #"{"PositionPersistence": {"MaxHistorySize": 1}, "TimelineCache": {"MaxReadPosts": 2}}"#.write(toFile: configPath, atomically: true, encoding: .utf8)
+        try #"{"PositionPersistence": {"MaxHistorySize": 1}, "TimelineCache": {"MaxReadPosts": 2}}"#.write(
+            toFile: configPath, atomically: true, encoding: .utf8)
         let result = try await EngineProcess.run(["maintenance", "--store", path, "--config", configPath])
         #expect(result.status == 0)
         #expect(result.stdout == "removed 0 cached posts, 1 saved position, 1 read post id\n")
@@ -71,28 +77,31 @@ struct StoreCommandTests {
             .write(toFile: configPath, atomically: true, encoding: .utf8)
         let relaxed = try await EngineProcess.run(["maintenance", "--store", path, "--config", configPath, "--memory-use", "0.5"])
         #expect(relaxed.status == 0)
-        #expect(relaxed.stdout == """
-            memory use 0.50 < MemoryWarningThreshold 0.80: regular bounds
-            removed 0 cached posts, 0 saved positions, 0 read post ids
+        #expect(
+            relaxed.stdout == """
+                memory use 0.50 < MemoryWarningThreshold 0.80: regular bounds
+                removed 0 cached posts, 0 saved positions, 0 read post ids
 
-            """)
+                """)
         let pressed = try await EngineProcess.run(["maintenance", "--store", path, "--config", configPath, "--memory-use", "0.93"])
         #expect(pressed.status == 0)
-        #expect(pressed.stdout == """
-            memory use 0.93 ≥ MemoryWarningThreshold 0.80: caches shrink to their floors
-            removed 20 cached posts, 1 saved position, 0 read post ids
+        #expect(
+            pressed.stdout == """
+                memory use 0.93 ≥ MemoryWarningThreshold 0.80: caches shrink to their floors
+                removed 20 cached posts, 1 saved position, 0 read post ids
 
-            """)
+                """)
         #expect(try store.timeline(scope: StoreScope())?.posts.count == 10)
         #expect(try store.history(scope: StoreScope()).map(\.postId) == ["1600589425271926784"])
         let bad = try await EngineProcess.run(["maintenance", "--store", path, "--config", configPath, "--memory-use", "93%"])
         #expect(bad.status == 2)
-        #expect(bad.stderr == """
-            Error: --memory-use takes a fraction from 0 to 1, or 'system'; got "93%"
-            Usage: engine maintenance --store <store> [--config <config>] [--memory-use <memory-use>] [--lenient] [--verbose] [--quiet]
-              See 'engine maintenance --help' for more information.
+        #expect(
+            bad.stderr == """
+                Error: --memory-use takes a fraction from 0 to 1, or 'system'; got "93%"
+                Usage: engine maintenance --store <store> [--config <config>] [--memory-use <memory-use>] [--lenient] [--verbose] [--quiet]
+                  See 'engine maintenance --help' for more information.
 
-            """)
+                """)
         let negative = try await EngineProcess.run(["maintenance", "--store", path, "--memory-use", "-0.5"])
         #expect(negative.status == 2)
         #expect(negative.stderr.hasPrefix("Error: --memory-use takes a fraction from 0 to 1, or 'system'; got \"-0.5\"\n"))
@@ -104,15 +113,19 @@ struct StoreCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try await makeStore(in: directory)
         let store = try TimelineStore(path: path)
-        try store.saveTimeline([Post(id: "x", createdAt: Date(timeIntervalSince1970: 0), text: "hello")], scope: StoreScope(),
-                               refreshedAt: Date(timeIntervalSince1970: 1_670_000_000))
+        try store.saveTimeline(
+            [Post(id: "x", createdAt: Date(timeIntervalSince1970: 0), text: "hello")], scope: StoreScope(),
+            refreshedAt: Date(timeIntervalSince1970: 1_670_000_000))
         _ = try store.timeline(scope: StoreScope())
         _ = try store.timeline(scope: StoreScope())
         _ = try store.timeline(scope: StoreScope(account: "nobody"))
         let text = try await EngineProcess.run(["debug-export", "--store", path])
         #expect(text.status == 0)
         let lines = text.stdout.components(separatedBy: "\n")
-        #expect(lines[0] == "store: \(path) (migrations v1, v2-counters, v3-last-read, v4-sync, v5-heads, v6-gaps, v7-revision, v8-exact-times, v9-clocks-revision)")
+        #expect(
+            lines[0]
+                == "store: \(path) (migrations v1, v2-counters, v3-last-read, v4-sync, v5-heads, v6-gaps, v7-revision, v8-exact-times, v9-clocks-revision)"
+        )
         #expect(lines[1] == "scopes: default/home")
         #expect(lines[2] == "cache: 1 post, 54 bytes, oldest 2022-12-02T16:53:20Z; hits 2, misses 1, hit ratio 0.67")
         #expect(lines[3] == "saved positions: 2; read posts: 3")
@@ -126,6 +139,9 @@ struct StoreCommandTests {
     func notAStore() async throws {
         let result = try await EngineProcess.run(["history", "--store", "config/SocialFusionTimelineConfiguration.plist"])
         #expect(result.status == 1)
-        #expect(result.stderr == "config/SocialFusionTimelineConfiguration.plist: error: not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is\n")
+        #expect(
+            result.stderr
+                == "config/SocialFusionTimelineConfiguration.plist: error: not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is\n"
+        )
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A store on a read-only file system, and on a full disk, as a reader's removable media and a
 /// phone out of space have them: reading commands work, changing ones say why they cannot. The
@@ -67,7 +67,9 @@ struct StoreMediaTests {
             let block = Data(count: 4096)
             while (try? handle.write(contentsOf: block)) != nil {}
             try? handle.close()
-            let save = try await EngineProcess.run(["position", "save", "--store", store, "--post", String(repeating: "9", count: 400), "--device", "phone"])
+            let save = try await EngineProcess.run([
+                "position", "save", "--store", store, "--post", String(repeating: "9", count: 400), "--device", "phone",
+            ])
             #expect(save.status == 1)
             #expect(save.stderr == "\(store): error: the disk is full: nothing was written (free some space on the disk that holds the store)\n")
             let shown = try await EngineProcess.run(["position", "show", "--store", store])
@@ -83,9 +85,9 @@ struct StoreMediaTests {
 enum MountPermission {
     static let granted: Bool = {
         #if os(Linux)
-        return getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")
+            return getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")
         #else
-        return false
+            return false
         #endif
     }()
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `engine position` and `engine sync` as the README's demo runs them: stores that share a folder
 /// converge, whatever the order of their rounds.
@@ -13,9 +13,13 @@ struct SyncCommandTests {
         var config: String { directory.appendingPathComponent("sync.json").path }
 
         /// `policy` is the JSON of `Sync.Policy`.
-        init(policy: String = #"{"Strategy": "CausalFurthest", "Direction": "Newer"}"#, crossSessionSync: Bool = true, createShared: Bool = true) throws {
+        init(policy: String = #"{"Strategy": "CausalFurthest", "Direction": "Newer"}"#, crossSessionSync: Bool = true, createShared: Bool = true)
+            throws
+        {
             directory = try Fixtures.temporaryDirectory()
-            if createShared { try FileManager.default.createDirectory(at: directory.appendingPathComponent("shared"), withIntermediateDirectories: true) }
+            if createShared {
+                try FileManager.default.createDirectory(at: directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
+            }
             let json = """
                 {"PositionPersistence": {"CrossSessionSync": \(crossSessionSync)},
                  "Sync": {"Policy": \(policy), "Transport": {"Strategy": "Directory", "Path": "\(directory.appendingPathComponent("shared").path)"}}}
@@ -27,9 +31,12 @@ struct SyncCommandTests {
 
         @discardableResult
         func save(_ device: String, post: String, minute: Int, explicit: Bool = false, extra: [String] = []) async throws -> EngineProcess.Result {
-            try await EngineProcess.run(["position", "save", "--store", store(device), "--config", config, "--device", device, "--account", "me",
-                                   "--timeline-name", "home", "--post", post, "--created-at", String(format: "2026-11-24T08:%02d:00Z", minute)]
-                                  + (explicit ? ["--explicit"] : []) + extra)
+            try await EngineProcess.run(
+                [
+                    "position", "save", "--store", store(device), "--config", config, "--device", device, "--account", "me",
+                    "--timeline-name", "home", "--post", post, "--created-at", String(format: "2026-11-24T08:%02d:00Z", minute),
+                ]
+                    + (explicit ? ["--explicit"] : []) + extra)
         }
 
         @discardableResult
@@ -38,8 +45,10 @@ struct SyncCommandTests {
         }
 
         func shown(_ device: String) async throws -> String {
-            let result = try await EngineProcess.run(["position", "show", "--store", store(device), "--config", config, "--account", "me",
-                                                      "--timeline-name", "home", "--format", "json"])
+            let result = try await EngineProcess.run([
+                "position", "show", "--store", store(device), "--config", config, "--account", "me",
+                "--timeline-name", "home", "--format", "json",
+            ])
             guard let position = result.stdout.range(of: #""postId": ""#) else { return "none" }
             return String(result.stdout[position.upperBound...].prefix { $0 != "\"" })
         }
@@ -76,21 +85,27 @@ struct SyncCommandTests {
         #expect(try await setup.sync("phone").stdout == "me / home: now post 95\nsynced phone with Directory: heard from laptop; 1 moved, 0 sent\n")
         #expect(try await setup.shown("phone") == "95")
         #expect(try await setup.shown("laptop") == "95")
-        let text = try await EngineProcess.run(["position", "show", "--store", setup.store("phone"), "--config", setup.config, "--account", "me",
-                                                "--timeline-name", "home"])
+        let text = try await EngineProcess.run([
+            "position", "show", "--store", setup.store("phone"), "--config", setup.config, "--account", "me",
+            "--timeline-name", "home",
+        ])
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines.first?.hasPrefix("me / home: post 95, viewportY 0 pt, saved on laptop at ") == true)
         #expect(lines.first?.hasSuffix("; one live head: it saw the others)") == true)
         #expect(lines.dropFirst().first?.hasSuffix(", write 1, live") == true)
         #expect(lines.last?.hasSuffix(", write 1, seen by another device's later write") == true)
-        let forget = try await EngineProcess.run(["position", "forget", "--store", setup.store("laptop"), "--config", setup.config,
-                                            "--account", "me", "--timeline-name", "home"])
+        let forget = try await EngineProcess.run([
+            "position", "forget", "--store", setup.store("laptop"), "--config", setup.config,
+            "--account", "me", "--timeline-name", "home",
+        ])
         #expect(forget.status == 0)
         try await setup.sync("laptop")
         #expect(try await setup.sync("phone").stdout.hasPrefix("me / home: forgotten\n"))
-        let json = try await EngineProcess.run(["position", "show", "--store", setup.store("phone"), "--account", "me", "--timeline-name", "home",
-                                          "--format", "json"])
+        let json = try await EngineProcess.run([
+            "position", "show", "--store", setup.store("phone"), "--account", "me", "--timeline-name", "home",
+            "--format", "json",
+        ])
         #expect(json.stdout.hasPrefix("{\n  \"position\": null,"))
         // A save after the forget (it has seen the tombstone) comes back everywhere.
         try await setup.save("phone", post: "90", minute: 5)
@@ -99,10 +114,14 @@ struct SyncCommandTests {
         #expect(try await setup.shown("laptop") == "90")
     }
 
-    @Test("a stale device does not drag the reader back under CausalFurthest or FurthestRead, but does under LastWriterWins; an explicit move back wins")
+    @Test(
+        "a stale device does not drag the reader back under CausalFurthest or FurthestRead, but does under LastWriterWins; an explicit move back wins"
+    )
     func policies() async throws {
-        for (policy, expected) in [(#"{"Strategy": "CausalFurthest", "Direction": "Newer"}"#, "p9"), (#"{"Strategy": "FurthestRead", "Direction": "Newer"}"#, "p9"),
-                                   (#""LastWriterWins""#, "p1")] {
+        for (policy, expected) in [
+            (#"{"Strategy": "CausalFurthest", "Direction": "Newer"}"#, "p9"), (#"{"Strategy": "FurthestRead", "Direction": "Newer"}"#, "p9"),
+            (#""LastWriterWins""#, "p1"),
+        ] {
             let setup = try Setup(policy: policy)
             defer { setup.remove() }
             try await setup.save("phone", post: "p9", minute: 50)
@@ -140,8 +159,10 @@ struct SyncCommandTests {
             try await setup.sync("laptop")
             try await setup.sync("phone")
             #expect(try await setup.shown("phone") == expected, "\(policy)")
-            let json = try await EngineProcess.run(["position", "show", "--store", setup.store("phone"), "--config", setup.config, "--account", "me",
-                                                    "--format", "json"])
+            let json = try await EngineProcess.run([
+                "position", "show", "--store", setup.store("phone"), "--config", setup.config, "--account", "me",
+                "--format", "json",
+            ])
             #expect(json.stdout.contains(#""visit": {\#n        "seconds": 8.0,\#n        "posts": 3\#n      }"#), "\(json.stdout)")
             // The phone first heard of the laptop at its last round: its own head, concurrent
             // with the laptop's, went out again with the laptop's clock bound.
@@ -167,8 +188,10 @@ struct SyncCommandTests {
     func unwritableTime() async throws {
         let setup = try Setup()
         defer { setup.remove() }
-        let result = try await EngineProcess.run(["position", "save", "--store", setup.store("phone"), "--post", "42",
-                                                  "--created-at", "0001-01-01T00:00:00+01:00"])
+        let result = try await EngineProcess.run([
+            "position", "save", "--store", setup.store("phone"), "--post", "42",
+            "--created-at", "0001-01-01T00:00:00+01:00",
+        ])
         #expect(result.status == 2)
         #expect(result.stderr == "error: --created-at must be an RFC 3339 timestamp in the years 1 to 9999 (UTC), found 0001-01-01T00:00:00+01:00\n")
         #expect(!FileManager.default.fileExists(atPath: setup.store("phone")))
@@ -181,7 +204,10 @@ struct SyncCommandTests {
         try await setup.save("phone", post: "p1", minute: 1)
         let result = try await setup.sync("phone")
         #expect(result.status == 3)
-        #expect(result.stderr == "error: \(setup.shared.path): the sync folder does not exist (a share not mounted?); it is never created\noffline: 1 change kept in the outbox\n")
+        #expect(
+            result.stderr
+                == "error: \(setup.shared.path): the sync folder does not exist (a share not mounted?); it is never created\noffline: 1 change kept in the outbox\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: setup.shared.path))
         let status = try await EngineProcess.run(["sync", "status", "--store", setup.store("phone")])
         #expect(status.stdout.contains("pending: 1\n"))
@@ -204,12 +230,13 @@ struct SyncCommandTests {
         let result = try await setup.sync("phone")
         #expect(result.status == 0)
         let folder = setup.shared.path
-        #expect(result.stderr == """
-            warning: \(folder)/a.timeline-sync.json: skipped: not JSON: 1:1: unexpected 'g': expected a JSON value
-            warning: \(folder)/b.timeline-sync.json: skipped: version 3 is not supported; this engine reads versions 1 to 2
-            warning: \(folder)/c.timeline-sync.json: skipped: records[0].hlc must be a hybrid timestamp: 16 hexadecimal digits
+        #expect(
+            result.stderr == """
+                warning: \(folder)/a.timeline-sync.json: skipped: not JSON: 1:1: unexpected 'g': expected a JSON value
+                warning: \(folder)/b.timeline-sync.json: skipped: version 3 is not supported; this engine reads versions 1 to 2
+                warning: \(folder)/c.timeline-sync.json: skipped: records[0].hlc must be a hybrid timestamp: 16 hexadecimal digits
 
-            """)
+                """)
         #expect(try await setup.shown("phone") == "p1")
     }
 
@@ -230,10 +257,11 @@ struct SyncCommandTests {
         try #"{"Sync": {"Policy": "Merge", "Transport": "Directory"}}"#.write(toFile: file, atomically: true, encoding: .utf8)
         let result = try await EngineProcess.run(["validate", file])
         #expect(result.status == 1)
-        #expect(result.stderr == """
-            \(file):1:21: error: Sync.Policy: "Merge" is not one of the allowed values: "LastWriterWins", "FurthestRead", "CausalFurthest"
-            \(file):1:43: error: Sync.Transport: Directory needs Path: write it as a dictionary, {Strategy: Directory, Path: …}
+        #expect(
+            result.stderr == """
+                \(file):1:21: error: Sync.Policy: "Merge" is not one of the allowed values: "LastWriterWins", "FurthestRead", "CausalFurthest"
+                \(file):1:43: error: Sync.Transport: Directory needs Path: write it as a dictionary, {Strategy: Directory, Path: …}
 
-            """)
+                """)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
-@testable import EngineCommands
-import Testing
 import StrategyKit
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineStore
+
+@testable import EngineCommands
 
 /// `engine timeline fetch` and `show`, end to end: the built tool against the loopback server.
 @Suite("engine timeline fetch and show", .timeLimit(.minutes(10)))
@@ -18,8 +19,10 @@ struct TimelineCommandTests {
     /// Replaces times that vary from run to run: seconds, timestamps and ages.
     static func normalized(_ text: String) -> String {
         var result = text
-        for (pattern, replacement) in [(#"\d+\.\d\d s"#, "T s"), (#"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"#, "TIME"),
-                                       (#"\(\d+ (s|min|h|d) ago\)"#, "(AGE ago)"), (#"127\.0\.0\.1:\d+"#, "HOST")] {
+        for (pattern, replacement) in [
+            (#"\d+\.\d\d s"#, "T s"), (#"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"#, "TIME"),
+            (#"\(\d+ (s|min|h|d) ago\)"#, "(AGE ago)"), (#"127\.0\.0\.1:\d+"#, "HOST"),
+        ] {
             result = result.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
         }
         return result
@@ -27,8 +30,9 @@ struct TimelineCommandTests {
 
     /// Post `n` of the laptop case: id "n", written n minutes after 2026-11-24T00:00:00Z.
     static func post(_ n: Int) -> Post {
-        Post(id: "\(n)", createdAt: Date(timeIntervalSince1970: 1_795_478_400 + Double(60 * n)), author: "author\(n % 9)",
-             text: "post number \(n) of the feed")
+        Post(
+            id: "\(n)", createdAt: Date(timeIntervalSince1970: 1_795_478_400 + Double(60 * n)), author: "author\(n % 9)",
+            text: "post number \(n) of the feed")
     }
 
     /// A Mastodon-shaped server and the laptop's store, which cached the head page yesterday when
@@ -36,7 +40,8 @@ struct TimelineCommandTests {
     /// fetch command (with the sync configuration when `config`).
     static func laptopYesterday(_ setup: SyncCommandTests.Setup, config: Bool) async throws -> (FakeTimelineServer, [String]) {
         let server = try FakeTimelineServer(mastodon: true, posts: (1...600).reversed().map(Self.post))
-        let fetch = ["timeline", "fetch", "--source", server.timelineURL.absoluteString, "--store", setup.store("laptop")]
+        let fetch =
+            ["timeline", "fetch", "--source", server.timelineURL.absoluteString, "--store", setup.store("laptop")]
             + (config ? ["--config", setup.config] : []) + ["--account", "me", "--timeline-name", "home", "--token-env", "TEST_TOKEN"]
         #expect(try await EngineProcess.run(fetch, environment: ["TEST_TOKEN": "t"]).status == 0)
         server.change { $0.insert((601...1000).reversed().map(Self.post)) }
@@ -49,52 +54,68 @@ struct TimelineCommandTests {
         defer { setup.remove() }
         let (server, fetch) = try await Self.laptopYesterday(setup, config: true)
         // The phone read down to post 800 and synced.
-        _ = try await EngineProcess.run(["position", "save", "--store", setup.store("phone"), "--config", setup.config, "--device", "phone",
-                                         "--account", "me", "--timeline-name", "home", "--post", "800", "--created-at", "2026-11-24T13:20:00Z"])
+        _ = try await EngineProcess.run([
+            "position", "save", "--store", setup.store("phone"), "--config", setup.config, "--device", "phone",
+            "--account", "me", "--timeline-name", "home", "--post", "800", "--created-at", "2026-11-24T13:20:00Z",
+        ])
         try await setup.sync("phone")
         #expect(try await setup.sync("laptop").stdout == "me / home: now post 800\nsynced laptop with Directory: heard from phone; 1 moved, 0 sent\n")
         let before = server.requests.count
         let result = try await EngineProcess.run(fetch, environment: ["TEST_TOKEN": "t"])
         #expect(result.status == 0)
-        #expect(Self.normalized(result.stdout) == """
-            cache: 40 posts, refreshed TIME (AGE ago)
-            source: http://HOST/api/v1/timelines/home?limit=40 (Mastodon, NoRetry)
-              attempt 1 at T s: ok in T s
-            changes: 40 new, 0 edited, 0 removed, 40 kept beyond the answer, 0 unchanged
-            stored: 121 posts
-            status: fresh, last refreshed TIME
-            start: post 800, synced from phone
-            reach: post 800 was not cached; PostWindow reached it in 2 requests (41 posts added, 5.8 KB)
-              request 1: post 800: found
-              request 2: page of 40 below 800: 40 posts
-            gaps: 2 (961 | 800, 760 | 600)
-            position: post 800 at index 40, offset 3680 pt (ExactMatch, confidence 1.00)
+        #expect(
+            Self.normalized(result.stdout) == """
+                cache: 40 posts, refreshed TIME (AGE ago)
+                source: http://HOST/api/v1/timelines/home?limit=40 (Mastodon, NoRetry)
+                  attempt 1 at T s: ok in T s
+                changes: 40 new, 0 edited, 0 removed, 40 kept beyond the answer, 0 unchanged
+                stored: 121 posts
+                status: fresh, last refreshed TIME
+                start: post 800, synced from phone
+                reach: post 800 was not cached; PostWindow reached it in 2 requests (41 posts added, 5.8 KB)
+                  request 1: post 800: found
+                  request 2: page of 40 below 800: 40 posts
+                gaps: 2 (961 | 800, 760 | 600)
+                position: post 800 at index 40, offset 3680 pt (ExactMatch, confidence 1.00)
 
-            """)
-        #expect(Array(server.requests[before...]) == ["/api/v1/timelines/home?limit=40", "/api/v1/statuses/800", "/api/v1/timelines/home?max_id=800&limit=40"])
+                """)
+        #expect(
+            Array(server.requests[before...]) == [
+                "/api/v1/timelines/home?limit=40", "/api/v1/statuses/800", "/api/v1/timelines/home?max_id=800&limit=40",
+            ])
 
-        let show = try await EngineProcess.run(["timeline", "show", "--store", setup.store("laptop"), "--account", "me", "--timeline-name", "home",
-                                                "--limit", "42"])
-        #expect(Self.normalized(show.stdout).components(separatedBy: "\n").suffix(7).joined(separator: "\n") == """
-               40   961  TIME  @author7  post number 961 of the feed
-                   ⋮ gap: posts between 961 and 800 were never loaded
-               41   800  TIME  @author8  post number 800 of the feed
-               42   799  TIME  @author7  post number 799 of the feed
-              … 79 more (--limit 0 shows all)
-            gaps: 2 (961 | 800, 760 | 600)
+        let show = try await EngineProcess.run([
+            "timeline", "show", "--store", setup.store("laptop"), "--account", "me", "--timeline-name", "home",
+            "--limit", "42",
+        ])
+        #expect(
+            Self.normalized(show.stdout).components(separatedBy: "\n").suffix(7).joined(separator: "\n") == """
+                   40   961  TIME  @author7  post number 961 of the feed
+                       ⋮ gap: posts between 961 and 800 were never loaded
+                   41   800  TIME  @author8  post number 800 of the feed
+                   42   799  TIME  @author7  post number 799 of the feed
+                  … 79 more (--limit 0 shows all)
+                gaps: 2 (961 | 800, 760 | 600)
 
-            """)
+                """)
 
         // engine restore --store starts where a restore starts: the phone's synced position.
-        let json = try await EngineProcess.run(["timeline", "show", "--store", setup.store("laptop"), "--account", "me", "--timeline-name", "home",
-                                                "--format", "json"])
+        let json = try await EngineProcess.run([
+            "timeline", "show", "--store", setup.store("laptop"), "--account", "me", "--timeline-name", "home",
+            "--format", "json",
+        ])
         let file = URL(fileURLWithPath: setup.store("laptop") + ".timeline.json")
         try Data(json.stdout.utf8).write(to: file)
-        let restore = try await EngineProcess.run(["restore", "--config", setup.config, "--timeline", file.path, "--store", setup.store("laptop"),
-                                                   "--account", "me", "--timeline-name", "home"])
+        let restore = try await EngineProcess.run([
+            "restore", "--config", setup.config, "--timeline", file.path, "--store", setup.store("laptop"),
+            "--account", "me", "--timeline-name", "home",
+        ])
         #expect(restore.status == 0)
-        #expect(restore.stdout.components(separatedBy: "\n").prefix(2) == ["start: post 800, synced from phone",
-                                                                          "post 800 at index 40, content offset 3680 pt, viewportY 0 pt"])
+        #expect(
+            restore.stdout.components(separatedBy: "\n").prefix(2) == [
+                "start: post 800, synced from phone",
+                "post 800 at index 40, content offset 3680 pt, viewportY 0 pt",
+            ])
     }
 
     @Test("a fetch killed with SIGKILL while it reaches a post loses nothing: the store is sound and holds what the refresh stored")
@@ -103,7 +124,8 @@ struct TimelineCommandTests {
         defer { setup.remove() }
         let (server, fetch) = try await Self.laptopYesterday(setup, config: false)
         let laptop = try TimelineStore(path: setup.store("laptop"))
-        try laptop.saveSnapshot(PositionSnapshot(postId: "800", postCreatedAt: Self.post(800).createdAt), scope: StoreScope(account: "me", timeline: "home"))
+        try laptop.saveSnapshot(
+            PositionSnapshot(postId: "800", postCreatedAt: Self.post(800).createdAt), scope: StoreScope(account: "me", timeline: "home"))
         // The lookup of the post never answers: the fetch is killed while it waits.
         server.inject("post", [LoopbackHTTPServer.Answer(body: Data("{}".utf8), delay: 30)])
         let child = try BackgroundProcess(EngineProcess.executable, fetch, in: Fixtures.repository, environment: ["TEST_TOKEN": "t"])
@@ -124,24 +146,28 @@ struct TimelineCommandTests {
         let path = directory.appendingPathComponent("damaged.sqlite").path
         do {
             let store = try TimelineStore(path: path)
-            try store.saveTimeline([Post(id: "a", createdAt: Date(timeIntervalSince1970: 1e300), author: "x", text: "one"),
-                                    Post(id: "b", createdAt: Date(timeIntervalSinceReferenceDate: -.infinity), author: "x", text: "two")],
-                                   scope: StoreScope(), refreshedAt: Date(timeIntervalSince1970: -1e300))
+            try store.saveTimeline(
+                [
+                    Post(id: "a", createdAt: Date(timeIntervalSince1970: 1e300), author: "x", text: "one"),
+                    Post(id: "b", createdAt: Date(timeIntervalSinceReferenceDate: -.infinity), author: "x", text: "two"),
+                ],
+                scope: StoreScope(), refreshedAt: Date(timeIntervalSince1970: -1e300))
         }
         let shown = try await EngineProcess.run(["timeline", "show", "--store", path])
         #expect(shown.status == 0, "\(shown.stderr)")
-        #expect(shown.stdout == """
-            default / home: 2 posts, refreshed 0001-01-01T00:00:00Z (\(shown.stdout.components(separatedBy: "(")[1].components(separatedBy: ")")[0]))
-              1  a  9999-12-31T23:59:59Z  @x  one
-              2  b  0001-01-01T00:00:00Z  @x  two
+        #expect(
+            shown.stdout == """
+                default / home: 2 posts, refreshed 0001-01-01T00:00:00Z (\(shown.stdout.components(separatedBy: "(")[1].components(separatedBy: ")")[0]))
+                  1  a  9999-12-31T23:59:59Z  @x  one
+                  2  b  0001-01-01T00:00:00Z  @x  two
 
-            """)
+                """)
         let file = directory.appendingPathComponent("t.jsonl")
         try """
-            {"id":"a","createdAt":"2026-08-01T13:55:05.955Z","author":"x","text":"one"}
-            {"id":"b","createdAt":"2026-08-01T13:55:04.955Z","author":"x","text":"two"}
+        {"id":"a","createdAt":"2026-08-01T13:55:05.955Z","author":"x","text":"one"}
+        {"id":"b","createdAt":"2026-08-01T13:55:04.955Z","author":"x","text":"two"}
 
-            """.write(to: file, atomically: true, encoding: .utf8)
+        """.write(to: file, atomically: true, encoding: .utf8)
         let fetched = try await EngineProcess.run(["timeline", "fetch", "--source", file.path, "--store", path])
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(fetched.stdout.hasPrefix("cache: 2 posts, refreshed 0001-01-01T00:00:00Z ("))
@@ -153,10 +179,10 @@ struct TimelineCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("hostile.jsonl")
         try #"""
-            {"id":"a\u001b[2J","createdAt":"2026-08-01T13:55:05Z","author":"x\u001b]0;owned\u0007","text":"one\u001b[31mred"}
-            {"id":"b\nsaved position: forged","createdAt":"2026-08-01T13:55:04Z","author":"y","text":"two\u202eowt"}
+        {"id":"a\u001b[2J","createdAt":"2026-08-01T13:55:05Z","author":"x\u001b]0;owned\u0007","text":"one\u001b[31mred"}
+        {"id":"b\nsaved position: forged","createdAt":"2026-08-01T13:55:04Z","author":"y","text":"two\u202eowt"}
 
-            """#.write(to: file, atomically: true, encoding: .utf8)
+        """#.write(to: file, atomically: true, encoding: .utf8)
         let store = directory.appendingPathComponent("s.sqlite").path
         let fetched = try await EngineProcess.run(["timeline", "fetch", "--source", file.path, "--store", store])
         #expect(fetched.status == 0, "\(fetched.stderr)")
@@ -181,44 +207,49 @@ struct TimelineCommandTests {
         defer { server.stop() }
         server.script(Self.path, [try await Self.answer("mastodon-home.json"), try await Self.answer("mastodon-home-refreshed.json")])
         let store = directory.appendingPathComponent("state.sqlite").path
-        let arguments = ["timeline", "fetch", "--source", server.baseURL + Self.path + "?limit=40", "--store", store,
-                         "--account", "reader@mastodon.example", "--token-env", "TEST_MASTODON_TOKEN"]
+        let arguments = [
+            "timeline", "fetch", "--source", server.baseURL + Self.path + "?limit=40", "--store", store,
+            "--account", "reader@mastodon.example", "--token-env", "TEST_MASTODON_TOKEN",
+        ]
         let first = try await EngineProcess.run(arguments, environment: ["TEST_MASTODON_TOKEN": "abc123"])
         #expect(first.status == 0)
-        #expect(Self.normalized(first.stdout) == """
-            cache: empty
-            source: http://HOST/api/v1/timelines/home?limit=40 (Mastodon, NoRetry)
-              attempt 1 at T s: ok in T s
-            changes: 40 new, 0 edited, 0 removed, 0 kept beyond the answer, 0 unchanged
-            stored: 40 posts
-            status: fresh, last refreshed TIME
-            position: none saved
+        #expect(
+            Self.normalized(first.stdout) == """
+                cache: empty
+                source: http://HOST/api/v1/timelines/home?limit=40 (Mastodon, NoRetry)
+                  attempt 1 at T s: ok in T s
+                changes: 40 new, 0 edited, 0 removed, 0 kept beyond the answer, 0 unchanged
+                stored: 40 posts
+                status: fresh, last refreshed TIME
+                position: none saved
 
-            """)
+                """)
         #expect(server.received.first?.headers["authorization"] == "Bearer abc123")
 
         let second = try await EngineProcess.run(arguments, environment: ["TEST_MASTODON_TOKEN": "abc123"])
         #expect(second.status == 0)
-        #expect(Self.normalized(second.stdout) == """
-            cache: 40 posts, refreshed TIME (AGE ago)
-            source: http://HOST/api/v1/timelines/home?limit=40 (Mastodon, NoRetry)
-              attempt 1 at T s: ok in T s
-            changes: 2 new, 1 edited, 1 removed, 1 kept beyond the answer, 37 unchanged
-            stored: 41 posts
-            status: fresh, last refreshed TIME
+        #expect(
+            Self.normalized(second.stdout) == """
+                cache: 40 posts, refreshed TIME (AGE ago)
+                source: http://HOST/api/v1/timelines/home?limit=40 (Mastodon, NoRetry)
+                  attempt 1 at T s: ok in T s
+                changes: 2 new, 1 edited, 1 removed, 1 kept beyond the answer, 37 unchanged
+                stored: 41 posts
+                status: fresh, last refreshed TIME
 
-            """ + "position: none saved\n")
+                """ + "position: none saved\n")
 
         let show = try await EngineProcess.run(["timeline", "show", "--store", store, "--account", "reader@mastodon.example", "--limit", "3"])
         #expect(show.status == 0)
-        #expect(Self.normalized(show.stdout) == """
-            reader@mastodon.example / home: 41 posts, refreshed TIME (AGE ago)
-               1  1600603975363006470  TIME  @ina_deutschmann  RT @matthewhirschey: 100% of research labs have LAB MEETING…
-               2  1600603323178143744  TIME  @Alfons_Valencia  RT @LluisMontoliu: Comentario de este artículo en Nature po…
-               3  1600602374875275267  TIME  @AErcoreca  ⚖️ El Tribunal Supremo declara nulo el despido de un trabaja…
-              … 38 more (--limit 0 shows all)
+        #expect(
+            Self.normalized(show.stdout) == """
+                reader@mastodon.example / home: 41 posts, refreshed TIME (AGE ago)
+                   1  1600603975363006470  TIME  @ina_deutschmann  RT @matthewhirschey: 100% of research labs have LAB MEETING…
+                   2  1600603323178143744  TIME  @Alfons_Valencia  RT @LluisMontoliu: Comentario de este artículo en Nature po…
+                   3  1600602374875275267  TIME  @AErcoreca  ⚖️ El Tribunal Supremo declara nulo el despido de un trabaja…
+                  … 38 more (--limit 0 shows all)
 
-            """)
+                """)
 
         // The JSON is the engine's timeline format, which restore reads.
         let json = try await EngineProcess.run(["timeline", "show", "--store", store, "--account", "reader@mastodon.example", "--format", "json"])
@@ -226,8 +257,10 @@ struct TimelineCommandTests {
         try Data(json.stdout.utf8).write(to: file)
         let position = directory.appendingPathComponent("position.json")
         try Data(#"{"postId": "1600602374875275267", "viewportY": -12}"#.utf8).write(to: position)
-        let restore = try await EngineProcess.run(["restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--timeline", file.path,
-                                             "--position", position.path])
+        let restore = try await EngineProcess.run([
+            "restore", "--config", "config/SocialFusionTimelineConfiguration.plist", "--timeline", file.path,
+            "--position", position.path,
+        ])
         #expect(restore.status == 0)
         #expect(restore.stdout.hasPrefix("post 1600602374875275267 at index 2,"))
     }
@@ -238,22 +271,27 @@ struct TimelineCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        server.script(Self.path, [try await Self.answer("mastodon-home.json"),
-                                  .json(Data(#"{"error":"This action is not allowed"}"#.utf8), status: 500)])
+        server.script(
+            Self.path,
+            [
+                try await Self.answer("mastodon-home.json"),
+                .json(Data(#"{"error":"This action is not allowed"}"#.utf8), status: 500),
+            ])
         let store = directory.appendingPathComponent("state.sqlite").path
         let arguments = ["timeline", "fetch", "--source", server.baseURL + Self.path, "--store", store]
         #expect(try await EngineProcess.run(arguments).status == 0)
         let before = try await EngineProcess.run(["timeline", "show", "--store", store, "--format", "json"]).stdout
         let failed = try await EngineProcess.run(arguments)
         #expect(failed.status == 1)
-        #expect(Self.normalized(failed.stdout) == """
-            cache: 40 posts, refreshed TIME (AGE ago)
-            source: http://HOST/api/v1/timelines/home (Mastodon, NoRetry)
-              attempt 1 at T s: HTTP 500 after T s
-            status: stale, the cached timeline stands; last refreshed TIME
-            position: none saved
+        #expect(
+            Self.normalized(failed.stdout) == """
+                cache: 40 posts, refreshed TIME (AGE ago)
+                source: http://HOST/api/v1/timelines/home (Mastodon, NoRetry)
+                  attempt 1 at T s: HTTP 500 after T s
+                status: stale, the cached timeline stands; last refreshed TIME
+                position: none saved
 
-            """)
+                """)
         #expect(Self.normalized(failed.stderr) == "http://HOST/api/v1/timelines/home: error: HTTP 500: This action is not allowed\n")
         #expect(try await EngineProcess.run(["timeline", "show", "--store", store, "--format", "json"]).stdout == before)
 
@@ -269,25 +307,29 @@ struct TimelineCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        let limited = LoopbackHTTPServer.Answer(status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
-                                                body: Data(#"{"error":"Too many requests"}"#.utf8))
+        let limited = LoopbackHTTPServer.Answer(
+            status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
+            body: Data(#"{"error":"Too many requests"}"#.utf8))
         server.script("/xrpc/app.bsky.feed.getTimeline", [limited, try await Self.answer("bluesky-timeline.json")])
         let config = directory.appendingPathComponent("config.json")
         try Data(#"{"Network": {"Policy": {"Strategy": "ExponentialBackoff", "MaxAttempts": 3, "BaseDelay": 0.1}}}"#.utf8).write(to: config)
-        let result = try await EngineProcess.run(["timeline", "fetch", "--config", config.path, "--store", directory.appendingPathComponent("s.sqlite").path,
-                                            "--source", server.baseURL + "/xrpc/app.bsky.feed.getTimeline?limit=40"])
+        let result = try await EngineProcess.run([
+            "timeline", "fetch", "--config", config.path, "--store", directory.appendingPathComponent("s.sqlite").path,
+            "--source", server.baseURL + "/xrpc/app.bsky.feed.getTimeline?limit=40",
+        ])
         #expect(result.status == 0)
-        #expect(Self.normalized(result.stdout) == """
-            cache: empty
-            source: http://HOST/xrpc/app.bsky.feed.getTimeline?limit=40 (Bluesky, ExponentialBackoff)
-              attempt 1 at T s: HTTP 429 (retry after 1 s) after T s; retry in T s
-              attempt 2 at T s: ok in T s
-            changes: 40 new, 0 edited, 0 removed, 0 kept beyond the answer, 0 unchanged
-            stored: 40 posts
-            status: fresh, last refreshed TIME
-            position: none saved
+        #expect(
+            Self.normalized(result.stdout) == """
+                cache: empty
+                source: http://HOST/xrpc/app.bsky.feed.getTimeline?limit=40 (Bluesky, ExponentialBackoff)
+                  attempt 1 at T s: HTTP 429 (retry after 1 s) after T s; retry in T s
+                  attempt 2 at T s: ok in T s
+                changes: 40 new, 0 edited, 0 removed, 0 kept beyond the answer, 0 unchanged
+                stored: 40 posts
+                status: fresh, last refreshed TIME
+                position: none saved
 
-            """)
+                """)
         #expect(result.stderr.contains("attempt 1 failed: HTTP 429: Too many requests (the server asks to wait 1 s); retrying in 1.00 s\n"))
         let arrivals = server.received.map(\.arrivedAt)
         #expect(arrivals.count == 2)
@@ -318,8 +360,10 @@ struct TimelineCommandTests {
         var slow = try await Self.answer("mastodon-home.json")
         slow.delay = 1.6
         server.script(Self.path, [slow])
-        let result = try await EngineProcess.run(["timeline", "fetch", "--source", server.baseURL + Self.path,
-                                            "--store", directory.appendingPathComponent("s.sqlite").path])
+        let result = try await EngineProcess.run([
+            "timeline", "fetch", "--source", server.baseURL + Self.path,
+            "--store", directory.appendingPathComponent("s.sqlite").path,
+        ])
         #expect(result.status == 0)
         // Whether the line came before the answer depends on the machine's load; what it says does not.
         #expect(["", "fetching http://HOST/api/v1/timelines/home: waiting for the answer, 1 s\n"].contains(Self.normalized(result.stderr)))
@@ -329,7 +373,10 @@ struct TimelineCommandTests {
     func usage() async throws {
         let unknown = try await EngineProcess.run(["timeline", "fetch", "--source", "https://example.com/feed", "--store", "/tmp/x.sqlite"])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr == "https://example.com/feed: error: cannot tell the API from the URL; give --api mastodon or --api bluesky (Mastodon: /api/v1/timelines/home, Bluesky: /xrpc/app.bsky.feed.getTimeline)\n")
+        #expect(
+            unknown.stderr
+                == "https://example.com/feed: error: cannot tell the API from the URL; give --api mastodon or --api bluesky (Mastodon: /api/v1/timelines/home, Bluesky: /xrpc/app.bsky.feed.getTimeline)\n"
+        )
         let apiOnFile = try await EngineProcess.run(["timeline", "fetch", "--source", "t.json", "--api", "mastodon", "--store", "/tmp/x.sqlite"])
         #expect(apiOnFile.status == 2)
         #expect(apiOnFile.stderr == "t.json: error: --api applies to http(s) URLs only\n")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("engine validate", .timeLimit(.minutes(10)))
 struct ValidateCommandTests {
@@ -28,15 +28,18 @@ struct ValidateCommandTests {
 
     @Test("the bundled configurations are valid")
     func bundled() async throws {
-        let result = try await EngineProcess.run(["validate", "config/SocialFusionTimelineConfiguration.plist", "config/Info.plist",
-                                            "config/SocialFusionTimelineConfiguration.json"])
+        let result = try await EngineProcess.run([
+            "validate", "config/SocialFusionTimelineConfiguration.plist", "config/Info.plist",
+            "config/SocialFusionTimelineConfiguration.json",
+        ])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            config/SocialFusionTimelineConfiguration.plist: OK
-            config/Info.plist: OK
-            config/SocialFusionTimelineConfiguration.json: OK
+        #expect(
+            result.stdout == """
+                config/SocialFusionTimelineConfiguration.plist: OK
+                config/Info.plist: OK
+                config/SocialFusionTimelineConfiguration.json: OK
 
-            """)
+                """)
         #expect(result.stderr == "")
     }
 
@@ -49,13 +52,14 @@ struct ValidateCommandTests {
         let result = try await EngineProcess.run(["validate", "bad.plist", "bad.json"], in: directory)
         #expect(result.status == 1)
         #expect(result.stdout == "")
-        #expect(result.stderr == """
-            bad.plist:6:3: error: PositionPersistence.FallbackStratgy: unknown key "FallbackStratgy"; did you mean "FallbackStrategy"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy
-            bad.plist:9:3: error: PositionPersistence.AutoSaveInterval: expected number, found string "5"
-            bad.plist:10:3: warning: PositionPersistence.MaxUnreadHistory: key "MaxUnreadHistory" is deprecated: The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead.
-            bad.json:1:27: error: Debug.VerboseMode: expected boolean, found integer 1
+        #expect(
+            result.stderr == """
+                bad.plist:6:3: error: PositionPersistence.FallbackStratgy: unknown key "FallbackStratgy"; did you mean "FallbackStrategy"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy
+                bad.plist:9:3: error: PositionPersistence.AutoSaveInterval: expected number, found string "5"
+                bad.plist:10:3: warning: PositionPersistence.MaxUnreadHistory: key "MaxUnreadHistory" is deprecated: The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead.
+                bad.json:1:27: error: Debug.VerboseMode: expected boolean, found integer 1
 
-            """)
+                """)
     }
 
     @Test("warnings pass unless --strict")
@@ -77,11 +81,12 @@ struct ValidateCommandTests {
         try await Self.write(Self.bad, "bad.plist", in: directory)
         let result = try await EngineProcess.run(["validate", "--format", "github", "bad.plist"], in: directory)
         #expect(result.status == 1)
-        #expect(result.stdout.split(separator: "\n").map(String.init) == [
-            "::error file=bad.plist,line=6,col=3,title=PositionPersistence.FallbackStratgy::unknown key \"FallbackStratgy\"; did you mean \"FallbackStrategy\"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy",
-            "::error file=bad.plist,line=9,col=3,title=PositionPersistence.AutoSaveInterval::expected number, found string \"5\"",
-            "::warning file=bad.plist,line=10,col=3,title=PositionPersistence.MaxUnreadHistory::key \"MaxUnreadHistory\" is deprecated: The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead.",
-        ])
+        #expect(
+            result.stdout.split(separator: "\n").map(String.init) == [
+                "::error file=bad.plist,line=6,col=3,title=PositionPersistence.FallbackStratgy::unknown key \"FallbackStratgy\"; did you mean \"FallbackStrategy\"? Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy",
+                "::error file=bad.plist,line=9,col=3,title=PositionPersistence.AutoSaveInterval::expected number, found string \"5\"",
+                "::warning file=bad.plist,line=10,col=3,title=PositionPersistence.MaxUnreadHistory::key \"MaxUnreadHistory\" is deprecated: The seed app's bound on remembered read posts. Use TimelineCache.MaxReadPosts instead.",
+            ])
     }
 
     @Test("json output")
@@ -91,33 +96,34 @@ struct ValidateCommandTests {
         try await Self.write("<plist><dict><key>Debug</key><true/></dict></plist>", "a.plist", in: directory)
         let result = try await EngineProcess.run(["validate", "--format", "json", "a.plist"], in: directory)
         #expect(result.status == 1)
-        #expect(result.stdout == """
-            {
-              "valid": false,
-              "files": [
+        #expect(
+            result.stdout == """
                 {
-                  "file": "a.plist",
                   "valid": false,
-                  "errors": 1,
-                  "warnings": 0,
-                  "diagnostics": [
+                  "files": [
                     {
                       "file": "a.plist",
-                      "line": 1,
-                      "column": 30,
-                      "severity": "error",
-                      "kind": "schema",
-                      "path": "Debug",
-                      "pointer": "/Debug",
-                      "keyword": "type",
-                      "message": "expected dictionary, found boolean true"
+                      "valid": false,
+                      "errors": 1,
+                      "warnings": 0,
+                      "diagnostics": [
+                        {
+                          "file": "a.plist",
+                          "line": 1,
+                          "column": 30,
+                          "severity": "error",
+                          "kind": "schema",
+                          "path": "Debug",
+                          "pointer": "/Debug",
+                          "keyword": "type",
+                          "message": "expected dictionary, found boolean true"
+                        }
+                      ]
                     }
                   ]
                 }
-              ]
-            }
 
-            """)
+                """)
     }
 
     @Test("malformed files are invalid (1); unreadable files and bad usage exit 2")
@@ -133,7 +139,8 @@ struct ValidateCommandTests {
         #expect(missing.stderr.hasPrefix("missing.plist: error: cannot read file: No such file or directory\n"))
         let usage = try await EngineProcess.run(["validate", "--format", "xml", "cut.plist"], in: directory)
         #expect(usage.status == 2)
-        #expect(usage.stderr.hasPrefix("Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'github'."))
+        #expect(
+            usage.stderr.hasPrefix("Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'text', 'json' or 'github'."))
         let none = try await EngineProcess.run(["validate"], in: directory)
         #expect(none.status == 2)
     }
@@ -151,15 +158,18 @@ struct ValidateCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("huge.plist").path
         let value = String(repeating: "A", count: 5_000_000)
-        try Data(("<plist version=\"1.0\"><dict><key>PositionPersistence</key><dict><key>FallbackStrategy</key><string>" + value
-                  + "</string><key>" + value + "</key><true/></dict></dict></plist>").utf8).write(to: URL(fileURLWithPath: path))
+        try Data(
+            ("<plist version=\"1.0\"><dict><key>PositionPersistence</key><dict><key>FallbackStrategy</key><string>" + value
+                + "</string><key>" + value + "</key><true/></dict></dict></plist>").utf8
+        ).write(to: URL(fileURLWithPath: path))
         let result = try await EngineProcess.run(["validate", path])
         #expect(result.status == 1)
         let shown = "\"" + String(repeating: "A", count: 100) + "…\" (5000000 bytes)"
-        #expect(result.stderr == """
-            \(path):1:91: error: PositionPersistence.FallbackStrategy: \(shown) is not one of the allowed values: "NearestContent", "TopOfTimeline", "LastKnownPosition", "NewestPost", "OldestPost"
-            \(path):1:5000108: error: PositionPersistence[\(shown)]: unknown key \(shown). Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy
+        #expect(
+            result.stderr == """
+                \(path):1:91: error: PositionPersistence.FallbackStrategy: \(shown) is not one of the allowed values: "NearestContent", "TopOfTimeline", "LastKnownPosition", "NewestPost", "OldestPost"
+                \(path):1:5000108: error: PositionPersistence[\(shown)]: unknown key \(shown). Valid keys: Enabled, SmartRestoration, MaxHistorySize, AutoSaveInterval, AutoSaveSettleDelay, CrossSessionSync, iCloudSyncEnabled, FallbackStrategy
 
-            """)
+                """)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `Examples/PackageStrategy`: an app's own strategy in its own package, depending on
 /// TimelineEngine by path. It is built here and run as an app would run it, with no change to
@@ -8,8 +8,9 @@ import TestSupport
 @Suite("A strategy from another package", .serialized, .timeLimit(.minutes(30)))
 struct PackageStrategyTests {
     static func run(_ arguments: [String]) async throws -> ChildProcess.Result {
-        try await ChildProcess.run(try await ExampleBuilds.build("PackageStrategy").appendingPathComponent("next-unread-demo"), arguments,
-                                   in: Fixtures.repository)
+        try await ChildProcess.run(
+            try await ExampleBuilds.build("PackageStrategy").appendingPathComponent("next-unread-demo"), arguments,
+            in: Fixtures.repository)
     }
 
     @Test("its registry's schema validates a plist that configures the strategy, with lines for a bad parameter")
@@ -19,22 +20,26 @@ struct PackageStrategyTests {
         #expect(good.stdout == "Tests/Fixtures/examples/next-unread.plist: OK\n")
         let bad = try await Self.run(["validate", "Tests/Fixtures/examples/next-unread-bad.plist"])
         #expect(bad.status == 1)
-        #expect(bad.stderr == """
-            Tests/Fixtures/examples/next-unread-bad.plist:9:56: error: Restoration.Pipeline[1].MaxGapp: unknown key "MaxGapp"; did you mean "MaxGap"? Valid keys: Strategy, MaxGap, Confidence, Weight
-            Tests/Fixtures/examples/next-unread-bad.plist:9:117: error: Restoration.Pipeline[1].Confidence: 1.5 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)
+        #expect(
+            bad.stderr == """
+                Tests/Fixtures/examples/next-unread-bad.plist:9:56: error: Restoration.Pipeline[1].MaxGapp: unknown key "MaxGapp"; did you mean "MaxGap"? Valid keys: Strategy, MaxGap, Confidence, Weight
+                Tests/Fixtures/examples/next-unread-bad.plist:9:117: error: Restoration.Pipeline[1].Confidence: 1.5 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)
 
-            """)
+                """)
     }
 
     @Test("it restores with the strategy, configured with its parameters")
     func restore() async throws {
-        let result = try await Self.run(["restore", "Tests/Fixtures/examples/next-unread.plist", "Tests/Fixtures/restore/timeline.jsonl",
-                                   "Tests/Fixtures/restore/position-author.json"])
+        let result = try await Self.run([
+            "restore", "Tests/Fixtures/examples/next-unread.plist", "Tests/Fixtures/restore/timeline.jsonl",
+            "Tests/Fixtures/restore/position-author.json",
+        ])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            ExactMatch > NextUnread(MaxGap: 600, Confidence: 0.65) > Fallback(Mode: NearestContent) | ViewportAnchor
-            1600571630564306944 by NextUnread, confidence 0.65: post 1600571630564306944 is the newest post older than the saved one, by 112 s
+        #expect(
+            result.stdout == """
+                ExactMatch > NextUnread(MaxGap: 600, Confidence: 0.65) > Fallback(Mode: NearestContent) | ViewportAnchor
+                1600571630564306944 by NextUnread, confidence 0.65: post 1600571630564306944 is the newest post older than the saved one, by 112 s
 
-            """)
+                """)
     }
 }

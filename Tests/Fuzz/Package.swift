@@ -10,21 +10,29 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "TimelineEngine", path: "../..")],
     targets: [
-        .executableTarget(name: "fuzz-plist", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
-                          swiftSettings: settings),
-        .executableTarget(name: "fuzz-json", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
-                          swiftSettings: settings),
-        .executableTarget(name: "fuzz-spec", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
-                          swiftSettings: settings),
-        .executableTarget(name: "fuzz-plugin-schema", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
-                          swiftSettings: settings),
-        .executableTarget(name: "fuzz-config", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
-                          swiftSettings: settings),
-        .executableTarget(name: "fuzz-merge", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
-                          swiftSettings: settings),
-        .executableTarget(name: "fuzz-wire", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
-                          swiftSettings: settings),
-        .executableTarget(name: "fuzz-headers", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
-                          swiftSettings: settings),
+        .executableTarget(
+            name: "fuzz-plist", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: settings),
+        .executableTarget(
+            name: "fuzz-json", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: settings),
+        .executableTarget(
+            name: "fuzz-spec", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: settings),
+        .executableTarget(
+            name: "fuzz-plugin-schema", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: settings),
+        .executableTarget(
+            name: "fuzz-config", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: settings),
+        .executableTarget(
+            name: "fuzz-merge", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: settings),
+        .executableTarget(
+            name: "fuzz-wire", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: settings),
+        .executableTarget(
+            name: "fuzz-headers", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: settings),
     ]
 )

@@ -19,7 +19,8 @@ struct KeywordTests {
         let deep = try JSONReader().read(String(repeating: "[", count: 500) + String(repeating: "]", count: 500))
         let issues = schema.validate(deep).issues
         #expect(issues.count == 1)
-        #expect(issues.first?.message == "the evaluation nests more than 512 levels deep: a reference cycle, or a value nested too deep for this schema")
+        #expect(
+            issues.first?.message == "the evaluation nests more than 512 levels deep: a reference cycle, or a value nested too deep for this schema")
     }
 
     @Test("did you mean: a typo is found, a word of very different length is skipped unmeasured")
@@ -48,7 +49,8 @@ struct KeywordTests {
         #expect(try Self.issues("{\"multipleOf\": 0.0001}", "0.0075").isEmpty)
         #expect(try Self.issues("{\"multipleOf\": 0.0001}", "0.00751") == ["(root): 0.00751 is not a multiple of 0.0001"])
         #expect(try Self.issues("{\"multipleOf\": 3}", "18446744073709551615").isEmpty)
-        #expect(try Self.issues("{\"type\": \"integer\", \"multipleOf\": 0.123456789}", "1e308") == ["(root): 1e+308 is not a multiple of 0.123456789"])
+        #expect(
+            try Self.issues("{\"type\": \"integer\", \"multipleOf\": 0.123456789}", "1e308") == ["(root): 1e+308 is not a multiple of 0.123456789"])
     }
 
     @Test("pattern is an unanchored ECMA-style regular expression")
@@ -66,12 +68,14 @@ struct KeywordTests {
 
     @Test("array keywords")
     func arrays() throws {
-        let schema = "{\"prefixItems\": [{\"type\": \"string\"}], \"items\": {\"type\": \"integer\"}, \"minItems\": 2, \"maxItems\": 3, \"uniqueItems\": true}"
+        let schema =
+            "{\"prefixItems\": [{\"type\": \"string\"}], \"items\": {\"type\": \"integer\"}, \"minItems\": 2, \"maxItems\": 3, \"uniqueItems\": true}"
         #expect(try Self.issues(schema, "[\"a\", 1, 2]").isEmpty)
         #expect(try Self.issues(schema, "[\"a\"]") == ["(root): has 1 item, fewer than the minimum 2"])
-        #expect(try Self.issues(schema, "[1, 1.0]") == [
-            "[0]: expected string, found integer 1", "(root): items 0 and 1 are equal; items must be unique",
-        ])
+        #expect(
+            try Self.issues(schema, "[1, 1.0]") == [
+                "[0]: expected string, found integer 1", "(root): items 0 and 1 are equal; items must be unique",
+            ])
         #expect(try Self.issues(schema, "[\"a\", 1, 2, 3]") == ["(root): has 4 items, more than the maximum 3"])
         #expect(try Self.issues("{\"prefixItems\": [true], \"items\": false}", "[1, 2]") == ["[1]: no item is allowed at index 1 (at most 1 item)"])
         #expect(try Self.issues("{\"contains\": {\"const\": 3}}", "[1, 2]") == ["(root): no item matches the \"contains\" schema"])
@@ -81,12 +85,16 @@ struct KeywordTests {
     func applicators() throws {
         let anyOf = "{\"anyOf\": [{\"type\": \"string\"}, {\"type\": \"integer\", \"minimum\": 5}]}"
         #expect(try Self.issues(anyOf, "7").isEmpty)
-        #expect(try Self.issues(anyOf, "3") == ["(root): matches none of the allowed forms: (1) expected string, found integer 3; (2) 3 is less than the minimum 5 (allowed: ≥ 5)"])
+        #expect(
+            try Self.issues(anyOf, "3") == [
+                "(root): matches none of the allowed forms: (1) expected string, found integer 3; (2) 3 is less than the minimum 5 (allowed: ≥ 5)"
+            ])
         let oneOf = "{\"oneOf\": [{\"type\": \"integer\"}, {\"minimum\": 2}]}"
         #expect(try Self.issues(oneOf, "1").isEmpty)
         #expect(try Self.issues(oneOf, "3") == ["(root): matches more than one of the exclusive forms (oneOf 0 and 1)"])
         #expect(try Self.issues("{\"not\": {\"type\": \"null\"}}", "null") == ["(root): null matches a schema it must not match"])
-        let conditional = "{\"if\": {\"properties\": {\"kind\": {\"const\": \"file\"}}}, \"then\": {\"required\": [\"path\"]}, \"else\": {\"required\": [\"url\"]}}"
+        let conditional =
+            "{\"if\": {\"properties\": {\"kind\": {\"const\": \"file\"}}}, \"then\": {\"required\": [\"path\"]}, \"else\": {\"required\": [\"url\"]}}"
         #expect(try Self.issues(conditional, "{\"kind\": \"file\", \"path\": \"/x\"}").isEmpty)
         #expect(try Self.issues(conditional, "{\"kind\": \"file\"}") == ["(root): missing required key \"path\""])
         #expect(try Self.issues(conditional, "{\"kind\": \"web\"}") == ["(root): missing required key \"url\""])
@@ -113,15 +121,18 @@ struct KeywordTests {
 
     @Test("deprecated is a warning, not an error")
     func deprecated() throws {
-        let result = try JSONSchema(json: Data("{\"properties\": {\"Old\": {\"deprecated\": true}}}".utf8)).validate(JSONReader().read("{\"Old\": 1}"))
+        let result = try JSONSchema(json: Data("{\"properties\": {\"Old\": {\"deprecated\": true}}}".utf8)).validate(
+            JSONReader().read("{\"Old\": 1}"))
         #expect(result.isValid)
         #expect(result.warnings.map(\.description) == ["Old: key \"Old\" is deprecated"])
     }
 
     @Test("schemas of the wrong shape are rejected")
     func badSchemas() {
-        for text in ["{\"type\": \"integr\"}", "{\"minimum\": \"1\"}", "{\"required\": [1]}", "{\"pattern\": \"(\"}",
-                     "{\"allOf\": []}", "{\"multipleOf\": 0}", "[]"] {
+        for text in [
+            "{\"type\": \"integr\"}", "{\"minimum\": \"1\"}", "{\"required\": [1]}", "{\"pattern\": \"(\"}",
+            "{\"allOf\": []}", "{\"multipleOf\": 0}", "[]",
+        ] {
             #expect(throws: SchemaError.self, "\(text)") { try JSONSchema(json: Data(text.utf8)) }
         }
     }
@@ -129,8 +140,10 @@ struct KeywordTests {
     @Test("a schema of the wrong shape is refused with the JSON Pointer of its keyword and a message")
     func badSchemaMessages() {
         let cases: [(schema: String, path: String, message: String)] = [
-            (#"{"properties": {"a/b": {"allOf": [true, {"type": "nope"}]}}}"#, "/properties/a~1b/allOf/1/type",
-             #""type" must name one of array, boolean, integer, null, number, object, string"#),
+            (
+                #"{"properties": {"a/b": {"allOf": [true, {"type": "nope"}]}}}"#, "/properties/a~1b/allOf/1/type",
+                #""type" must name one of array, boolean, integer, null, number, object, string"#
+            ),
             (#"{"$defs": {"x~y": {"minLength": -1}}}"#, "/$defs/x~0y/minLength", #""minLength" must be a non-negative integer"#),
             (#"{"patternProperties": {"(": {}}}"#, "/patternProperties", #"pattern "(" is not a valid regular expression"#),
             (##"{"items": {"$ref": "#/$defs/missing"}}"##, "/items/$ref", ##""$ref" "#/$defs/missing" does not resolve to a schema"##),
@@ -157,8 +170,12 @@ struct KeywordTests {
                             "w": {"$ref": "#/$defs/e~0f"}}}
             """##
         #expect(try Self.issues(schema, #"{"x": "1", "y": "2", "z": 3, "w": 2}"#).isEmpty)
-        #expect(try Self.issues(schema, #"{"x": 1, "y": "2", "z": "3", "w": 0}"#)
-            == ["x: expected string, found integer 1", "z: expected integer, found string \"3\"", "w: 0 is less than the minimum 1 (allowed: ≥ 1)"])
+        #expect(
+            try Self.issues(schema, #"{"x": 1, "y": "2", "z": "3", "w": 0}"#)
+                == [
+                    "x: expected string, found integer 1", "z: expected integer, found string \"3\"",
+                    "w: 0 is less than the minimum 1 (allowed: ≥ 1)",
+                ])
     }
 
     @Test("did-you-mean distance")

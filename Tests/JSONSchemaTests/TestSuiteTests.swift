@@ -1,8 +1,8 @@
 import Foundation
 import JSONSchema
 import JSONText
-import Testing
 import TestSupport
+import Testing
 import ValueTree
 
 /// The official JSON-Schema-Test-Suite files for draft 2020-12 in
@@ -32,7 +32,9 @@ struct TestSuiteTests {
                 if result.isValid == expected {
                     counts.passed += 1
                 } else {
-                    failures.append("\(file.lastPathComponent): \(description) / \(test["description"]?.stringValue ?? "?"): expected \(expected ? "valid" : "invalid"), issues: \(result.issues.map(\.description))")
+                    failures.append(
+                        "\(file.lastPathComponent): \(description) / \(test["description"]?.stringValue ?? "?"): expected \(expected ? "valid" : "invalid"), issues: \(result.issues.map(\.description))"
+                    )
                 }
             }
         }

@@ -9,8 +9,8 @@ import ValueTree
 /// takes them for one, yet they are two different strings and two different keys.
 @Suite("Strings compare by Unicode scalars", .timeLimit(.minutes(10)))
 struct UnicodeTests {
-    static let composed = "\u{E9}"          // é
-    static let decomposed = "e\u{301}"      // e + combining acute accent
+    static let composed = "\u{E9}"  // é
+    static let decomposed = "e\u{301}"  // e + combining acute accent
 
     static func valid(_ schema: String, _ instance: String) throws -> Bool {
         try JSONSchema(json: Data(schema.utf8)).validate(JSONReader().read(instance)).isValid
@@ -18,7 +18,7 @@ struct UnicodeTests {
 
     @Test("the two spellings differ for Swift's canonical equivalence, and for us")
     func premise() {
-        #expect(Self.composed == Self.decomposed)   // Swift's String ==
+        #expect(Self.composed == Self.decomposed)  // Swift's String ==
         #expect(Value.string(Self.composed) != Value.string(Self.decomposed))
         #expect(Value.Key(Self.composed) != Value.Key(Self.decomposed))
         #expect(Value.string(Self.composed) == Value.string("\u{E9}"))
@@ -38,7 +38,7 @@ struct UnicodeTests {
     func propertyNames() throws {
         let schema = #"{"properties": {"caf\u00e9": {"type": "integer"}}, "required": ["caf\u00e9"], "additionalProperties": false}"#
         #expect(try Self.valid(schema, #"{"caf\u00e9": 1}"#))
-        #expect(try !Self.valid(schema, #"{"cafe\u0301": 1}"#))   // another key: required is missing, and it is not allowed
+        #expect(try !Self.valid(schema, #"{"cafe\u0301": 1}"#))  // another key: required is missing, and it is not allowed
         let issues = try JSONSchema(json: Data(schema.utf8)).validate(JSONReader().read(#"{"cafe\u0301": 1}"#)).issues.map(\.message)
         #expect(issues == ["missing required key \"café\"", "unknown key \"café\"; did you mean \"café\"? Valid keys: café"])
     }

@@ -22,7 +22,7 @@ struct JSONReaderTests {
         #expect(try JSONReader().read("\"x\"") == .string("x"))
         #expect(try JSONReader().read("-0.5e1") == .real(-5))
         #expect(try JSONReader().read("18446744073709551615").integerValue == IntegerValue(UInt64.max))
-        #expect(try JSONReader().read("18446744073709551616") == .real(18446744073709551616))
+        #expect(try JSONReader().read("18446744073709551616") == .real(18_446_744_073_709_551_616))
         #expect(try JSONReader().read("\"\\ud83d\\ude00\\n\"") == .string("😀\n"))
     }
 

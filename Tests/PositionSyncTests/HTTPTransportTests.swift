@@ -7,8 +7,8 @@ import NIOHTTP
 import PositionSync
 import SyncModel
 import SyncWire
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineStore
 
@@ -32,7 +32,8 @@ struct HTTPTransportTests {
                 .json(Data(#"{"error": "\#(message)"}"#.utf8), status: status)
             }
             guard let header = request.headers["authorization"], header.hasPrefix("Bearer "),
-                  let user = tokens[String(header.dropFirst(7))] else { return error(401, "unknown token") }
+                let user = tokens[String(header.dropFirst(7))]
+            else { return error(401, "unknown token") }
             switch request.method {
             case "GET":
                 let records = lock.withLock { states[user].map { Array($0.values) } ?? [] }
@@ -60,7 +61,8 @@ struct HTTPTransportTests {
 
     static func round(_ store: TimelineStore, _ device: String, _ server: LoopbackHTTPServer, token: String) -> SyncRound {
         let transport = HTTPTransport(base: URL(string: server.baseURL)!, environment: { ["ENGINE_SYNC_TOKEN": token] }, exchange: NIOHTTPExchange())
-        return SyncRound(store: store, components: .with(policy: CausalFurthestPolicy(), transport: transport), device: device, gracePeriod: 30 * 86_400)
+        return SyncRound(
+            store: store, components: .with(policy: CausalFurthestPolicy(), transport: transport), device: device, gracePeriod: 30 * 86_400)
     }
 
     /// How a round that must fail failed; an issue, and nil, when `what` synced instead.
@@ -90,8 +92,9 @@ struct HTTPTransportTests {
         let report = try await Self.round(laptop, "laptop", server, token: "token-a").run(at: Self.start)
         #expect(report.devices == ["phone"])
         // The laptop, having heard of the phone's, moves on.
-        try laptop.savePosition(PositionSnapshot(postId: "p2", postCreatedAt: created.addingTimeInterval(60)), scope: Self.scope,
-                                device: "laptop", at: Self.start.addingTimeInterval(5))
+        try laptop.savePosition(
+            PositionSnapshot(postId: "p2", postCreatedAt: created.addingTimeInterval(60)), scope: Self.scope,
+            device: "laptop", at: Self.start.addingTimeInterval(5))
         _ = try await Self.round(laptop, "laptop", server, token: "token-a").run(at: Self.start.addingTimeInterval(6))
         _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start.addingTimeInterval(7))
         let key = RegisterKey(account: "me", timeline: "home")
@@ -130,8 +133,12 @@ struct HTTPTransportTests {
     func crossOriginRedirect() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try LoopbackHTTPServer(), elsewhere = try LoopbackHTTPServer()
-        defer { server.stop(); elsewhere.stop() }
+        let server = try LoopbackHTTPServer()
+        let elsewhere = try LoopbackHTTPServer()
+        defer {
+            server.stop()
+            elsewhere.stop()
+        }
         let fake = FakeServer()
         elsewhere.handle("/v1/registers") { fake.handle($0, $1) }
         let target = "\(elsewhere.baseURL)/v1/registers"
@@ -139,7 +146,9 @@ struct HTTPTransportTests {
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try phone.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
         let redirected = try await Self.failure(of: Self.round(phone, "phone", server, token: "token-a"), "a redirected round")
-        #expect(redirected?.error == SyncTransportError(.failed, "\(server.baseURL)/v1/registers: redirected to another origin (\(target)); not followed"))
+        #expect(
+            redirected?.error == SyncTransportError(.failed, "\(server.baseURL)/v1/registers: redirected to another origin (\(target)); not followed")
+        )
         #expect(redirected?.pending == 1)
         #expect(elsewhere.received.isEmpty)
     }
@@ -155,10 +164,12 @@ struct HTTPTransportTests {
         var configuration = TimelineConfiguration.defaults
         configuration.network.policy = ComponentSpec(name: "ExponentialBackoff")
         func coordinator(token: String) throws -> SyncCoordinator {
-            let transport = HTTPTransport(base: URL(string: server.baseURL)!, pollInterval: nil, environment: { ["ENGINE_SYNC_TOKEN": token] },
-                                          exchange: NIOHTTPExchange())
-            return try SyncCoordinator(store: store, components: .with(policy: CausalFurthestPolicy(), transport: transport),
-                                       configuration: configuration, device: "phone", clock: TestClock(), now: { Self.start })
+            let transport = HTTPTransport(
+                base: URL(string: server.baseURL)!, pollInterval: nil, environment: { ["ENGINE_SYNC_TOKEN": token] },
+                exchange: NIOHTTPExchange())
+            return try SyncCoordinator(
+                store: store, components: .with(policy: CausalFurthestPolicy(), transport: transport),
+                configuration: configuration, device: "phone", clock: TestClock(), now: { Self.start })
         }
         let refused = try coordinator(token: "nope")
         await #expect(throws: SyncRound.Failure.self) { try await refused.syncNow() }

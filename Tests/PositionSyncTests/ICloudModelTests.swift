@@ -1,13 +1,13 @@
 import EngineConfiguration
 import Foundation
 import FurthestRead
-import iCloudKeyValueStore
 import PositionSync
 import SyncModel
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineStore
+import iCloudKeyValueStore
 
 /// iCloud's key-value store, modelled as Apple documents it (`UbiquitousStoreModel`): the
 /// register converges over a store that overwrites unconditionally and tells devices late, and
@@ -63,8 +63,9 @@ struct ICloudModelTests {
             switch next(4) {
             case 0:
                 let post = next(100)
-                try stores[device]!.savePosition(PositionSnapshot(postId: "p\(post)", postCreatedAt: Self.start.addingTimeInterval(Double(post * 60))),
-                                                 scope: Self.scope, device: device, explicit: next(8) == 0, at: clock)
+                try stores[device]!.savePosition(
+                    PositionSnapshot(postId: "p\(post)", postCreatedAt: Self.start.addingTimeInterval(Double(post * 60))),
+                    scope: Self.scope, device: device, explicit: next(8) == 0, at: clock)
             case 1:
                 _ = try await rounds[device]!.run(at: clock)
             case 2:
@@ -94,9 +95,10 @@ struct ICloudModelTests {
         let model = UbiquitousStoreModel()
         let phone = ICloudKeyValueStoreTransport(store: model.view(for: "phone"))
         let laptop = ICloudKeyValueStoreTransport(store: model.view(for: "laptop"))
-        let record = PositionRecord(key: RegisterKey(account: "me", timeline: "home"),
-                                    stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: 0), device: "laptop"),
-                                    savedAt: Self.start, snapshot: PositionSnapshot(postId: "p7"), epoch: .zero, progress: nil)
+        let record = PositionRecord(
+            key: RegisterKey(account: "me", timeline: "home"),
+            stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: 0), device: "laptop"),
+            savedAt: Self.start, snapshot: PositionSnapshot(postId: "p7"), epoch: .zero, progress: nil)
         let pulls = try await Deadline.value(within: 30, "two pulls from the change stream") {
             var iterator = phone.changes(ChangeWatch(device: "phone")).makeAsyncIterator()
             let first = await iterator.next()
@@ -117,9 +119,10 @@ struct ICloudModelTests {
         let model = UbiquitousStoreModel()
         let transport = ICloudKeyValueStoreTransport(store: model.view(for: "phone"))
         let big = (0..<9_000).map { number in
-            PositionRecord(key: RegisterKey(account: "me", timeline: "t\(number)"),
-                           stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: UInt16(number % 60_000)), device: "phone"),
-                           savedAt: Self.start, snapshot: PositionSnapshot(postId: "p\(number)"), epoch: .zero, progress: nil)
+            PositionRecord(
+                key: RegisterKey(account: "me", timeline: "t\(number)"),
+                stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: UInt16(number % 60_000)), device: "phone"),
+                savedAt: Self.start, snapshot: PositionSnapshot(postId: "p\(number)"), epoch: .zero, progress: nil)
         }
         var state = ReplicaState()
         state.apply(contentsOf: big)

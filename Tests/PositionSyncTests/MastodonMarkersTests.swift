@@ -1,20 +1,21 @@
-import Foundation
 import CausalFurthest
 import EngineConfiguration
+import Foundation
 import FurthestRead
 import HTTPExchange
 import LastWriterWins
-@testable import MastodonMarkers
 import NIOHTTP
 import PositionSync
-import SyncModel
 import RestorationEngine
 import StrategyKit
-import ValueTree
-import Testing
+import SyncModel
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineStore
+import ValueTree
+
+@testable import MastodonMarkers
 
 /// The MastodonMarkers transport against a loopback stub of `/api/v1/markers` that enforces the
 /// API's rules: a bearer token, a `version` that every update moves on, and HTTP 409 when the
@@ -64,7 +65,9 @@ struct MastodonMarkersTests {
             guard let marker = lock.withLock({ self.marker }) else { return Data("{}".utf8) }
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            return Data(#"{"home":{"last_read_id":"\#(marker.id)","version":\#(marker.version),"updated_at":"\#(formatter.string(from: marker.updatedAt))"}}"#.utf8)
+            return Data(
+                #"{"home":{"last_read_id":"\#(marker.id)","version":\#(marker.version),"updated_at":"\#(formatter.string(from: marker.updatedAt))"}}"#
+                    .utf8)
         }
 
         func handle(_ request: LoopbackHTTPServer.Request, _ body: Data) -> LoopbackHTTPServer.Answer {
@@ -79,7 +82,8 @@ struct MastodonMarkersTests {
                 return answer(markerJSON())
             case "POST":
                 guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-                      let home = object["home"] as? [String: Any], let id = home["last_read_id"] as? String else {
+                    let home = object["home"] as? [String: Any], let id = home["last_read_id"] as? String
+                else {
                     return .json(Data(#"{"error":"Validation failed"}"#.utf8), status: 422)
                 }
                 let (version, competitor) = lock.withLock { () -> (Int, String?) in
@@ -88,7 +92,10 @@ struct MastodonMarkersTests {
                 }
                 let time = updateTime
                 if let competitor {
-                    lock.withLock { marker = (competitor, version + 1, time); conflicts += 1 }
+                    lock.withLock {
+                        marker = (competitor, version + 1, time)
+                        conflicts += 1
+                    }
                     return .json(Data(#"{"error":"Conflict during update, please try again"}"#.utf8), status: 409)
                 }
                 if updateDelay > 0 { usleep(useconds_t(updateDelay * 1_000_000)) }  // off-pool: the loopback server's connection thread
@@ -109,14 +116,19 @@ struct MastodonMarkersTests {
         }
     }
 
-    static func transport(_ server: LoopbackHTTPServer, token: String = token, maxConflicts: Int = 3,
-                          now: @escaping @Sendable () -> Date = { Date() }) -> MastodonMarkersTransport {
-        MastodonMarkersTransport(base: URL(string: server.baseURL)!, maxConflicts: maxConflicts,
-                                 environment: { ["ENGINE_ACCESS_TOKEN": token] }, exchange: NIOHTTPExchange(), now: now)
+    static func transport(
+        _ server: LoopbackHTTPServer, token: String = token, maxConflicts: Int = 3,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) -> MastodonMarkersTransport {
+        MastodonMarkersTransport(
+            base: URL(string: server.baseURL)!, maxConflicts: maxConflicts,
+            environment: { ["ENGINE_ACCESS_TOKEN": token] }, exchange: NIOHTTPExchange(), now: now)
     }
 
-    static func round(_ store: TimelineStore, _ device: String, _ transport: MastodonMarkersTransport,
-                      policy: any MergePolicy = LastWriterWinsPolicy()) -> SyncRound {
+    static func round(
+        _ store: TimelineStore, _ device: String, _ transport: MastodonMarkersTransport,
+        policy: any MergePolicy = LastWriterWinsPolicy()
+    ) -> SyncRound {
         SyncRound(store: store, components: .with(policy: policy, transport: transport), device: device, gracePeriod: 30 * 86_400)
     }
 
@@ -137,7 +149,10 @@ struct MastodonMarkersTests {
     @Test("the marker moves forward, and another device reads it as a position")
     func forward() async throws {
         let (directory, server, stub) = try Self.setup()
-        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            server.stop()
+        }
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try Self.save(phone, Self.id(10), device: "phone", at: Self.start)
         _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
@@ -158,7 +173,10 @@ struct MastodonMarkersTests {
     @Test("the marker never moves backwards, unless the reader scrolled back on purpose after it was set")
     func neverBackwards() async throws {
         let (directory, server, stub) = try Self.setup()
-        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            server.stop()
+        }
         stub.marker = (Self.id(50), 7, Self.start)
         let stale = try TimelineStore(path: directory.appendingPathComponent("stale.sqlite").path)
         // A stale client saves an older post, later than the marker: the marker stays.
@@ -176,7 +194,10 @@ struct MastodonMarkersTests {
     @Test("a move back on one device is not undone by the other device's position further along: both end on it, and so does the marker")
     func moveBackAgrees() async throws {
         let (directory, server, stub) = try Self.setup()
-        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            server.stop()
+        }
         // One clock for the devices and the server, read by the transport when it sends.
         func at(_ seconds: Double) -> Date {
             let date = Self.start.addingTimeInterval(seconds)
@@ -213,15 +234,21 @@ struct MastodonMarkersTests {
     @Test("an update answered 200 without the marker stored nothing: an error, not a sent change")
     func storedNothing() async throws {
         let (directory, server, stub) = try Self.setup()
-        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            server.stop()
+        }
         stub.postAnswer = Data("{}".utf8)
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try Self.save(phone, Self.id(10), device: "phone", at: Self.start)
         await #expect {
             _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
         } throws: { error in
-            (error as? SyncRound.Failure)?.error == SyncTransportError(
-                .failed, "\(server.baseURL)/api/v1/markers: HTTP 200 but the answer does not show the home marker at \(Self.id(10)), so nothing was stored (answer: {})")
+            (error as? SyncRound.Failure)?.error
+                == SyncTransportError(
+                    .failed,
+                    "\(server.baseURL)/api/v1/markers: HTTP 200 but the answer does not show the home marker at \(Self.id(10)), so nothing was stored (answer: {})"
+                )
         }
         #expect(try phone.pendingWrites().count == 1)
     }
@@ -229,7 +256,10 @@ struct MastodonMarkersTests {
     @Test("a server whose marker version never moves: each update is still heard, by its time")
     func versionNeverMoves() async throws {
         let (directory, server, stub) = try Self.setup()
-        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            server.stop()
+        }
         stub.movesVersion = false
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
@@ -248,7 +278,8 @@ struct MastodonMarkersTests {
     func postTimes() {
         let latest = Date(timeIntervalSince1970: 1_800_000_000)
         // Mastodon: milliseconds since 1970 above the low 16 bits.
-        #expect(MastodonMarkersTransport.postTime(fromId: "117020580489281910", notAfter: latest)
+        #expect(
+            MastodonMarkersTransport.postTime(fromId: "117020580489281910", notAfter: latest)
                 == Date(timeIntervalSince1970: Double(UInt64(117_020_580_489_281_910) >> 16) / 1000))
         // Takahē: milliseconds since 2022-01-01 above the low 22 bits; read as Mastodon's it is in 2283.
         let takahe = UInt64(1_700_000_000_000 - 1_640_995_200_000) << 22
@@ -258,10 +289,13 @@ struct MastodonMarkersTests {
         }
     }
 
-    @Test("real servers' recorded marker answers: mastodon.social's read as a head with its time, the server's clock and the post's time; an update checked against the answer")
+    @Test(
+        "real servers' recorded marker answers: mastodon.social's read as a head with its time, the server's clock and the post's time; an update checked against the answer"
+    )
     func recordedAnswers() async throws {
-        let social = try RecordedServer(try RecordedServer.exchanges(server: "mastodon-4.6.4", ["test_entity_marker"]),
-                                        recordedOrigin: "https://mastodon.social")
+        let social = try RecordedServer(
+            try RecordedServer.exchanges(server: "mastodon-4.6.4", ["test_entity_marker"]),
+            recordedOrigin: "https://mastodon.social")
         defer { social.stop() }
         // The recording's own Date: the device's clock read the server's.
         let answered = try #require(HTTPDate.parse("Sat, 11 Apr 2026 23:14:47 GMT"))
@@ -275,7 +309,8 @@ struct MastodonMarkersTests {
         #expect(record.clocks["phone"] == -1_000)
         #expect(record.progress?.createdAt == Double(UInt64(112_354_531_929_585_923) >> 16) / 1000)
         // A local Mastodon 4.6.4's answer to an update shows the marker it stored.
-        let local = try RecordedServer(try RecordedServer.exchanges(server: "mastodon-4.6.4", ["test_markers"]), recordedOrigin: "http://localhost:3000")
+        let local = try RecordedServer(
+            try RecordedServer.exchanges(server: "mastodon-4.6.4", ["test_markers"]), recordedOrigin: "http://localhost:3000")
         defer { local.stop() }
         let writer = Self.transport(local.server)
         #expect(try await writer.write("117020574841135347"))
@@ -286,8 +321,10 @@ struct MastodonMarkersTests {
     func limitations() throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        #expect(Self.transport(server).limitations
-                == "MastodonMarkers carries a post id alone: not the place within the post (the reader lands at its top), not the visit (a glance counts as reading), not which device moved it; an explicit move back holds only once pushed")
+        #expect(
+            Self.transport(server).limitations
+                == "MastodonMarkers carries a post id alone: not the place within the post (the reader lands at its top), not the visit (a glance counts as reading), not which device moved it; an explicit move back holds only once pushed"
+        )
         #expect(try BuiltInStrategies.registry.transport(ComponentSpec(name: "None")).limitations == nil)
     }
 
@@ -309,12 +346,14 @@ struct MastodonMarkersTests {
         // whose register holds this device's move back to post 30: the push reads the marker
         // again and must not undo the later update with the older reset.
         let marker = MastodonMarkersTransport.Marker(lastReadId: Self.id(50), version: 7, updatedAt: Self.start.addingTimeInterval(600))
-        let older = try store.savePosition(PositionSnapshot(postId: Self.id(30)), scope: Self.scope, device: "phone", explicit: true,
-                                           at: Self.start.addingTimeInterval(300))
+        let older = try store.savePosition(
+            PositionSnapshot(postId: Self.id(30)), scope: Self.scope, device: "phone", explicit: true,
+            at: Self.start.addingTimeInterval(300))
         #expect(older.isReset)
         #expect(!MastodonMarkersTransport.shouldMove(marker, to: Self.id(30), by: older))
-        let later = try store.savePosition(PositionSnapshot(postId: Self.id(31)), scope: Self.scope, device: "phone", explicit: true,
-                                           at: Self.start.addingTimeInterval(900))
+        let later = try store.savePosition(
+            PositionSnapshot(postId: Self.id(31)), scope: Self.scope, device: "phone", explicit: true,
+            at: Self.start.addingTimeInterval(900))
         #expect(MastodonMarkersTransport.shouldMove(marker, to: Self.id(31), by: later))
         // Forward always; the same post never.
         #expect(MastodonMarkersTransport.shouldMove(marker, to: Self.id(60), by: older))
@@ -323,8 +362,12 @@ struct MastodonMarkersTests {
 
     @Test("built through the registry from its parameters; a URL that is not http(s) with a host is refused with the reason")
     func fromTheRegistry() throws {
-        let node = StrategyNode(name: "MastodonMarkers", parameters: ["URL": Value.Member(value: .string("https://mastodon.example")),
-                                                                      "PollInterval": Value.Member(value: .integer(120))])
+        let node = StrategyNode(
+            name: "MastodonMarkers",
+            parameters: [
+                "URL": Value.Member(value: .string("https://mastodon.example")),
+                "PollInterval": Value.Member(value: .integer(120)),
+            ])
         guard case .transport(let built) = try BuiltInStrategies.registry.build(node, kind: .transport) else {
             Issue.record("not a transport")
             return
@@ -360,7 +403,10 @@ struct MastodonMarkersTests {
     @Test("the change stream polls the marker and yields what it reads")
     func changeStream() async throws {
         let (directory, server, stub) = try Self.setup()
-        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            server.stop()
+        }
         stub.marker = (Self.id(40), 3, Self.start)
         let watch = ChangeWatch(device: "phone", sleep: { _ in try await Task.sleep(for: .milliseconds(1)) })
         let first = try await Deadline.value(within: 30, "a pull from the change stream") {
@@ -373,7 +419,10 @@ struct MastodonMarkersTests {
     @Test("a 409: read again and decide again; a competitor further along is kept, one behind is overtaken")
     func conflicts() async throws {
         let (directory, server, stub) = try Self.setup()
-        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            server.stop()
+        }
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try Self.save(phone, Self.id(40), device: "phone", at: Self.start)
         stub.competitors = [Self.id(60)]
@@ -390,25 +439,33 @@ struct MastodonMarkersTests {
     @Test("conflicts without end stop after MaxConflicts retries with an error; the outbox keeps the change")
     func boundedRetries() async throws {
         let (directory, server, stub) = try Self.setup()
-        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            server.stop()
+        }
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try Self.save(phone, Self.id(90), device: "phone", at: Self.start)
         stub.competitors = (1...10).map { Self.id($0) }
         await #expect {
             _ = try await Self.round(phone, "phone", Self.transport(server, maxConflicts: 2)).run(at: Self.start)
         } throws: { error in
-            (error as? SyncRound.Failure)?.error == SyncTransportError(
-                .failed, "\(server.baseURL)/api/v1/markers: the marker kept changing during the update (HTTP 409 3 times)")
+            (error as? SyncRound.Failure)?.error
+                == SyncTransportError(
+                    .failed, "\(server.baseURL)/api/v1/markers: the marker kept changing during the update (HTTP 409 3 times)")
         }
         #expect(stub.posts == 3)
         #expect(try phone.pendingWrites().count == 1)
     }
 
-    @Test("two clients racing: overlapping updates meet a 409 and decide again; after a round each the marker is at the furthest post",
-          arguments: 1...5)
+    @Test(
+        "two clients racing: overlapping updates meet a 409 and decide again; after a round each the marker is at the furthest post",
+        arguments: 1...5)
     func race(_ round: Int) async throws {
         let (directory, server, stub) = try Self.setup()
-        defer { try? FileManager.default.removeItem(at: directory); server.stop() }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            server.stop()
+        }
         stub.updateDelay = 0.05
         let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
@@ -441,7 +498,8 @@ struct MastodonMarkersTests {
         await #expect {
             _ = try await Self.round(phone, "phone", Self.transport(server, token: "wrong")).run(at: Self.start)
         } throws: { error in
-            (error as? SyncRound.Failure)?.error == SyncTransportError(.failed, "\(server.baseURL)/api/v1/markers: HTTP 401: The access token is invalid")
+            (error as? SyncRound.Failure)?.error
+                == SyncTransportError(.failed, "\(server.baseURL)/api/v1/markers: HTTP 401: The access token is invalid")
         }
         server.stop()
         await #expect {

@@ -10,9 +10,10 @@ struct RegisterTests {
     static let key = RegisterKey(account: "me", timeline: "home")
 
     static func write(_ device: String, at milliseconds: UInt64, seen: [(String, UInt64)] = [], _ post: String) -> PositionRecord {
-        PositionRecord(key: key, stamp: RegisterStamp(time: HybridTimestamp(milliseconds: milliseconds, counter: 0), device: device), sequence: 1,
-                       context: VersionVector(seen), savedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
-                       snapshot: PositionSnapshot(postId: post), epoch: .zero, progress: nil)
+        PositionRecord(
+            key: key, stamp: RegisterStamp(time: HybridTimestamp(milliseconds: milliseconds, counter: 0), device: device), sequence: 1,
+            context: VersionVector(seen), savedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
+            snapshot: PositionSnapshot(postId: post), epoch: .zero, progress: nil)
     }
 
     @Test("a device learns second-hand: a write it holds only through another head's context counts as seen, and its next write saw it")
@@ -22,9 +23,10 @@ struct RegisterTests {
         // The tablet heard only from the laptop.
         let tablet = Register([laptop])
         #expect(tablet.seen == VersionVector([("laptop", 1), ("phone", 1)]))
-        let next = tablet.localWrite(PositionSnapshot(postId: "p3"), key: Self.key,
-                                     stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 3_000, counter: 0), device: "tablet"),
-                                     sequence: 1, savedAt: Date(timeIntervalSince1970: 3))
+        let next = tablet.localWrite(
+            PositionSnapshot(postId: "p3"), key: Self.key,
+            stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 3_000, counter: 0), device: "tablet"),
+            sequence: 1, savedAt: Date(timeIntervalSince1970: 3))
         #expect(next.context == VersionVector([("laptop", 1), ("phone", 1)]))
         // A replica that holds all three: the tablet's write saw both others, and alone is live.
         let all = Register([phone, laptop, next])
@@ -38,11 +40,14 @@ struct RegisterTests {
 struct ClocksRepublishedTests {
     static let key = RegisterTests.key
 
-    static func write(_ device: String, _ sequence: UInt64, at milliseconds: UInt64, seen: [(String, UInt64)] = [],
-                      clocks: [(String, Int64)] = []) -> PositionRecord {
-        PositionRecord(key: key, stamp: RegisterStamp(time: HybridTimestamp(milliseconds: milliseconds, counter: 0), device: device), sequence: sequence,
-                       context: VersionVector(seen), savedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
-                       snapshot: PositionSnapshot(postId: "\(device)-\(sequence)"), epoch: .zero, progress: nil, clocks: ClockOffsets(clocks))
+    static func write(
+        _ device: String, _ sequence: UInt64, at milliseconds: UInt64, seen: [(String, UInt64)] = [],
+        clocks: [(String, Int64)] = []
+    ) -> PositionRecord {
+        PositionRecord(
+            key: key, stamp: RegisterStamp(time: HybridTimestamp(milliseconds: milliseconds, counter: 0), device: device), sequence: sequence,
+            context: VersionVector(seen), savedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
+            snapshot: PositionSnapshot(postId: "\(device)-\(sequence)"), epoch: .zero, progress: nil, clocks: ClockOffsets(clocks))
     }
 
     @Test("a live head concurrent with the device learned of is published again: same write, bounds raised, revision one higher")
@@ -62,11 +67,13 @@ struct ClocksRepublishedTests {
         #expect(twice.clocksRevision == 2 && twice.clocks["laptop"] == 3_160_000)
     }
 
-    @Test("nothing is published again for a bound raised by 2 s or less, a lower one, a head a later write saw, or no head", arguments: [
-        ("raised by the margin", ClockOffsets([("laptop", 3_152_000)]), false),
-        ("lower", ClockOffsets([("laptop", 1_000)]), false),
-        ("seen by the laptop's later write", ClockOffsets([("laptop", 3_600_000)]), true),
-    ])
+    @Test(
+        "nothing is published again for a bound raised by 2 s or less, a lower one, a head a later write saw, or no head",
+        arguments: [
+            ("raised by the margin", ClockOffsets([("laptop", 3_152_000)]), false),
+            ("lower", ClockOffsets([("laptop", 1_000)]), false),
+            ("seen by the laptop's later write", ClockOffsets([("laptop", 3_600_000)]), true),
+        ])
     func notRepublished(_ name: String, _ learned: ClockOffsets, _ seen: Bool) {
         let phone = Self.write("phone", 4, at: 1_000, clocks: [("laptop", 3_150_000)])
         let register = Register([phone, Self.write("laptop", 2, at: 3_601_000, seen: seen ? [("phone", 4)] : [])])

@@ -11,8 +11,9 @@ struct RestoreStartTests {
 
     static func write(_ device: String, _ post: String?) -> PositionRecord {
         let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: 5_000, counter: 0), device: device)
-        return PositionRecord(key: key, stamp: stamp, sequence: 1, savedAt: Date(timeIntervalSince1970: 5),
-                              snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: post == nil ? stamp : .zero, progress: nil)
+        return PositionRecord(
+            key: key, stamp: stamp, sequence: 1, savedAt: Date(timeIntervalSince1970: 5),
+            snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: post == nil ? stamp : .zero, progress: nil)
     }
 
     @Test("another device's winning position is the start, unless the reader is on this device now (the live anchor)")

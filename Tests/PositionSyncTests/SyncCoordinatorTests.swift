@@ -6,8 +6,8 @@ import Foundation
 import PositionSync
 import StrategyKit
 import SyncModel
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineStore
 
@@ -24,8 +24,12 @@ struct SyncCoordinatorTests {
     static func configuration(_ shared: URL, debounce: Double = 0, deadband: Double = 30) -> TimelineConfiguration {
         var configuration = TimelineConfiguration.defaults
         configuration.sync.policy = ComponentSpec(name: "CausalFurthest")
-        configuration.sync.transport = ComponentSpec(name: "Directory", parameters: ["Path": .init(value: .string(shared.path)),
-                                                                                    "PollInterval": .init(value: .integer(3600))])
+        configuration.sync.transport = ComponentSpec(
+            name: "Directory",
+            parameters: [
+                "Path": .init(value: .string(shared.path)),
+                "PollInterval": .init(value: .integer(3600)),
+            ])
         configuration.sync.debounceInterval = debounce
         configuration.sync.samePostDeadband = deadband
         return configuration
@@ -43,8 +47,10 @@ struct SyncCoordinatorTests {
         try TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
     }
 
-    static func coordinator(_ store: TimelineStore, _ configuration: TimelineConfiguration, device: String, clock: TestClock<Duration>,
-                            now: Date = start, jitter: Double = 0.5) throws -> SyncCoordinator {
+    static func coordinator(
+        _ store: TimelineStore, _ configuration: TimelineConfiguration, device: String, clock: TestClock<Duration>,
+        now: Date = start, jitter: Double = 0.5
+    ) throws -> SyncCoordinator {
         try SyncCoordinator(store: store, configuration: configuration, device: device, clock: clock, now: { now }, jitter: { jitter })
     }
 
@@ -62,8 +68,9 @@ struct SyncCoordinatorTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = TestClock()
         let store = try Self.store("phone", in: directory)
-        let coordinator = try Self.coordinator(store, Self.configuration(directory.appendingPathComponent("shared"), debounce: 3), device: "phone",
-                                               clock: clock)
+        let coordinator = try Self.coordinator(
+            store, Self.configuration(directory.appendingPathComponent("shared"), debounce: 3), device: "phone",
+            clock: clock)
         try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
         await coordinator.noteLocalChange()
         await clock.advance(by: .seconds(1))
@@ -72,7 +79,9 @@ struct SyncCoordinatorTests {
         await clock.advance(by: .seconds(2.9))
         #expect(try store.pendingWrites().count == 1, "no round before the debounce interval")
         await clock.advance(by: .seconds(0.2))
-        try await Deadline.wait(seconds: 60, "the round") { try store.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start, wrongClocks: []) }
+        try await Deadline.wait(seconds: 60, "the round") {
+            try store.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start, wrongClocks: [])
+        }
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("shared/phone.timeline-sync.json").path))
         await coordinator.stop()
     }
@@ -91,8 +100,11 @@ struct SyncCoordinatorTests {
         try await laptop.syncNow()
         let event = await Self.nextEvent(events, within: 20)
         // The phone had no position: it moves there.
-        #expect(event == RemotePositionEvent(account: "me", timeline: "home", postId: "p7", device: "laptop", savedAt: Self.start, action: .move,
-                                             reason: "one device"))
+        #expect(
+            event
+                == RemotePositionEvent(
+                    account: "me", timeline: "home", postId: "p7", device: "laptop", savedAt: Self.start, action: .move,
+                    reason: "one device"))
         #expect(try CausalFurthestPolicy().value(of: phoneStore.register(of: Self.key))?.snapshot?.postId == "p7")
         await phone.stop()
         await laptop.stop()
@@ -133,21 +145,27 @@ struct SyncCoordinatorTests {
             let laptopStore = try Self.store("laptop", in: directory)
             let created = Self.start.addingTimeInterval(-600)
             try phoneStore.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
-            let phone = try Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "phone", clock: TestClock())
+            let phone = try Self.coordinator(
+                phoneStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "phone", clock: TestClock())
             try await phone.syncNow()
-            let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "laptop",
-                                              clock: TestClock())
+            let laptop = try Self.coordinator(
+                laptopStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "laptop",
+                clock: TestClock())
             try await laptop.syncNow()
             // The laptop, having seen the phone's, reaches the same post 10 s later.
-            try laptopStore.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created, viewportY: 40), scope: Self.scope, device: "laptop",
-                                         at: Self.start.addingTimeInterval(10))
+            try laptopStore.savePosition(
+                PositionSnapshot(postId: "p1", postCreatedAt: created, viewportY: 40), scope: Self.scope, device: "laptop",
+                at: Self.start.addingTimeInterval(10))
             let events = phone.events
             try await laptop.syncNow()
             let seen = await Self.nextEvent(events, within: expected == 0 ? 1 : 20)
             #expect((seen == nil ? 0 : 1) == expected, "deadband \(deadband)")
             if let seen {
-                #expect(seen == RemotePositionEvent(account: "me", timeline: "home", postId: "p1", device: "laptop",
-                                                    savedAt: Self.start.addingTimeInterval(10), action: .suggest, reason: "one live head: it saw the others"))
+                #expect(
+                    seen
+                        == RemotePositionEvent(
+                            account: "me", timeline: "home", postId: "p1", device: "laptop",
+                            savedAt: Self.start.addingTimeInterval(10), action: .suggest, reason: "one live head: it saw the others"))
             }
             await phone.stop()
             await laptop.stop()
@@ -166,8 +184,9 @@ struct SyncCoordinatorTests {
             let twoDaysAgo = Self.start.addingTimeInterval(-2 * 86_400)
             try laptopStore.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "laptop", at: twoDaysAgo)
             // The laptop was used since, in another timeline: the period runs from that write.
-            try laptopStore.savePosition(PositionSnapshot(postId: "l1"), scope: StoreScope(account: "me", timeline: "lists"), device: "laptop",
-                                         at: Self.start)
+            try laptopStore.savePosition(
+                PositionSnapshot(postId: "l1"), scope: StoreScope(account: "me", timeline: "lists"), device: "laptop",
+                at: Self.start)
             let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
             try await laptop.syncNow()
             await laptop.stop()

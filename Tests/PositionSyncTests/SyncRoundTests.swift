@@ -1,15 +1,15 @@
-import EngineConfiguration
-import Directory
-import Foundation
 import CausalFurthest
+import Directory
+import EngineConfiguration
+import Foundation
 import FurthestRead
 import LastWriterWins
 import PositionSync
 import StrategyKit
 import SyncModel
 import SyncWire
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineFormats
 import TimelineStore
@@ -39,9 +39,11 @@ struct SyncRoundTests {
         func round(_ store: TimelineStore, _ device: String, grace: TimeInterval = 30 * day, policy: String = "CausalFurthest") throws -> SyncRound {
             var configuration = TimelineConfiguration.defaults
             configuration.sync.policy = ComponentSpec(name: policy)
-            configuration.sync.transport = ComponentSpec(name: "Directory", parameters: [
-                "Path": .init(value: .string(directory.appendingPathComponent("shared").path)),
-            ])
+            configuration.sync.transport = ComponentSpec(
+                name: "Directory",
+                parameters: [
+                    "Path": .init(value: .string(directory.appendingPathComponent("shared").path))
+                ])
             return SyncRound(store: store, components: try SyncComponents(configuration: configuration), device: device, gracePeriod: grace)
         }
 
@@ -109,7 +111,8 @@ struct SyncRoundTests {
         #expect(again == first)
         #expect(try laptop.pendingWrites().isEmpty)
         #expect(try laptop.history(scope: Self.scope).first?.viewportY == 12.3)
-        _ = try laptop.applyRemote(try phone.replicaState().records, at: Self.start.addingTimeInterval(130), maxClockOffset: SyncSettings().maxClockOffset)
+        _ = try laptop.applyRemote(
+            try phone.replicaState().records, at: Self.start.addingTimeInterval(130), maxClockOffset: SyncSettings().maxClockOffset)
         #expect(try fixture.post(laptop) == "p9")
         // Moved, even by a point, or on purpose: a new write, which has seen the phone's.
         p5.viewportY = 14
@@ -127,14 +130,28 @@ struct SyncRoundTests {
         let path = fixture.directory.appendingPathComponent("phone.sqlite").path
         let long = String(repeating: "d", count: 257)
         let cases: [(() throws -> Void, String)] = [
-            ({ try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: long, at: Self.start) },
-             "the device id is 257 bytes long, more than the limit of 256"),
-            ({ try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "pho\u{1B}[2Jne", at: Self.start) },
-             "the device id must not contain control characters"),
-            ({ try phone.savePosition(Self.snapshot("p1", minute: 1), scope: StoreScope(account: long, timeline: "home"), device: "phone", at: Self.start) },
-             "the account is 257 bytes long, more than the limit of 256"),
-            ({ try phone.savePosition(Self.snapshot(String(repeating: "9", count: 513), minute: 1), scope: Self.scope, device: "phone", at: Self.start) },
-             "post id is 513 bytes long, more than the limit of 512"),
+            (
+                { try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: long, at: Self.start) },
+                "the device id is 257 bytes long, more than the limit of 256"
+            ),
+            (
+                { try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "pho\u{1B}[2Jne", at: Self.start) },
+                "the device id must not contain control characters"
+            ),
+            (
+                {
+                    try phone.savePosition(
+                        Self.snapshot("p1", minute: 1), scope: StoreScope(account: long, timeline: "home"), device: "phone", at: Self.start)
+                },
+                "the account is 257 bytes long, more than the limit of 256"
+            ),
+            (
+                {
+                    try phone.savePosition(
+                        Self.snapshot(String(repeating: "9", count: 513), minute: 1), scope: Self.scope, device: "phone", at: Self.start)
+                },
+                "post id is 513 bytes long, more than the limit of 512"
+            ),
             ({ _ = try phone.deviceId(override: ".." + long) }, "the device id is 259 bytes long, more than the limit of 256"),
         ]
         for (save, message) in cases {
@@ -150,12 +167,14 @@ struct SyncRoundTests {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let phone = try fixture.store("phone")
-        let evil = PositionRecord(key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
-                                  savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
+        let evil = PositionRecord(
+            key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
+            savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
         let merge = try phone.applyRemote([evil], at: Self.start, maxClockOffset: SyncSettings().maxClockOffset)
         #expect(merge.wrongClocks.keys.contains("evil"))
-        let saved = try phone.savePosition(Self.snapshot("p90", minute: 1), scope: Self.scope, device: "phone", explicit: true,
-                                           at: Self.start.addingTimeInterval(10))
+        let saved = try phone.savePosition(
+            Self.snapshot("p90", minute: 1), scope: Self.scope, device: "phone", explicit: true,
+            at: Self.start.addingTimeInterval(10))
         // The clock was not dragged: the save is stamped by this device's own time.
         #expect(saved.stamp.time.milliseconds == UInt64(Self.start.addingTimeInterval(10).timeIntervalSince1970 * 1000))
         for policy in [CausalFurthestPolicy() as any MergePolicy, LastWriterWinsPolicy(), FurthestReadPolicy()] {
@@ -170,14 +189,19 @@ struct SyncRoundTests {
         let phone = try fixture.store("phone")
         // A wall clock past the year 10889 takes in a peer's largest stamp as its own time.
         let farAhead = Date(timeIntervalSince1970: 3e11)
-        let evil = PositionRecord(key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
-                                  savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
+        let evil = PositionRecord(
+            key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
+            savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
         _ = try phone.applyRemote([evil], at: farAhead, maxClockOffset: SyncSettings().maxClockOffset)
         let path = fixture.directory.appendingPathComponent("phone.sqlite").path
-        #expect(throws: StoreError(path: path, """
-            the clock of device phone has reached its largest value (ffffffffffffffff): its wall clock is wrong \
-            (\(Timestamp.format(farAhead))); nothing it saves could be ordered after its last write, so nothing is saved
-            """)) {
+        #expect(
+            throws: StoreError(
+                path: path,
+                """
+                the clock of device phone has reached its largest value (ffffffffffffffff): its wall clock is wrong \
+                (\(Timestamp.format(farAhead))); nothing it saves could be ordered after its last write, so nothing is saved
+                """)
+        ) {
             try phone.savePosition(Self.snapshot("p90", minute: 1), scope: Self.scope, device: "phone", at: farAhead)
         }
         #expect(try phone.pendingWrites().isEmpty)
@@ -189,7 +213,8 @@ struct SyncRoundTests {
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let shared = fixture.directory.appendingPathComponent("shared")
         let name = DirectoryTransport.fileName(for: "phone")
-        let stale = shared.appendingPathComponent(".\(name).1111.tmp"), fresh = shared.appendingPathComponent(".\(name).2222.tmp")
+        let stale = shared.appendingPathComponent(".\(name).1111.tmp")
+        let fresh = shared.appendingPathComponent(".\(name).2222.tmp")
         let others = shared.appendingPathComponent(".\(DirectoryTransport.fileName(for: "laptop")).3333.tmp")
         for file in [stale, fresh, others] { try Data("{}".utf8).write(to: file) }
         let old = Date().addingTimeInterval(-DirectoryTransport.staleTemporaryAge - 60)
@@ -207,7 +232,9 @@ struct SyncRoundTests {
     func gracePeriod() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone"), laptop = try fixture.store("laptop"), tablet = try fixture.store("tablet")
+        let phone = try fixture.store("phone")
+        let laptop = try fixture.store("laptop")
+        let tablet = try fixture.store("tablet")
         try phone.savePosition(Self.snapshot("p5", minute: 5), scope: Self.scope, device: "phone", at: Self.start)
         _ = try await fixture.round(phone, "phone").run(at: Self.start)
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start)
@@ -237,31 +264,39 @@ struct SyncRoundTests {
     func graceCutoff() throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone"), laptop = try fixture.store("laptop")
+        let phone = try fixture.store("phone")
+        let laptop = try fixture.store("laptop")
         let grace = 30 * Self.day
         // Nothing heard from another device: nothing of theirs to forget.
         try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
         #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone") == nil)
         // The laptop's write of day 10, heard on day 100: the period ends there, not on day 100.
-        let write = try laptop.savePosition(Self.snapshot("p2", minute: 2), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(10 * Self.day))
-        #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone", heard: [write])
-            == Self.start.addingTimeInterval(-20 * Self.day))
+        let write = try laptop.savePosition(
+            Self.snapshot("p2", minute: 2), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(10 * Self.day))
+        #expect(
+            try phone.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone", heard: [write])
+                == Self.start.addingTimeInterval(-20 * Self.day))
         // A clock behind the newest write: the period ends on this device's clock.
         _ = try phone.applyRemote([write], maxClockOffset: SyncSettings().maxClockOffset)
-        #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(5 * Self.day), gracePeriod: grace, device: "phone")
-            == Self.start.addingTimeInterval(-20 * Self.day), "never back")
-        #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(12 * Self.day), gracePeriod: grace, device: "phone")
-            == Self.start.addingTimeInterval(-20 * Self.day))
-        let later = try laptop.savePosition(Self.snapshot("p3", minute: 3), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(50 * Self.day))
-        #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(45 * Self.day), gracePeriod: grace, device: "phone", heard: [later])
-            == Self.start.addingTimeInterval(15 * Self.day))
+        #expect(
+            try phone.graceCutoff(at: Self.start.addingTimeInterval(5 * Self.day), gracePeriod: grace, device: "phone")
+                == Self.start.addingTimeInterval(-20 * Self.day), "never back")
+        #expect(
+            try phone.graceCutoff(at: Self.start.addingTimeInterval(12 * Self.day), gracePeriod: grace, device: "phone")
+                == Self.start.addingTimeInterval(-20 * Self.day))
+        let later = try laptop.savePosition(
+            Self.snapshot("p3", minute: 3), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(50 * Self.day))
+        #expect(
+            try phone.graceCutoff(at: Self.start.addingTimeInterval(45 * Self.day), gracePeriod: grace, device: "phone", heard: [later])
+                == Self.start.addingTimeInterval(15 * Self.day))
     }
 
     @Test("a device whose clock is 50 years ahead is reported, does not drag this device's clock, and loses to a later write that saw it")
     func clockFiftyYearsAhead() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone"), laptop = try fixture.store("laptop")
+        let phone = try fixture.store("phone")
+        let laptop = try fixture.store("laptop")
         let fiftyYears = 50 * 365.25 * Self.day
         try laptop.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(fiftyYears))
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(fiftyYears))
@@ -286,19 +321,24 @@ struct SyncRoundTests {
         #expect(LastWriterWinsPolicy().value(of: try phone.register(of: Self.key))?.snapshot?.postId == "p0")
     }
 
-    @Test("a phone that hears of a laptop an hour fast after its last save publishes what it learned: both put the reader on the phone's later reading")
+    @Test(
+        "a phone that hears of a laptop an hour fast after its last save publishes what it learned: both put the reader on the phone's later reading")
     func fastClockLearnedAfterTheSave() async throws {
         // An algorithmic feed (no progress, no direction): only the clocks can order the two
         // concurrent writes. The laptop, an hour fast, read until T+0; the phone, not having
         // heard of it, read until T+7 min. Without bounds the laptop's stamp, an hour ahead, won.
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone"), laptop = try fixture.store("laptop")
-        let hour = 3_600.0, reading = PositionRecord.Visit(seconds: 300, posts: 40)
-        try laptop.savePosition(PositionSnapshot(postId: "laptop-post"), scope: Self.scope, device: "laptop", ordered: false, visit: reading,
-                                at: Self.start.addingTimeInterval(hour))
-        let phoneWrite = try phone.savePosition(PositionSnapshot(postId: "phone-post"), scope: Self.scope, device: "phone", ordered: false,
-                                                visit: reading, at: Self.start.addingTimeInterval(420))
+        let phone = try fixture.store("phone")
+        let laptop = try fixture.store("laptop")
+        let hour = 3_600.0
+        let reading = PositionRecord.Visit(seconds: 300, posts: 40)
+        try laptop.savePosition(
+            PositionSnapshot(postId: "laptop-post"), scope: Self.scope, device: "laptop", ordered: false, visit: reading,
+            at: Self.start.addingTimeInterval(hour))
+        let phoneWrite = try phone.savePosition(
+            PositionSnapshot(postId: "phone-post"), scope: Self.scope, device: "phone", ordered: false,
+            visit: reading, at: Self.start.addingTimeInterval(420))
         #expect(phoneWrite.clocks.isEmpty)
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(hour + 430))
         // The phone hears the laptop's write 7.5 minutes after it was made, stamped an hour
@@ -329,8 +369,9 @@ struct SyncRoundTests {
             defer { try? FileManager.default.removeItem(at: fixture.directory) }
             let stores = try Dictionary(uniqueKeysWithValues: ["a", "b", "c"].map { ($0, try fixture.store($0)) })
             for (offset, device) in order.enumerated() {
-                try stores[device]!.savePosition(Self.snapshot("\(device)\(offset)", minute: Double(10 - offset)), scope: Self.scope, device: device,
-                                                 at: Self.start.addingTimeInterval(Double(offset)))
+                try stores[device]!.savePosition(
+                    Self.snapshot("\(device)\(offset)", minute: Double(10 - offset)), scope: Self.scope, device: device,
+                    at: Self.start.addingTimeInterval(Double(offset)))
             }
             for _ in 0..<2 {
                 for device in order { _ = try await fixture.round(stores[device]!, device).run(at: Self.start.addingTimeInterval(100)) }
@@ -361,8 +402,9 @@ struct OutboxCrashTests {
         }
         var first = 0
         for round in 1...6 {
-            let writer = try StreamingChild(Fixtures.productsDirectory.appendingPathComponent("store-crash-writer"),
-                                            [path, "sync", folder.path, "\(first)"])
+            let writer = try StreamingChild(
+                Fixtures.productsDirectory.appendingPathComponent("store-crash-writer"),
+                [path, "sync", folder.path, "\(first)"])
             // Let it run a few steps, then kill it somewhere inside the next one.
             var lastSaved = -1
             for _ in 0..<(2 + next(10)) {
@@ -392,4 +434,3 @@ struct OutboxCrashTests {
         }
     }
 }
-

@@ -2,9 +2,10 @@ import Foundation
 import JSONText
 import SessionSimulation
 import SyncModel
-@testable import SyncWire
 import Testing
 import TimelineCore
+
+@testable import SyncWire
 
 /// The wire format's fast path (`SyncWireScanner`) against the value-tree decoder: the same
 /// documents, the same records, the same refusals with the same messages, and each record's text
@@ -20,7 +21,9 @@ struct WireFastPathTests {
         mutating func chance() -> Bool { next(2) == 0 }
     }
 
-    static let names = ["me", "home", "phone", "laptop", "café", "e\u{301}", "a\"b", "back\\slash", "tab\u{9}less", "日本", "🙂", String(repeating: "n", count: 256)]
+    static let names = [
+        "me", "home", "phone", "laptop", "café", "e\u{301}", "a\"b", "back\\slash", "tab\u{9}less", "日本", "🙂", String(repeating: "n", count: 256),
+    ]
 
     /// A record with every optional part drawn: present or not, tombstone or not.
     static func record(_ draw: inout Draw) -> PositionRecord {
@@ -123,25 +126,32 @@ struct WireFastPathTests {
         return text.replacingOccurrences(of: original, with: replacement)
     }
 
-    @Test("written otherwise, the same document reads the same: spaces and lines, escaped keys, exponents, nulls", arguments: [
-        ("pretty", true), ("escaped key", true), ("exponent", true), ("null text", true), ("null cursor", true), ("big integer", true),
-        ("unknown member", false), ("version 2.0", false), ("a number in neighbors", false), ("a number as text", false),
-    ])
+    @Test(
+        "written otherwise, the same document reads the same: spaces and lines, escaped keys, exponents, nulls",
+        arguments: [
+            ("pretty", true), ("escaped key", true), ("exponent", true), ("null text", true), ("null cursor", true), ("big integer", true),
+            ("unknown member", false), ("version 2.0", false), ("a number in neighbors", false), ("a number as text", false),
+        ])
     func variants(_ name: String, _ fast: Bool) throws {
         let text = Self.variant(name)
         try #require(text != Self.variant(""))
         #expect(Self.agrees(text, "\(name)") == fast, "\(name): \(text)")
     }
 
-    @Test("a document the fast path declines is refused with the tree decoder's message", arguments: [
-        (#""account":"me""#, #""account":"me","account":"you""#, #"not JSON: 1:83: duplicate key "account" (first at line 1)"#),
-        (#""laptop":7"#, #""laptop":7,"laptop":8"#, #"not JSON: 1:174: duplicate key "laptop" (first at line 1)"#),
-        (#""seq":12"#, #""seq":12.0"#, "records[0].seq must be a positive integer"),
-        (#""seq":12"#, #""seq":0"#, "records[0].seq must be a positive integer"),
-        (#""viewportY":-40.0"#, #""viewportY":1e300"#, #"records[0].position: "viewportY" must be between -1000000000000 and 1000000000000, found 1e+300"#),
-        (#""records":["#, #""records":[7,"#, "records[0] must be an object"),
-        (#""format":"timeline-sync""#, #""format":"timeline-sync!""#, #""format" must be "timeline-sync""#),
-    ])
+    @Test(
+        "a document the fast path declines is refused with the tree decoder's message",
+        arguments: [
+            (#""account":"me""#, #""account":"me","account":"you""#, #"not JSON: 1:83: duplicate key "account" (first at line 1)"#),
+            (#""laptop":7"#, #""laptop":7,"laptop":8"#, #"not JSON: 1:174: duplicate key "laptop" (first at line 1)"#),
+            (#""seq":12"#, #""seq":12.0"#, "records[0].seq must be a positive integer"),
+            (#""seq":12"#, #""seq":0"#, "records[0].seq must be a positive integer"),
+            (
+                #""viewportY":-40.0"#, #""viewportY":1e300"#,
+                #"records[0].position: "viewportY" must be between -1000000000000 and 1000000000000, found 1e+300"#
+            ),
+            (#""records":["#, #""records":[7,"#, "records[0] must be an object"),
+            (#""format":"timeline-sync""#, #""format":"timeline-sync!""#, #""format" must be "timeline-sync""#),
+        ])
     func declined(_ original: String, _ replacement: String, _ message: String) throws {
         let good = String(decoding: try SyncWireCoding.encode(.init(device: "phone", records: [WireFormatTests.record])), as: UTF8.self)
         let text = good.replacingOccurrences(of: original, with: replacement)
@@ -158,7 +168,8 @@ struct WireFastPathTests {
             var bytes = Array(try! SyncWireCoding.encode(document))
             let at = draw.next(bytes.count)
             switch draw.next(3) {
-            case 0: bytes[at] = [UInt8(ascii: "\""), UInt8(ascii: "1"), UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: " "), 0xC3, 0][draw.next(7)]
+            case 0:
+                bytes[at] = [UInt8(ascii: "\""), UInt8(ascii: "1"), UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: " "), 0xC3, 0][draw.next(7)]
             case 1: bytes.remove(at: at)
             default: bytes.insert(bytes[at], at: at)
             }

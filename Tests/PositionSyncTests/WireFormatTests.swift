@@ -3,8 +3,8 @@ import JSONSchema
 import JSONText
 import SyncModel
 import SyncWire
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import ValueTree
 
@@ -14,14 +14,17 @@ import ValueTree
 struct WireFormatTests {
     static let schema: JSONSchema = {
         // The schema file is part of the repository; a test that cannot read it fails below.
-        (try? JSONSchema(JSONReader().read(Data(contentsOf: Fixtures.repositoryURL("schemas/sync-wire.schema.json"))))) ?? (try! JSONSchema(.bool(false)))
+        (try? JSONSchema(JSONReader().read(Data(contentsOf: Fixtures.repositoryURL("schemas/sync-wire.schema.json")))))
+            ?? (try! JSONSchema(.bool(false)))
     }()
 
     static let record = PositionRecord(
-        key: RegisterKey(account: "me", timeline: "home"), stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: 3), device: "phone"),
+        key: RegisterKey(account: "me", timeline: "home"),
+        stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: 3), device: "phone"),
         sequence: 12, context: VersionVector([("laptop", 7), ("tablet", 2)]), savedAt: Date(timeIntervalSince1970: 1_790_000_000),
         snapshot: PositionSnapshot(postId: "42", postCreatedAt: Date(timeIntervalSince1970: 1_789_999_000), viewportY: -40),
-        epoch: .zero, progress: .init(createdAt: 1_789_999_000, postId: "42"), visit: .init(seconds: 184.5, posts: 23), moves: .init(older: 40, newer: 3))
+        epoch: .zero, progress: .init(createdAt: 1_789_999_000, postId: "42"), visit: .init(seconds: 184.5, posts: 23),
+        moves: .init(older: 40, newer: 3))
 
     @Test("an encoded document round-trips and validates against the schema; a tombstone too")
     func roundTrip() throws {
@@ -75,14 +78,18 @@ struct WireFormatTests {
         case "seq": return good.replacingOccurrences(of: #""seq":12,"#, with: "")
         case "context": return good.replacingOccurrences(of: #""laptop":7"#, with: #""laptop":"seven""#)
         case "visit": return good.replacingOccurrences(of: #""posts":23"#, with: #""posts":-1"#)
-        case "long device": return good.replacingOccurrences(of: #""device":"phone","seq""#, with: #""device":"\#(String(repeating: "d", count: 257))","seq""#)
+        case "long device":
+            return good.replacingOccurrences(of: #""device":"phone","seq""#, with: #""device":"\#(String(repeating: "d", count: 257))","seq""#)
         case "long account": return good.replacingOccurrences(of: #""account":"me""#, with: #""account":"\#(String(repeating: "a", count: 257))""#)
-        case "long post": return good.replacingOccurrences(of: #""position":{"postId":"42""#, with: #""position":{"postId":"\#(String(repeating: "1", count: 513))""#)
+        case "long post":
+            return good.replacingOccurrences(
+                of: #""position":{"postId":"42""#, with: #""position":{"postId":"\#(String(repeating: "1", count: 513))""#)
         // A context of 40,000 devices took a server 8.4 s to take in: refused in linear time.
         case "wide context": return good.replacingOccurrences(of: #""laptop":7"#, with: (0..<40_000).map { #""d\#($0)":1"# }.joined(separator: ","))
         case "clocks revision": return good.replacingOccurrences(of: #""moves":"#, with: #""clocksRevision":-1,"moves":"#)
         case "wide clocks":
-            return good.replacingOccurrences(of: #""moves":"#, with: #""clocks":{"# + (0...1_000).map { #""c\#($0)":1"# }.joined(separator: ",") + #"},"moves":"#)
+            return good.replacingOccurrences(
+                of: #""moves":"#, with: #""clocks":{"# + (0...1_000).map { #""c\#($0)":1"# }.joined(separator: ",") + #"},"moves":"#)
         default: return good.replacingOccurrences(of: #""version":2"#, with: #""version":3"#)
         }
     }
@@ -100,21 +107,23 @@ struct WireFormatTests {
         #expect(Self.schema.validate(try JSONReader().read(Data(text.utf8))).isValid)
     }
 
-    @Test("a bad timestamp, an empty or too long name or post id, a wrong type or another version is refused by the decoder, with where, and by the schema", arguments: [
-        ("hlc", "records[0].hlc must be a hybrid timestamp: 16 hexadecimal digits"),
-        ("device", "records[0].device must not be empty"),
-        ("account", "records[0].account must be a string"),
-        ("seq", "records[0].seq must be a positive integer"),
-        ("context", "records[0].context.laptop must be a non-negative integer"),
-        ("visit", "records[0].visit must have a non-negative number seconds and a non-negative integer posts"),
-        ("long device", "records[0].device is 257 bytes long, more than the limit of 256"),
-        ("long account", "records[0].account is 257 bytes long, more than the limit of 256"),
-        ("long post", "records[0].position.postId is 513 bytes long, more than the limit of 512"),
-        ("wide context", "records[0].context names 40001 devices, more than the limit of 1000"),
-        ("wide clocks", "records[0].clocks names 1001 devices, more than the limit of 1000"),
-        ("clocks revision", "records[0].clocksRevision must be a non-negative integer"),
-        ("version", "version 3 is not supported; this engine reads versions 1 to 2"),
-    ])
+    @Test(
+        "a bad timestamp, an empty or too long name or post id, a wrong type or another version is refused by the decoder, with where, and by the schema",
+        arguments: [
+            ("hlc", "records[0].hlc must be a hybrid timestamp: 16 hexadecimal digits"),
+            ("device", "records[0].device must not be empty"),
+            ("account", "records[0].account must be a string"),
+            ("seq", "records[0].seq must be a positive integer"),
+            ("context", "records[0].context.laptop must be a non-negative integer"),
+            ("visit", "records[0].visit must have a non-negative number seconds and a non-negative integer posts"),
+            ("long device", "records[0].device is 257 bytes long, more than the limit of 256"),
+            ("long account", "records[0].account is 257 bytes long, more than the limit of 256"),
+            ("long post", "records[0].position.postId is 513 bytes long, more than the limit of 512"),
+            ("wide context", "records[0].context names 40001 devices, more than the limit of 1000"),
+            ("wide clocks", "records[0].clocks names 1001 devices, more than the limit of 1000"),
+            ("clocks revision", "records[0].clocksRevision must be a non-negative integer"),
+            ("version", "version 3 is not supported; this engine reads versions 1 to 2"),
+        ])
     func refused(_ what: String, _ message: String) throws {
         let bad = Self.broken(what)
         #expect(throws: SyncWireCoding.DecodingError(message)) { try SyncWireCoding.decode(Data(bad.utf8)) }

@@ -6,9 +6,11 @@ import TimelineCore
 @Suite("Position tracker, resume policy and suggestions", .timeLimit(.minutes(10)))
 struct PositionTrackerTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
-    static let index = TimelineIndex(Timeline(posts: (0..<30).map {
-        Post(id: "p\($0)", createdAt: start.addingTimeInterval(Double(-120 * $0)), author: "a\($0)", text: "post \($0)", height: 100)
-    }, viewportHeight: 500))
+    static let index = TimelineIndex(
+        Timeline(
+            posts: (0..<30).map {
+                Post(id: "p\($0)", createdAt: start.addingTimeInterval(Double(-120 * $0)), author: "a\($0)", text: "post \($0)", height: 100)
+            }, viewportHeight: 500))
 
     @Test("the anchor is the first post at least 30 % visible")
     func anchor() {
@@ -69,7 +71,9 @@ struct PositionTrackerTests {
         var savedAt: [Double] = []
         for step in 0..<40 {
             let second = Double(step) * 0.25
-            if !tracker.observeScroll(offset: Double(step * 30), viewportHeight: 500, in: Self.index, at: Self.start.addingTimeInterval(second)).isEmpty {
+            if !tracker.observeScroll(offset: Double(step * 30), viewportHeight: 500, in: Self.index, at: Self.start.addingTimeInterval(second))
+                .isEmpty
+            {
                 savedAt.append(second)
             }
         }
@@ -165,9 +169,11 @@ struct PositionTrackerTests {
     func suggestions() {
         var builder = SuggestionBuilder()
         builder.timeZone = TimeZone(identifier: "UTC")!
-        let snapshot = PositionSnapshot(postId: "gone", postCreatedAt: Self.start.addingTimeInterval(-1250), savedAt: Self.start.addingTimeInterval(-7200))
-        let restoration = Restoration(postId: "p10", index: 10, contentOffset: 1000, viewportY: 0, method: .temporalProximity,
-                                      strategy: "TemporalProximity", confidence: 0.7, explanation: "close in time")
+        let snapshot = PositionSnapshot(
+            postId: "gone", postCreatedAt: Self.start.addingTimeInterval(-1250), savedAt: Self.start.addingTimeInterval(-7200))
+        let restoration = Restoration(
+            postId: "p10", index: 10, contentOffset: 1000, viewportY: 0, method: .temporalProximity,
+            strategy: "TemporalProximity", confidence: 0.7, explanation: "close in time")
         let list = builder.suggestions(restoration: restoration, snapshot: snapshot, history: [snapshot], index: Self.index, now: Self.start)
         #expect(list.map(\.title) == ["Continue where you left off · 2 h ago", "Jump to newest"])
         #expect(list[0].description == "@a10 at 21:53: “post 10” — close in time")
@@ -208,8 +214,10 @@ struct PositionTrackerTests {
 
     @Test("relative times read as people say them")
     func relativeTimes() {
-        let cases: [(Double, String)] = [(0, "just now"), (59, "just now"), (60, "1 min ago"), (3599, "59 min ago"), (3600, "1 h ago"),
-                                         (86_399, "23 h ago"), (86_400, "1 day ago"), (2 * 86_400, "2 days ago"), (45 * 86_400, "45 days ago")]
+        let cases: [(Double, String)] = [
+            (0, "just now"), (59, "just now"), (60, "1 min ago"), (3599, "59 min ago"), (3600, "1 h ago"),
+            (86_399, "23 h ago"), (86_400, "1 day ago"), (2 * 86_400, "2 days ago"), (45 * 86_400, "45 days ago"),
+        ]
         for (seconds, text) in cases { #expect(SuggestionBuilder.relative(seconds) == text, "\(seconds) s") }
     }
 
@@ -217,19 +225,27 @@ struct PositionTrackerTests {
     func suggestionTitles() {
         var builder = SuggestionBuilder()
         builder.timeZone = TimeZone(identifier: "UTC")!
-        let snapshot = PositionSnapshot(postId: "gone", postCreatedAt: Self.start.addingTimeInterval(-600), savedAt: Self.start.addingTimeInterval(-300))
+        let snapshot = PositionSnapshot(
+            postId: "gone", postCreatedAt: Self.start.addingTimeInterval(-600), savedAt: Self.start.addingTimeInterval(-300))
         let earlier = PositionSnapshot(postId: "p20", savedAt: Self.start.addingTimeInterval(-5400))
-        let restoration = Restoration(postId: "p7", index: 7, contentOffset: 700, viewportY: 0, method: .neighborAnchor,
-                                      strategy: "NeighborAnchor", confidence: 0.7, explanation: "a neighbour")
-        let list = builder.suggestions(restoration: restoration, snapshot: snapshot, history: [snapshot, earlier], index: Self.index, now: Self.start)
-        #expect(list.map(\.title) == ["Continue where you left off · 5 min ago", "Posts from around 22:03", "Earlier position · 1 h ago", "Jump to newest"])
+        let restoration = Restoration(
+            postId: "p7", index: 7, contentOffset: 700, viewportY: 0, method: .neighborAnchor,
+            strategy: "NeighborAnchor", confidence: 0.7, explanation: "a neighbour")
+        let list = builder.suggestions(
+            restoration: restoration, snapshot: snapshot, history: [snapshot, earlier], index: Self.index, now: Self.start)
+        #expect(
+            list.map(\.title) == [
+                "Continue where you left off · 5 min ago", "Posts from around 22:03", "Earlier position · 1 h ago", "Jump to newest",
+            ])
         #expect(list.map(\.postId) == ["p7", "p5", "p20", "p0"])
         // p5 was created at −600 s, exactly the saved post's time: 0.6 × (1 − 0 / 3600).
         #expect(list.map(\.confidence) == [0.7, 0.6, 0.4, 0.1])
         // When the restoration is the newest post, it is offered once.
-        let atTop = Restoration(postId: "p0", index: 0, contentOffset: 0, viewportY: 0, method: .fallback, strategy: "Fallback",
-                                confidence: 0.2, explanation: "top")
-        #expect(builder.suggestions(restoration: atTop, snapshot: nil, history: [], index: Self.index, now: Self.start).map(\.title)
+        let atTop = Restoration(
+            postId: "p0", index: 0, contentOffset: 0, viewportY: 0, method: .fallback, strategy: "Fallback",
+            confidence: 0.2, explanation: "top")
+        #expect(
+            builder.suggestions(restoration: atTop, snapshot: nil, history: [], index: Self.index, now: Self.start).map(\.title)
                 == ["Continue where you left off"])
     }
 }

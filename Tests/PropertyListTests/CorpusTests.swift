@@ -1,8 +1,8 @@
 import Foundation
 import JSONText
 import PropertyList
-import Testing
 import TestSupport
+import Testing
 import ValueTree
 
 /// The plist conformance corpus in `Tests/Fixtures/plist-corpus` (see its README).

@@ -39,7 +39,8 @@ struct EncodingAndLocationTests {
 
     @Test("every value keeps its line and column")
     func locations() throws {
-        let document = "<plist>\n<dict>\n\t<key>Name</key>\n\t<string>x</string>\n    <key>List</key>\n    <array>\n        <integer>1</integer>\n    </array>\n</dict>\n</plist>"
+        let document =
+            "<plist>\n<dict>\n\t<key>Name</key>\n\t<string>x</string>\n    <key>List</key>\n    <array>\n        <integer>1</integer>\n    </array>\n</dict>\n</plist>"
         let root = try PropertyListReader().read(Data(document.utf8))
         let members = try #require(root.dictionaryValue)
         #expect(root.location == SourceLocation(line: 2, column: 1))

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyList
-import Testing
 import TestSupport
+import Testing
 import ValueTree
 
 /// Hostile documents: entities, DTDs, depth and size.

@@ -12,7 +12,8 @@ struct UnicodeKeyTests {
 
     @Test("a property list may hold both spellings as two keys, in reading and in checking")
     func plistKeys() throws {
-        let document = Data("<plist><dict><key>\(Self.composed)</key><integer>1</integer><key>\(Self.decomposed)</key><integer>2</integer></dict></plist>".utf8)
+        let document = Data(
+            "<plist><dict><key>\(Self.composed)</key><integer>1</integer><key>\(Self.decomposed)</key><integer>2</integer></dict></plist>".utf8)
         let value = try PropertyListReader().read(document)
         #expect(value.dictionaryValue?.count == 2)
         #expect(value[Self.decomposed] == .integer(2))

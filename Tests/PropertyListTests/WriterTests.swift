@@ -1,7 +1,7 @@
 import Foundation
 import PropertyList
-import Testing
 import TestSupport
+import Testing
 import ValueTree
 
 @Suite("Plist writer", .timeLimit(.minutes(10)))
@@ -58,18 +58,20 @@ struct WriterTests {
 
     @Test("typed JSON round-trips every type")
     func typedJSON() throws {
-        let document = "<plist><dict><key>d</key><date>1999-12-31T23:59:59Z</date><key>x</key><data>AAEC</data><key>n</key><integer>18446744073709551615</integer><key>r</key><real>0.1</real></dict></plist>"
+        let document =
+            "<plist><dict><key>d</key><date>1999-12-31T23:59:59Z</date><key>x</key><data>AAEC</data><key>n</key><integer>18446744073709551615</integer><key>r</key><real>0.1</real></dict></plist>"
         let value = try PropertyListReader().read(Data(document.utf8))
         let text = try TypedJSON.encode(value)
-        #expect(text == """
-            {"dict": [
-             ["d", {"date": "1999-12-31T23:59:59Z"}],
-             ["x", {"data": "AAEC"}],
-             ["n", {"integer": "18446744073709551615"}],
-             ["r", {"real": 0.1}]
-            ]}
+        #expect(
+            text == """
+                {"dict": [
+                 ["d", {"date": "1999-12-31T23:59:59Z"}],
+                 ["x", {"data": "AAEC"}],
+                 ["n", {"integer": "18446744073709551615"}],
+                 ["r", {"real": 0.1}]
+                ]}
 
-            """)
+                """)
         #expect(try TypedJSON.decode(Data(text.utf8)) == value)
     }
 }

@@ -52,8 +52,11 @@ struct CacheConformanceTests {
         let sets: [[CacheEntry]] = [
             [],
             [CacheEntry(key: "only", storedAt: Self.now)],
-            (0..<50).map { CacheEntry(key: "k\($0)", storedAt: Self.now.addingTimeInterval(Double(-$0 * 40_000)),
-                                      lastAccess: Self.now.addingTimeInterval(Double(-($0 * 7919) % 1000)), bytes: 1_000_000 * ($0 % 5)) },
+            (0..<50).map {
+                CacheEntry(
+                    key: "k\($0)", storedAt: Self.now.addingTimeInterval(Double(-$0 * 40_000)),
+                    lastAccess: Self.now.addingTimeInterval(Double(-($0 * 7919) % 1000)), bytes: 1_000_000 * ($0 % 5))
+            },
             (0..<10).map { CacheEntry(key: "same\($0)", storedAt: Self.now, bytes: 100) },
         ]
         for entries in sets {

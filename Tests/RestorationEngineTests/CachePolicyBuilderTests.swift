@@ -14,8 +14,11 @@ struct CachePolicyBuilderTests {
 
     /// Entries 0…n−1, entry i stored i days ago and last used i seconds ago.
     static func entries(_ count: Int) -> [CacheEntry] {
-        (0..<count).map { CacheEntry(key: "e\($0)", storedAt: now.addingTimeInterval(Double(-86_400 * $0)),
-                                     lastAccess: now.addingTimeInterval(Double(-$0))) }
+        (0..<count).map {
+            CacheEntry(
+                key: "e\($0)", storedAt: now.addingTimeInterval(Double(-86_400 * $0)),
+                lastAccess: now.addingTimeInterval(Double(-$0)))
+        }
     }
 
     @Test("by default: TTL of MaxAge, then LRU to MaxCacheSize")
@@ -29,7 +32,8 @@ struct CachePolicyBuilderTests {
 
     @Test("an explicit Policy is built through the registry, compositions included")
     func explicit() throws {
-        let configuration = Self.configuration("""
+        let configuration = Self.configuration(
+            """
             {"TimelineCache": {"Policy": [
               {"Strategy": "SizeBounded", "MaxBytes": 0},
               {"Strategy": "CacheChain", "Stages": [{"Strategy": "LRU", "MaxEntries": 1}]}]}}
@@ -41,8 +45,9 @@ struct CachePolicyBuilderTests {
 
     @Test("history and read posts keep the newest")
     func histories() throws {
-        let builder = CachePolicyBuilder(configuration: Self.configuration(
-            #"{"PositionPersistence": {"MaxHistorySize": 2}, "TimelineCache": {"MaxReadPosts": 1}}"#))
+        let builder = CachePolicyBuilder(
+            configuration: Self.configuration(
+                #"{"PositionPersistence": {"MaxHistorySize": 2}, "TimelineCache": {"MaxReadPosts": 1}}"#))
         #expect(try builder.history().evictions(from: Self.entries(4), now: Self.now) == ["e3", "e2"])
         #expect(try builder.readPosts().evictions(from: Self.entries(4), now: Self.now) == ["e3", "e2", "e1"])
     }
@@ -55,9 +60,10 @@ struct CachePolicyBuilderTests {
               {"Strategy": "TTLL"}]}}
             """
         let diagnostics = ConfigurationLoader().read(data: Data(json.utf8), fileName: "c.json").diagnostics.map(\.description)
-        #expect(diagnostics == [
-            "c.json:2:37: error: TimelineCache.Policy[0].MaxEntries: -1 is less than the minimum 0 (allowed: ≥ 0 and ≤ 100000000)",
-            "c.json:3:16: error: TimelineCache.Policy[1].Strategy: \"TTLL\" is not one of the allowed values: \"LRU\", \"TTL\", \"SizeBounded\", \"CacheChain\"; did you mean \"TTL\"?",
-        ])
+        #expect(
+            diagnostics == [
+                "c.json:2:37: error: TimelineCache.Policy[0].MaxEntries: -1 is less than the minimum 0 (allowed: ≥ 0 and ≤ 100000000)",
+                "c.json:3:16: error: TimelineCache.Policy[1].Strategy: \"TTLL\" is not one of the allowed values: \"LRU\", \"TTL\", \"SizeBounded\", \"CacheChain\"; did you mean \"TTL\"?",
+            ])
     }
 }

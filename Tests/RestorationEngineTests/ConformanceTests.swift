@@ -5,8 +5,8 @@ import RestorationEngine
 import SessionSimulation
 import StrategyKit
 import StrategyTestSupport
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import ValueTree
 
@@ -31,11 +31,13 @@ struct ConformanceTests {
     }
 
     static func snapshot(of posts: [Post], at index: Int) -> PositionSnapshot {
-        PositionSnapshot(postId: posts[index].id, postCreatedAt: posts[index].createdAt, viewportY: -25, contentOffset: Double(index) * 100,
-                         viewportHeight: 800, index: index, timelineCount: posts.count,
-                         neighbors: .init(above: (max(0, index - 5)..<index).reversed().map { posts[$0].id },
-                                          below: (index + 1..<min(posts.count, index + 6)).map { posts[$0].id }),
-                         text: posts[index].text, savedAt: base, deviceId: "test")
+        PositionSnapshot(
+            postId: posts[index].id, postCreatedAt: posts[index].createdAt, viewportY: -25, contentOffset: Double(index) * 100,
+            viewportHeight: 800, index: index, timelineCount: posts.count,
+            neighbors: .init(
+                above: (max(0, index - 5)..<index).reversed().map { posts[$0].id },
+                below: (index + 1..<min(posts.count, index + 6)).map { posts[$0].id }),
+            text: posts[index].text, savedAt: base, deviceId: "test")
     }
 
     /// The common scenarios: name, timeline, snapshot.
@@ -71,11 +73,14 @@ struct ConformanceTests {
         return try type.make(options)
     }
 
-    @Test("named scenarios give the expected post, method, confidence, placement and explanation", arguments: types.filter { !$0.scenarios.isEmpty }.map(\.name))
+    @Test(
+        "named scenarios give the expected post, method, confidence, placement and explanation",
+        arguments: types.filter { !$0.scenarios.isEmpty }.map(\.name))
     func namedScenarios(_ name: String) throws {
         let type = try #require(BuiltInStrategies.registry[name])
         for result in try ScenarioRunner.run(type) {
-            let scenario = result.scenario, label = "\(name): \(scenario.name)"
+            let scenario = result.scenario
+            let label = "\(name): \(scenario.name)"
             #expect(result.chosenPostId == scenario.expectedPostId, "\(label)")
             if let method = scenario.expectedMethod { #expect(result.candidate?.method == method, "\(label)") }
             if let confidence = scenario.expectedConfidence {
@@ -108,8 +113,9 @@ struct ConformanceTests {
             case .positioning(let stage):
                 guard !posts.isEmpty else { continue }
                 for placement in [Placement.standIn, .postAtTop, .topOfTimeline, .contentOffset(12_345)] {
-                    let candidate = Candidate(index: posts.count / 2, confidence: 0.5, method: .fallback, placement: placement,
-                                              strategy: "Test", explanation: "test")
+                    let candidate = Candidate(
+                        index: posts.count / 2, confidence: 0.5, method: .fallback, placement: placement,
+                        strategy: "Test", explanation: "test")
                     let restoration = stage.place(candidate, request: request)
                     #expect(posts.indices.contains(restoration.index), "\(name) / \(scenario)")
                     #expect(posts[restoration.index].id == restoration.postId, "\(name) / \(scenario): the returned post exists")
@@ -136,7 +142,8 @@ struct ConformanceTests {
                 let document = Value.dictionary([("Restoration", .dictionary([("Pipeline", .array([.dictionary(stage)]))]))])
                 let errors = ConfigurationSchema.embedded.compiled.validate(document).errors
                 #expect(!errors.isEmpty, "\(name).\(parameter) = \(value) was accepted by the schema")
-                let spec = "\(name)(\(type.isComposition ? "ExactMatch, " : "")\(parameter): \(value.stringValue.map { "'\($0)'" } ?? value.description))"
+                let spec =
+                    "\(name)(\(type.isComposition ? "ExactMatch, " : "")\(parameter): \(value.stringValue.map { "'\($0)'" } ?? value.description))"
                 #expect(throws: PipelineError.self, "\(spec)") { try PipelineBuilder().build(spec: spec) }
             }
         }

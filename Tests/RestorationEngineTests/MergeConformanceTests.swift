@@ -4,8 +4,8 @@ import PropertyBased
 import RestorationEngine
 import StrategyKit
 import SyncModel
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import ValueTree
 
@@ -64,7 +64,7 @@ struct MergeConformanceTests {
     struct Draw {
         var state: UInt64
         mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(max(1, bound)))
         }
     }
@@ -112,7 +112,8 @@ struct MergeConformanceTests {
                 let post = draw.next(50)
                 let snapshot = kind == 0 ? nil : PositionSnapshot(postId: "p\(post)", postCreatedAt: Date(timeIntervalSince1970: Double(post * 60)))
                 let record = devices[actor].state[Self.key].localWrite(
-                    snapshot, key: Self.key, stamp: stamp, sequence: devices[actor].sequence, savedAt: Date(timeIntervalSince1970: Double(wall) / 1000),
+                    snapshot, key: Self.key, stamp: stamp, sequence: devices[actor].sequence,
+                    savedAt: Date(timeIntervalSince1970: Double(wall) / 1000),
                     explicit: kind == 1, visit: draw.next(3) == 0 ? .init(seconds: Double(draw.next(60)), posts: draw.next(6)) : nil)
                 devices[actor].state.apply(record)
                 everything.append(record)
@@ -149,8 +150,9 @@ struct MergeConformanceTests {
             let writer = draw.next(devices.count)
             let register = devices[writer].state[Self.key]
             let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: 1, counter: 0), device: devices[writer].name)
-            let record = register.localWrite(PositionSnapshot(postId: "last", postCreatedAt: Date(timeIntervalSince1970: 0)), key: Self.key, stamp: stamp,
-                                             sequence: devices[writer].sequence + 1, savedAt: Date(timeIntervalSince1970: 0))
+            let record = register.localWrite(
+                PositionSnapshot(postId: "last", postCreatedAt: Date(timeIntervalSince1970: 0)), key: Self.key, stamp: stamp,
+                sequence: devices[writer].sequence + 1, savedAt: Date(timeIntervalSince1970: 0))
             devices[writer].state.apply(record)
             let resolution = policy.resolve(devices[writer].state[Self.key])
             #expect(resolution.winner?.snapshot?.postId == "last", "seed \(seed)")
@@ -162,7 +164,8 @@ struct MergeConformanceTests {
     func causalityBeatsSkew() throws {
         let policy = try Self.policy("LastWriterWins")
         for skew: Int64 in [3_600_000, -86_400_000] {
-            var fast = HybridClock(), skewed = HybridClock()
+            var fast = HybridClock()
+            var skewed = HybridClock()
             let wall: Int64 = 1_700_000_000_000
             let first = RegisterStamp(time: fast.tick(wall: UInt64(wall - skew)), device: "zzz")
             skewed.observe(first.time, wall: UInt64(wall + skew), maxOffset: nil)

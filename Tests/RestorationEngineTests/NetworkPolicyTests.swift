@@ -21,8 +21,9 @@ struct NetworkPolicyTests {
         for result in results { #expect(result.delays == result.scenario.expectedDelays, "\(name): \(result.scenario.name)") }
     }
 
-    @Test("no policy retries a non-transient failure, waits less than Retry-After, or exceeds MaxAttempts",
-          arguments: types.map(\.name))
+    @Test(
+        "no policy retries a non-transient failure, waits less than Retry-After, or exceeds MaxAttempts",
+        arguments: types.map(\.name))
     func invariants(_ name: String) throws {
         guard case .network(let policy) = try #require(BuiltInStrategies.registry[name]).make(StrategyOptions(parameters: [:])) else {
             Issue.record("\(name) did not build a network policy")
@@ -79,16 +80,18 @@ struct NetworkPolicyTests {
                          "RequestTimeout": 0}}
             """
         let diagnostics = ConfigurationLoader().read(data: Data(json.utf8), fileName: "c.json").diagnostics.map(\.description)
-        #expect(diagnostics == [
-            "c.json:1:37: error: Network.Policy.Strategy: \"ExponentialBackof\" is not one of the allowed values: \"NoRetry\", \"ExponentialBackoff\"; did you mean \"ExponentialBackoff\"?",
-            "c.json:2:32: error: Network.RequestTimeout: 0 must be greater than 0 (allowed: > 0 and ≤ 600)",
-        ])
+        #expect(
+            diagnostics == [
+                "c.json:1:37: error: Network.Policy.Strategy: \"ExponentialBackof\" is not one of the allowed values: \"NoRetry\", \"ExponentialBackoff\"; did you mean \"ExponentialBackoff\"?",
+                "c.json:2:32: error: Network.RequestTimeout: 0 must be greater than 0 (allowed: > 0 and ≤ 600)",
+            ])
         let parameters = ConfigurationLoader().read(
             data: Data(#"{"Network": {"Policy": {"Strategy": "ExponentialBackoff", "MaxAttempts": 0, "Jitter": 1}}}"#.utf8), fileName: "c.json")
-        #expect(parameters.diagnostics.map(\.description) == [
-            "c.json:1:74: error: Network.Policy.MaxAttempts: 0 is less than the minimum 1 (allowed: ≥ 1 and ≤ 20)",
-            "c.json:1:77: error: Network.Policy.Jitter: unknown key \"Jitter\". Valid keys: Strategy, MaxAttempts, BaseDelay, MaxDelay",
-        ])
+        #expect(
+            parameters.diagnostics.map(\.description) == [
+                "c.json:1:74: error: Network.Policy.MaxAttempts: 0 is less than the minimum 1 (allowed: ≥ 1 and ≤ 20)",
+                "c.json:1:77: error: Network.Policy.Jitter: unknown key \"Jitter\". Valid keys: Strategy, MaxAttempts, BaseDelay, MaxDelay",
+            ])
     }
 
     @Test("an unknown policy in a hand-built spec gets did-you-mean")

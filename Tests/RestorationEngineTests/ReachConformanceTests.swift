@@ -43,14 +43,16 @@ struct ReachConformanceTests {
         }
     }
 
-    @Test("on every feed shape a strategy stops, merges without duplicates, and leaves a gap only where posts are missing",
-          arguments: types.map(\.name))
+    @Test(
+        "on every feed shape a strategy stops, merges without duplicates, and leaves a gap only where posts are missing",
+        arguments: types.map(\.name))
     func common(_ name: String) throws {
         let strategy = try Self.strategy(name)
         for api in [ReachScenario.API.mastodon, .bluesky] {
             for (feedSize, target, deleted) in [(1_000, 400, false), (1_000, 999, false), (50, 45, false), (5_000, 4_000, true), (300, 41, true)] {
-                let scenario = ReachScenario(name: "common", api: api, feedSize: feedSize, target: target, deleted: deleted,
-                                             expected: .reached, maxRequests: ReachRun.maximumRequests)
+                let scenario = ReachScenario(
+                    name: "common", api: api, feedSize: feedSize, target: target, deleted: deleted,
+                    expected: .reached, maxRequests: ReachRun.maximumRequests)
                 let result = scenario.run(strategy)
                 let label = "\(name) on \(api) \(feedSize) posts, target \(target)\(deleted ? " deleted" : "")"
                 #expect(result.run.requests <= ReachRun.maximumRequests, "\(label)")

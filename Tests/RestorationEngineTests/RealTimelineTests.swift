@@ -1,8 +1,8 @@
 import Foundation
 import RestorationEngine
 import StrategyKit
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineFormats
 
@@ -13,11 +13,13 @@ struct RealTimelineTests {
 
     static func snapshot(at index: Int) -> PositionSnapshot {
         let posts = timeline.posts
-        return PositionSnapshot(postId: posts[index].id, postCreatedAt: posts[index].createdAt, viewportY: -35, contentOffset: 1000,
-                                viewportHeight: 800, index: index, timelineCount: posts.count,
-                                neighbors: .init(above: (max(0, index - 5)..<index).reversed().map { posts[$0].id },
-                                                 below: (index + 1..<min(posts.count, index + 6)).map { posts[$0].id }),
-                                text: posts[index].text)
+        return PositionSnapshot(
+            postId: posts[index].id, postCreatedAt: posts[index].createdAt, viewportY: -35, contentOffset: 1000,
+            viewportHeight: 800, index: index, timelineCount: posts.count,
+            neighbors: .init(
+                above: (max(0, index - 5)..<index).reversed().map { posts[$0].id },
+                below: (index + 1..<min(posts.count, index + 6)).map { posts[$0].id }),
+            text: posts[index].text)
     }
 
     static func restore(_ posts: [Post], _ snapshot: PositionSnapshot) throws -> Restoration? {
@@ -50,8 +52,9 @@ struct RealTimelineTests {
         let posts = Array(Self.timeline.posts[0..<35] + Self.timeline.posts[46...])
         let result = try Self.restore(posts, snapshot)
         #expect(result?.method == .temporalProximity)
-        let gap = abs((result.flatMap { r in posts.first { $0.id == r.postId } }?.createdAt ?? .distantPast)
-            .timeIntervalSince(Self.timeline.posts[40].createdAt))
+        let gap = abs(
+            (result.flatMap { r in posts.first { $0.id == r.postId } }?.createdAt ?? .distantPast)
+                .timeIntervalSince(Self.timeline.posts[40].createdAt))
         let best = posts.map { abs($0.createdAt.timeIntervalSince(Self.timeline.posts[40].createdAt)) }.min()!
         #expect(gap == best)
     }

@@ -5,8 +5,8 @@ import Foundation
 import JSONText
 import RestorationEngine
 import StrategyKit
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import ValueTree
 
@@ -17,10 +17,13 @@ struct RegistryTests {
     /// A stage whose parameter inherits `Restoration.MinimumConfidence`: it proposes the top
     /// post with that confidence.
     struct Floor: RestorationStage, DeclaredStrategy {
-        static let level = Parameter<Double>("Level", help: "The confidence it answers with.", default: 0.25, range: 0...1,
-                                             inherits: "Restoration.MinimumConfidence")
-        static let type = StrategyType(name: "Floor", kind: .restoration, summary: "Answers the top post.",
-                                       parameters: [level.declaration]) { options in
+        static let level = Parameter<Double>(
+            "Level", help: "The confidence it answers with.", default: 0.25, range: 0...1,
+            inherits: "Restoration.MinimumConfidence")
+        static let type = StrategyType(
+            name: "Floor", kind: .restoration, summary: "Answers the top post.",
+            parameters: [level.declaration]
+        ) { options in
             .restoration(Floor(level: options(level)))
         }
         let level: Double
@@ -37,10 +40,12 @@ struct RegistryTests {
     @Test("a parameter declaration is its schema and reads its value back")
     func declaration() throws {
         let threshold = Parameter<Double>("Threshold", help: "Least similarity.", default: 0.3, range: 0...1)
-        #expect(threshold.declaration.schema == .dictionary([
-            ("description", .string("Least similarity.")), ("type", .string("number")),
-            ("minimum", .integer(0)), ("maximum", .integer(1)), ("default", .real(0.3)),
-        ]))
+        #expect(
+            threshold.declaration.schema
+                == .dictionary([
+                    ("description", .string("Least similarity.")), ("type", .string("number")),
+                    ("minimum", .integer(0)), ("maximum", .integer(1)), ("default", .real(0.3)),
+                ]))
         #expect(threshold.value(in: StrategyOptions()) == 0.3)
         #expect(threshold.value(in: StrategyOptions(parameters: ["Threshold": Value.Member(value: .integer(1))])) == 1)
         let mode = FallbackStrategy.modeParameter.declaration
@@ -58,18 +63,31 @@ struct RegistryTests {
         let minimum = try #require(document["properties"]?["Restoration"]?["properties"]?["MinimumConfidence"])
         #expect(minimum["default"]?.numberValue == FirstMatchStrategy.minimumConfidenceParameter.defaultValue)
         let composition = try #require(document["properties"]?["Restoration"]?["properties"]?["Composition"])
-        #expect(composition["enum"]?.arrayValue?.compactMap(\.stringValue)
+        #expect(
+            composition["enum"]?.arrayValue?.compactMap(\.stringValue)
                 == BuiltInStrategies.registry.types(of: .restoration).filter { $0.composes == .restoration }.map(\.name))
         #expect(TimelineConfiguration.defaults.positionPersistence.fallbackStrategy == "NearestContent")
     }
 
     @Test("a parameter schema that does not compile, a name registered twice or a bad name is refused at registration")
     func refusedAtRegistration() {
-        let broken = StrategyType(name: "Broken", kind: .restoration, summary: "",
-                                  parameterSchema: .dictionary([("type", .string("object")), ("properties", .dictionary([
-                                      ("X", .dictionary([("type", .string("whole number"))])),
-                                  ]))])) { _ in throw StrategyError("never built") }
-        #expect(throws: RegistryError("Broken: the parameter schema does not compile: schema at /properties/X/type: \"type\" must name one of array, boolean, integer, null, number, object, string")) {
+        let broken = StrategyType(
+            name: "Broken", kind: .restoration, summary: "",
+            parameterSchema: .dictionary([
+                ("type", .string("object")),
+                (
+                    "properties",
+                    .dictionary([
+                        ("X", .dictionary([("type", .string("whole number"))]))
+                    ])
+                ),
+            ])
+        ) { _ in throw StrategyError("never built") }
+        #expect(
+            throws: RegistryError(
+                "Broken: the parameter schema does not compile: schema at /properties/X/type: \"type\" must name one of array, boolean, integer, null, number, object, string"
+            )
+        ) {
             try StrategyRegistry([broken])
         }
         #expect(throws: RegistryError("strategy \"ExactMatch\" is registered twice")) {
@@ -96,9 +114,13 @@ struct RegistryTests {
 
     @Test("Weight is applied by the registry to any restoration stage, which keeps its name")
     func weight() throws {
-        let stage = try BuiltInStrategies.registry.build(StrategyNode(name: "ExactMatch", parameters: ["Weight": Value.Member(value: .integer(3))]),
-                                                         kind: .restoration)
-        guard case .restoration(let built) = stage else { Issue.record("not a stage"); return }
+        let stage = try BuiltInStrategies.registry.build(
+            StrategyNode(name: "ExactMatch", parameters: ["Weight": Value.Member(value: .integer(3))]),
+            kind: .restoration)
+        guard case .restoration(let built) = stage else {
+            Issue.record("not a stage")
+            return
+        }
         #expect(built.weight == 3)
         #expect(built.name == "ExactMatch")
         #expect(throws: PipelineError("LRU: Weight: unknown key \"Weight\". Valid keys: MaxEntries")) {
@@ -108,7 +130,11 @@ struct RegistryTests {
 
     @Test("an enum parameter gets did-you-mean, as strategy names do")
     func enumSuggestion() {
-        #expect(throws: PipelineError("Fallback: Mode: \"NewestPosts\" is not one of the allowed values: \"NearestContent\", \"TopOfTimeline\", \"LastKnownPosition\", \"NewestPost\", \"OldestPost\"; did you mean \"NewestPost\"?")) {
+        #expect(
+            throws: PipelineError(
+                "Fallback: Mode: \"NewestPosts\" is not one of the allowed values: \"NearestContent\", \"TopOfTimeline\", \"LastKnownPosition\", \"NewestPost\", \"OldestPost\"; did you mean \"NewestPost\"?"
+            )
+        ) {
             try PipelineBuilder().build(spec: "ExactMatch > Fallback(Mode: NewestPosts)")
         }
     }
@@ -131,9 +157,12 @@ struct RegistryTests {
             </plist>
             """
         let withBuiltIns = ConfigurationLoader().read(data: Data(plist.utf8), fileName: "app.plist")
-        #expect(withBuiltIns.diagnostics.first?.description.hasPrefix("app.plist:8:38: error: Restoration.Pipeline[0].Strategy: \"Floor\" is not one of the allowed values") == true)
+        #expect(
+            withBuiltIns.diagnostics.first?.description.hasPrefix(
+                "app.plist:8:38: error: Restoration.Pipeline[0].Strategy: \"Floor\" is not one of the allowed values") == true)
         let loader = ConfigurationLoader(schema: registry.configurationSchema)
-        #expect(loader.read(data: Data(plist.utf8), fileName: "app.plist").diagnostics.map(\.description)
+        #expect(
+            loader.read(data: Data(plist.utf8), fileName: "app.plist").diagnostics.map(\.description)
                 == ["app.plist:8:76: error: Restoration.Pipeline[0].Level: 1.5 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)"])
         let good = plist.replacingOccurrences(of: "1.5", with: "0.6")
         let loaded = loader.read(data: Data(good.utf8), fileName: "app.plist")
@@ -145,11 +174,13 @@ struct RegistryTests {
 
     @Test("a parameter schema's local references resolve within that schema once composed, recursive ones included")
     func localReferencesAreComposed() throws {
-        let schema = try JSONReader().read(Data("""
-            {"type": "object", "$defs": {"level": {"type": "number", "minimum": 0, "maximum": 1}},
-             "properties": {"Level": {"$ref": "#/$defs/level"}, "Next": {"$ref": "#"}, "Levels": {"type": "array", "items": {"$ref": "#/properties/Level"}},
-                            "Mode": {"enum": [{"$ref": "#/nowhere"}, "A"]}}}
-            """.utf8))
+        let schema = try JSONReader().read(
+            Data(
+                """
+                {"type": "object", "$defs": {"level": {"type": "number", "minimum": 0, "maximum": 1}},
+                 "properties": {"Level": {"$ref": "#/$defs/level"}, "Next": {"$ref": "#"}, "Levels": {"type": "array", "items": {"$ref": "#/properties/Level"}},
+                                "Mode": {"enum": [{"$ref": "#/nowhere"}, "A"]}}}
+                """.utf8))
         let type = StrategyType(name: "Referring", kind: .restoration, summary: "Answers the top post.", parameterSchema: schema) { _ in
             .restoration(Floor(level: 0.5))
         }
@@ -159,29 +190,36 @@ struct RegistryTests {
             loader.read(data: Data(#"{"Restoration": {"Pipeline": [\#(stage)]}}"#.utf8), fileName: "app.json").diagnostics.map(\.description)
         }
         #expect(errors(#"{"Strategy": "Referring", "Level": 0.5, "Levels": [0, 1], "Next": {"Level": 1, "Next": {}}, "Mode": "A"}"#) == [])
-        #expect(errors(#"{"Strategy": "Referring", "Level": 2}"#)
+        #expect(
+            errors(#"{"Strategy": "Referring", "Level": 2}"#)
                 == ["app.json:1:66: error: Restoration.Pipeline[0].Level: 2 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)"])
-        #expect(errors(#"{"Strategy": "Referring", "Next": {"Next": {"Level": -1}}}"#)
+        #expect(
+            errors(#"{"Strategy": "Referring", "Next": {"Next": {"Level": -1}}}"#)
                 == ["app.json:1:84: error: Restoration.Pipeline[0].Next.Next.Level: -1 is less than the minimum 0 (allowed: ≥ 0 and ≤ 1)"])
         #expect(errors(#"{"Strategy": "Referring", "Next": {"Strategy": "Referring"}}"#).count == 1)
         // A value that only looks like a reference is left as it is.
-        #expect(registry.configurationSchema.document["$defs"]?["parameters.Referring"]?["properties"]?["Mode"]?["enum"]?.arrayValue?.first?["$ref"]?.stringValue == "#/nowhere")
+        #expect(
+            registry.configurationSchema.document["$defs"]?["parameters.Referring"]?["properties"]?["Mode"]?["enum"]?.arrayValue?.first?["$ref"]?
+                .stringValue == "#/nowhere")
     }
 
     @Test("a property named like a keyword (const, enum, $ref) is a schema whose references are composed (found by fuzz-plugin-schema)")
     func keywordNamedProperties() throws {
-        let schema = try JSONReader().read(Data("""
-            {"type": "object", "properties": {"Next": {"$ref": "#"},
-             "Item": {"type": "object", "properties": {"const": {"type": "array", "items": {"$ref": "#/properties/Next"}},
-                                                       "enum": {"$ref": "#/properties/Next"}}}}}
-            """.utf8))
+        let schema = try JSONReader().read(
+            Data(
+                """
+                {"type": "object", "properties": {"Next": {"$ref": "#"},
+                 "Item": {"type": "object", "properties": {"const": {"type": "array", "items": {"$ref": "#/properties/Next"}},
+                                                           "enum": {"$ref": "#/properties/Next"}}}}}
+                """.utf8))
         let type = StrategyType(name: "Keywords", kind: .restoration, summary: "Answers the top post.", parameterSchema: schema) { _ in
             .restoration(Floor(level: 0.5))
         }
         let registry = try BuiltInStrategies.registry.adding([type])
         let loader = ConfigurationLoader(schema: try registry.composedConfigurationSchema())
-        let read = loader.read(data: Data(#"{"Restoration": {"Pipeline": [{"Strategy": "Keywords", "Item": {"const": [{}], "enum": {"Next": {}}}}]}}"#.utf8),
-                               fileName: "app.json")
+        let read = loader.read(
+            data: Data(#"{"Restoration": {"Pipeline": [{"Strategy": "Keywords", "Item": {"const": [{}], "enum": {"Next": {}}}}]}}"#.utf8),
+            fileName: "app.json")
         #expect(read.diagnostics.map(\.description) == [])
     }
 
@@ -198,9 +236,10 @@ struct RegistryTests {
     @Test("the registry lists exactly the strategies of Package.swift, in order (Strategies/generate.sh)")
     func builtInsFromPackage() throws {
         let package = try String(contentsOf: Fixtures.repositoryURL("Package.swift"), encoding: .utf8)
-        let list = try #require(package.range(of: "let strategyNames = [").flatMap { start in
-            package[start.upperBound...].range(of: "]").map { package[start.upperBound..<$0.lowerBound] }
-        })
+        let list = try #require(
+            package.range(of: "let strategyNames = [").flatMap { start in
+                package[start.upperBound...].range(of: "]").map { package[start.upperBound..<$0.lowerBound] }
+            })
         let names = list.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
         #expect(BuiltInStrategies.registry.names == names)
     }

@@ -7,8 +7,8 @@ import SessionComparison
 import SessionFormat
 import SessionReplay
 import StrategyKit
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineFormats
 import ValueTree
@@ -41,13 +41,15 @@ struct ExtremeNumberTests {
 
     @Test("timelines and snapshots: rejected with a line, or restored to finite figures")
     func restore() throws {
-        let pipelines = try ["ExactMatch > Fallback(Mode: LastKnownPosition)", "NeighborAnchor > TemporalProximity > Fallback"]
+        let pipelines =
+            try ["ExactMatch > Fallback(Mode: LastKnownPosition)", "NeighborAnchor > TemporalProximity > Fallback"]
             .map { try PipelineBuilder().build(spec: $0) } + [try PipelineBuilder().build()]
         for number in Self.extremes {
             for (timelineText, snapshotText) in Self.restoreCases {
                 let timelineData = Data(timelineText.replacingOccurrences(of: "N", with: number).utf8)
                 let snapshotData = Data(snapshotText.replacingOccurrences(of: "N", with: number).utf8)
-                let timeline: Timeline, snapshot: PositionSnapshot
+                let timeline: Timeline
+                let snapshot: PositionSnapshot
                 do {
                     timeline = try TimelineFormat.read(timelineData)
                     snapshot = try SnapshotCoding.read(snapshotData)
@@ -59,16 +61,19 @@ struct ExtremeNumberTests {
                 for pipeline in pipelines {
                     let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index))
                     guard let restoration = outcome.restoration else { continue }
-                    #expect(restoration.contentOffset.isFinite && restoration.viewportY.isFinite && restoration.confidence.isFinite,
-                            "\(number) in \(timelineText) / \(snapshotText)")
+                    #expect(
+                        restoration.contentOffset.isFinite && restoration.viewportY.isFinite && restoration.confidence.isFinite,
+                        "\(number) in \(timelineText) / \(snapshotText)")
                     #expect(throws: Never.self) { try JSONWriter().write(SnapshotCoding.value(of: restoration)) }
                 }
             }
         }
     }
 
-    static let header = #"{"type":"session","version":1,"id":"x","device":"d","timeline":"home","viewport":{"width":390,"height":844},"startedAt":"2022-12-07T15:00:00Z"}"#
-    static let timeline = #"{"type":"timeline","at":"2022-12-07T15:00:00Z","reason":"initial","posts":[{"id":"a","createdAt":"2022-12-07T14:00:00Z","height":300},{"id":"b","createdAt":"2022-12-07T13:00:00Z","height":300}]}"#
+    static let header =
+        #"{"type":"session","version":1,"id":"x","device":"d","timeline":"home","viewport":{"width":390,"height":844},"startedAt":"2022-12-07T15:00:00Z"}"#
+    static let timeline =
+        #"{"type":"timeline","at":"2022-12-07T15:00:00Z","reason":"initial","posts":[{"id":"a","createdAt":"2022-12-07T14:00:00Z","height":300},{"id":"b","createdAt":"2022-12-07T13:00:00Z","height":300}]}"#
 
     /// Sessions with `N` in one numeric field.
     static let sessionCases: [[String]] = [
@@ -118,11 +123,16 @@ struct ExtremeNumberTests {
     @Test("random doubles of any magnitude in a scroll offset and a post height never trap")
     func randomDoubles() async throws {
         let pipeline = try PipelineBuilder().build()
-        await pinnedPropertyCheck(count: 300, input: zip(Gen.value(in: UInt64.min...UInt64.max), Gen.value(in: UInt64.min...UInt64.max))) { offsetBits, heightBits in
-            let offset = Double(bitPattern: offsetBits), height = Double(bitPattern: heightBits)
+        await pinnedPropertyCheck(count: 300, input: zip(Gen.value(in: UInt64.min...UInt64.max), Gen.value(in: UInt64.min...UInt64.max))) {
+            offsetBits, heightBits in
+            let offset = Double(bitPattern: offsetBits)
+            let height = Double(bitPattern: heightBits)
             guard offset.isFinite, height.isFinite else { return }
-            let lines = [Self.header, Self.timeline.replacingOccurrences(of: #""height":300}"#, with: #""height":\#(height)}"#),
-                         #"{"type":"scroll","at":"2022-12-07T15:00:01Z","offset":\#(offset)}"#] + Self.restoreLines
+            let lines =
+                [
+                    Self.header, Self.timeline.replacingOccurrences(of: #""height":300}"#, with: #""height":\#(height)}"#),
+                    #"{"type":"scroll","at":"2022-12-07T15:00:01Z","offset":\#(offset)}"#,
+                ] + Self.restoreLines
             let text = lines.joined(separator: "\n").replacingOccurrences(of: "N", with: "0") + "\n"
             guard var reader = try? SessionReader(data: Data(text.utf8), name: "r.jsonl") else { return }
             var replayer = SessionReplayer(header: reader.header, settings: ReplaySettings())

@@ -1,15 +1,15 @@
 import EngineConfiguration
 import Foundation
 import JSONText
-import PropertyBased
 import PositionTracking
+import PropertyBased
 import PropertyList
 import RestorationEngine
 import SessionFormat
 import SessionReplay
 import SessionSimulation
-import Testing
 import TestSupport
+import Testing
 import ValueTree
 
 /// Random damage to valid documents: no input may crash anything, and every rejected input
@@ -70,8 +70,12 @@ struct MutationPropertyTests {
     @Test("mutated plists never crash, and every rejection has a line")
     func plists() async throws {
         let plistSeeds = try Self.plistSeeds()
-        await pinnedPropertyCheck(count: 400, input: zip(Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
-                                  Gen.int(in: 1...40), Gen.uint8())) { seed, kind, position, length, byte in
+        await pinnedPropertyCheck(
+            count: 400,
+            input: zip(
+                Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
+                Gen.int(in: 1...40), Gen.uint8())
+        ) { seed, kind, position, length, byte in
             let mutation = Self.mutation(seed, kind, position, length, byte)
             let data = mutation.apply(to: plistSeeds[mutation.seed % plistSeeds.count])
             do {
@@ -92,8 +96,12 @@ struct MutationPropertyTests {
     @Test("mutated JSON never crashes, and every rejection has a line")
     func json() async throws {
         let jsonSeeds = try Self.jsonSeeds()
-        await pinnedPropertyCheck(count: 400, input: zip(Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
-                                  Gen.int(in: 1...40), Gen.uint8())) { seed, kind, position, length, byte in
+        await pinnedPropertyCheck(
+            count: 400,
+            input: zip(
+                Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
+                Gen.int(in: 1...40), Gen.uint8())
+        ) { seed, kind, position, length, byte in
             let mutation = Self.mutation(seed, kind, position, length, byte)
             let data = mutation.apply(to: jsonSeeds[mutation.seed % jsonSeeds.count])
             do {
@@ -121,8 +129,12 @@ struct MutationPropertyTests {
     func sessions() async throws {
         let pipeline = try PipelineBuilder().build()
         let sessionSeed = try Self.sessionSeed()
-        await pinnedPropertyCheck(count: 300, input: zip(Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
-                            Gen.int(in: 1...40), Gen.uint8())) { seed, kind, position, length, byte in
+        await pinnedPropertyCheck(
+            count: 300,
+            input: zip(
+                Gen.int(in: 0...1000), Gen.int(in: 0...5), Gen.double(in: 0...1),
+                Gen.int(in: 1...40), Gen.uint8())
+        ) { seed, kind, position, length, byte in
             let mutation = Self.mutation(seed, kind, position, length, byte)
             let data = mutation.apply(to: sessionSeed)
             do {

@@ -1,7 +1,7 @@
 import Foundation
 import SessionFormat
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 
 @Suite(.timeLimit(.minutes(10))) struct SessionRecorderTests {
@@ -9,18 +9,32 @@ import TimelineCore
     final class Sink: @unchecked Sendable {
         private let lock = NSLock()
         private var chunks: [Data] = []
-        func append(_ data: Data) { lock.lock(); chunks.append(data); lock.unlock() }
-        var all: Data { lock.lock(); defer { lock.unlock() }; return chunks.reduce(Data(), +) }
-        var count: Int { lock.lock(); defer { lock.unlock() }; return chunks.count }
+        func append(_ data: Data) {
+            lock.lock()
+            chunks.append(data)
+            lock.unlock()
+        }
+        var all: Data {
+            lock.lock()
+            defer { lock.unlock() }
+            return chunks.reduce(Data(), +)
+        }
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return chunks.count
+        }
     }
 
-    let header = SessionHeader(id: "r", device: "d", timeline: "home", viewport: .init(width: 390, height: 844),
-                               startedAt: Date(timeIntervalSince1970: 1_767_261_600))
+    let header = SessionHeader(
+        id: "r", device: "d", timeline: "home", viewport: .init(width: 390, height: 844),
+        startedAt: Date(timeIntervalSince1970: 1_767_261_600))
 
     @Test func flushesOnBackgroundAndWritesTheHeaderAtOnce() throws {
         let sink = Sink()
-        let recorder = try SessionRecorder(header: header, to: .handler { sink.append($0) },
-                                           clock: { Date(timeIntervalSince1970: 1_767_261_601) })
+        let recorder = try SessionRecorder(
+            header: header, to: .handler { sink.append($0) },
+            clock: { Date(timeIntervalSince1970: 1_767_261_601) })
         #expect(sink.count == 1)
         recorder.scroll(offset: 10)
         recorder.scroll(offset: 20)
@@ -40,8 +54,10 @@ import TimelineCore
                 group.addTask {
                     for step in 0..<250 {
                         // Deliberately out of order: the recorder keeps "at" non-decreasing.
-                        recorder.record(SessionEvent(at: Date(timeIntervalSince1970: 1_767_261_600 + Double((step * 7 + task) % 100)),
-                                                     .scroll(offset: Double(task * 1000 + step))))
+                        recorder.record(
+                            SessionEvent(
+                                at: Date(timeIntervalSince1970: 1_767_261_600 + Double((step * 7 + task) % 100)),
+                                .scroll(offset: Double(task * 1000 + step))))
                     }
                 }
             }
@@ -69,6 +85,9 @@ import TimelineCore
         data.removeLast(9)
         let session = try RecordedSession.read(data, name: "crash.jsonl")
         #expect(session.events.map(\.kind) == [.scroll(offset: 5), .lifecycle(.background)])
-        #expect(session.warnings.map(\.description) == ["crash.jsonl:4: warning: the last line is incomplete, as when a recording is cut off by a crash; it is skipped"])
+        #expect(
+            session.warnings.map(\.description) == [
+                "crash.jsonl:4: warning: the last line is incomplete, as when a recording is cut off by a crash; it is skipped"
+            ])
     }
 }

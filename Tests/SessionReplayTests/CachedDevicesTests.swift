@@ -5,8 +5,8 @@ import SessionComparison
 import SessionFormat
 import SessionReplay
 import SessionSimulation
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 
 /// Sessions where each device keeps its own cache (format version 3): the replay's caches and
@@ -23,13 +23,17 @@ struct CachedDevicesTests {
 
     @Test("replay: a laptop that fetched a head page yesterday reaches the phone's post across the gap, in two requests")
     func replay() {
-        let header = SessionHeader(id: "caches", device: "phone", timeline: "home", viewport: .init(width: 390, height: 800),
-                                   startedAt: Self.start, version: SessionHeader.cachesVersion)
+        let header = SessionHeader(
+            id: "caches", device: "phone", timeline: "home", viewport: .init(width: 390, height: 800),
+            startedAt: Self.start, version: SessionHeader.cachesVersion)
         var settings = ReplaySettings(configuration: .defaults)
         settings.mergePolicy = ComponentSpec(name: "CausalFurthest")
         var replayer = SessionReplayer(header: header, settings: settings)
         var time = Self.start.addingTimeInterval(86_400)
-        func at(_ seconds: Double) -> Date { time = time.addingTimeInterval(seconds); return time }
+        func at(_ seconds: Double) -> Date {
+            time = time.addingTimeInterval(seconds)
+            return time
+        }
         _ = replayer.apply(SessionEvent(at: at(0), .lifecycle(.launch)))
         _ = replayer.apply(SessionEvent(at: at(0), .timeline(reason: .initial, posts: (1...600).reversed().map(Self.post))))
         _ = replayer.apply(SessionEvent(at: at(1), .fetch(limit: 40), device: "laptop"))
@@ -47,17 +51,20 @@ struct CachedDevicesTests {
         #expect(point?.index.index(of: "800") == 40)
         #expect(point?.serverIndex?.count == 1000)
         let cache = replayer.caches["laptop"]
-        #expect(cache.map { TimelineGap.gaps(in: $0.posts, below: $0.gapsBelow) }
+        #expect(
+            cache.map { TimelineGap.gaps(in: $0.posts, below: $0.gapsBelow) }
                 == [TimelineGap(above: "961", below: "800"), TimelineGap(above: "760", below: "600")])
     }
 
     @Test("the bundled sessions are what the documented command writes")
     func bundled() throws {
-        let simulator = SessionSimulator(corpus: SimulationTests.corpus,
-                                         options: SimulationOptions(sessions: 12, seed: 2026, feed: .chronological, devices: true, caches: true))
+        let simulator = SessionSimulator(
+            corpus: SimulationTests.corpus,
+            options: SimulationOptions(sessions: 12, seed: 2026, feed: .chronological, devices: true, caches: true))
         for number in 1...12 {
-            let bundled = try String(contentsOf: Fixtures.repositoryURL("sessions/devices-caches/session-\(String(format: "%04d", number)).jsonl"),
-                                     encoding: .utf8)
+            let bundled = try String(
+                contentsOf: Fixtures.repositoryURL("sessions/devices-caches/session-\(String(format: "%04d", number)).jsonl"),
+                encoding: .utf8)
             #expect(SessionWriter.text(of: simulator.session(number: number)) == bundled, "session \(number)")
         }
     }
@@ -76,8 +83,9 @@ struct CachedDevicesTests {
     /// Writes `count` simulated sessions with caches on `api` into a temporary folder.
     static func simulated(_ count: Int, seed: UInt64, api: SessionHeader.API) throws -> (URL, [String]) {
         let directory = try Fixtures.temporaryDirectory()
-        let simulator = SessionSimulator(corpus: SimulationTests.corpus,
-                                         options: SimulationOptions(sessions: count, seed: seed, feed: .chronological, devices: true, caches: true, api: api))
+        let simulator = SessionSimulator(
+            corpus: SimulationTests.corpus,
+            options: SimulationOptions(sessions: count, seed: seed, feed: .chronological, devices: true, caches: true, api: api))
         var files: [String] = []
         for number in 1...count {
             let url = directory.appendingPathComponent("session-\(number).jsonl")
@@ -87,8 +95,9 @@ struct CachedDevicesTests {
         return (directory, files)
     }
 
-    @Test("after a switch to a device that lacks the post, the configured pipeline lands on it; peers do worse",
-          arguments: ["bundled", "bluesky", "independent"])
+    @Test(
+        "after a switch to a device that lacks the post, the configured pipeline lands on it; peers do worse",
+        arguments: ["bundled", "bluesky", "independent"])
     func qualityBars(_ set: String) async throws {
         var files: [String]
         var cleanup: URL?

@@ -9,10 +9,10 @@ import SessionReplay
 import SessionSimulation
 import StrategyKit
 import SyncModel
-import Testing
-import ValueTree
 import TestSupport
+import Testing
 import TimelineCore
+import ValueTree
 
 @Suite(.timeLimit(.minutes(10))) struct HistogramTests {
     @Test func percentilesAreExactBelow128AndWithinPointEightPercentAbove() {
@@ -31,7 +31,9 @@ import TimelineCore
     }
 
     @Test func mergingEqualsRecordingEverythingInOne() {
-        var whole = Histogram(), left = Histogram(), right = Histogram()
+        var whole = Histogram()
+        var left = Histogram()
+        var right = Histogram()
         for value in 0..<5000 {
             let sample = UInt64((value * 7919) % 100_003)
             whole.record(sample)
@@ -96,13 +98,15 @@ import TimelineCore
         let read = try ComparisonReportCoding.report(from: try JSONReader().read(text))
         #expect(read == report)
         let totals = try JSONReader().read(text)["pipelines"]?.arrayValue?.first?["totals"]
-        #expect(totals?.dictionaryValue?.keys.elements == [
-            "restorePoints", "unscored", "exact", "within1", "noAnswers", "meanAbsIndexError", "skipped", "reread", "pixelErrorCount",
-            "pixelErrorMedian", "pixelErrorP90", "brier", "latencyP50Microseconds", "latencyP99Microseconds",
-            "switchPoints", "switchExact", "syncedPoints", "backJumps", "convergedWrites", "convergenceP50Seconds", "convergenceP90Seconds",
-            "unconvergedWrites", "reachPoints", "reachReached", "reachExact", "reachWithin1", "reachRequestsMedian", "reachRequestsMean", "reachKilobytesMean",
-            "checks", "checkRequests",
-        ])
+        #expect(
+            totals?.dictionaryValue?.keys.elements == [
+                "restorePoints", "unscored", "exact", "within1", "noAnswers", "meanAbsIndexError", "skipped", "reread", "pixelErrorCount",
+                "pixelErrorMedian", "pixelErrorP90", "brier", "latencyP50Microseconds", "latencyP99Microseconds",
+                "switchPoints", "switchExact", "syncedPoints", "backJumps", "convergedWrites", "convergenceP50Seconds", "convergenceP90Seconds",
+                "unconvergedWrites", "reachPoints", "reachReached", "reachExact", "reachWithin1", "reachRequestsMedian", "reachRequestsMean",
+                "reachKilobytesMean",
+                "checks", "checkRequests",
+            ])
         #expect(throws: ComparisonReportError.self) { try ComparisonReportCoding.report(from: try JSONReader().read("{\"format\":\"x\"}")) }
     }
 
@@ -161,7 +165,9 @@ import TimelineCore
         func strip(_ value: Value) -> Value {
             switch value.content {
             case .dictionary(var members):
-                for key in ["switchPoints", "switchExact", "syncedPoints", "backJumps", "convergence", "unconverged"] { members.removeValue(forKey: key) }
+                for key in ["switchPoints", "switchExact", "syncedPoints", "backJumps", "convergence", "unconverged"] {
+                    members.removeValue(forKey: key)
+                }
                 for index in members.values.indices { members.values[index].value = strip(members.values[index].value) }
                 return Value(.dictionary(members))
             case .array(let items):
@@ -175,7 +181,10 @@ import TimelineCore
         #expect(read.pipelines[0].all.exact == all.exact)
         // Single-device sessions show no sync columns.
         #expect(!ReportCSV.render(try await run(jobs: 1)).contains("switchPoints"))
-        #expect(ReportCSV.render(report).hasPrefix("pipeline,spec,tag,restorePoints,exact,within1,noAnswers,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,switchPoints,switchExact,syncedPoints,backJumps,convergedWrites,convergenceP50Seconds,convergenceP90Seconds,unconvergedWrites,unscored\r\n"))
+        #expect(
+            ReportCSV.render(report).hasPrefix(
+                "pipeline,spec,tag,restorePoints,exact,within1,noAnswers,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,switchPoints,switchExact,syncedPoints,backJumps,convergedWrites,convergenceP50Seconds,convergenceP90Seconds,unconvergedWrites,unscored\r\n"
+            ))
     }
 
     /// The quality bars of the bundled sessions, held as regression tests.
@@ -194,13 +203,19 @@ import TimelineCore
     @Test func rendersCSVAndSelfContainedHTML() async throws {
         let report = try await run(jobs: 2)
         let csv = ReportCSV.render(report).components(separatedBy: "\r\n")
-        #expect(csv[0] == "pipeline,spec,tag,restorePoints,exact,within1,noAnswers,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,unscored")
+        #expect(
+            csv[0]
+                == "pipeline,spec,tag,restorePoints,exact,within1,noAnswers,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,unscored"
+        )
         #expect(csv[1].hasPrefix("configured,ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor"))
         #expect(csv.count == 1 + report.pipelines.count * (1 + report.tags.count) + 1)
         let html = ReportHTML.render(report)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.components(separatedBy: "<svg ").count == 4)
-        #expect(!html.contains("http://") || html.components(separatedBy: "http://").count - 1 == html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1)
+        #expect(
+            !html.contains("http://")
+                || html.components(separatedBy: "http://").count - 1 == html.components(separatedBy: "xmlns=\"http://www.w3.org/2000/svg\"").count - 1
+        )
         #expect(!html.contains("<script"))
     }
 }

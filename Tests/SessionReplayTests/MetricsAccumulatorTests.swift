@@ -7,13 +7,15 @@ import Testing
 @Suite("Metrics by hand", .timeLimit(.minutes(10)))
 struct MetricsAccumulatorTests {
     static func evaluation(_ score: RestoreScore?, latency: UInt64) -> RestoreEvaluation {
-        RestoreEvaluation(restoration: nil, pipelineRestoration: nil, trace: [], restoresSilently: true, latencyNanoseconds: latency,
-                          score: score, unscoredReason: score == nil ? "the expected post is not in the timeline" : nil)
+        RestoreEvaluation(
+            restoration: nil, pipelineRestoration: nil, trace: [], restoresSilently: true, latencyNanoseconds: latency,
+            score: score, unscoredReason: score == nil ? "the expected post is not in the timeline" : nil)
     }
 
     static func score(expected: Int, restored: Int, pixels: Double?, confidence: Double) -> RestoreScore {
-        RestoreScore(expectedIndex: expected, restoredIndex: restored, exact: expected == restored, within1: abs(expected - restored) <= 1,
-                     indexError: restored - expected, pixelError: pixels, confidence: confidence)
+        RestoreScore(
+            expectedIndex: expected, restoredIndex: restored, exact: expected == restored, within1: abs(expected - restored) <= 1,
+            indexError: restored - expected, pixelError: pixels, confidence: confidence)
     }
 
     /// Five restore points:
@@ -37,16 +39,16 @@ struct MetricsAccumulatorTests {
         let summary = accumulator.summary
         #expect(summary.restorePoints == 4)
         #expect(summary.unscored == 1)
-        #expect(summary.exact == 0.5)             // points 1 and 4 of 4
-        #expect(summary.within1 == 0.75)          // 1, 2 and 4: point 3 is 3 posts off
-        #expect(summary.meanAbsIndexError == 1)   // (0 + 1 + 3 + 0) / 4
-        #expect(summary.skipped == 1)             // point 2 lands one below
-        #expect(summary.reread == 3)              // point 3 lands three above
-        #expect(summary.pixelErrorCount == 3)     // point 4 has no viewportY
+        #expect(summary.exact == 0.5)  // points 1 and 4 of 4
+        #expect(summary.within1 == 0.75)  // 1, 2 and 4: point 3 is 3 posts off
+        #expect(summary.meanAbsIndexError == 1)  // (0 + 1 + 3 + 0) / 4
+        #expect(summary.skipped == 1)  // point 2 lands one below
+        #expect(summary.reread == 3)  // point 3 lands three above
+        #expect(summary.pixelErrorCount == 3)  // point 4 has no viewportY
         #expect(summary.pixelErrorMedian == 4.5)  // of 0, 4.5, 12: the 2nd of 3
-        #expect(summary.pixelErrorP90 == 12)      // rank ⌈0.9 × 3⌉ = 3
-        #expect(abs(summary.brier! - 0.1025) < 1e-9)   // (0 + 0.36 + 0.04 + 0.01) / 4
-        #expect(summary.latencyP50 == 0.03)       // of 10…50 ns, every point timed: the 3rd of 5
+        #expect(summary.pixelErrorP90 == 12)  // rank ⌈0.9 × 3⌉ = 3
+        #expect(abs(summary.brier! - 0.1025) < 1e-9)  // (0 + 0.36 + 0.04 + 0.01) / 4
+        #expect(summary.latencyP50 == 0.03)  // of 10…50 ns, every point timed: the 3rd of 5
         #expect(summary.latencyP99 == 0.05)
     }
 
@@ -54,7 +56,9 @@ struct MetricsAccumulatorTests {
     func emptyAndMerged() {
         let empty = MetricsAccumulator().summary
         #expect(empty.exact == nil && empty.within1 == nil && empty.brier == nil && empty.pixelErrorMedian == nil)
-        var whole = MetricsAccumulator(), first = MetricsAccumulator(), second = MetricsAccumulator()
+        var whole = MetricsAccumulator()
+        var first = MetricsAccumulator()
+        var second = MetricsAccumulator()
         for (position, evaluation) in Self.evaluations.enumerated() {
             whole.add(evaluation)
             if position < 2 { first.add(evaluation) } else { second.add(evaluation) }
@@ -66,7 +70,7 @@ struct MetricsAccumulatorTests {
     @Test("pixel errors above 16 pt fall in log-linear buckets within 0.8 %: 40 pt reads as 40.25 pt")
     func histogramBuckets() {
         var histogram = Histogram()
-        histogram.record(320)            // 40 pt in eighths: bucket of [320, 324), shown as 322
+        histogram.record(320)  // 40 pt in eighths: bucket of [320, 324), shown as 322
         #expect(histogram.quantile(0.5) == 322)
         var exact = Histogram()
         exact.record(127)

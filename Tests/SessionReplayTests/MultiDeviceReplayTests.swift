@@ -13,8 +13,9 @@ import TimelineCore
 @Suite("Multi-device replay", .timeLimit(.minutes(10)))
 struct MultiDeviceReplayTests {
     static let start = Script.start
-    static let header = SessionHeader(id: "two", device: "phone", timeline: "home", viewport: .init(width: 200, height: 300), startedAt: start,
-                                      version: SessionHeader.multiDeviceVersion)
+    static let header = SessionHeader(
+        id: "two", device: "phone", timeline: "home", viewport: .init(width: 200, height: 300), startedAt: start,
+        version: SessionHeader.multiDeviceVersion)
 
     /// Replay settings with the merge policy `policy`, in spec notation (nil: sync off).
     static func settings(policy: String?) -> ReplaySettings {
@@ -37,9 +38,11 @@ struct MultiDeviceReplayTests {
             SessionEvent(at: start.addingTimeInterval(10), .lifecycle(.background)),
         ]
         if let staleLaptopOffset {
-            events += [SessionEvent(at: start.addingTimeInterval(20), .lifecycle(.launch), device: "laptop"),
-                       SessionEvent(at: start.addingTimeInterval(21), .scroll(offset: staleLaptopOffset), device: "laptop"),
-                       SessionEvent(at: start.addingTimeInterval(30), .lifecycle(.background), device: "laptop")]
+            events += [
+                SessionEvent(at: start.addingTimeInterval(20), .lifecycle(.launch), device: "laptop"),
+                SessionEvent(at: start.addingTimeInterval(21), .scroll(offset: staleLaptopOffset), device: "laptop"),
+                SessionEvent(at: start.addingTimeInterval(30), .lifecycle(.background), device: "laptop"),
+            ]
         }
         if sync { events.append(SessionEvent(at: start.addingTimeInterval(60), .sync(from: "phone", to: "laptop"))) }
         events.append(SessionEvent(at: start.addingTimeInterval(61), .restore(tag: "device-switch", expected: .init(postId: "p6")), device: "laptop"))
@@ -66,7 +69,9 @@ struct MultiDeviceReplayTests {
         #expect(Self.restorePoint(Self.events(sync: true), policy: nil)?.inputSource == RestorePoint.InputSource.none)
     }
 
-    @Test("a laptop glanced at an older position before hearing from the phone: CausalFurthest and FurthestRead take it to the phone's, LastWriterWins leaves it there")
+    @Test(
+        "a laptop glanced at an older position before hearing from the phone: CausalFurthest and FurthestRead take it to the phone's, LastWriterWins leaves it there"
+    )
     func policies() throws {
         // The phone reads for 45 s, from p6 up to p1; the laptop, stale, opens at p6 and saves
         // it a second later, before it hears from the phone.
@@ -108,14 +113,16 @@ struct MultiDeviceReplayTests {
         while let event = reader.next() { read.append(event) }
         #expect(read == events)
         #expect(reader.takeWarnings().isEmpty)
-        let bad = SessionWriter.line(for: Self.header) + #"{"type":"sync","at":"2026-01-01T10:00:00Z","from":"phone"}"# + "\n"
+        let bad =
+            SessionWriter.line(for: Self.header) + #"{"type":"sync","at":"2026-01-01T10:00:00Z","from":"phone"}"# + "\n"
             + #"{"type":"scroll","at":"2026-01-01T10:00:01Z","offset":1,"device":""}"# + "\n"
         var badReader = try SessionReader(data: Data(bad.utf8), name: "bad.jsonl")
         while badReader.next() != nil {}
-        #expect(badReader.takeWarnings().map(\.description) == [
-            #"bad.jsonl:2: warning: a sync event needs "to"; the line is skipped"#,
-            #"bad.jsonl:3:66: warning: "device" must not be empty; the line is skipped"#,
-        ])
+        #expect(
+            badReader.takeWarnings().map(\.description) == [
+                #"bad.jsonl:2: warning: a sync event needs "to"; the line is skipped"#,
+                #"bad.jsonl:3:66: warning: "device" must not be empty; the line is skipped"#,
+            ])
     }
 
     static func replay(_ events: [SessionEvent], policy: String?, header: SessionHeader = header) -> (SessionReplayer, [RestorePoint]) {
@@ -155,7 +162,8 @@ struct MultiDeviceReplayTests {
         #expect(wrong.first?.inputSource == .savedSnapshot)
         #expect(wrong.first?.input?.postId == "p6")
         // The laptop's write carries its own clock, for display too.
-        let laptopWrite = try #require(replayer.replicas["phone"]?.state.heads(of: RegisterKey(account: "default", timeline: "home")).first { $0.device == "laptop" })
+        let laptopWrite = try #require(
+            replayer.replicas["phone"]?.state.heads(of: RegisterKey(account: "default", timeline: "home")).first { $0.device == "laptop" })
         #expect(laptopWrite.savedAt == Self.start.addingTimeInterval(2 + 3600))
         // The phone read on past the laptop's place (p7 is older, further down): the furthest of
         // the two concurrent writes wins, whatever the clocks.
@@ -220,7 +228,8 @@ struct MultiDeviceReplayTests {
             SessionEvent(at: Self.start.addingTimeInterval(100), .lifecycle(.background)),
             SessionEvent(at: Self.start.addingTimeInterval(110), .sync(from: "phone", to: "laptop")),
             SessionEvent(at: Self.start.addingTimeInterval(120), .lifecycle(.launch), device: "laptop"),
-            SessionEvent(at: Self.start.addingTimeInterval(121), .restore(tag: "scroll-back-by-hand", expected: .init(postId: "p3")), device: "laptop"),
+            SessionEvent(
+                at: Self.start.addingTimeInterval(121), .restore(tag: "scroll-back-by-hand", expected: .init(postId: "p3")), device: "laptop"),
         ]
         let (_, causal) = Self.replay(events, policy: "CausalFurthest")
         #expect(causal.first?.input?.postId == "p3")
@@ -302,8 +311,10 @@ struct MultiDeviceReplayTests {
     func formatVersionTwoFields() throws {
         var header = Self.header
         header.clockSkew = ["laptop": 3600, "tablet": -86400.5]
-        let events = [SessionEvent(at: Self.start, .scroll(offset: 10, explicit: true), device: "laptop"),
-                      SessionEvent(at: Self.start, .scroll(offset: 20))]
+        let events = [
+            SessionEvent(at: Self.start, .scroll(offset: 10, explicit: true), device: "laptop"),
+            SessionEvent(at: Self.start, .scroll(offset: 20)),
+        ]
         let text = SessionWriter.line(for: header) + events.map(SessionWriter.line(for:)).joined()
         #expect(text.contains(#""clockSkew":{"laptop":3600,"tablet":-86400.5}"#))
         #expect(text.contains(#""offset":10,"explicit":true}"#))
@@ -320,9 +331,18 @@ struct MultiDeviceReplayTests {
     func badVersionTwoFields() throws {
         let line = SessionWriter.line(for: Self.header).dropLast(3)
         for (field, message) in [
-            (#""clockSkew":[3600]"#, #"skew.jsonl:1:185: error: "clockSkew" must be an object of seconds by device {"laptop":3600}, found array; the session cannot be read"#),
-            (#""clockSkew":{"laptop":"fast"}"#, #"skew.jsonl:1:195: error: "clockSkew.laptop" must be a number, found string; the session cannot be read"#),
-            (#""clockSkew":{"laptop":1e9}"#, #"skew.jsonl:1: error: "clockSkew.laptop" must be within ±31536000 seconds (a year), found 1000000000; the session cannot be read"#),
+            (
+                #""clockSkew":[3600]"#,
+                #"skew.jsonl:1:185: error: "clockSkew" must be an object of seconds by device {"laptop":3600}, found array; the session cannot be read"#
+            ),
+            (
+                #""clockSkew":{"laptop":"fast"}"#,
+                #"skew.jsonl:1:195: error: "clockSkew.laptop" must be a number, found string; the session cannot be read"#
+            ),
+            (
+                #""clockSkew":{"laptop":1e9}"#,
+                #"skew.jsonl:1: error: "clockSkew.laptop" must be within ±31536000 seconds (a year), found 1000000000; the session cannot be read"#
+            ),
         ] {
             let text = line + "\"," + field + "}\n"
             #expect(throws: SessionIssue.self) { try SessionReader(data: Data(text.utf8), name: "skew.jsonl") }
@@ -335,6 +355,9 @@ struct MultiDeviceReplayTests {
         let scroll = SessionWriter.line(for: Self.header) + #"{"type":"scroll","at":"2026-01-01T10:00:01Z","offset":1,"explicit":1}"# + "\n"
         var reader = try SessionReader(data: Data(scroll.utf8), name: "bad.jsonl")
         while reader.next() != nil {}
-        #expect(reader.takeWarnings().map(\.description) == [#"bad.jsonl:2:68: warning: "explicit" must be true or false, found number; the line is skipped"#])
+        #expect(
+            reader.takeWarnings().map(\.description) == [
+                #"bad.jsonl:2:68: warning: "explicit" must be true or false, found number; the line is skipped"#
+            ])
     }
 }

@@ -11,7 +11,9 @@ import TimelineCore
 /// for 30 s in the background).
 struct Script {
     static let start = Date(timeIntervalSince1970: 1_767_261_600)
-    static let posts = (0..<10).map { Post(id: "p\($0)", createdAt: start.addingTimeInterval(Double(-60 * $0)), text: "post number \($0)", height: 100) }
+    static let posts = (0..<10).map {
+        Post(id: "p\($0)", createdAt: start.addingTimeInterval(Double(-60 * $0)), text: "post number \($0)", height: 100)
+    }
     static let header = SessionHeader(id: "hand", device: "d", timeline: "home", viewport: .init(width: 200, height: 300), startedAt: start)
 
     var replayer = SessionReplayer(header: Script.header, settings: ReplaySettings())
@@ -60,7 +62,9 @@ struct Script {
         // Background makes the trailing save due at 43 s (p4), then saves the anchor at the last
         // offset against the current timeline, which has changed since: two posts on top move p4
         // down to 600–700, so the anchor at 400 is p2.
-        script.at(43, .insert(index: 0, posts: [Post(id: "n1", createdAt: Script.start, height: 100), Post(id: "n2", createdAt: Script.start, height: 100)]))
+        script.at(
+            43,
+            .insert(index: 0, posts: [Post(id: "n1", createdAt: Script.start, height: 100), Post(id: "n2", createdAt: Script.start, height: 100)]))
         script.at(44, .lifecycle(.background))
         #expect(script.replayer.tracker.history.map(\.postId) == ["p2", "p4", "p0", "p6"])
         // Back within 30 s without a terminate: a soft close, and the live anchor (still p4 from
@@ -121,18 +125,25 @@ struct Script {
 
 @Suite(.timeLimit(.minutes(10))) struct RestoreEvaluationTests {
     func point(expecting id: String, viewportY: Double?, input: PositionSnapshot?) -> RestorePoint {
-        RestorePoint(line: 1, at: Script.start, tag: "t", expected: .init(postId: id, viewportY: viewportY), input: input,
-                     inputSource: input == nil ? .none : .liveAnchor, close: .soft,
-                     index: TimelineIndex(Timeline(posts: Script.posts, viewportHeight: 300)))
+        RestorePoint(
+            line: 1, at: Script.start, tag: "t", expected: .init(postId: id, viewportY: viewportY), input: input,
+            inputSource: input == nil ? .none : .liveAnchor, close: .soft,
+            index: TimelineIndex(Timeline(posts: Script.posts, viewportHeight: 300)))
     }
 
     @Test func scoresAnExactRestoreToThePixel() throws {
         let pipeline = try PipelineBuilder().build(spec: "ExactMatch > Fallback")
         let input = PositionSnapshot(postId: "p4", viewportY: -30, contentOffset: 430)
-        let score = try #require(RestoreEvaluation.evaluate(point(expecting: "p4", viewportY: -30, input: input), pipeline: pipeline,
-                                                           policy: ResumePolicy()).score)
-        #expect(score == RestoreScore(expectedIndex: 4, restoredIndex: 4, exact: true, within1: true, indexError: 0, pixelError: 0,
-                                      confidence: 1))
+        let score = try #require(
+            RestoreEvaluation.evaluate(
+                point(expecting: "p4", viewportY: -30, input: input), pipeline: pipeline,
+                policy: ResumePolicy()
+            ).score)
+        #expect(
+            score
+                == RestoreScore(
+                    expectedIndex: 4, restoredIndex: 4, exact: true, within1: true, indexError: 0, pixelError: 0,
+                    confidence: 1))
     }
 
     @Test func signsTheIndexErrorAndMeasuresPixelsUnclamped() throws {
@@ -140,25 +151,33 @@ struct Script {
         // six posts. Expected offset = y(p6) − 50 = 550.
         let pipeline = try PipelineBuilder().build(spec: "ExactMatch > Fallback(Mode: TopOfTimeline)")
         let input = PositionSnapshot(postId: "gone", viewportY: 50, contentOffset: 550)
-        var score = try #require(RestoreEvaluation.evaluate(point(expecting: "p6", viewportY: 50, input: input), pipeline: pipeline,
-                                                           policy: ResumePolicy()).score)
+        var score = try #require(
+            RestoreEvaluation.evaluate(
+                point(expecting: "p6", viewportY: 50, input: input), pipeline: pipeline,
+                policy: ResumePolicy()
+            ).score)
         #expect(score.indexError == -6)
         #expect(score.within1 == false)
         #expect(score.pixelError == 550)
         #expect(score.confidence == 0.1)
         // Landing below: LastKnownPosition at 850 is p8 while the truth is p6: two posts skipped.
         let below = try PipelineBuilder().build(spec: "ExactMatch > Fallback(Mode: LastKnownPosition)")
-        score = try #require(RestoreEvaluation.evaluate(point(expecting: "p6", viewportY: nil,
-                                                              input: PositionSnapshot(postId: "gone", contentOffset: 850)),
-                                                        pipeline: below, policy: ResumePolicy()).score)
+        score = try #require(
+            RestoreEvaluation.evaluate(
+                point(
+                    expecting: "p6", viewportY: nil,
+                    input: PositionSnapshot(postId: "gone", contentOffset: 850)),
+                pipeline: below, policy: ResumePolicy()
+            ).score)
         #expect(score.indexError == 1)
         #expect(score.pixelError == nil)
     }
 
     @Test func aMissingExpectedPostIsNotScored() throws {
         let pipeline = try PipelineBuilder().build(spec: "ExactMatch > Fallback")
-        let evaluation = RestoreEvaluation.evaluate(point(expecting: "nowhere", viewportY: nil, input: PositionSnapshot(postId: "p1")),
-                                                    pipeline: pipeline, policy: ResumePolicy())
+        let evaluation = RestoreEvaluation.evaluate(
+            point(expecting: "nowhere", viewportY: nil, input: PositionSnapshot(postId: "p1")),
+            pipeline: pipeline, policy: ResumePolicy())
         #expect(evaluation.score == nil)
         #expect(evaluation.unscoredReason == "the expected post nowhere is not in the timeline at the restore point; not scored")
     }

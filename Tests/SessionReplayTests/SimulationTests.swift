@@ -6,8 +6,8 @@ import PositionTracking
 import SessionFormat
 import SessionReplay
 import SessionSimulation
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineFormats
 
@@ -86,7 +86,8 @@ import TimelineFormats
         #expect(simulateOnDevices(seed: 4, sessions: 2) == simulateOnDevices(seed: 4, sessions: 2))
         let schema = try JSONSchema(json: try Data(contentsOf: Fixtures.repositoryURL("schemas/recorded-session.schema.json")))
         var tags: Set<String> = []
-        var skewed = 0, explicitScrolls = 0
+        var skewed = 0
+        var explicitScrolls = 0
         for text in simulateOnDevices(seed: 9, sessions: 12, feed: .mixed) {
             for line in text.split(separator: "\n") {
                 let result = schema.validate(try JSONReader().read(String(line)))
@@ -112,23 +113,32 @@ import TimelineFormats
             #expect(reader.takeWarnings().isEmpty)
             #expect(replayer.devices == ["phone", "laptop"] || replayer.devices == ["phone", "laptop", "tablet"])
         }
-        #expect(tags == ["device-switch", "two-devices", "offline-day", "clock-fast", "stale-device", "scroll-back", "scroll-back-by-hand",
-                         "deleted-at-switch", "three-devices"])
+        #expect(
+            tags == [
+                "device-switch", "two-devices", "offline-day", "clock-fast", "stale-device", "scroll-back", "scroll-back-by-hand",
+                "deleted-at-switch", "three-devices",
+            ])
         #expect(skewed > 0)
         #expect(explicitScrolls > 0)
     }
 
     @Test func theBundledDeviceSessionsAreWhatTheDocumentedCommandWrites() throws {
-        let simulator = SessionSimulator(corpus: Self.corpus, options: SimulationOptions(sessions: 20, seed: 2026, feed: .chronological, devices: true))
+        let simulator = SessionSimulator(
+            corpus: Self.corpus, options: SimulationOptions(sessions: 20, seed: 2026, feed: .chronological, devices: true))
         for number in 1...20 {
-            let bundled = try String(contentsOf: Fixtures.repositoryURL("sessions/devices/session-\(String(format: "%04d", number)).jsonl"), encoding: .utf8)
+            let bundled = try String(
+                contentsOf: Fixtures.repositoryURL("sessions/devices/session-\(String(format: "%04d", number)).jsonl"), encoding: .utf8)
             #expect(SessionWriter.text(of: simulator.session(number: number)) == bundled)
         }
-        let catchingUp = SessionSimulator(corpus: Self.corpus, options: SimulationOptions(sessions: 12, seed: 2027, feed: .chronological, devices: true,
-                                                                                          reading: .up))
+        let catchingUp = SessionSimulator(
+            corpus: Self.corpus,
+            options: SimulationOptions(
+                sessions: 12, seed: 2027, feed: .chronological, devices: true,
+                reading: .up))
         for number in 1...12 {
-            let bundled = try String(contentsOf: Fixtures.repositoryURL("sessions/devices-catching-up/session-\(String(format: "%04d", number)).jsonl"),
-                                     encoding: .utf8)
+            let bundled = try String(
+                contentsOf: Fixtures.repositoryURL("sessions/devices-catching-up/session-\(String(format: "%04d", number)).jsonl"),
+                encoding: .utf8)
             #expect(SessionWriter.text(of: catchingUp.session(number: number)) == bundled)
         }
     }

@@ -51,8 +51,9 @@ if arguments.count == 4, arguments[2] == "timelines", var version = Int(argument
         report("save \(version)")
         _ = try store.trimTimeline(scope: scope, policy: LRUPolicy(maxEntries: 200), now: now)
         report("trim \(version)")
-        _ = try store.performMaintenance(timelinePolicy: LRUPolicy(maxEntries: 150), historyPolicy: LRUPolicy(maxEntries: 10),
-                                         readPostsPolicy: LRUPolicy(maxEntries: 10), now: now)
+        _ = try store.performMaintenance(
+            timelinePolicy: LRUPolicy(maxEntries: 150), historyPolicy: LRUPolicy(maxEntries: 10),
+            readPostsPolicy: LRUPolicy(maxEntries: 10), now: now)
         report("maintain \(version)")
         version += 1
     }

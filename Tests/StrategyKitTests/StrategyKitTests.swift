@@ -20,12 +20,16 @@ struct KeepAll: CachePolicy {
 struct StrategyKitTests {
     @Test("transient failures are the ones a later attempt may avoid: timeouts, lost connections, cut bodies, 408, 429, 5xx")
     func transientFailures() {
-        let transient: [FetchFailure] = [.timeout, .connection("refused"), .truncated, .http(status: 408, retryAfter: nil),
-                                         .http(status: 429, retryAfter: 2), .http(status: 500, retryAfter: nil),
-                                         .http(status: 503, retryAfter: nil), .http(status: 599, retryAfter: nil)]
-        let final: [FetchFailure] = [.http(status: 400, retryAfter: nil), .http(status: 401, retryAfter: nil),
-                                     .http(status: 404, retryAfter: nil), .http(status: 407, retryAfter: nil),
-                                     .http(status: 409, retryAfter: nil), .http(status: 600, retryAfter: nil), .invalidContent("text/html")]
+        let transient: [FetchFailure] = [
+            .timeout, .connection("refused"), .truncated, .http(status: 408, retryAfter: nil),
+            .http(status: 429, retryAfter: 2), .http(status: 500, retryAfter: nil),
+            .http(status: 503, retryAfter: nil), .http(status: 599, retryAfter: nil),
+        ]
+        let final: [FetchFailure] = [
+            .http(status: 400, retryAfter: nil), .http(status: 401, retryAfter: nil),
+            .http(status: 404, retryAfter: nil), .http(status: 407, retryAfter: nil),
+            .http(status: 409, retryAfter: nil), .http(status: 600, retryAfter: nil), .invalidContent("text/html"),
+        ]
         for failure in transient { #expect(failure.isTransient, "\(failure)") }
         for failure in final { #expect(!failure.isTransient, "\(failure)") }
         #expect(FetchFailure.http(status: 429, retryAfter: nil).isRateLimit)
@@ -66,8 +70,10 @@ struct StrategyKitTests {
 
     @Test("a composition built without stages is refused by name")
     func compositionsNeedStages() {
-        for (type, name) in [(FirstMatchStrategy.type, "FirstMatch"), (BestConfidenceStrategy.type, "BestConfidence"),
-                             (WeightedVoteStrategy.type, "WeightedVote")] {
+        for (type, name) in [
+            (FirstMatchStrategy.type, "FirstMatch"), (BestConfidenceStrategy.type, "BestConfidence"),
+            (WeightedVoteStrategy.type, "WeightedVote"),
+        ] {
             #expect(throws: StrategyError("\(name) needs at least one stage")) { try type.make(StrategyOptions()) }
         }
     }
@@ -75,9 +81,13 @@ struct StrategyKitTests {
     @Test("a composition step records the stage's verdict at its depth, then its own stages' one level deeper")
     func compositionStep() {
         let inner = FirstMatchStrategy(stages: [FixedStage(name: "Inner", index: 2, confidence: 0.9)])
-        let request = RestorationRequest(snapshot: nil, index: TimelineIndex(Timeline(posts: (0..<5).map {
-            Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: Double($0)))
-        })))
+        let request = RestorationRequest(
+            snapshot: nil,
+            index: TimelineIndex(
+                Timeline(
+                    posts: (0..<5).map {
+                        Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: Double($0)))
+                    })))
         var trace = [StageVerdict(stage: "Before", candidate: nil, verdict: "no candidate")]
         let (candidate, position) = CompositionStep.run(inner, request, trace: &trace, depth: 1) { $0 == nil ? "none" : "provisional" }
         #expect(candidate?.index == 2)

@@ -4,8 +4,8 @@ import PropertyBased
 import RestorationEngine
 import StrategyKit
 import StrategyPlugins
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 
 /// The plugin loader and the C ABI, through the library: the example plugin, built from
@@ -15,15 +15,16 @@ import TimelineCore
 struct PluginLoaderTests {
     static func registry() async throws -> StrategyRegistry {
         let folder = try await ExampleBuilds.build("SameAuthorPlugin")
-        return try PluginLoader.load([folder.appendingPathComponent(ExampleBuilds.sharedLibrary("SameAuthorPlugin")).path],
-                                     into: BuiltInStrategies.registry)
+        return try PluginLoader.load(
+            [folder.appendingPathComponent(ExampleBuilds.sharedLibrary("SameAuthorPlugin")).path],
+            into: BuiltInStrategies.registry)
     }
 
     /// A seeded draw, so that a failing input can be replayed.
     struct Draw {
         var state: UInt64
         mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(max(1, bound)))
         }
     }
@@ -46,14 +47,17 @@ struct PluginLoaderTests {
             var draw = Draw(state: UInt64(seed))
             // Up to 60 posts by five authors, in an order that is not time order, some at equal times.
             let posts = (0..<draw.next(61)).map { number in
-                Post(id: "p\(number)", createdAt: base.addingTimeInterval(Double(-draw.next(40) * 30)), author: "a\(draw.next(5))",
-                     text: draw.next(2) == 0 ? nil : "text \(number)", height: Double(50 + draw.next(200)))
+                Post(
+                    id: "p\(number)", createdAt: base.addingTimeInterval(Double(-draw.next(40) * 30)), author: "a\(draw.next(5))",
+                    text: draw.next(2) == 0 ? nil : "text \(number)", height: Double(50 + draw.next(200)))
             }
-            let saved = PositionSnapshot(postId: draw.next(4) == 0 && !posts.isEmpty ? posts[draw.next(posts.count)].id : "gone",
-                                         postCreatedAt: base.addingTimeInterval(Double(-draw.next(1300))),
-                                         author: draw.next(6) == 0 ? nil : "a\(draw.next(5))")
+            let saved = PositionSnapshot(
+                postId: draw.next(4) == 0 && !posts.isEmpty ? posts[draw.next(posts.count)].id : "gone",
+                postCreatedAt: base.addingTimeInterval(Double(-draw.next(1300))),
+                author: draw.next(6) == 0 ? nil : "a\(draw.next(5))")
             let request = RestorationRequest(snapshot: saved, index: TimelineIndex(Timeline(posts: posts)))
-            let fromPlugin = plugin.restore(request).restoration, fromBuiltIn = builtIn.restore(request).restoration
+            let fromPlugin = plugin.restore(request).restoration
+            let fromBuiltIn = builtIn.restore(request).restoration
             #expect(fromPlugin?.postId == fromBuiltIn?.postId, "seed \(seed)")
             #expect(fromPlugin?.confidence == fromBuiltIn?.confidence, "seed \(seed)")
             #expect(fromPlugin?.contentOffset == fromBuiltIn?.contentOffset, "seed \(seed)")
@@ -67,8 +71,14 @@ struct PluginLoaderTests {
         #expect(throws: PipelineError("SameAuthor: MaxVisited: 0 is less than the minimum 1 (allowed: ≥ 1 and ≤ 1000000)")) {
             try PipelineBuilder(registry: registry).build(spec: "SameAuthor(MaxVisited: 0)")
         }
-        guard case .restoration(let stage) = try registry.build(StrategyNode(name: "SameAuthor", parameters: ["Weight": .init(value: .integer(2))]),
-                                                                kind: .restoration) else { Issue.record("not a stage"); return }
+        guard
+            case .restoration(let stage) = try registry.build(
+                StrategyNode(name: "SameAuthor", parameters: ["Weight": .init(value: .integer(2))]),
+                kind: .restoration)
+        else {
+            Issue.record("not a stage")
+            return
+        }
         #expect(stage.weight == 2)
         #expect(stage.name == "SameAuthor")
     }
@@ -78,7 +88,8 @@ struct PluginLoaderTests {
         let registry = try await Self.registry()
         let pipeline = try PipelineBuilder(registry: registry).build(spec: "SameAuthor")
         let base = Date(timeIntervalSince1970: 1_700_000_000)
-        let index = TimelineIndex(Timeline(posts: (0..<1000).map { Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-$0)), author: "a\($0 % 7)") }))
+        let index = TimelineIndex(
+            Timeline(posts: (0..<1000).map { Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-$0)), author: "a\($0 % 7)") }))
         let snapshot = PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-500.5), author: "a3")
         let first = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index)).restoration
         for _ in 0..<100 { #expect(pipeline.restore(RestorationRequest(snapshot: snapshot, index: index)).restoration == first) }

@@ -26,7 +26,7 @@ struct PluginWatchdogTests {
         await OffPool.run {
             PluginWatchdog.watch("/watchdog-test/quick.so", "timeline_plugin_make") {}
             PluginWatchdog.watch("/watchdog-test/slow.so", "timeline_plugin_propose") {
-                Thread.sleep(forTimeInterval: 1.2) // off-pool: OffPool's own queue
+                Thread.sleep(forTimeInterval: 1.2)  // off-pool: OffPool's own queue
             }
         }
         let seen = reports.lock.withLock { reports.overruns }

@@ -14,14 +14,17 @@ public enum ChildProcess {
 
     /// Runs `executable ARGUMENTS` in `directory` and returns once it exits, or throws
     /// `Deadline.Expired` after `timeout` seconds, having killed it.
-    public static func run(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
-                           stdin: Data? = nil, timeout: Double = 300) async throws -> Result {
+    public static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+        stdin: Data? = nil, timeout: Double = 300
+    ) async throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let input = stdin.map { _ in Pipe() }
@@ -39,7 +42,8 @@ public enum ChildProcess {
         }
         let (outData, errData) = await withCheckedContinuation { (continuation: CheckedContinuation<(Data, Data), Never>) in
             let group = DispatchGroup()  // off-pool: notified on a dispatch queue, never waited on
-            let outBox = DataBox(), errBox = DataBox()
+            let outBox = DataBox()
+            let errBox = DataBox()
             for (handle, box) in [(out.fileHandleForReading, outBox), (err.fileHandleForReading, errBox)] {
                 group.enter()
                 DispatchQueue.global().async {
@@ -53,10 +57,14 @@ public enum ChildProcess {
             }
         }
         killer.cancel()
-        let result = Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                            stderr: String(decoding: errData, as: UTF8.self))
+        let result = Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
         if process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL {
-            throw Deadline.Expired(description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) ran longer than \(timeout) s and was killed; it printed: \(result.stderr)")
+            throw Deadline.Expired(
+                description:
+                    "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) ran longer than \(timeout) s and was killed; it printed: \(result.stderr)"
+            )
         }
         return result
     }
@@ -77,8 +85,10 @@ public final class BackgroundProcess: Sendable {
 
     /// Starts `executable ARGUMENTS` in `directory`; its standard output is collected with
     /// `captureOutput`, and goes nowhere otherwise.
-    public init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
-                captureOutput: Bool = false) throws {
+    public init(
+        _ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+        captureOutput: Bool = false
+    ) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -9,7 +9,8 @@ public enum Deadline {
     /// test that is right. Timeouts a test is about are written without it.
     public static let scale: Double = {
         guard let text = ProcessInfo.processInfo.environment["ENGINE_TEST_DEADLINE_SCALE"], let value = Double(text),
-              value.isFinite, value >= 1 else { return 1 }
+            value.isFinite, value >= 1
+        else { return 1 }
         return value
     }()
 
@@ -31,7 +32,8 @@ public enum Deadline {
     }
 
     /// The value `body` gives, or `Expired` naming `what` after `seconds` (the body is cancelled).
-    public static func value<T: Sendable>(within seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    public static func value<T: Sendable>(within seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T
+    {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {

@@ -23,9 +23,9 @@ public enum ExampleBuilds {
     /// The file name a shared library `name` has on this platform.
     public static func sharedLibrary(_ name: String) -> String {
         #if os(macOS)
-        return "lib\(name).dylib"
+            return "lib\(name).dylib"
         #else
-        return "lib\(name).so"
+            return "lib\(name).so"
         #endif
     }
 
@@ -52,8 +52,10 @@ public enum ExampleBuilds {
 
     /// Compiles the C plugin `source` against the plugin header, with `defines`, into `output`.
     public static func compilePlugin(_ source: URL, defines: [String] = [], output: URL) async throws {
-        try await run("clang", ["-shared", "-fPIC", "-I", Fixtures.repositoryURL("Sources/CTimelinePlugin/include").path]
-                      + defines.map { "-D\($0)" } + [source.path, "-o", output.path], timeout: 300)
+        try await run(
+            "clang",
+            ["-shared", "-fPIC", "-I", Fixtures.repositoryURL("Sources/CTimelinePlugin/include").path]
+                + defines.map { "-D\($0)" } + [source.path, "-o", output.path], timeout: 300)
     }
 
     /// Runs a tool found on the PATH, at the lowest CPU priority; its standard output, or an
@@ -63,8 +65,9 @@ public enum ExampleBuilds {
     /// the coverage instrumentation of the tests' own build (`ENGINE_COVERAGE`, Package.swift).
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], timeout: Double) async throws -> String {
-        let result = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["-u", "ENGINE_COVERAGE", "nice", "-n", "19", tool] + arguments,
-                                                in: Fixtures.repository, timeout: timeout)
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["-u", "ENGINE_COVERAGE", "nice", "-n", "19", tool] + arguments,
+            in: Fixtures.repository, timeout: timeout)
         guard result.status == 0 else {
             throw BuildError(description: "\(tool) \(arguments.joined(separator: " ")) failed:\n\(result.stdout)\(result.stderr)")
         }

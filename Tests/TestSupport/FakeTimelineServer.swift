@@ -87,8 +87,10 @@ public final class FakeTimelineServer: @unchecked Sendable {
         let limit = pageSize ?? Int(query["limit"] ?? "") ?? (isMastodon ? 20 : 50)
         var body: Data
         if route == "post" {
-            let id = isMastodon ? String(request.path.dropFirst("/api/v1/statuses/".count).split(separator: "?").first ?? "")
-                                : query["uris"] ?? ""
+            let id =
+                isMastodon
+                ? String(request.path.dropFirst("/api/v1/statuses/".count).split(separator: "?").first ?? "")
+                : query["uris"] ?? ""
             let found = feed.answer(.post(id.removingPercentEncoding ?? id))
             if isMastodon {
                 guard let post = found.posts.first else {
@@ -119,8 +121,10 @@ public final class FakeTimelineServer: @unchecked Sendable {
         var headers = [("Content-Type", "application/json; charset=utf-8")]
         if spent {
             let reset = Date().addingTimeInterval(3600)
-            headers += isMastodon ? [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", ISO8601DateFormatter().string(from: reset))]
-                                  : [("RateLimit-Remaining", "0"), ("RateLimit-Reset", "\(Int(reset.timeIntervalSince1970))")]
+            headers +=
+                isMastodon
+                ? [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", ISO8601DateFormatter().string(from: reset))]
+                : [("RateLimit-Remaining", "0"), ("RateLimit-Reset", "\(Int(reset.timeIntervalSince1970))")]
         }
         return LoopbackHTTPServer.Answer(headers: headers, body: body)
     }
@@ -136,12 +140,16 @@ public final class FakeTimelineServer: @unchecked Sendable {
     }
 
     static func status(_ post: Post) -> [String: Any] {
-        ["id": post.id, "created_at": time(post.createdAt), "content": "<p>\(post.text ?? "")</p>", "reblog": NSNull(),
-         "account": ["acct": post.author ?? "someone"]]
+        [
+            "id": post.id, "created_at": time(post.createdAt), "content": "<p>\(post.text ?? "")</p>", "reblog": NSNull(),
+            "account": ["acct": post.author ?? "someone"],
+        ]
     }
 
     static func postView(_ post: Post) -> [String: Any] {
-        ["uri": post.id, "author": ["handle": post.author ?? "someone"], "indexedAt": time(post.createdAt),
-         "record": ["text": post.text ?? "", "createdAt": time(post.createdAt)]]
+        [
+            "uri": post.id, "author": ["handle": post.author ?? "someone"], "indexedAt": time(post.createdAt),
+            "record": ["text": post.text ?? "", "createdAt": time(post.createdAt)],
+        ]
     }
 }

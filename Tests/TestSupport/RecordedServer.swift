@@ -33,11 +33,13 @@ public final class RecordedServer: @unchecked Sendable {
         for name in names {
             let url = Fixtures.repositoryURL("Tests/Fixtures/servers/\(server)/\(name).json")
             guard let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any],
-                  let list = root["exchanges"] as? [[String: Any]] else { throw FixtureError("\(url.path): no exchanges") }
+                let list = root["exchanges"] as? [[String: Any]]
+            else { throw FixtureError("\(url.path): no exchanges") }
             for item in list {
                 guard let request = item["request"] as? [String: Any], let response = item["response"] as? [String: Any],
-                      let method = request["method"] as? String, let address = (request["url"] as? String).flatMap(URL.init(string:)),
-                      let status = response["status"] as? Int else { throw FixtureError("\(url.path): an exchange lacks its request or status") }
+                    let method = request["method"] as? String, let address = (request["url"] as? String).flatMap(URL.init(string:)),
+                    let status = response["status"] as? Int
+                else { throw FixtureError("\(url.path): an exchange lacks its request or status") }
                 let headers = (response["headers"] as? [[String]] ?? []).compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
                 exchanges.append(Exchange(method: method, url: address, status: status, headers: headers, body: response["body"] as? String ?? ""))
             }
@@ -84,8 +86,9 @@ public final class RecordedServer: @unchecked Sendable {
     }
 
     private func notRecorded(_ request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Answer {
-        LoopbackHTTPServer.Answer(status: 500, headers: [("Content-Type", "text/plain")],
-                                  body: Data("not in the recording: \(request.method) \(request.path)".utf8))
+        LoopbackHTTPServer.Answer(
+            status: 500, headers: [("Content-Type", "text/plain")],
+            body: Data("not in the recording: \(request.method) \(request.path)".utf8))
     }
 
     /// Method, path and the query's items sorted: what a request is matched by.

@@ -1,10 +1,11 @@
 import EngineSupport
 import Foundation
 import TimelineCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A child process whose standard output a test reads line by line as it comes, to kill it at a
@@ -25,7 +26,8 @@ public final class StreamingChild: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
-        let output = Pipe(), errorOutput = Pipe()
+        let output = Pipe()
+        let errorOutput = Pipe()
         process.standardOutput = output
         process.standardError = errorOutput
         try process.run()
@@ -90,7 +92,9 @@ public final class StreamingChild: @unchecked Sendable {
     /// Waits for the child to end, at most `timeout` seconds (then kills it and throws).
     public func exit(timeout: Double = 60) async throws {
         do {
-            try await Deadline.wait(seconds: timeout, "\(process.executableURL?.lastPathComponent ?? "the child") to exit") { !self.process.isRunning }
+            try await Deadline.wait(seconds: timeout, "\(process.executableURL?.lastPathComponent ?? "the child") to exit") {
+                !self.process.isRunning
+            }
         } catch {
             signal(SIGKILL)
             throw error

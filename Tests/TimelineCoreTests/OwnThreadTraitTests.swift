@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 /// The `.ownThread` trait the long synchronous suites carry: their work leaves the cooperative
 /// pool, and their expectations still count for the test.

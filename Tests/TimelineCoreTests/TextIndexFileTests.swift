@@ -1,9 +1,10 @@
 import Foundation
 import SessionSimulation
-import Testing
 import TestSupport
-@testable import TimelineCore
+import Testing
 import TimelineSearch
+
+@testable import TimelineCore
 
 /// A text index written to a file and mapped back answers as the one built in memory, and a
 /// file of another timeline, or a damaged one, is refused or read without a crash.

@@ -1,8 +1,9 @@
 import Foundation
 import SessionSimulation
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
+
 @testable import TimelineSearch
 
 @Suite("Timeline index", .ownThread, .timeLimit(.minutes(10)))
@@ -11,8 +12,10 @@ struct TimelineIndexTests {
 
     @Test("id lookup, prefix sums and offset lookup")
     func positions() {
-        let posts = [Post(id: "a", createdAt: Self.base, height: 100), Post(id: "b", createdAt: Self.base, height: 50),
-                     Post(id: "c", createdAt: Self.base, height: 200)]
+        let posts = [
+            Post(id: "a", createdAt: Self.base, height: 100), Post(id: "b", createdAt: Self.base, height: 50),
+            Post(id: "c", createdAt: Self.base, height: 200),
+        ]
         let index = TimelineIndex(Timeline(posts: posts, viewportHeight: 120))
         #expect(index.index(of: "b") == 1)
         #expect(index.index(of: "z") == nil)
@@ -60,11 +63,13 @@ struct TimelineIndexTests {
         // The times as the posts hold them (a Date counts from 2001, so some round).
         times = posts.map { $0.createdAt.timeIntervalSince1970 }
         let expected: [Int32] = (0..<Int32(times.count)).sorted { (a: Int32, b: Int32) -> Bool in
-            let ta: Double = times[Int(a)], tb: Double = times[Int(b)]
+            let ta: Double = times[Int(a)]
+            let tb: Double = times[Int(b)]
             return ta != tb ? ta < tb : a < b
         }
         // Compared as booleans: 20,000 numbers are no message.
-        let sameOrder = index.timeOrder == expected, sameTimes = index.timeOrderTimes == expected.map { times[Int($0)] }
+        let sameOrder = index.timeOrder == expected
+        let sameTimes = index.timeOrderTimes == expected.map { times[Int($0)] }
         #expect(sameOrder)
         #expect(sameTimes)
         #expect(TimelineIndex(Timeline(posts: [])).timeOrder.isEmpty)
@@ -121,7 +126,9 @@ struct TimelineIndexTests {
         #expect(corpus.count == 2369)
         // 24,000 texts: each real text with a few words of a second one, so that words repeat
         // across many texts as in a large timeline and lists outgrow the postings cap.
-        let texts = (0..<24_000).map { corpus[$0 % corpus.count] + " " + corpus[($0 * 7) % corpus.count].split(separator: " ").prefix(3).joined(separator: " ") }
+        let texts = (0..<24_000).map {
+            corpus[$0 % corpus.count] + " " + corpus[($0 * 7) % corpus.count].split(separator: " ").prefix(3).joined(separator: " ")
+        }
         #expect(texts.count >= TextIndex.parallelThreshold)
         let index = TextIndex(texts)
         for number in stride(from: 0, to: 24_000, by: 4_999) {
@@ -185,10 +192,12 @@ struct TimelineIndexTests {
         let corpus = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
         }
-        let tricky = ["İstanbul İ I", "ǅemal ǈ", "² ³ Ⅻ ⅻ 7 x 42", "STRASSE Straße", "e\u{301}te\u{301} cafe\u{301}", "👩‍💻 code 🚀x", "日本語のテキスト",
-                      "Ωmega ΣΊΣΥΦΟΣ", "a-b_c d1 1d", "", "   ", "ꞋA 𝒳y",
-                      // Words that start in place and leave it: upper case, a letter beyond ASCII, at the start, middle and end.
-                      "abcDEF ABC abc x 1 a1B2 z", "cafÉ naïve abÉcd É", "a\u{2014}b—cd\u{00A0}ef", "x𝒳 𝒳x 1² ²1", "end."]
+        let tricky = [
+            "İstanbul İ I", "ǅemal ǈ", "² ³ Ⅻ ⅻ 7 x 42", "STRASSE Straße", "e\u{301}te\u{301} cafe\u{301}", "👩‍💻 code 🚀x", "日本語のテキスト",
+            "Ωmega ΣΊΣΥΦΟΣ", "a-b_c d1 1d", "", "   ", "ꞋA 𝒳y",
+            // Words that start in place and leave it: upper case, a letter beyond ASCII, at the start, middle and end.
+            "abcDEF ABC abc x 1 a1B2 z", "cafÉ naïve abÉcd É", "a\u{2014}b—cd\u{00A0}ef", "x𝒳 𝒳x 1² ²1", "end.",
+        ]
         for text in corpus + tricky {
             #expect(TextIndex.words(text) == Self.referenceWords(text), "\(text)")
         }
@@ -200,9 +209,11 @@ struct TimelineIndexTests {
         let corpus = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> String? in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["text"] as? String
         }
-        let tricky = ["İstanbul İ I", "ǅemal ǈ", "² ³ Ⅻ ⅻ 7 x 42", "cafÉ naïve abÉcd É", "x𝒳 𝒳x 1² ²1", "👩‍💻 code 🚀x", "日本語のテキスト", "\u{10FFFD}a\u{E0041}b",
-                      // Lower case longer than the text: the scratch buffer grows in the middle of a word.
-                      String(repeating: "İ", count: 500), String(repeating: "aİ", count: 300) + " x İİ", "ȺȺȺ " + String(repeating: "Ⱥ", count: 400)]
+        let tricky = [
+            "İstanbul İ I", "ǅemal ǈ", "² ³ Ⅻ ⅻ 7 x 42", "cafÉ naïve abÉcd É", "x𝒳 𝒳x 1² ²1", "👩‍💻 code 🚀x", "日本語のテキスト", "\u{10FFFD}a\u{E0041}b",
+            // Lower case longer than the text: the scratch buffer grows in the middle of a word.
+            String(repeating: "İ", count: 500), String(repeating: "aİ", count: 300) + " x İİ", "ȺȺȺ " + String(repeating: "Ⱥ", count: 400),
+        ]
         let splitter = WordSplitter()
         #expect(!splitter.remembersScalars)
         // Twice over: the second round reads every scalar from the table.
@@ -254,11 +265,12 @@ struct TimelineIndexTests {
         // Texts of 1 to 400 words drawn from 300, so that long ones pass the 64 distinct words
         // found by a scan, with repeats, capitals and words beyond ASCII; and empty texts.
         let pool = (0..<300).map { number in number % 7 == 0 ? "Wörd\(number)" : "w\(String(number, radix: 36))" }
-        let texts = (0..<200).map { number -> String in
-            guard number % 50 != 0 else { return "" }
-            let count = 1 + Int(random.next() % 400)
-            return (0..<count).map { _ in pool[Int(random.next() % UInt64(pool.count))] }.joined(separator: number % 2 == 0 ? " " : ", ")
-        } + [String(repeating: "long ", count: 5_000)]
+        let texts =
+            (0..<200).map { number -> String in
+                guard number % 50 != 0 else { return "" }
+                let count = 1 + Int(random.next() % 400)
+                return (0..<count).map { _ in pool[Int(random.next() % UInt64(pool.count))] }.joined(separator: number % 2 == 0 ? " " : ", ")
+            } + [String(repeating: "long ", count: 5_000)]
         let part = PartWords(texts[...])
         #expect(part.textCount == texts.count)
         for (number, text) in texts.enumerated() {
@@ -267,7 +279,9 @@ struct TimelineIndexTests {
                 if let at = expected.firstIndex(where: { $0.word == word }) { expected[at].count += 1 } else { expected.append((word, 1)) }
             }
             let entries = part.textStarts[number]..<part.textStarts[number + 1]
-            let found = entries.map { entry in (word: part.table.withWord(Int(part.words[entry])) { String(decoding: $0, as: UTF8.self) }, count: part.counts[entry]) }
+            let found = entries.map { entry in
+                (word: part.table.withWord(Int(part.words[entry])) { String(decoding: $0, as: UTF8.self) }, count: part.counts[entry])
+            }
             #expect(found.map(\.word) == expected.map(\.word), "text \(number)")
             #expect(found.map(\.count) == expected.map(\.count), "text \(number)")
         }
@@ -308,7 +322,8 @@ struct TimelineIndexEdgeTests {
     @Test("ties for newest and oldest go to the lower display index")
     func ties() {
         let times: [Double] = [5, 9, 1, 9, 1]
-        let index = TimelineIndex(Timeline(posts: times.enumerated().map { Post(id: "p\($0.offset)", createdAt: Self.base.addingTimeInterval($0.element)) }))
+        let index = TimelineIndex(
+            Timeline(posts: times.enumerated().map { Post(id: "p\($0.offset)", createdAt: Self.base.addingTimeInterval($0.element)) }))
         #expect(index.newestIndex == 1)
         #expect(index.oldestIndex == 2)
         #expect(index.timeOrder == [2, 4, 0, 1, 3])
@@ -339,7 +354,9 @@ struct TimelineIndexEdgeTests {
 
     @Test("the lazy text index and time order are built once when many threads ask at once")
     func lazyFromManyThreads() async {
-        let posts = (0..<2000).map { Post(id: "p\($0)", createdAt: Self.base.addingTimeInterval(Double(($0 * 7919) % 2000)), text: "post number \($0) about \($0 % 17)") }
+        let posts = (0..<2000).map {
+            Post(id: "p\($0)", createdAt: Self.base.addingTimeInterval(Double(($0 * 7919) % 2000)), text: "post number \($0) about \($0 % 17)")
+        }
         let index = TimelineIndex(Timeline(posts: posts))
         let answers = await withTaskGroup(of: (Int, Int?, Int?).self) { group in
             for task in 0..<16 {
@@ -378,7 +395,7 @@ struct TimelineIndexEdgeTests {
         var texts = (0..<1000).map { "zebra walks \($0)" }
         texts[600] = "zebra giraffe lion"
         let index = TextIndex(texts)
-        #expect(index.mostSimilar(to: "zebra giraffe lion", threshold: 0.8, limit: 1).first?.text == 600)   // rare words: exact
+        #expect(index.mostSimilar(to: "zebra giraffe lion", threshold: 0.8, limit: 1).first?.text == 600)  // rare words: exact
         texts[600] = "zebra walks giraffe"
         let common = TextIndex(texts.map { $0.replacingOccurrences(of: "giraffe", with: "walks") })
         let query = "zebra walks walks"

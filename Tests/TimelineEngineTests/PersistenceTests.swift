@@ -1,8 +1,8 @@
 import Foundation
 import HTTPExchange
 import NIOHTTP
-import Testing
 import TestSupport
+import Testing
 import TimelineEngine
 
 @Suite("TimelineEngine with a store", .timeLimit(.minutes(10)))
@@ -20,7 +20,7 @@ struct PersistenceTests {
             engine.observeScroll(offset: 1230, viewportHeight: 600, in: index)
             clock.advance(2)
             engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)  // not autosaved: 2 s after the last save
-            engine.observe(.background, in: index)                              // saves p20
+            engine.observe(.background, in: index)  // saves p20
             #expect(engine.lastStoreError == nil)
         }
         // The process ends; a new one opens the same store.
@@ -48,8 +48,9 @@ struct PersistenceTests {
         let clock = TestClock()
         let words = ["harbour", "lantern", "orchard", "granite", "meadow", "violin", "copper", "thistle", "glacier", "saffron"]
         let posts = (0..<50).map { number in
-            Post(id: "p\(number)", createdAt: Date(timeIntervalSince1970: 1_700_000_000 - Double(120 * number)),
-                 text: "post \(number) about the \(words[number % 10]) and the \(words[(number / 10 + 3) % 10]) \(number * 7)", height: 100)
+            Post(
+                id: "p\(number)", createdAt: Date(timeIntervalSince1970: 1_700_000_000 - Double(120 * number)),
+                text: "post \(number) about the \(words[number % 10]) and the \(words[(number / 10 + 3) % 10]) \(number * 7)", height: 100)
         }
         do {
             let store = try TimelineStore(path: path)
@@ -94,12 +95,12 @@ struct FacadeTrailingSaveTests {
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         do {
             let engine = try TimelineEngine(store: try TimelineStore(path: path), clock: { clock.now })
-            engine.observeScroll(offset: 1230, viewportHeight: 600, in: index)   // saved: the first scroll
+            engine.observeScroll(offset: 1230, viewportHeight: 600, in: index)  // saved: the first scroll
             clock.advance(2)
-            engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)   // 2 s after the save: waits
+            engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)  // 2 s after the save: waits
             engine.settle()
             #expect(try TimelineStore(path: path).history(scope: StoreScope()).map(\.postId) == ["p12"])
-            clock.advance(1)                                                     // AutoSaveSettleDelay has passed
+            clock.advance(1)  // AutoSaveSettleDelay has passed
             engine.settle()
             #expect(engine.history.map(\.postId) == ["p20", "p12"])
             // The process is killed here: no background, no terminate.
@@ -165,7 +166,7 @@ struct FacadeMaintenanceTests {
         #expect(SystemMemory.usedFraction(meminfo: "MemTotal:       16000000 kB\nMemFree: 1 kB\nMemAvailable:    4000000 kB\n") == 0.75)
         #expect(SystemMemory.usedFraction(meminfo: "MemTotal: 0 kB\n") == nil)
         #if os(Linux)
-        #expect(SystemMemory.usedFraction().map { (0...1).contains($0) } == true)
+            #expect(SystemMemory.usedFraction().map { (0...1).contains($0) } == true)
         #endif
     }
 }
@@ -220,9 +221,11 @@ struct FacadeReachTests {
         // The phone moves on to post 700, which is then deleted: the pages pass it by time and a
         // lookup says it is gone; the restore goes below where it was.
         server.change { $0.delete(["700"]) }
-        try store.savePosition(PositionSnapshot(postId: "700", postCreatedAt: Self.post(700).createdAt, neighbors: .init(below: ["699", "698"]),
-                                                savedAt: Date().addingTimeInterval(1)), scope: StoreScope(), device: "phone",
-                               at: Date().addingTimeInterval(1))
+        try store.savePosition(
+            PositionSnapshot(
+                postId: "700", postCreatedAt: Self.post(700).createdAt, neighbors: .init(below: ["699", "698"]),
+                savedAt: Date().addingTimeInterval(1)), scope: StoreScope(), device: "phone",
+            at: Date().addingTimeInterval(1))
         let gone = try await engine.loadTimeline(from: source)
         #expect(gone.reach?.outcome == .gone)
         #expect(gone.reach?.requests.last?.request.description == "post 700")
@@ -259,7 +262,11 @@ struct FacadeSyncTests {
         #expect(try store.pendingWrites().isEmpty)
         #expect(FileManager.default.fileExists(atPath: shared.appendingPathComponent("phone.timeline-sync.json").path))
         // Without a transport (or with CrossSessionSync off) there is no sync, and saves stay local.
-        let off = ConfigurationLoader().read(data: Data(#"{"PositionPersistence": {"CrossSessionSync": false}, "Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}}}"#.utf8)).configuration
+        let off = ConfigurationLoader().read(
+            data: Data(
+                #"{"PositionPersistence": {"CrossSessionSync": false}, "Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}}}"#
+                    .utf8)
+        ).configuration
         #expect(try TimelineEngine(configuration: off, store: store).sync == nil)
     }
 
@@ -279,7 +286,8 @@ struct FacadeSyncTests {
         phone.observe(.background, in: index)
         // The laptop went on to p30, five minutes ago, and synced.
         let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
-        let laptopSync = try SyncCoordinator(store: laptopStore, configuration: configuration, device: "laptop", now: { now.addingTimeInterval(-300) })
+        let laptopSync = try SyncCoordinator(
+            store: laptopStore, configuration: configuration, device: "laptop", now: { now.addingTimeInterval(-300) })
         try laptopStore.savePosition(PositionSnapshot(postId: "p30"), scope: StoreScope(), device: "laptop", at: now.addingTimeInterval(-300))
         try await laptopSync.syncNow()
         await laptopSync.stop()

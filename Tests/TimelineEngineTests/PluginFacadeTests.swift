@@ -1,7 +1,7 @@
 import Foundation
 import StrategyPlugins
-import Testing
 import TestSupport
+import Testing
 import TimelineEngine
 
 /// A plugin's strategy through the façade: built with the registry the app passes, at
@@ -11,15 +11,21 @@ struct PluginFacadeTests {
     @Test("a plugin's stage restores through the façade, and a reload that names it again keeps it")
     func pluginStage() async throws {
         let folder = try await ExampleBuilds.build("SameAuthorPlugin")
-        let registry = try PluginLoader.load([folder.appendingPathComponent(ExampleBuilds.sharedLibrary("SameAuthorPlugin")).path],
-                                             into: BuiltInStrategies.registry)
+        let registry = try PluginLoader.load(
+            [folder.appendingPathComponent(ExampleBuilds.sharedLibrary("SameAuthorPlugin")).path],
+            into: BuiltInStrategies.registry)
         let configuration = ConfigurationLoader(schema: registry.configurationSchema)
-            .read(data: Data(#"{"Restoration": {"Pipeline": [{"Strategy": "ExactMatch"}, {"Strategy": "SameAuthor", "Window": 600}, {"Strategy": "Fallback"}]}}"#.utf8))
+            .read(
+                data: Data(
+                    #"{"Restoration": {"Pipeline": [{"Strategy": "ExactMatch"}, {"Strategy": "SameAuthor", "Window": 600}, {"Strategy": "Fallback"}]}}"#
+                        .utf8))
         #expect(configuration.errors.isEmpty)
         let engine = try TimelineEngine(configuration: configuration.configuration, registry: registry)
         #expect(engine.pipelineSummary == "ExactMatch > SameAuthor(Window: 600) > Fallback(Mode: NearestContent) | ViewportAnchor")
         let base = Date(timeIntervalSince1970: 1_700_000_000)
-        let posts = (0..<30).map { Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-60 * $0)), author: "a\($0 % 3)", text: "post \($0)") }
+        let posts = (0..<30).map {
+            Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-60 * $0)), author: "a\($0 % 3)", text: "post \($0)")
+        }
         let index = TimelineIndex(Timeline(posts: posts, viewportHeight: 600))
         engine.observeScroll(offset: 10 * 100, viewportHeight: 600, in: index)
         engine.observe(.background, in: index)

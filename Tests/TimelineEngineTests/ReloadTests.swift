@@ -2,8 +2,8 @@ import EngineSupport
 import Foundation
 import HTTPExchange
 import NIOHTTP
-import Testing
 import TestSupport
+import Testing
 import TimelineEngine
 
 /// `reload(configuration:)` applies every section, all at once, or none.
@@ -71,8 +71,9 @@ struct ReloadTests {
         let engine = try TimelineEngine(store: try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path))
         let source = TimelineSource.mastodon(try #require(URL(string: server.baseURL + "/api/v1/timelines/home")), tokenVariable: "NO_TOKEN")
         #expect(try await engine.loadTimeline(from: source).attempts.count == 1)
-        try engine.reload(configuration: Self.configuration(
-            #"{"Network": {"Policy": {"Strategy": "ExponentialBackoff", "MaxAttempts": 3, "BaseDelay": 0.01, "MaxDelay": 0.02}}}"#))
+        try engine.reload(
+            configuration: Self.configuration(
+                #"{"Network": {"Policy": {"Strategy": "ExponentialBackoff", "MaxAttempts": 3, "BaseDelay": 0.01, "MaxDelay": 0.02}}}"#))
         #expect(try await engine.loadTimeline(from: source).attempts.count == 3)
     }
 
@@ -80,7 +81,8 @@ struct ReloadTests {
     func transportWhileSyncing() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let first = directory.appendingPathComponent("first"), second = directory.appendingPathComponent("second")
+        let first = directory.appendingPathComponent("first")
+        let second = directory.appendingPathComponent("second")
         for folder in [first, second] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         func syncing(to folder: URL) -> TimelineConfiguration {
             Self.configuration(#"{"Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(folder.path)"}, "DebounceInterval": 3600}}"#)
@@ -143,8 +145,9 @@ struct ReloadTests {
         #expect(routing.levels == LogLevels())
         routing.followsConfiguration = true
         let path = directory.appendingPathComponent("log.jsonl").path
-        try engine.reload(configuration: Self.configuration(
-            #"{"Debug": {"SyncLogging": true}, "Logging": {"Sinks": [{"Sink": "JSONLines", "Path": "\#(path)"}]}}"#))
+        try engine.reload(
+            configuration: Self.configuration(
+                #"{"Debug": {"SyncLogging": true}, "Logging": {"Sinks": [{"Sink": "JSONLines", "Path": "\#(path)"}]}}"#))
         #expect(routing.levels[.sync] == .debug)
         #expect(routing.levels[.position] == .notice)
         #expect(routing.sinks.count == 1 && routing.sinks.first is JSONLinesLogSink)
@@ -161,14 +164,17 @@ struct ReloadTests {
         let shared = directory.appendingPathComponent("shared")
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         let syncing = Self.configuration(#"{"Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}, "DebounceInterval": 3600}}"#)
-        let engine = try TimelineEngine(configuration: syncing, deviceId: "phone",
-                                        store: try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path))
+        let engine = try TimelineEngine(
+            configuration: syncing, deviceId: "phone",
+            store: try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path))
         let coordinator = try #require(engine.sync)
         let summary = engine.pipelineSummary
         var broken = syncing
         broken.sync.policy = ComponentSpec(name: "LatestWins")
         broken.positionPersistence.smartRestoration = false
-        #expect(throws: PipelineError("unknown merge policy \"LatestWins\". Registered: LastWriterWins, FurthestRead, CausalFurthest")) { try engine.reload(configuration: broken) }
+        #expect(throws: PipelineError("unknown merge policy \"LatestWins\". Registered: LastWriterWins, FurthestRead, CausalFurthest")) {
+            try engine.reload(configuration: broken)
+        }
         #expect(engine.pipelineSummary == summary)
         #expect(engine.sync === coordinator)
 
@@ -176,10 +182,14 @@ struct ReloadTests {
         try #"{"Restoration": {"MinimumConfidence": "high"}, "Sync": {"DebounceInterval": 1}}"#.write(to: file, atomically: true, encoding: .utf8)
         let outcome = engine.reload(contentsOf: file)
         #expect(!outcome.applied)
-        #expect(outcome.diagnostics.map(\.description) == ["\(file.path):1:39: error: Restoration.MinimumConfidence: expected number, found string \"high\""])
+        #expect(
+            outcome.diagnostics.map(\.description) == [
+                "\(file.path):1:39: error: Restoration.MinimumConfidence: expected number, found string \"high\""
+            ])
         #expect(engine.sync === coordinator)
 
-        try #"{"Restoration": {"Pipeline": [{"Strategy": "ExactMatch"}, {"Strategy": "Fallback"}]}}"#.write(to: file, atomically: true, encoding: .utf8)
+        try #"{"Restoration": {"Pipeline": [{"Strategy": "ExactMatch"}, {"Strategy": "Fallback"}]}}"#.write(
+            to: file, atomically: true, encoding: .utf8)
         let applied = engine.reload(contentsOf: file)
         #expect(applied.applied && applied.diagnostics.isEmpty)
         #expect(engine.pipelineSummary == "ExactMatch > Fallback(Mode: NearestContent) | ViewportAnchor")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineFormats
 
@@ -23,7 +23,9 @@ struct TimelineFormatTests {
 
     @Test("the engine's JSON and JSON Lines")
     func engineFormats() throws {
-        let json = Data("{\"viewportHeight\": 640, \"posts\": [{\"id\": \"1\", \"createdAt\": \"2022-12-07T21:31:40Z\", \"text\": \"hi\", \"height\": 120}]}".utf8)
+        let json = Data(
+            "{\"viewportHeight\": 640, \"posts\": [{\"id\": \"1\", \"createdAt\": \"2022-12-07T21:31:40Z\", \"text\": \"hi\", \"height\": 120}]}".utf8
+        )
         let timeline = try TimelineFormat.read(json)
         #expect(timeline.viewportHeight == 640)
         #expect(timeline.posts == [Post(id: "1", createdAt: Date(timeIntervalSince1970: 1_670_448_700), text: "hi", height: 120)])
@@ -40,7 +42,8 @@ struct TimelineFormatTests {
 
     @Test("a Mastodon home timeline: boosts are their own entries, HTML becomes text")
     func mastodon() throws {
-        let json = Data("""
+        let json = Data(
+            """
             [{"id": "110", "created_at": "2023-01-02T10:00:00.000Z", "account": {"acct": "alice"},
               "content": "<p>Hello &amp; welcome</p><p>second<br>line</p>", "reblog": null},
              {"id": "109", "created_at": "2023-01-02T09:00:00.000Z", "account": {"acct": "bob"}, "content": "",
@@ -51,12 +54,13 @@ struct TimelineFormatTests {
         #expect(posts[0].text == "Hello & welcome\nsecond\nline")
         #expect(posts[1].author == "bob")
         #expect(posts[1].text == "original")
-        #expect(posts[1].createdAt == Date(timeIntervalSince1970: 1_672_650_000))   // 2023-01-02T09:00:00Z
+        #expect(posts[1].createdAt == Date(timeIntervalSince1970: 1_672_650_000))  // 2023-01-02T09:00:00Z
     }
 
     @Test("a Bluesky timeline: reposts are their own entries")
     func bluesky() throws {
-        let json = Data("""
+        let json = Data(
+            """
             {"feed": [
               {"post": {"uri": "at://did:plc:a/app.bsky.feed.post/1", "author": {"handle": "a.bsky.social"},
                         "record": {"text": "first", "createdAt": "2024-05-01T12:00:00.000Z"}}},
@@ -69,15 +73,16 @@ struct TimelineFormatTests {
         let posts = try TimelineFormat.read(json).posts
         #expect(posts.map(\.id) == ["at://did:plc:a/app.bsky.feed.post/1", "at://did:plc:a/app.bsky.feed.post/1#repost-by:did:plc:b"])
         #expect(posts[1].author == "b.bsky.social")
-        #expect(posts[1].createdAt == Date(timeIntervalSince1970: 1_714_568_400))   // 2024-05-01T13:00:00Z
+        #expect(posts[1].createdAt == Date(timeIntervalSince1970: 1_714_568_400))  // 2024-05-01T13:00:00Z
     }
 
     @Test("snapshots round-trip")
     func snapshots() throws {
-        let snapshot = PositionSnapshot(postId: "9", postCreatedAt: Date(timeIntervalSince1970: 1_670_448_700), viewportY: -12.5,
-                                        contentOffset: 400, viewportHeight: 800, index: 4, timelineCount: 20,
-                                        neighbors: .init(above: ["8", "7"], below: ["10"]), text: "hi",
-                                        savedAt: Date(timeIntervalSince1970: 1_670_448_800), deviceId: "phone")
+        let snapshot = PositionSnapshot(
+            postId: "9", postCreatedAt: Date(timeIntervalSince1970: 1_670_448_700), viewportY: -12.5,
+            contentOffset: 400, viewportHeight: 800, index: 4, timelineCount: 20,
+            neighbors: .init(above: ["8", "7"], below: ["10"]), text: "hi",
+            savedAt: Date(timeIntervalSince1970: 1_670_448_800), deviceId: "phone")
         #expect(try SnapshotCoding.snapshot(from: SnapshotCoding.value(of: snapshot)) == snapshot)
     }
 }

@@ -2,8 +2,8 @@ import EngineConfiguration
 import Foundation
 import RestorationEngine
 import StrategyKit
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineLoading
 import TimelineStore
@@ -18,24 +18,29 @@ struct CacheFirstLoaderTests {
         let store: TimelineStore
         let server: LoopbackHTTPServer
 
-        func loader(_ policy: any NetworkPolicy, cachePolicy: any CachePolicy = try! CachePolicyBuilder().timelineCache(),
-                    now: Date = Date()) throws -> CacheFirstLoader {
-            CacheFirstLoader(store: store, scope: CacheFirstLoaderTests.scope, fetcher: LoadingFixtures.fetcher(policy, timeout: Deadline.scaled(2)),
-                             pipeline: try PipelineBuilder().build(), cachePolicy: cachePolicy, now: { now })
+        func loader(
+            _ policy: any NetworkPolicy, cachePolicy: any CachePolicy = try! CachePolicyBuilder().timelineCache(),
+            now: Date = Date()
+        ) throws -> CacheFirstLoader {
+            CacheFirstLoader(
+                store: store, scope: CacheFirstLoaderTests.scope, fetcher: LoadingFixtures.fetcher(policy, timeout: Deadline.scaled(2)),
+                pipeline: try PipelineBuilder().build(), cachePolicy: cachePolicy, now: { now })
         }
     }
 
     static func setup() throws -> Setup {
         let directory = try Fixtures.temporaryDirectory()
-        return Setup(directory: directory, store: try TimelineStore(path: directory.appendingPathComponent("state.sqlite").path),
-                     server: try LoopbackHTTPServer())
+        return Setup(
+            directory: directory, store: try TimelineStore(path: directory.appendingPathComponent("state.sqlite").path),
+            server: try LoopbackHTTPServer())
     }
 
     @Test("Mastodon: the cache first, then the refresh merged, stored and reported; the reader is put back", arguments: ["mastodon", "bluesky"])
     func refresh(_ api: String) async throws {
         let setup = try Self.setup()
         defer { try? FileManager.default.removeItem(at: setup.directory) }
-        let (path, first, second) = api == "mastodon"
+        let (path, first, second) =
+            api == "mastodon"
             ? (LoadingFixtures.mastodonPath, "mastodon-home.json", "mastodon-home-refreshed.json")
             : (LoadingFixtures.blueskyPath, "bluesky-timeline.json", "bluesky-timeline-refreshed.json")
         let source = api == "mastodon" ? LoadingFixtures.mastodon(setup.server) : LoadingFixtures.bluesky(setup.server)
@@ -53,9 +58,11 @@ struct CacheFirstLoaderTests {
         // The reader was on the seventh post, which the refreshed answer has deleted.
         let deleted = firstPosts[6]
         let neighbors = PositionSnapshot.Neighbors(above: [firstPosts[5].id, firstPosts[4].id], below: [firstPosts[7].id, firstPosts[8].id])
-        try setup.store.saveSnapshot(PositionSnapshot(postId: deleted.id, postCreatedAt: deleted.createdAt, viewportY: -30, contentOffset: 900,
-                                                      index: 6, timelineCount: 40, neighbors: neighbors, text: deleted.text, savedAt: Date()),
-                                     scope: Self.scope)
+        try setup.store.saveSnapshot(
+            PositionSnapshot(
+                postId: deleted.id, postCreatedAt: deleted.createdAt, viewportY: -30, contentOffset: 900,
+                index: 6, timelineCount: 40, neighbors: neighbors, text: deleted.text, savedAt: Date()),
+            scope: Self.scope)
 
         // Next launch: the cache is handed over at once, then refreshed.
         let handed = CachedBox()
@@ -118,9 +125,13 @@ struct CacheFirstLoaderTests {
         let setup = try Self.setup()
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let file = Fixtures.url("posts/home-timeline-2022-12-07.jsonl").path
-        let report = try await setup.loader(try LoadingFixtures.policy("NoRetry"), cachePolicy: CachePolicyBuilder(
-            configuration: ConfigurationLoader().read(data: Data(#"{"TimelineCache": {"MaxCacheSize": 50}}"#.utf8)).configuration)
-            .timelineCache()).load(from: .file(path: file, format: nil))
+        let report = try await setup.loader(
+            try LoadingFixtures.policy("NoRetry"),
+            cachePolicy: CachePolicyBuilder(
+                configuration: ConfigurationLoader().read(data: Data(#"{"TimelineCache": {"MaxCacheSize": 50}}"#.utf8)).configuration
+            )
+            .timelineCache()
+        ).load(from: .file(path: file, format: nil))
         #expect(report.status == .fresh)
         #expect(report.merge?.added.count == 97)
         #expect(report.evicted.count == 47)

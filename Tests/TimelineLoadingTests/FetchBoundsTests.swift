@@ -5,8 +5,8 @@ import HTTPExchange
 import PostWindow
 import RestorationEngine
 import StrategyKit
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineLoading
 import TimelineStore
@@ -76,17 +76,23 @@ struct FetchBoundsTests {
         let setup = try Self.device(count: 1_000, target: 700)
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let reports = Locked<[String]>([])
-        _ = try await setup.loader().load(from: setup.source, progress: { progress in
-            let line: String = switch progress {
-            case .attempting(let number, let total): "attempt \(number) of \(total)"
-            case .failed(let number, _, _): "failed \(number)"
-            case .reaching(let post, let request): "reaching \(post), request \(request)"
-            case .merging(let posts): "merging \(posts)"
-            }
-            reports.withLock { $0.append(line) }
-        })
-        #expect(reports.withLock { $0 } == ["attempt 1 of 1", "reaching 700, request 1", "attempt 1 of 1", "reaching 700, request 2", "attempt 1 of 1",
-                                            "reaching 700, request 3", "attempt 1 of 1", "merging 300"])
+        _ = try await setup.loader().load(
+            from: setup.source,
+            progress: { progress in
+                let line: String =
+                    switch progress {
+                    case .attempting(let number, let total): "attempt \(number) of \(total)"
+                    case .failed(let number, _, _): "failed \(number)"
+                    case .reaching(let post, let request): "reaching \(post), request \(request)"
+                    case .merging(let posts): "merging \(posts)"
+                    }
+                reports.withLock { $0.append(line) }
+            })
+        #expect(
+            reports.withLock { $0 } == [
+                "attempt 1 of 1", "reaching 700, request 1", "attempt 1 of 1", "reaching 700, request 2", "attempt 1 of 1",
+                "reaching 700, request 3", "attempt 1 of 1", "merging 300",
+            ])
     }
 
     /// An HTTP client that answers every request at once with `status`, recording the timeouts
@@ -98,7 +104,9 @@ struct FetchBoundsTests {
         let body: Data
         let timeouts = Locked<[Double]>([])
 
-        init(status: Int = 200, headers: [(name: String, value: String)] = [], error: HTTPExchangeError? = nil, body: Data = Data(#"{"feed":[]}"#.utf8)) {
+        init(
+            status: Int = 200, headers: [(name: String, value: String)] = [], error: HTTPExchangeError? = nil, body: Data = Data(#"{"feed":[]}"#.utf8)
+        ) {
             (self.status, self.headers, self.error, self.body) = (status, headers, error, body)
         }
 
@@ -110,14 +118,16 @@ struct FetchBoundsTests {
         }
     }
 
-    static let source = TimelineSource.bluesky(URL(string: "http://127.0.0.1:9/xrpc/app.bsky.feed.getTimeline?limit=50")!, tokenVariable: "TEST_TOKEN")
+    static let source = TimelineSource.bluesky(
+        URL(string: "http://127.0.0.1:9/xrpc/app.bsky.feed.getTimeline?limit=50")!, tokenVariable: "TEST_TOKEN")
 
     @Test("a server that answers every cursor with the same page: the refresh stops at the page that brought nothing new")
     func samePageForEveryCursor() async throws {
         let page = Data(#"[{"id":"1","created_at":"2026-08-01T12:00:00.000Z","content":"<p>one</p>","account":{"acct":"a"}}]"#.utf8)
         let exchange = RecordingExchange(body: page)
-        let fetcher = SourceFetcher(policy: try LoadingFixtures.policy("NoRetry"), requestTimeout: 15, jitter: { 0.5 }, exchange: exchange,
-                                    fetchDeadline: 60)
+        let fetcher = SourceFetcher(
+            policy: try LoadingFixtures.policy("NoRetry"), requestTimeout: 15, jitter: { 0.5 }, exchange: exchange,
+            fetchDeadline: 60)
         let outcome = await fetcher.fetch(.mastodon(URL(string: "http://127.0.0.1:9/api/v1/timelines/home?limit=40")!, tokenVariable: "TEST_TOKEN"))
         #expect(try outcome.result.get().map(\.id) == ["1"])
         #expect(exchange.timeouts.withLock { $0 }.count == 2)
@@ -128,17 +138,25 @@ struct FetchBoundsTests {
         let exchange = RecordingExchange(headers: [("Content-Type", "\t1\u{1b}[2J")])
         let fetcher = SourceFetcher(policy: try LoadingFixtures.policy("NoRetry"), requestTimeout: 15, jitter: { 0.5 }, exchange: exchange)
         let outcome = await fetcher.fetch(Self.source)
-        guard case .failure(let error) = outcome.result else { Issue.record("the fetch succeeded"); return }
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("the fetch succeeded")
+            return
+        }
         #expect(error.message == "expected application/json, got Content-Type \\u{9}1\\u{1b}[2J")
     }
 
     @Test("past the fetch's deadline no request is sent")
     func deadlinePassed() async throws {
         let exchange = RecordingExchange()
-        let fetcher = SourceFetcher(policy: try LoadingFixtures.policy("NoRetry"), requestTimeout: 15, jitter: { 0.5 }, exchange: exchange,
-                                    fetchDeadline: 60).startingDeadline(at: ContinuousClock.now - .seconds(61))
+        let fetcher = SourceFetcher(
+            policy: try LoadingFixtures.policy("NoRetry"), requestTimeout: 15, jitter: { 0.5 }, exchange: exchange,
+            fetchDeadline: 60
+        ).startingDeadline(at: ContinuousClock.now - .seconds(61))
         let outcome = await fetcher.fetch(Self.source)
-        guard case .failure(let error) = outcome.result else { Issue.record("the fetch succeeded"); return }
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("the fetch succeeded")
+            return
+        }
         #expect(error.message == "the fetch's deadline of 60 s has passed; not asked")
         #expect(exchange.timeouts.withLock { $0 }.isEmpty)
     }
@@ -146,12 +164,17 @@ struct FetchBoundsTests {
     @Test("a request near the deadline may take only the time left, and says whose time ran out")
     func requestTimeoutCutByDeadline() async throws {
         let exchange = RecordingExchange(error: HTTPExchangeError(.timedOut, "timed out"))
-        let fetcher = SourceFetcher(policy: try LoadingFixtures.policy("NoRetry"), requestTimeout: 15, jitter: { 0.5 }, exchange: exchange,
-                                    fetchDeadline: 60).startingDeadline(at: ContinuousClock.now - .seconds(58))
+        let fetcher = SourceFetcher(
+            policy: try LoadingFixtures.policy("NoRetry"), requestTimeout: 15, jitter: { 0.5 }, exchange: exchange,
+            fetchDeadline: 60
+        ).startingDeadline(at: ContinuousClock.now - .seconds(58))
         let outcome = await fetcher.fetch(Self.source)
         let timeout = try #require(exchange.timeouts.withLock { $0 }.first)
         #expect(timeout > 0 && timeout <= 2)
-        guard case .failure(let error) = outcome.result else { Issue.record("the fetch succeeded"); return }
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("the fetch succeeded")
+            return
+        }
         #expect(error.message == "no complete answer before the fetch's deadline of 60 s")
     }
 
@@ -164,7 +187,10 @@ struct FetchBoundsTests {
         let outcome = await fetcher.fetch(Self.source)
         #expect(exchange.timeouts.withLock { $0 }.count == 1)
         #expect(outcome.attempts.map(\.retryDelay) == [nil])
-        guard case .failure(let error) = outcome.result else { Issue.record("the fetch succeeded"); return }
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("the fetch succeeded")
+            return
+        }
         #expect(error.message.hasSuffix(" (not retried: the fetch's deadline of 60 s comes first)"))
     }
 }

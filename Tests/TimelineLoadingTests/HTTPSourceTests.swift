@@ -1,7 +1,7 @@
 import Foundation
 import StrategyKit
-import Testing
 import TestSupport
+import Testing
 import TimelineLoading
 
 /// Fetching from a real HTTP server on the loopback interface, with failures injected, under
@@ -29,7 +29,9 @@ struct HTTPSourceTests {
         #expect(outcome.attempts[0].failure == nil)
     }
 
-    @Test("a gzip-compressed answer: decompressed where the client does so (URLSession), else said plainly, announced or not", arguments: TestClient.all)
+    @Test(
+        "a gzip-compressed answer: decompressed where the client does so (URLSession), else said plainly, announced or not", arguments: TestClient.all
+    )
     func compressed(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
@@ -51,7 +53,10 @@ struct HTTPSourceTests {
         }
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(headers: [json], body: gzipped)])
         let unannounced = await fetcher.fetch(LoadingFixtures.mastodon(server))
-        guard case .failure(let error) = unannounced.result else { Issue.record("an unannounced gzip body was read as JSON"); return }
+        guard case .failure(let error) = unannounced.result else {
+            Issue.record("an unannounced gzip body was read as JSON")
+            return
+        }
         #expect(error.message == "the answer is gzip-compressed, though no Content-Encoding says so")
     }
 
@@ -74,7 +79,10 @@ struct HTTPSourceTests {
         server.script(LoadingFixtures.mastodonPath, [.json(Data(#"{"error":"Something went wrong"}"#.utf8), status: 500)])
         let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client).fetch(LoadingFixtures.mastodon(server))
         #expect(server.received.count == 1)
-        guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); return }
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.description == "\(server.baseURL)/api/v1/timelines/home?limit=40: error: HTTP 500: Something went wrong")
         #expect(!error.isUnreachable)
         #expect(outcome.attempts.map(\.failure) == [.http(status: 500, retryAfter: nil)])
@@ -105,7 +113,10 @@ struct HTTPSourceTests {
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 3, "BaseDelay": 0.05])
         let outcome = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.mastodon(server))
         #expect(server.received.count == 3)
-        guard case .failure(let failure) = outcome.result else { Issue.record("expected a failure"); return }
+        guard case .failure(let failure) = outcome.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(failure.message == "HTTP 502 (after 3 attempts)")
     }
 
@@ -113,8 +124,9 @@ struct HTTPSourceTests {
     func rateLimit(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        let limited = LoopbackHTTPServer.Answer(status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
-                                                body: Data(#"{"error":"Too many requests"}"#.utf8))
+        let limited = LoopbackHTTPServer.Answer(
+            status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
+            body: Data(#"{"error":"Too many requests"}"#.utf8))
         server.script(LoadingFixtures.blueskyPath, [limited, .json(try LoadingFixtures.answer("bluesky-timeline.json"))])
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 3, "BaseDelay": 0.05])
         let outcome = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.bluesky(server))
@@ -131,13 +143,20 @@ struct HTTPSourceTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let reset = Int(Date().timeIntervalSince1970) + 300
-        server.script(LoadingFixtures.blueskyPath, [LoopbackHTTPServer.Answer(
-            status: 429, headers: [("Content-Type", "application/json"), ("RateLimit-Reset", "\(reset)")],
-            body: Data(#"{"error":"RateLimitExceeded","message":"Rate Limit Exceeded"}"#.utf8))])
+        server.script(
+            LoadingFixtures.blueskyPath,
+            [
+                LoopbackHTTPServer.Answer(
+                    status: 429, headers: [("Content-Type", "application/json"), ("RateLimit-Reset", "\(reset)")],
+                    body: Data(#"{"error":"RateLimitExceeded","message":"Rate Limit Exceeded"}"#.utf8))
+            ])
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 5, "MaxDelay": 30])
         let outcome = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.bluesky(server))
         #expect(server.received.count == 1)
-        guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); return }
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.message.hasPrefix("HTTP 429: Rate Limit Exceeded (the server asks to wait "))
     }
 
@@ -146,8 +165,12 @@ struct HTTPSourceTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: Data("[]".utf8), delay: 3)])
-        let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), timeout: 0.5, client: client).fetch(LoadingFixtures.mastodon(server))
-        guard case .failure(let error) = outcome.result else { Issue.record("expected a failure"); return }
+        let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), timeout: 0.5, client: client).fetch(
+            LoadingFixtures.mastodon(server))
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.failure == .timeout)
         #expect(error.isUnreachable)
         // The server would have answered "[]", a valid empty timeline, after 3 s: a timeout
@@ -161,7 +184,10 @@ struct HTTPSourceTests {
         let body = try LoadingFixtures.answer("mastodon-home.json")
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: body, truncateAfter: 1000), .json(body)])
         let noRetry = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client).fetch(LoadingFixtures.mastodon(server))
-        guard case .failure(let error) = noRetry.result else { Issue.record("expected a failure"); return }
+        guard case .failure(let error) = noRetry.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.failure == .truncated)
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: body, truncateAfter: 1000), .json(body)])
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["BaseDelay": 0.05])
@@ -177,16 +203,30 @@ struct HTTPSourceTests {
         let policy = try LoadingFixtures.policy("ExponentialBackoff", ["BaseDelay": 0.05])
         server.script(LoadingFixtures.mastodonPath, [.json(Data(#"{"feed": []}"#.utf8))])
         let shape = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.mastodon(server))
-        guard case .failure(let shapeError) = shape.result else { Issue.record("expected a failure"); return }
+        guard case .failure(let shapeError) = shape.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(shapeError.message == "the answer is not a Mastodon timeline (an array of Status): body 1:1: expected an array of Mastodon statuses")
         server.script(LoadingFixtures.mastodonPath, [.json(Data("[{\"id\": ".utf8))])
         let garbage = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.mastodon(server))
-        guard case .failure(let garbageError) = garbage.result else { Issue.record("expected a failure"); return }
+        guard case .failure(let garbageError) = garbage.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(garbageError.message.hasPrefix("the answer is not a Mastodon timeline (an array of Status): body 1:9: "))
-        server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(headers: [("Content-Type", "text/html")],
-                                                                              body: Data("<html>Login</html>".utf8))])
+        server.script(
+            LoadingFixtures.mastodonPath,
+            [
+                LoopbackHTTPServer.Answer(
+                    headers: [("Content-Type", "text/html")],
+                    body: Data("<html>Login</html>".utf8))
+            ])
         let html = await LoadingFixtures.fetcher(policy, client: client).fetch(LoadingFixtures.mastodon(server))
-        guard case .failure(let htmlError) = html.result else { Issue.record("expected a failure"); return }
+        guard case .failure(let htmlError) = html.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(htmlError.message == "expected application/json, got Content-Type text/html")
         #expect(server.received.count == 3)
     }
@@ -245,7 +285,10 @@ struct HTTPSourceTests {
         server.handle("/loop") { _, _ in LoopbackHTTPServer.Answer(status: 302, headers: [("Location", "/loop")]) }
         let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 3]), timeout: 60, client: client)
         let outcome = await fetcher.fetch(.mastodon(URL(string: server.baseURL + "/loop")!, tokenVariable: "TEST_TOKEN"))
-        guard case .failure(let error) = outcome.result else { Issue.record("a redirect loop was read as a timeline"); return }
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("a redirect loop was read as a timeline")
+            return
+        }
         #expect(error.message == "more than 5 redirects, the last to \(server.baseURL)/loop: the server redirects in a loop; not followed")
         #expect(!error.isUnreachable)
         #expect(outcome.attempts.count == 1)
@@ -259,14 +302,20 @@ struct HTTPSourceTests {
         server.script(LoadingFixtures.mastodonPath, [.json(Data(#"{"error":"The access token is invalid"}"#.utf8), status: 401)])
         let unauthorized = await LoadingFixtures.fetcher(try LoadingFixtures.policy("ExponentialBackoff"), token: nil, client: client)
             .fetch(LoadingFixtures.mastodon(server))
-        guard case .failure(let error) = unauthorized.result else { Issue.record("expected a failure"); return }
+        guard case .failure(let error) = unauthorized.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error.message == "HTTP 401: The access token is invalid; no access token was sent")
         #expect(server.received.count == 1)
         #expect(server.received[0].headers["authorization"] == nil)
         let source = LoadingFixtures.mastodon(server)
         server.stop()
         let refused = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), client: client).fetch(source)
-        guard case .failure(let refusedError) = refused.result else { Issue.record("expected a failure"); return }
+        guard case .failure(let refusedError) = refused.result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(refusedError.isUnreachable)
     }
 }

@@ -20,8 +20,10 @@ struct TestClient: CustomTestStringConvertible, Sendable {
 
     /// AsyncHTTPClient, the command line's, and the platform's URLSession, the default on Apple
     /// platforms: the same loopback tests hold for both.
-    static let all = [TestClient(name: "AsyncHTTPClient", exchange: NIOHTTPExchange()),
-                      TestClient(name: "URLSession", exchange: URLSessionExchange())]
+    static let all = [
+        TestClient(name: "AsyncHTTPClient", exchange: NIOHTTPExchange()),
+        TestClient(name: "URLSession", exchange: URLSessionExchange()),
+    ]
     static let nio = all[0]
 }
 
@@ -43,10 +45,13 @@ enum LoadingFixtures {
 
     /// A fetcher with a fixed jitter draw, so delays are known. Its request timeout is 5 s, longer
     /// under a sanitizer (`Deadline.scale`); a test about timeouts passes its own.
-    static func fetcher(_ policy: any NetworkPolicy, timeout: Double = Deadline.scaled(5), token: String? = "secret-token",
-                        client: TestClient = .nio) -> SourceFetcher {
-        SourceFetcher(policy: policy, requestTimeout: timeout, environment: token.map { ["TEST_TOKEN": $0] } ?? [:], jitter: { 0.5 },
-                      exchange: client.exchange)
+    static func fetcher(
+        _ policy: any NetworkPolicy, timeout: Double = Deadline.scaled(5), token: String? = "secret-token",
+        client: TestClient = .nio
+    ) -> SourceFetcher {
+        SourceFetcher(
+            policy: policy, requestTimeout: timeout, environment: token.map { ["TEST_TOKEN": $0] } ?? [:], jitter: { 0.5 },
+            exchange: client.exchange)
     }
 
     static func mastodon(_ server: LoopbackHTTPServer) -> TimelineSource {

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineFormats
 import TimelineLoading
@@ -13,7 +13,7 @@ struct LoadingPropertyTests {
     struct Draw {
         var state: UInt64
         mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(max(1, bound)))
         }
     }
@@ -24,7 +24,9 @@ struct LoadingPropertyTests {
         var ids: [Int] = []
         for _ in 0..<count { ids.append(draw.next(40)) }
         let base = Date(timeIntervalSince1970: 1_700_000_000)
-        return ids.sorted().map { Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-60 * $0)), text: draw.next(4) == 0 ? "edited \($0)" : "post \($0)") }
+        return ids.sorted().map {
+            Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-60 * $0)), text: draw.next(4) == 0 ? "edited \($0)" : "post \($0)")
+        }
     }
 
     @Test("every answer post is in the merge once, in the answer's order; every cached post is kept or removed, never both")

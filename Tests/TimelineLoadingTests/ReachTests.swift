@@ -4,8 +4,8 @@ import PostWindow
 import RestorationEngine
 import StrategyKit
 import SyncModel
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineLoading
 import TimelineStore
@@ -29,9 +29,10 @@ struct ReachTests {
 
     /// A saved position on post `n`, as the phone saved it.
     static func snapshot(_ n: Int) -> PositionSnapshot {
-        PositionSnapshot(postId: "\(n)", postCreatedAt: post(n).createdAt, viewportY: -12, contentOffset: 4000,
-                         neighbors: .init(above: ["\(n + 1)", "\(n + 2)"], below: ["\(n - 1)", "\(n - 2)"]), text: post(n).text,
-                         author: post(n).author, savedAt: base.addingTimeInterval(86_400))
+        PositionSnapshot(
+            postId: "\(n)", postCreatedAt: post(n).createdAt, viewportY: -12, contentOffset: 4000,
+            neighbors: .init(above: ["\(n + 1)", "\(n + 2)"], below: ["\(n - 1)", "\(n - 2)"]), text: post(n).text,
+            author: post(n).author, savedAt: base.addingTimeInterval(86_400))
     }
 
     struct Setup {
@@ -39,10 +40,13 @@ struct ReachTests {
         let store: TimelineStore
         let server: FakeTimelineServer
 
-        func loader(reach: any ReachStrategy = PostWindowReach(), policy: any NetworkPolicy = try! LoadingFixtures.policy("NoRetry")) throws -> CacheFirstLoader {
-            CacheFirstLoader(store: store, scope: ReachTests.scope, fetcher: LoadingFixtures.fetcher(policy),
-                             pipeline: try PipelineBuilder().build(), cachePolicy: try CachePolicyBuilder().timelineCache(), reach: reach,
-                             sync: CacheFirstLoader.SyncView(policy: CausalFurthestPolicy(), device: "laptop"))
+        func loader(reach: any ReachStrategy = PostWindowReach(), policy: any NetworkPolicy = try! LoadingFixtures.policy("NoRetry")) throws
+            -> CacheFirstLoader
+        {
+            CacheFirstLoader(
+                store: store, scope: ReachTests.scope, fetcher: LoadingFixtures.fetcher(policy),
+                pipeline: try PipelineBuilder().build(), cachePolicy: try CachePolicyBuilder().timelineCache(), reach: reach,
+                sync: CacheFirstLoader.SyncView(policy: CausalFurthestPolicy(), device: "laptop"))
         }
 
         var source: TimelineSource {
@@ -63,8 +67,9 @@ struct ReachTests {
         return setup
     }
 
-    @Test("a fetch whose limit is more than one page of the API pages until its limit, contiguous, each request within the API's page",
-          arguments: [true, false])
+    @Test(
+        "a fetch whose limit is more than one page of the API pages until its limit, contiguous, each request within the API's page",
+        arguments: [true, false])
     func fetchPagesUntilLimit(mastodon: Bool) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -97,8 +102,11 @@ struct ReachTests {
         #expect(report.start?.device == "phone")
         #expect(report.reach?.outcome == .reached)
         #expect(report.reach?.requestCount == 2)
-        #expect(Array(setup.server.requests[before...]) == ["/api/v1/timelines/home?limit=40", "/api/v1/statuses/800",
-                                                              "/api/v1/timelines/home?max_id=800&limit=40"])
+        #expect(
+            Array(setup.server.requests[before...]) == [
+                "/api/v1/timelines/home?limit=40", "/api/v1/statuses/800",
+                "/api/v1/timelines/home?max_id=800&limit=40",
+            ])
         #expect(report.restoration?.postId == "800")
         #expect(report.restoration?.method == .exactMatch)
         #expect(report.gaps == [TimelineGap(above: "961", below: "800"), TimelineGap(above: "760", below: "600")])
@@ -181,8 +189,11 @@ struct ReachTests {
         defer { try? FileManager.default.removeItem(at: far.directory) }
         let limited = try await far.loader(reach: PostWindowReach(pageSize: 100, maxRequests: 3)).load(from: far.source)
         #expect(limited.reach?.outcome == .unreached)
-        #expect(limited.reach?.requests.map(\.request.description) == ["page of 100 from the top after i:40", "page of 100 from the top after i:140",
-                                                                       "post 650"])
+        #expect(
+            limited.reach?.requests.map(\.request.description) == [
+                "page of 100 from the top after i:40", "page of 100 from the top after i:140",
+                "post 650",
+            ])
         #expect(limited.gaps == [TimelineGap(above: "761", below: "600")])
         #expect(limited.restoration != nil)
     }
@@ -205,15 +216,20 @@ struct ReachTests {
     func pageSpendsTheLimit(mastodon: Bool) async throws {
         let server = try FakeTimelineServer(mastodon: mastodon, posts: Self.feed(600))
         server.spendRateLimit(on: "timeline")
-        let source: TimelineSource = mastodon ? .mastodon(server.timelineURL, tokenVariable: "TEST_TOKEN")
-                                              : .bluesky(server.timelineURL, tokenVariable: "TEST_TOKEN")
+        let source: TimelineSource =
+            mastodon
+            ? .mastodon(server.timelineURL, tokenVariable: "TEST_TOKEN")
+            : .bluesky(server.timelineURL, tokenVariable: "TEST_TOKEN")
         let made = HTTPPageSource(source, fetcher: LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")))
         let pages = try #require(made)
         let request: PageRequest = mastodon ? .below(post: "500", limit: 40) : .top(cursor: "i:40", limit: 100)
         let first = await pages.answer(request)
         #expect((try? first.answer.get().posts.count) == (mastodon ? 40 : 100))
         let second = await pages.answer(request)
-        guard case .failure(let error) = second.answer else { Issue.record("asked again though the limit was spent"); return }
+        guard case .failure(let error) = second.answer else {
+            Issue.record("asked again though the limit was spent")
+            return
+        }
         #expect(error.message.hasPrefix("the server's rate limit is spent until "))
         #expect(second.attempts.isEmpty)
         #expect(server.requests.count == 1)
@@ -227,7 +243,10 @@ struct ReachTests {
         let before = setup.server.requests.count
         let limited = try await setup.loader().load(from: setup.source)
         #expect(setup.server.requests.count == before + 1)
-        guard case .failed(let message) = limited.reach?.outcome else { Issue.record("not failed: \(String(describing: limited.reach?.outcome))"); return }
+        guard case .failed(let message) = limited.reach?.outcome else {
+            Issue.record("not failed: \(String(describing: limited.reach?.outcome))")
+            return
+        }
         #expect(message.hasPrefix("\(setup.server.server.baseURL)/api/v1/statuses/800: error: the server's rate limit is spent until "))
         #expect(message.hasSuffix("; not asked"))
         #expect(limited.timeline.posts.count == 80)
@@ -249,8 +268,10 @@ struct ReachTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try FakeTimelineServer(mastodon: true, posts: Self.feed(700))
-        let pages = try #require(HTTPPageSource(.mastodon(server.timelineURL, tokenVariable: "TEST_TOKEN"),
-                                                fetcher: LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"))))
+        let pages = try #require(
+            HTTPPageSource(
+                .mastodon(server.timelineURL, tokenVariable: "TEST_TOKEN"),
+                fetcher: LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"))))
         let below = await pages.answer(.below(post: "650", limit: 3))
         #expect(try below.answer.get().posts.map(\.id) == ["649", "648", "647"])
         #expect(below.url.absoluteString == server.timelineURL.absoluteString.replacingOccurrences(of: "?limit=40", with: "?max_id=650&limit=3"))
@@ -277,11 +298,13 @@ struct ReachTests {
     func rateLimited() async throws {
         let setup = try await Self.laptop(mastodon: true)
         defer { try? FileManager.default.removeItem(at: setup.directory) }
-        let busy = LoopbackHTTPServer.Answer(status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
-                                             body: Data(#"{"error":"Too many requests"}"#.utf8))
+        let busy = LoopbackHTTPServer.Answer(
+            status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
+            body: Data(#"{"error":"Too many requests"}"#.utf8))
         setup.server.inject("post", [busy])
         let stopped = try await setup.loader().load(from: setup.source)
-        #expect(stopped.reach?.outcome
+        #expect(
+            stopped.reach?.outcome
                 == .failed("\(setup.server.server.baseURL)/api/v1/statuses/800: error: HTTP 429: Too many requests (the server asks to wait 1 s)"))
         setup.server.inject("post", [busy])
         let backoff = try LoadingFixtures.policy("ExponentialBackoff", ["MaxAttempts": 3, "BaseDelay": 0.1, "MaxDelay": 5])
@@ -298,8 +321,9 @@ struct ReachTests {
         let other = try TimelineStore(path: setup.store.path)
         try other.saveSnapshot(Self.snapshot(700), scope: Self.scope)
         let first = try setup.loader()
-        let second = CacheFirstLoader(store: other, scope: Self.scope, fetcher: first.fetcher, pipeline: first.pipeline, cachePolicy: first.cachePolicy,
-                                      reach: PostWindowReach(), sync: nil)
+        let second = CacheFirstLoader(
+            store: other, scope: Self.scope, fetcher: first.fetcher, pipeline: first.pipeline, cachePolicy: first.cachePolicy,
+            reach: PostWindowReach(), sync: nil)
         async let a = first.load(from: setup.source)
         async let b = second.load(from: setup.source)
         _ = try await (a, b)

@@ -3,8 +3,8 @@ import JSONText
 import PostWindow
 import RestorationEngine
 import StrategyKit
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineFormats
 import TimelineLoading
@@ -27,10 +27,11 @@ struct RecordedMastodonTests {
         let recorded: RecordedServer
 
         func load(_ path: String) async throws -> CacheFirstLoader.Report {
-            let loader = CacheFirstLoader(store: store, scope: StoreScope(account: "mastodonpy_test@localhost", timeline: "tag"),
-                                          fetcher: LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")),
-                                          pipeline: try PipelineBuilder().build(), cachePolicy: try CachePolicyBuilder().timelineCache(),
-                                          reach: PostWindowReach())
+            let loader = CacheFirstLoader(
+                store: store, scope: StoreScope(account: "mastodonpy_test@localhost", timeline: "tag"),
+                fetcher: LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")),
+                pipeline: try PipelineBuilder().build(), cachePolicy: try CachePolicyBuilder().timelineCache(),
+                reach: PostWindowReach())
             return try await loader.load(from: .mastodon(recorded.url(path), tokenVariable: "TEST_TOKEN"))
         }
     }
@@ -38,7 +39,8 @@ struct RecordedMastodonTests {
     static func device(_ names: [String]) throws -> Device {
         let directory = try Fixtures.temporaryDirectory()
         let recorded = try RecordedServer(try RecordedServer.exchanges(server: server, names), recordedOrigin: origin)
-        return Device(directory: directory, store: try TimelineStore(path: directory.appendingPathComponent("device.sqlite").path), recorded: recorded)
+        return Device(
+            directory: directory, store: try TimelineStore(path: directory.appendingPathComponent("device.sqlite").path), recorded: recorded)
     }
 
     /// The ids of a recorded answer's statuses, in order.
@@ -50,7 +52,10 @@ struct RecordedMastodonTests {
     @Test("a head page refreshed unchanged reports nothing edited, and every millisecond time reads back as the server wrote it")
     func refreshUnchanged() async throws {
         let device = try Self.device(["test_fetch_remaining"])
-        defer { device.recorded.stop(); try? FileManager.default.removeItem(at: device.directory) }
+        defer {
+            device.recorded.stop()
+            try? FileManager.default.removeItem(at: device.directory)
+        }
         let first = try await device.load(Self.tag + "?limit=10")
         #expect(first.merge?.added.count == 10)
         let again = try await device.load(Self.tag + "?limit=10")
@@ -66,7 +71,10 @@ struct RecordedMastodonTests {
     @Test("pages asked with max_id of the last post go on below it with no gap, to the empty page at the end")
     func pagingDown() async throws {
         let device = try Self.device(["test_fetch_remaining"])
-        defer { device.recorded.stop(); try? FileManager.default.removeItem(at: device.directory) }
+        defer {
+            device.recorded.stop()
+            try? FileManager.default.removeItem(at: device.directory)
+        }
         var report = try await device.load(Self.tag + "?limit=10")
         // Each page's Link rel="next" asks max_id of its last post: the next page sits right below it.
         for _ in 0..<3 {
@@ -82,7 +90,10 @@ struct RecordedMastodonTests {
     @Test("a page asked with min_id is contiguous with that post: no gap between it and the page below")
     func pagingUp() async throws {
         let device = try Self.device(["test_fetch_next_previous"])
-        defer { device.recorded.stop(); try? FileManager.default.removeItem(at: device.directory) }
+        defer {
+            device.recorded.stop()
+            try? FileManager.default.removeItem(at: device.directory)
+        }
         let exchanges = try RecordedServer.exchanges(server: Self.server, ["test_fetch_next_previous"])
         let lower = try #require(exchanges.first { $0.url.query == "limit=5&max_id=117020580489281910" })
         let upper = try #require(exchanges.first { $0.url.query == "limit=5&min_id=117020580481736214" })

@@ -4,8 +4,8 @@ import PostWindow
 import RestorationEngine
 import StrategyKit
 import SyncModel
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineFormats
 import TimelineLoading
@@ -35,10 +35,11 @@ struct RecordedTakaheTests {
         let recorded: RecordedServer
 
         func load(_ query: String) async throws -> CacheFirstLoader.Report {
-            let loader = CacheFirstLoader(store: store, scope: RecordedTakaheTests.scope,
-                                          fetcher: LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")),
-                                          pipeline: try PipelineBuilder().build(), cachePolicy: try CachePolicyBuilder().timelineCache(),
-                                          reach: PostWindowReach(), sync: CacheFirstLoader.SyncView(policy: CausalFurthestPolicy(), device: "laptop"))
+            let loader = CacheFirstLoader(
+                store: store, scope: RecordedTakaheTests.scope,
+                fetcher: LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry")),
+                pipeline: try PipelineBuilder().build(), cachePolicy: try CachePolicyBuilder().timelineCache(),
+                reach: PostWindowReach(), sync: CacheFirstLoader.SyncView(policy: CausalFurthestPolicy(), device: "laptop"))
             return try await loader.load(from: .mastodon(recorded.url(RecordedTakaheTests.home + query), tokenVariable: "TEST_TOKEN"))
         }
 
@@ -56,7 +57,8 @@ struct RecordedTakaheTests {
     static func laptop() throws -> Laptop {
         let directory = try Fixtures.temporaryDirectory()
         let recorded = try RecordedServer(try RecordedServer.exchanges(server: "takahe", ["home"]), recordedOrigin: origin)
-        return Laptop(directory: directory, store: try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path), recorded: recorded)
+        return Laptop(
+            directory: directory, store: try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path), recorded: recorded)
     }
 
     @Test("a head page refreshed unchanged reports nothing edited")
@@ -101,9 +103,10 @@ struct RecordedTakaheTests {
         try laptop.phoneSaves(Self.boost)
         let report = try await laptop.load("?limit=40")
         #expect(report.reach?.outcome == .reached)
-        #expect(report.reach?.requests.map(\.request.description) == [
-            "post \(Self.boost)", "page of 40 above \(Self.boost)", "page of 40 below 648965361654249912",
-        ])
+        #expect(
+            report.reach?.requests.map(\.request.description) == [
+                "post \(Self.boost)", "page of 40 above \(Self.boost)", "page of 40 below 648965361654249912",
+            ])
         #expect(report.reach?.findings.gone == [])
         #expect(report.restoration?.postId == Self.boost)
         #expect(report.restoration?.method == .exactMatch)
@@ -122,9 +125,10 @@ struct RecordedTakaheTests {
         let report = try await laptop.load("?limit=40")
         #expect(report.reach?.checked == true)
         #expect(report.reach?.outcome == .gone)
-        #expect(report.reach?.requests.map(\.request.description) == [
-            "post \(Self.deleted)", "page of 40 above \(Self.deleted)", "page of 40 below \(Self.aboveDeleted)",
-        ])
+        #expect(
+            report.reach?.requests.map(\.request.description) == [
+                "post \(Self.deleted)", "page of 40 above \(Self.deleted)", "page of 40 below \(Self.aboveDeleted)",
+            ])
         #expect(report.reach?.findings == ReachFindings(gone: [Self.deleted], survivorBelow: Self.belowDeleted, survivorAbove: Self.aboveDeleted))
         #expect(!report.timeline.posts.contains { $0.id == Self.deleted })
         #expect(report.restoration?.postId == Self.belowDeleted)

@@ -1,16 +1,17 @@
 import Foundation
 import HTTPExchange
 import StrategyKit
-import Testing
 import TestSupport
-@testable import TimelineLoading
+import Testing
 import TimelineFormats
+
+@testable import TimelineLoading
 
 /// How long a server asks to wait, in each of the forms servers use, and a fetch cancelled
 /// mid-request.
 @Suite("Retry-After, rate-limit resets and cancellation", .timeLimit(.minutes(10)))
 struct RetryAfterTests {
-    static let now = Date(timeIntervalSince1970: 1_445_412_450)   // Wed, 21 Oct 2015 07:27:30 GMT
+    static let now = Date(timeIntervalSince1970: 1_445_412_450)  // Wed, 21 Oct 2015 07:27:30 GMT
 
     static func response(_ headers: [String: String], status: Int = 429) -> HTTPExchangeAnswer {
         HTTPExchangeAnswer(status: status, headers: headers.map { ($0.key, $0.value) }, body: Data())
@@ -45,7 +46,8 @@ struct RetryAfterTests {
         for reset in ["inf", "1e300", "-inf", "nan", "-1e300"] {
             let wait = RetryAfter.seconds(from: Self.response(["RateLimit-Reset": reset]), now: Self.now)
             #expect(wait == (reset == "nan" ? nil : reset.hasPrefix("-") ? 0 : year), "\(reset)")
-            let spent = RetryAfter.spentUntil(from: Self.response(["RateLimit-Remaining": "0", "RateLimit-Reset": reset], status: 200), now: Self.now)
+            let spent = RetryAfter.spentUntil(
+                from: Self.response(["RateLimit-Remaining": "0", "RateLimit-Reset": reset], status: 200), now: Self.now)
             #expect(spent == (reset == "nan" ? nil : Self.now.addingTimeInterval(reset.hasPrefix("-") ? 0 : year)), "\(reset)")
             // What the engine prints of it.
             _ = spent.map(Timestamp.format)
@@ -61,7 +63,10 @@ struct RetryAfterTests {
         server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(status: 503, headers: [("Retry-After", "9223372036854775807")])])
         let fetcher = LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"))
         let outcome = await fetcher.fetch(LoadingFixtures.mastodon(server))
-        guard case .failure(let error) = outcome.result else { Issue.record("a 503 was taken as an answer"); return }
+        guard case .failure(let error) = outcome.result else {
+            Issue.record("a 503 was taken as an answer")
+            return
+        }
         #expect(error.message == "HTTP 503 (the server asks to wait 31622400 s)")
         var spent = LoopbackHTTPServer.Answer.json(try LoadingFixtures.answer("mastodon-home.json"))
         spent.headers += [("RateLimit-Remaining", "0"), ("RateLimit-Reset", "1e300")]

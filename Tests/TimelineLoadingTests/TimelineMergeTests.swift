@@ -91,12 +91,14 @@ struct TimelineMergeTests {
         #expect(window.posts.map(\.id) == ["p1", "p2", "p3", "p20", "p21", "p22", "p23", "p50", "p51", "p52"])
         #expect(window.gaps == [TimelineGap(above: "p3", below: "p20"), TimelineGap(above: "p23", below: "p50")])
         // The next page, asked for below p23, reaches p50: the lower gap closes.
-        let next = TimelineMerge(cached: window.posts, fetched: Self.posts([24, 25, 49, 50]), coverage: .window, cachedGaps: window.gapsBelow,
-                                 anchors: TimelineMerge.Anchors(above: "p23"))
+        let next = TimelineMerge(
+            cached: window.posts, fetched: Self.posts([24, 25, 49, 50]), coverage: .window, cachedGaps: window.gapsBelow,
+            anchors: TimelineMerge.Anchors(above: "p23"))
         #expect(next.gaps == [TimelineGap(above: "p3", below: "p20")])
         // A page asked for above p20 (min_id), reaching p3 from below: the upper gap closes too.
-        let above = TimelineMerge(cached: next.posts, fetched: Self.posts([4, 5]), coverage: .window, cachedGaps: next.gapsBelow,
-                                  anchors: TimelineMerge.Anchors(below: "p20"))
+        let above = TimelineMerge(
+            cached: next.posts, fetched: Self.posts([4, 5]), coverage: .window, cachedGaps: next.gapsBelow,
+            anchors: TimelineMerge.Anchors(below: "p20"))
         #expect(above.gaps == [TimelineGap(above: "p3", below: "p4")])
         #expect(above.posts.map(\.id).prefix(6) == ["p1", "p2", "p3", "p4", "p5", "p20"])
     }
@@ -105,13 +107,15 @@ struct TimelineMergeTests {
     func minIdAnchor() {
         // The cache holds p10…p12 below a gap; the page asked with min_id=p10 is p7…p9.
         let cached = Self.posts([1, 2, 10, 11, 12])
-        let merge = TimelineMerge(cached: cached, fetched: Self.posts([7, 8, 9]), coverage: .window, cachedGaps: ["p2"],
-                                  anchors: TimelineMerge.Anchors(below: "p10"))
+        let merge = TimelineMerge(
+            cached: cached, fetched: Self.posts([7, 8, 9]), coverage: .window, cachedGaps: ["p2"],
+            anchors: TimelineMerge.Anchors(below: "p10"))
         #expect(merge.posts.map(\.id) == ["p1", "p2", "p7", "p8", "p9", "p10", "p11", "p12"])
         #expect(merge.gaps == [TimelineGap(above: "p2", below: "p7")])
         // And one asked below a post (max_id) is contiguous with it from above.
-        let below = TimelineMerge(cached: cached, fetched: Self.posts([3, 4]), coverage: .window, cachedGaps: ["p2"],
-                                  anchors: TimelineMerge.Anchors(above: "p2"))
+        let below = TimelineMerge(
+            cached: cached, fetched: Self.posts([3, 4]), coverage: .window, cachedGaps: ["p2"],
+            anchors: TimelineMerge.Anchors(above: "p2"))
         #expect(below.posts.map(\.id) == ["p1", "p2", "p3", "p4", "p10", "p11", "p12"])
         #expect(below.gaps == [TimelineGap(above: "p4", below: "p10")])
     }
@@ -137,7 +141,8 @@ struct TimelineMergeTests {
     func overlapRemovesNothing() {
         let cached = Self.posts(Array(0...39) + [100, 101, 102])
         let page = [Self.post(39)] + Self.posts([103, 104])
-        let merge = TimelineMerge(cached: cached, fetched: page, coverage: .window, cachedGaps: ["p39"], anchors: TimelineMerge.Anchors(above: "p102"))
+        let merge = TimelineMerge(
+            cached: cached, fetched: page, coverage: .window, cachedGaps: ["p39"], anchors: TimelineMerge.Anchors(above: "p102"))
         #expect(merge.removed == [])
         #expect(Set(merge.posts.map(\.id)) == Set(cached.map(\.id) + ["p103", "p104"]))
     }
@@ -179,8 +184,10 @@ struct TimelineMergeTests {
         let goal = ReachGoal(postId: "p11", pagesByPost: false, maxPageSize: 3, headCursor: "c1", headLastPost: "p3", cached: ["p1", "p2", "p3"])
         let requests: [PageRequest] = [.top(cursor: "c1", limit: 3), .top(cursor: "c2", limit: 3), .top(cursor: "c3", limit: 3), .post("p11")]
         var run = ReachRun(goal: goal, strategy: ScriptedReach(requests: requests))
-        let answers = [PageAnswer(posts: Self.posts([4, 5, 6]), cursor: "c2"), PageAnswer(posts: Self.posts([7, 8, 9]), cursor: "c3"),
-                       PageAnswer(posts: Self.posts([10, 11, 12]), cursor: "c4"), PageAnswer(posts: Self.posts([11]))]
+        let answers = [
+            PageAnswer(posts: Self.posts([4, 5, 6]), cursor: "c2"), PageAnswer(posts: Self.posts([7, 8, 9]), cursor: "c3"),
+            PageAnswer(posts: Self.posts([10, 11, 12]), cursor: "c4"), PageAnswer(posts: Self.posts([11])),
+        ]
         for answer in answers { if let request = run.next() { run.record(request, answer: answer) } }
         #expect(run.pages.count == 1)
         #expect(run.pages.first?.posts.map(\.id) == (4...12).map { "p\($0)" })
@@ -192,8 +199,9 @@ struct TimelineMergeTests {
         var posts = Self.posts([1, 2, 3])
         var gaps = Set<String>()
         for (page, above) in [([4, 5, 6], "p3"), ([7, 8, 9], "p6"), ([10, 11, 12], "p9")] {
-            let merge = TimelineMerge(cached: posts, fetched: Self.posts(page), coverage: .window, cachedGaps: gaps,
-                                      anchors: TimelineMerge.Anchors(above: above))
+            let merge = TimelineMerge(
+                cached: posts, fetched: Self.posts(page), coverage: .window, cachedGaps: gaps,
+                anchors: TimelineMerge.Anchors(above: above))
             (posts, gaps) = (merge.posts, merge.gapsBelow)
         }
         #expect(posts == merged.posts)
@@ -233,10 +241,12 @@ struct TimelineMergeTests {
 
     @Test("a page asked with one post as both its anchors (max_id=X&min_id=X) places that post once")
     func sameAnchorTwice() {
-        let merge = TimelineMerge(cached: Self.posts([15]), fetched: [], coverage: .window, anchors: TimelineMerge.Anchors(above: "p15", below: "p15"))
+        let merge = TimelineMerge(
+            cached: Self.posts([15]), fetched: [], coverage: .window, anchors: TimelineMerge.Anchors(above: "p15", below: "p15"))
         #expect(merge.posts.map(\.id) == ["p15"])
-        let page = TimelineMerge(cached: Self.posts([1, 15, 30]), fetched: Self.posts([16]), coverage: .window,
-                                 anchors: TimelineMerge.Anchors(above: "p15", below: "p15"))
+        let page = TimelineMerge(
+            cached: Self.posts([1, 15, 30]), fetched: Self.posts([16]), coverage: .window,
+            anchors: TimelineMerge.Anchors(above: "p15", below: "p15"))
         #expect(Set(page.posts.map(\.id)).count == page.posts.count)
     }
 
@@ -260,7 +270,8 @@ struct TimelineSourceTests {
         #expect(mastodon == .mastodon(URL(string: "https://mastodon.social/api/v1/timelines/home?limit=40")!, tokenVariable: "ENGINE_ACCESS_TOKEN"))
         let bluesky = try TimelineSource.parse("https://bsky.social/xrpc/app.bsky.feed.getTimeline", tokenVariable: "BSKY")
         #expect(bluesky == .bluesky(URL(string: "https://bsky.social/xrpc/app.bsky.feed.getTimeline")!, tokenVariable: "BSKY"))
-        #expect(try TimelineSource.parse("https://example.com/feed", api: .bluesky)
+        #expect(
+            try TimelineSource.parse("https://example.com/feed", api: .bluesky)
                 == .bluesky(URL(string: "https://example.com/feed")!, tokenVariable: "ENGINE_ACCESS_TOKEN"))
     }
 
@@ -269,7 +280,10 @@ struct TimelineSourceTests {
         for (text, message) in [
             ("ftp://example.com/t.json", "ftp://example.com/t.json: error: only http, https and file URLs are sources"),
             ("https://", "https://: error: is not a valid URL"),
-            ("https://example.com/feed", "https://example.com/feed: error: cannot tell the API from the URL; give --api mastodon or --api bluesky (Mastodon: /api/v1/timelines/home, Bluesky: /xrpc/app.bsky.feed.getTimeline)"),
+            (
+                "https://example.com/feed",
+                "https://example.com/feed: error: cannot tell the API from the URL; give --api mastodon or --api bluesky (Mastodon: /api/v1/timelines/home, Bluesky: /xrpc/app.bsky.feed.getTimeline)"
+            ),
         ] {
             #expect(throws: SourceError.self) { try TimelineSource.parse(text) }
             do {

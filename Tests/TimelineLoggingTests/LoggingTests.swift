@@ -1,10 +1,11 @@
 import Foundation
 import JSONText
 import Logging
-import Testing
 import TestSupport
-@testable import TimelineLogging
+import Testing
 import ValueTree
+
+@testable import TimelineLogging
 
 /// Collects records in memory.
 // @unchecked: `stored` is read and written under `lock` only.
@@ -64,8 +65,10 @@ struct LoggingTests {
 
     @Test("a log line is one line, with no escape sequence: the message and the values are escaped, not cut")
     func stderrEscapes() {
-        let record = LogRecord(date: Date(timeIntervalSince1970: 1_700_000_000), level: .notice, label: "TimelineEngine.position",
-                               message: "saved\n2023-11-14T22:13:20.000Z error [sync] forged", metadata: ["post": "p\u{1b}[31m1", "long": String(repeating: "x", count: 400)])
+        let record = LogRecord(
+            date: Date(timeIntervalSince1970: 1_700_000_000), level: .notice, label: "TimelineEngine.position",
+            message: "saved\n2023-11-14T22:13:20.000Z error [sync] forged",
+            metadata: ["post": "p\u{1b}[31m1", "long": String(repeating: "x", count: 400)])
         let line = StderrLogSink.format(record)
         #expect(!line.contains("\n"))
         #expect(line.hasPrefix(#"2023-11-14T22:13:20.000Z notice [position] saved\u{a}2023-11-14T22:13:20.000Z error [sync] forged long="#))
@@ -75,8 +78,9 @@ struct LoggingTests {
 
     @Test("the stderr sink's line format")
     func stderrFormat() {
-        let record = LogRecord(date: Date(timeIntervalSince1970: 1_700_000_000.25), level: .warning, label: "TimelineEngine.cache",
-                               message: "evicted 3 entries", metadata: ["b": "2", "a": "1"])
+        let record = LogRecord(
+            date: Date(timeIntervalSince1970: 1_700_000_000.25), level: .warning, label: "TimelineEngine.cache",
+            message: "evicted 3 entries", metadata: ["b": "2", "a": "1"])
         #expect(StderrLogSink.format(record) == "2023-11-14T22:13:20.250Z warning [cache] evicted 3 entries a=1 b=2")
     }
 
@@ -136,7 +140,8 @@ struct LoggingTests {
 
     @Test("a logger made before the routing changes follows its new levels and sinks; a level set on the logger wins")
     func routingReachesLoggersAlreadyMade() {
-        let first = RecordingSink(), second = RecordingSink()
+        let first = RecordingSink()
+        let second = RecordingSink()
         let routing = LogRouting(levels: LogLevels(), sinks: [first])
         let logger = Logger(label: LogCategory.sync.label) { TimelineLogHandler(label: $0, routing: routing) }
         logger.debug("dropped")

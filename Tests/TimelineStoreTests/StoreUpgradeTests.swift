@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import SyncModel
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
+
 @testable import TimelineStore
 
 /// Store files written by each released schema version (`Tests/Fixtures/stores/`) open, migrate
@@ -25,7 +26,9 @@ struct StoreUpgradeTests {
     /// Writes the missing fixtures: the schema of `version` exactly as that release's migrations
     /// made it, and the rows that release wrote. Run once with TIMELINE_STORE_WRITE_FIXTURES=1
     /// when a migration is released; the files are committed and never rewritten after.
-    @Test("the fixtures are written by the released migrations", .enabled(if: ProcessInfo.processInfo.environment["TIMELINE_STORE_WRITE_FIXTURES"] == "1"))
+    @Test(
+        "the fixtures are written by the released migrations",
+        .enabled(if: ProcessInfo.processInfo.environment["TIMELINE_STORE_WRITE_FIXTURES"] == "1"))
     func writeFixtures() throws {
         for version in Self.versions {
             let url = Fixtures.repositoryURL("Tests/Fixtures/stores/store-\(version).sqlite")
@@ -34,22 +37,34 @@ struct StoreUpgradeTests {
             try StoreSchema.migrator.migrate(queue, upTo: version)
             try queue.write { db in
                 for (position, id) in Self.posts.enumerated() {
-                    try db.execute(sql: """
-                        INSERT INTO cachedPost (account, timeline, postId, position, createdAt, author, text, height, storedAt, lastAccess, bytes)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, arguments: [Self.scope.account, Self.scope.timeline, id, position, 1_700_000_000 - Double(60 * position),
-                                         "author\(position)", "text of \(id) ünï", 100 + Double(position), 1_700_000_100, 1_700_000_100, 40])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO cachedPost (account, timeline, postId, position, createdAt, author, text, height, storedAt, lastAccess, bytes)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            Self.scope.account, Self.scope.timeline, id, position, 1_700_000_000 - Double(60 * position),
+                            "author\(position)", "text of \(id) ünï", 100 + Double(position), 1_700_000_100, 1_700_000_100, 40,
+                        ])
                 }
-                try db.execute(sql: "INSERT INTO timelineState (account, timeline, refreshedAt, viewportHeight) VALUES (?, ?, ?, ?)",
-                               arguments: [Self.scope.account, Self.scope.timeline, 1_700_000_100, 812])
-                try db.execute(sql: "INSERT INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [Self.scope.account, Self.scope.timeline, "p1", 1_700_000_200,
-                                           #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"index":1,"timelineCount":3,"neighbors":{"above":["p0"],"below":["p2"]},"savedAt":"2023-11-14T22:16:40Z"}"#])
-                try db.execute(sql: "INSERT INTO readPost (account, timeline, postId, readAt) VALUES (?, ?, ?, ?)",
-                               arguments: [Self.scope.account, Self.scope.timeline, "p0", 1_700_000_150])
-                try db.execute(sql: "INSERT INTO lastRestoration (account, timeline, restoredAt, restoration) VALUES (?, ?, ?, ?)",
-                               arguments: [Self.scope.account, Self.scope.timeline, 1_700_000_300,
-                                           #"{"postId":"p1","index":1,"contentOffset":80.0,"viewportY":-20.0,"method":"exact_match","strategy":"ExactMatch","confidence":1.0,"explanation":"post p1 is still in the timeline at index 1"}"#])
+                try db.execute(
+                    sql: "INSERT INTO timelineState (account, timeline, refreshedAt, viewportHeight) VALUES (?, ?, ?, ?)",
+                    arguments: [Self.scope.account, Self.scope.timeline, 1_700_000_100, 812])
+                try db.execute(
+                    sql: "INSERT INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [
+                        Self.scope.account, Self.scope.timeline, "p1", 1_700_000_200,
+                        #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"index":1,"timelineCount":3,"neighbors":{"above":["p0"],"below":["p2"]},"savedAt":"2023-11-14T22:16:40Z"}"#,
+                    ])
+                try db.execute(
+                    sql: "INSERT INTO readPost (account, timeline, postId, readAt) VALUES (?, ?, ?, ?)",
+                    arguments: [Self.scope.account, Self.scope.timeline, "p0", 1_700_000_150])
+                try db.execute(
+                    sql: "INSERT INTO lastRestoration (account, timeline, restoredAt, restoration) VALUES (?, ?, ?, ?)",
+                    arguments: [
+                        Self.scope.account, Self.scope.timeline, 1_700_000_300,
+                        #"{"postId":"p1","index":1,"contentOffset":80.0,"viewportY":-20.0,"method":"exact_match","strategy":"ExactMatch","confidence":1.0,"explanation":"post p1 is still in the timeline at index 1"}"#,
+                    ])
                 if version != "v1" {
                     try db.execute(sql: "INSERT INTO storeCounter (name, value) VALUES ('timelineHits', 4), ('timelineMisses', 1)")
                 }
@@ -59,11 +74,15 @@ struct StoreUpgradeTests {
                 if version == "v4-sync" {
                     try db.execute(sql: "INSERT INTO syncState (name, value) VALUES ('device', 'phone'), ('hlc', '111410065408000000')")
                     for table in ["positionRegister", "devicePosition"] {
-                        try db.execute(sql: """
-                            INSERT INTO \(table) (account, timeline, hlc, device, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, snapshot)
-                            VALUES (?, ?, ?, 'phone', ?, 0, '', ?, 'p1', ?)
-                            """, arguments: [Self.scope.account, Self.scope.timeline, 111_410_065_408_000_000, 1_700_000_200, 1_699_999_940,
-                                             #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#])
+                        try db.execute(
+                            sql: """
+                                INSERT INTO \(table) (account, timeline, hlc, device, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, snapshot)
+                                VALUES (?, ?, ?, 'phone', ?, 0, '', ?, 'p1', ?)
+                                """,
+                            arguments: [
+                                Self.scope.account, Self.scope.timeline, 111_410_065_408_000_000, 1_700_000_200, 1_699_999_940,
+                                #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#,
+                            ])
                     }
                 }
                 if Self.gapped.contains(version) {
@@ -73,17 +92,23 @@ struct StoreUpgradeTests {
                     try db.execute(sql: "UPDATE timelineState SET revision = 7")
                 }
                 if Self.headed.contains(version) {
-                    try db.execute(sql: "INSERT INTO syncState (name, value) VALUES ('device', 'phone'), ('hlc', '111410065408000000'), ('sequence', '3')")
-                    try db.execute(sql: """
-                        INSERT INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
-                                                  progressPostId, context, visitSeconds, visitPosts, clocks, movesOlder, movesNewer, snapshot)
-                        VALUES (?, ?, 'phone', 3, ?, ?, 0, '', ?, 'p1', '{"laptop":2}', 40.5, 6, '{"laptop":-1200}', 2, 0, ?)
-                        """, arguments: [Self.scope.account, Self.scope.timeline, 111_410_065_408_000_000, 1_700_000_200, 1_699_999_940,
-                                         #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#])
+                    try db.execute(
+                        sql: "INSERT INTO syncState (name, value) VALUES ('device', 'phone'), ('hlc', '111410065408000000'), ('sequence', '3')")
+                    try db.execute(
+                        sql: """
+                            INSERT INTO positionHead (account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt,
+                                                      progressPostId, context, visitSeconds, visitPosts, clocks, movesOlder, movesNewer, snapshot)
+                            VALUES (?, ?, 'phone', 3, ?, ?, 0, '', ?, 'p1', '{"laptop":2}', 40.5, 6, '{"laptop":-1200}', 2, 0, ?)
+                            """,
+                        arguments: [
+                            Self.scope.account, Self.scope.timeline, 111_410_065_408_000_000, 1_700_000_200, 1_699_999_940,
+                            #"{"postId":"p1","viewportY":-20.0,"contentOffset":80.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#,
+                        ])
                 }
                 if Self.syncing.contains(version) {
-                    try db.execute(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, 'position', ?, ?)",
-                                   arguments: [Self.scope.account, Self.scope.timeline, "018bd3a3d8000000@phone", 1_700_000_200])
+                    try db.execute(
+                        sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, 'position', ?, ?)",
+                        arguments: [Self.scope.account, Self.scope.timeline, "018bd3a3d8000000@phone", 1_700_000_200])
                 }
             }
             try queue.writeWithoutTransaction { try $0.execute(sql: "VACUUM") }
@@ -139,7 +164,8 @@ struct StoreUpgradeTests {
         #expect(try store.storedDeviceId() == (Self.syncing.contains(version) ? "phone" : nil))
         // The next save numbers on from the device's highest write.
         if Self.syncing.contains(version) {
-            let saved = try store.savePosition(PositionSnapshot(postId: "p2"), scope: Self.scope, device: "phone", at: Date(timeIntervalSince1970: 1_800_000_000))
+            let saved = try store.savePosition(
+                PositionSnapshot(postId: "p2"), scope: Self.scope, device: "phone", at: Date(timeIntervalSince1970: 1_800_000_000))
             #expect(saved.sequence == (head?.sequence ?? 0) + 1)
         }
     }
@@ -161,11 +187,15 @@ struct StoreUpgradeNewerRowsTests {
                 try db.execute(sql: "INSERT INTO syncState (name, value) VALUES ('device', 'phone')")
                 // The register's winner is the phone's older write; its own latest is newer.
                 for (table, hlc, post) in [("positionRegister", 111_410_065_408_000_000, "p1"), ("devicePosition", 111_410_065_408_100_000, "p2")] {
-                    try db.execute(sql: """
-                        INSERT INTO \(table) (account, timeline, hlc, device, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, snapshot)
-                        VALUES (?, ?, ?, 'phone', 1700000200, 0, '', 1699999940, ?, ?)
-                        """, arguments: [scope.account, scope.timeline, hlc, post,
-                                         #"{"postId":"\#(post)","viewportY":0.0,"contentOffset":0.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO \(table) (account, timeline, hlc, device, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, snapshot)
+                            VALUES (?, ?, ?, 'phone', 1700000200, 0, '', 1699999940, ?, ?)
+                            """,
+                        arguments: [
+                            scope.account, scope.timeline, hlc, post,
+                            #"{"postId":"\#(post)","viewportY":0.0,"contentOffset":0.0,"neighbors":{"above":[],"below":[]},"deviceId":"phone"}"#,
+                        ])
                 }
             }
         }

@@ -1,19 +1,21 @@
 import Foundation
 import LRU
 import StrategyKit
-import Testing
+import TTL
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineFormats
 import TimelineStore
-import TTL
 
 @Suite("TimelineStore", .timeLimit(.minutes(10)))
 struct TimelineStoreTests {
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
     static let scope = StoreScope(account: "me@example.social", timeline: "home")
     static let posts = (0..<5).map {
-        Post(id: "p\($0)", createdAt: now.addingTimeInterval(Double(-60 * $0)), author: "a\($0)", text: "post \($0) ünï 🎉", height: $0 == 2 ? nil : 120)
+        Post(
+            id: "p\($0)", createdAt: now.addingTimeInterval(Double(-60 * $0)), author: "a\($0)", text: "post \($0) ünï 🎉", height: $0 == 2 ? nil : 120
+        )
     }
 
     @Test("timelines, history, read posts and the last restoration survive reopening")
@@ -24,14 +26,19 @@ struct TimelineStoreTests {
         do {
             let store = try TimelineStore(path: path)
             try store.saveTimeline(Self.posts, scope: Self.scope, viewportHeight: 800, refreshedAt: Self.now)
-            try store.saveSnapshot(PositionSnapshot(postId: "p1", viewportY: -20, contentOffset: 140, index: 1, timelineCount: 5,
-                                                    text: "post 1", savedAt: Self.now), scope: Self.scope)
-            try store.saveSnapshot(PositionSnapshot(postId: "p3", viewportY: 0, contentOffset: 360, savedAt: Self.now.addingTimeInterval(5)),
-                                   scope: Self.scope)
+            try store.saveSnapshot(
+                PositionSnapshot(
+                    postId: "p1", viewportY: -20, contentOffset: 140, index: 1, timelineCount: 5,
+                    text: "post 1", savedAt: Self.now), scope: Self.scope)
+            try store.saveSnapshot(
+                PositionSnapshot(postId: "p3", viewportY: 0, contentOffset: 360, savedAt: Self.now.addingTimeInterval(5)),
+                scope: Self.scope)
             try store.markRead(["p0", "p1"], scope: Self.scope, at: Self.now)
-            try store.saveRestoration(Restoration(postId: "p3", index: 3, contentOffset: 360, viewportY: 0, method: .exactMatch,
-                                                  strategy: "ExactMatch", confidence: 1, explanation: "still there"),
-                                      scope: Self.scope, at: Self.now)
+            try store.saveRestoration(
+                Restoration(
+                    postId: "p3", index: 3, contentOffset: 360, viewportY: 0, method: .exactMatch,
+                    strategy: "ExactMatch", confidence: 1, explanation: "still there"),
+                scope: Self.scope, at: Self.now)
         }
         let reopened = try TimelineStore(path: path)
         let cached = try #require(try reopened.timeline(scope: Self.scope))
@@ -76,7 +83,9 @@ struct TimelineStoreTests {
         }
         try store.saveTimeline(posts, scope: Self.scope, refreshedAt: Self.now)
         let cached = try #require(try store.timeline(scope: Self.scope))
-        let differing = zip(cached.posts, posts).filter { $0.createdAt.timeIntervalSinceReferenceDate.bitPattern != $1.createdAt.timeIntervalSinceReferenceDate.bitPattern }
+        let differing = zip(cached.posts, posts).filter {
+            $0.createdAt.timeIntervalSinceReferenceDate.bitPattern != $1.createdAt.timeIntervalSinceReferenceDate.bitPattern
+        }
         #expect(differing.map(\.0.id) == [])
         let merge = TimelineMerge(cached: cached.posts, fetched: posts, coverage: .head, cachedGaps: cached.gapsBelow)
         #expect(merge.updated == [])
@@ -94,8 +103,9 @@ struct TimelineStoreTests {
         }
         try store.markRead((0..<4).map { "r\($0)" }, scope: Self.scope, at: Self.now)
         try store.markRead(["r9"], scope: Self.scope, at: Self.now.addingTimeInterval(1))
-        let report = try store.performMaintenance(timelinePolicy: TTLPolicy(maxAge: 7 * 86_400), historyPolicy: LRUPolicy(maxEntries: 2),
-                                                  readPostsPolicy: LRUPolicy(maxEntries: 1), now: Self.now)
+        let report = try store.performMaintenance(
+            timelinePolicy: TTLPolicy(maxAge: 7 * 86_400), historyPolicy: LRUPolicy(maxEntries: 2),
+            readPostsPolicy: LRUPolicy(maxEntries: 1), now: Self.now)
         #expect(report == TimelineStore.MaintenanceReport(cachedPosts: 5, snapshots: 4, readPosts: 4))
         #expect(try store.history(scope: Self.scope).map(\.postId) == ["s5", "s4"])
         #expect(try store.readPostIds(scope: Self.scope) == ["r9"])
@@ -171,8 +181,9 @@ struct TimelineStoreTests {
         #expect(trimmed.revision != saved.revision)
         #expect(!isKept(store, trimmed))
         try store.keepIndex(store.index(of: trimmed, scope: Self.scope), for: trimmed, scope: Self.scope)
-        _ = try store.performMaintenance(timelinePolicy: LRUPolicy(maxEntries: 3), historyPolicy: LRUPolicy(maxEntries: 9),
-                                         readPostsPolicy: LRUPolicy(maxEntries: 9), now: Self.now)
+        _ = try store.performMaintenance(
+            timelinePolicy: LRUPolicy(maxEntries: 3), historyPolicy: LRUPolicy(maxEntries: 9),
+            readPostsPolicy: LRUPolicy(maxEntries: 9), now: Self.now)
         let maintained = try #require(try store.timeline(scope: Self.scope))
         #expect(maintained.posts.count == 3)
         #expect(!isKept(store, maintained))
@@ -213,16 +224,19 @@ struct TimelineStoreTests {
         let posts = (0..<1000).map { Post(id: "p\($0)", createdAt: Self.now.addingTimeInterval(Double(-$0)), text: "post \($0)") }
         // Stored in three batches: p0…p399 last, so the LRU keeps the newest of them.
         try store.saveTimeline(Array(posts[600...]), scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-300))
-        try store.saveTimeline(Array(posts[400...]), scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-200),
-                               unconfirmed: Set(posts[600...].map(\.id)))
-        try store.saveTimeline(posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-100),
-                               unconfirmed: Set(posts[400...].map(\.id)))
+        try store.saveTimeline(
+            Array(posts[400...]), scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-200),
+            unconfirmed: Set(posts[600...].map(\.id)))
+        try store.saveTimeline(
+            posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-100),
+            unconfirmed: Set(posts[400...].map(\.id)))
         let evicted = try store.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now)
         #expect(evicted.count == 600)
         #expect(try store.timeline(scope: Self.scope, at: Self.now.addingTimeInterval(-50))?.posts.map(\.id) == posts[..<400].map(\.id))
         // The read used every cached post 50 s ago; a post stored since is the most recently used.
-        try store.saveTimeline(posts[..<400] + [Post(id: "new", createdAt: Self.now)], scope: Self.scope, refreshedAt: Self.now,
-                               unconfirmed: Set(posts[..<400].map(\.id)))
+        try store.saveTimeline(
+            posts[..<400] + [Post(id: "new", createdAt: Self.now)], scope: Self.scope, refreshedAt: Self.now,
+            unconfirmed: Set(posts[..<400].map(\.id)))
         let second = try store.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now)
         #expect(second.count == 1 && second != ["new"])
     }
@@ -234,7 +248,10 @@ struct TimelineStoreTests {
         let path = directory.appendingPathComponent("notes.sqlite").path
         let contents = Data("These are my notes, not a database.\n".utf8)
         try contents.write(to: URL(fileURLWithPath: path))
-        #expect(throws: StoreError(path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)) {
+        #expect(
+            throws: StoreError(
+                path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
+        ) {
             try TimelineStore(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
@@ -247,8 +264,9 @@ struct TimelineStoreTests {
         let path = directory.appendingPathComponent("d.sqlite").path
         do {
             let store = try TimelineStore(path: path)
-            try store.saveTimeline((0..<300).map { Post(id: "p\($0)", createdAt: Self.now, text: String(repeating: "x", count: 200)) },
-                                   scope: Self.scope, refreshedAt: Self.now)
+            try store.saveTimeline(
+                (0..<300).map { Post(id: "p\($0)", createdAt: Self.now, text: String(repeating: "x", count: 200)) },
+                scope: Self.scope, refreshedAt: Self.now)
         }
         // Checkpoint the WAL into the main file, then overwrite pages after the header with garbage.
         do {
@@ -279,12 +297,17 @@ struct TimelineStoreTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("photos.sqlite").path
-        let made = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                              ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE photo (id INTEGER)'); c.commit()", path],
-                                              in: directory, timeout: 60)
+        let made = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE photo (id INTEGER)'); c.commit()", path],
+            in: directory, timeout: 60)
         #expect(made.status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(throws: StoreError(path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: photo); it is left as it is", kind: .notAStore)) {
+        #expect(
+            throws: StoreError(
+                path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: photo); it is left as it is",
+                kind: .notAStore)
+        ) {
             try TimelineStore(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -296,11 +319,21 @@ struct TimelineStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("n.sqlite").path
         _ = try TimelineStore(path: path)
-        let changed = try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                                 ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO grdb_migrations VALUES ('v2-from-the-future')\"); c.commit()", path],
-                                                 in: directory, timeout: 60)
+        let changed = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO grdb_migrations VALUES ('v2-from-the-future')\"); c.commit()",
+                path,
+            ],
+            in: directory, timeout: 60)
         #expect(changed.status == 0)
-        #expect(throws: StoreError(path: path, "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is", kind: .incompatible)) {
+        #expect(
+            throws: StoreError(
+                path: path,
+                "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is",
+                kind: .incompatible)
+        ) {
             try TimelineStore(path: path)
         }
     }
@@ -351,14 +384,17 @@ struct TimelineStoreTests {
             return Int((state >> 33) % UInt64(bound))
         }
         for round in 1...6 {
-            let writer = try StreamingChild(Fixtures.productsDirectory.appendingPathComponent("store-crash-writer"),
-                                            [path, "timelines", "\(round * 1000)"])
+            let writer = try StreamingChild(
+                Fixtures.productsDirectory.appendingPathComponent("store-crash-writer"),
+                [path, "timelines", "\(round * 1000)"])
             let steps = 1 + next(12)
             var last: (step: String, version: Int)?
             for _ in 0..<steps {
                 guard let line = await writer.nextLine() else {
                     writer.signal(SIGKILL)
-                    Issue.record("round \(round): the writer reported nothing for 30 s after \(String(describing: last)) (running: \(writer.process.isRunning); it printed: \(writer.standardError))")
+                    Issue.record(
+                        "round \(round): the writer reported nothing for 30 s after \(String(describing: last)) (running: \(writer.process.isRunning); it printed: \(writer.standardError))"
+                    )
                     return
                 }
                 let parts = line.split(separator: " ")
@@ -399,7 +435,9 @@ struct TimelineStoreTests {
         while lastReported < 300 {
             guard let line = await writer.nextLine() else {
                 writer.signal(SIGKILL)
-                Issue.record("the writer reported nothing for 30 s after commit \(lastReported) (running: \(writer.process.isRunning); it printed: \(writer.standardError))")
+                Issue.record(
+                    "the writer reported nothing for 30 s after commit \(lastReported) (running: \(writer.process.isRunning); it printed: \(writer.standardError))"
+                )
                 return
             }
             if let number = Int(line) { lastReported = number }

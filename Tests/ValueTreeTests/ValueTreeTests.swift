@@ -80,8 +80,9 @@ struct ValueTreeTests {
 
     @Test("strings and keys are equal when their Unicode scalars are, not when Swift's String == would have them")
     func scalarEquality() {
-        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
-        #expect(composed == decomposed)   // Swift: canonically equivalent
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(composed == decomposed)  // Swift: canonically equivalent
         #expect(Value.string(composed) != Value.string(decomposed))
         #expect(Value.Key(composed) != Value.Key(decomposed))
         #expect(Value.Key(composed) == Value.Key(String("\(composed)!".dropLast())))

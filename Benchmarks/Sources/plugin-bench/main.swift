@@ -9,8 +9,8 @@
 // reads), and on an index already used (every later restore on the same timeline, and what
 // `engine compare` pays for every pipeline after the first at a restore point).
 import Foundation
-import TimelineEngine
 import StrategyPlugins
+import TimelineEngine
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
@@ -45,7 +45,9 @@ for _ in 0..<20 {
     registry = try PluginLoader.load([plugin], into: BuiltInStrategies.registry)
     loads.append(Double(now() - started) / 1e6)
 }
-print("Loading the plugin (dlopen, ABI check, describe, schema compile, registration, its 3 scenarios and the 4 common checks): median \(String(format: "%.2f", median(loads))) ms over 20 loads; the first \(String(format: "%.2f", loads[0])) ms")
+print(
+    "Loading the plugin (dlopen, ABI check, describe, schema compile, registration, its 3 scenarios and the 4 common checks): median \(String(format: "%.2f", median(loads))) ms over 20 loads; the first \(String(format: "%.2f", loads[0])) ms"
+)
 var compositions: [Double] = []
 for _ in 0..<20 {
     let fresh = try PluginLoader.load([plugin], into: BuiltInStrategies.registry)
@@ -53,7 +55,9 @@ for _ in 0..<20 {
     _ = fresh.configurationSchema
     compositions.append(Double(now() - started) / 1e6)
 }
-print("Composing and compiling the configuration schema with the plugin's strategy (once per registry, then cached): median \(String(format: "%.2f", median(compositions))) ms")
+print(
+    "Composing and compiling the configuration schema with the plugin's strategy (once per registry, then cached): median \(String(format: "%.2f", median(compositions))) ms"
+)
 print()
 let builtIn = try PipelineBuilder(registry: registry).build(spec: "AuthorRun")
 let fromPlugin = try PipelineBuilder(registry: registry).build(spec: "SameAuthor")
@@ -67,15 +71,17 @@ for size in sizes {
     var time = 0.0
     let posts = (0..<size).map { number -> Post in
         time += Double(random.next(6))
-        return Post(id: String(1_600_000_000_000_000_000 - number * 7919), createdAt: base.addingTimeInterval(-time),
-                    author: "author\(random.next(2000))", text: nil, height: Double(80 + random.next(200)))
+        return Post(
+            id: String(1_600_000_000_000_000_000 - number * 7919), createdAt: base.addingTimeInterval(-time),
+            author: "author\(random.next(2000))", text: nil, height: Double(80 + random.next(200)))
     }
     let timeline = Timeline(posts: posts)
     // Saved posts deleted since, at random times, by authors who posted nearby.
     let requests = (0..<200).map { _ -> PositionSnapshot in
         let near = posts[random.next(size)]
-        return PositionSnapshot(postId: "deleted", postCreatedAt: near.createdAt.addingTimeInterval(Double(random.next(60)) - 30),
-                                author: near.author)
+        return PositionSnapshot(
+            postId: "deleted", postCreatedAt: near.createdAt.addingTimeInterval(Double(random.next(60)) - 30),
+            author: near.author)
     }
     var results: [String: (fresh: Double, warm: Double)] = [:]
     for (name, pipeline) in [("built-in", builtIn), ("plugin", fromPlugin)] {

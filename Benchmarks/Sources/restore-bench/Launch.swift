@@ -26,9 +26,13 @@ enum Launch {
         let engine = try TimelineEngine(store: store, scope: scope)
         start = now()
         try engine.keepIndex(of: engine.index(of: cached), for: cached)
-        let size = [".text", ".lookups"].map { (try? FileManager.default.attributesOfItem(atPath: store.indexPath(scope: scope) + $0)[.size] as? Int) ?? 0 }
-        print(String(format: "made and kept the index in %.0f ms: text %.0f MB, lookups %.0f MB", Double(now() - start) / 1e6, Double(size[0]) / 1e6,
-                     Double(size[1]) / 1e6))
+        let size = [".text", ".lookups"].map {
+            (try? FileManager.default.attributesOfItem(atPath: store.indexPath(scope: scope) + $0)[.size] as? Int) ?? 0
+        }
+        print(
+            String(
+                format: "made and kept the index in %.0f ms: text %.0f MB, lookups %.0f MB", Double(now() - start) / 1e6, Double(size[0]) / 1e6,
+                Double(size[1]) / 1e6))
     }
 
     static func run(directory: String, situation: String, rebuild: Bool) throws {
@@ -38,8 +42,9 @@ enum Launch {
             let store = try TimelineStore(path: path)
             let posts = try store.timeline(scope: scope)!.posts
             let middle = posts.count / 2
-            var snapshot = PositionSnapshot(postId: posts[middle].id, postCreatedAt: posts[middle].createdAt, viewportY: -20,
-                                            index: middle, timelineCount: posts.count, text: posts[middle].text, savedAt: Date())
+            var snapshot = PositionSnapshot(
+                postId: posts[middle].id, postCreatedAt: posts[middle].createdAt, viewportY: -20,
+                index: middle, timelineCount: posts.count, text: posts[middle].text, savedAt: Date())
             switch situation {
             case "present": break
             case "redrafted": snapshot.postId = "redrafted-away"
@@ -60,8 +65,10 @@ enum Launch {
         let result = engine.restore(in: index)
         let t3 = now()
         let method = result.restoration.map { "\($0.method)" } ?? "none"
-        print(String(format: "%@ %@: open and read %d posts %.1f ms, index %.2f ms, first restore %.2f ms (%@), index and restore %.2f ms",
-                      situation, rebuild ? "rebuilt" : "kept", cached.posts.count, Double(t1 - t0) / 1e6, Double(t2 - t1) / 1e6,
-                      Double(t3 - t2) / 1e6, method, Double(t3 - t1) / 1e6))
+        print(
+            String(
+                format: "%@ %@: open and read %d posts %.1f ms, index %.2f ms, first restore %.2f ms (%@), index and restore %.2f ms",
+                situation, rebuild ? "rebuilt" : "kept", cached.posts.count, Double(t1 - t0) / 1e6, Double(t2 - t1) / 1e6,
+                Double(t3 - t2) / 1e6, method, Double(t3 - t1) / 1e6))
     }
 }

@@ -93,8 +93,10 @@ func makePosts(_ count: Int) -> [Post] {
         }
         // Every 3rd post is out of time order, as in an algorithmic feed.
         let age = i % 3 == 0 ? Double((i * 7919) % max(1, count)) * 30 : Double(i) * 30
-        posts.append(Post(id: String(1_600_000_000_000_000_000 + i), createdAt: base.addingTimeInterval(-age),
-                          author: "user\(i % 997)", text: text, height: Double(80 + (i * 37) % 240)))
+        posts.append(
+            Post(
+                id: String(1_600_000_000_000_000_000 + i), createdAt: base.addingTimeInterval(-age),
+                author: "user\(i % 997)", text: text, height: Double(80 + (i * 37) % 240)))
     }
     return posts
 }
@@ -104,9 +106,11 @@ if let at = arguments.firstIndex(of: "launch-prepare") {
     exit(0)
 }
 if let at = arguments.firstIndex(of: "text-index") {
-    let size = Int(arguments[at + 1])!, rounds = Int(arguments[at + 2])!
+    let size = Int(arguments[at + 1])!
+    let rounds = Int(arguments[at + 2])!
     let sample = makePosts(size).map { $0.text ?? "" }
-    var every: [Double] = [], one: [Double] = []
+    var every: [Double] = []
+    var one: [Double] = []
     for _ in 0..<rounds {
         for parallelism in [nil, 1] {
             let start = now()
@@ -149,19 +153,23 @@ for size in sizes {
     start = now()
     _ = TextIndex(decoded.posts.map { $0.text ?? "" }, parallelism: 1)
     let serialTextIndexTime = Double(now() - start) / 1e6
-    print(String(format: "| %d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.0f B | %.0f B + strings |", size, decodeTime, buildTime, textIndexTime,
-                 serialTextIndexTime, indexMemory, postsMemory))
+    print(
+        String(
+            format: "| %d | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %.0f B | %.0f B + strings |", size, decodeTime, buildTime, textIndexTime,
+            serialTextIndexTime, indexMemory, postsMemory))
 
     // Snapshots of posts that survive (present), are gone (deleted) or were re-drafted.
     var generator = SystemRandomNumberGenerator()
     let samples = (0..<200).map { _ in Int.random(in: 0..<size, using: &generator) }
     func snapshot(_ i: Int, id: String? = nil) -> PositionSnapshot {
         let post = decoded.posts[i]
-        return PositionSnapshot(postId: id ?? post.id, postCreatedAt: post.createdAt, viewportY: -20, contentOffset: index.y(of: i) + 20,
-                                viewportHeight: 800, index: i, timelineCount: size,
-                                neighbors: .init(above: (max(0, i - 5)..<i).reversed().map { decoded.posts[$0].id },
-                                                 below: (i + 1..<min(size, i + 6)).map { decoded.posts[$0].id }),
-                                text: post.text)
+        return PositionSnapshot(
+            postId: id ?? post.id, postCreatedAt: post.createdAt, viewportY: -20, contentOffset: index.y(of: i) + 20,
+            viewportHeight: 800, index: i, timelineCount: size,
+            neighbors: .init(
+                above: (max(0, i - 5)..<i).reversed().map { decoded.posts[$0].id },
+                below: (i + 1..<min(size, i + 6)).map { decoded.posts[$0].id }),
+            text: post.text)
     }
     for type in BuiltInStrategies.registry.types where type.kind == .restoration || type.kind == .fallback {
         guard !type.isComposition, case .restoration(let stage) = try! type.make(StrategyOptions(parameters: type.defaults)) else { continue }
@@ -175,7 +183,9 @@ for size in sizes {
         }
         restoreRows.append(String(format: "| %@ | %d | %.2f µs |", type.name, size, median(times)))
     }
-    guard case .positioning(let anchor) = try! BuiltInStrategies.registry["ViewportAnchor"]!.make(StrategyOptions()) else { fatalError("ViewportAnchor is not a positioning strategy") }
+    guard case .positioning(let anchor) = try! BuiltInStrategies.registry["ViewportAnchor"]!.make(StrategyOptions()) else {
+        fatalError("ViewportAnchor is not a positioning strategy")
+    }
     var anchorTimes: [Double] = []
     for i in samples {
         let candidate = Candidate(index: i, confidence: 1, method: .exactMatch, placement: .standIn, strategy: "x", explanation: "")
@@ -196,7 +206,8 @@ for size in sizes {
     }
     // ContentSimilarity against a brute-force scan of every text.
     let textIndex = index.textIndex
-    var indexed: [Double] = [], brute: [Double] = []
+    var indexed: [Double] = []
+    var brute: [Double] = []
     for i in samples.prefix(!scan ? 0 : size >= 1_000_000 ? 1 : size >= 100_000 ? 3 : 20) {
         let query = decoded.posts[i].text ?? ""
         var t0 = now()
@@ -210,11 +221,14 @@ for size in sizes {
         }
         brute.append(Double(now() - t0) / 1e6)
     }
-    if scan { similarityRows.append(String(format: "| %d | %.2f ms | %.1f ms | %.0f× |", size, median(indexed), median(brute), median(brute) / median(indexed))) }
+    if scan {
+        similarityRows.append(
+            String(format: "| %d | %.2f ms | %.1f ms | %.0f× |", size, median(indexed), median(brute), median(brute) / median(indexed)))
+    }
 }
 print("\n| stage | posts | median restore |")
 print("|---|---|---|")
-restoreRows.forEach { print($0) }
+for row in restoreRows { print(row) }
 print("\n| posts | ContentSimilarity (inverted index) | brute-force scan | speed-up |")
 print("|---|---|---|---|")
-similarityRows.forEach { print($0) }
+for row in similarityRows { print(row) }

@@ -91,8 +91,9 @@ func startMinimalRoute(_ store: MinimalStore, logger: Logger) async throws -> (p
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"changed":1}"#)))
     }
     let (ports, continuation) = AsyncStream<Int>.makeStream()
-    let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                  onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+    let application = Application(
+        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
     let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
     let task = Task { try await group.run() }
     var port = 0

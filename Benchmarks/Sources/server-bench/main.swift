@@ -13,12 +13,12 @@
 // Usage: server-bench sqlite PATH | postgres URL | minimal-sqlite PATH | minimal-postgres URL [RATE] [SECONDS] [USERS] [CLIENTS]
 //        server-bench hold MODE PATH|URL SECONDS [USERS]
 import AsyncHTTPClient
-import GRDB
-import PostgresNIO
 import Foundation
+import GRDB
 import Logging
 import NIOCore
 import NIOHTTP1
+import PostgresNIO
 import ServiceLifecycle
 import SyncServer
 
@@ -110,7 +110,8 @@ let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: confi
 /// A device's document with one head; `number` orders the writes (it is their sequence number).
 func document(_ number: Int, device: Int) -> String {
     let hlc = String(format: "%016llx", UInt64(1_790_000_000_000 + number) << 16)
-    return #"{"format":"timeline-sync","version":2,"device":"d\#(device)","records":[{"account":"me","timeline":"t\#(number % 5)","hlc":"\#(hlc)","device":"d\#(device)","seq":\#(number + 1),"context":{"d\#((device + 1) % 4)":\#(number)},"savedAt":"2026-11-24T00:00:00Z","epoch":{"hlc":"0000000000000000","device":""},"progress":{"createdAt":\#(number),"postId":"p\#(number)"},"position":{"postId":"p\#(number)","viewportY":-12,"contentOffset":4000}}]}"#
+    return
+        #"{"format":"timeline-sync","version":2,"device":"d\#(device)","records":[{"account":"me","timeline":"t\#(number % 5)","hlc":"\#(hlc)","device":"d\#(device)","seq":\#(number + 1),"context":{"d\#((device + 1) % 4)":\#(number)},"savedAt":"2026-11-24T00:00:00Z","epoch":{"hlc":"0000000000000000","device":""},"progress":{"createdAt":\#(number),"postId":"p\#(number)"},"position":{"postId":"p\#(number)","viewportY":-12,"contentOffset":4000}}]}"#
 }
 
 /// One write; its status.
@@ -176,7 +177,8 @@ await withTaskGroup(of: Void.self) { tasks in
                 var request = HTTPClientRequest(url: "\(base)?since=\(cursor)&wait=5")
                 request.headers.add(name: "Authorization", value: "Bearer \(tokens[user])")
                 guard let response = try? await client.execute(request, timeout: .seconds(30)),
-                      let body = try? await response.body.collect(upTo: 16 << 20) else { continue }
+                    let body = try? await response.body.collect(upTo: 16 << 20)
+                else { continue }
                 let text = String(buffer: body)
                 if let range = text.range(of: #""cursor":"#), let value = Int(text[range.upperBound...].prefix { $0.isNumber }) {
                     if value > cursor { stopPolls.woke() }
@@ -232,8 +234,9 @@ let closedSorted = closed.latencies.sorted()
 print("| storage | phase | writes | failed | writes/s | p50 ms | p99 ms | long-poll wakes |")
 print("|---|---|---:|---:|---:|---:|---:|---:|")
 func row(_ phase: String, _ collector: Collector, _ sorted: [Double], _ duration: Double, wakes: String) {
-    print("| \(arguments[0]) | \(phase) | \(sorted.count) | \(collector.failures) | \(Int(Double(sorted.count) / duration)) | "
-          + "\(String(format: "%.2f", quantile(sorted, 0.5) * 1000)) | \(String(format: "%.2f", quantile(sorted, 0.99) * 1000)) | \(wakes) |")
+    print(
+        "| \(arguments[0]) | \(phase) | \(sorted.count) | \(collector.failures) | \(Int(Double(sorted.count) / duration)) | "
+            + "\(String(format: "%.2f", quantile(sorted, 0.5) * 1000)) | \(String(format: "%.2f", quantile(sorted, 0.99) * 1000)) | \(wakes) |")
 }
 row("its first second, after start", warm, warmSorted, warmup, wakes: "-")
 row("open loop at \(Int(rate))/s, \(minimal ? 0 : users / 2) long-polls", open, openSorted, openSeconds, wakes: "\(stopPolls.wakes)")

@@ -4,7 +4,10 @@ import Foundation
 import SessionComparison
 import TimelineEngine
 
-var bytes = 0, events = 0, restorePoints = 0, warnings = 0
+var bytes = 0
+var events = 0
+var restorePoints = 0
+var warnings = 0
 let started = DispatchTime.now().uptimeNanoseconds
 let files = (try? SessionFiles.expand(Array(CommandLine.arguments.dropFirst()))) ?? []
 for path in files {
@@ -22,4 +25,6 @@ for path in files {
     }
 }
 let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-print("\(files.count) sessions, \(bytes) bytes, \(events) events, \(restorePoints) restore points, \(warnings) warnings in \(String(format: "%.3f", seconds)) s: \(String(format: "%.1f", Double(bytes) / 1e6 / seconds)) MB/s")
+print(
+    "\(files.count) sessions, \(bytes) bytes, \(events) events, \(restorePoints) restore points, \(warnings) warnings in \(String(format: "%.3f", seconds)) s: \(String(format: "%.1f", Double(bytes) / 1e6 / seconds)) MB/s"
+)

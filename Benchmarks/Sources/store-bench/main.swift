@@ -17,7 +17,8 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 let arguments = Array(CommandLine.arguments.dropFirst())
 let texts: [String] = {
     if let file = arguments.first, let data = FileManager.default.contents(atPath: file),
-       let timeline = try? TimelineFormat.read(data, format: .jsonl) {
+        let timeline = try? TimelineFormat.read(data, format: .jsonl)
+    {
         return timeline.posts.compactMap(\.text)
     }
     return ["a post about the timeline"]
@@ -27,8 +28,9 @@ let base = Date(timeIntervalSince1970: 1_700_000_000)
 
 func makePosts(_ count: Int) -> [Post] {
     (0..<count).map { i in
-        Post(id: String(1_600_000_000_000_000_000 + i), createdAt: base.addingTimeInterval(Double(-30 * i)),
-             author: "user\(i % 997)", text: texts[i % texts.count])
+        Post(
+            id: String(1_600_000_000_000_000_000 + i), createdAt: base.addingTimeInterval(Double(-30 * i)),
+            author: "user\(i % 997)", text: texts[i % texts.count])
     }
 }
 
@@ -47,9 +49,12 @@ do {
     let store = try TimelineStore(path: storePath)
     try store.saveTimeline(posts10k, scope: scope, viewportHeight: 800, refreshedAt: Date())
 }
-let json = Data(try JSONWriter().write(.dictionary([
-    ("posts", .array(posts10k.map(PostCoding.value(of:)))), ("viewportHeight", .real(800)),
-])).utf8)
+let json = Data(
+    try JSONWriter().write(
+        .dictionary([
+            ("posts", .array(posts10k.map(PostCoding.value(of:)))), ("viewportHeight", .real(800)),
+        ])
+    ).utf8)
 try json.write(to: directory.appendingPathComponent("10k.json"))
 
 struct CodablePost: Decodable {
@@ -63,7 +68,10 @@ struct CodableTimeline: Decodable {
     let viewportHeight: Double
 }
 
-var openAndRead: [Double] = [], readOnly: [Double] = [], engineJSON: [Double] = [], foundationJSON: [Double] = []
+var openAndRead: [Double] = []
+var readOnly: [Double] = []
+var engineJSON: [Double] = []
+var foundationJSON: [Double] = []
 let runs = 9
 for _ in 0..<runs {
     var start = now()
@@ -88,13 +96,16 @@ for _ in 0..<runs {
 func pythonJSONMilliseconds(_ path: String) -> Double? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", """
+    process.arguments = [
+        "python3", "-c",
+        """
         import json, sys, time
         times = []
         for _ in range(9):
             start = time.perf_counter(); json.load(open(sys.argv[1], "rb")); times.append(time.perf_counter() - start)
         print(sorted(times)[4] * 1000)
-        """, path]
+        """, path,
+    ]
     let pipe = Pipe()
     process.standardOutput = pipe
     guard (try? process.run()) != nil else { return nil }
@@ -121,23 +132,27 @@ let snapshotStore = try TimelineStore(path: directory.appendingPathComponent("sn
 var start = now()
 for i in 0..<saves {
     let post = posts10k[i % 500]
-    try snapshotStore.saveSnapshot(PositionSnapshot(postId: post.id, postCreatedAt: post.createdAt, viewportY: -Double(i % 300),
-                                                    contentOffset: Double(i * 97), viewportHeight: 800, index: i % 500, timelineCount: 10_000,
-                                                    neighbors: .init(above: [posts10k[(i + 1) % 500].id], below: [posts10k[(i + 2) % 500].id]),
-                                                    text: post.text, savedAt: base.addingTimeInterval(Double(i))), scope: scope)
+    try snapshotStore.saveSnapshot(
+        PositionSnapshot(
+            postId: post.id, postCreatedAt: post.createdAt, viewportY: -Double(i % 300),
+            contentOffset: Double(i * 97), viewportHeight: 800, index: i % 500, timelineCount: 10_000,
+            neighbors: .init(above: [posts10k[(i + 1) % 500].id], below: [posts10k[(i + 2) % 500].id]),
+            text: post.text, savedAt: base.addingTimeInterval(Double(i))), scope: scope)
 }
 let snapshotRate = Double(saves) / (milliseconds(since: start) / 1000)
 let plain = try DatabaseQueue(path: directory.appendingPathComponent("plain.sqlite").path)
 try plain.writeWithoutTransaction { db in
     try db.execute(sql: "PRAGMA journal_mode = WAL")
     try db.execute(sql: "PRAGMA synchronous = NORMAL")
-    try db.execute(sql: "CREATE TABLE t (account TEXT, timeline TEXT, postId TEXT, savedAt REAL, snapshot TEXT, PRIMARY KEY (account, timeline, postId))")
+    try db.execute(
+        sql: "CREATE TABLE t (account TEXT, timeline TEXT, postId TEXT, savedAt REAL, snapshot TEXT, PRIMARY KEY (account, timeline, postId))")
 }
 start = now()
 for i in 0..<saves {
     try plain.write { db in
-        try db.execute(sql: "INSERT OR REPLACE INTO t VALUES (?, ?, ?, ?, ?)",
-                       arguments: ["bench", "home", posts10k[i % 500].id, Double(i), String(repeating: "x", count: 400)])
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO t VALUES (?, ?, ?, ?, ?)",
+            arguments: ["bench", "home", posts10k[i % 500].id, Double(i), String(repeating: "x", count: 400)])
     }
 }
 let plainRate = Double(saves) / (milliseconds(since: start) / 1000)
@@ -182,14 +197,19 @@ try plainLarge.write { db in
 let plainInsertTime = milliseconds(since: start)
 let policies = try CachePolicyBuilder().maintenancePolicies()
 start = now()
-let roomy = try CachePolicyBuilder(configuration: ConfigurationLoader().read(
-    data: Data(#"{"TimelineCache": {"MaxCacheSize": \#(min(large, 1_000_000))}}"#.utf8)).configuration).timelineCache()
-let steady = try largeStore.performMaintenance(timelinePolicy: roomy, historyPolicy: policies.history,
-                                               readPostsPolicy: policies.readPosts, now: Date())
+let roomy = try CachePolicyBuilder(
+    configuration: ConfigurationLoader().read(
+        data: Data(#"{"TimelineCache": {"MaxCacheSize": \#(min(large, 1_000_000))}}"#.utf8)
+    ).configuration
+).timelineCache()
+let steady = try largeStore.performMaintenance(
+    timelinePolicy: roomy, historyPolicy: policies.history,
+    readPostsPolicy: policies.readPosts, now: Date())
 let steadyTime = milliseconds(since: start)
 start = now()
-let trimmed = try largeStore.performMaintenance(timelinePolicy: policies.timeline, historyPolicy: policies.history,
-                                                readPostsPolicy: policies.readPosts, now: Date())
+let trimmed = try largeStore.performMaintenance(
+    timelinePolicy: policies.timeline, historyPolicy: policies.history,
+    readPostsPolicy: policies.readPosts, now: Date())
 let trimTime = milliseconds(since: start)
 start = now()
 try plainLarge.write { db in try db.execute(sql: "DELETE FROM p WHERE position >= 500") }

@@ -16,7 +16,9 @@ func median(_ values: [Double]) -> Double {
     return sorted[sorted.count / 2]
 }
 
-let sizes = CommandLine.arguments.dropFirst().compactMap { Int($0) }.isEmpty ? [10_000, 100_000, 1_000_000]
+let sizes =
+    CommandLine.arguments.dropFirst().compactMap { Int($0) }.isEmpty
+    ? [10_000, 100_000, 1_000_000]
     : CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let policies: [(String, any MergePolicy)] = ["CausalFurthest", "LastWriterWins", "FurthestRead"].map { name in
     guard case .merge(let policy) = try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge) else { fatalError("\(name)") }
@@ -31,14 +33,16 @@ let cores = ProcessInfo.processInfo.activeProcessorCount
 func heads(_ number: Int) -> [PositionRecord] {
     let key = RegisterKey(account: "me", timeline: "t\(number)")
     return ["laptop", "phone", "tablet"].enumerated().map { offset, device in
-        let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000 + UInt64(number % 977 + offset * 311), counter: 0), device: device)
+        let stamp = RegisterStamp(
+            time: HybridTimestamp(milliseconds: 1_790_000_000_000 + UInt64(number % 977 + offset * 311), counter: 0), device: device)
         let post = "post\((number * 7 + offset * 131) % 1000)"
         let saw = number % 3 == 0 && offset == 2 ? [("laptop", UInt64(40)), ("phone", UInt64(40))] : [(String, UInt64)]()
-        return PositionRecord(key: key, stamp: stamp, sequence: UInt64(40 + offset), context: VersionVector(saw), savedAt: date,
-                              snapshot: PositionSnapshot(postId: post), epoch: .zero,
-                              progress: .init(createdAt: Double((number * 7 + offset * 131) % 1000), postId: post),
-                              visit: number % 5 == 0 ? .init(seconds: 8, posts: 1) : .init(seconds: 200, posts: 20),
-                              moves: .init(older: 12, newer: 3), clocks: number % 2 == 0 ? ClockOffsets([("laptop", -1_500), ("phone", -900)]) : .empty)
+        return PositionRecord(
+            key: key, stamp: stamp, sequence: UInt64(40 + offset), context: VersionVector(saw), savedAt: date,
+            snapshot: PositionSnapshot(postId: post), epoch: .zero,
+            progress: .init(createdAt: Double((number * 7 + offset * 131) % 1000), postId: post),
+            visit: number % 5 == 0 ? .init(seconds: 8, posts: 1) : .init(seconds: 200, posts: 20),
+            moves: .init(older: 12, newer: 3), clocks: number % 2 == 0 ? ClockOffsets([("laptop", -1_500), ("phone", -900)]) : .empty)
     }
 }
 
@@ -57,7 +61,8 @@ for size in sizes {
             return found
         }
         _ = resolve(registers[...])
-        var single: [Double] = [], parallel: [Double] = []
+        var single: [Double] = []
+        var parallel: [Double] = []
         for _ in 0..<3 {
             var started = now()
             precondition(resolve(registers[...]) == size)
@@ -74,7 +79,9 @@ for size in sizes {
             precondition(counts.reduce(0, +) == size)
             parallel.append(Double(now() - started) / 1e9)
         }
-        print("| \(size) | \(name) | \(String(format: "%.3f s", median(single))) | \(String(format: "%.3f s", median(parallel))) | \(Int(Double(size) / median(parallel))) |")
+        print(
+            "| \(size) | \(name) | \(String(format: "%.3f s", median(single))) | \(String(format: "%.3f s", median(parallel))) | \(Int(Double(size) / median(parallel))) |"
+        )
     }
 }
 
@@ -84,7 +91,8 @@ print()
 print("| registers | merge | heads per second |")
 print("|---:|---:|---:|")
 for size in sizes {
-    let local = (0..<size).map { heads($0)[1] }, remote = (0..<size).map { heads($0)[0] }
+    let local = (0..<size).map { heads($0)[1] }
+    let remote = (0..<size).map { heads($0)[0] }
     var times: [Double] = []
     for _ in 0..<3 {
         var state = ReplicaState()
@@ -101,14 +109,16 @@ try FileManager.default.createDirectory(at: work.appendingPathComponent("shared"
 defer { try? FileManager.default.removeItem(at: work) }
 
 var configuration = TimelineConfiguration.defaults
-configuration.sync.transport = ComponentSpec(name: "Directory", parameters: ["Path": .init(value: .string(work.appendingPathComponent("shared").path))])
+configuration.sync.transport = ComponentSpec(
+    name: "Directory", parameters: ["Path": .init(value: .string(work.appendingPathComponent("shared").path))])
 let components = try SyncComponents(configuration: configuration)
 let scope = StoreScope(account: "me", timeline: "home")
 var stores: [(TimelineStore, String)] = []
 for number in 0..<10 {
     let store = try TimelineStore(path: work.appendingPathComponent("d\(number).sqlite").path)
-    try store.savePosition(PositionSnapshot(postId: "p\(number)", postCreatedAt: date.addingTimeInterval(Double(number))), scope: scope,
-                           device: "d\(number)", at: date)
+    try store.savePosition(
+        PositionSnapshot(postId: "p\(number)", postCreatedAt: date.addingTimeInterval(Double(number))), scope: scope,
+        device: "d\(number)", at: date)
     stores.append((store, "d\(number)"))
 }
 for _ in 0..<2 {
@@ -133,30 +143,35 @@ print("## Saving a position: 2000 saves, one transaction each (median of 3)")
 print()
 print("| save | total | per save |")
 print("|---|---:|---:|")
-let saves: [(String, Bool, Bool)] = [("history only (saveSnapshot)", false, false),
-                                     ("savePosition: the head, history and outbox, alone in its register", true, false),
-                                     ("savePosition with its causal context: two other devices' heads in the register", true, true)]
+let saves: [(String, Bool, Bool)] = [
+    ("history only (saveSnapshot)", false, false),
+    ("savePosition: the head, history and outbox, alone in its register", true, false),
+    ("savePosition with its causal context: two other devices' heads in the register", true, true),
+]
 for (label, withSync, others) in saves {
     let store = try TimelineStore(path: work.appendingPathComponent("save-\(withSync)-\(others).sqlite").path)
     if others {
         // Two other devices' heads in the register, and clock bounds: what a save reads and carries.
-        _ = try store.applyRemote([heads(0)[0], heads(0)[2]].map { head in
-            var moved = head
-            moved.key = RegisterKey(account: scope.account, timeline: scope.timeline)
-            return moved
-        }, at: date, maxClockOffset: SyncSettings().maxClockOffset)
+        _ = try store.applyRemote(
+            [heads(0)[0], heads(0)[2]].map { head in
+                var moved = head
+                moved.key = RegisterKey(account: scope.account, timeline: scope.timeline)
+                return moved
+            }, at: date, maxClockOffset: SyncSettings().maxClockOffset)
     }
     var times: [Double] = []
     for round in 0..<3 {
         let started = now()
         for number in 0..<2000 {
-            let snapshot = PositionSnapshot(postId: "p\(number % 50)", postCreatedAt: date.addingTimeInterval(Double(number)), viewportY: -20,
-                                            contentOffset: Double(number * 100), index: number % 50, timelineCount: 50,
-                                            neighbors: .init(above: ["a1", "a2"], below: ["b1", "b2"]), text: "a post of some length \(number)",
-                                            savedAt: date.addingTimeInterval(Double(number + round * 2000)))
+            let snapshot = PositionSnapshot(
+                postId: "p\(number % 50)", postCreatedAt: date.addingTimeInterval(Double(number)), viewportY: -20,
+                contentOffset: Double(number * 100), index: number % 50, timelineCount: 50,
+                neighbors: .init(above: ["a1", "a2"], below: ["b1", "b2"]), text: "a post of some length \(number)",
+                savedAt: date.addingTimeInterval(Double(number + round * 2000)))
             if withSync {
-                try store.savePosition(snapshot, scope: scope, device: "phone", visit: .init(seconds: 40, posts: 3),
-                                       at: date.addingTimeInterval(Double(number + round * 2000)))
+                try store.savePosition(
+                    snapshot, scope: scope, device: "phone", visit: .init(seconds: 40, posts: 3),
+                    at: date.addingTimeInterval(Double(number + round * 2000)))
             } else {
                 try store.saveSnapshot(snapshot, scope: scope)
             }

@@ -18,9 +18,15 @@ struct CacheChainTests {
     func order() throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let entries = ["a", "b", "c"].map { CacheEntry(key: $0, storedAt: now) }
-        guard case .cache(let chain) = try CacheChainPolicy.type.make(StrategyOptions(cachePolicies: [
-            Evict(keys: ["b"]), Evict(keys: ["b", "c"]),
-        ])) else { Issue.record("not a cache policy"); return }
+        guard
+            case .cache(let chain) = try CacheChainPolicy.type.make(
+                StrategyOptions(cachePolicies: [
+                    Evict(keys: ["b"]), Evict(keys: ["b", "c"]),
+                ]))
+        else {
+            Issue.record("not a cache policy")
+            return
+        }
         #expect(chain.evictions(from: entries, now: now) == ["b", "c"])
     }
 

@@ -1,8 +1,8 @@
 import ContentSimilarity
 import Foundation
 import StrategyKit
-import Testing
 import TestSupport
+import Testing
 import TimelineCore
 import TimelineSearch
 
@@ -17,7 +17,8 @@ struct RealPostsTests {
         var posts: [Post] = []
         for line in text.split(separator: "\n").prefix(1500) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let id = object["id"] as? String, let body = object["text"] as? String else { continue }
+                let id = object["id"] as? String, let body = object["text"] as? String
+            else { continue }
             posts.append(Post(id: id, createdAt: Date(timeIntervalSince1970: Double(posts.count)), text: body))
         }
         return posts
@@ -51,8 +52,9 @@ struct RealPostsTests {
             var posts = Self.posts
             let original = posts[position]
             posts[position] = Post(id: "redraft-\(original.id)", createdAt: original.createdAt, text: Self.edit(original.text!, number))
-            let request = RestorationRequest(snapshot: PositionSnapshot(postId: original.id, text: original.text),
-                                             index: TimelineIndex(Timeline(posts: posts)))
+            let request = RestorationRequest(
+                snapshot: PositionSnapshot(postId: original.id, text: original.text),
+                index: TimelineIndex(Timeline(posts: posts)))
             var trace: [StageVerdict] = []
             if let candidate = stage.propose(request, trace: &trace, depth: 0), posts[candidate.index].id == "redraft-\(original.id)" {
                 found += 1

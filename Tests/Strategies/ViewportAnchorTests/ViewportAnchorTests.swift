@@ -11,8 +11,10 @@ struct ViewportAnchorTests {
         ids.map { Post(id: $0, createdAt: base, height: height) }
     }
 
-    static func place(_ placement: Placement, index: Int, posts: [Post], snapshot: PositionSnapshot?, atTop: ViewportAnchorStrategy.AtTop = .keepPosition,
-                      viewport: Double = 300) -> Restoration {
+    static func place(
+        _ placement: Placement, index: Int, posts: [Post], snapshot: PositionSnapshot?, atTop: ViewportAnchorStrategy.AtTop = .keepPosition,
+        viewport: Double = 300
+    ) -> Restoration {
         let request = RestorationRequest(snapshot: snapshot, index: TimelineIndex(Timeline(posts: posts, viewportHeight: viewport)))
         let candidate = Candidate(index: index, confidence: 1, method: .exactMatch, placement: placement, strategy: "Test", explanation: "test")
         return ViewportAnchorStrategy(atTop: atTop).place(candidate, request: request)

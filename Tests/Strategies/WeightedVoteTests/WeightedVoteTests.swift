@@ -9,9 +9,13 @@ import WeightedVote
 struct WeightedVoteTests {
     @Test("the post with the highest total weight wins; confidence is the weighted mean")
     func vote() {
-        let request = RestorationRequest(snapshot: nil, index: TimelineIndex(Timeline(posts: (0..<5).map {
-            Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 0))
-        })))
+        let request = RestorationRequest(
+            snapshot: nil,
+            index: TimelineIndex(
+                Timeline(
+                    posts: (0..<5).map {
+                        Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 0))
+                    })))
         let stage = WeightedVoteStrategy(stages: [
             FixedStage(name: "A", index: 1, confidence: 0.9, weight: 2),
             FixedStage(name: "B", index: 3, confidence: 0.6, weight: 1),
@@ -24,9 +28,13 @@ struct WeightedVoteTests {
         #expect(trace.map(\.verdict) == ["outvoted", "chosen: 2.5 of the votes", "chosen: 2.5 of the votes"])
     }
 
-    static let request = RestorationRequest(snapshot: nil, index: TimelineIndex(Timeline(posts: (0..<5).map {
-        Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 0))
-    })))
+    static let request = RestorationRequest(
+        snapshot: nil,
+        index: TimelineIndex(
+            Timeline(
+                posts: (0..<5).map {
+                    Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 0))
+                })))
 
     @Test("a tie in votes goes to the post whose best voter is more confident")
     func tieByConfidence() {

@@ -39,20 +39,23 @@ public struct NextUnreadStrategy: RestorationStage, DeclaredStrategy {
         let gap = savedAt.timeIntervalSince1970 - index.time(atTimeOrderPosition: position)
         guard gap <= maxGap else { return nil }
         let chosen = Int(index.timeOrder[position])
-        return Candidate(index: chosen, confidence: confidence, method: .named(name), placement: .postAtTop, strategy: name,
-                         explanation: "post \(index.posts[chosen].id) is the newest post older than the saved one, by \(Int(gap)) s")
+        return Candidate(
+            index: chosen, confidence: confidence, method: .named(name), placement: .postAtTop, strategy: name,
+            explanation: "post \(index.posts[chosen].id) is the newest post older than the saved one, by \(Int(gap)) s")
     }
 
     static let scenarios: [StrategyScenario] = {
         let base = Date(timeIntervalSince1970: 1_700_000_000)
         let posts = [0, -60, -300, -4000].enumerated().map { Post(id: "p\($0.offset)", createdAt: base.addingTimeInterval(Double($0.element))) }
         return [
-            StrategyScenario(name: "the newest older post", timeline: Timeline(posts: posts),
-                             snapshot: PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-100)),
-                             expectedPostId: "p2", expectedConfidence: 0.6,
-                             expectedExplanation: "post p2 is the newest post older than the saved one, by 200 s"),
-            StrategyScenario(name: "nothing older within MaxGap", timeline: Timeline(posts: posts),
-                             snapshot: PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-1000)), expectedPostId: nil),
+            StrategyScenario(
+                name: "the newest older post", timeline: Timeline(posts: posts),
+                snapshot: PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-100)),
+                expectedPostId: "p2", expectedConfidence: 0.6,
+                expectedExplanation: "post p2 is the newest post older than the saved one, by 200 s"),
+            StrategyScenario(
+                name: "nothing older within MaxGap", timeline: Timeline(posts: posts),
+                snapshot: PositionSnapshot(postId: "gone", postCreatedAt: base.addingTimeInterval(-1000)), expectedPostId: nil),
         ]
     }()
 }

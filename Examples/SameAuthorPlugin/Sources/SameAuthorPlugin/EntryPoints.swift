@@ -48,8 +48,10 @@ public func describePlugin() -> UnsafePointer<CChar>? {
 }
 
 @_cdecl("timeline_plugin_make")
-public func make(_ name: UnsafePointer<CChar>?, _ parameters: UnsafePointer<CChar>?, _ error: UnsafeMutablePointer<CChar>?,
-                 _ capacity: Int64) -> UnsafeMutableRawPointer? {
+public func make(
+    _ name: UnsafePointer<CChar>?, _ parameters: UnsafePointer<CChar>?, _ error: UnsafeMutablePointer<CChar>?,
+    _ capacity: Int64
+) -> UnsafeMutableRawPointer? {
     guard let name, String(cString: name) == "SameAuthor" else {
         write("this plugin provides SameAuthor only", to: error, capacity: capacity)
         return nil
@@ -57,16 +59,20 @@ public func make(_ name: UnsafePointer<CChar>?, _ parameters: UnsafePointer<CCha
     // The engine has validated the parameters against the schema above and filled in defaults.
     let json = parameters.map { Data(String(cString: $0).utf8) } ?? Data("{}".utf8)
     let values = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] ?? [:]
-    let strategy = SameAuthor(window: (values["Window"] as? NSNumber)?.doubleValue ?? 3600,
-                              maxVisited: (values["MaxVisited"] as? NSNumber)?.intValue ?? 2000)
+    let strategy = SameAuthor(
+        window: (values["Window"] as? NSNumber)?.doubleValue ?? 3600,
+        maxVisited: (values["MaxVisited"] as? NSNumber)?.intValue ?? 2000)
     return Unmanaged.passRetained(strategy).toOpaque()
 }
 
 @_cdecl("timeline_plugin_propose")
-public func propose(_ instance: UnsafeMutableRawPointer?, _ request: UnsafePointer<timeline_plugin_request>?,
-                    _ candidate: UnsafeMutablePointer<timeline_plugin_candidate>?) -> Int32 {
+public func propose(
+    _ instance: UnsafeMutableRawPointer?, _ request: UnsafePointer<timeline_plugin_request>?,
+    _ candidate: UnsafeMutablePointer<timeline_plugin_candidate>?
+) -> Int32 {
     guard let instance, let request, let candidate, let timeline = request.pointee.timeline,
-          let snapshot = request.pointee.snapshot else { return 0 }
+        let snapshot = request.pointee.snapshot
+    else { return 0 }
     let strategy = Unmanaged<SameAuthor>.fromOpaque(instance).takeUnretainedValue()
     guard let best = strategy.propose(timeline.pointee, snapshot.pointee) else { return 0 }
     let window = strategy.window
@@ -75,12 +81,15 @@ public func propose(_ instance: UnsafeMutableRawPointer?, _ request: UnsafePoint
     candidate.pointee.placement = Int32(TIMELINE_PLUGIN_PLACEMENT_STAND_IN)
     write("same_author", to: candidate.pointee.method, capacity: candidate.pointee.method_capacity)
     let offsets = timeline.pointee.id_offsets!
-    let start = Int(offsets[best.index]), end = Int(offsets[best.index + 1])
+    let start = Int(offsets[best.index])
+    let end = Int(offsets[best.index + 1])
     let id = String(decoding: UnsafeRawBufferPointer(start: timeline.pointee.id_bytes + start, count: end - start), as: UTF8.self)
-    let author = String(decoding: UnsafeRawBufferPointer(start: snapshot.pointee.author.bytes, count: Int(snapshot.pointee.author.length)),
-                        as: UTF8.self)
-    write("post \(id) by \(author) was created \(describe(best.delta)) from the saved post", to: candidate.pointee.explanation,
-          capacity: candidate.pointee.explanation_capacity)
+    let author = String(
+        decoding: UnsafeRawBufferPointer(start: snapshot.pointee.author.bytes, count: Int(snapshot.pointee.author.length)),
+        as: UTF8.self)
+    write(
+        "post \(id) by \(author) was created \(describe(best.delta)) from the saved post", to: candidate.pointee.explanation,
+        capacity: candidate.pointee.explanation_capacity)
     return 1
 }
 

@@ -20,15 +20,18 @@ final class SameAuthor {
         // The saved post must be gone: this strategy only stands in for it.
         guard timeline.index_of(timeline.context, snapshot.post_id.bytes, snapshot.post_id.length) < 0 else { return nil }
         let count = Int(timeline.count)
-        let order = timeline.time_order!, times = timeline.created_at!
+        let order = timeline.time_order!
+        let times = timeline.created_at!
         let target = snapshot.post_created_at
         // The first time-order position at or after the saved time.
-        var low = 0, high = count
+        var low = 0
+        var high = count
         while low < high {
             let middle = (low + high) / 2
             if times[Int(order[middle])] < target { low = middle + 1 } else { high = middle }
         }
-        var below = low - 1, above = low
+        var below = low - 1
+        var above = low
         var best: (index: Int, delta: Double)?
         var visited = 0
         while visited < maxVisited {
@@ -54,7 +57,8 @@ final class SameAuthor {
     }
 
     private func hasAuthor(_ timeline: timeline_plugin_timeline, _ index: Int, _ author: timeline_plugin_string) -> Bool {
-        let start = timeline.author_offsets[index], end = timeline.author_offsets[index + 1]
+        let start = timeline.author_offsets[index]
+        let end = timeline.author_offsets[index + 1]
         guard end - start == author.length else { return false }
         return memcmp(timeline.author_bytes + Int(start), author.bytes, Int(author.length)) == 0
     }

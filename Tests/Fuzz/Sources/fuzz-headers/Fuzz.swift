@@ -14,8 +14,10 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     guard let first = data.first else { return 0 }
     let statuses = [200, 404, 429, 503, 500, 301, 401, 408, 204, 299]
     let status = statuses[Int(first) % statuses.count]
-    let names = ["Retry-After", "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Content-Type",
-                 "Content-Length", "Content-Encoding", "RateLimit-Limit", "Location"]
+    let names = [
+        "Retry-After", "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Content-Type",
+        "Content-Length", "Content-Encoding", "RateLimit-Limit", "Location",
+    ]
     var headers: [(name: String, value: String)] = []
     var body = Data()
     var index = 1
@@ -41,7 +43,7 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let outcome = Outcome()
     // libFuzzer calls this on its own thread, never on the cooperative pool: it may wait there
     // for the fetch's task, which runs on the pool.
-    let done = DispatchSemaphore(value: 0) // off-pool: libFuzzer's thread
+    let done = DispatchSemaphore(value: 0)  // off-pool: libFuzzer's thread
     Task {
         defer { done.signal() }
         guard case .network(let policy)? = try? BuiltInStrategies.registry.build(StrategyNode(name: "NoRetry"), kind: .network) else { return }
@@ -57,7 +59,7 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
             if case .failure(let error) = answered.answer { outcome.messages.append(error.message) }
         }
     }
-    done.wait() // off-pool: libFuzzer's thread
+    done.wait()  // off-pool: libFuzzer's thread
     for message in outcome.messages where message.unicodeScalars.contains(where: { $0.value < 0x20 }) {
         fatalError("a message carries a control character, or a wait passes the deadline: \(message.debugDescription)")
     }

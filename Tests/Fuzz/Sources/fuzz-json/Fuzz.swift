@@ -27,7 +27,8 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
         }
         // What a device publishes must read back: names and post ids within the limits stay so.
         guard let published = try? SyncWireCoding.encode(SyncWireCoding.Document(device: document.device, records: state.records)),
-              (try? SyncWireCoding.decode(published)) != nil else { fatalError("a published document does not read back") }
+            (try? SyncWireCoding.decode(published)) != nil
+        else { fatalError("a published document does not read back") }
     }
     // The sync folder's reader: a peer's file becomes records or one warning, printable.
     var pull = SyncPull()

@@ -27,7 +27,9 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
 
     let mergedIds = merge.posts.map(\.id)
     guard Set(mergedIds).count == mergedIds.count else { fatalError("a post twice in the merged timeline: \(mergedIds)") }
-    let merged = Set(mergedIds), removed = Set(merge.removed), fetchedIds = Set(fetched.map(\.id))
+    let merged = Set(mergedIds)
+    let removed = Set(merge.removed)
+    let fetchedIds = Set(fetched.map(\.id))
     for id in fetchedIds where !merged.contains(id) { fatalError("a post the answer brought is missing: \(id)") }
     for post in cached where !merged.contains(post.id) && !removed.contains(post.id) { fatalError("a cached post vanished unreported: \(post.id)") }
     for id in removed where fetchedIds.contains(id) { fatalError("a post the answer showed was removed: \(id)") }
@@ -39,8 +41,9 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     // The answer as pages from the top, cut to `limit`: one merge of the run and one merge per
     // page agree.
     let limit = 1 + Int(flags % 7)
-    let goal = ReachGoal(postId: fetched.last?.id ?? "none", pagesByPost: false, maxPageSize: limit, headCursor: "c0",
-                         headLastPost: cached.first?.id, cached: Set(cached.map(\.id)))
+    let goal = ReachGoal(
+        postId: fetched.last?.id ?? "none", pagesByPost: false, maxPageSize: limit, headCursor: "c0",
+        headLastPost: cached.first?.id, cached: Set(cached.map(\.id)))
     var pages: [[Post]] = []
     var rest = fetched[...]
     while !rest.isEmpty {
@@ -90,14 +93,16 @@ struct ByteReader {
         return bytes[index]
     }
     mutating func post() -> Post {
-        let id = next(), time = next()
-        let seconds: Double = switch time {
-        case 250: 1e300
-        case 251: -1e300
-        case 252: .infinity
-        case 253: 253_402_300_799
-        default: 1_700_000_000 - Double(time) * 60
-        }
+        let id = next()
+        let time = next()
+        let seconds: Double =
+            switch time {
+            case 250: 1e300
+            case 251: -1e300
+            case 252: .infinity
+            case 253: 253_402_300_799
+            default: 1_700_000_000 - Double(time) * 60
+            }
         return Post(id: "p\(id % 24)", createdAt: Date(timeIntervalSince1970: seconds), author: "a", text: "post \(id)")
     }
 }

@@ -8,7 +8,8 @@ import TimelineEngine
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     guard let document = try? JSONReader().read(Data(bytes: bytes, count: count)),
-          let parameters = document["parameters"] else { return 0 }
+        let parameters = document["parameters"]
+    else { return 0 }
     let type = StrategyType(name: "Fuzzed", kind: .restoration, summary: "A fuzzed plugin strategy.", parameterSchema: parameters) { _ in
         .restoration(Unanswering())
     }

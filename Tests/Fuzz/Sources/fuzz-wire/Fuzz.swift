@@ -15,13 +15,14 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
         let length = Int(data[index] % 24)
         let nameBytes = data[(index + 1)..<min(data.count, index + 1 + length)]
         index += 1 + length
-        let counter: String = switch data[min(index, data.count - 1)] % 6 {
-        case 0: "-1"
-        case 1: "9223372036854775808"
-        case 2: "1e300"
-        case 3: "\"7\""
-        default: String(Int(data[min(index, data.count - 1)]))
-        }
+        let counter: String =
+            switch data[min(index, data.count - 1)] % 6 {
+            case 0: "-1"
+            case 1: "9223372036854775808"
+            case 2: "1e300"
+            case 3: "\"7\""
+            default: String(Int(data[min(index, data.count - 1)]))
+            }
         index += 1
         let name = String(decoding: nameBytes, as: UTF8.self)
         let quoted = JSONWriter.quoted(name)
@@ -45,7 +46,8 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
             for register in state.registers.values { _ = policy.resolve(register) }
         }
         guard let published = try? SyncWireCoding.encode(SyncWireCoding.Document(device: decoded.device, records: state.records)),
-              (try? SyncWireCoding.decode(published)) != nil else { fatalError("a published document does not read back") }
+            (try? SyncWireCoding.decode(published)) != nil
+        else { fatalError("a published document does not read back") }
     } catch {
         if "\(error)".unicodeScalars.contains(where: { $0.value < 0x20 }) { fatalError("an error carries a control character: \(error)") }
     }
