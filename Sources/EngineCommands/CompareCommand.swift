@@ -166,43 +166,24 @@ struct CompareCommand: ParsableCommand {
         }
         if let shard = shard.flatMap(Shard.init(parsing:)) { files = shard.select(files) }
         let specs = strategy
-        // Each merge policy and reach strategy replays the sessions on its own: the restore
-        // inputs and caches of devices depend on them. Without the options, the configured ones.
-        var policies: [(label: String, spec: ComponentSpec)?] = [nil]
-        if !mergePolicies.isEmpty {
-            policies = try mergePolicies.map { try Self.component($0, kind: .merge, option: "--merge-policy", registry: registry) }
+        // Each merge policy and reach strategy replays the sessions on its own (ComparisonVariant).
+        let policies = try mergePolicies.map {
+            let (label, spec) = try Self.component($0, kind: .merge, option: "--merge-policy", registry: registry)
+            return ComparisonVariant(label: label, mergePolicy: spec)
         }
-        var reachSpecs: [(label: String, spec: ComponentSpec)?] = [nil]
-        if !reaches.isEmpty { reachSpecs = try reaches.map { try Self.component($0, kind: .reach, option: "--reach", registry: registry) } }
-        let runs = policies.flatMap { policy in reachSpecs.map { (policy, $0) } }
-        var combined: ComparisonReport?
-        for (number, (policy, reach)) in runs.enumerated() {
-            var settings = ReplaySettings(configuration: configuration)
-            if let policy { settings.mergePolicy = policy.spec }
-            if let reach { settings.reach = reach.spec }
-            let runner = ComparisonRunner(
-                candidates: candidates, settings: settings, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                registry: registry,
-                rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs, registry: registry)) ?? candidates })
-            let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
-            var report = runner.run(
-                files: files,
-                diagnostics: { _, issues in
-                    // A second policy replays the same sessions: their warnings once are enough.
-                    if number == 0 { for issue in issues { bar.print(issue.description) } }
-                }, progress: { done, total in bar.update(done: done, total: total) })
-            bar.finish()
-            for label in [policy?.label, reach?.label].compactMap({ $0 }) {
-                for index in report.pipelines.indices { report.pipelines[index].name += " · \(label)" }
-            }
-            if var existing = combined {
-                existing.pipelines += report.pipelines
-                combined = existing
-            } else {
-                combined = report
-            }
+        let reachVariants = try reaches.map {
+            let (label, spec) = try Self.component($0, kind: .reach, option: "--reach", registry: registry)
+            return ComparisonVariant(label: label, reach: spec)
         }
-        var report = combined ?? ComparisonReport(pipelines: [])
+        let runner = ComparisonRunner(
+            candidates: candidates, settings: ReplaySettings(configuration: configuration),
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, registry: registry,
+            rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs, registry: registry)) ?? candidates })
+        let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
+        var report = runner.run(
+            variants: ComparisonVariant.grid(mergePolicies: policies, reaches: reachVariants), files: files,
+            diagnostics: { _, issues in for issue in issues { bar.print(issue.description) } },
+            progress: { done, total in bar.update(done: done, total: total) }, finished: { bar.finish() })
         if let shard { report.shards = [shard] }
         return report
     }

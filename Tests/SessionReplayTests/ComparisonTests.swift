@@ -141,6 +141,39 @@ import ValueTree
         #expect(counted.pipelines[0].all.backJumps == builtIn.pipelines[0].all.backJumps)
     }
 
+    @Test("variants: every merge policy with every reach strategy, one replay each, their pipelines labelled in one report")
+    func variants() throws {
+        let grid = ComparisonVariant.grid(
+            mergePolicies: [
+                ComparisonVariant(label: "LastWriterWins", mergePolicy: ComponentSpec(name: "LastWriterWins")),
+                ComparisonVariant(label: "FurthestRead", mergePolicy: ComponentSpec(name: "FurthestRead")),
+            ],
+            reaches: [])
+        #expect(grid.map { $0?.label } == ["LastWriterWins", "FurthestRead"])
+        #expect(ComparisonVariant.grid(mergePolicies: [], reaches: []) == [nil])
+        let both = ComparisonVariant.grid(
+            mergePolicies: [ComparisonVariant(label: "LastWriterWins", mergePolicy: ComponentSpec(name: "LastWriterWins"))],
+            reaches: [ComparisonVariant(label: "CacheOnly", reach: ComponentSpec(name: "CacheOnly"))])
+        #expect(
+            both == [
+                ComparisonVariant(
+                    label: "LastWriterWins · CacheOnly", mergePolicy: ComponentSpec(name: "LastWriterWins"),
+                    reach: ComponentSpec(name: "CacheOnly"))
+            ])
+        let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: ["ExactMatch > Fallback"])
+        let files = (1...4).map { Fixtures.repositoryURL("sessions/devices/devices-000\($0).jsonl").path }
+        let runner = ComparisonRunner(candidates: candidates, settings: ReplaySettings(configuration: .defaults), jobs: 1)
+        let report = runner.run(variants: grid, files: files)
+        #expect(report.pipelines.count == 2 * candidates.count)
+        #expect(report.pipelines.map(\.name).filter { $0.hasSuffix(" · LastWriterWins") }.count == candidates.count)
+        // Each variant's figures are those of a run with its policy configured.
+        var settings = ReplaySettings(configuration: .defaults)
+        settings.mergePolicy = ComponentSpec(name: "LastWriterWins")
+        let alone = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1).run(files: files)
+        #expect(report.pipelines[0].all.backJumps == alone.pipelines[0].all.backJumps)
+        #expect(report.pipelines[0].all.syncedPoints == alone.pipelines[0].all.syncedPoints)
+    }
+
     @Test("the sync figures of multi-device sessions: counted, the same for any jobs, and kept through JSON")
     func syncFigures() async throws {
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: ["ExactMatch > Fallback"])
