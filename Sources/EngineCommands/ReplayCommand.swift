@@ -52,7 +52,12 @@ struct ReplayCommand: ParsableCommand {
             throw CommandFailure(error.isUnreadable ? .unreadable : .invalidInput, error.description)
         }
         let settings = ReplaySettings(configuration: configuration)
-        var replayer = SessionReplayer(header: reader.header, settings: settings, registry: engine.registry)
+        var replayer: SessionReplayer
+        do {
+            replayer = try SessionReplayer(header: reader.header, settings: settings, registry: engine.registry)
+        } catch {
+            throw CommandFailure(.invalidInput, "\(session): error: cannot replay: \(error.description)")
+        }
         let header = reader.header
         Console.out(
             "session \(header.id): \(header.device), \(header.feed.rawValue) \(header.timeline) timeline, viewport \(Self.points(header.viewport.width)) × \(Self.points(header.viewport.height))"

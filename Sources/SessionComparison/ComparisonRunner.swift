@@ -63,7 +63,13 @@ public struct ComparisonRunner: Sendable {
 
     func evaluate(_ reader: inout SessionReader, with candidates: [ComparisonCandidate], into report: inout ComparisonReport) -> [SessionIssue] {
         var diagnostics = reader.takeWarnings()
-        var replayer = SessionReplayer(header: reader.header, settings: settings, registry: registry)
+        var replayer: SessionReplayer
+        do {
+            replayer = try SessionReplayer(header: reader.header, settings: settings, registry: registry)
+        } catch {
+            report.sessionsFailed += 1
+            return diagnostics + [SessionIssue(.error, file: reader.name, "cannot replay: \(error.description)")]
+        }
         var tags: [String] = []
         while let event = reader.next() {
             guard let point = replayer.apply(event, line: reader.line) else { continue }

@@ -113,17 +113,16 @@ public struct SessionReplayer {
         public var estimates = ClockEstimates()
     }
 
-    /// A replayer of `header`'s session; the merge policy is built through `registry`.
-    public init(header: SessionHeader, settings: ReplaySettings, registry: StrategyRegistry = BuiltInStrategies.registry) {
+    /// A replayer of `header`'s session; the merge policy and the reach strategy are built
+    /// through `registry`, and one that cannot be built is an error naming it.
+    public init(header: SessionHeader, settings: ReplaySettings, registry: StrategyRegistry = BuiltInStrategies.registry) throws(PipelineError) {
         self.header = header
         self.settings = settings
         timeline = ReplayTimeline(viewportHeight: header.viewport.height)
         tracker = PositionTracker(settings: settings.tracker, deviceId: header.device)
-        // The specs were checked against this registry when the configuration was loaded (and
-        // `engine compare` checks its --merge-policy and --reach): none fails to build here.
-        mergePolicy = settings.mergePolicy.flatMap { try? registry.mergePolicy($0) }
+        mergePolicy = try settings.mergePolicy.map { spec throws(PipelineError) in try registry.mergePolicy(spec) }
         maxClockOffset = HybridClock.maxOffset(seconds: settings.maxClockOffset)
-        reach = header.version >= SessionHeader.cachesVersion ? try? registry.reachStrategy(settings.reach) : nil
+        reach = header.version >= SessionHeader.cachesVersion ? try registry.reachStrategy(settings.reach) : nil
     }
 
     /// The timeline `device` sees: its own cache when it has one (version 3), else the shared one.

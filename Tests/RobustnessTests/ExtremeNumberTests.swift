@@ -99,7 +99,7 @@ struct ExtremeNumberTests {
                 let text = (lines + Self.restoreLines).joined(separator: "\n").replacingOccurrences(of: "N", with: number) + "\n"
                 do {
                     var reader = try SessionReader(data: Data(text.utf8), name: "x.jsonl")
-                    var replayer = SessionReplayer(header: reader.header, settings: ReplaySettings())
+                    var replayer = try! SessionReplayer(header: reader.header, settings: ReplaySettings())
                     var metrics = MetricsAccumulator()
                     while let event = reader.next() {
                         if let point = replayer.apply(event, line: reader.line) {
@@ -135,7 +135,7 @@ struct ExtremeNumberTests {
                 ] + Self.restoreLines
             let text = lines.joined(separator: "\n").replacingOccurrences(of: "N", with: "0") + "\n"
             guard var reader = try? SessionReader(data: Data(text.utf8), name: "r.jsonl") else { return }
-            var replayer = SessionReplayer(header: reader.header, settings: ReplaySettings())
+            var replayer = try SessionReplayer(header: reader.header, settings: ReplaySettings())
             var metrics = MetricsAccumulator()
             while let event = reader.next() {
                 if let point = replayer.apply(event, line: reader.line) {

@@ -139,7 +139,7 @@ struct MutationPropertyTests {
             let data = mutation.apply(to: sessionSeed)
             do {
                 var reader = try SessionReader(data: data, name: "m.jsonl")
-                var replayer = SessionReplayer(header: reader.header, settings: ReplaySettings())
+                var replayer = try SessionReplayer(header: reader.header, settings: ReplaySettings())
                 while let event = reader.next() {
                     if let point = replayer.apply(event, line: reader.line) {
                         _ = RestoreEvaluation.evaluate(point, pipeline: pipeline, policy: ResumePolicy())

@@ -28,7 +28,7 @@ struct CachedDevicesTests {
             startedAt: Self.start, version: SessionHeader.cachesVersion)
         var settings = ReplaySettings(configuration: .defaults)
         settings.mergePolicy = ComponentSpec(name: "CausalFurthest")
-        var replayer = SessionReplayer(header: header, settings: settings)
+        var replayer = try! SessionReplayer(header: header, settings: settings)
         var time = Self.start.addingTimeInterval(86_400)
         func at(_ seconds: Double) -> Date {
             time = time.addingTimeInterval(seconds)

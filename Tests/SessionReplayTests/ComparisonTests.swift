@@ -174,6 +174,23 @@ import ValueTree
         #expect(report.pipelines[0].all.syncedPoints == alone.pipelines[0].all.syncedPoints)
     }
 
+    @Test("a merge policy the replay cannot build fails each session with its name, and is not replaced by none")
+    func unbuildableMergePolicy() throws {
+        let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: ["ExactMatch > Fallback"])
+        var settings = ReplaySettings(configuration: .defaults)
+        settings.mergePolicy = ComponentSpec(name: "LastWriterWin")
+        let file = Fixtures.repositoryURL("sessions/devices/devices-0001.jsonl").path
+        let issues = Locked<[String]>([])
+        let report = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1)
+            .run(files: [file], diagnostics: { _, found in issues.withLock { $0 += found.map(\.description) } })
+        #expect(report.sessionsFailed == 1)
+        #expect(report.sessionsRead == 0)
+        #expect(
+            issues.withLock { $0 } == [
+                #"\#(file): error: cannot replay: unknown merge policy "LastWriterWin"; did you mean "LastWriterWins"? Registered: LastWriterWins, FurthestRead, CausalFurthest"#
+            ])
+    }
+
     @Test("the sync figures of multi-device sessions: counted, the same for any jobs, and kept through JSON")
     func syncFigures() async throws {
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: ["ExactMatch > Fallback"])

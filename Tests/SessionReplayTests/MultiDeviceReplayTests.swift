@@ -50,7 +50,7 @@ struct MultiDeviceReplayTests {
     }
 
     static func restorePoint(_ events: [SessionEvent], policy: String?) -> RestorePoint? {
-        var replayer = SessionReplayer(header: header, settings: settings(policy: policy))
+        var replayer = try! SessionReplayer(header: header, settings: settings(policy: policy))
         var point: RestorePoint?
         for event in events { point = replayer.apply(event) ?? point }
         return point
@@ -97,7 +97,7 @@ struct MultiDeviceReplayTests {
         #expect(latest.inputSource == .savedSnapshot)
         // The laptop's write was a glance: a second after it opened, no post moved; the
         // phone's last, 44 s and 5 posts into its visit, was reading.
-        var replayer = SessionReplayer(header: Self.header, settings: Self.settings(policy: "CausalFurthest"))
+        var replayer = try SessionReplayer(header: Self.header, settings: Self.settings(policy: "CausalFurthest"))
         for event in events { _ = replayer.apply(event) }
         let heads = replayer.replicas["laptop"]?.state.heads(of: RegisterKey(account: "default", timeline: "home")) ?? []
         #expect(heads.map(\.visit) == [PositionRecord.Visit(seconds: 1, posts: 0), PositionRecord.Visit(seconds: 44, posts: 5)])
@@ -126,7 +126,7 @@ struct MultiDeviceReplayTests {
     }
 
     static func replay(_ events: [SessionEvent], policy: String?, header: SessionHeader = header) -> (SessionReplayer, [RestorePoint]) {
-        var replayer = SessionReplayer(header: header, settings: settings(policy: policy))
+        var replayer = try! SessionReplayer(header: header, settings: settings(policy: policy))
         var points: [RestorePoint] = []
         for event in events { if let point = replayer.apply(event) { points.append(point) } }
         return (replayer, points)

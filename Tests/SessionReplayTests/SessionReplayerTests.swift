@@ -16,7 +16,7 @@ struct Script {
     }
     static let header = SessionHeader(id: "hand", device: "d", timeline: "home", viewport: .init(width: 200, height: 300), startedAt: start)
 
-    var replayer = SessionReplayer(header: Script.header, settings: ReplaySettings())
+    var replayer = try! SessionReplayer(header: Script.header, settings: ReplaySettings())
     var points: [RestorePoint] = []
 
     mutating func at(_ seconds: Double, _ kind: SessionEvent.Kind) {

@@ -48,7 +48,7 @@ import TimelineFormats
         var tags: Set<String> = []
         for text in simulate(seed: 5, sessions: 20) {
             var reader = try SessionReader(data: Data(text.utf8), name: "sim")
-            var replayer = SessionReplayer(header: reader.header, settings: ReplaySettings())
+            var replayer = try SessionReplayer(header: reader.header, settings: ReplaySettings())
             while let event = reader.next() {
                 guard let point = replayer.apply(event) else { continue }
                 tags.insert(point.tag)
@@ -99,7 +99,7 @@ import TimelineFormats
             if reader.header.clockSkew == ["laptop": 3600] { skewed += 1 }
             var settings = ReplaySettings()
             settings.mergePolicy = ComponentSpec(name: "CausalFurthest")
-            var replayer = SessionReplayer(header: reader.header, settings: settings)
+            var replayer = try SessionReplayer(header: reader.header, settings: settings)
             while let event = reader.next() {
                 guard let point = replayer.apply(event) else { continue }
                 tags.insert(point.tag)
