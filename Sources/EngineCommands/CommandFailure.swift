@@ -1,5 +1,5 @@
 import ArgumentParser
-import TimelineStore
+import TimelineEngine
 
 /// An error a command stops with: its message, printed on standard error as it is, and its
 /// kind, which alone decides the exit code. `Kind.exitCode` is the one place that maps them.

@@ -1,13 +1,8 @@
 import ArgumentParser
-import EngineConfiguration
-import EngineSupport
 import Foundation
-import JSONText
-import RestorationEngine
 import SessionComparison
 import SessionReplay
-import StrategyKit
-import ValueTree
+import TimelineEngine
 
 /// `engine compare`: replays recorded sessions against candidate pipelines and reports how
 /// often each put the reader back on the right post and pixel, and how fast.

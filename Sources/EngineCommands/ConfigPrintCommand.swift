@@ -1,10 +1,7 @@
 import ArgumentParser
-import EngineConfiguration
 import Foundation
-import JSONText
 import Logging
-import PropertyList
-import ValueTree
+import TimelineEngine
 
 /// `engine config print [--resolved] [--format plist|json] FILE`.
 struct ConfigPrintCommand: ParsableCommand {

@@ -1,9 +1,7 @@
 import ArgumentParser
-import EngineConfiguration
 import Foundation
-import RestorationEngine
 import StrategyPlugins
-import TimelineLogging
+import TimelineEngine
 
 /// `--lenient`, for every command that runs the engine on a configuration.
 struct LenientOption: ParsableArguments {

@@ -1,6 +1,5 @@
 import Foundation
-import JSONText
-import ValueTree
+import TimelineEngine
 
 /// Standard output and standard error for the commands. Every line goes through
 /// `TerminalText.lineSafe`: whatever foreign text a command prints (a post, an author, a server's

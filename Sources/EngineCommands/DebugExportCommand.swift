@@ -1,10 +1,6 @@
 import ArgumentParser
-import EngineConfiguration
 import Foundation
-import JSONText
-import TimelineFormats
-import TimelineStore
-import ValueTree
+import TimelineEngine
 
 /// `engine debug-export --store PATH [--config C] [--format text|json]`: everything needed to
 /// debug a reader's state (the seed's exportStateForDebugging).

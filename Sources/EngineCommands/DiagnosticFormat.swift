@@ -1,8 +1,6 @@
 import ArgumentParser
-import EngineConfiguration
 import Foundation
-import JSONText
-import ValueTree
+import TimelineEngine
 
 /// How diagnostics are printed.
 enum DiagnosticFormat: String, ExpressibleByArgument, CaseIterable {

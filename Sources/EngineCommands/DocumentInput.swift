@@ -1,8 +1,5 @@
-import EngineConfiguration
 import Foundation
-import JSONText
-import PropertyList
-import ValueTree
+import TimelineEngine
 
 /// Reads a data file for the commands: a property list when it starts with `<` (or a UTF-16
 /// byte-order mark), JSON otherwise.

@@ -1,13 +1,12 @@
 import ArgumentParser
 import Foundation
-import HTTPExchange
 import StrategyPlugins
-import TimelineStore
+import TimelineEngine
 
 #if NIOClient
-    import NIOHTTP
+import NIOHTTP
 #elseif URLSessionClient
-    import URLSessionHTTP
+import URLSessionHTTP
 #endif
 
 /// The `engine` command: validate configurations, read and convert property lists, validate
@@ -38,9 +37,9 @@ public struct Engine: AsyncParsableCommand {
         // FoundationNetworking; URLSession needs nothing built. With neither, a request fails
         // saying that no client was bootstrapped.
         #if NIOClient
-            HTTPExchanges.bootstrap(NIOHTTPExchange())
+        HTTPExchanges.bootstrap(NIOHTTPExchange())
         #elseif URLSessionClient
-            HTTPExchanges.bootstrap(URLSessionExchange())
+        HTTPExchanges.bootstrap(URLSessionExchange())
         #endif
         PluginDeadline.install()
         do {

@@ -1,7 +1,5 @@
-import EngineSupport
 import Foundation
-import TimelineLoading
-import ValueTree
+import TimelineEngine
 
 /// The progress indicator of `engine timeline fetch`, on stderr: nothing for a quick fetch;
 /// once a fetch has taken a second, a line saying what it is doing (the refresh, or which

@@ -1,5 +1,5 @@
 import Foundation
-import ValueTree
+import TimelineEngine
 
 /// Reads a file named on the command line; an unreadable one is reported and exits 2.
 enum FileInput {

@@ -1,5 +1,4 @@
-import TimelineCore
-import ValueTree
+import TimelineEngine
 
 /// How the commands that show a cached timeline write its gaps: one line of text, and the
 /// JSON array.

@@ -1,10 +1,6 @@
 import ArgumentParser
 import Foundation
-import JSONText
-import TimelineCore
-import TimelineFormats
-import TimelineStore
-import ValueTree
+import TimelineEngine
 
 /// `engine history --store PATH`: the saved positions, newest first.
 struct HistoryCommand: ParsableCommand {

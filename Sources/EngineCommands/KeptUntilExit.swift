@@ -1,5 +1,5 @@
-import EngineSupport
 import Foundation
+import TimelineEngine
 
 /// Large values a command has finished with, kept until the process exits.
 ///

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Logging
-import TimelineLogging
+import TimelineEngine
 
 /// `--verbose` and `--quiet`, shared by every subcommand.
 ///

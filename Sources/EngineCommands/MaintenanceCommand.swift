@@ -1,10 +1,6 @@
 import ArgumentParser
 import Foundation
-import RestorationEngine
-import StrategyKit
 import TimelineEngine
-import TimelineStore
-import ValueTree
 
 /// `engine maintenance --store PATH --config C`: trims the store by the configured policies.
 struct MaintenanceCommand: ParsableCommand {

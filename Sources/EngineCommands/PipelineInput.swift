@@ -1,5 +1,4 @@
-import EngineConfiguration
-import RestorationEngine
+import TimelineEngine
 
 /// The pipeline a command runs: `--strategy` in spec notation, or the configuration's. A bad
 /// spec exits 2, a configuration whose pipeline cannot be built exits 1.

@@ -1,9 +1,6 @@
 import ArgumentParser
-import EngineConfiguration
 import Foundation
-import JSONText
-import PropertyList
-import ValueTree
+import TimelineEngine
 
 /// `engine plist convert --format xml1|json|typed-json FILE [-o OUT|-]`.
 struct PlistConvertCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PropertyList
+import TimelineEngine
 
 /// `engine plist lint FILE...`: `FILE: OK` on stdout for each good file, `FILE:LINE: message`
 /// on stderr for each bad one; exit 1 if any failed.

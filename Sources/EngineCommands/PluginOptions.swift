@@ -1,6 +1,6 @@
 import ArgumentParser
-import RestorationEngine
 import StrategyPlugins
+import TimelineEngine
 
 /// `--plugin PATH` (repeatable), for every command that builds strategies: validate, restore,
 /// replay, compare and strategies.

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import SyncModel
-import TimelineCore
-import TimelineFormats
+import TimelineEngine
 
 /// `engine position save`: records a position as the app would, in the store and its outbox, in
 /// one transaction.
@@ -41,6 +39,9 @@ struct PositionSaveCommand: ParsableCommand {
     @Option(name: .customLong("viewport-y"), help: "Where the post's top edge is in the viewport, in points.")
     var viewportY: Double = 0
 
+    @Option(name: .customLong("saved-at"), help: "When the reader was there (RFC 3339); by default now.")
+    var savedAt: String?
+
     @Flag(name: .long, help: "The reader moved back on purpose: this position wins over ones further along.")
     var explicit = false
 
@@ -65,6 +66,13 @@ struct PositionSaveCommand: ParsableCommand {
             }
             created = date
         }
+        var saved = Date()
+        if let savedAt {
+            guard let date = Timestamp.parse(savedAt) else {
+                throw CommandFailure(.usage, "error: --saved-at must be an RFC 3339 timestamp in the years 1 to 9999 (UTC), found \(savedAt)")
+            }
+            saved = date
+        }
         guard viewportY.isFinite else { throw CommandFailure(.usage, "error: --viewport-y must be a finite number") }
         var visit: PositionRecord.Visit?
         switch (openFor, movedPosts) {
@@ -84,7 +92,7 @@ struct PositionSaveCommand: ParsableCommand {
         do {
             let record = try store.savePosition(
                 snapshot, scope: scopeOptions.scope, device: device, explicit: explicit, ordered: !unordered,
-                visit: visit)
+                visit: visit, at: saved)
             Console.out("saved post \(post) for \(scopeOptions.account) / \(scopeOptions.timelineName) on \(device) at \(record.stamp.time)")
         } catch {
             throw CommandFailure(error)

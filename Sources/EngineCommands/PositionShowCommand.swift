@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import JSONText
-import SyncModel
-import TimelineFormats
-import ValueTree
+import TimelineEngine
 
 /// `engine position show`: a register's value under the configured merge policy, why it won,
 /// and every device's head.

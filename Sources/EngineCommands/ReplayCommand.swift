@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
-import RestorationEngine
 import SessionComparison
-import SessionFormat
 import SessionReplay
-import TimelineCore
-import TimelineFormats
+import TimelineEngine
 
 /// `engine replay SESSION --config C [--strategy SPEC]`: every restore point of one session,
 /// step by step, for debugging a strategy.

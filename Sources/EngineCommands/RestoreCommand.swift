@@ -1,16 +1,6 @@
 import ArgumentParser
-import EngineConfiguration
 import Foundation
-import JSONText
-import PositionSync
-import PropertyList
-import RestorationEngine
-import StrategyKit
-import SyncModel
-import TimelineCore
-import TimelineFormats
-import TimelineStore
-import ValueTree
+import TimelineEngine
 
 /// `engine restore --config C --timeline T --position P [--strategy SPEC] [--format text|json] [--explain]`.
 struct RestoreCommand: ParsableCommand {

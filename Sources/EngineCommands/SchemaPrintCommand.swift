@@ -1,6 +1,5 @@
 import ArgumentParser
-import EngineConfiguration
-import RestorationEngine
+import TimelineEngine
 
 /// `engine schema print`: the configuration schema the tool validates with.
 struct SchemaPrintCommand: ParsableCommand {

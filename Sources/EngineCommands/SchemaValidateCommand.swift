@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import JSONSchema
-import JSONText
-import ValueTree
+import TimelineEngine
 
 /// `engine schema validate --schema SCHEMA.json DATA...`.
 struct SchemaValidateCommand: ParsableCommand {

@@ -1,12 +1,7 @@
 import ArgumentParser
-import EngineConfiguration
 import Foundation
-import PositionTracking
-import SessionFormat
 import SessionSimulation
-import TimelineCore
-import TimelineFormats
-import ValueTree
+import TimelineEngine
 
 /// `engine simulate`: writes reading sessions simulated from a real post corpus.
 struct SimulateCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import TimelineStore
+import TimelineEngine
 
 /// `--store PATH`, for the commands that work on a store.
 struct StoreOptions: ParsableArguments {

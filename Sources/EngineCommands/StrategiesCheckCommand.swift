@@ -1,6 +1,5 @@
 import ArgumentParser
-import RestorationEngine
-import StrategyKit
+import TimelineEngine
 
 /// `engine strategies check [NAME…] [--plugin PATH…]`: runs the conformance checks of
 /// restoration and fallback strategies: their own scenarios and the common ones.

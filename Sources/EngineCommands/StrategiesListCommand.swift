@@ -1,8 +1,5 @@
 import ArgumentParser
-import JSONText
-import RestorationEngine
-import StrategyKit
-import ValueTree
+import TimelineEngine
 
 /// `engine strategies [list] [--format text|json|markdown] [--plugin PATH…]`: every registered
 /// strategy type.

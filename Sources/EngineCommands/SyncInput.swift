@@ -1,9 +1,6 @@
 import ArgumentParser
-import EngineConfiguration
 import Foundation
-import PositionSync
-import RestorationEngine
-import TimelineStore
+import TimelineEngine
 
 /// `--config C` and `--device D`, for the commands that write or sync positions: the merge
 /// policy and transport come from the configuration (every device must use the same policy),

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-import PositionSync
-import TimelineStore
-import ValueTree
+import TimelineEngine
 
 /// `engine sync run`: one round with the configured transport.
 struct SyncRunCommand: AsyncParsableCommand {

@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import JSONText
-import TimelineFormats
-import TimelineStore
-import ValueTree
+import TimelineEngine
 
 /// `engine sync status`: the last round, the pending writes and the known devices.
 struct SyncStatusCommand: ParsableCommand {

@@ -1,13 +1,7 @@
 import ArgumentParser
 import Dispatch
-import EngineSupport
 import Foundation
-import JSONText
-import PositionSync
-import SyncModel
-import TimelineFormats
-import TimelineStore
-import ValueTree
+import TimelineEngine
 
 /// `engine sync watch`: the sync coordinator in the foreground, as an app runs it, printing
 /// each remote change as it arrives.

@@ -1,15 +1,6 @@
 import ArgumentParser
-import EngineConfiguration
 import Foundation
-import JSONText
-import RestorationEngine
-import StrategyKit
-import TimelineCore
 import TimelineEngine
-import TimelineFormats
-import TimelineLoading
-import TimelineStore
-import ValueTree
 
 /// `engine timeline fetch --source FILE|URL --store PATH`: cache-first loading.
 struct TimelineFetchCommand: AsyncParsableCommand {

@@ -1,10 +1,6 @@
 import ArgumentParser
 import Foundation
-import JSONText
-import TimelineCore
-import TimelineFormats
-import TimelineStore
-import ValueTree
+import TimelineEngine
 
 /// `engine timeline show --store PATH`: the cached timeline, in display order.
 struct TimelineShowCommand: ParsableCommand {

@@ -1,6 +1,5 @@
 import Foundation
-import StrategyKit
-import TimelineCore
+import TimelineEngine
 
 /// Every stage's verdict as indented lines, for `engine restore --explain` and `engine replay`.
 enum TraceText {

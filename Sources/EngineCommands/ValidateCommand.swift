@@ -1,10 +1,7 @@
 import ArgumentParser
-import EngineConfiguration
 import Foundation
-import JSONText
 import Logging
-import RestorationEngine
-import ValueTree
+import TimelineEngine
 
 /// `engine validate FILE...`: checks configuration files against the configuration schema.
 struct ValidateCommand: ParsableCommand {

@@ -5,9 +5,9 @@ import StrategyKit
 import ValueTree
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A loaded plugin library: the five entry points of the C ABI, checked. It stays loaded for the

@@ -1,386 +1,386 @@
 #if SyncServer
-    import EngineSupport
-    import Foundation
-    import Logging
-    import NIOSSL
-    import PostgresNIO
+import EngineSupport
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
 
-    /// The server's storage in PostgreSQL, through postgres-nio: for services with many users on
-    /// several machines. The server keeps no state of its own, so any number of `engine serve`
-    /// processes behind a load balancer serve the same users.
-    ///
-    /// - A head is a conditional upsert, `INSERT … ON CONFLICT … DO UPDATE … WHERE
-    ///   excluded.head_key > position_head.head_key`: two instances racing on one device's head
-    ///   cannot lose the later write.
-    /// - A request's heads are one statement, all or nothing, which also moves the user's change
-    ///   counter on (its row lock orders the user's commits) and stamps each changed head with it.
-    /// - Once it has committed, the change is announced (`announce`): `pg_notify`, sent for the
-    ///   writes of many requests at a time (the server's `ChangeAnnouncer`), so that every
-    ///   instance's long-polls hear of it.
-    public final class PostgresRegisterStorage: RegisterStorage {
-        /// The channel notifications go on. The payload is, when registers changed, a list of
-        /// `USER:COUNTER` (a user's id and their change counter) separated by commas, one per user
-        /// of an announced group (an earlier release sent one `USER:COUNTER`, and one before it the
-        /// id alone); or `revoked:` and a token's SHA-256 in hexadecimal when it was revoked.
-        static let channel = "timeline_sync"
-        static let revokedPrefix = "revoked:"
+/// The server's storage in PostgreSQL, through postgres-nio: for services with many users on
+/// several machines. The server keeps no state of its own, so any number of `engine serve`
+/// processes behind a load balancer serve the same users.
+///
+/// - A head is a conditional upsert, `INSERT … ON CONFLICT … DO UPDATE … WHERE
+///   excluded.head_key > position_head.head_key`: two instances racing on one device's head
+///   cannot lose the later write.
+/// - A request's heads are one statement, all or nothing, which also moves the user's change
+///   counter on (its row lock orders the user's commits) and stamps each changed head with it.
+/// - Once it has committed, the change is announced (`announce`): `pg_notify`, sent for the
+///   writes of many requests at a time (the server's `ChangeAnnouncer`), so that every
+///   instance's long-polls hear of it.
+public final class PostgresRegisterStorage: RegisterStorage {
+    /// The channel notifications go on. The payload is, when registers changed, a list of
+    /// `USER:COUNTER` (a user's id and their change counter) separated by commas, one per user
+    /// of an announced group (an earlier release sent one `USER:COUNTER`, and one before it the
+    /// id alone); or `revoked:` and a token's SHA-256 in hexadecimal when it was revoked.
+    static let channel = "timeline_sync"
+    static let revokedPrefix = "revoked:"
 
-        private let client: PostgresClient
-        private let logger: Logger
-        /// False for a short command: no warm pool, no listener (`init(url:logger:serving:)`).
-        private let serving: Bool
-        private let events: AsyncStream<RemoteEvent>
-        private let eventsContinuation: AsyncStream<RemoteEvent>.Continuation
-        /// Whether the schema was made in this process.
-        private let prepared = PreparedFlag()
+    private let client: PostgresClient
+    private let logger: Logger
+    /// False for a short command: no warm pool, no listener (`init(url:logger:serving:)`).
+    private let serving: Bool
+    private let events: AsyncStream<RemoteEvent>
+    private let eventsContinuation: AsyncStream<RemoteEvent>.Continuation
+    /// Whether the schema was made in this process.
+    private let prepared = PreparedFlag()
 
-        /// A client for `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require][&pool_size=N]`).
-        /// Nothing connects until `run()` runs.
-        /// A storage for `url`. `serving` is for a server: its connections are opened when it starts
-        /// and kept, and it listens for other instances' changes. A command that runs a few statements
-        /// and ends (`serve token …`) passes false: connections are made as needed, nothing listens,
-        /// and the pool's own warnings are left out (a failure reaches the command as an error).
-        public init(url: String, logger: Logger, serving: Bool = true) throws(StorageError) {
-            var poolLogger = logger
-            if !serving { poolLogger.logLevel = .error }
-            client = try Self.client(url: url, logger: poolLogger, warm: serving)
-            self.logger = logger
-            self.serving = serving
-            (events, eventsContinuation) = AsyncStream<RemoteEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+    /// A client for `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require][&pool_size=N]`).
+    /// Nothing connects until `run()` runs.
+    /// A storage for `url`. `serving` is for a server: its connections are opened when it starts
+    /// and kept, and it listens for other instances' changes. A command that runs a few statements
+    /// and ends (`serve token …`) passes false: connections are made as needed, nothing listens,
+    /// and the pool's own warnings are left out (a failure reaches the command as an error).
+    public init(url: String, logger: Logger, serving: Bool = true) throws(StorageError) {
+        var poolLogger = logger
+        if !serving { poolLogger.logLevel = .error }
+        client = try Self.client(url: url, logger: poolLogger, warm: serving)
+        self.logger = logger
+        self.serving = serving
+        (events, eventsContinuation) = AsyncStream<RemoteEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+    }
+
+    /// A connection pool for `url`, as the storage makes it (`pool_size` connections, by
+    /// default `poolSize`, and one for the listener); it connects when its `run()` runs.
+    public static func client(url: String, logger: Logger, warm: Bool = true) throws(StorageError) -> PostgresClient {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty
+        else {
+            throw StorageError("--database must be postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, found \(Self.redacted(url))")
         }
-
-        /// A connection pool for `url`, as the storage makes it (`pool_size` connections, by
-        /// default `poolSize`, and one for the listener); it connects when its `run()` runs.
-        public static func client(url: String, logger: Logger, warm: Bool = true) throws(StorageError) -> PostgresClient {
-            guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
-                let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty
-            else {
-                throw StorageError("--database must be postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, found \(Self.redacted(url))")
+        let database = String(components.path.drop { $0 == "/" })
+        let tls: PostgresClient.Configuration.TLS
+        switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable" {
+        case "disable": tls = .disable
+        case "prefer": tls = .prefer(try Self.tlsConfiguration())
+        case "require", "verify-full": tls = .require(try Self.tlsConfiguration())
+        case let other: throw StorageError("sslmode must be disable, prefer or require, found \(other)")
+        }
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user,
+            password: components.password, database: database.isEmpty ? user : database, tls: tls)
+        var size = Self.poolSize
+        if let text = components.queryItems?.first(where: { $0.name == "pool_size" })?.value {
+            guard let value = Int(text), (1...1_000).contains(value) else {
+                throw StorageError("pool_size must be a number from 1 to 1000, found \(text)")
             }
-            let database = String(components.path.drop { $0 == "/" })
-            let tls: PostgresClient.Configuration.TLS
-            switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable" {
-            case "disable": tls = .disable
-            case "prefer": tls = .prefer(try Self.tlsConfiguration())
-            case "require", "verify-full": tls = .require(try Self.tlsConfiguration())
-            case let other: throw StorageError("sslmode must be disable, prefer or require, found \(other)")
+            size = value
+        }
+        // The listener holds one connection for good. All are opened when the storage runs and
+        // kept open, so the first requests after start, or after a quiet minute, do not wait for
+        // connections to be made.
+        configuration.options.maximumConnections = size + 1
+        configuration.options.minimumConnections = warm ? size + 1 : 0
+        return PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// Connections that requests share at most: two per core of this machine, at least 4 (the
+    /// listener has one more). More only queue in the database: a request holds a connection for one
+    /// statement, and long-polls hold none while they wait.
+    public static var poolSize: Int { max(4, 2 * ProcessInfo.processInfo.activeProcessorCount) }
+
+    private static func tlsConfiguration() throws(StorageError) -> TLSConfiguration {
+        TLSConfiguration.makeClientConfiguration()
+    }
+
+    /// The URL with its password hidden, for messages.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "…"
+        return components.string ?? "(the URL)"
+    }
+
+    /// Runs the connection pool and the listener for other instances' changes, until cancelled.
+    /// `onStart` is called just before the pool starts running: a caller that waits for it before
+    /// its first statement does not lease a connection from a pool not yet running (which
+    /// PostgresNIO answers with a warning on every short command).
+    public func run(onStart: @escaping @Sendable () -> Void = {}) async {
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                signal.finish()
+                onStart()
+                await self.client.run()
             }
-            var configuration = PostgresClient.Configuration(
-                host: host, port: components.port ?? 5432, username: user,
-                password: components.password, database: database.isEmpty ? user : database, tls: tls)
-            var size = Self.poolSize
-            if let text = components.queryItems?.first(where: { $0.name == "pool_size" })?.value {
-                guard let value = Int(text), (1...1_000).contains(value) else {
-                    throw StorageError("pool_size must be a number from 1 to 1000, found \(text)")
-                }
-                size = value
-            }
-            // The listener holds one connection for good. All are opened when the storage runs and
-            // kept open, so the first requests after start, or after a quiet minute, do not wait for
-            // connections to be made.
-            configuration.options.maximumConnections = size + 1
-            configuration.options.minimumConnections = warm ? size + 1 : 0
-            return PostgresClient(configuration: configuration, backgroundLogger: logger)
-        }
-
-        /// Connections that requests share at most: two per core of this machine, at least 4 (the
-        /// listener has one more). More only queue in the database: a request holds a connection for one
-        /// statement, and long-polls hold none while they wait.
-        public static var poolSize: Int { max(4, 2 * ProcessInfo.processInfo.activeProcessorCount) }
-
-        private static func tlsConfiguration() throws(StorageError) -> TLSConfiguration {
-            TLSConfiguration.makeClientConfiguration()
-        }
-
-        /// The URL with its password hidden, for messages.
-        static func redacted(_ url: String) -> String {
-            guard var components = URLComponents(string: url), components.password != nil else { return url }
-            components.password = "…"
-            return components.string ?? "(the URL)"
-        }
-
-        /// Runs the connection pool and the listener for other instances' changes, until cancelled.
-        /// `onStart` is called just before the pool starts running: a caller that waits for it before
-        /// its first statement does not lease a connection from a pool not yet running (which
-        /// PostgresNIO answers with a warning on every short command).
-        public func run(onStart: @escaping @Sendable () -> Void = {}) async {
-            let (started, signal) = AsyncStream<Void>.makeStream()
-            await withTaskGroup(of: Void.self) { group in
+            // The listener's first lease waits for the pool too.
+            if serving {
                 group.addTask {
-                    signal.finish()
-                    onStart()
-                    await self.client.run()
+                    for await _ in started {}
+                    await Task.yield()
+                    await self.listen()
                 }
-                // The listener's first lease waits for the pool too.
-                if serving {
-                    group.addTask {
-                        for await _ in started {}
-                        await Task.yield()
-                        await self.listen()
-                    }
-                }
-                await group.waitForAll()
             }
-            eventsContinuation.finish()
+            await group.waitForAll()
         }
+        eventsContinuation.finish()
+    }
 
-        /// LISTENs on a connection of its own, reconnecting after a failure, until cancelled.
-        private func listen() async {
-            while !Task.isCancelled {
-                do {
-                    try await client.withConnection { connection in
-                        try await connection.listen(on: Self.channel) { notifications in
-                            eventsContinuation.yield(.listening)
-                            for try await notification in notifications {
-                                for event in Self.events(notification.payload) { eventsContinuation.yield(event) }
-                            }
+    /// LISTENs on a connection of its own, reconnecting after a failure, until cancelled.
+    private func listen() async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        eventsContinuation.yield(.listening)
+                        for try await notification in notifications {
+                            for event in Self.events(notification.payload) { eventsContinuation.yield(event) }
                         }
                     }
-                    eventsContinuation.yield(.interrupted)
-                } catch {
-                    eventsContinuation.yield(.interrupted)
-                    if Task.isCancelled { return }
-                    // The pool closing its own connection (it is shutting down, its cancellation
-                    // reaching it before this task) is no news; anything else is.
-                    if (error as? PSQLError)?.code == .clientClosedConnection {
-                        logger.debug("PostgreSQL notifications: the pool closed the listening connection; listening again in 1 s")
-                    } else {
-                        logger.warning("PostgreSQL notifications: \(String(reflecting: error)); listening again in 1 s")
-                    }
                 }
-                try? await Task.sleep(for: .seconds(1))
+                eventsContinuation.yield(.interrupted)
+            } catch {
+                eventsContinuation.yield(.interrupted)
+                if Task.isCancelled { return }
+                // The pool closing its own connection (it is shutting down, its cancellation
+                // reaching it before this task) is no news; anything else is.
+                if (error as? PSQLError)?.code == .clientClosedConnection {
+                    logger.debug("PostgreSQL notifications: the pool closed the listening connection; listening again in 1 s")
+                } else {
+                    logger.warning("PostgreSQL notifications: \(String(reflecting: error)); listening again in 1 s")
+                }
             }
-        }
-
-        public var remoteEvents: AsyncStream<RemoteEvent>? { events }
-
-        /// The events a notification's payload names: each user of a list that changed, or a
-        /// revocation; none for a payload this release does not know, and no user for an entry of a
-        /// list it does not know.
-        static func events(_ payload: String) -> [RemoteEvent] {
-            if let revoked = revocation(payload) { return [revoked] }
-            return payload.split(separator: ",", omittingEmptySubsequences: false).compactMap(change)
-        }
-
-        /// A list's entry: `USER:COUNTER`, or `USER` alone.
-        static func change(_ entry: Substring) -> RemoteEvent? {
-            if let user = Int64(entry) { return .changed(user: user, cursor: nil) }
-            guard let colon = entry.firstIndex(of: ":"), let user = Int64(entry[..<colon]),
-                let cursor = Int64(entry[entry.index(after: colon)...])
-            else { return nil }
-            return .changed(user: user, cursor: cursor)
-        }
-
-        /// Users a notification carries at most: each entry is at most 41 bytes, and a payload
-        /// must stay under 8,000.
-        static let usersPerNotification = 100
-
-        /// The revocation a payload names, if it is one.
-        static func revocation(_ payload: String) -> RemoteEvent? {
-            guard payload.hasPrefix(revokedPrefix) else { return nil }
-            let hex = Array(payload.utf8.dropFirst(revokedPrefix.utf8.count))
-            guard hex.count % 2 == 0, !hex.isEmpty else { return nil }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(hex.count / 2)
-            for index in stride(from: 0, to: hex.count, by: 2) {
-                guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-                bytes.append(byte)
-            }
-            return .revoked(tokenHash: bytes)
-        }
-
-        /// Creates the tables once per process; concurrent instances wait on an advisory lock.
-        private func prepare() async throws {
-            guard !prepared.isSet else { return }
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(7274726)", logger: logger)
-                for statement in Self.schema { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-            }
-            prepared.set()
-        }
-
-        static let schema = [
-            """
-            CREATE TABLE IF NOT EXISTS sync_user (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, version BIGINT NOT NULL DEFAULT 0,
-                                                  created_at DOUBLE PRECISION NOT NULL)
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS sync_token (id BIGSERIAL PRIMARY KEY, user_id BIGINT NOT NULL REFERENCES sync_user(id),
-                                                   hash BYTEA NOT NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL, revoked_at DOUBLE PRECISION)
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS position_head (user_id BIGINT NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
-                                                      head_key BYTEA NOT NULL, changed_at BIGINT NOT NULL, record TEXT NOT NULL,
-                                                      PRIMARY KEY (user_id, account, timeline, device))
-            """,
-            // A read finds the user's heads by the primary key's first column. An index by counter
-            // (an earlier release's) changed with every write, so no update of a head could be
-            // made in place (HOT): it cost every write an entry in both indexes.
-            "DROP INDEX IF EXISTS position_head_changes",
-        ]
-
-        public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
-            try await prepare()
-            for try await (id, name) in try await client.execute(PostgresStatements.TokenUser(hash: hash), logger: logger) {
-                return StoredUser(id: id, name: name)
-            }
-            return nil
-        }
-
-        public func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 {
-            try await prepare()
-            let seconds = date.timeIntervalSince1970
-            return try await client.withTransaction(logger: logger) { connection in
-                try await connection.query(
-                    "INSERT INTO sync_user (name, created_at) VALUES (\(user), \(seconds)) ON CONFLICT (name) DO NOTHING",
-                    logger: logger)
-                let rows = try await connection.query(
-                    """
-                    INSERT INTO sync_token (user_id, hash, created_at) SELECT id, \(Data(hash)), \(seconds) FROM sync_user WHERE name = \(user)
-                    RETURNING id
-                    """, logger: logger)
-                for try await id in rows.decode(Int64.self) { return id }
-                throw StorageError("the token was not stored")
-            }
-        }
-
-        /// One statement: the revocation and its notification (`revoked:` and the hash), so every
-        /// instance forgets the token when the revocation commits.
-        public func revokeToken(id: Int64, at date: Date) async throws -> Bool {
-            try await prepare()
-            let rows = try await client.query(
-                """
-                WITH revoked AS (UPDATE sync_token SET revoked_at = \(date.timeIntervalSince1970) WHERE id = \(id) AND revoked_at IS NULL RETURNING hash)
-                SELECT (SELECT count(*) FROM revoked)::bigint,
-                       (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', 'revoked:' || encode(hash, 'hex')) FROM revoked) AS sent)::bigint
-                """, logger: logger)
-            for try await (revoked, _) in rows.decode((Int64, Int64).self) { return revoked > 0 }
-            return false
-        }
-
-        public func tokens() async throws -> [StoredToken] {
-            try await prepare()
-            let rows = try await client.query(
-                """
-                SELECT sync_token.id, sync_user.name, sync_token.created_at, sync_token.revoked_at
-                FROM sync_token JOIN sync_user ON sync_user.id = sync_token.user_id ORDER BY sync_token.id
-                """, logger: logger)
-            var tokens: [StoredToken] = []
-            for try await (id, name, created, revoked) in rows.decode((Int64, String, Double, Double?).self) {
-                tokens.append(
-                    StoredToken(
-                        id: id, user: name, createdAt: Date(timeIntervalSince1970: created),
-                        revokedAt: revoked.map(Date.init(timeIntervalSince1970:))))
-            }
-            return tokens
-        }
-
-        /// One statement, so one snapshot: the counter, then the heads (those changed after `since`).
-        public func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) {
-            try await prepare()
-            var cursor: Int64 = 0
-            var records: [String] = []
-            for try await (kind, text) in try await client.execute(PostgresStatements.Read(user: user.id, after: since ?? -1), logger: logger) {
-                if kind == 0 { cursor = Int64(text) ?? 0 } else { records.append(text) }
-            }
-            return (cursor, records)
-        }
-
-        public func cursor(user: StoredUser) async throws -> Int64 {
-            try await prepare()
-            for try await version in try await client.execute(PostgresStatements.Cursor(user: user.id), logger: logger) { return version }
-            return 0
-        }
-
-        /// Both merges' counter: moved on when any head is fresh, under the user row's lock.
-        private static let counterStep =
-            "counter AS (UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version)"
-
-        /// Both merges' end: the upsert keeps only a later head, then the row they answer (heads
-        /// changed, the counter after).
-        private static let upsertAndAnswer = """
-            ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET head_key = EXCLUDED.head_key, changed_at = EXCLUDED.changed_at,
-                record = EXCLUDED.record
-            WHERE EXCLUDED.head_key > position_head.head_key
-            RETURNING 1
-            )
-            SELECT (SELECT count(*) FROM heads)::bigint,
-                   COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint
-            """
-
-        /// One statement for a whole request. Of the request's heads, the latest per device that
-        /// is later than the stored head; when there is any, the user's counter moves on (its row
-        /// lock waits for a concurrent request of the user, so commits and counters agree); and each
-        /// of them is a conditional upsert stamped with the new counter. Autocommitted, so it is all
-        /// or nothing. It notifies no one: a notification in the statement would hold PostgreSQL's
-        /// notification lock through the commit, and commit every instance's writes one at a time.
-        static let mergeStatement = """
-            WITH input AS (
-                SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS w(account, timeline, device, head_key, record)
-            ), head_input AS (
-                SELECT DISTINCT ON (account, timeline, device) account, timeline, device, decode(head_key, 'hex') AS head_key, record
-                FROM input ORDER BY account, timeline, device, decode(head_key, 'hex') DESC
-            ), fresh AS (
-                SELECT i.* FROM head_input i LEFT JOIN position_head h
-                    ON h.user_id = $1 AND h.account = i.account AND h.timeline = i.timeline AND h.device = i.device
-                WHERE h.head_key IS NULL OR i.head_key > h.head_key
-            ), \(counterStep), heads AS (
-                INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
-                SELECT $1, account, timeline, device, head_key, (SELECT version FROM counter), record FROM fresh
-                \(upsertAndAnswer)
-            """
-
-        /// The merge of a request with one head, the usual case: the same steps without the arrays,
-        /// the de-duplication and the join, which make PostgreSQL's share of a write about a quarter
-        /// cheaper.
-        static let mergeOneStatement = """
-            WITH fresh AS (
-                SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM position_head
-                                           WHERE user_id = $1 AND account = $2 AND timeline = $3 AND device = $4 AND head_key >= $5)
-            ), \(counterStep), heads AS (
-                INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
-                SELECT $1, $2, $3, $4, $5, version, $6 FROM counter
-                \(upsertAndAnswer)
-            """
-
-        public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
-            try await prepare()
-            if heads.count == 1 { return try await merge(PostgresStatements.MergeOne(user: user.id, head: heads[0])) }
-            return try await merge(PostgresStatements.Merge(user: user.id, heads: heads))
-        }
-
-        /// Runs either merge statement; both answer one row: heads changed, and the counter.
-        private func merge<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> (changed: Int, cursor: Int64)
-        where Statement.Row == (Int64, Int64) {
-            for try await (changed, cursor) in try await client.execute(statement, logger: logger) { return (Int(changed), cursor) }
-            throw StorageError("the merge returned no row")
-        }
-
-        /// `pg_notify('timeline_sync', 'USER:COUNTER,USER:COUNTER,…')`, one notification for up to
-        /// `usersPerNotification` users, all in one statement, so PostgreSQL takes its notification
-        /// lock once for them, and every instance's listener hears one notification for many writes.
-        public func announce(_ changes: [ChangeAnnouncement]) async throws {
-            guard !changes.isEmpty else { return }
-            for try await _ in try await client.execute(PostgresStatements.Announce(payloads: Self.payloads(changes)), logger: logger) {}
-        }
-
-        /// The notifications' payloads for `changes`.
-        static func payloads(_ changes: [ChangeAnnouncement]) -> [String] {
-            stride(from: 0, to: changes.count, by: usersPerNotification).map { start in
-                changes[start..<min(changes.count, start + usersPerNotification)].map { "\($0.user):\($0.cursor)" }.joined(separator: ",")
-            }
-        }
-
-        public func check() async throws {
-            for try await _ in try await client.query("SELECT 1", logger: logger).decode(Int.self) {}
+            try? await Task.sleep(for: .seconds(1))
         }
     }
 
-    /// Set once, read from any task.
-    final class PreparedFlag: Sendable {
-        private let value = Locked(false)
+    public var remoteEvents: AsyncStream<RemoteEvent>? { events }
 
-        var isSet: Bool { value.withLock { $0 } }
-        func set() { value.withLock { $0 = true } }
+    /// The events a notification's payload names: each user of a list that changed, or a
+    /// revocation; none for a payload this release does not know, and no user for an entry of a
+    /// list it does not know.
+    static func events(_ payload: String) -> [RemoteEvent] {
+        if let revoked = revocation(payload) { return [revoked] }
+        return payload.split(separator: ",", omittingEmptySubsequences: false).compactMap(change)
     }
+
+    /// A list's entry: `USER:COUNTER`, or `USER` alone.
+    static func change(_ entry: Substring) -> RemoteEvent? {
+        if let user = Int64(entry) { return .changed(user: user, cursor: nil) }
+        guard let colon = entry.firstIndex(of: ":"), let user = Int64(entry[..<colon]),
+            let cursor = Int64(entry[entry.index(after: colon)...])
+        else { return nil }
+        return .changed(user: user, cursor: cursor)
+    }
+
+    /// Users a notification carries at most: each entry is at most 41 bytes, and a payload
+    /// must stay under 8,000.
+    static let usersPerNotification = 100
+
+    /// The revocation a payload names, if it is one.
+    static func revocation(_ payload: String) -> RemoteEvent? {
+        guard payload.hasPrefix(revokedPrefix) else { return nil }
+        let hex = Array(payload.utf8.dropFirst(revokedPrefix.utf8.count))
+        guard hex.count % 2 == 0, !hex.isEmpty else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(hex.count / 2)
+        for index in stride(from: 0, to: hex.count, by: 2) {
+            guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return .revoked(tokenHash: bytes)
+    }
+
+    /// Creates the tables once per process; concurrent instances wait on an advisory lock.
+    private func prepare() async throws {
+        guard !prepared.isSet else { return }
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7274726)", logger: logger)
+            for statement in Self.schema { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
+        }
+        prepared.set()
+    }
+
+    static let schema = [
+        """
+        CREATE TABLE IF NOT EXISTS sync_user (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, version BIGINT NOT NULL DEFAULT 0,
+                                              created_at DOUBLE PRECISION NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS sync_token (id BIGSERIAL PRIMARY KEY, user_id BIGINT NOT NULL REFERENCES sync_user(id),
+                                               hash BYTEA NOT NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL, revoked_at DOUBLE PRECISION)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS position_head (user_id BIGINT NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
+                                                  head_key BYTEA NOT NULL, changed_at BIGINT NOT NULL, record TEXT NOT NULL,
+                                                  PRIMARY KEY (user_id, account, timeline, device))
+        """,
+        // A read finds the user's heads by the primary key's first column. An index by counter
+        // (an earlier release's) changed with every write, so no update of a head could be
+        // made in place (HOT): it cost every write an entry in both indexes.
+        "DROP INDEX IF EXISTS position_head_changes",
+    ]
+
+    public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
+        try await prepare()
+        for try await (id, name) in try await client.execute(PostgresStatements.TokenUser(hash: hash), logger: logger) {
+            return StoredUser(id: id, name: name)
+        }
+        return nil
+    }
+
+    public func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 {
+        try await prepare()
+        let seconds = date.timeIntervalSince1970
+        return try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                "INSERT INTO sync_user (name, created_at) VALUES (\(user), \(seconds)) ON CONFLICT (name) DO NOTHING",
+                logger: logger)
+            let rows = try await connection.query(
+                """
+                INSERT INTO sync_token (user_id, hash, created_at) SELECT id, \(Data(hash)), \(seconds) FROM sync_user WHERE name = \(user)
+                RETURNING id
+                """, logger: logger)
+            for try await id in rows.decode(Int64.self) { return id }
+            throw StorageError("the token was not stored")
+        }
+    }
+
+    /// One statement: the revocation and its notification (`revoked:` and the hash), so every
+    /// instance forgets the token when the revocation commits.
+    public func revokeToken(id: Int64, at date: Date) async throws -> Bool {
+        try await prepare()
+        let rows = try await client.query(
+            """
+            WITH revoked AS (UPDATE sync_token SET revoked_at = \(date.timeIntervalSince1970) WHERE id = \(id) AND revoked_at IS NULL RETURNING hash)
+            SELECT (SELECT count(*) FROM revoked)::bigint,
+                   (SELECT count(*) FROM (SELECT pg_notify('timeline_sync', 'revoked:' || encode(hash, 'hex')) FROM revoked) AS sent)::bigint
+            """, logger: logger)
+        for try await (revoked, _) in rows.decode((Int64, Int64).self) { return revoked > 0 }
+        return false
+    }
+
+    public func tokens() async throws -> [StoredToken] {
+        try await prepare()
+        let rows = try await client.query(
+            """
+            SELECT sync_token.id, sync_user.name, sync_token.created_at, sync_token.revoked_at
+            FROM sync_token JOIN sync_user ON sync_user.id = sync_token.user_id ORDER BY sync_token.id
+            """, logger: logger)
+        var tokens: [StoredToken] = []
+        for try await (id, name, created, revoked) in rows.decode((Int64, String, Double, Double?).self) {
+            tokens.append(
+                StoredToken(
+                    id: id, user: name, createdAt: Date(timeIntervalSince1970: created),
+                    revokedAt: revoked.map(Date.init(timeIntervalSince1970:))))
+        }
+        return tokens
+    }
+
+    /// One statement, so one snapshot: the counter, then the heads (those changed after `since`).
+    public func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) {
+        try await prepare()
+        var cursor: Int64 = 0
+        var records: [String] = []
+        for try await (kind, text) in try await client.execute(PostgresStatements.Read(user: user.id, after: since ?? -1), logger: logger) {
+            if kind == 0 { cursor = Int64(text) ?? 0 } else { records.append(text) }
+        }
+        return (cursor, records)
+    }
+
+    public func cursor(user: StoredUser) async throws -> Int64 {
+        try await prepare()
+        for try await version in try await client.execute(PostgresStatements.Cursor(user: user.id), logger: logger) { return version }
+        return 0
+    }
+
+    /// Both merges' counter: moved on when any head is fresh, under the user row's lock.
+    private static let counterStep =
+        "counter AS (UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version)"
+
+    /// Both merges' end: the upsert keeps only a later head, then the row they answer (heads
+    /// changed, the counter after).
+    private static let upsertAndAnswer = """
+        ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET head_key = EXCLUDED.head_key, changed_at = EXCLUDED.changed_at,
+            record = EXCLUDED.record
+        WHERE EXCLUDED.head_key > position_head.head_key
+        RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM heads)::bigint,
+               COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint
+        """
+
+    /// One statement for a whole request. Of the request's heads, the latest per device that
+    /// is later than the stored head; when there is any, the user's counter moves on (its row
+    /// lock waits for a concurrent request of the user, so commits and counters agree); and each
+    /// of them is a conditional upsert stamped with the new counter. Autocommitted, so it is all
+    /// or nothing. It notifies no one: a notification in the statement would hold PostgreSQL's
+    /// notification lock through the commit, and commit every instance's writes one at a time.
+    static let mergeStatement = """
+        WITH input AS (
+            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS w(account, timeline, device, head_key, record)
+        ), head_input AS (
+            SELECT DISTINCT ON (account, timeline, device) account, timeline, device, decode(head_key, 'hex') AS head_key, record
+            FROM input ORDER BY account, timeline, device, decode(head_key, 'hex') DESC
+        ), fresh AS (
+            SELECT i.* FROM head_input i LEFT JOIN position_head h
+                ON h.user_id = $1 AND h.account = i.account AND h.timeline = i.timeline AND h.device = i.device
+            WHERE h.head_key IS NULL OR i.head_key > h.head_key
+        ), \(counterStep), heads AS (
+            INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
+            SELECT $1, account, timeline, device, head_key, (SELECT version FROM counter), record FROM fresh
+            \(upsertAndAnswer)
+        """
+
+    /// The merge of a request with one head, the usual case: the same steps without the arrays,
+    /// the de-duplication and the join, which make PostgreSQL's share of a write about a quarter
+    /// cheaper.
+    static let mergeOneStatement = """
+        WITH fresh AS (
+            SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM position_head
+                                       WHERE user_id = $1 AND account = $2 AND timeline = $3 AND device = $4 AND head_key >= $5)
+        ), \(counterStep), heads AS (
+            INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
+            SELECT $1, $2, $3, $4, $5, version, $6 FROM counter
+            \(upsertAndAnswer)
+        """
+
+    public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
+        try await prepare()
+        if heads.count == 1 { return try await merge(PostgresStatements.MergeOne(user: user.id, head: heads[0])) }
+        return try await merge(PostgresStatements.Merge(user: user.id, heads: heads))
+    }
+
+    /// Runs either merge statement; both answer one row: heads changed, and the counter.
+    private func merge<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> (changed: Int, cursor: Int64)
+    where Statement.Row == (Int64, Int64) {
+        for try await (changed, cursor) in try await client.execute(statement, logger: logger) { return (Int(changed), cursor) }
+        throw StorageError("the merge returned no row")
+    }
+
+    /// `pg_notify('timeline_sync', 'USER:COUNTER,USER:COUNTER,…')`, one notification for up to
+    /// `usersPerNotification` users, all in one statement, so PostgreSQL takes its notification
+    /// lock once for them, and every instance's listener hears one notification for many writes.
+    public func announce(_ changes: [ChangeAnnouncement]) async throws {
+        guard !changes.isEmpty else { return }
+        for try await _ in try await client.execute(PostgresStatements.Announce(payloads: Self.payloads(changes)), logger: logger) {}
+    }
+
+    /// The notifications' payloads for `changes`.
+    static func payloads(_ changes: [ChangeAnnouncement]) -> [String] {
+        stride(from: 0, to: changes.count, by: usersPerNotification).map { start in
+            changes[start..<min(changes.count, start + usersPerNotification)].map { "\($0.user):\($0.cursor)" }.joined(separator: ",")
+        }
+    }
+
+    public func check() async throws {
+        for try await _ in try await client.query("SELECT 1", logger: logger).decode(Int.self) {}
+    }
+}
+
+/// Set once, read from any task.
+final class PreparedFlag: Sendable {
+    private let value = Locked(false)
+
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
+}
 #endif

@@ -1,152 +1,152 @@
 #if SyncServer
-    import Foundation
-    import JSONText
-    import SyncModel
-    import SyncWire
+import Foundation
+import JSONText
+import SyncModel
+import SyncWire
 
-    /// Where a sync server keeps its users, tokens and registers: SQLite (`SQLiteRegisterStorage`,
-    /// the default) or PostgreSQL (`PostgresRegisterStorage`). Every method is scoped by the user
-    /// the request's token belongs to; none takes a user from a request.
-    public protocol RegisterStorage: Sendable {
-        /// The user a token's SHA-256 belongs to, if the token exists and is not revoked.
-        func user(forTokenHash hash: [UInt8]) async throws -> StoredUser?
-        /// Records a token's hash for `user` (created if new); returns the token's id.
-        func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64
-        /// Revokes the token with this id; false when there is none, or it was revoked already. A
-        /// storage shared by several processes tells them (`RemoteEvent.revoked`).
-        func revokeToken(id: Int64, at date: Date) async throws -> Bool
-        /// Every token, without its hash.
-        func tokens() async throws -> [StoredToken]
-        /// The user's change counter and the heads the server keeps for them (each device's latest
-        /// write per register) as wire-format JSON objects: all of them, or with `since`, those
-        /// changed after the counter passed it. One snapshot of the database.
-        func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String])
-        /// The user's change counter.
-        func cursor(user: StoredUser) async throws -> Int64
-        /// Merges heads, each with one conditional upsert that replaces a device's head only with a
-        /// later one (`StoredHead.headKey`), and moves the change counter on when anything changed;
-        /// the heads changed carry the new counter. Returns how many heads changed and the counter
-        /// after.
-        func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64)
-        /// Tells the other processes on this storage that these users' registers changed, after the
-        /// merges committed, in one statement (`ChangeAnnouncer` groups them). Does nothing when this
-        /// process is the only writer (`remoteEvents` is nil).
-        func announce(_ changes: [ChangeAnnouncement]) async throws
-        /// Throws when the database cannot be reached (`GET /health`).
-        func check() async throws
-        /// What other server instances did that this one must hear of: users whose registers
-        /// changed (for long-polls here) and tokens revoked (for the token cache); nil when this
-        /// process is the only writer.
-        var remoteEvents: AsyncStream<RemoteEvent>? { get }
+/// Where a sync server keeps its users, tokens and registers: SQLite (`SQLiteRegisterStorage`,
+/// the default) or PostgreSQL (`PostgresRegisterStorage`). Every method is scoped by the user
+/// the request's token belongs to; none takes a user from a request.
+public protocol RegisterStorage: Sendable {
+    /// The user a token's SHA-256 belongs to, if the token exists and is not revoked.
+    func user(forTokenHash hash: [UInt8]) async throws -> StoredUser?
+    /// Records a token's hash for `user` (created if new); returns the token's id.
+    func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64
+    /// Revokes the token with this id; false when there is none, or it was revoked already. A
+    /// storage shared by several processes tells them (`RemoteEvent.revoked`).
+    func revokeToken(id: Int64, at date: Date) async throws -> Bool
+    /// Every token, without its hash.
+    func tokens() async throws -> [StoredToken]
+    /// The user's change counter and the heads the server keeps for them (each device's latest
+    /// write per register) as wire-format JSON objects: all of them, or with `since`, those
+    /// changed after the counter passed it. One snapshot of the database.
+    func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String])
+    /// The user's change counter.
+    func cursor(user: StoredUser) async throws -> Int64
+    /// Merges heads, each with one conditional upsert that replaces a device's head only with a
+    /// later one (`StoredHead.headKey`), and moves the change counter on when anything changed;
+    /// the heads changed carry the new counter. Returns how many heads changed and the counter
+    /// after.
+    func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64)
+    /// Tells the other processes on this storage that these users' registers changed, after the
+    /// merges committed, in one statement (`ChangeAnnouncer` groups them). Does nothing when this
+    /// process is the only writer (`remoteEvents` is nil).
+    func announce(_ changes: [ChangeAnnouncement]) async throws
+    /// Throws when the database cannot be reached (`GET /health`).
+    func check() async throws
+    /// What other server instances did that this one must hear of: users whose registers
+    /// changed (for long-polls here) and tokens revoked (for the token cache); nil when this
+    /// process is the only writer.
+    var remoteEvents: AsyncStream<RemoteEvent>? { get }
+}
+
+/// Something another server instance, or `engine serve token revoke`, did to the shared database.
+public enum RemoteEvent: Sendable, Equatable {
+    /// The user's registers changed, and their change counter is now `cursor` (nil when an
+    /// instance of an earlier release made the change and did not say).
+    case changed(user: Int64, cursor: Int64?)
+    /// The token with this SHA-256 was revoked.
+    case revoked(tokenHash: [UInt8])
+    /// Other instances are heard from now on (at start, and after a reconnection); what they
+    /// did before may not have been.
+    case listening
+    /// Other instances cannot be heard until the next `listening`.
+    case interrupted
+}
+
+/// A user's registers changed, and their change counter is now `cursor`: what other server
+/// instances are told (`RegisterStorage.announce`).
+public struct ChangeAnnouncement: Sendable, Equatable {
+    public let user: Int64
+    public let cursor: Int64
+
+    public init(user: Int64, cursor: Int64) {
+        self.user = user
+        self.cursor = cursor
     }
+}
 
-    /// Something another server instance, or `engine serve token revoke`, did to the shared database.
-    public enum RemoteEvent: Sendable, Equatable {
-        /// The user's registers changed, and their change counter is now `cursor` (nil when an
-        /// instance of an earlier release made the change and did not say).
-        case changed(user: Int64, cursor: Int64?)
-        /// The token with this SHA-256 was revoked.
-        case revoked(tokenHash: [UInt8])
-        /// Other instances are heard from now on (at start, and after a reconnection); what they
-        /// did before may not have been.
-        case listening
-        /// Other instances cannot be heard until the next `listening`.
-        case interrupted
+/// A user, as the token names them.
+public struct StoredUser: Sendable, Equatable {
+    public let id: Int64
+    public let name: String
+
+    public init(id: Int64, name: String) {
+        self.id = id
+        self.name = name
     }
+}
 
-    /// A user's registers changed, and their change counter is now `cursor`: what other server
-    /// instances are told (`RegisterStorage.announce`).
-    public struct ChangeAnnouncement: Sendable, Equatable {
-        public let user: Int64
-        public let cursor: Int64
+/// A token as `engine serve token list` shows it.
+public struct StoredToken: Sendable, Equatable {
+    public let id: Int64
+    public let user: String
+    public let createdAt: Date
+    public let revokedAt: Date?
+}
 
-        public init(user: Int64, cursor: Int64) {
-            self.user = user
-            self.cursor = cursor
+/// One head as the storage keeps it: its register and device, its place among that device's
+/// writes (`headKey`: the sequence number, then the hybrid timestamp, as 16 big-endian bytes,
+/// then the clocks revision as 8 more when it is not 0, which sort as the writes do), and its
+/// wire-format JSON. No merge policy is involved: the
+/// server keeps heads, and devices resolve the value when they read.
+public struct StoredHead: Sendable {
+    public let account: String
+    public let timeline: String
+    public let device: String
+    public let headKey: [UInt8]
+    public let json: String
+
+    /// The head of `record`, whose wire-format text is `json` when given (the record as it was
+    /// received), or written from the record; one with a number that has no JSON form is an error.
+    public init(_ record: PositionRecord, json: String? = nil) throws(JSONWriter.UnrepresentableValue) {
+        account = record.key.account
+        timeline = record.key.timeline
+        device = record.device
+        headKey = Self.key(record.order)
+        if let json {
+            self.json = json
+        } else {
+            self.json = try JSONWriter(style: .compact).write(SyncWireCoding.value(of: record))
         }
     }
 
-    /// A user, as the token names them.
-    public struct StoredUser: Sendable, Equatable {
-        public let id: Int64
-        public let name: String
-
-        public init(id: Int64, name: String) {
-            self.id = id
-            self.name = name
-        }
-    }
-
-    /// A token as `engine serve token list` shows it.
-    public struct StoredToken: Sendable, Equatable {
-        public let id: Int64
-        public let user: String
-        public let createdAt: Date
-        public let revokedAt: Date?
-    }
-
-    /// One head as the storage keeps it: its register and device, its place among that device's
-    /// writes (`headKey`: the sequence number, then the hybrid timestamp, as 16 big-endian bytes,
-    /// then the clocks revision as 8 more when it is not 0, which sort as the writes do), and its
-    /// wire-format JSON. No merge policy is involved: the
-    /// server keeps heads, and devices resolve the value when they read.
-    public struct StoredHead: Sendable {
-        public let account: String
-        public let timeline: String
-        public let device: String
-        public let headKey: [UInt8]
-        public let json: String
-
-        /// The head of `record`, whose wire-format text is `json` when given (the record as it was
-        /// received), or written from the record; one with a number that has no JSON form is an error.
-        public init(_ record: PositionRecord, json: String? = nil) throws(JSONWriter.UnrepresentableValue) {
-            account = record.key.account
-            timeline = record.key.timeline
-            device = record.device
-            headKey = Self.key(record.order)
-            if let json {
-                self.json = json
+    /// Of `heads`, the latest of each register and device, in their first order: what a request
+    /// changes at most.
+    public static func latest(_ heads: [StoredHead]) -> [StoredHead] {
+        var index: [String: Int] = [:]
+        var kept: [StoredHead] = []
+        for head in heads {
+            let name = "\(head.account)\u{0}\(head.timeline)\u{0}\(head.device)"
+            if let at = index[name] {
+                if kept[at].headKey.lexicographicallyPrecedes(head.headKey) { kept[at] = head }
             } else {
-                self.json = try JSONWriter(style: .compact).write(SyncWireCoding.value(of: record))
+                index[name] = kept.count
+                kept.append(head)
             }
         }
-
-        /// Of `heads`, the latest of each register and device, in their first order: what a request
-        /// changes at most.
-        public static func latest(_ heads: [StoredHead]) -> [StoredHead] {
-            var index: [String: Int] = [:]
-            var kept: [StoredHead] = []
-            for head in heads {
-                let name = "\(head.account)\u{0}\(head.timeline)\u{0}\(head.device)"
-                if let at = index[name] {
-                    if kept[at].headKey.lexicographicallyPrecedes(head.headKey) { kept[at] = head }
-                } else {
-                    index[name] = kept.count
-                    kept.append(head)
-                }
-            }
-            return kept
-        }
-
-        /// A write's `PositionRecord.Order` as bytes that sort as it does: the sequence number,
-        /// then the hybrid timestamp, then the clocks revision unless 0, big-endian. A key written
-        /// before revisions existed is the same write's at revision 0, and a byte string sorts
-        /// before any longer one it begins.
-        public static func key(_ order: PositionRecord.Order) -> [UInt8] {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(24)
-            let values =
-                order.clocksRevision == 0 ? [order.sequence, order.time.rawValue] : [order.sequence, order.time.rawValue, order.clocksRevision]
-            for value in values {
-                for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-            }
-            return bytes
-        }
+        return kept
     }
 
-    /// Why the storage failed, for the log and the 503 answer.
-    public struct StorageError: Error, Sendable, CustomStringConvertible {
-        public let description: String
-        public init(_ description: String) { self.description = description }
+    /// A write's `PositionRecord.Order` as bytes that sort as it does: the sequence number,
+    /// then the hybrid timestamp, then the clocks revision unless 0, big-endian. A key written
+    /// before revisions existed is the same write's at revision 0, and a byte string sorts
+    /// before any longer one it begins.
+    public static func key(_ order: PositionRecord.Order) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        let values =
+            order.clocksRevision == 0 ? [order.sequence, order.time.rawValue] : [order.sequence, order.time.rawValue, order.clocksRevision]
+        for value in values {
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        }
+        return bytes
     }
+}
+
+/// Why the storage failed, for the log and the 503 answer.
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
 #endif

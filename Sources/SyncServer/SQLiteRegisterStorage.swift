@@ -1,190 +1,190 @@
 #if SyncServer
-    import Foundation
-    import GRDB
+import Foundation
+import GRDB
 
-    /// The server's storage in one SQLite file, through GRDB: nothing to install, the default.
-    ///
-    /// Heads are merged in the database: `INSERT … ON CONFLICT … DO UPDATE … WHERE
-    /// excluded.headKey > positionHead.headKey`, one statement per head, in the request's
-    /// transaction, which also moves the user's change counter on and stamps each changed head
-    /// with it (so a long-poll answers only what changed). SQLite has one writer at a time, so a
-    /// server on it is one process; PostgreSQL serves several.
-    ///
-    /// Requests' merges are committed in groups (`GroupCommit`): the merges that arrive while a
-    /// transaction commits go into the next one, each in a savepoint of its own, so one request's
-    /// failure rolls back that request alone.
-    public final class SQLiteRegisterStorage: RegisterStorage {
-        private let pool: DatabasePool
-        public let path: String
-        /// Copies the WAL back into the database file after commits, off the writer.
-        let checkpoint: BackgroundCheckpoint
-        private let merges: GroupCommit<(heads: [StoredHead], user: StoredUser), (changed: Int, cursor: Int64)>
+/// The server's storage in one SQLite file, through GRDB: nothing to install, the default.
+///
+/// Heads are merged in the database: `INSERT … ON CONFLICT … DO UPDATE … WHERE
+/// excluded.headKey > positionHead.headKey`, one statement per head, in the request's
+/// transaction, which also moves the user's change counter on and stamps each changed head
+/// with it (so a long-poll answers only what changed). SQLite has one writer at a time, so a
+/// server on it is one process; PostgreSQL serves several.
+///
+/// Requests' merges are committed in groups (`GroupCommit`): the merges that arrive while a
+/// transaction commits go into the next one, each in a savepoint of its own, so one request's
+/// failure rolls back that request alone.
+public final class SQLiteRegisterStorage: RegisterStorage {
+    private let pool: DatabasePool
+    public let path: String
+    /// Copies the WAL back into the database file after commits, off the writer.
+    let checkpoint: BackgroundCheckpoint
+    private let merges: GroupCommit<(heads: [StoredHead], user: StoredUser), (changed: Int, cursor: Int64)>
 
-        /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-        public convenience init(path: String) throws {
-            try self.init(path: path, checkpointInterval: BackgroundCheckpoint.defaultInterval)
-        }
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    public convenience init(path: String) throws {
+        try self.init(path: path, checkpointInterval: BackgroundCheckpoint.defaultInterval)
+    }
 
-        /// The same, with checkpoints at most once per `checkpointInterval` while commits come in.
-        init(path: String, checkpointInterval: Duration) throws {
-            self.path = path
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            configuration.label = "timeline-sync-server"
-            // Checkpoints run on a connection of their own (`BackgroundCheckpoint`), not in a commit.
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
-            do {
-                let pool = try DatabasePool(path: path, configuration: configuration)
-                try Self.migrator.migrate(pool)
-                self.pool = pool
-                let checkpoint = try BackgroundCheckpoint(path: path, interval: checkpointInterval)
-                self.checkpoint = checkpoint
-                merges = GroupCommit { jobs in
-                    try await Self.write(pool, checkpoint) { db in
-                        jobs.map { job in
-                            Result {
-                                var result = (changed: 0, cursor: Int64(0))
-                                try db.inSavepoint {
-                                    result = try Self.merge(job.heads, user: job.user, db)
-                                    return .commit
-                                }
-                                return result
+    /// The same, with checkpoints at most once per `checkpointInterval` while commits come in.
+    init(path: String, checkpointInterval: Duration) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "timeline-sync-server"
+        // Checkpoints run on a connection of their own (`BackgroundCheckpoint`), not in a commit.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+            self.pool = pool
+            let checkpoint = try BackgroundCheckpoint(path: path, interval: checkpointInterval)
+            self.checkpoint = checkpoint
+            merges = GroupCommit { jobs in
+                try await Self.write(pool, checkpoint) { db in
+                    jobs.map { job in
+                        Result {
+                            var result = (changed: 0, cursor: Int64(0))
+                            try db.inSavepoint {
+                                result = try Self.merge(job.heads, user: job.user, db)
+                                return .commit
                             }
+                            return result
                         }
                     }
                 }
-            } catch {
-                throw StorageError("\(path): cannot open the server database: \(error)")
             }
-        }
-
-        static var migrator: DatabaseMigrator {
-            var migrator = DatabaseMigrator()
-            migrator.registerMigration("server-v1") { db in
-                // Users and their tokens; each device's latest write per register (its head), with
-                // the change counter that last changed it.
-                try db.execute(
-                    sql: """
-                        CREATE TABLE syncUser (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, version INTEGER NOT NULL DEFAULT 0,
-                                               createdAt REAL NOT NULL);
-                        CREATE TABLE token (id INTEGER PRIMARY KEY, userId INTEGER NOT NULL REFERENCES syncUser(id), hash BLOB NOT NULL UNIQUE,
-                                            createdAt REAL NOT NULL, revokedAt REAL);
-                        CREATE TABLE positionHead (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
-                                                   headKey BLOB NOT NULL, changedAt INTEGER NOT NULL, record TEXT NOT NULL,
-                                                   PRIMARY KEY (userId, account, timeline, device)) WITHOUT ROWID;
-                        CREATE INDEX positionHeadChanges ON positionHead (userId, changedAt);
-                        """)
-            }
-            return migrator
-        }
-
-        public var remoteEvents: AsyncStream<RemoteEvent>? { nil }
-
-        public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
-            try await pool.read { db in
-                try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT syncUser.id, syncUser.name FROM token JOIN syncUser ON syncUser.id = token.userId
-                            WHERE token.hash = ? AND token.revokedAt IS NULL
-                            """), arguments: [Data(hash)]
-                ).map { StoredUser(id: $0[0], name: $0[1]) }
-            }
-        }
-
-        /// A write transaction on the writer, then a background checkpoint if one is due: every
-        /// write of the storage goes through here.
-        private static func write<T: Sendable>(
-            _ pool: DatabasePool, _ checkpoint: BackgroundCheckpoint,
-            _ updates: @Sendable (Database) throws -> T
-        ) async throws -> T {
-            defer { checkpoint.committed() }
-            return try await pool.write(updates)
-        }
-
-        public func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 {
-            try await Self.write(pool, checkpoint) { db in
-                try db.execute(
-                    sql: "INSERT INTO syncUser (name, createdAt) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                    arguments: [user, date.timeIntervalSince1970])
-                let userId = try Int64.fetchOne(db, sql: "SELECT id FROM syncUser WHERE name = ?", arguments: [user])!
-                try db.execute(
-                    sql: "INSERT INTO token (userId, hash, createdAt) VALUES (?, ?, ?)",
-                    arguments: [userId, Data(hash), date.timeIntervalSince1970])
-                return db.lastInsertedRowID
-            }
-        }
-
-        public func revokeToken(id: Int64, at date: Date) async throws -> Bool {
-            try await Self.write(pool, checkpoint) { db in
-                try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL", arguments: [date.timeIntervalSince1970, id])
-                return db.changesCount > 0
-            }
-        }
-
-        public func tokens() async throws -> [StoredToken] {
-            try await pool.read { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT token.id, syncUser.name, token.createdAt, token.revokedAt FROM token JOIN syncUser ON syncUser.id = token.userId
-                        ORDER BY token.id
-                        """
-                ).map { row in
-                    StoredToken(
-                        id: row[0], user: row[1], createdAt: Date(timeIntervalSince1970: row[2]),
-                        revokedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)))
-                }
-            }
-        }
-
-        /// A user's version: the cursor of its last change. Every statement a request runs is
-        /// cached on its connection (`cachedStatement`), so no request prepares one again.
-        private static let version = "SELECT version FROM syncUser WHERE id = ?"
-
-        public func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) {
-            try await pool.read { db in
-                let cursor = try Int64.fetchOne(db.cachedStatement(sql: Self.version), arguments: [user.id]) ?? 0
-                let records = try String.fetchAll(
-                    db.cachedStatement(sql: "SELECT record FROM positionHead WHERE userId = ? AND changedAt > ?"),
-                    arguments: [user.id, since ?? -1])
-                return (cursor, records)
-            }
-        }
-
-        public func cursor(user: StoredUser) async throws -> Int64 {
-            try await pool.read { db in try Int64.fetchOne(db.cachedStatement(sql: Self.version), arguments: [user.id]) ?? 0 }
-        }
-
-        public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
-            try await merges.run((heads, user))
-        }
-
-        /// One request's merge, in the group's transaction.
-        private static func merge(_ heads: [StoredHead], user: StoredUser, _ db: Database) throws -> (changed: Int, cursor: Int64) {
-            let current = try Int64.fetchOne(db.cachedStatement(sql: version), arguments: [user.id]) ?? 0
-            let upsert = try db.cachedStatement(
-                sql: """
-                    INSERT INTO positionHead (userId, account, timeline, device, headKey, changedAt, record) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (userId, account, timeline, device) DO UPDATE SET headKey = excluded.headKey, changedAt = excluded.changedAt,
-                        record = excluded.record
-                    WHERE excluded.headKey > positionHead.headKey
-                    """)
-            var changed = 0
-            for head in heads {
-                try upsert.execute(arguments: [user.id, head.account, head.timeline, head.device, Data(head.headKey), current + 1, head.json])
-                changed += db.changesCount
-            }
-            guard changed > 0 else { return (0, current) }
-            try db.cachedStatement(sql: "UPDATE syncUser SET version = ? WHERE id = ?").execute(arguments: [current + 1, user.id])
-            return (changed, current + 1)
-        }
-
-        /// One process writes to the file: there is no one else to tell.
-        public func announce(_ changes: [ChangeAnnouncement]) async throws {}
-
-        public func check() async throws {
-            _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+        } catch {
+            throw StorageError("\(path): cannot open the server database: \(error)")
         }
     }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("server-v1") { db in
+            // Users and their tokens; each device's latest write per register (its head), with
+            // the change counter that last changed it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE syncUser (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, version INTEGER NOT NULL DEFAULT 0,
+                                           createdAt REAL NOT NULL);
+                    CREATE TABLE token (id INTEGER PRIMARY KEY, userId INTEGER NOT NULL REFERENCES syncUser(id), hash BLOB NOT NULL UNIQUE,
+                                        createdAt REAL NOT NULL, revokedAt REAL);
+                    CREATE TABLE positionHead (userId INTEGER NOT NULL, account TEXT NOT NULL, timeline TEXT NOT NULL, device TEXT NOT NULL,
+                                               headKey BLOB NOT NULL, changedAt INTEGER NOT NULL, record TEXT NOT NULL,
+                                               PRIMARY KEY (userId, account, timeline, device)) WITHOUT ROWID;
+                    CREATE INDEX positionHeadChanges ON positionHead (userId, changedAt);
+                    """)
+        }
+        return migrator
+    }
+
+    public var remoteEvents: AsyncStream<RemoteEvent>? { nil }
+
+    public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT syncUser.id, syncUser.name FROM token JOIN syncUser ON syncUser.id = token.userId
+                        WHERE token.hash = ? AND token.revokedAt IS NULL
+                        """), arguments: [Data(hash)]
+            ).map { StoredUser(id: $0[0], name: $0[1]) }
+        }
+    }
+
+    /// A write transaction on the writer, then a background checkpoint if one is due: every
+    /// write of the storage goes through here.
+    private static func write<T: Sendable>(
+        _ pool: DatabasePool, _ checkpoint: BackgroundCheckpoint,
+        _ updates: @Sendable (Database) throws -> T
+    ) async throws -> T {
+        defer { checkpoint.committed() }
+        return try await pool.write(updates)
+    }
+
+    public func addToken(hash: [UInt8], user: String, at date: Date) async throws -> Int64 {
+        try await Self.write(pool, checkpoint) { db in
+            try db.execute(
+                sql: "INSERT INTO syncUser (name, createdAt) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                arguments: [user, date.timeIntervalSince1970])
+            let userId = try Int64.fetchOne(db, sql: "SELECT id FROM syncUser WHERE name = ?", arguments: [user])!
+            try db.execute(
+                sql: "INSERT INTO token (userId, hash, createdAt) VALUES (?, ?, ?)",
+                arguments: [userId, Data(hash), date.timeIntervalSince1970])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func revokeToken(id: Int64, at date: Date) async throws -> Bool {
+        try await Self.write(pool, checkpoint) { db in
+            try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL", arguments: [date.timeIntervalSince1970, id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func tokens() async throws -> [StoredToken] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT token.id, syncUser.name, token.createdAt, token.revokedAt FROM token JOIN syncUser ON syncUser.id = token.userId
+                    ORDER BY token.id
+                    """
+            ).map { row in
+                StoredToken(
+                    id: row[0], user: row[1], createdAt: Date(timeIntervalSince1970: row[2]),
+                    revokedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+
+    /// A user's version: the cursor of its last change. Every statement a request runs is
+    /// cached on its connection (`cachedStatement`), so no request prepares one again.
+    private static let version = "SELECT version FROM syncUser WHERE id = ?"
+
+    public func read(user: StoredUser, since: Int64?) async throws -> (cursor: Int64, records: [String]) {
+        try await pool.read { db in
+            let cursor = try Int64.fetchOne(db.cachedStatement(sql: Self.version), arguments: [user.id]) ?? 0
+            let records = try String.fetchAll(
+                db.cachedStatement(sql: "SELECT record FROM positionHead WHERE userId = ? AND changedAt > ?"),
+                arguments: [user.id, since ?? -1])
+            return (cursor, records)
+        }
+    }
+
+    public func cursor(user: StoredUser) async throws -> Int64 {
+        try await pool.read { db in try Int64.fetchOne(db.cachedStatement(sql: Self.version), arguments: [user.id]) ?? 0 }
+    }
+
+    public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
+        try await merges.run((heads, user))
+    }
+
+    /// One request's merge, in the group's transaction.
+    private static func merge(_ heads: [StoredHead], user: StoredUser, _ db: Database) throws -> (changed: Int, cursor: Int64) {
+        let current = try Int64.fetchOne(db.cachedStatement(sql: version), arguments: [user.id]) ?? 0
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO positionHead (userId, account, timeline, device, headKey, changedAt, record) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (userId, account, timeline, device) DO UPDATE SET headKey = excluded.headKey, changedAt = excluded.changedAt,
+                    record = excluded.record
+                WHERE excluded.headKey > positionHead.headKey
+                """)
+        var changed = 0
+        for head in heads {
+            try upsert.execute(arguments: [user.id, head.account, head.timeline, head.device, Data(head.headKey), current + 1, head.json])
+            changed += db.changesCount
+        }
+        guard changed > 0 else { return (0, current) }
+        try db.cachedStatement(sql: "UPDATE syncUser SET version = ? WHERE id = ?").execute(arguments: [current + 1, user.id])
+        return (changed, current + 1)
+    }
+
+    /// One process writes to the file: there is no one else to tell.
+    public func announce(_ changes: [ChangeAnnouncement]) async throws {}
+
+    public func check() async throws {
+        _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+}
 #endif

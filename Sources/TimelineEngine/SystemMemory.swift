@@ -8,10 +8,10 @@ public enum SystemMemory {
     /// (1 − MemAvailable / MemTotal); nil where the system does not say.
     public static func usedFraction() -> Double? {
         #if os(Linux)
-            guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8) else { return nil }
-            return usedFraction(meminfo: text)
+        guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8) else { return nil }
+        return usedFraction(meminfo: text)
         #else
-            return nil
+        return nil
         #endif
     }
 

@@ -8,6 +8,7 @@
 // Each concern is its own module (see docs/ARCHITECTURE.md); this module re-exports them.
 
 @_exported import EngineConfiguration
+@_exported import EngineSupport
 @_exported import HTTPExchange
 @_exported import JSONSchema
 @_exported import JSONText

@@ -13,7 +13,7 @@ import TimelineLogging
 import TimelineStore
 
 #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-    import URLSessionHTTP
+import URLSessionHTTP
 #endif
 
 /// The engine an app holds: it observes scrolling and the app's lifecycle, keeps the position
@@ -83,8 +83,8 @@ public final class TimelineEngine: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() }, logRouting: LogRouting = TimelineLogging.routing
     ) throws(PipelineError) {
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-            // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
-            HTTPExchanges.bootstrapIfNeeded(URLSessionExchange())
+        // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
+        HTTPExchanges.bootstrapIfNeeded(URLSessionExchange())
         #endif
         self.registry = registry
         self.logRouting = logRouting

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Writes bytes to a file descriptor with `write(2)`, retrying interrupted and partial writes,
@@ -35,9 +35,9 @@ enum DescriptorWriter {
 
     private static func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-            Glibc.write(descriptor, pointer, count)
+        Glibc.write(descriptor, pointer, count)
         #else
-            Darwin.write(descriptor, pointer, count)
+        Darwin.write(descriptor, pointer, count)
         #endif
     }
 }

@@ -3,10 +3,10 @@ import JSONText
 import ValueTree
 
 #if canImport(Glibc)
-    import EngineSupport
-    import Glibc
+import EngineSupport
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Appends one JSON object per record to a file:

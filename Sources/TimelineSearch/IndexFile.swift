@@ -2,9 +2,9 @@ import Foundation
 import TimelineCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// What the files an index is kept in share (`TextIndexFile`, `TimelineLookups`): arrays

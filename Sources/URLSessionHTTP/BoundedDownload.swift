@@ -3,7 +3,7 @@ import Foundation
 import HTTPExchange
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// One URLSession data task whose body may not exceed a limit: an answer that announces more,

@@ -2,7 +2,7 @@ import Foundation
 import HTTPExchange
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// `HTTPExchange` over the platform's URLSession: the default on Apple platforms, and the

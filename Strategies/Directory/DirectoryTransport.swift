@@ -6,9 +6,9 @@ import SyncWire
 import ValueTree
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Directory: a folder that the user's own tools share (a network drive, Syncthing, Dropbox,
@@ -227,9 +227,9 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
 enum Glue {
     static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
-            Glibc.read(descriptor, buffer, count)
+        Glibc.read(descriptor, buffer, count)
         #else
-            Darwin.read(descriptor, buffer, count)
+        Darwin.read(descriptor, buffer, count)
         #endif
     }
 }

@@ -51,9 +51,9 @@ public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
     }
 
     #if canImport(Darwin) && !os(Linux)
-        public static let backend = Backend(SystemUbiquitousStore())
+    public static let backend = Backend(SystemUbiquitousStore())
     #else
-        public static let backend = Backend(nil)
+    public static let backend = Backend(nil)
     #endif
 
     /// The key prefix of the devices' states.
@@ -106,31 +106,31 @@ public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
 }
 
 #if canImport(Darwin) && !os(Linux)
-    /// The system's store.
-    // @unchecked: it holds nothing; NSUbiquitousKeyValueStore.default is documented as thread-safe.
-    struct SystemUbiquitousStore: UbiquitousKeyValueStore, @unchecked Sendable {
-        func snapshot() -> [String: Data] {
-            let store = NSUbiquitousKeyValueStore.default
-            store.synchronize()
-            return store.dictionaryRepresentation.compactMapValues { $0 as? Data }
-        }
+/// The system's store.
+// @unchecked: it holds nothing; NSUbiquitousKeyValueStore.default is documented as thread-safe.
+struct SystemUbiquitousStore: UbiquitousKeyValueStore, @unchecked Sendable {
+    func snapshot() -> [String: Data] {
+        let store = NSUbiquitousKeyValueStore.default
+        store.synchronize()
+        return store.dictionaryRepresentation.compactMapValues { $0 as? Data }
+    }
 
-        func set(_ value: Data, forKey key: String) -> Bool {
-            guard value.count <= ICloudKeyValueStoreTransport.maximumBytes else { return false }
-            NSUbiquitousKeyValueStore.default.set(value, forKey: key)
-            return NSUbiquitousKeyValueStore.default.synchronize()
-        }
+    func set(_ value: Data, forKey key: String) -> Bool {
+        guard value.count <= ICloudKeyValueStoreTransport.maximumBytes else { return false }
+        NSUbiquitousKeyValueStore.default.set(value, forKey: key)
+        return NSUbiquitousKeyValueStore.default.synchronize()
+    }
 
-        func externalChanges() -> AsyncStream<Void> {
-            AsyncStream { continuation in
-                let observer = NotificationCenter.default.addObserver(
-                    forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification,
-                    object: NSUbiquitousKeyValueStore.default, queue: nil
-                ) { _ in
-                    continuation.yield()
-                }
-                continuation.onTermination = { _ in NotificationCenter.default.removeObserver(observer) }
+    func externalChanges() -> AsyncStream<Void> {
+        AsyncStream { continuation in
+            let observer = NotificationCenter.default.addObserver(
+                forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification,
+                object: NSUbiquitousKeyValueStore.default, queue: nil
+            ) { _ in
+                continuation.yield()
             }
+            continuation.onTermination = { _ in NotificationCenter.default.removeObserver(observer) }
         }
     }
+}
 #endif

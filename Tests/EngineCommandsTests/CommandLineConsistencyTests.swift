@@ -19,7 +19,7 @@ struct CommandLineConsistencyTests {
             ["restore", "--config", Self.config, "--timeline", "Tests/Fixtures/restore/timeline.jsonl", "--store", path],
         ]
         #if SyncServer
-            readers += [["serve", "token", "list", "--store", path], ["serve", "token", "revoke", "--id", "1", "--store", path]]
+        readers += [["serve", "token", "list", "--store", path], ["serve", "token", "revoke", "--id", "1", "--store", path]]
         #endif
         for arguments in readers {
             let result = try await EngineProcess.run(arguments)
@@ -141,20 +141,20 @@ struct CommandLineConsistencyTests {
     }
 
     #if !SyncServer
-        @Test("engine serve, in a build without the SyncServer trait, says in one line how to get it, exit 2")
-        func serveNotBuilt() async throws {
-            for arguments in [
-                ["serve"], ["serve", "--store", "server.sqlite"], ["serve", "token", "list", "--store", "server.sqlite"], ["serve", "--verbose"],
-            ] {
-                let result = try await EngineProcess.run(arguments)
-                #expect(result.status == 2, "\(arguments)")
-                #expect(result.stdout == "", "\(arguments)")
-                #expect(
-                    result.stderr
-                        == "error: engine serve is not in this build; build it with the SyncServer trait: swift build --traits SyncServer\n",
-                    "\(arguments)")
-            }
-            #expect(!FileManager.default.fileExists(atPath: Fixtures.repositoryURL("server.sqlite").path))
+    @Test("engine serve, in a build without the SyncServer trait, says in one line how to get it, exit 2")
+    func serveNotBuilt() async throws {
+        for arguments in [
+            ["serve"], ["serve", "--store", "server.sqlite"], ["serve", "token", "list", "--store", "server.sqlite"], ["serve", "--verbose"],
+        ] {
+            let result = try await EngineProcess.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stdout == "", "\(arguments)")
+            #expect(
+                result.stderr
+                    == "error: engine serve is not in this build; build it with the SyncServer trait: swift build --traits SyncServer\n",
+                "\(arguments)")
         }
+        #expect(!FileManager.default.fileExists(atPath: Fixtures.repositoryURL("server.sqlite").path))
+    }
     #endif
 }

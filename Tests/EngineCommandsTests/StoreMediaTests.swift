@@ -85,9 +85,9 @@ struct StoreMediaTests {
 enum MountPermission {
     static let granted: Bool = {
         #if os(Linux)
-            return getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")
+        return getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")
         #else
-            return false
+        return false
         #endif
     }()
 }

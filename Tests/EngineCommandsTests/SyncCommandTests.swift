@@ -124,10 +124,14 @@ struct SyncCommandTests {
         ] {
             let setup = try Setup(policy: policy)
             defer { setup.remove() }
-            try await setup.save("phone", post: "p9", minute: 50)
+            // Twenty seconds apart, however long the processes take: within a minute, two
+            // concurrent writes are ordered by how far they read, not by their time.
+            let start = Date().addingTimeInterval(-120)
+            try await setup.save("phone", post: "p9", minute: 50, extra: ["--saved-at", ISO8601DateFormatter().string(from: start)])
             try await setup.sync("phone")
             // The laptop opens at an old position, later, without having synced.
-            try await setup.save("laptop", post: "p1", minute: 1)
+            try await setup.save(
+                "laptop", post: "p1", minute: 1, extra: ["--saved-at", ISO8601DateFormatter().string(from: start.addingTimeInterval(20))])
             try await setup.sync("laptop")
             try await setup.sync("phone")
             #expect(try await setup.shown("phone") == expected, "\(policy)")

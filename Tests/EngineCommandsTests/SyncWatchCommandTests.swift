@@ -64,38 +64,38 @@ struct SyncWatchCommandTests {
     }
 
     #if SyncServer
-        @Test("over engine serve: heard through the long-poll; through a server restart the watchers reconnect and miss nothing")
-        func server() async throws {
-            let directory = try Fixtures.temporaryDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let serverStore = directory.appendingPathComponent("server.sqlite").path
-            let token = try #require(
-                try await EngineProcess.run(["serve", "token", "create", "--store", serverStore, "--user", "alice"])
-                    .stdout.split(separator: "\n").last.map(String.init))
-            var server = try await RunningServer(["--store", serverStore])
-            let port = server.port
-            let config = "sync.json"
-            try """
-            {"PositionPersistence": {"CrossSessionSync": true}, "Network": {"Policy": {"Strategy": "NoRetry"}},
-             "Sync": {"Transport": {"Strategy": "HTTP", "URL": "\(server.url)", "PollInterval": 20}, "DebounceInterval": 0}}
-            """.write(to: directory.appendingPathComponent(config), atomically: true, encoding: .utf8)
-            let environment = ["ENGINE_SYNC_TOKEN": token]
-            let phone = try await Self.watch("phone", in: directory, config: config, environment: environment)
-            let laptop = try await Self.watch("laptop", in: directory, config: config, environment: environment)
-            try await Self.save("laptop", post: "51", minute: 1, in: directory, config: config)
-            try await Deadline.wait(seconds: 60, "the phone to hear post 51") { try Self.heard(phone) == ["51"] }
-            // The server goes down while both wait on their long-polls; a save meanwhile waits in
-            // the laptop's outbox.
-            let stopped = try await server.stop()
-            #expect(stopped.status == 0)
-            try await Self.save("laptop", post: "52", minute: 2, in: directory, config: config)
-            try await Deadline.wait(seconds: 60, "the laptop to notice") { laptop.stderr.contains("offline: 1 change kept in the outbox") }
-            server = try await RunningServer(["--store", serverStore], port: port)
-            try await Deadline.wait(seconds: 60, "the phone to hear post 52 after the restart") { try Self.heard(phone) == ["51", "52"] }
-            try await Self.save("phone", post: "53", minute: 3, in: directory, config: config)
-            try await Deadline.wait(seconds: 60, "the laptop to hear post 53") { try Self.heard(laptop) == ["53"] }
-            for watcher in [phone, laptop] { #expect(try await watcher.stop(signal: SIGINT).status == 0) }
-            _ = try await server.stop()
-        }
+    @Test("over engine serve: heard through the long-poll; through a server restart the watchers reconnect and miss nothing")
+    func server() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let serverStore = directory.appendingPathComponent("server.sqlite").path
+        let token = try #require(
+            try await EngineProcess.run(["serve", "token", "create", "--store", serverStore, "--user", "alice"])
+                .stdout.split(separator: "\n").last.map(String.init))
+        var server = try await RunningServer(["--store", serverStore])
+        let port = server.port
+        let config = "sync.json"
+        try """
+        {"PositionPersistence": {"CrossSessionSync": true}, "Network": {"Policy": {"Strategy": "NoRetry"}},
+         "Sync": {"Transport": {"Strategy": "HTTP", "URL": "\(server.url)", "PollInterval": 20}, "DebounceInterval": 0}}
+        """.write(to: directory.appendingPathComponent(config), atomically: true, encoding: .utf8)
+        let environment = ["ENGINE_SYNC_TOKEN": token]
+        let phone = try await Self.watch("phone", in: directory, config: config, environment: environment)
+        let laptop = try await Self.watch("laptop", in: directory, config: config, environment: environment)
+        try await Self.save("laptop", post: "51", minute: 1, in: directory, config: config)
+        try await Deadline.wait(seconds: 60, "the phone to hear post 51") { try Self.heard(phone) == ["51"] }
+        // The server goes down while both wait on their long-polls; a save meanwhile waits in
+        // the laptop's outbox.
+        let stopped = try await server.stop()
+        #expect(stopped.status == 0)
+        try await Self.save("laptop", post: "52", minute: 2, in: directory, config: config)
+        try await Deadline.wait(seconds: 60, "the laptop to notice") { laptop.stderr.contains("offline: 1 change kept in the outbox") }
+        server = try await RunningServer(["--store", serverStore], port: port)
+        try await Deadline.wait(seconds: 60, "the phone to hear post 52 after the restart") { try Self.heard(phone) == ["51", "52"] }
+        try await Self.save("phone", post: "53", minute: 3, in: directory, config: config)
+        try await Deadline.wait(seconds: 60, "the laptop to hear post 53") { try Self.heard(laptop) == ["53"] }
+        for watcher in [phone, laptop] { #expect(try await watcher.stop(signal: SIGINT).status == 0) }
+        _ = try await server.stop()
+    }
     #endif
 }

@@ -23,9 +23,9 @@ public enum ExampleBuilds {
     /// The file name a shared library `name` has on this platform.
     public static func sharedLibrary(_ name: String) -> String {
         #if os(macOS)
-            return "lib\(name).dylib"
+        return "lib\(name).dylib"
         #else
-            return "lib\(name).so"
+        return "lib\(name).so"
         #endif
     }
 

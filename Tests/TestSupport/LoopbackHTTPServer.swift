@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests: it serves scripted answers per path and
@@ -63,9 +63,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Starts listening on an ephemeral loopback port.
     public init() throws {
         #if canImport(Glibc)
-            let socketType = Int32(SOCK_STREAM.rawValue)
+        let socketType = Int32(SOCK_STREAM.rawValue)
         #else
-            let socketType = SOCK_STREAM
+        let socketType = SOCK_STREAM
         #endif
         let descriptor = socket(AF_INET, socketType, 0)
         guard descriptor >= 0 else { throw POSIXError(.EIO) }
@@ -152,9 +152,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         defer { close(connection) }
         var noSignal: Int32 = 1
         #if canImport(Darwin)
-            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
         #else
-            _ = noSignal
+        _ = noSignal
         #endif
         guard let (head, rest) = readHead(connection) else { return }
         let lines = head.components(separatedBy: "\r\n")
@@ -209,9 +209,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             var offset = 0
             while offset < buffer.count {
                 #if canImport(Glibc)
-                    let sent = send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
                 #else
-                    let sent = send(connection, buffer.baseAddress! + offset, buffer.count - offset, 0)
+                let sent = send(connection, buffer.baseAddress! + offset, buffer.count - offset, 0)
                 #endif
                 if sent <= 0 { return }
                 offset += sent

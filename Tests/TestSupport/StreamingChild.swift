@@ -3,9 +3,9 @@ import Foundation
 import TimelineCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A child process whose standard output a test reads line by line as it comes, to kill it at a

@@ -166,7 +166,7 @@ struct FacadeMaintenanceTests {
         #expect(SystemMemory.usedFraction(meminfo: "MemTotal:       16000000 kB\nMemFree: 1 kB\nMemAvailable:    4000000 kB\n") == 0.75)
         #expect(SystemMemory.usedFraction(meminfo: "MemTotal: 0 kB\n") == nil)
         #if os(Linux)
-            #expect(SystemMemory.usedFraction().map { (0...1).contains($0) } == true)
+        #expect(SystemMemory.usedFraction().map { (0...1).contains($0) } == true)
         #endif
     }
 }
