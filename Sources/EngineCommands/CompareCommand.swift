@@ -120,12 +120,7 @@ struct CompareCommand: ParsableCommand {
         case .text: text = ReportTable.render(report)
         case .csv: text = ReportCSV.render(report)
         case .html: text = ReportHTML.render(report)
-        case .json:
-            do {
-                text = try JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))
-            } catch {
-                throw CommandFailure(.failed, "error: the report has no JSON form: \(error)")
-            }
+        case .json: text = try Console.jsonText(ComparisonReportCoding.value(of: report))
         }
         if let output {
             do {

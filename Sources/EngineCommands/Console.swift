@@ -23,9 +23,14 @@ extension Console {
     /// Prints `value` as JSON: pretty, ending with a line break, or compact on one line. A value
     /// with no JSON form (a non-finite number, a date) fails the command with its key path.
     static func json(_ value: Value, pretty: Bool = true) throws(CommandFailure) {
+        let text = try jsonText(value, pretty: pretty)
+        if pretty { outRaw(text) } else { out(text) }
+    }
+
+    /// `value` as JSON text, for a command that writes it elsewhere; the same failure as `json`.
+    static func jsonText(_ value: Value, pretty: Bool = true) throws(CommandFailure) -> String {
         do {
-            let text = try JSONWriter(style: pretty ? .pretty : .compact).write(value)
-            if pretty { outRaw(text) } else { out(text) }
+            return try JSONWriter(style: pretty ? .pretty : .compact).write(value)
         } catch {
             throw CommandFailure(.failed, "error: the output has no JSON form: \(error)")
         }
