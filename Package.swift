@@ -8,27 +8,26 @@ import PackageDescription
 /// dependencies of an ordinary build. Unset, the package has no unsafe flags.
 let coverage = Context.environment["ENGINE_COVERAGE"] == "1"
 
-let swiftSettings: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
-] + (coverage ? [.unsafeFlags(["-profile-generate", "-profile-coverage-mapping"])] : [])
+let swiftSettings: [SwiftSetting] =
+    [
+        .swiftLanguageMode(.v6)
+    ] + (coverage ? [.unsafeFlags(["-profile-generate", "-profile-coverage-mapping"])] : [])
 
 /// The profiling runtime for an instrumented build, linked into every product through ValueTree,
 /// which every product of the package links.
 let linkerSettings: [LinkerSetting] = coverage ? [.unsafeFlags(["-profile-generate"])] : []
 
-/// The built-in strategies: each its own target under `Strategies/<Name>/`, and a test target
-/// when `Tests/Strategies/<Name>Tests/` exists (the shared conformance suite runs every
-/// strategy's scenarios without one). `Strategies/generate.sh` writes the registry's list,
-/// `BuiltInStrategies.swift`, from this one.
-let strategyNames = [
-    "ExactMatch", "NeighborAnchor", "TemporalProximity", "ContentSimilarity", "AuthorRun", "Fallback", "ViewportAnchor",
-    "FirstMatch", "BestConfidence", "WeightedVote",
-    "LRU", "TTL", "SizeBounded", "CacheChain",
-    "NoRetry", "ExponentialBackoff",
-    "LastWriterWins", "FurthestRead", "CausalFurthest",
-    "None", "Directory", "iCloudKeyValueStore", "HTTP", "MastodonMarkers",
-    "PostWindow", "CacheOnly", "OnePage", "TopPages",
-]
+/// The built-in strategies: every folder under `Strategies/` is one, its own target, with a test
+/// target when `Tests/Strategies/<Name>Tests/` exists (the shared conformance suites run every
+/// strategy's examples without one). `Strategies/generate.sh` writes the registry's list,
+/// `BuiltInStrategies.swift`, from the same folders.
+let strategyNames = ((try? FileManager.default.contentsOfDirectory(atPath: "\(Context.packageDirectory)/Strategies")) ?? [])
+    .filter { name in
+        guard !name.hasPrefix(".") else { return false }
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/Strategies/\(name)", isDirectory: &isFolder) && isFolder.boolValue
+    }
+    .sorted { $0.lowercased() < $1.lowercased() }
 
 /// The package trait that adds `engine serve` and the `SyncServer` library: Hummingbird,
 /// postgres-nio, swift-crypto and swift-prometheus are built only with it
@@ -48,21 +47,53 @@ func serverOnly(_ product: String, _ package: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: [server]))
 }
 
-/// What a strategy needs beyond the common modules.
+/// What each built-in strategy needs beyond StrategyKit, TimelineCore and ValueTree: the module
+/// that declares its kind, and any other. One line per strategy.
 let strategyDependencies: [String: [Target.Dependency]] = [
-    "HTTP": ["HTTPExchange", "SyncWire"], "MastodonMarkers": ["HTTPExchange", "EngineSupport"], "iCloudKeyValueStore": ["EngineSupport", "SyncWire"],
-    "Directory": ["EngineSupport", "SyncWire"],
-    "ContentSimilarity": ["TimelineSearch"],
+    "AuthorRun": ["RestorationModel"],
+    "BestConfidence": ["RestorationModel"],
+    "CacheChain": ["CacheModel"],
+    "CacheOnly": ["ReachModel"],
+    "CausalFurthest": ["SyncModel"],
+    "ContentSimilarity": ["RestorationModel", "TimelineSearch"],
+    "Directory": ["SyncModel", "EngineSupport", "SyncWire"],
+    "ExactMatch": ["RestorationModel"],
+    "ExponentialBackoff": ["ReachModel"],
+    "Fallback": ["RestorationModel"],
+    "FirstMatch": ["RestorationModel"],
+    "FurthestRead": ["SyncModel"],
+    "HTTP": ["SyncModel", "HTTPExchange", "SyncWire"],
+    "LastWriterWins": ["SyncModel"],
+    "LRU": ["CacheModel"],
+    "MastodonMarkers": ["SyncModel", "HTTPExchange", "EngineSupport"],
+    "NeighborAnchor": ["RestorationModel", "ReachModel", "SyncModel"],
+    "None": ["SyncModel"],
+    "NoRetry": ["ReachModel"],
+    "OnePage": ["ReachModel"],
+    "PostWindow": ["ReachModel"],
+    "SizeBounded": ["CacheModel"],
+    "TemporalProximity": ["RestorationModel"],
+    "TopPages": ["ReachModel"],
+    "TTL": ["CacheModel"],
+    "ViewportAnchor": ["RestorationModel"],
+    "WeightedVote": ["RestorationModel"],
+    "iCloudKeyValueStore": ["SyncModel", "EngineSupport", "SyncWire"],
 ]
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
-    let target = Target.target(name: name, dependencies: ["StrategyKit", "TimelineCore", "ValueTree", "SyncModel"] + (strategyDependencies[name] ?? []),
-                               path: "Strategies/\(name)", swiftSettings: swiftSettings)
+    let target = Target.target(
+        name: name, dependencies: ["StrategyKit", "TimelineCore", "ValueTree"] + (strategyDependencies[name] ?? []),
+        path: "Strategies/\(name)", swiftSettings: swiftSettings)
     let tests = "Tests/Strategies/\(name)Tests"
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(tests)") else { return [target] }
-    return [target, .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "StrategyKit", "TimelineCore", "StrategyTestSupport", "TestSupport"]
-                                    + (strategyDependencies[name] ?? []),
-                                path: tests, swiftSettings: swiftSettings)]
+    return [
+        target,
+        .testTarget(
+            name: "\(name)Tests",
+            dependencies: [.target(name: name), "StrategyKit", "TimelineCore", "StrategyTestSupport", "TestSupport"]
+                + (strategyDependencies[name] ?? []),
+            path: tests, swiftSettings: swiftSettings),
+    ]
 }
 
 let package = Package(
@@ -88,10 +119,16 @@ let package = Package(
         .library(name: "SyncServer", targets: ["SyncServer"]),
     ],
     traits: [
-        .trait(name: server, description: "The sync server: engine serve and the SyncServer library, over Hummingbird, PostgreSQL (postgres-nio), swift-crypto and swift-prometheus.",
-               enabledTraits: [nioClient]),
+        .trait(
+            name: server,
+            description:
+                "The sync server: engine serve and the SyncServer library, over Hummingbird, PostgreSQL (postgres-nio), swift-crypto and swift-prometheus.",
+            enabledTraits: [nioClient]),
         .trait(name: urlSessionClient, description: "The command line's HTTP through URLSession (FoundationNetworking on Linux): the default."),
-        .trait(name: nioClient, description: "The command line's HTTP through AsyncHTTPClient (SwiftNIO): no libcurl in the engine, which starts sooner; for binaries to ship."),
+        .trait(
+            name: nioClient,
+            description:
+                "The command line's HTTP through AsyncHTTPClient (SwiftNIO): no libcurl in the engine, which starts sooner; for binaries to ship."),
         .default(enabledTraits: [urlSessionClient]),
     ],
     dependencies: [
@@ -147,9 +184,22 @@ let package = Package(
         // SocialFusionTimelineConfiguration: its schema, model, loader and diagnostics.
         .target(
             name: "EngineConfiguration",
-            dependencies: ["ValueTree", "JSONText", "PropertyList", "JSONSchema", "TimelineLogging", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ValueTree", "JSONText", "PropertyList", "JSONSchema", "TimelineLogging", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
+        // What a strategy is, of any kind: the StrategyType a registry holds, its kind, declared
+        // parameters, examples and options. It knows no kind: each kind's module declares its own.
+        .target(name: "StrategyKit", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
+        // Restoration's kinds: the request, candidates, verdicts and the restoration, fallback and
+        // positioning stages' protocols and scenarios.
+        .target(name: "RestorationModel", dependencies: ["ReachModel", "StrategyKit", "TimelineCore", "ValueTree"], swiftSettings: swiftSettings),
+        // The cache policy kind: entries, the policy protocol and its scenarios.
+        .target(name: "CacheModel", dependencies: ["StrategyKit", "ValueTree"], swiftSettings: swiftSettings),
+        // Reaching a post the cache lacks: page requests and answers, the network policy and reach
+        // strategy kinds, the run that drives a reach strategy, and their scenarios.
+        .target(name: "ReachModel", dependencies: ["StrategyKit", "TimelineCore", "ValueTree"], swiftSettings: swiftSettings),
         // What every layer shares and no domain owns: `Locked`, the one lock type.
         .target(name: "EngineSupport", swiftSettings: swiftSettings),
         // The domain model: posts, timelines, the timeline index, snapshots, restorations. No I/O.
@@ -163,66 +213,92 @@ let package = Package(
         .target(name: "PositionTracking", dependencies: ["TimelineCore", "EngineConfiguration"], swiftSettings: swiftSettings),
         // Cross-device sync's model: hybrid logical clocks, position registers and their total
         // order, replica state, merge policies and transports as protocols.
-        .target(name: "SyncModel", dependencies: ["TimelineCore", "ValueTree"],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "SyncModel", dependencies: ["StrategyKit", "TimelineCore", "ValueTree"],
+            swiftSettings: swiftSettings),
         // The sync wire format (JSON, versions 1 and 2), read and written by the transports and
         // the server: documents of the usual shape decoded straight from the bytes.
-        .target(name: "SyncWire", dependencies: ["SyncModel", "TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
-                swiftSettings: swiftSettings),
-        // What a strategy is: kinds, stages, candidates, the StrategyType a registry holds.
-        .target(name: "StrategyKit", dependencies: ["TimelineCore", "ValueTree", "SyncModel"], swiftSettings: swiftSettings),
+        .target(
+            name: "SyncWire", dependencies: ["SyncModel", "TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
+            swiftSettings: swiftSettings),
         // A feed in memory answering as a Mastodon or Bluesky server pages (`PagedTimeline`): the
         // server of replayed sessions and of reach strategies' scenarios.
-        .target(name: "SimulatedServer", dependencies: ["StrategyKit", "TimelineCore"], swiftSettings: swiftSettings),
+        .target(name: "SimulatedServer", dependencies: ["ReachModel", "TimelineCore"], swiftSettings: swiftSettings),
         // The registry of built-ins, pipelines built from the configuration or a spec, and the
         // configuration schema composed with the strategies' parameter schemas.
         .target(
             name: "RestorationEngine",
-            dependencies: ["EngineSupport", "StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema", "JSONText", "TimelineLogging", "TimelineFormats", "ValueTree", "SyncModel",
-                           .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "RestorationModel", "ReachModel", "CacheModel", "EngineSupport", "StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema",
+                "JSONText", "TimelineLogging", "TimelineFormats", "ValueTree", "SyncModel",
+                .product(name: "Logging", package: "swift-log"),
+            ]
                 + strategyNames.map { .target(name: $0) },
             swiftSettings: swiftSettings
         ),
         // The C ABI of strategy plugins: one header, which plugins build against.
         .target(name: "CTimelinePlugin"),
         // Loading strategy plugins through that ABI into a registry.
-        .target(name: "StrategyPlugins",
-                dependencies: ["EngineSupport", "CTimelinePlugin", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "EngineConfiguration",
-                               "JSONText", "ValueTree"],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "StrategyPlugins",
+            dependencies: [
+                "RestorationModel", "EngineSupport", "CTimelinePlugin", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats",
+                "EngineConfiguration",
+                "JSONText", "ValueTree",
+            ],
+            swiftSettings: swiftSettings),
         // Recorded sessions: the JSON Lines format, its streaming reader, writer and recorder.
-        .target(name: "SessionFormat", dependencies: ["EngineSupport", "TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "SessionFormat", dependencies: ["EngineSupport", "TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
+            swiftSettings: swiftSettings),
         // Replaying a session exactly as the format specifies, and scoring each restore point.
-        .target(name: "SessionReplay",
-                dependencies: ["SimulatedServer", "SessionFormat", "PositionTracking", "RestorationEngine", "StrategyKit", "TimelineCore", "EngineConfiguration", "SyncModel"],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "SessionReplay",
+            dependencies: [
+                "RestorationModel", "ReachModel", "SimulatedServer", "SessionFormat", "PositionTracking", "RestorationEngine", "TimelineCore",
+                "EngineConfiguration", "SyncModel",
+            ],
+            swiftSettings: swiftSettings),
         // `engine compare`: candidate pipelines, streaming and parallel evaluation of sessions,
         // mergeable metrics and the report in table, JSON, CSV and HTML.
-        .target(name: "SessionComparison",
-                dependencies: ["EngineSupport", "SessionReplay", "SessionFormat", "RestorationEngine", "EngineConfiguration", "ValueTree"],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "SessionComparison",
+            dependencies: ["EngineSupport", "SessionReplay", "SessionFormat", "RestorationEngine", "EngineConfiguration", "ValueTree"],
+            swiftSettings: swiftSettings),
         // `engine simulate`: reading sessions simulated from real posts and published reading figures.
-        .target(name: "SessionSimulation", dependencies: ["SessionFormat", "PositionTracking", "TimelineCore"],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "SessionSimulation", dependencies: ["SessionFormat", "PositionTracking", "TimelineCore"],
+            swiftSettings: swiftSettings),
         // The engine's state in one SQLite file (GRDB, WAL): cached timelines, position history,
         // read posts, the last restoration; migrations, crash safety, maintenance by cache policy.
-        .target(name: "TimelineStore",
-                dependencies: ["TimelineSearch", "TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree", "SyncModel", "TimelineLogging",
-                               .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "TimelineStore",
+            dependencies: [
+                "CacheModel", "TimelineSearch", "TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree", "SyncModel",
+                "TimelineLogging",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
         // Cross-device sync on a store: the configured merge policy and transport, and the
         // pull → merge → push round.
-        .target(name: "PositionSync",
-                dependencies: ["EngineSupport", "SyncModel", "TimelineCore", "TimelineStore", "RestorationEngine", "StrategyKit", "EngineConfiguration", "TimelineLogging",
-                               .product(name: "Logging", package: "swift-log")],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "PositionSync",
+            dependencies: [
+                "ReachModel", "EngineSupport", "SyncModel", "TimelineCore", "TimelineStore", "RestorationEngine", "EngineConfiguration",
+                "TimelineLogging",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.
-        .target(name: "TimelineLoading",
-                dependencies: ["EngineSupport", "TimelineStore", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree", "HTTPExchange", "SyncModel",
-                               "TimelineLogging", .product(name: "Logging", package: "swift-log")],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "TimelineLoading",
+            dependencies: [
+                "RestorationModel", "ReachModel", "CacheModel", "EngineSupport", "TimelineStore", "RestorationEngine", "TimelineCore",
+                "TimelineFormats", "ValueTree", "HTTPExchange", "SyncModel",
+                "TimelineLogging", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
         // The HTTP client protocol the library talks through, and its bootstrap; no networking.
         .target(name: "HTTPExchange", dependencies: ["EngineSupport"], swiftSettings: swiftSettings),
         // The platform's URLSession as the HTTP client: the default on Apple platforms.
@@ -242,10 +318,13 @@ let package = Package(
         // The library product: everything an app embeds.
         .target(
             name: "TimelineEngine",
-            dependencies: ["EngineSupport", "SyncWire", "TimelineSearch", "ValueTree", "JSONText", "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
-                           "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
-                           "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync", "HTTPExchange",
-                           .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS]))],
+            dependencies: [
+                "ReachModel", "RestorationModel", "CacheModel", "EngineSupport", "SyncWire", "TimelineSearch", "ValueTree", "JSONText",
+                "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
+                "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
+                "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync", "HTTPExchange",
+                .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+            ],
             swiftSettings: swiftSettings
         ),
         // The `engine` command-line tool's commands, kept in a library so tests can call them.
@@ -286,8 +365,10 @@ let package = Package(
         .testTarget(name: "ValueTreeTests", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerTests",
-            dependencies: ["SyncWire",
-                "SyncServer", "SyncModel", "EngineConfiguration", "TimelineCore", "TestSupport", "TimelineStore", "PositionSync", "CausalFurthest", "Directory", "HTTP",
+            dependencies: [
+                "SyncWire",
+                "SyncServer", "SyncModel", "EngineConfiguration", "TimelineCore", "TestSupport", "TimelineStore", "PositionSync", "CausalFurthest",
+                "Directory", "HTTP",
                 "NIOHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -321,13 +402,17 @@ let package = Package(
         ),
         .testTarget(
             name: "EngineCommandsTests",
-            dependencies: ["EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore", "RestorationEngine", "JSONText", "StrategyKit",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "ReachModel", "EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore", "RestorationEngine", "JSONText",
+                "StrategyKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RobustnessTests",
             dependencies: [
+                "RestorationModel",
                 "PropertyList", "JSONText", "EngineConfiguration", "TestSupport", "SessionFormat", "SessionReplay", "RestorationEngine",
                 "PositionTracking", "SessionComparison", "SessionSimulation", "StrategyKit", "TimelineCore", "TimelineFormats",
                 "ValueTree", .product(name: "PropertyBased", package: "swift-property-based"),
@@ -336,59 +421,95 @@ let package = Package(
         ),
         // Builds and runs the packages under Examples/ as their users would.
         .testTarget(name: "ExamplesTests", dependencies: ["TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "StrategyPluginsTests",
-                    dependencies: ["StrategyPlugins", "RestorationEngine", "StrategyKit", "TimelineCore", "AuthorRun", "TestSupport", "SyncModel", "EngineSupport",
-                                   .product(name: "PropertyBased", package: "swift-property-based")],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "PositionSyncTests",
-                    dependencies: ["SyncWire", "PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
-                                   "Directory", "FurthestRead", "LastWriterWins", "CausalFurthest", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "MastodonMarkers",
-                                   "TestSupport", "store-crash-writer", "JSONSchema", "JSONText", "HTTPExchange", "RestorationEngine", "ValueTree", "TimelineFormats",
-                                   "SessionSimulation",
-                                   .product(name: "Clocks", package: "swift-clocks")],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "TimelineCoreTests", dependencies: ["TimelineSearch", "TimelineCore", "TestSupport", "SessionSimulation"], swiftSettings: swiftSettings),
-        .testTarget(name: "StrategyKitTests",
-                    dependencies: ["StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch", "BestConfidence", "WeightedVote"],
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StrategyPluginsTests",
+            dependencies: [
+                "RestorationModel", "StrategyPlugins", "RestorationEngine", "StrategyKit", "TimelineCore", "AuthorRun", "TestSupport", "SyncModel",
+                "EngineSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PositionSyncTests",
+            dependencies: [
+                "ReachModel", "SyncWire", "PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
+                "Directory", "FurthestRead", "LastWriterWins", "CausalFurthest", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "MastodonMarkers",
+                "TestSupport", "store-crash-writer", "JSONSchema", "JSONText", "HTTPExchange", "RestorationEngine", "ValueTree", "TimelineFormats",
+                "SessionSimulation",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TimelineCoreTests", dependencies: ["TimelineSearch", "TimelineCore", "TestSupport", "SessionSimulation"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StrategyKitTests",
+            dependencies: [
+                "ReachModel", "CacheModel", "RestorationModel", "StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch",
+                "BestConfidence", "WeightedVote",
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(name: "PositionTrackingTests", dependencies: ["PositionTracking", "TimelineCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "TimelineEngineTests", dependencies: ["EngineSupport", "TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP", "StrategyPlugins"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport"],
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TimelineEngineTests",
+            dependencies: ["EngineSupport", "TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP", "StrategyPlugins"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "RestorationEngineTests",
-            dependencies: ["SimulatedServer", "RestorationEngine", "StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema", "JSONText", "TestSupport",
-                           "TimelineFormats", "ValueTree", "SessionSimulation",
-                           "StrategyTestSupport", "Fallback", "FirstMatch", "SyncModel",
-                           .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "ReachModel", "CacheModel", "RestorationModel", "SimulatedServer", "RestorationEngine", "StrategyKit", "TimelineCore",
+                "EngineConfiguration", "JSONSchema", "JSONText", "TestSupport",
+                "TimelineFormats", "ValueTree", "SessionSimulation",
+                "StrategyTestSupport", "Fallback", "FirstMatch", "SyncModel",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SessionFormatTests", dependencies: ["SessionFormat", "TimelineCore", "TestSupport"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "SessionReplayTests",
-                    dependencies: ["EngineSupport", "SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine", "TimelineFormats",
-                                   "EngineConfiguration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport", "SyncModel", "ValueTree",
-                                   "StrategyKit"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "TimelineStoreTests",
-                    dependencies: ["TimelineStore", "TimelineCore", "TimelineFormats", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer", "SyncModel",
-                                   .product(name: "GRDB", package: "GRDB.swift")],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "TimelineLoadingTests",
-                    dependencies: ["EngineSupport", "TimelineLoading", "TimelineStore", "RestorationEngine", "EngineConfiguration", "StrategyKit", "TimelineCore", "TimelineFormats",
-                                   "ValueTree", "JSONText", "TestSupport", "HTTPExchange", "NIOHTTP", "URLSessionHTTP", "SyncModel", "CausalFurthest", "PostWindow",
-                                   .product(name: "PropertyBased", package: "swift-property-based")],
-                    swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SessionFormatTests", dependencies: ["SessionFormat", "TimelineCore", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SessionReplayTests",
+            dependencies: [
+                "EngineSupport", "SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine", "TimelineFormats",
+                "EngineConfiguration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport", "SyncModel", "ValueTree",
+                "StrategyKit",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TimelineStoreTests",
+            dependencies: [
+                "TimelineStore", "TimelineCore", "TimelineFormats", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer", "SyncModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TimelineLoadingTests",
+            dependencies: [
+                "ReachModel", "CacheModel", "RestorationModel", "EngineSupport", "TimelineLoading", "TimelineStore", "RestorationEngine",
+                "EngineConfiguration", "StrategyKit", "TimelineCore", "TimelineFormats",
+                "ValueTree", "JSONText", "TestSupport", "HTTPExchange", "NIOHTTP", "URLSessionHTTP", "SyncModel", "CausalFurthest", "PostWindow",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: swiftSettings),
         // A child process for the store's crash test: writes until it is killed.
-        .executableTarget(name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU", "PositionSync", "EngineConfiguration"],
-                          path: "Tests/StoreCrashWriter",
-                          swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU", "PositionSync", "EngineConfiguration"],
+            path: "Tests/StoreCrashWriter",
+            swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["SimulatedServer", "EngineSupport", "StrategyKit", "TimelineCore", .product(name: "PropertyBased", package: "swift-property-based")],
-                path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "ReachModel", "SimulatedServer", "EngineSupport", "TimelineCore", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // The conformance checks every strategy's tests run.
-        .target(name: "StrategyTestSupport", dependencies: ["StrategyKit", "TimelineCore", "ValueTree"],
-                path: "Tests/StrategyTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "StrategyTestSupport", dependencies: ["ReachModel", "CacheModel", "RestorationModel", "StrategyKit", "TimelineCore", "ValueTree"],
+            path: "Tests/StrategyTestSupport", swiftSettings: swiftSettings),
     ] + strategyTargets
 )

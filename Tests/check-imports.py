@@ -26,9 +26,9 @@ platform = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Testi
 LAYERS = [
     ("foundation", {"EngineSupport", "CLibXML2", "CTimelinePlugin", "ValueTree", "JSONText", "PropertyList", "JSONSchema",
                     "TimelineLogging", "HTTPExchange", "URLSessionHTTP", "NIOHTTP"}),
-    ("domain", {"TimelineCore", "TimelineSearch", "TimelineFormats", "SyncModel", "SyncWire", "EngineConfiguration", "SessionFormat",
-                "PositionTracking"}),
-    ("strategy kit", {"StrategyKit", "SimulatedServer"}),
+    ("strategy kit", {"StrategyKit"}),
+    ("domain", {"TimelineCore", "TimelineSearch", "TimelineFormats", "RestorationModel", "CacheModel", "ReachModel", "SyncModel", "SyncWire",
+                "EngineConfiguration", "SessionFormat", "PositionTracking", "SimulatedServer"}),
     ("built-in strategies", set()),  # every target under Strategies/
     ("registry", {"RestorationEngine", "StrategyPlugins"}),
     ("storage", {"TimelineStore"}),

@@ -24,7 +24,8 @@ struct StrategiesListCommand: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        let types = try plugins.registry().types
+        let registry = try plugins.registry()
+        let types = registry.typesByKind
         switch format {
         case .json:
             let value = Value.array(
@@ -44,9 +45,8 @@ struct StrategiesListCommand: ParsableCommand {
                 Console.out("| `\(type.name)` | \(kind) | \(parameters) | \(type.summary) |")
             }
         case .text:
-            for kind in StrategyKind.allCases {
-                let ofKind = types.filter { $0.kind == kind }
-                guard !ofKind.isEmpty else { continue }
+            for kind in registry.kinds {
+                let ofKind = registry.types(of: kind)
                 Console.out("\(kind.rawValue):")
                 for type in ofKind {
                     Console.out("  \(type.name)\(type.isComposition ? " (composition)" : "") — \(type.summary)")

@@ -310,8 +310,8 @@ extension ConfigurationSchema {
           "type": "string",
           "default": "FirstMatch",
           "enum": [
-            "FirstMatch",
             "BestConfidence",
+            "FirstMatch",
             "WeightedVote"
           ]
         },
@@ -468,23 +468,23 @@ extension ConfigurationSchema {
   "$defs": {
     "stage": {
       "title": "Pipeline stage",
-      "description": "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (FirstMatch, BestConfidence, WeightedVote) lists its own stages under Stages.",
+      "description": "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (BestConfidence, FirstMatch, WeightedVote) lists its own stages under Stages.",
       "type": "object",
       "properties": {
         "Strategy": {
           "title": "Strategy",
-          "description": "The registered name. ExactMatch: Finds the saved post by id; the reader lands on the same pixel. NeighborAnchor: Stands in the next surviving neighbour of the saved post in the reader's direction (below when reading down). TemporalProximity: Finds the post created closest in time to the saved one, within Window seconds. ContentSimilarity: Finds the post whose text is most similar to the saved text (TF-IDF cosine). AuthorRun: Stands in the saved author's post created closest in time to the saved one, within Window seconds. Fallback: Always answers, with low confidence: same relative position, top, saved offset, newest or oldest post. ViewportAnchor: Puts the chosen post at the saved viewportY (or the top), clamped to the content. FirstMatch: Tries its stages in order; the first confident enough candidate wins, else the last answer. BestConfidence: Runs every stage; the most confident candidate wins. WeightedVote: Every stage votes with its Weight; the post with the highest total wins.",
+          "description": "The registered name. AuthorRun: Stands in the saved author's post created closest in time to the saved one, within Window seconds. BestConfidence: Runs every stage; the most confident candidate wins. ContentSimilarity: Finds the post whose text is most similar to the saved text (TF-IDF cosine). ExactMatch: Finds the saved post by id; the reader lands on the same pixel. Fallback: Always answers, with low confidence: same relative position, top, saved offset, newest or oldest post. FirstMatch: Tries its stages in order; the first confident enough candidate wins, else the last answer. NeighborAnchor: Stands in the next surviving neighbour of the saved post in the reader's direction (below when reading down). TemporalProximity: Finds the post created closest in time to the saved one, within Window seconds. ViewportAnchor: Puts the chosen post at the saved viewportY (or the top), clamped to the content. WeightedVote: Every stage votes with its Weight; the post with the highest total wins.",
           "type": "string",
           "enum": [
+            "AuthorRun",
+            "BestConfidence",
+            "ContentSimilarity",
             "ExactMatch",
+            "Fallback",
+            "FirstMatch",
             "NeighborAnchor",
             "TemporalProximity",
-            "ContentSimilarity",
-            "AuthorRun",
-            "Fallback",
             "ViewportAnchor",
-            "FirstMatch",
-            "BestConfidence",
             "WeightedVote"
           ]
         }
@@ -493,6 +493,120 @@ extension ConfigurationSchema {
         "Strategy"
       ],
       "allOf": [
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "AuthorRun"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Window": {
+                "description": "Largest |Δt| in seconds between the saved post's creation time and the author's post.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 315360000,
+                "default": 3600
+              },
+              "MaxVisited": {
+                "description": "The most posts looked at around the saved time before giving up.",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1000000,
+                "default": 2000
+              },
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1000,
+                "default": 1
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "BestConfidence"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1000,
+                "default": 1
+              },
+              "Stages": {
+                "description": "The stages this composition combines, in order.",
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/stage"
+                },
+                "minItems": 1
+              }
+            },
+            "required": [
+              "Stages"
+            ],
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "ContentSimilarity"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Threshold": {
+                "description": "Least cosine similarity (0 to 1) a candidate needs.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1,
+                "default": 0.3
+              },
+              "ClockSlack": {
+                "description": "Seconds a redraft may seem to predate the saved position, for clocks that disagree; a post created earlier stood beside the saved one and is no stand-in.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 315360000,
+                "default": 600
+              },
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1000,
+                "default": 1
+              }
+            },
+            "additionalProperties": false
+          }
+        },
         {
           "if": {
             "properties": {
@@ -515,6 +629,84 @@ extension ConfigurationSchema {
                 "default": 1
               }
             },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "Fallback"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Mode": {
+                "description": "Where to go when no better position is found. Without it, PositionPersistence.FallbackStrategy applies.",
+                "type": "string",
+                "enum": [
+                  "NearestContent",
+                  "TopOfTimeline",
+                  "LastKnownPosition",
+                  "NewestPost",
+                  "OldestPost"
+                ]
+              },
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1000,
+                "default": 1
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "FirstMatch"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "MinimumConfidence": {
+                "description": "The confidence (0 to 1) a candidate needs before it is chosen; below it, the next stage is tried. Without it, Restoration.MinimumConfidence applies.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1
+              },
+              "Weight": {
+                "description": "This stage's vote in a WeightedVote composition.",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 1000,
+                "default": 1
+              },
+              "Stages": {
+                "description": "The stages this composition combines, in order.",
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/stage"
+                },
+                "minItems": 1
+              }
+            },
+            "required": [
+              "Stages"
+            ],
             "additionalProperties": false
           }
         },
@@ -596,120 +788,6 @@ extension ConfigurationSchema {
           "if": {
             "properties": {
               "Strategy": {
-                "const": "ContentSimilarity"
-              }
-            },
-            "required": [
-              "Strategy"
-            ]
-          },
-          "then": {
-            "properties": {
-              "Strategy": true,
-              "Threshold": {
-                "description": "Least cosine similarity (0 to 1) a candidate needs.",
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1,
-                "default": 0.3
-              },
-              "ClockSlack": {
-                "description": "Seconds a redraft may seem to predate the saved position, for clocks that disagree; a post created earlier stood beside the saved one and is no stand-in.",
-                "type": "number",
-                "minimum": 0,
-                "maximum": 315360000,
-                "default": 600
-              },
-              "Weight": {
-                "description": "This stage's vote in a WeightedVote composition.",
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1000,
-                "default": 1
-              }
-            },
-            "additionalProperties": false
-          }
-        },
-        {
-          "if": {
-            "properties": {
-              "Strategy": {
-                "const": "AuthorRun"
-              }
-            },
-            "required": [
-              "Strategy"
-            ]
-          },
-          "then": {
-            "properties": {
-              "Strategy": true,
-              "Window": {
-                "description": "Largest |Δt| in seconds between the saved post's creation time and the author's post.",
-                "type": "number",
-                "minimum": 0,
-                "maximum": 315360000,
-                "default": 3600
-              },
-              "MaxVisited": {
-                "description": "The most posts looked at around the saved time before giving up.",
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 1000000,
-                "default": 2000
-              },
-              "Weight": {
-                "description": "This stage's vote in a WeightedVote composition.",
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1000,
-                "default": 1
-              }
-            },
-            "additionalProperties": false
-          }
-        },
-        {
-          "if": {
-            "properties": {
-              "Strategy": {
-                "const": "Fallback"
-              }
-            },
-            "required": [
-              "Strategy"
-            ]
-          },
-          "then": {
-            "properties": {
-              "Strategy": true,
-              "Mode": {
-                "description": "Where to go when no better position is found. Without it, PositionPersistence.FallbackStrategy applies.",
-                "type": "string",
-                "enum": [
-                  "NearestContent",
-                  "TopOfTimeline",
-                  "LastKnownPosition",
-                  "NewestPost",
-                  "OldestPost"
-                ]
-              },
-              "Weight": {
-                "description": "This stage's vote in a WeightedVote composition.",
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1000,
-                "default": 1
-              }
-            },
-            "additionalProperties": false
-          }
-        },
-        {
-          "if": {
-            "properties": {
-              "Strategy": {
                 "const": "ViewportAnchor"
               }
             },
@@ -730,84 +808,6 @@ extension ConfigurationSchema {
                 "default": "KeepPosition"
               }
             },
-            "additionalProperties": false
-          }
-        },
-        {
-          "if": {
-            "properties": {
-              "Strategy": {
-                "const": "FirstMatch"
-              }
-            },
-            "required": [
-              "Strategy"
-            ]
-          },
-          "then": {
-            "properties": {
-              "Strategy": true,
-              "MinimumConfidence": {
-                "description": "The confidence (0 to 1) a candidate needs before it is chosen; below it, the next stage is tried. Without it, Restoration.MinimumConfidence applies.",
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1
-              },
-              "Weight": {
-                "description": "This stage's vote in a WeightedVote composition.",
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1000,
-                "default": 1
-              },
-              "Stages": {
-                "description": "The stages this composition combines, in order.",
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/stage"
-                },
-                "minItems": 1
-              }
-            },
-            "required": [
-              "Stages"
-            ],
-            "additionalProperties": false
-          }
-        },
-        {
-          "if": {
-            "properties": {
-              "Strategy": {
-                "const": "BestConfidence"
-              }
-            },
-            "required": [
-              "Strategy"
-            ]
-          },
-          "then": {
-            "properties": {
-              "Strategy": true,
-              "Weight": {
-                "description": "This stage's vote in a WeightedVote composition.",
-                "type": "number",
-                "minimum": 0,
-                "maximum": 1000,
-                "default": 1
-              },
-              "Stages": {
-                "description": "The stages this composition combines, in order.",
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/stage"
-                },
-                "minItems": 1
-              }
-            },
-            "required": [
-              "Stages"
-            ],
             "additionalProperties": false
           }
         },
@@ -856,13 +856,13 @@ extension ConfigurationSchema {
       "properties": {
         "Strategy": {
           "title": "Strategy",
-          "description": "The registered name. LRU: Keeps at most MaxEntries entries, evicting the least recently used first. TTL: Evicts entries stored more than MaxAge seconds ago. SizeBounded: Keeps the total size at most MaxBytes, evicting the least recently used first. CacheChain: Applies its policies in order, each to what the previous ones kept (e.g. TTL, then LRU).",
+          "description": "The registered name. CacheChain: Applies its policies in order, each to what the previous ones kept (e.g. TTL, then LRU). LRU: Keeps at most MaxEntries entries, evicting the least recently used first. SizeBounded: Keeps the total size at most MaxBytes, evicting the least recently used first. TTL: Evicts entries stored more than MaxAge seconds ago.",
           "type": "string",
           "enum": [
+            "CacheChain",
             "LRU",
-            "TTL",
             "SizeBounded",
-            "CacheChain"
+            "TTL"
           ]
         }
       },
@@ -870,6 +870,35 @@ extension ConfigurationSchema {
         "Strategy"
       ],
       "allOf": [
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "CacheChain"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true,
+              "Stages": {
+                "description": "The stages this composition combines, in order.",
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/cachePolicy"
+                },
+                "minItems": 1
+              }
+            },
+            "required": [
+              "Stages"
+            ],
+            "additionalProperties": false
+          }
+        },
         {
           "if": {
             "properties": {
@@ -890,31 +919,6 @@ extension ConfigurationSchema {
                 "minimum": 0,
                 "maximum": 100000000,
                 "default": 500
-              }
-            },
-            "additionalProperties": false
-          }
-        },
-        {
-          "if": {
-            "properties": {
-              "Strategy": {
-                "const": "TTL"
-              }
-            },
-            "required": [
-              "Strategy"
-            ]
-          },
-          "then": {
-            "properties": {
-              "Strategy": true,
-              "MaxAge": {
-                "description": "Seconds an entry is kept after it is stored (604800 = 7 days).",
-                "type": "number",
-                "exclusiveMinimum": 0,
-                "maximum": 315360000,
-                "default": 604800
               }
             },
             "additionalProperties": false
@@ -949,7 +953,7 @@ extension ConfigurationSchema {
           "if": {
             "properties": {
               "Strategy": {
-                "const": "CacheChain"
+                "const": "TTL"
               }
             },
             "required": [
@@ -959,18 +963,14 @@ extension ConfigurationSchema {
           "then": {
             "properties": {
               "Strategy": true,
-              "Stages": {
-                "description": "The stages this composition combines, in order.",
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/cachePolicy"
-                },
-                "minItems": 1
+              "MaxAge": {
+                "description": "Seconds an entry is kept after it is stored (604800 = 7 days).",
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "maximum": 315360000,
+                "default": 604800
               }
             },
-            "required": [
-              "Stages"
-            ],
             "additionalProperties": false
           }
         }
@@ -983,11 +983,11 @@ extension ConfigurationSchema {
       "properties": {
         "Strategy": {
           "title": "Strategy",
-          "description": "The registered name. NoRetry: Makes one request per fetch and never retries. ExponentialBackoff: Retries transient failures with full-jitter exponential backoff, honouring Retry-After.",
+          "description": "The registered name. ExponentialBackoff: Retries transient failures with full-jitter exponential backoff, honouring Retry-After. NoRetry: Makes one request per fetch and never retries.",
           "type": "string",
           "enum": [
-            "NoRetry",
-            "ExponentialBackoff"
+            "ExponentialBackoff",
+            "NoRetry"
           ]
         }
       },
@@ -995,24 +995,6 @@ extension ConfigurationSchema {
         "Strategy"
       ],
       "allOf": [
-        {
-          "if": {
-            "properties": {
-              "Strategy": {
-                "const": "NoRetry"
-              }
-            },
-            "required": [
-              "Strategy"
-            ]
-          },
-          "then": {
-            "properties": {
-              "Strategy": true
-            },
-            "additionalProperties": false
-          }
-        },
         {
           "if": {
             "properties": {
@@ -1051,21 +1033,39 @@ extension ConfigurationSchema {
             },
             "additionalProperties": false
           }
+        },
+        {
+          "if": {
+            "properties": {
+              "Strategy": {
+                "const": "NoRetry"
+              }
+            },
+            "required": [
+              "Strategy"
+            ]
+          },
+          "then": {
+            "properties": {
+              "Strategy": true
+            },
+            "additionalProperties": false
+          }
         }
       ]
     },
     "mergePolicy": {
       "title": "Merge policy",
-      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read.",
+      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write.",
       "if": {
         "type": "string"
       },
       "then": {
         "type": "string",
         "enum": [
-          "LastWriterWins",
+          "CausalFurthest",
           "FurthestRead",
-          "CausalFurthest"
+          "LastWriterWins"
         ]
       },
       "else": {
@@ -1075,12 +1075,12 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read.",
+            "description": "The registered name. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write.",
             "type": "string",
             "enum": [
-              "LastWriterWins",
+              "CausalFurthest",
               "FurthestRead",
-              "CausalFurthest"
+              "LastWriterWins"
             ]
           }
         },
@@ -1088,52 +1088,6 @@ extension ConfigurationSchema {
           "Strategy"
         ],
         "allOf": [
-          {
-            "if": {
-              "properties": {
-                "Strategy": {
-                  "const": "LastWriterWins"
-                }
-              },
-              "required": [
-                "Strategy"
-              ]
-            },
-            "then": {
-              "properties": {
-                "Strategy": true
-              },
-              "additionalProperties": false
-            }
-          },
-          {
-            "if": {
-              "properties": {
-                "Strategy": {
-                  "const": "FurthestRead"
-                }
-              },
-              "required": [
-                "Strategy"
-              ]
-            },
-            "then": {
-              "properties": {
-                "Strategy": true,
-                "Direction": {
-                  "description": "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
-                  "type": "string",
-                  "enum": [
-                    "Learned",
-                    "Older",
-                    "Newer"
-                  ],
-                  "default": "Learned"
-                }
-              },
-              "additionalProperties": false
-            }
-          },
           {
             "if": {
               "properties": {
@@ -1175,24 +1129,70 @@ extension ConfigurationSchema {
               },
               "additionalProperties": false
             }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "FurthestRead"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "Direction": {
+                  "description": "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
+                  "type": "string",
+                  "enum": [
+                    "Learned",
+                    "Older",
+                    "Newer"
+                  ],
+                  "default": "Learned"
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "LastWriterWins"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
+              "additionalProperties": false
+            }
           }
         ]
       }
     },
     "transport": {
       "title": "Transport",
-      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's; changes heard as they land. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment; long-polls for changes. MastodonMarkers: Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried.",
+      "description": "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it. Directory: A shared folder: each device writes its own file atomically and reads everyone's; changes heard as they land. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment; long-polls for changes. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. MastodonMarkers: Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried. None: Positions stay on this device.",
       "if": {
         "type": "string"
       },
       "then": {
         "type": "string",
         "enum": [
-          "None",
           "Directory",
-          "iCloudKeyValueStore",
           "HTTP",
-          "MastodonMarkers"
+          "iCloudKeyValueStore",
+          "MastodonMarkers",
+          "None"
         ],
         "allOf": [
           {
@@ -1222,14 +1222,14 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. None: Positions stay on this device. Directory: A shared folder: each device writes its own file atomically and reads everyone's; changes heard as they land. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment; long-polls for changes. MastodonMarkers: Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried.",
+            "description": "The registered name. Directory: A shared folder: each device writes its own file atomically and reads everyone's; changes heard as they land. HTTP: A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment; long-polls for changes. iCloudKeyValueStore: iCloud's key-value store, on Apple platforms: each device under its own key, merged on read. MastodonMarkers: Mastodon's home-timeline read marker (/api/v1/markers): moved only forward, or back on purpose; 409s re-read and retried. None: Positions stay on this device.",
             "type": "string",
             "enum": [
-              "None",
               "Directory",
-              "iCloudKeyValueStore",
               "HTTP",
-              "MastodonMarkers"
+              "iCloudKeyValueStore",
+              "MastodonMarkers",
+              "None"
             ]
           }
         },
@@ -1237,24 +1237,6 @@ extension ConfigurationSchema {
           "Strategy"
         ],
         "allOf": [
-          {
-            "if": {
-              "properties": {
-                "Strategy": {
-                  "const": "None"
-                }
-              },
-              "required": [
-                "Strategy"
-              ]
-            },
-            "then": {
-              "properties": {
-                "Strategy": true
-              },
-              "additionalProperties": false
-            }
-          },
           {
             "if": {
               "properties": {
@@ -1285,24 +1267,6 @@ extension ConfigurationSchema {
               "required": [
                 "Path"
               ],
-              "additionalProperties": false
-            }
-          },
-          {
-            "if": {
-              "properties": {
-                "Strategy": {
-                  "const": "iCloudKeyValueStore"
-                }
-              },
-              "required": [
-                "Strategy"
-              ]
-            },
-            "then": {
-              "properties": {
-                "Strategy": true
-              },
               "additionalProperties": false
             }
           },
@@ -1348,6 +1312,24 @@ extension ConfigurationSchema {
               "required": [
                 "URL"
               ],
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "iCloudKeyValueStore"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
               "additionalProperties": false
             }
           },
@@ -1407,22 +1389,40 @@ extension ConfigurationSchema {
               ],
               "additionalProperties": false
             }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "None"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
+              "additionalProperties": false
+            }
           }
         ]
       }
     },
     "reachStrategy": {
       "title": "Reach strategy",
-      "description": "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it. PostWindow: Fetches the saved post and the page below it by id; where the API pages only from the top, pages down to it within MaxRequests. CacheOnly: Makes no request: restores on what is cached. OnePage: Ice Cubes' way: one page of PageSize below the saved post (max_id), or after the head page. TopPages: The Bluesky prototype's way: pages down from the top, MaxPages in all, then gives up.",
+      "description": "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it. CacheOnly: Makes no request: restores on what is cached. OnePage: Ice Cubes' way: one page of PageSize below the saved post (max_id), or after the head page. PostWindow: Fetches the saved post and the page below it by id; where the API pages only from the top, pages down to it within MaxRequests. TopPages: The Bluesky prototype's way: pages down from the top, MaxPages in all, then gives up.",
       "if": {
         "type": "string"
       },
       "then": {
         "type": "string",
         "enum": [
-          "PostWindow",
           "CacheOnly",
           "OnePage",
+          "PostWindow",
           "TopPages"
         ]
       },
@@ -1433,12 +1433,12 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. PostWindow: Fetches the saved post and the page below it by id; where the API pages only from the top, pages down to it within MaxRequests. CacheOnly: Makes no request: restores on what is cached. OnePage: Ice Cubes' way: one page of PageSize below the saved post (max_id), or after the head page. TopPages: The Bluesky prototype's way: pages down from the top, MaxPages in all, then gives up.",
+            "description": "The registered name. CacheOnly: Makes no request: restores on what is cached. OnePage: Ice Cubes' way: one page of PageSize below the saved post (max_id), or after the head page. PostWindow: Fetches the saved post and the page below it by id; where the API pages only from the top, pages down to it within MaxRequests. TopPages: The Bluesky prototype's way: pages down from the top, MaxPages in all, then gives up.",
             "type": "string",
             "enum": [
-              "PostWindow",
               "CacheOnly",
               "OnePage",
+              "PostWindow",
               "TopPages"
             ]
           }
@@ -1447,43 +1447,6 @@ extension ConfigurationSchema {
           "Strategy"
         ],
         "allOf": [
-          {
-            "if": {
-              "properties": {
-                "Strategy": {
-                  "const": "PostWindow"
-                }
-              },
-              "required": [
-                "Strategy"
-              ]
-            },
-            "then": {
-              "properties": {
-                "Strategy": true,
-                "PageSize": {
-                  "description": "Posts asked for per page; the API's own maximum caps it (Mastodon 40, Bluesky 100).",
-                  "type": "integer",
-                  "minimum": 1,
-                  "maximum": 100,
-                  "default": 100
-                },
-                "MaxRequests": {
-                  "description": "The most requests one reach makes, the closing lookup included.",
-                  "type": "integer",
-                  "minimum": 2,
-                  "maximum": 100,
-                  "default": 40
-                },
-                "Verify": {
-                  "description": "Check with one lookup that a cached post the refresh did not cover still exists.",
-                  "type": "boolean",
-                  "default": true
-                }
-              },
-              "additionalProperties": false
-            }
-          },
           {
             "if": {
               "properties": {
@@ -1522,6 +1485,43 @@ extension ConfigurationSchema {
                   "minimum": 1,
                   "maximum": 100,
                   "default": 40
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "PostWindow"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "PageSize": {
+                  "description": "Posts asked for per page; the API's own maximum caps it (Mastodon 40, Bluesky 100).",
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 100,
+                  "default": 100
+                },
+                "MaxRequests": {
+                  "description": "The most requests one reach makes, the closing lookup included.",
+                  "type": "integer",
+                  "minimum": 2,
+                  "maximum": 100,
+                  "default": 40
+                },
+                "Verify": {
+                  "description": "Check with one lookup that a cached post the refresh did not cover still exists.",
+                  "type": "boolean",
+                  "default": true
                 }
               },
               "additionalProperties": false

@@ -1,6 +1,5 @@
 import EngineConfiguration
 import RestorationEngine
-import StrategyKit
 import SyncModel
 
 /// The merge policy and transport a configuration chooses, built through the registry:

@@ -1,8 +1,8 @@
 import EngineConfiguration
 import EngineSupport
 import Foundation
+import ReachModel
 import RestorationEngine
-import StrategyKit
 import SyncModel
 import TimelineCore
 import TimelineLogging

@@ -1,5 +1,5 @@
+import CacheModel
 import EngineConfiguration
-import StrategyKit
 import ValueTree
 
 /// Builds the cache policies the configuration chooses, through the registry.

@@ -2,7 +2,6 @@ import EngineConfiguration
 import EngineSupport
 import Foundation
 import JSONSchema
-import StrategyKit
 
 /// Holds a registry's composed and compiled configuration schema, computed once.
 final class ConfigurationSchemaCache: Sendable {

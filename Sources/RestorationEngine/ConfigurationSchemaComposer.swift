@@ -1,5 +1,6 @@
 import EngineConfiguration
 import JSONText
+import RestorationModel
 import StrategyKit
 import TimelineLogging
 import ValueTree

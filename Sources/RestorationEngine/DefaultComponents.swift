@@ -1,5 +1,4 @@
 import EngineConfiguration
-import StrategyKit
 import ValueTree
 
 /// What the configuration chooses where a key follows others (the pipeline, the cache policies)

@@ -1,5 +1,5 @@
 import EngineConfiguration
-import StrategyKit
+import ReachModel
 import ValueTree
 
 /// Builds the `Network` section's components through the registry: the retry policy

@@ -1,4 +1,5 @@
-import StrategyKit
+import ReachModel
+import RestorationModel
 import TimelineCore
 
 /// A built pipeline: the restoration stage (usually a composition) and the positioning stage.

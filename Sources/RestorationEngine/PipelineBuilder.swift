@@ -1,5 +1,6 @@
 import EngineConfiguration
 import JSONSchema
+import RestorationModel
 import StrategyKit
 import ValueTree
 
@@ -63,14 +64,14 @@ public struct PipelineBuilder: Sendable {
             positioningNode = last
             stages.removeLast()
         }
-        guard case .positioning(let positioning) = try registry.build(positioningNode, kind: .positioning, inherited: inherited) else {
+        guard let positioning = try registry.build(positioningNode, kind: .positioning, inherited: inherited).as((any PositioningStage).self) else {
             throw PipelineError("\(positioningNode.name) is not a positioning strategy")
         }
         guard !stages.isEmpty else { throw PipelineError("the pipeline has no restoration stage") }
         let rootNode =
             stages.count == 1 && registry[stages[0].name]?.isComposition == true
             ? stages[0] : StrategyNode(name: composition, children: stages)
-        guard case .restoration(let root) = try registry.build(rootNode, kind: .restoration, inherited: inherited) else {
+        guard let root = try registry.build(rootNode, kind: .restoration, inherited: inherited).as((any RestorationStage).self) else {
             throw PipelineError("\(rootNode.name) did not build a restoration stage")
         }
         return Pipeline(root: root, positioning: positioning, summary: summary(of: rootNode) + " | " + describe(positioningNode))

@@ -1,6 +1,7 @@
 import EngineConfiguration
 import FirstMatch
 import Foundation
+import RestorationModel
 import StrategyKit
 import TimelineCore
 import ValueTree
@@ -32,7 +33,7 @@ public struct StrategyCheck: Sendable {
     /// Every check for `type`.
     public func run(_ type: StrategyType) -> [Result] {
         var results: [Result] = []
-        for scenario in type.scenarios {
+        for scenario in type.examples(of: StrategyScenario.self) {
             results.append(Result(strategy: type.name, check: scenario.name, failure: failure(of: scenario, type: type)))
         }
         let base = Date(timeIntervalSince1970: 1_700_000_000)
@@ -59,7 +60,7 @@ public struct StrategyCheck: Sendable {
     /// `Restoration.MinimumConfidence` never wins inside FirstMatch unless it answers last.
     public func warnings(_ type: StrategyType) -> [String] {
         guard type.kind == .restoration, !type.isComposition else { return [] }
-        let confidences = type.scenarios.compactMap { scenario -> Double? in
+        let confidences = type.examples(of: StrategyScenario.self).compactMap { scenario -> Double? in
             guard let stage = try? stage(type, parameters: scenario.parameters) else { return nil }
             var trace: [StageVerdict] = []
             return stage.propose(scenario.request, trace: &trace, depth: 0)?
@@ -72,7 +73,9 @@ public struct StrategyCheck: Sendable {
     }
 
     private func stage(_ type: StrategyType, parameters: Value.Dictionary) throws(PipelineError) -> any RestorationStage {
-        guard case .restoration(let stage) = try registry.build(StrategyNode(name: type.name, parameters: parameters), kind: .restoration) else {
+        guard
+            let stage = try registry.build(StrategyNode(name: type.name, parameters: parameters), kind: .restoration).as((any RestorationStage).self)
+        else {
             throw PipelineError("\(type.name) did not build a restoration stage")
         }
         return stage

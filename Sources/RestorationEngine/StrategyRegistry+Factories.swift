@@ -1,4 +1,6 @@
+import CacheModel
 import EngineConfiguration
+import ReachModel
 import StrategyKit
 import SyncModel
 
@@ -9,35 +11,35 @@ import SyncModel
 extension StrategyRegistry {
     /// The merge policy `spec` names, its parameters checked.
     public func mergePolicy(_ spec: ComponentSpec) throws(PipelineError) -> any MergePolicy {
-        try component(spec, .merge, "merge policy") { if case .merge(let built) = $0 { built } else { nil } }
+        try component(spec, .merge, as: (any MergePolicy).self)
     }
 
     /// The transport `spec` names, its parameters checked.
     public func transport(_ spec: ComponentSpec) throws(PipelineError) -> any SyncTransport {
-        try component(spec, .transport, "transport") { if case .transport(let built) = $0 { built } else { nil } }
+        try component(spec, .transport, as: (any SyncTransport).self)
     }
 
     /// The reach strategy `spec` names, its parameters checked.
     public func reachStrategy(_ spec: ComponentSpec) throws(PipelineError) -> any ReachStrategy {
-        try component(spec, .reach, "reach strategy") { if case .reach(let built) = $0 { built } else { nil } }
+        try component(spec, .reach, as: (any ReachStrategy).self)
     }
 
     /// The cache policy `spec` names, its parameters checked.
     public func cachePolicy(_ spec: ComponentSpec) throws(PipelineError) -> any CachePolicy {
-        try component(spec, .cache, "cache policy") { if case .cache(let built) = $0 { built } else { nil } }
+        try component(spec, .cache, as: (any CachePolicy).self)
     }
 
     /// The network policy `spec` names, its parameters checked.
     public func networkPolicy(_ spec: ComponentSpec) throws(PipelineError) -> any NetworkPolicy {
-        try component(spec, .network, "network policy") { if case .network(let built) = $0 { built } else { nil } }
+        try component(spec, .network, as: (any NetworkPolicy).self)
     }
 
-    /// `spec` built as `kind`, and taken out of its case.
-    private func component<T>(
-        _ spec: ComponentSpec, _ kind: StrategyKind, _ label: String,
-        _ extract: (BuiltStrategy) -> T?
-    ) throws(PipelineError) -> T {
-        guard let built = extract(try build(StrategyNode(spec), kind: kind)) else { throw PipelineError("\(spec.name) did not build a \(label)") }
+    /// The component of `kind` that `spec` names, its parameters checked: the one factory a
+    /// kind of its own needs.
+    public func component<T>(_ spec: ComponentSpec, _ kind: StrategyKind, as type: T.Type) throws(PipelineError) -> T {
+        guard let built = try build(StrategyNode(spec), kind: kind).as(type) else {
+            throw PipelineError("\(spec.name) did not build a \(kind.label)")
+        }
         return built
     }
 }

@@ -1,5 +1,6 @@
 import EngineConfiguration
 import JSONSchema
+import RestorationModel
 import StrategyKit
 import TimelineLogging
 import ValueTree
@@ -69,6 +70,13 @@ public struct StrategyRegistry: Sendable {
 
     public var names: [String] { types.map(\.name) }
 
+    /// The kinds of the registered types, in their declared order.
+    public var kinds: [StrategyKind] { Set(types.map(\.kind)).sorted() }
+
+    /// The registered types grouped by kind, in the kinds' order, each group in registration
+    /// order: the order listings show.
+    public var typesByKind: [StrategyType] { kinds.flatMap { types(of: $0) } }
+
     /// Every type that can stand in a pipeline (restoration, fallback and positioning).
     public var stageTypes: [StrategyType] {
         types.filter(\.kind.isStage)
@@ -88,8 +96,7 @@ public struct StrategyRegistry: Sendable {
             throw PipelineError("compositions nest deeper than \(PipelineSpec.maximumDepth) levels")
         }
         let type = try lookup(node.name, kind: kind)
-        let accepted: [StrategyKind] = kind == .restoration ? [.restoration, .fallback] : [kind]
-        guard accepted.contains(type.kind) else {
+        guard kind.admits(type.kind) else {
             if kind == .restoration, type.kind == .positioning {
                 throw PipelineError("\(node.name) is a \(type.kind.rawValue) strategy; it can only come last in a pipeline")
             }
@@ -100,11 +107,7 @@ public struct StrategyRegistry: Sendable {
         if let composes = type.composes {
             guard !node.children.isEmpty else { throw PipelineError("\(node.name) needs at least one stage") }
             for child in node.children {
-                switch try build(child, kind: composes, inherited: inherited, depth: depth + 1) {
-                case .restoration(let stage): options.children.append(stage)
-                case .cache(let policy): options.cachePolicies.append(policy)
-                case .positioning, .network, .merge, .transport, .reach: throw PipelineError("\(node.name) cannot combine \(child.name)")
-                }
+                options.components.append(try build(child, kind: composes, inherited: inherited, depth: depth + 1).component)
             }
         } else if !node.children.isEmpty {
             throw PipelineError("\(node.name) is not a composition and takes no stages")
@@ -117,15 +120,10 @@ public struct StrategyRegistry: Sendable {
         } catch {
             throw PipelineError("\(type.name): \(error)")
         }
-        switch (built, type.kind) {
-        case (.restoration(let stage), .restoration), (.restoration(let stage), .fallback):
-            let weight = StrategyWeight.parameter.value(in: options)
-            return weight == StrategyWeight.parameter.defaultValue ? built : .restoration(WeightedStage(stage, weight: weight))
-        case (.positioning, .positioning), (.cache, .cache), (.network, .network), (.merge, .merge), (.transport, .transport), (.reach, .reach):
-            return built
-        default:
-            throw PipelineError("\(node.name) built a \(built.kindName), not a \(type.kind.rawValue) strategy")
+        guard type.kind.accepts(built) else {
+            throw PipelineError("\(node.name) did not build a \(type.kind.label == "strategy" ? "\(type.kind.rawValue) stage" : type.kind.label)")
         }
+        return type.kind.finish(built, options: options)
     }
 
     /// The type registered under `name` among the types of `kind`'s family (every pipeline

@@ -1,7 +1,7 @@
 import Dispatch
 import PositionTracking
 import RestorationEngine
-import StrategyKit
+import RestorationModel
 import TimelineCore
 
 /// The metrics of one restore point for one pipeline. Indexes are on the timeline at the

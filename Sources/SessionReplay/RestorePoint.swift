@@ -1,7 +1,8 @@
 import Foundation
 import PositionTracking
+import ReachModel
+import RestorationModel
 import SessionFormat
-import StrategyKit
 import SyncModel
 import TimelineCore
 

@@ -1,10 +1,11 @@
 import EngineConfiguration
 import Foundation
 import PositionTracking
+import ReachModel
 import RestorationEngine
+import RestorationModel
 import SessionFormat
 import SimulatedServer
-import StrategyKit
 import SyncModel
 import TimelineCore
 

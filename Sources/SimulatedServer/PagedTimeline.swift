@@ -1,5 +1,5 @@
 import Foundation
-import StrategyKit
+import ReachModel
 import TimelineCore
 
 /// A feed held in memory that answers `PageRequest`s as Mastodon or Bluesky does: the simulated

@@ -1,5 +1,5 @@
 import Foundation
-import StrategyKit
+import ReachModel
 import TimelineCore
 
 /// A reach scenario run against its feed, served by a `PagedTimeline`: what the conformance

@@ -1,4 +1,5 @@
 import Foundation
+import RestorationModel
 import StrategyKit
 import TimelineCore
 import TimelineFormats
@@ -30,7 +31,7 @@ struct PluginDescription {
 
     private func type(_ entry: Value, at path: String) throws(PluginError) -> StrategyType {
         guard let name = entry["name"]?.stringValue, !name.isEmpty else { throw problem("describe: \(path).name must be a non-empty string") }
-        guard let kindName = entry["kind"]?.stringValue, let kind = StrategyKind(rawValue: kindName), Self.kinds.contains(kind) else {
+        guard let kindName = entry["kind"]?.stringValue, let kind = Self.kinds.first(where: { $0.rawValue == kindName }) else {
             let found = entry["kind"].map(\.description) ?? "nothing"
             throw problem("describe: \(path).kind must be one of \(Self.kinds.map(\.rawValue).joined(separator: ", ")), found \(found)")
         }
@@ -44,7 +45,7 @@ struct PluginDescription {
             scenarios.append(try self.scenario(scenario, at: "\(path).scenarios[\(number)]"))
         }
         let library = library
-        return StrategyType(name: name, kind: kind, summary: summary, parameterSchema: parameters, scenarios: scenarios) { options in
+        return StrategyType(name: name, kind: kind, summary: summary, parameterSchema: parameters, examples: scenarios) { options in
             .restoration(PluginStage(name: name, instance: try library.instance(of: name, parameters: options.parameters)))
         }
     }

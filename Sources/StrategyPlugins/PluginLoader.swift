@@ -1,7 +1,6 @@
 import EngineConfiguration
 import Foundation
 import RestorationEngine
-import StrategyKit
 import ValueTree
 
 /// Loads strategy plugins (shared libraries speaking the C ABI of `timeline_plugin.h`) into a

@@ -1,6 +1,6 @@
 import CTimelinePlugin
 import Foundation
-import StrategyKit
+import RestorationModel
 import TimelineCore
 
 /// A restoration stage made by a plugin: each proposal crosses the C ABI with the timeline's

@@ -7,6 +7,7 @@
 //
 // Each concern is its own module (see docs/ARCHITECTURE.md); this module re-exports them.
 
+@_exported import CacheModel
 @_exported import EngineConfiguration
 @_exported import EngineSupport
 @_exported import HTTPExchange
@@ -15,7 +16,9 @@
 @_exported import PositionSync
 @_exported import PositionTracking
 @_exported import PropertyList
+@_exported import ReachModel
 @_exported import RestorationEngine
+@_exported import RestorationModel
 @_exported import SessionFormat
 @_exported import StrategyKit
 @_exported import SyncModel

@@ -1,3 +1,4 @@
+import CacheModel
 import EngineConfiguration
 import EngineSupport
 import Foundation
@@ -5,6 +6,7 @@ import HTTPExchange
 import PositionSync
 import PositionTracking
 import RestorationEngine
+import RestorationModel
 import StrategyKit
 import SyncModel
 import TimelineCore

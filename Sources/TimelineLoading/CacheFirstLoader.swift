@@ -1,6 +1,8 @@
+import CacheModel
 import Foundation
+import ReachModel
 import RestorationEngine
-import StrategyKit
+import RestorationModel
 import SyncModel
 import TimelineCore
 import TimelineFormats

@@ -1,7 +1,7 @@
 import EngineSupport
 import Foundation
 import HTTPExchange
-import StrategyKit
+import ReachModel
 import TimelineCore
 import TimelineFormats
 

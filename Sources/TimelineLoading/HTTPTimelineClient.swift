@@ -1,6 +1,6 @@
 import Foundation
 import HTTPExchange
-import StrategyKit
+import ReachModel
 import SyncModel
 import TimelineCore
 import TimelineFormats

@@ -1,4 +1,4 @@
-import StrategyKit
+import ReachModel
 
 /// A refresh that did not produce a timeline, named by its source: `SOURCE: error: …`.
 public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPExchange
 import Logging
-import StrategyKit
+import ReachModel
 import TimelineCore
 import TimelineFormats
 import TimelineLogging

@@ -1,4 +1,5 @@
 import Foundation
+import RestorationModel
 import StrategyKit
 import TimelineCore
 import ValueTree
@@ -22,7 +23,7 @@ public struct AuthorRunStrategy: RestorationStage, DeclaredStrategy {
         name: "AuthorRun", kind: .restoration,
         summary: "Stands in the saved author's post created closest in time to the saved one, within Window seconds.",
         parameters: [windowParameter.declaration, maxVisitedParameter.declaration],
-        scenarios: AuthorRunStrategy.scenarios
+        examples: AuthorRunStrategy.scenarios
     ) { options in
         .restoration(AuthorRunStrategy(window: options(windowParameter), maxVisited: options(maxVisitedParameter)))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RestorationModel
 import StrategyKit
 import TimelineCore
 import ValueTree

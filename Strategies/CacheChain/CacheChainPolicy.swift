@@ -1,3 +1,4 @@
+import CacheModel
 import Foundation
 import StrategyKit
 import ValueTree
@@ -9,7 +10,7 @@ public struct CacheChainPolicy: CachePolicy, DeclaredStrategy {
         name: "CacheChain", kind: .cache,
         summary: "Applies its policies in order, each to what the previous ones kept (e.g. TTL, then LRU).",
         composes: .cache,
-        cacheScenarios: CacheChainPolicy.scenarios
+        examples: CacheChainPolicy.scenarios
     ) { options in
         guard !options.cachePolicies.isEmpty else { throw StrategyError("CacheChain needs at least one policy") }
         return .cache(CacheChainPolicy(options.cachePolicies))
@@ -35,15 +36,17 @@ public struct CacheChainPolicy: CachePolicy, DeclaredStrategy {
         return evicted
     }
 
-    /// Scenarios need policies to chain; the conformance suite builds them from `Stages` of TTL
-    /// (MaxAge) then LRU (MaxEntries), which is the configuration's default.
+    /// TTL then LRU, the configuration's default chain.
     static let scenarios: [CacheScenario] = {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let entries = (0..<6).map { CacheEntry(key: "e\($0)", storedAt: now.addingTimeInterval(Double(-100 * $0))) }
         return [
             CacheScenario(
                 name: "TTL first, then LRU on what is left", entries: entries, now: now,
-                parameters: ["MaxAge": 350, "MaxEntries": 2], expectedEvictions: ["e5", "e4", "e3", "e2"])
+                stages: [
+                    ExampleStage("TTL", ["MaxAge": .init(value: .integer(350))]), ExampleStage("LRU", ["MaxEntries": .init(value: .integer(2))]),
+                ],
+                expectedEvictions: ["e5", "e4", "e3", "e2"])
         ]
     }()
 }

@@ -1,3 +1,4 @@
+import ReachModel
 import StrategyKit
 
 /// CacheOnly: never asks the source for a post the cache lacks. For apps that restore from what
@@ -6,7 +7,7 @@ public struct CacheOnlyReach: ReachStrategy, DeclaredStrategy {
     public static let type = StrategyType(
         name: "CacheOnly", kind: .reach,
         summary: "Makes no request: restores on what is cached.",
-        reachScenarios: [ReachScenario(name: "makes no request", api: .mastodon, target: 400, expected: .notTried, maxRequests: 0)]
+        examples: [ReachScenario(name: "makes no request", api: .mastodon, target: 400, expected: .notTried, maxRequests: 0)]
     ) { _ in
         .reach(CacheOnlyReach())
     }

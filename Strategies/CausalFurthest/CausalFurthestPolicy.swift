@@ -47,7 +47,7 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
         summary:
             "A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read.",
         parameters: [DirectionChoice.parameter.declaration, glanceSecondsParameter.declaration, glancePostsParameter.declaration],
-        mergeScenarios: CausalFurthestPolicy.scenarios
+        examples: CausalFurthestPolicy.scenarios
     ) { options in
         .merge(
             CausalFurthestPolicy(

@@ -1,4 +1,5 @@
 import Foundation
+import RestorationModel
 import StrategyKit
 import TimelineCore
 import TimelineSearch
@@ -33,7 +34,7 @@ public struct ContentSimilarityStrategy: RestorationStage, DeclaredStrategy {
         name: "ContentSimilarity", kind: .restoration,
         summary: "Finds the post whose text is most similar to the saved text (TF-IDF cosine).",
         parameters: [thresholdParameter.declaration, clockSlackParameter.declaration],
-        scenarios: ContentSimilarityStrategy.scenarios
+        examples: ContentSimilarityStrategy.scenarios
     ) { options in
         .restoration(ContentSimilarityStrategy(threshold: options(thresholdParameter), clockSlack: options(clockSlackParameter)))
     }

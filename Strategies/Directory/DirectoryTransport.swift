@@ -34,7 +34,8 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
     public static let type = StrategyType(
         name: "Directory", kind: .transport,
         summary: "A shared folder: each device writes its own file atomically and reads everyone's; changes heard as they land.",
-        parameters: [pathParameter.declaration, pollIntervalParameter.declaration]
+        parameters: [pathParameter.declaration, pollIntervalParameter.declaration],
+        examples: [TransportScenario.everyDevicesLatestHead]
     ) { options in
         .transport(DirectoryTransport(path: options(pathParameter), pollInterval: options(pollIntervalParameter)))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RestorationModel
 import StrategyKit
 import TimelineCore
 import ValueTree
@@ -9,7 +10,7 @@ public struct ExactMatchStrategy: RestorationStage, DeclaredStrategy {
     public static let type = StrategyType(
         name: "ExactMatch", kind: .restoration,
         summary: "Finds the saved post by id; the reader lands on the same pixel.",
-        scenarios: ExactMatchStrategy.scenarios
+        examples: ExactMatchStrategy.scenarios
     ) { _ in
         .restoration(ExactMatchStrategy())
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ReachModel
 import StrategyKit
 import ValueTree
 
@@ -23,7 +24,7 @@ public struct ExponentialBackoffPolicy: NetworkPolicy, DeclaredStrategy {
         name: "ExponentialBackoff", kind: .network,
         summary: "Retries transient failures with full-jitter exponential backoff, honouring Retry-After.",
         parameters: [maxAttemptsParameter.declaration, baseDelayParameter.declaration, maxDelayParameter.declaration],
-        networkScenarios: ExponentialBackoffPolicy.scenarios
+        examples: ExponentialBackoffPolicy.scenarios
     ) { options in
         .network(
             ExponentialBackoffPolicy(

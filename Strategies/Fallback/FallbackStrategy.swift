@@ -1,4 +1,5 @@
 import Foundation
+import RestorationModel
 import StrategyKit
 import TimelineCore
 import ValueTree
@@ -33,7 +34,7 @@ public struct FallbackStrategy: RestorationStage, DeclaredStrategy {
         name: "Fallback", kind: .fallback,
         summary: "Always answers, with low confidence: same relative position, top, saved offset, newest or oldest post.",
         parameters: [modeParameter.declaration],
-        scenarios: FallbackStrategy.scenarios
+        examples: FallbackStrategy.scenarios
     ) { options in
         .restoration(FallbackStrategy(mode: options(modeParameter)))
     }

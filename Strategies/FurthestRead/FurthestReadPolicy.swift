@@ -27,7 +27,7 @@ public struct FurthestReadPolicy: MergePolicy, DeclaredStrategy {
         name: "FurthestRead", kind: .merge,
         summary: "The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back.",
         parameters: [DirectionChoice.parameter.declaration],
-        mergeScenarios: FurthestReadPolicy.scenarios
+        examples: FurthestReadPolicy.scenarios
     ) { options in
         .merge(FurthestReadPolicy(direction: options(DirectionChoice.parameter)))
     }

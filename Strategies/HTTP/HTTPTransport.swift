@@ -35,7 +35,8 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
     public static let type = StrategyType(
         name: "HTTP", kind: .transport,
         summary: "A sync server's JSON API: GET and POST /v1/registers with a bearer token from the environment; long-polls for changes.",
-        parameters: [urlParameter.declaration, tokenVariableParameter.declaration, timeoutParameter.declaration, pollIntervalParameter.declaration]
+        parameters: [urlParameter.declaration, tokenVariableParameter.declaration, timeoutParameter.declaration, pollIntervalParameter.declaration],
+        examples: [TransportScenario.everyDevicesLatestHead]
     ) { options in
         guard let url = URL(string: options(urlParameter)), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw StrategyError("URL must be an http or https URL with a host, found \(options(urlParameter))")

@@ -1,3 +1,4 @@
+import CacheModel
 import Foundation
 import StrategyKit
 import ValueTree
@@ -13,7 +14,7 @@ public struct LRUPolicy: CachePolicy, DeclaredStrategy {
         name: "LRU", kind: .cache,
         summary: "Keeps at most MaxEntries entries, evicting the least recently used first.",
         parameters: [maxEntriesParameter.declaration],
-        cacheScenarios: LRUPolicy.scenarios
+        examples: LRUPolicy.scenarios
     ) { options in
         .cache(LRUPolicy(maxEntries: options(maxEntriesParameter)))
     }

@@ -13,7 +13,7 @@ public struct LastWriterWinsPolicy: MergePolicy, DeclaredStrategy {
     public static let type = StrategyType(
         name: "LastWriterWins", kind: .merge,
         summary: "The latest write wins, by hybrid logical clock, then device id; a tombstone like any write.",
-        mergeScenarios: LastWriterWinsPolicy.scenarios
+        examples: LastWriterWinsPolicy.scenarios
     ) { _ in
         .merge(LastWriterWinsPolicy())
     }

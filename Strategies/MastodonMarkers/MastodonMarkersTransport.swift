@@ -54,6 +54,16 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
         parameters: [
             urlParameter.declaration, tokenVariableParameter.declaration, accountParameter.declaration, timeoutParameter.declaration,
             pollIntervalParameter.declaration, maxConflictsParameter.declaration,
+        ],
+        examples: [
+            TransportScenario(
+                name: "the marker moves forward, and another device reads it as the head of mastodon",
+                saves: [.init("phone", "109000000000000010"), .init("laptop", "109000000000000020"), .init("phone", "109000000000000030")],
+                reader: "tablet", expected: [device: "109000000000000030"]),
+            TransportScenario(
+                name: "a device behind the marker does not move it back",
+                saves: [.init("phone", "109000000000000030"), .init("laptop", "109000000000000020")],
+                reader: "tablet", expected: [device: "109000000000000030"]),
         ]
     ) { options in
         guard let url = URL(string: options(urlParameter)), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {

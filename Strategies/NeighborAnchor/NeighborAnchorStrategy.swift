@@ -1,5 +1,8 @@
 import Foundation
+import ReachModel
+import RestorationModel
 import StrategyKit
+import SyncModel
 import TimelineCore
 import ValueTree
 
@@ -20,7 +23,7 @@ public struct NeighborAnchorStrategy: RestorationStage, DeclaredStrategy {
         name: "NeighborAnchor", kind: .restoration,
         summary: "Stands in the next surviving neighbour of the saved post in the reader's direction (below when reading down).",
         parameters: [depthParameter.declaration, DirectionChoice.parameter.declaration],
-        scenarios: NeighborAnchorStrategy.scenarios
+        examples: NeighborAnchorStrategy.scenarios
     ) { options in
         .restoration(NeighborAnchorStrategy(depth: options(depthParameter), direction: options(DirectionChoice.parameter)))
     }

@@ -1,3 +1,4 @@
+import ReachModel
 import StrategyKit
 import ValueTree
 
@@ -8,7 +9,7 @@ public struct NoRetryPolicy: NetworkPolicy, DeclaredStrategy {
     public static let type = StrategyType(
         name: "NoRetry", kind: .network,
         summary: "Makes one request per fetch and never retries.",
-        networkScenarios: NoRetryPolicy.scenarios
+        examples: NoRetryPolicy.scenarios
     ) { _ in
         .network(NoRetryPolicy())
     }

@@ -7,7 +7,11 @@ import SyncModel
 public struct NoneTransport: SyncTransport, DeclaredStrategy {
     public static let type = StrategyType(
         name: "None", kind: .transport,
-        summary: "Positions stay on this device."
+        summary: "Positions stay on this device.",
+        examples: [
+            TransportScenario(
+                name: "another device reads nothing", saves: [.init("phone", "109000000000000010")], reader: "laptop", expected: [:])
+        ]
     ) { _ in
         .transport(NoneTransport())
     }

@@ -1,3 +1,4 @@
+import ReachModel
 import StrategyKit
 import ValueTree
 
@@ -12,7 +13,7 @@ public struct OnePageReach: ReachStrategy, DeclaredStrategy {
         name: "OnePage", kind: .reach,
         summary: "Ice Cubes' way: one page of PageSize below the saved post (max_id), or after the head page.",
         parameters: [pageSizeParameter.declaration],
-        reachScenarios: [
+        examples: [
             ReachScenario(
                 name: "Mastodon: the page below the post does not hold the post", api: .mastodon, target: 400, expected: .unreached,
                 maxRequests: 1),

@@ -1,3 +1,4 @@
+import ReachModel
 import StrategyKit
 import ValueTree
 
@@ -33,7 +34,7 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
         name: "PostWindow", kind: .reach,
         summary: "Fetches the saved post and the page below it by id; where the API pages only from the top, pages down to it within MaxRequests.",
         parameters: [pageSizeParameter.declaration, maxRequestsParameter.declaration, verifyParameter.declaration],
-        reachScenarios: PostWindowReach.scenarios
+        examples: PostWindowReach.scenarios
     ) { options in
         .reach(PostWindowReach(pageSize: options(pageSizeParameter), maxRequests: options(maxRequestsParameter), verify: options(verifyParameter)))
     }

@@ -1,3 +1,4 @@
+import CacheModel
 import Foundation
 import StrategyKit
 import ValueTree
@@ -12,7 +13,7 @@ public struct SizeBoundedPolicy: CachePolicy, DeclaredStrategy {
         name: "SizeBounded", kind: .cache,
         summary: "Keeps the total size at most MaxBytes, evicting the least recently used first.",
         parameters: [maxBytesParameter.declaration],
-        cacheScenarios: SizeBoundedPolicy.scenarios
+        examples: SizeBoundedPolicy.scenarios
     ) { options in
         .cache(SizeBoundedPolicy(maxBytes: options(maxBytesParameter)))
     }

@@ -1,3 +1,4 @@
+import CacheModel
 import Foundation
 import StrategyKit
 import ValueTree
@@ -12,7 +13,7 @@ public struct TTLPolicy: CachePolicy, DeclaredStrategy {
         name: "TTL", kind: .cache,
         summary: "Evicts entries stored more than MaxAge seconds ago.",
         parameters: [maxAgeParameter.declaration],
-        cacheScenarios: TTLPolicy.scenarios
+        examples: TTLPolicy.scenarios
     ) { options in
         .cache(TTLPolicy(maxAge: options(maxAgeParameter)))
     }

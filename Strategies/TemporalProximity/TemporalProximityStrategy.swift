@@ -1,4 +1,5 @@
 import Foundation
+import RestorationModel
 import StrategyKit
 import TimelineCore
 import ValueTree
@@ -17,7 +18,7 @@ public struct TemporalProximityStrategy: RestorationStage, DeclaredStrategy {
         name: "TemporalProximity", kind: .restoration,
         summary: "Finds the post created closest in time to the saved one, within Window seconds.",
         parameters: [windowParameter.declaration],
-        scenarios: TemporalProximityStrategy.scenarios
+        examples: TemporalProximityStrategy.scenarios
     ) { options in
         .restoration(TemporalProximityStrategy(window: options(windowParameter)))
     }

@@ -1,3 +1,4 @@
+import ReachModel
 import StrategyKit
 import ValueTree
 
@@ -13,7 +14,7 @@ public struct TopPagesReach: ReachStrategy, DeclaredStrategy {
         name: "TopPages", kind: .reach,
         summary: "The Bluesky prototype's way: pages down from the top, MaxPages in all, then gives up.",
         parameters: [maxPagesParameter.declaration, pageSizeParameter.declaration],
-        reachScenarios: [
+        examples: [
             ReachScenario(name: "Bluesky: a post within six pages is reached", api: .bluesky, target: 200, expected: .reached, maxRequests: 4),
             ReachScenario(name: "Bluesky: a post beyond six pages is given up", api: .bluesky, target: 400, expected: .unreached, maxRequests: 5),
             ReachScenario(name: "Mastodon: pages by max_id from the top", api: .mastodon, target: 150, expected: .reached, maxRequests: 3),

@@ -28,7 +28,8 @@ public protocol UbiquitousKeyValueStore: Sendable {
 public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
     public static let type = StrategyType(
         name: "iCloudKeyValueStore", kind: .transport,
-        summary: "iCloud's key-value store, on Apple platforms: each device under its own key, merged on read."
+        summary: "iCloud's key-value store, on Apple platforms: each device under its own key, merged on read.",
+        examples: [TransportScenario.everyDevicesLatestHead]
     ) { _ in
         guard let store = backend.current else {
             throw StrategyError("iCloud's key-value store (NSUbiquitousKeyValueStore) exists only on Apple platforms")

@@ -107,7 +107,7 @@ struct SessionCommandTests {
 
                 """))
         for (option, message) in [
-            ("Nope", "error: unknown reach strategy \"Nope\". Registered: PostWindow, CacheOnly, OnePage, TopPages\n"),
+            ("Nope", "error: unknown reach strategy \"Nope\". Registered: CacheOnly, OnePage, PostWindow, TopPages\n"),
             ("OnePage > TopPages", "error: --reach takes one reach strategy, such as TopPages(MaxPages: 10), found OnePage > TopPages\n"),
             ("PostWindow(MaxRequests: 1)", "error: PostWindow: MaxRequests: 1 is less than the minimum 2 (allowed: ≥ 2 and ≤ 100)\n"),
         ] {
@@ -228,7 +228,7 @@ struct MergePolicyCompareTests {
         #expect(unknown.status == 2)
         #expect(
             unknown.stderr
-                == "error: unknown merge policy \"FurthestReed\"; did you mean \"FurthestRead\"? Registered: LastWriterWins, FurthestRead, CausalFurthest\n"
+                == "error: unknown merge policy \"FurthestReed\"; did you mean \"FurthestRead\"? Registered: CausalFurthest, FurthestRead, LastWriterWins\n"
         )
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import StrategyKit
+import ReachModel
 import TestSupport
 import Testing
 import TimelineCore

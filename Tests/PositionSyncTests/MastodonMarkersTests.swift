@@ -6,6 +6,7 @@ import HTTPExchange
 import LastWriterWins
 import NIOHTTP
 import PositionSync
+import ReachModel
 import RestorationEngine
 import StrategyKit
 import SyncModel
@@ -368,7 +369,7 @@ struct MastodonMarkersTests {
                 "URL": Value.Member(value: .string("https://mastodon.example")),
                 "PollInterval": Value.Member(value: .integer(120)),
             ])
-        guard case .transport(let built) = try BuiltInStrategies.registry.build(node, kind: .transport) else {
+        guard let built = try BuiltInStrategies.registry.build(node, kind: .transport).as((any SyncTransport).self) else {
             Issue.record("not a transport")
             return
         }

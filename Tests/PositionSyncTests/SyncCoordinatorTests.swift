@@ -4,7 +4,6 @@ import Directory
 import EngineConfiguration
 import Foundation
 import PositionSync
-import StrategyKit
 import SyncModel
 import TestSupport
 import Testing

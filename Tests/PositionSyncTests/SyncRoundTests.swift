@@ -5,7 +5,6 @@ import Foundation
 import FurthestRead
 import LastWriterWins
 import PositionSync
-import StrategyKit
 import SyncModel
 import SyncWire
 import TestSupport

@@ -1,3 +1,5 @@
+import CacheModel
+import EngineConfiguration
 import Foundation
 import RestorationEngine
 import StrategyKit
@@ -12,22 +14,18 @@ struct CacheConformanceTests {
     static let types = BuiltInStrategies.registry.types(of: .cache)
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
-    /// A composition's scenarios chain TTL then LRU, built through the registry.
-    static func children(_ scenario: CacheScenario) -> [any CachePolicy] {
-        var policies: [any CachePolicy] = []
-        for (name, key) in [("TTL", "MaxAge"), ("LRU", "MaxEntries")] {
-            guard let number = scenario.parameters[key], let type = BuiltInStrategies.registry[name] else { continue }
-            let parameters: Value.Dictionary = [Value.Key(key): Value.Member(value: .real(number))]
-            if case .cache(let policy)? = try? type.make(StrategyOptions(parameters: parameters)) { policies.append(policy) }
+    /// A composition's scenario's policies, built through the registry from its stages.
+    static func children(_ scenario: CacheScenario) throws -> [any CachePolicy] {
+        try scenario.stages.map { stage in
+            try BuiltInStrategies.registry.cachePolicy(ComponentSpec(name: stage.name, parameters: stage.parameterValues))
         }
-        return policies
     }
 
     static func build(_ type: StrategyType) throws -> any CachePolicy {
         var parameters = type.defaults
         if type.name == "LRU" { parameters["MaxEntries"] = Value.Member(value: .integer(3)) }
         let children: [any CachePolicy] = type.isComposition ? [TTLStub()] : []
-        guard case .cache(let policy) = try type.make(StrategyOptions(parameters: parameters, cachePolicies: children)) else {
+        guard let policy = try type.make(StrategyOptions(parameters: parameters, components: children)).as((any CachePolicy).self) else {
             throw StrategyError("\(type.name) did not build a cache policy")
         }
         return policy

@@ -1,7 +1,7 @@
+import CacheModel
 import EngineConfiguration
 import Foundation
 import RestorationEngine
-import StrategyKit
 import Testing
 
 @Suite("Cache policies from the configuration", .timeLimit(.minutes(10)))
@@ -63,7 +63,7 @@ struct CachePolicyBuilderTests {
         #expect(
             diagnostics == [
                 "c.json:2:37: error: TimelineCache.Policy[0].MaxEntries: -1 is less than the minimum 0 (allowed: ≥ 0 and ≤ 100000000)",
-                "c.json:3:16: error: TimelineCache.Policy[1].Strategy: \"TTLL\" is not one of the allowed values: \"LRU\", \"TTL\", \"SizeBounded\", \"CacheChain\"; did you mean \"TTL\"?",
+                "c.json:3:16: error: TimelineCache.Policy[1].Strategy: \"TTLL\" is not one of the allowed values: \"CacheChain\", \"LRU\", \"SizeBounded\", \"TTL\"; did you mean \"TTL\"?",
             ])
     }
 }

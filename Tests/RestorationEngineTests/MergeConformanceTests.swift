@@ -23,7 +23,10 @@ struct MergeConformanceTests {
     static let key = RegisterKey(account: "me", timeline: "home")
 
     static func policy(_ name: String, parameters: Value.Dictionary = [:]) throws -> any MergePolicy {
-        guard case .merge(let policy) = try BuiltInStrategies.registry.build(StrategyNode(name: name, parameters: parameters), kind: .merge) else {
+        guard
+            let policy = try BuiltInStrategies.registry.build(StrategyNode(name: name, parameters: parameters), kind: .merge).as(
+                (any MergePolicy).self)
+        else {
             throw StrategyError("\(name) is not a merge policy")
         }
         return policy
@@ -42,13 +45,13 @@ struct MergeConformanceTests {
     @Test("the registry has merge policies, each with scenarios")
     func registered() {
         #expect(Self.types.count >= 3)
-        for type in Self.types { #expect(!type.mergeScenarios.isEmpty, "\(type.name)") }
+        for type in Self.types { #expect(!type.examples(of: MergeScenario.self).isEmpty, "\(type.name)") }
     }
 
     @Test("every named scenario keeps the expected write, for the expected reason, whatever the order and duplication", arguments: types.map(\.name))
     func scenarios(_ name: String) throws {
         let type = try #require(BuiltInStrategies.registry[name])
-        for scenario in type.mergeScenarios {
+        for scenario in type.examples(of: MergeScenario.self) {
             let policy = try Self.policy(name, parameters: scenario.parameters)
             let expected = scenario.records[scenario.expectedWinner]
             for order in Self.permutations(scenario.records) {

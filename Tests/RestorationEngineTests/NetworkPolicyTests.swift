@@ -1,5 +1,6 @@
 import EngineConfiguration
 import Foundation
+import ReachModel
 import RestorationEngine
 import StrategyKit
 import StrategyTestSupport
@@ -25,7 +26,7 @@ struct NetworkPolicyTests {
         "no policy retries a non-transient failure, waits less than Retry-After, or exceeds MaxAttempts",
         arguments: types.map(\.name))
     func invariants(_ name: String) throws {
-        guard case .network(let policy) = try #require(BuiltInStrategies.registry[name]).make(StrategyOptions(parameters: [:])) else {
+        guard let policy = try #require(BuiltInStrategies.registry[name]).make(StrategyOptions(parameters: [:])).as((any NetworkPolicy).self) else {
             Issue.record("\(name) did not build a network policy")
             return
         }
@@ -82,7 +83,7 @@ struct NetworkPolicyTests {
         let diagnostics = ConfigurationLoader().read(data: Data(json.utf8), fileName: "c.json").diagnostics.map(\.description)
         #expect(
             diagnostics == [
-                "c.json:1:37: error: Network.Policy.Strategy: \"ExponentialBackof\" is not one of the allowed values: \"NoRetry\", \"ExponentialBackoff\"; did you mean \"ExponentialBackoff\"?",
+                "c.json:1:37: error: Network.Policy.Strategy: \"ExponentialBackof\" is not one of the allowed values: \"ExponentialBackoff\", \"NoRetry\"; did you mean \"ExponentialBackoff\"?",
                 "c.json:2:32: error: Network.RequestTimeout: 0 must be greater than 0 (allowed: > 0 and ≤ 600)",
             ])
         let parameters = ConfigurationLoader().read(
@@ -100,7 +101,7 @@ struct NetworkPolicyTests {
         do {
             _ = try NetworkPolicyBuilder().policy(from: ComponentSpec(name: "NoRetries"))
         } catch {
-            #expect(error.description == "unknown network policy \"NoRetries\"; did you mean \"NoRetry\"? Registered: NoRetry, ExponentialBackoff")
+            #expect(error.description == "unknown network policy \"NoRetries\"; did you mean \"NoRetry\"? Registered: ExponentialBackoff, NoRetry")
         }
     }
 }

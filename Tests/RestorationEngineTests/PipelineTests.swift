@@ -3,7 +3,7 @@ import Foundation
 import JSONSchema
 import JSONText
 import RestorationEngine
-import StrategyKit
+import RestorationModel
 import TestSupport
 import Testing
 import TimelineCore

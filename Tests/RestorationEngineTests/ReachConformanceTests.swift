@@ -1,4 +1,5 @@
 import Foundation
+import ReachModel
 import RestorationEngine
 import SimulatedServer
 import StrategyKit
@@ -16,7 +17,10 @@ struct ReachConformanceTests {
     static let types = BuiltInStrategies.registry.types(of: .reach)
 
     static func strategy(_ name: String, parameters: Value.Dictionary = [:]) throws -> any ReachStrategy {
-        guard case .reach(let strategy) = try BuiltInStrategies.registry.build(StrategyNode(name: name, parameters: parameters), kind: .reach) else {
+        guard
+            let strategy = try BuiltInStrategies.registry.build(StrategyNode(name: name, parameters: parameters), kind: .reach).as(
+                (any ReachStrategy).self)
+        else {
             throw StrategyError("\(name) is not a reach strategy")
         }
         return strategy
@@ -24,14 +28,14 @@ struct ReachConformanceTests {
 
     @Test("the registry has the reach strategies, each with scenarios")
     func registered() {
-        #expect(Self.types.map(\.name) == ["PostWindow", "CacheOnly", "OnePage", "TopPages"])
-        for type in Self.types { #expect(!type.reachScenarios.isEmpty, "\(type.name)") }
+        #expect(Self.types.map(\.name) == ["CacheOnly", "OnePage", "PostWindow", "TopPages"])
+        for type in Self.types { #expect(!type.examples(of: ReachScenario.self).isEmpty, "\(type.name)") }
     }
 
     @Test("every named scenario ends as expected within its requests, the same way twice", arguments: types.map(\.name))
     func scenarios(_ name: String) throws {
         let type = try #require(BuiltInStrategies.registry[name])
-        for scenario in type.reachScenarios {
+        for scenario in type.examples(of: ReachScenario.self) {
             let strategy = try Self.strategy(name, parameters: scenario.parameters)
             let result = scenario.run(strategy)
             #expect(result.run.outcome == scenario.expected, "\(name): \(scenario.name)")

@@ -1,6 +1,6 @@
 import Foundation
 import RestorationEngine
-import StrategyKit
+import RestorationModel
 import TestSupport
 import Testing
 import TimelineCore

@@ -4,6 +4,7 @@ import FirstMatch
 import Foundation
 import JSONText
 import RestorationEngine
+import RestorationModel
 import StrategyKit
 import TestSupport
 import Testing
@@ -117,7 +118,7 @@ struct RegistryTests {
         let stage = try BuiltInStrategies.registry.build(
             StrategyNode(name: "ExactMatch", parameters: ["Weight": Value.Member(value: .integer(3))]),
             kind: .restoration)
-        guard case .restoration(let built) = stage else {
+        guard let built = stage.as((any RestorationStage).self) else {
             Issue.record("not a stage")
             return
         }
@@ -233,14 +234,52 @@ struct RegistryTests {
         }
     }
 
-    @Test("the registry lists exactly the strategies of Package.swift, in order (Strategies/generate.sh)")
-    func builtInsFromPackage() throws {
-        let package = try String(contentsOf: Fixtures.repositoryURL("Package.swift"), encoding: .utf8)
-        let list = try #require(
-            package.range(of: "let strategyNames = [").flatMap { start in
-                package[start.upperBound...].range(of: "]").map { package[start.upperBound..<$0.lowerBound] }
-            })
-        let names = list.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
-        #expect(BuiltInStrategies.registry.names == names)
+    @Test("the registry lists exactly the folders under Strategies/, in their names' order (Strategies/generate.sh)")
+    func builtInsFromFolders() throws {
+        let folder = Fixtures.repositoryURL("Strategies")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { name in
+            var isFolder: ObjCBool = false
+            return !name.hasPrefix(".") && FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+                && isFolder.boolValue
+        }
+        #expect(BuiltInStrategies.registry.names == names.sorted { $0.lowercased() < $1.lowercased() })
+    }
+
+    /// The built-ins without examples of their own: the restoration compositions and the
+    /// positioning stage, whose suites (FirstMatchTests, …, ViewportAnchorTests) assert them.
+    static let withoutExamples: Set<String> = ["BestConfidence", "FirstMatch", "WeightedVote", "ViewportAnchor"]
+
+    @Test("every built-in has examples, and each names only parameters its type and its stages accept", arguments: BuiltInStrategies.registry.names)
+    func examplesFitTheirType(_ name: String) throws {
+        let registry = BuiltInStrategies.registry
+        let type = try #require(registry[name])
+        #expect(type.examples.isEmpty == Self.withoutExamples.contains(name), "\(name): examples")
+        let required = Set(type.parameters.filter(\.isRequired).map(\.name))
+        for example in type.examples {
+            let given = Set(example.parameterValues.keys.map(\.string))
+            #expect(given.isSubset(of: type.parameterNames), "\(name) / \(example.name): \(given.subtracting(type.parameterNames))")
+            // An endpoint (a transport's Path or URL) is the suite's to give; the rest is checked whole.
+            if required.isSubset(of: given) {
+                let node = StrategyNode(name: name, parameters: example.parameterValues)
+                #expect(throws: Never.self, "\(name) / \(example.name)") { try registry.parameters(for: node, type: type, inherited: { _ in nil }) }
+            }
+            #expect(example.stages.isEmpty != type.isComposition, "\(name) / \(example.name): stages")
+            for stage in example.stages {
+                let stageType = try #require(registry[stage.name], "\(name) / \(example.name): \(stage.name)")
+                let stageNode = StrategyNode(name: stage.name, parameters: stage.parameterValues)
+                #expect(throws: Never.self, "\(name) / \(example.name) / \(stage.name)") {
+                    try registry.parameters(for: stageNode, type: stageType, inherited: { _ in nil })
+                }
+            }
+        }
+        #expect(Set(type.examples.map(\.name)).count == type.examples.count, "\(name): two examples share a name")
+    }
+
+    @Test("listings group the types by kind, in the kinds' order")
+    func listingOrder() {
+        let registry = BuiltInStrategies.registry
+        #expect(registry.kinds.map(\.rawValue) == ["restoration", "fallback", "positioning", "cache", "network", "merge", "transport", "reach"])
+        #expect(registry.typesByKind.map(\.kind) == registry.typesByKind.map(\.kind).sorted())
+        #expect(registry.types(of: .network).map(\.name) == ["ExponentialBackoff", "NoRetry"])
     }
 }

@@ -3,10 +3,10 @@ import JSONText
 import PositionTracking
 import PropertyBased
 import RestorationEngine
+import RestorationModel
 import SessionComparison
 import SessionFormat
 import SessionReplay
-import StrategyKit
 import TestSupport
 import Testing
 import TimelineCore

@@ -77,7 +77,7 @@ import ValueTree
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: [])
         let singles = BuiltInStrategies.registry.types.filter { $0.kind.rawValue == "restoration" && !$0.isComposition }.map(\.name)
         #expect(candidates.map(\.name) == ["configured"] + singles + ["baseline"])
-        #expect(candidates[1].pipeline.summary == "ExactMatch > Fallback(Mode: NearestContent) | ViewportAnchor")
+        #expect(candidates[1].pipeline.summary == "\(singles[0]) > Fallback(Mode: NearestContent) | ViewportAnchor")
         #expect(candidates.last?.pipeline.summary == "ExactMatch > Fallback(Mode: TopOfTimeline) | ViewportAnchor")
     }
 
@@ -187,7 +187,7 @@ import ValueTree
         #expect(report.sessionsRead == 0)
         #expect(
             issues.withLock { $0 } == [
-                #"\#(file): error: cannot replay: unknown merge policy "LastWriterWin"; did you mean "LastWriterWins"? Registered: LastWriterWins, FurthestRead, CausalFurthest"#
+                #"\#(file): error: cannot replay: unknown merge policy "LastWriterWin"; did you mean "LastWriterWins"? Registered: CausalFurthest, FurthestRead, LastWriterWins"#
             ])
     }
 

@@ -1,6 +1,9 @@
 import BestConfidence
+import CacheModel
 import FirstMatch
 import Foundation
+import ReachModel
+import RestorationModel
 import StrategyKit
 import StrategyTestSupport
 import Testing

@@ -2,6 +2,7 @@ import AuthorRun
 import Foundation
 import PropertyBased
 import RestorationEngine
+import RestorationModel
 import StrategyKit
 import StrategyPlugins
 import TestSupport
@@ -71,11 +72,8 @@ struct PluginLoaderTests {
         #expect(throws: PipelineError("SameAuthor: MaxVisited: 0 is less than the minimum 1 (allowed: ≥ 1 and ≤ 1000000)")) {
             try PipelineBuilder(registry: registry).build(spec: "SameAuthor(MaxVisited: 0)")
         }
-        guard
-            case .restoration(let stage) = try registry.build(
-                StrategyNode(name: "SameAuthor", parameters: ["Weight": .init(value: .integer(2))]),
-                kind: .restoration)
-        else {
+        let node = StrategyNode(name: "SameAuthor", parameters: ["Weight": .init(value: .integer(2))])
+        guard let stage = try registry.build(node, kind: .restoration).as((any RestorationStage).self) else {
             Issue.record("not a stage")
             return
         }

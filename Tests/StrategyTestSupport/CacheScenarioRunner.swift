@@ -1,3 +1,4 @@
+import CacheModel
 import StrategyKit
 import ValueTree
 
@@ -9,10 +10,10 @@ public enum CacheScenarioRunner {
         public let evictions: [String]
     }
 
-    public static func run(_ type: StrategyType, children: (CacheScenario) -> [any CachePolicy] = { _ in [] }) throws -> [Result] {
-        try type.cacheScenarios.map { scenario in
-            let parameters = ScenarioParameters.dictionary(scenario.parameters)
-            guard case .cache(let policy) = try type.make(StrategyOptions(parameters: parameters, cachePolicies: children(scenario))) else {
+    public static func run(_ type: StrategyType, children: (CacheScenario) throws -> [any CachePolicy] = { _ in [] }) throws -> [Result] {
+        try type.examples(of: CacheScenario.self).map { scenario in
+            let options = StrategyOptions(parameters: scenario.parameterValues, components: try children(scenario))
+            guard let policy = try type.make(options).as((any CachePolicy).self) else {
                 throw StrategyError("\(type.name) did not build a cache policy")
             }
             return Result(scenario: scenario, evictions: policy.evictions(from: scenario.entries, now: scenario.now))

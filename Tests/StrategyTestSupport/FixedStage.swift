@@ -1,4 +1,4 @@
-import StrategyKit
+import RestorationModel
 import TimelineCore
 
 /// A stage that always proposes the same candidate (or nothing), for composition tests.

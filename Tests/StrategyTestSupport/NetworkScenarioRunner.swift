@@ -1,3 +1,4 @@
+import ReachModel
 import StrategyKit
 import ValueTree
 
@@ -10,9 +11,8 @@ public enum NetworkScenarioRunner {
     }
 
     public static func run(_ type: StrategyType) throws -> [Result] {
-        try type.networkScenarios.map { scenario in
-            let parameters = ScenarioParameters.dictionary(scenario.parameters)
-            guard case .network(let policy) = try type.make(StrategyOptions(parameters: parameters)) else {
+        try type.examples(of: NetworkScenario.self).map { scenario in
+            guard let policy = try type.make(StrategyOptions(parameters: scenario.parameterValues)).as((any NetworkPolicy).self) else {
                 throw StrategyError("\(type.name) did not build a network policy")
             }
             let delays = scenario.failures.enumerated().map { index, failure in

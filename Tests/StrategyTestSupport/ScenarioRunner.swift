@@ -1,3 +1,4 @@
+import RestorationModel
 import StrategyKit
 import TimelineCore
 import ValueTree
@@ -14,11 +15,11 @@ public enum ScenarioRunner {
     }
 
     public static func run(_ type: StrategyType) throws -> [Result] {
-        try type.scenarios.map { scenario in
+        try type.examples(of: StrategyScenario.self).map { scenario in
             var parameters = type.defaults
             for (key, member) in scenario.parameters { parameters[key] = member }
             let built = try type.make(StrategyOptions(parameters: parameters))
-            guard case .restoration(let stage) = built else {
+            guard let stage = built.as((any RestorationStage).self) else {
                 throw StrategyError("\(type.name) built no restoration stage for its scenario \"\(scenario.name)\"")
             }
             var trace: [StageVerdict] = []

@@ -1,6 +1,6 @@
 import Foundation
+import ReachModel
 import SimulatedServer
-import StrategyKit
 import TimelineCore
 
 /// A Mastodon- or Bluesky-shaped timeline server on 127.0.0.1, for the loading tests: it serves

@@ -172,7 +172,7 @@ struct ReloadTests {
         var broken = syncing
         broken.sync.policy = ComponentSpec(name: "LatestWins")
         broken.positionPersistence.smartRestoration = false
-        #expect(throws: PipelineError("unknown merge policy \"LatestWins\". Registered: LastWriterWins, FurthestRead, CausalFurthest")) {
+        #expect(throws: PipelineError("unknown merge policy \"LatestWins\". Registered: CausalFurthest, FurthestRead, LastWriterWins")) {
             try engine.reload(configuration: broken)
         }
         #expect(engine.pipelineSummary == summary)

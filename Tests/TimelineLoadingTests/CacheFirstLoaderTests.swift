@@ -1,7 +1,9 @@
+import CacheModel
 import EngineConfiguration
 import Foundation
+import ReachModel
 import RestorationEngine
-import StrategyKit
+import RestorationModel
 import TestSupport
 import Testing
 import TimelineCore

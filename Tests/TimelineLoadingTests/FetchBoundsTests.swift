@@ -4,7 +4,7 @@ import Foundation
 import HTTPExchange
 import PostWindow
 import RestorationEngine
-import StrategyKit
+import RestorationModel
 import TestSupport
 import Testing
 import TimelineCore

@@ -1,5 +1,4 @@
 import Foundation
-import StrategyKit
 import TestSupport
 import Testing
 import TimelineLoading

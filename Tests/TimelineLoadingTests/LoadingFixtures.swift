@@ -2,8 +2,8 @@ import EngineConfiguration
 import Foundation
 import HTTPExchange
 import NIOHTTP
+import ReachModel
 import RestorationEngine
-import StrategyKit
 import TestSupport
 import Testing
 import TimelineLoading

@@ -1,8 +1,9 @@
 import CausalFurthest
 import Foundation
 import PostWindow
+import ReachModel
 import RestorationEngine
-import StrategyKit
+import RestorationModel
 import SyncModel
 import TestSupport
 import Testing

@@ -2,7 +2,6 @@ import Foundation
 import JSONText
 import PostWindow
 import RestorationEngine
-import StrategyKit
 import TestSupport
 import Testing
 import TimelineCore

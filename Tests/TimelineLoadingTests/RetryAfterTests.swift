@@ -1,6 +1,5 @@
 import Foundation
 import HTTPExchange
-import StrategyKit
 import TestSupport
 import Testing
 import TimelineFormats

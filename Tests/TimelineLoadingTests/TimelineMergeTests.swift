@@ -1,5 +1,5 @@
 import Foundation
-import StrategyKit
+import ReachModel
 import Testing
 import TimelineCore
 import TimelineLoading

@@ -1,6 +1,6 @@
 import BestConfidence
 import Foundation
-import StrategyKit
+import RestorationModel
 import StrategyTestSupport
 import Testing
 import TimelineCore

@@ -1,4 +1,5 @@
 import CacheChain
+import CacheModel
 import Foundation
 import StrategyKit
 import Testing
@@ -18,12 +19,8 @@ struct CacheChainTests {
     func order() throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let entries = ["a", "b", "c"].map { CacheEntry(key: $0, storedAt: now) }
-        guard
-            case .cache(let chain) = try CacheChainPolicy.type.make(
-                StrategyOptions(cachePolicies: [
-                    Evict(keys: ["b"]), Evict(keys: ["b", "c"]),
-                ]))
-        else {
+        let options = StrategyOptions(components: [Evict(keys: ["b"]), Evict(keys: ["b", "c"])])
+        guard let chain = try CacheChainPolicy.type.make(options).as((any CachePolicy).self) else {
             Issue.record("not a cache policy")
             return
         }

@@ -1,6 +1,6 @@
 import ContentSimilarity
 import Foundation
-import StrategyKit
+import RestorationModel
 import TestSupport
 import Testing
 import TimelineCore

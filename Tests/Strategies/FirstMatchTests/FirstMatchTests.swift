@@ -1,6 +1,6 @@
 import FirstMatch
 import Foundation
-import StrategyKit
+import RestorationModel
 import StrategyTestSupport
 import Testing
 import TimelineCore

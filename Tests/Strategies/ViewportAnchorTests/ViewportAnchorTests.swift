@@ -1,5 +1,5 @@
 import Foundation
-import StrategyKit
+import RestorationModel
 import Testing
 import TimelineCore
 import ViewportAnchor

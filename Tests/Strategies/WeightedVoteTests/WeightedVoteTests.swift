@@ -1,5 +1,5 @@
 import Foundation
-import StrategyKit
+import RestorationModel
 import StrategyTestSupport
 import Testing
 import TimelineCore

@@ -15,7 +15,7 @@ public struct NextUnreadStrategy: RestorationStage, DeclaredStrategy {
         name: "NextUnread", kind: .restoration,
         summary: "Stands in the newest post older than the saved one: the next one the reader had not read.",
         parameters: [maxGapParameter.declaration, confidenceParameter.declaration],
-        scenarios: scenarios
+        examples: scenarios
     ) { options in
         .restoration(NextUnreadStrategy(maxGap: options(maxGapParameter), confidence: options(confidenceParameter)))
     }

@@ -46,7 +46,9 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
     let done = DispatchSemaphore(value: 0)  // off-pool: libFuzzer's thread
     Task {
         defer { done.signal() }
-        guard case .network(let policy)? = try? BuiltInStrategies.registry.build(StrategyNode(name: "NoRetry"), kind: .network) else { return }
+        guard let policy = (try? BuiltInStrategies.registry.build(StrategyNode(name: "NoRetry"), kind: .network))?.as((any NetworkPolicy).self) else {
+            return
+        }
         let fetcher = SourceFetcher(policy: policy, requestTimeout: 1, environment: [:], jitter: { 0.5 }, exchange: exchange, fetchDeadline: 5)
         let source = TimelineSource.mastodon(URL(string: "http://127.0.0.1:9/api/v1/timelines/home")!, tokenVariable: "T")
         let refresh = await fetcher.fetch(source)

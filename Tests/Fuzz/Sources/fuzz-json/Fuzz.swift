@@ -22,7 +22,9 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
         var state = ReplicaState()
         state.apply(contentsOf: document.records + document.records.reversed())
         for name in ["CausalFurthest", "LastWriterWins", "FurthestRead"] {
-            guard case .merge(let policy)? = try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge) else { continue }
+            guard let policy = (try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge))?.as((any MergePolicy).self) else {
+                continue
+            }
             for register in state.registers.values { _ = policy.resolve(register) }
         }
         // What a device publishes must read back: names and post ids within the limits stay so.

@@ -42,7 +42,9 @@ public func fuzz(_ bytes: UnsafeRawPointer, _ count: Int) -> CInt {
         var state = ReplicaState()
         state.apply(contentsOf: decoded.records)
         for name in ["CausalFurthest", "LastWriterWins", "FurthestRead"] {
-            guard case .merge(let policy)? = try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge) else { continue }
+            guard let policy = (try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge))?.as((any MergePolicy).self) else {
+                continue
+            }
             for register in state.registers.values { _ = policy.resolve(register) }
         }
         guard let published = try? SyncWireCoding.encode(SyncWireCoding.Document(device: decoded.device, records: state.records)),

@@ -1,4 +1,4 @@
-import SyncModel
+import StrategyKit
 import TimelineCore
 import ValueTree
 

@@ -1,9 +1,9 @@
-import SyncModel
+import StrategyKit
 import ValueTree
 
 /// A named example of a merge policy at work, run by the conformance suite: writes to one
 /// register, which of them the policy must make its value, and why.
-public struct MergeScenario: Sendable {
+public struct MergeScenario: StrategyExample {
     public let name: String
     public let records: [PositionRecord]
     /// The index in `records` of the write that must win.
@@ -20,4 +20,8 @@ public struct MergeScenario: Sendable {
         expectedReason = reason
         self.parameters = parameters
     }
+}
+
+extension MergeScenario {
+    public var parameterValues: Value.Dictionary { parameters }
 }

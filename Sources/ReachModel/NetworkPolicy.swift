@@ -1,3 +1,6 @@
+import StrategyKit
+import ValueTree
+
 /// Why one request to a timeline source failed, as a network policy sees it.
 public enum FetchFailure: Sendable, Equatable, CustomStringConvertible {
     /// No answer within the request timeout.
@@ -62,7 +65,7 @@ public protocol NetworkPolicy: Sendable {
 /// A named example of a network policy at work, run by the conformance suite: a sequence of
 /// failures, the random draw, parameters, and the delay the policy must answer after each
 /// failure (nil: stop).
-public struct NetworkScenario: Sendable {
+public struct NetworkScenario: StrategyExample {
     public let name: String
     public let failures: [FetchFailure]
     public let jitter: Double
@@ -79,4 +82,8 @@ public struct NetworkScenario: Sendable {
         self.parameters = parameters
         self.expectedDelays = expectedDelays
     }
+}
+
+extension NetworkScenario {
+    public var parameterValues: Value.Dictionary { Self.parameterValues(numbers: parameters) }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import StrategyKit
+import ValueTree
 
 /// What a cache policy knows of one cached item: its key, when it was stored and last used,
 /// and its size.
@@ -39,18 +41,28 @@ extension CachePolicy {
 
 /// A named example of a cache policy at work, run by the conformance suite: entries, the time,
 /// parameters, and the keys the policy must evict, in order.
-public struct CacheScenario: Sendable {
+public struct CacheScenario: StrategyExample {
     public let name: String
     public let entries: [CacheEntry]
     public let now: Date
     public let parameters: [String: Double]
+    /// For a composition: the policies it combines, built through the registry.
+    public let stages: [ExampleStage]
     public let expectedEvictions: [String]
 
-    public init(name: String, entries: [CacheEntry], now: Date, parameters: [String: Double] = [:], expectedEvictions: [String]) {
+    public init(
+        name: String, entries: [CacheEntry], now: Date, parameters: [String: Double] = [:], stages: [ExampleStage] = [],
+        expectedEvictions: [String]
+    ) {
         self.name = name
         self.entries = entries
         self.now = now
         self.parameters = parameters
+        self.stages = stages
         self.expectedEvictions = expectedEvictions
     }
+}
+
+extension CacheScenario {
+    public var parameterValues: Value.Dictionary { Self.parameterValues(numbers: parameters) }
 }

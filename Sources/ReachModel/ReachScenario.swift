@@ -1,11 +1,12 @@
 import Foundation
+import StrategyKit
 import TimelineCore
 import ValueTree
 
 /// A named example of a reach strategy at work, run by the conformance suite: a server's feed of
 /// `feedSize` posts one minute apart (`s0` the newest), a device that has just fetched its head
 /// page, and the saved post `s<target>` it lacks.
-public struct ReachScenario: Sendable {
+public struct ReachScenario: StrategyExample {
     /// The API shape of the simulated server.
     public enum API: String, Sendable {
         case mastodon, bluesky
@@ -54,4 +55,8 @@ public struct ReachScenario: Sendable {
         self.maxRequests = maxRequests
         self.parameters = parameters
     }
+}
+
+extension ReachScenario {
+    public var parameterValues: Value.Dictionary { parameters }
 }

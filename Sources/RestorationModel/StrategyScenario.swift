@@ -1,10 +1,12 @@
+import ReachModel
+import StrategyKit
 import TimelineCore
 import ValueTree
 
 /// A named example of a strategy at work: a timeline, a snapshot, parameters, and what the
 /// strategy must answer: the post, and where given its method, confidence, placement and
 /// explanation. The conformance suite runs every registered strategy's scenarios.
-public struct StrategyScenario: Sendable {
+public struct StrategyScenario: StrategyExample {
     public let name: String
     public let timeline: Timeline
     public let snapshot: PositionSnapshot?
@@ -44,6 +46,8 @@ public struct StrategyScenario: Sendable {
 }
 
 extension StrategyScenario {
+    public var parameterValues: Value.Dictionary { parameters }
+
     /// The request the scenario describes.
     public var request: RestorationRequest {
         RestorationRequest(snapshot: snapshot, index: TimelineIndex(timeline), direction: direction, findings: findings)
