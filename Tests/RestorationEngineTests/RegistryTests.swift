@@ -278,7 +278,9 @@ struct RegistryTests {
     @Test("listings group the types by kind, in the kinds' order")
     func listingOrder() {
         let registry = BuiltInStrategies.registry
-        #expect(registry.kinds.map(\.rawValue) == ["restoration", "fallback", "positioning", "cache", "network", "merge", "transport", "reach"])
+        let builtIn = ["restoration", "fallback", "positioning", "cache", "network", "merge", "transport", "reach"]
+        #expect(registry.kinds.map(\.rawValue).filter(builtIn.contains) == builtIn)
+        #expect(registry.kinds == registry.kinds.sorted())
         #expect(registry.typesByKind.map(\.kind) == registry.typesByKind.map(\.kind).sorted())
         #expect(registry.types(of: .network).map(\.name) == ["ExponentialBackoff", "NoRetry"])
     }
