@@ -283,7 +283,7 @@ let package = Package(
         // pull → merge → push round.
         .target(
             name: "PositionSync",
-            dependencies: [
+            dependencies: ["ValueTree", "TimelineFormats", 
                 "ReachModel", "EngineSupport", "SyncModel", "TimelineCore", "TimelineStore", "RestorationEngine", "EngineConfiguration",
                 "TimelineLogging",
                 .product(name: "Logging", package: "swift-log"),

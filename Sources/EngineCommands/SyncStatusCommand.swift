@@ -18,46 +18,19 @@ struct SyncStatusCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.open(create: false)
-        let record: TimelineStore.SyncRecord
-        let pending: Int
-        let device: String
+        let report: SyncStatusReport
         do {
-            record = try store.syncRecord()
-            pending = try store.pendingWrites().count
-            device = try store.storedDeviceId() ?? "(no id yet)"
+            report = try SyncStatusReport(store: store)
         } catch {
             throw CommandFailure(error)
         }
-        let status: String
-        if let error = record.lastError, record.lastAttemptAt != record.lastSyncAt {
-            status = "error: \(error)"
-        } else if let last = record.lastSyncAt {
-            status = pending > 0 ? "synced at \(Timestamp.format(last)), \(pending) pending" : "synced at \(Timestamp.format(last))"
-        } else {
-            status = pending > 0 ? "never synced, \(pending) pending" : "idle: never synced"
-        }
+        let record = report.record
         switch format {
         case .json:
-            let value = Value.dictionary([
-                ("device", .string(device)), ("status", .string(status)),
-                ("lastSyncAt", record.lastSyncAt.map { .string(Timestamp.format($0)) } ?? .null),
-                ("lastError", record.lastError.map(Value.string) ?? .null), ("pending", .integer(pending)),
-                ("devices", .array(record.devices.map(Value.string))),
-                (
-                    "wrongClocks",
-                    .array(
-                        record.wrongClocks.map { clock in
-                            .dictionary([
-                                ("device", .string(clock.device)), ("aheadSeconds", .real(clock.ahead)),
-                                ("seenAt", .string(Timestamp.format(clock.seenAt))),
-                            ])
-                        })
-                ),
-            ])
-            try Console.json(value)
+            try Console.json(report.jsonValue)
         case .text:
-            Console.out("device \(device): \(status)")
-            Console.out("pending: \(pending)")
+            Console.out("device \(report.device): \(report.status)")
+            Console.out("pending: \(report.pending)")
             Console.out("known devices: \(record.devices.isEmpty ? "none" : record.devices.joined(separator: ", "))")
             for clock in record.wrongClocks {
                 Console.out(

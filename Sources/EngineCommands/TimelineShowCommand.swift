@@ -52,7 +52,7 @@ struct TimelineShowCommand: ParsableCommand {
                 ("viewportHeight", .real(cached.viewportHeight ?? TimelineFormat.defaultViewportHeight)),
             ]
             members.append(("posts", .array(cached.posts.map(PostCoding.value(of:)))))
-            members.append(("gaps", GapText.value(cached.gaps)))
+            members.append(("gaps", TimelineGap.jsonValue(cached.gaps)))
             try Console.json(.dictionary(members))
         case .text:
             Console.out("\(account) / \(timelineName): " + TimelineFetchCommand.cacheLine(cached, now: Date()).dropFirst("cache: ".count))

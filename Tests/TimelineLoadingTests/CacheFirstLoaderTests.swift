@@ -86,6 +86,23 @@ struct CacheFirstLoaderTests {
         #expect(restoration.postId != deleted.id)
         #expect([firstPosts[5].id, firstPosts[7].id].contains(restoration.postId))
         #expect(try setup.store.lastRestoration(scope: Self.scope) != nil)
+
+        // The report as `engine timeline fetch --format json` writes it.
+        let json = report.jsonValue(source: source)
+        #expect(
+            json.dictionaryValue?.keys.map(\.string)
+                == ["source", "status", "lastRefreshed", "cached", "attempts", "error", "changes", "posts", "gaps", "start", "reach", "restoration"])
+        #expect(json["source"]?.stringValue == source.description)
+        #expect(json["status"]?.stringValue == "fresh")
+        #expect(json["cached"]?["posts"]?.numberValue == 40)
+        #expect(json["attempts"]?.arrayValue?.count == 1)
+        #expect(json["changes"]?["removed"] == .array([.string(deleted.id)]))
+        #expect(json["changes"]?["edited"] == .array([.string(firstPosts[3].id)]))
+        #expect(json["posts"]?.numberValue == 41)
+        #expect(json["restoration"]?["postId"]?.stringValue == restoration.postId)
+        #expect(json["start"]?["postId"]?.stringValue == deleted.id)
+        #expect(json["reach"]?["requests"]?.arrayValue?.count == report.reach?.requests.count)
+        #expect(json["restoration"]?["requests"]?.numberValue == Double(report.reach?.requestCount ?? 0))
     }
 
     @Test("a failed refresh leaves the cache untouched and says offline or stale, with the last refresh time")
