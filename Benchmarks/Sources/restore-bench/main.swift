@@ -172,7 +172,9 @@ for size in sizes {
             text: post.text)
     }
     for type in BuiltInStrategies.registry.types where type.kind == .restoration || type.kind == .fallback {
-        guard !type.isComposition, case .restoration(let stage) = try! type.make(StrategyOptions(parameters: type.defaults)) else { continue }
+        guard !type.isComposition, let stage = try! type.make(StrategyOptions(parameters: type.defaults)).as((any RestorationStage).self) else {
+            continue
+        }
         var times: [Double] = []
         for i in samples {
             let request = RestorationRequest(snapshot: snapshot(i, id: type.name == "ExactMatch" ? nil : "gone"), index: index)
@@ -183,7 +185,7 @@ for size in sizes {
         }
         restoreRows.append(String(format: "| %@ | %d | %.2f µs |", type.name, size, median(times)))
     }
-    guard case .positioning(let anchor) = try! BuiltInStrategies.registry["ViewportAnchor"]!.make(StrategyOptions()) else {
+    guard let anchor = try! BuiltInStrategies.registry["ViewportAnchor"]!.make(StrategyOptions()).as((any PositioningStage).self) else {
         fatalError("ViewportAnchor is not a positioning strategy")
     }
     var anchorTimes: [Double] = []

@@ -21,7 +21,7 @@ let sizes =
     ? [10_000, 100_000, 1_000_000]
     : CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let policies: [(String, any MergePolicy)] = ["CausalFurthest", "LastWriterWins", "FurthestRead"].map { name in
-    guard case .merge(let policy) = try? BuiltInStrategies.registry.build(StrategyNode(name: name), kind: .merge) else { fatalError("\(name)") }
+    guard let policy = try? BuiltInStrategies.registry.mergePolicy(ComponentSpec(name: name)) else { fatalError("\(name)") }
     return (name, policy)
 }
 let date = Date(timeIntervalSince1970: 1_790_000_000)
