@@ -35,21 +35,18 @@ public enum ConfigurationSchemaComposer {
                 title: "Network policy",
                 description: "The retry policy for refreshing timelines: the registered policy's name under Strategy, and its parameters beside it.",
                 nameKey: "Strategy", entries: registry.types(of: .network).map(Entry.init)))
-        definitions["mergePolicy"] = Value.Member(
-            value: nameOrDefinition(
-                title: "Merge policy",
-                description: "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
-                types: registry.types(of: .merge)))
-        definitions["transport"] = Value.Member(
-            value: nameOrDefinition(
-                title: "Transport",
-                description: "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it.",
-                types: registry.types(of: .transport)))
-        definitions["reachStrategy"] = Value.Member(
-            value: nameOrDefinition(
-                title: "Reach strategy",
-                description: "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
-                types: registry.types(of: .reach)))
+        // The kinds a key names by a single component: its name, or a dictionary with its parameters.
+        for (definition, title, kind) in [
+            ("mergePolicy", "Merge policy", StrategyKind.merge), ("transport", "Transport", .transport),
+            ("reachStrategy", "Reach strategy", .reach),
+        ] {
+            definitions[Value.Key(definition)] = Value.Member(
+                value: nameOrDefinition(
+                    title: title,
+                    description:
+                        "A registered \(title.lowercased()): its name, or a dictionary with its name under Strategy and its parameters beside it.",
+                    types: registry.types(of: kind)))
+        }
         definitions["sink"] = Value.Member(
             value: definition(
                 title: "Log sink",
