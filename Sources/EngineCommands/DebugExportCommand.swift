@@ -4,7 +4,7 @@ import TimelineEngine
 
 /// `engine debug-export --store PATH [--config C] [--format text|json]`: everything needed to
 /// debug a reader's state (the seed's exportStateForDebugging).
-struct DebugExportCommand: ParsableCommand {
+struct DebugExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "debug-export",
         abstract: "Print a store's state: summary, position history, cache statistics and the resolved configuration."
@@ -24,15 +24,15 @@ struct DebugExportCommand: ParsableCommand {
 
     var store: String { storeOptions.store }
 
-    static func gather(_ store: TimelineStore) throws(StoreError) -> (TimelineStore.Statistics, [(StoreScope, [PositionSnapshotRow])]) {
-        let statistics = try store.statistics()
+    static func gather(_ store: TimelineStore) async throws(StoreError) -> (TimelineStore.Statistics, [(StoreScope, [PositionSnapshotRow])]) {
+        let statistics = try await store.statistics()
         var histories: [(StoreScope, [PositionSnapshotRow])] = []
-        for scope in statistics.scopes { histories.append((scope, try store.history(scope: scope).map(PositionSnapshotRow.init))) }
+        for scope in statistics.scopes { histories.append((scope, try await store.positions.history(scope: scope).map(PositionSnapshotRow.init))) }
         return (statistics, histories)
     }
 
-    func run() throws {
-        let opened = try storeOptions.open(create: false)
+    func run() async throws {
+        let opened = try await storeOptions.open(create: false)
         var resolved = DefaultsResolver.fill(Value(.dictionary([:])), schema: ConfigurationSchema.embedded.document)
         if let config {
             _ = try ConfigurationInput.load(config, lenient: lenientOption.lenient).configuration
@@ -40,7 +40,7 @@ struct DebugExportCommand: ParsableCommand {
         }
         let gathered: (TimelineStore.Statistics, [(StoreScope, [PositionSnapshotRow])])
         do {
-            gathered = try Self.gather(opened)
+            gathered = try await Self.gather(opened)
         } catch {
             throw CommandFailure(error)
         }

@@ -3,7 +3,7 @@ import Foundation
 import TimelineEngine
 
 /// `engine history --store PATH`: the saved positions, newest first.
-struct HistoryCommand: ParsableCommand {
+struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Print the position history saved in a store, newest first."
@@ -18,11 +18,11 @@ struct HistoryCommand: ParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func run() throws {
-        let store = try storeOptions.open(create: false)
+    func run() async throws {
+        let store = try await storeOptions.open(create: false)
         let history: [PositionSnapshotRow]
         do {
-            history = try store.history(scope: scopeOptions.scope).map(PositionSnapshotRow.init)
+            history = try await store.positions.history(scope: scopeOptions.scope).map(PositionSnapshotRow.init)
         } catch {
             throw CommandFailure(error)
         }

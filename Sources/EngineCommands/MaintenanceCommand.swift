@@ -3,7 +3,7 @@ import Foundation
 import TimelineEngine
 
 /// `engine maintenance --store PATH --config C`: trims the store by the configured policies.
-struct MaintenanceCommand: ParsableCommand {
+struct MaintenanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "maintenance",
         abstract: "Trim a store's cached posts, position history and read posts by the configured cache policies.",
@@ -37,7 +37,7 @@ struct MaintenanceCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let configured =
             try config.map { try ConfigurationInput.load($0, lenient: lenientOption.lenient) }
             ?? ConfiguredEngine(configuration: .defaults, registry: BuiltInStrategies.registry)
@@ -52,14 +52,14 @@ struct MaintenanceCommand: ParsableCommand {
         }
         let engine: TimelineEngine
         do {
-            engine = try TimelineEngine(
-                configuration: configured.configuration, registry: configured.registry, store: try storeOptions.open(create: false))
+            engine = try await TimelineEngine(
+                configuration: configured.configuration, registry: configured.registry, store: try await storeOptions.open(create: false))
         } catch let error as PipelineError {
             throw CommandFailure(.invalidInput, "error: \(error.description)")
         }
         let result: TimelineEngine.MaintenanceResult
         do {
-            result = try engine.performMaintenance(memoryUse: use)
+            result = try await engine.performMaintenance(memoryUse: use)
         } catch let error as StoreError {
             throw CommandFailure(error)
         } catch {

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `engine position forget`: a tombstone for a timeline's position.
-struct PositionForgetCommand: ParsableCommand {
+struct PositionForgetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forget",
         abstract: "Forget a timeline's reading position: a tombstone that travels to every device.",
@@ -21,12 +21,12 @@ struct PositionForgetCommand: ParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func run() throws {
+    func run() async throws {
         _ = try sync.components(try sync.configured())
-        let store = try storeOptions.open(create: true)
-        let device = try sync.deviceId(store)
+        let store = try await storeOptions.open(create: true)
+        let device = try await sync.deviceId(store)
         do {
-            let record = try store.forgetPosition(scope: scopeOptions.scope, device: device)
+            let record = try await store.sync.forgetPosition(scope: scopeOptions.scope, device: device)
             Console.out("forgot the position of \(scopeOptions.account) / \(scopeOptions.timelineName) on \(device) at \(record.stamp.time)")
         } catch {
             throw CommandFailure(error)

@@ -4,7 +4,7 @@ import TimelineEngine
 
 /// `engine position save`: records a position as the app would, in the store and its outbox, in
 /// one transaction.
-struct PositionSaveCommand: ParsableCommand {
+struct PositionSaveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",
         abstract: "Record a reading position in a store, as the app would: the register and the outbox in one transaction.",
@@ -58,7 +58,7 @@ struct PositionSaveCommand: ParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func run() throws {
+    func run() async throws {
         var created: Date?
         if let createdAt {
             guard let date = Timestamp.parse(createdAt) else {
@@ -86,11 +86,11 @@ struct PositionSaveCommand: ParsableCommand {
                 .usage, "error: --open-for and --moved-posts go together: how long the device was open, and how far the reader moved")
         }
         _ = try sync.components(try sync.configured())
-        let store = try storeOptions.open(create: true)
-        let device = try sync.deviceId(store)
+        let store = try await storeOptions.open(create: true)
+        let device = try await sync.deviceId(store)
         let snapshot = PositionSnapshot(postId: post, postCreatedAt: created, viewportY: viewportY)
         do {
-            let record = try store.savePosition(
+            let record = try await store.sync.savePosition(
                 snapshot, scope: scopeOptions.scope, device: device, explicit: explicit, ordered: !unordered,
                 visit: visit, at: saved)
             Console.out("saved post \(post) for \(scopeOptions.account) / \(scopeOptions.timelineName) on \(device) at \(record.stamp.time)")

@@ -4,7 +4,7 @@ import TimelineEngine
 
 /// `engine position show`: a register's value under the configured merge policy, why it won,
 /// and every device's head.
-struct PositionShowCommand: ParsableCommand {
+struct PositionShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Print a timeline's reading position in a store, why it won, and every device's latest write (its head).",
@@ -29,13 +29,13 @@ struct PositionShowCommand: ParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func run() throws {
+    func run() async throws {
         let policy = try sync.components(try sync.configured()).policy
-        let store = try storeOptions.open(create: false)
+        let store = try await storeOptions.open(create: false)
         let key = RegisterKey(account: scopeOptions.account, timeline: scopeOptions.timelineName)
         let register: Register
         do {
-            register = try store.register(of: key)
+            register = try await store.sync.register(of: key)
         } catch {
             throw CommandFailure(error)
         }

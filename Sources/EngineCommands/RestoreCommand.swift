@@ -3,7 +3,7 @@ import Foundation
 import TimelineEngine
 
 /// `engine restore --config C --timeline T --position P [--strategy SPEC] [--format text|json] [--explain]`.
-struct RestoreCommand: ParsableCommand {
+struct RestoreCommand: AsyncParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case text
         case json
@@ -74,11 +74,11 @@ struct RestoreCommand: ParsableCommand {
         guard (position == nil) != (store == nil) else { throw ValidationError("give either --position FILE or --store PATH") }
     }
 
-    func run() throws {
+    func run() async throws {
         let engine = try ConfigurationInput.load(config, lenient: lenientOption.lenient, plugins: plugins.paths)
 
         let timelineValue = try readTimeline()
-        let (snapshot, start) = try readSnapshot(engine)
+        let (snapshot, start) = try await readSnapshot(engine)
         let pipeline = try PipelineInput.build(engine, strategy: strategy)
         let index = TimelineIndex(timelineValue)
         KeptUntilExit.shared.keep(index)
@@ -131,16 +131,16 @@ struct RestoreCommand: ParsableCommand {
     /// The snapshot to restore: with --store, where a restore starts by the one rule
     /// (`RestoreStart`: the register's winner when sync is on and another device wrote it, else
     /// the newest saved position); otherwise --position.
-    private func readSnapshot(_ engine: ConfiguredEngine) throws -> (PositionSnapshot, RestoreStart?) {
+    private func readSnapshot(_ engine: ConfiguredEngine) async throws -> (PositionSnapshot, RestoreStart?) {
         if let store {
-            let opened = try StoreOptions.open(store, create: false)
+            let opened = try await StoreOptions.open(store, create: false)
             let start: RestoreStart
             do {
                 var policy: (any MergePolicy)?
                 if let components = try? SyncComponents(configuration: engine.configuration, registry: engine.registry), !components.isLocal {
                     policy = components.policy
                 }
-                start = try opened.restoreStart(scope: scopeOptions.scope, policy: policy, device: try opened.storedDeviceId())
+                start = try await opened.sync.restoreStart(scope: scopeOptions.scope, policy: policy, device: try await opened.sync.storedDeviceId())
             } catch {
                 throw CommandFailure(error)
             }

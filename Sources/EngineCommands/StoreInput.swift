@@ -8,13 +8,13 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store. Only a command that writes may `create` it: a mistyped path for one
     /// that reads must say "no such store", not leave an empty store behind.
-    func open(create: Bool) throws -> TimelineStore {
-        try Self.open(store, create: create)
+    func open(create: Bool) async throws -> TimelineStore {
+        try await Self.open(store, create: create)
     }
 
-    static func open(_ path: String, create: Bool) throws -> TimelineStore {
+    static func open(_ path: String, create: Bool) async throws -> TimelineStore {
         do {
-            return try TimelineStore(path: path, create: create)
+            return try await TimelineStore(path: path, create: create)
         } catch {
             throw CommandFailure(error)
         }

@@ -32,16 +32,16 @@ struct SyncOptions: ParsableArguments {
     /// What a syncing command works with, in the order its errors are reported: the
     /// configuration, the policy and transport it names, the store (created if needed) and this
     /// device's id.
-    func open(_ storeOptions: StoreOptions) throws -> (engine: ConfiguredEngine, components: SyncComponents, store: TimelineStore, device: String) {
+    func open(_ storeOptions: StoreOptions) async throws -> (engine: ConfiguredEngine, components: SyncComponents, store: TimelineStore, device: String) {
         let engine = try configured()
         let components = try components(engine)
-        let store = try storeOptions.open(create: true)
-        return (engine, components, store, try deviceId(store))
+        let store = try await storeOptions.open(create: true)
+        return (engine, components, store, try await deviceId(store))
     }
 
-    func deviceId(_ store: TimelineStore) throws -> String {
+    func deviceId(_ store: TimelineStore) async throws -> String {
         do {
-            return try store.deviceId(override: device)
+            return try await store.sync.deviceId(override: device)
         } catch {
             throw CommandFailure(error)
         }

@@ -27,7 +27,7 @@ struct SyncRunCommand: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let (engine, components, store, device) = try sync.open(storeOptions)
+        let (engine, components, store, device) = try await sync.open(storeOptions)
         let round = SyncRound(
             store: store, components: components, device: device,
             gracePeriod: engine.configuration.sync.tombstoneGracePeriod, maxClockOffset: engine.configuration.sync.maxClockOffset)

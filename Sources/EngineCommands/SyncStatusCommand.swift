@@ -3,7 +3,7 @@ import Foundation
 import TimelineEngine
 
 /// `engine sync status`: the last round, the pending writes and the known devices.
-struct SyncStatusCommand: ParsableCommand {
+struct SyncStatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print how syncing stands: the status, the last sync time, the pending changes, the known devices and any wrong clocks."
@@ -16,11 +16,11 @@ struct SyncStatusCommand: ParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
-    func run() throws {
-        let store = try storeOptions.open(create: false)
+    func run() async throws {
+        let store = try await storeOptions.open(create: false)
         let report: SyncStatusReport
         do {
-            report = try SyncStatusReport(store: store)
+            report = try await SyncStatusReport(store: store)
         } catch {
             throw CommandFailure(error)
         }

@@ -36,7 +36,7 @@ struct SyncWatchCommand: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        let (engine, components, store, device) = try sync.open(storeOptions)
+        let (engine, components, store, device) = try await sync.open(storeOptions)
         let coordinator: SyncCoordinator
         do {
             coordinator = try SyncCoordinator(
@@ -51,6 +51,7 @@ struct SyncWatchCommand: AsyncParsableCommand {
         if let limitations = components.transport.limitations { Console.error("note: \(limitations)") }
         let format = self.format
         await withTaskGroup(of: Void.self) { group in
+            group.addTask { await coordinator.run() }
             group.addTask {
                 for await event in events { Self.print(event, format: format) }
             }
@@ -86,7 +87,7 @@ struct SyncWatchCommand: AsyncParsableCommand {
                 }
                 var published: String?
                 while !Task.isCancelled {
-                    let newest = (try? await OffPool.run { () throws(StoreError) -> String? in try store.pendingWrites().last?.stamp }) ?? nil
+                    let newest = (try? await store.sync.pendingWrites().last?.stamp) ?? nil
                     if let newest, newest != published { coordinator.localChange() }
                     published = newest
                     await bell.wait()
@@ -95,9 +96,9 @@ struct SyncWatchCommand: AsyncParsableCommand {
                 notifications?.cancel()
             }
             await Self.waitForInterrupt()
+            coordinator.shutdown()
             group.cancelAll()
         }
-        await coordinator.stop()
         Console.error("stopped")
     }
 

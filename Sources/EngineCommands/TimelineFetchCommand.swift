@@ -70,9 +70,9 @@ struct TimelineFetchCommand: AsyncParsableCommand {
         let scope = scopeOptions.scope
         let engine: TimelineEngine
         do {
-            engine = try TimelineEngine(
+            engine = try await TimelineEngine(
                 configuration: configuration, registry: configured?.registry ?? BuiltInStrategies.registry,
-                store: try storeOptions.open(create: true), scope: scope)
+                store: try await storeOptions.open(create: true), scope: scope)
         } catch let error as PipelineError {
             throw CommandFailure(.invalidInput, "error: \(error.description)")
         }

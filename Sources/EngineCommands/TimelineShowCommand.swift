@@ -3,7 +3,7 @@ import Foundation
 import TimelineEngine
 
 /// `engine timeline show --store PATH`: the cached timeline, in display order.
-struct TimelineShowCommand: ParsableCommand {
+struct TimelineShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Print the cached timeline of a store, in display order, marking the reader's saved position.",
@@ -28,15 +28,15 @@ struct TimelineShowCommand: ParsableCommand {
         if limit < 0 { throw ValidationError("--limit must be 0 (all) or more, got \(limit)") }
     }
 
-    func run() throws {
+    func run() async throws {
         let scope = scopeOptions.scope
         let (store, account, timelineName) = (storeOptions.store, scope.account, scope.timeline)
-        let opened = try storeOptions.open(create: false)
+        let opened = try await storeOptions.open(create: false)
         let cached: TimelineStore.CachedTimeline?
         let saved: PositionSnapshot?
         do {
-            cached = try opened.timeline(scope: scope)
-            saved = try opened.history(scope: scope).first
+            cached = try await opened.timelines.timeline(scope: scope)
+            saved = try await opened.positions.history(scope: scope).first
         } catch {
             throw CommandFailure(error)
         }

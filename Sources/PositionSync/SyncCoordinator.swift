@@ -8,7 +8,8 @@ import TimelineCore
 import TimelineLogging
 import TimelineStore
 
-/// Runs sync for an app, event-driven:
+/// Runs sync for an app, event-driven, inside `run()`, which its owner awaits (the façade's
+/// `run()`, `engine sync watch`) until `shutdown()`:
 ///
 /// - a change heard on the transport's change stream (a long-poll answer, a file landing in the
 ///   shared folder, iCloud's notification) is merged at once, and announced;
@@ -18,6 +19,9 @@ import TimelineStore
 ///   whether and when to retry;
 /// - `pause()` (the app went to the background) stops listening and every timer; `resume()`
 ///   listens again, which pulls whatever came meanwhile.
+///
+/// Nothing runs before `run()` and nothing after it returns: no listening, no timer (a round
+/// asked for with `syncNow()` runs at once all the same).
 ///
 /// Rounds and merges run one at a time. It publishes the status and the remote positions the
 /// app should act on, leaving out those within `Sync.SamePostDeadband` of where this device
@@ -42,8 +46,11 @@ public actor SyncCoordinator {
     /// The last round or merge: the next waits for it.
     private var last: Task<Void, Never>?
     private var failures = 0
-    private var stopped = false
+    private var running = false
     private var paused = false
+    private let shutdownLatch = Latch()
+    /// True once `shutdown()` was called: `run()` returns, or returns at once.
+    private var stopped: Bool { shutdownLatch.isOpen }
 
     /// The status and its listeners, read from any thread.
     private struct Outlets {
@@ -62,8 +69,8 @@ public actor SyncCoordinator {
             registry: registry, device: device, clock: clock, now: now, jitter: jitter)
     }
 
-    /// A coordinator for components already built from `configuration`. It starts listening at
-    /// once.
+    /// A coordinator for components already built from `configuration`; it listens once its
+    /// owner awaits `run()`.
     public init(
         store: TimelineStore, components: SyncComponents, configuration: TimelineConfiguration,
         registry: StrategyRegistry = BuiltInStrategies.registry, device: String, clock: any Clock<Duration> = ContinuousClock(),
@@ -78,7 +85,6 @@ public actor SyncCoordinator {
         self.clock = clock
         self.now = now
         self.jitter = jitter
-        Task { await self.listen() }
     }
 
     deinit {
@@ -114,11 +120,28 @@ public actor SyncCoordinator {
         }
     }
 
-    /// Stops listening and every timer; a round in flight finishes.
-    public func stop() {
-        stopped = true
+    /// Listens to the transport's change stream and runs the rounds that local changes and
+    /// retries schedule, until `shutdown()` or until the task is cancelled; then stops listening
+    /// and every timer, and returns once the round in flight has finished. A second call, or a
+    /// call after `shutdown()`, returns at once.
+    public func run() async {
+        guard !running, !stopped else { return }
+        running = true
+        listen()
+        await shutdownLatch.wait()
         timer?.cancel()
         listener?.cancel()
+        let (timer, listener) = (self.timer, self.listener)
+        await timer?.value
+        await listener?.value
+        await last?.value
+        running = false
+    }
+
+    /// Makes `run()` return: it stops listening and every timer; a round in flight finishes.
+    /// Callable from any thread, before `run()` as well.
+    public nonisolated func shutdown() {
+        shutdownLatch.open()
     }
 
     /// The app went to the background: stop listening and every timer until `resume()`.
@@ -144,7 +167,7 @@ public actor SyncCoordinator {
     /// Whether the coordinator is paused (the app is in the background).
     public var isPaused: Bool { paused }
 
-    /// Whether `stop()` was called: it listens no longer, and no timer runs.
+    /// Whether `shutdown()` was called: it listens no longer, and no timer runs.
     public var isStopped: Bool { stopped }
 
     /// A local position was saved: a round follows after `Sync.DebounceInterval`, unless
@@ -185,12 +208,11 @@ public actor SyncCoordinator {
     }
 
     private func pending() async throws -> Int {
-        let store = self.store
-        return try await OffPool.run { () throws(StoreError) -> Int in try store.pendingWrites().count }
+        try await store.sync.pendingWrites().count
     }
 
     private func schedule(after seconds: Double) {
-        guard !stopped, !paused else { return }
+        guard running, !stopped, !paused else { return }
         timer?.cancel()
         // The deadline is taken now, not when the timer's task first runs.
         let wait = clock.sleeper(until: max(0, seconds))
@@ -203,7 +225,7 @@ public actor SyncCoordinator {
     }
 
     private func listen() {
-        guard !stopped, !paused, listener == nil else { return }
+        guard running, !stopped, !paused, listener == nil else { return }
         let (clock, network, jitter, device) = (self.clock, self.network, self.jitter, self.device)
         let watch = ChangeWatch(
             device: device,
@@ -243,11 +265,9 @@ public actor SyncCoordinator {
 
     private func ownHeads() async throws -> [RegisterKey: PositionRecord] {
         let (store, device) = (self.store, self.device)
-        return try await OffPool.run { () throws(StoreError) -> [RegisterKey: PositionRecord] in
-            var own: [RegisterKey: PositionRecord] = [:]
-            for record in try store.replicaState().records where record.device == device { own[record.key] = record }
-            return own
-        }
+        var own: [RegisterKey: PositionRecord] = [:]
+        for record in try await store.sync.replicaState().records where record.device == device { own[record.key] = record }
+        return own
     }
 
     /// One round.
@@ -295,12 +315,11 @@ public actor SyncCoordinator {
     private func announce(_ report: SyncRound.Report, ownBefore: [RegisterKey: PositionRecord]) async {
         guard !report.changed.isEmpty else { return }
         let (store, keys) = (self.store, report.changed.map(\.key))
-        let registers =
-            (try? await OffPool.run { () throws(StoreError) -> [(key: RegisterKey, register: Register)] in
-                var registers: [(key: RegisterKey, register: Register)] = []
-                for key in keys { registers.append((key, try store.register(of: key))) }
-                return registers
-            }) ?? []
+        var registers: [(key: RegisterKey, register: Register)] = []
+        for key in keys {
+            guard let register = try? await store.sync.register(of: key) else { continue }
+            registers.append((key, register))
+        }
         var events: [RemotePositionEvent] = []
         for (key, register) in registers {
             let resolution = policy.resolve(register)

@@ -13,7 +13,7 @@ import TimelineStore
 ///    positions and tombstones alike, and ignore pulled writes from before it: their
 ///    tombstones may be gone, so they must not bring back what was deleted. The period ends at
 ///    the newest write heard from another device when this device's clock is ahead of it
-///    (`TimelineStore.graceCutoff`). A device back after longer than that starts again from
+///    (`SyncStateStore.graceCutoff`). A device back after longer than that starts again from
 ///    what the others hold; it is reported as `resynced`.
 /// 3. Merge the rest into the store's heads, in one transaction; the clock moves past every
 ///    remote write but one more than `Sync.MaxClockOffset` ahead (a device with a wrong
@@ -22,8 +22,7 @@ import TimelineStore
 ///    before the push: a crash anywhere leaves them there, to be pushed again (merging is
 ///    idempotent, so a second delivery changes nothing).
 ///
-/// The store's synchronous work runs off Swift's cooperative threads (`OffPool`), and the
-/// transport's is asynchronous, so a round blocks no thread of the pool.
+/// The store and the transport are asynchronous, so a round blocks no thread of the pool.
 public struct SyncRound: Sendable {
     /// What a round did.
     public struct Report: Sendable, Equatable {
@@ -88,7 +87,6 @@ public struct SyncRound: Sendable {
     }
 
     public func run(at date: Date = Date()) async throws -> Report {
-        let store = self.store
         let pull: SyncPull
         do {
             pull = try await components.transport.pull(device: device)
@@ -96,7 +94,8 @@ public struct SyncRound: Sendable {
             throw try await failure(error, at: date)
         }
         var report = try await merge(pull, at: date)
-        let (pending, state) = try await OffPool.run { () throws(StoreError) in (try store.pendingWrites(), try store.replicaState()) }
+        let pending = try await store.sync.pendingWrites()
+        let state = try await store.sync.replicaState()
         let publication = SyncPublication(device: device, state: state, policy: components.policy)
         do {
             try await components.transport.push(publication)
@@ -104,7 +103,7 @@ public struct SyncRound: Sendable {
             throw try await failure(error, at: date)
         }
         let devices = pull.devices
-        try await OffPool.run { () throws(StoreError) in try store.acknowledge(pending.map(\.id), devices: devices, at: date) }
+        try await store.sync.acknowledge(pending.map(\.id), devices: devices, at: date)
         report.pushed = publication.own.count
         report.acknowledged = pending.count
         LogCategory.sync.logger.debug(
@@ -117,30 +116,28 @@ public struct SyncRound: Sendable {
     }
 
     /// Merges what a pull (or a change stream) brought, and reports the registers whose value
-    /// changed. First the grace period's cutoff (`TimelineStore.graceCutoff`) forgets the heads
+    /// changed. First the grace period's cutoff (`SyncStateStore.graceCutoff`) forgets the heads
     /// stamped before it; the pulled writes stamped before it are left out. Nothing is
     /// published.
     public func merge(_ pull: SyncPull, at date: Date = Date()) async throws -> Report {
-        let (store, policy, maxClockOffset, device, gracePeriod) = (self.store, components.policy, self.maxClockOffset, self.device, self.gracePeriod)
+        let policy = components.policy
         typealias Outcome = (changed: [(key: RegisterKey, postId: String?)], wrongClocks: [String: Double], resynced: Bool)
-        let outcome = try await OffPool.run { () throws(StoreError) -> Outcome in
-            let (cutoff, resynced) = try store.applyGracePeriod(at: date, gracePeriod: gracePeriod, device: device, heard: pull.records)
-            var fresh = pull.records
-            if let cutoff {
-                let oldest = HybridTimestamp(milliseconds: UInt64(max(0, cutoff.timeIntervalSince1970 * 1000)), counter: 0)
-                fresh.removeAll { $0.stamp.time < oldest }
-            }
-            var before: [RegisterKey: PositionRecord?] = [:]
-            for key in Set(fresh.map(\.key)) { before[key] = policy.value(of: try store.register(of: key)) }
-            let merge = try store.applyRemote(fresh, at: date, device: device, maxClockOffset: maxClockOffset)
-            var moved: [(key: RegisterKey, postId: String?)] = []
-            for key in merge.changed {
-                let after = policy.value(of: try store.register(of: key))
-                let previous = before[key] ?? nil
-                if after?.stamp != previous?.stamp { moved.append((key, after?.snapshot?.postId)) }
-            }
-            return (moved, merge.wrongClocks.mapValues { Double($0) / 1000 }, resynced)
+        let (cutoff, resynced) = try await store.sync.applyGracePeriod(at: date, gracePeriod: gracePeriod, device: device, heard: pull.records)
+        var fresh = pull.records
+        if let cutoff {
+            let oldest = HybridTimestamp(milliseconds: UInt64(max(0, cutoff.timeIntervalSince1970 * 1000)), counter: 0)
+            fresh.removeAll { $0.stamp.time < oldest }
         }
+        var before: [RegisterKey: PositionRecord?] = [:]
+        for key in Set(fresh.map(\.key)) { before[key] = policy.value(of: try await store.sync.register(of: key)) }
+        let merge = try await store.sync.applyRemote(fresh, at: date, device: device, maxClockOffset: maxClockOffset)
+        var moved: [(key: RegisterKey, postId: String?)] = []
+        for key in merge.changed {
+            let after = policy.value(of: try await store.sync.register(of: key))
+            let previous = before[key] ?? nil
+            if after?.stamp != previous?.stamp { moved.append((key, after?.snapshot?.postId)) }
+        }
+        let outcome: Outcome = (moved, merge.wrongClocks.mapValues { Double($0) / 1000 }, resynced)
         let logger = LogCategory.sync.logger
         for (key, postId) in outcome.changed {
             logger.debug(
@@ -161,11 +158,8 @@ public struct SyncRound: Sendable {
 
     /// Notes a failed round in the store and describes it.
     private func failure(_ error: SyncTransportError, at date: Date) async throws -> Failure {
-        let store = self.store
-        let pending = try await OffPool.run { () throws(StoreError) -> Int in
-            try store.recordSyncFailure(error.description, at: date)
-            return try store.pendingWrites().count
-        }
+        try await store.sync.recordSyncFailure(error.description, at: date)
+        let pending = try await store.sync.pendingWrites().count
         return Failure(error: error, pending: pending)
     }
 }

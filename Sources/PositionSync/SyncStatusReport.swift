@@ -8,15 +8,15 @@ import ValueTree
 public struct SyncStatusReport: Sendable {
     /// This store's device id, or `(no id yet)`.
     public let device: String
-    public let record: TimelineStore.SyncRecord
+    public let record: SyncStateStore.SyncRecord
     /// Writes in the outbox, not yet acknowledged by a transport.
     public let pending: Int
 
     /// The report of `store` as it is now.
-    public init(store: TimelineStore) throws(StoreError) {
-        record = try store.syncRecord()
-        pending = try store.pendingWrites().count
-        device = try store.storedDeviceId() ?? "(no id yet)"
+    public init(store: TimelineStore) async throws(StoreError) {
+        record = try await store.sync.syncRecord()
+        pending = try await store.sync.pendingWrites().count
+        device = try await store.sync.storedDeviceId() ?? "(no id yet)"
     }
 
     /// One line: `error: …` when the last attempt failed, else when the last round succeeded

@@ -21,9 +21,16 @@ import URLSessionHTTP
 /// The engine an app holds: it observes scrolling and the app's lifecycle, keeps the position
 /// history, and restores the reader's place with the configured pipeline and resume policy.
 ///
-/// Safe to call from any thread or task; `reload(configuration:)` swaps the pipeline atomically,
-/// and a restore in flight finishes with the pipeline it started with. No UIKit: the app passes
-/// offsets and timelines in, and applies the result itself.
+/// Its long-lived work runs inside `run()`, which the app awaits for as long as it uses the
+/// engine (as a swift-service-lifecycle service runs): the writes of saved positions to the
+/// store, in order and off the caller's thread; the settle timer; and sync's listening and
+/// rounds. `shutdown()`, cancelling the task, or dropping the engine makes `run()` return once
+/// what was saved is written.
+///
+/// Safe to call from any thread or task: observing scrolls and the lifecycle is synchronous and
+/// touches memory only; what reads the store is asynchronous. `reload(configuration:)` swaps the
+/// pipeline atomically, and a restore in flight finishes with the pipeline it started with. No
+/// UIKit: the app passes offsets and timelines in, and applies the result itself.
 public final class TimelineEngine: Sendable {
     /// What `restore(in:)` decided.
     public struct RestoreResult: Sendable {
@@ -57,8 +64,13 @@ public final class TimelineEngine: Sendable {
     private let registry: StrategyRegistry
     private let logRouting: LogRouting
     private let clock: @Sendable () -> Date
+    private let timers: any Clock<Duration>
     private let store: TimelineStore?
     private let scope: StoreScope
+    private let writer: PositionWriter
+    private let lifecycle: EngineLifecycle
+    /// `settle()` of this engine, for the settle timer, which must not keep it alive.
+    private let settleHook = Locked<(@Sendable () -> Void)?>(nil)
     /// The last error the store reported; the engine keeps working in memory meanwhile.
     public var lastStoreError: StoreError? { state.withLock { $0.storeError } }
 
@@ -78,12 +90,14 @@ public final class TimelineEngine: Sendable {
     /// as session replay models a relaunch; without one, everything stays in memory.
     /// `logRouting` is the routing a reload sets from the new configuration's `Debug` and
     /// `Logging` sections, when it follows a configuration: the process's, which
-    /// `TimelineLogging.bootstrap(configuration:)` sets up.
+    /// `TimelineLogging.bootstrap(configuration:)` sets up. `clock` stamps saves and restores;
+    /// the settle timer and sync's timers run on `timers` (a test clock, in tests).
     public init(
         configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
         deviceId: String? = nil, store: TimelineStore? = nil, scope: StoreScope = StoreScope(),
-        clock: @escaping @Sendable () -> Date = { Date() }, logRouting: LogRouting = TimelineLogging.routing
-    ) throws(PipelineError) {
+        clock: @escaping @Sendable () -> Date = { Date() }, timers: any Clock<Duration> = ContinuousClock(),
+        logRouting: LogRouting = TimelineLogging.routing
+    ) async throws(PipelineError) {
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
         HTTPExchanges.bootstrapIfNeeded(URLSessionExchange())
@@ -91,29 +105,84 @@ public final class TimelineEngine: Sendable {
         self.registry = registry
         self.logRouting = logRouting
         self.clock = clock
+        self.timers = timers
         self.store = store
         self.scope = scope
         let pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
-        let sync = try Self.makeCoordinator(configuration, registry: registry, store: store, device: deviceId, clock: clock)
+        let sync = try await Self.makeCoordinator(configuration, registry: registry, store: store, device: deviceId, clock: clock, timers: timers)
         var tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: sync.device)
         var storeError = sync.error
         if let store {
             do {
-                tracker.restoreHistory(try store.history(scope: scope))
+                tracker.restoreHistory(try await store.positions.history(scope: scope))
             } catch {
                 storeError = error
             }
         }
-        state = Locked(
+        let state = Locked(
             State(
                 configuration: configuration, pipeline: pipeline, tracker: tracker, policy: ResumePolicy(configuration: configuration),
                 storeError: storeError, coordinator: sync.coordinator, device: sync.device))
+        self.state = state
+        writer = PositionWriter { job in await Self.perform(job, store: store, scope: scope, state: state) }
+        lifecycle = EngineLifecycle(writer: writer)
+        if let coordinator = sync.coordinator { lifecycle.start(coordinator) }
+        settleHook.withLock {
+            $0 = { [weak self] in
+                self?.state.withLock { $0.settleTimerArmed = false }
+                self?.settle()
+            }
+        }
     }
 
-    /// Dropping the engine stops its sync coordinator: it listens no longer, and its timers stop.
+    /// Dropping the engine shuts it down: `run()` returns once what was saved is written.
     deinit {
-        if let coordinator = state.withLock({ $0.coordinator }) {
-            Task { await coordinator.stop() }
+        lifecycle.shutdown()
+    }
+
+    /// Runs the engine's long-lived work until `shutdown()`, until the task is cancelled, or
+    /// until the engine is dropped: it writes saved positions to the store in order, makes the
+    /// trailing save when scrolling rests, and runs sync (the configured coordinator, and each
+    /// one a reload puts in its place). Returns once what was saved is written and sync's round
+    /// in flight has finished. Call it once; a second call returns at once.
+    ///
+    /// Without `run()` the engine still restores and saves, and writes what was saved when it
+    /// next restores or on `flush()`; sync then only runs on `syncNow()`.
+    public func run() async {
+        await lifecycle.run(timers: timers, settle: settleHook)
+    }
+
+    /// Makes `run()` return once what was saved is written. Callable from any thread.
+    public func shutdown() {
+        lifecycle.shutdown()
+    }
+
+    /// Returns once every position saved so far is in the store (the app is about to be
+    /// suspended, say).
+    public func flush() async {
+        await writer.drain()
+    }
+
+    /// Does one job of the writer: a save goes to the store (with sync, as a register write and an
+    /// outbox entry, and a round follows after the debounce interval); a pause or a resume goes
+    /// to sync.
+    private static func perform(_ job: PositionWriter.Job, store: TimelineStore?, scope: StoreScope, state: Locked<State>) async {
+        let sync = state.withLock { $0.coordinator }
+        switch job {
+        case .save(let snapshot, let visit, let date):
+            guard let store else { return }
+            do throws(StoreError) {
+                if let sync {
+                    try await store.sync.savePosition(snapshot, scope: scope, device: sync.device, visit: visit, at: date)
+                    await sync.noteLocalChange()
+                } else {
+                    try await store.positions.saveSnapshot(snapshot, scope: scope)
+                }
+            } catch {
+                state.withLock { $0.storeError = error }
+            }
+        case .pause: await sync?.pause()
+        case .resume: await sync?.resume()
         }
     }
 
@@ -122,17 +191,19 @@ public final class TimelineEngine: Sendable {
     /// failed (sync then stays off). Throws when the merge policy or transport cannot be built.
     private static func makeCoordinator(
         _ configuration: TimelineConfiguration, registry: StrategyRegistry, store: TimelineStore?,
-        device: String?, clock: @escaping @Sendable () -> Date
-    ) throws(PipelineError)
+        device: String?, clock: @escaping @Sendable () -> Date, timers: any Clock<Duration>
+    ) async throws(PipelineError)
         -> (coordinator: SyncCoordinator?, device: String?, error: StoreError?)
     {
         guard let store else { return (nil, device, nil) }
         do {
             let components = try SyncComponents(configuration: configuration, registry: registry)
             guard !components.isLocal else { return (nil, device, nil) }
-            let id = try store.deviceId(override: device)
+            let id = try await store.sync.deviceId(override: device)
             return (
-                try SyncCoordinator(store: store, components: components, configuration: configuration, registry: registry, device: id, now: clock),
+                try SyncCoordinator(
+                    store: store, components: components, configuration: configuration, registry: registry, device: id, clock: timers,
+                    now: clock),
                 id, nil
             )
         } catch let error as StoreError {
@@ -151,36 +222,21 @@ public final class TimelineEngine: Sendable {
         snapshots.map { ($0, tracker.visit(of: $0, at: $0.savedAt ?? clock(), in: index)) }
     }
 
-    /// Writes saved snapshots through to the store, oldest first; with sync, each also as a
-    /// register write and an outbox entry, and a round follows after the debounce interval.
+    /// Queues saved snapshots for the store, oldest first (`run()` writes them).
     private func persist(_ snapshots: [(PositionSnapshot, PositionTracker.Visit?)]) {
-        guard let store else { return }
-        for (snapshot, visit) in snapshots {
-            do throws(StoreError) {
-                if let sync {
-                    try store.savePosition(
-                        snapshot, scope: scope, device: sync.device, visit: visit.map { .init(seconds: $0.seconds, posts: $0.posts) },
-                        at: snapshot.savedAt ?? clock())
-                    sync.localChange()
-                } else {
-                    try store.saveSnapshot(snapshot, scope: scope)
-                }
-            } catch {
-                report(error)
-            }
-        }
+        guard store != nil else { return }
+        writer.enqueue(
+            snapshots.map { snapshot, visit in
+                .save(snapshot, visit: visit.map { .init(seconds: $0.seconds, posts: $0.posts) }, at: snapshot.savedAt ?? clock())
+            })
     }
 
-    /// Arms a timer for the tracker's pending trailing save, unless one is armed. Called with the lock held.
+    /// Arms the settle timer for the tracker's pending trailing save, unless it is armed. Called
+    /// with the lock held.
     private func armSettleTimer(now: Date, _ state: inout State) {
         guard !state.settleTimerArmed, let due = state.tracker.pendingSaveDue else { return }
         state.settleTimerArmed = true
-        let delay = max(0.05, due.timeIntervalSince(now))
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self else { return }
-            self.state.withLock { $0.settleTimerArmed = false }
-            self.settle()
-        }
+        lifecycle.settle(after: max(0.05, due.timeIntervalSince(now)))
     }
 
     /// Makes the trailing save of the last scroll position if scrolling has rested for
@@ -206,7 +262,7 @@ public final class TimelineEngine: Sendable {
     /// the pipeline it started with; when the `Sync` section changed, the old coordinator stops
     /// listening and a round in flight finishes on the old transport, and the new coordinator
     /// publishes what waits in the outbox.
-    public func reload(configuration: TimelineConfiguration) throws(PipelineError) {
+    public func reload(configuration: TimelineConfiguration) async throws(PipelineError) {
         let built = try PipelineBuilder(registry: registry, configuration: configuration).build()
         // Built only to be refused here rather than at the next maintenance or load.
         let cacheBuilder = CachePolicyBuilder(registry: registry, configuration: configuration)
@@ -217,7 +273,9 @@ public final class TimelineEngine: Sendable {
         _ = try networkBuilder.reachStrategy()
         let (current, device) = state.withLock { ($0.configuration, $0.device) }
         let syncChanged = Self.syncSettingsDiffer(current, configuration)
-        let sync = syncChanged ? try Self.makeCoordinator(configuration, registry: registry, store: store, device: device, clock: clock) : nil
+        let sync =
+            syncChanged
+            ? try await Self.makeCoordinator(configuration, registry: registry, store: store, device: device, clock: clock, timers: timers) : nil
         let replacement = sync?.coordinator
         if let error = sync?.error { report(error) }
         let retired: SyncCoordinator? = state.withLock { state in
@@ -233,24 +291,25 @@ public final class TimelineEngine: Sendable {
         }
         if let retired {
             // The new coordinator takes over the old one's state: paused in the background.
-            Task {
-                let paused = await retired.isPaused
-                await retired.stop()
-                if paused { await replacement?.pause() }
-            }
+            let paused = await retired.isPaused
+            retired.shutdown()
+            if paused { await replacement?.pause() }
         }
-        replacement?.localChange()
+        if let replacement {
+            lifecycle.start(replacement)
+            await replacement.noteLocalChange()
+        }
         TimelineLogging.reconfigure(configuration: configuration, registry: registry, routing: logRouting)
     }
 
     /// Reads the configuration at `url` and applies it as `reload(configuration:)` does, unless
     /// it has errors or its strategies cannot be built: then the engine goes on unchanged. The
     /// diagnostics say why (a strategy that cannot be built is one more error).
-    public func reload(contentsOf url: URL) -> ReloadOutcome {
+    public func reload(contentsOf url: URL) async -> ReloadOutcome {
         let loaded = ConfigurationLoader(schema: registry.configurationSchema).read(contentsOf: url, displayName: url.path)
         guard loaded.errors.isEmpty else { return ReloadOutcome(applied: false, diagnostics: loaded.diagnostics) }
         do {
-            try reload(configuration: loaded.configuration)
+            try await reload(configuration: loaded.configuration)
         } catch {
             let failure = ConfigurationDiagnostic(
                 severity: .error, kind: .schema, file: url.path, location: nil, path: nil, message: error.description)
@@ -299,30 +358,33 @@ public final class TimelineEngine: Sendable {
             return saved
         }
         persist(saved)
-        // In the background no change is heard and no round runs; back in front, sync listens again.
-        if let sync {
+        // In the background no change is heard and no round runs; back in front, sync listens
+        // again: in order with the saves, through the writer.
+        if sync != nil {
             switch event {
-            case .background: Task { await sync.pause() }
-            case .foreground, .launch: Task { await sync.resume() }
+            case .background: writer.enqueue([.pause])
+            case .foreground, .launch: writer.enqueue([.resume])
             case .terminate: break
             }
         }
     }
 
     /// The snapshot a restore would start from now (the one rule, `RestoreStart`).
-    public func snapshot() -> PositionSnapshot? {
-        restoreStart(at: clock()).snapshot
+    public func snapshot() async -> PositionSnapshot? {
+        await restoreStart(at: clock()).snapshot
     }
 
     /// Where a restore at `now` starts: the live anchor; else, with sync, the register's winner
     /// when another device wrote it; else this device's newest saved snapshot.
-    public func restoreStart(at now: Date) -> RestoreStart {
+    public func restoreStart(at now: Date) async -> RestoreStart {
+        // What was saved is written first: the register then holds this device's last write.
+        await writer.drain()
         let (own, learned) = state.withLock { ($0.tracker.restoreInputWithLiveness(at: now), $0.tracker.learnedDirection) }
         var winner: PositionRecord?
         var direction = learned
         if let sync, let store {
             do {
-                let register = try store.register(of: RegisterKey(account: scope.account, timeline: scope.timeline))
+                let register = try await store.sync.register(of: RegisterKey(account: scope.account, timeline: scope.timeline))
                 if !own.isLive { winner = sync.components.policy.value(of: register) }
                 direction = register.learnedDirection ?? learned
             } catch {
@@ -338,10 +400,10 @@ public final class TimelineEngine: Sendable {
     public var history: [PositionSnapshot] { state.withLock { $0.tracker.history } }
 
     /// Where to put the reader back in `index`, whether to do it silently, and the choices to offer.
-    public func restore(in index: TimelineIndex) -> RestoreResult {
+    public func restore(in index: TimelineIndex) async -> RestoreResult {
         settle()
         let now = clock()
-        let start = restoreStart(at: now)
+        let start = await restoreStart(at: now)
         let snapshot = start.snapshot
         let (pipeline, history, policy, resumeState) = state.withLock { ($0.pipeline, $0.tracker.history, $0.policy, $0.resumeState) }
         let close = resumeState.close(under: policy, at: now, hasHistory: snapshot != nil || !history.isEmpty)
@@ -359,7 +421,7 @@ public final class TimelineEngine: Sendable {
         let restoration = policy.apply(outcome.restoration, after: close, in: index)
         if let restoration, let store {
             do {
-                try store.saveRestoration(restoration, scope: scope, at: now)
+                try await store.positions.saveRestoration(restoration, scope: scope, at: now)
             } catch {
                 report(error)
             }
@@ -396,7 +458,7 @@ public final class TimelineEngine: Sendable {
     /// seed's `performMaintenance`). When `memoryUse` (the fraction of memory in use, 0…1)
     /// reaches `Performance.MemoryWarningThreshold`, every cache shrinks to its floor
     /// (`TimelineCache.MemoryPressureFloor`; the history to its newest snapshot).
-    public func performMaintenance(memoryUse: Double? = nil) throws -> MaintenanceResult {
+    public func performMaintenance(memoryUse: Double? = nil) async throws -> MaintenanceResult {
         let configuration = state.withLock { $0.configuration }
         let policies = try CachePolicyBuilder(registry: registry, configuration: configuration).maintenancePolicies(memoryUse: memoryUse)
         let now = clock()
@@ -409,7 +471,7 @@ public final class TimelineEngine: Sendable {
         }
         var removed = TimelineStore.MaintenanceReport()
         if let store {
-            removed = try store.performMaintenance(
+            removed = try await store.performMaintenance(
                 timelinePolicy: policies.timeline, historyPolicy: policies.history,
                 readPostsPolicy: policies.readPosts, now: now)
         }
@@ -440,31 +502,31 @@ public final class TimelineEngine: Sendable {
 
     /// The index of `cached`, a timeline read from the engine's store (the one `loadTimeline`
     /// hands to `onCached`, say), with what is kept in the store for these very posts mapped
-    /// into memory (`TimelineStore.index(of:scope:)`): a first restore then makes neither the
+    /// into memory (`TimelineCacheStore.index(of:scope:)`): a first restore then makes neither the
     /// text index nor the time order (seconds, and a tenth of a second, at a million posts).
     public func index(of cached: TimelineStore.CachedTimeline) -> TimelineIndex {
-        store?.index(of: cached, scope: scope) ?? TimelineIndex(cached.timeline)
+        store?.timelines.index(of: cached, scope: scope) ?? TimelineIndex(cached.timeline)
     }
 
     /// Keeps the index of `cached` in the store for the next launch's `index(of:)`, making
     /// what `index` has not made yet. At a million posts that is seconds of work: call it off
     /// the main thread, when the app has time (going to the background, say). Throws when the
     /// engine has no store or the files cannot be written.
-    public func keepIndex(of index: TimelineIndex, for cached: TimelineStore.CachedTimeline) throws {
+    public func keepIndex(of index: TimelineIndex, for cached: TimelineStore.CachedTimeline) async throws {
         guard let store else { throw StoreError(path: "(none)", "the engine has no store; pass one to TimelineEngine(store:)") }
-        try store.keepIndex(index, for: cached, scope: scope)
+        try await store.timelines.keepIndex(index, for: cached, scope: scope)
     }
 
     /// The ranked choices for "Continue reading?" in `index`.
-    public func suggestions(in index: TimelineIndex) -> [RestorationSuggestion] {
+    public func suggestions(in index: TimelineIndex) async -> [RestorationSuggestion] {
         let now = clock()
-        let start = restoreStart(at: now)
+        let start = await restoreStart(at: now)
         let snapshot = start.snapshot
         let (pipeline, history) = state.withLock { ($0.pipeline, $0.tracker.history) }
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index, direction: start.direction))
         // With sync, the other devices' last positions: "Continue from laptop · 3 min ago".
         var others: [PositionSnapshot] = []
-        if let sync, let store, let state = try? store.replicaState() {
+        if let sync, let store, let state = try? await store.sync.replicaState() {
             let key = RegisterKey(account: scope.account, timeline: scope.timeline)
             others = state.heads(of: key).filter { $0.device != sync.device }.compactMap { record in
                 record.snapshot.map { snapshot in

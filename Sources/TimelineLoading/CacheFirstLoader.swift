@@ -143,7 +143,7 @@ public struct CacheFirstLoader: Sendable {
         from source: TimelineSource, onCached: @Sendable (TimelineStore.CachedTimeline?) -> Void = { _ in },
         progress: @Sendable (SourceFetcher.Progress) -> Void = { _ in }
     ) async throws(StoreError) -> Report {
-        let cached = try store.timeline(scope: scope, at: now())
+        let cached = try await store.timelines.timeline(scope: scope, at: now())
         onCached(cached)
         // One deadline for the refresh and the reach that follows it.
         let fetcher = fetcher.startingDeadline()
@@ -162,12 +162,12 @@ public struct CacheFirstLoader: Sendable {
             // changed since `cached` was read.
             // Trimmed by the cache policy as it is written: an answer of many posts writes only
             // what the cache keeps.
-            let (merge, evicted) = try store.updateTimeline(scope: scope, refreshedAt: time, trimmedBy: cachePolicy) { current in
+            let (merge, evicted) = try await store.timelines.updateTimeline(scope: scope, refreshedAt: time, trimmedBy: cachePolicy) { current in
                 let merge = TimelineMerge(
                     cached: current?.posts ?? [], fetched: posts, coverage: source.coverage,
                     cachedGaps: current?.gapsBelow ?? [], anchors: source.anchors(answerCount: posts.count))
                 return (
-                    TimelineStore.TimelineUpdate(
+                    TimelineCacheStore.TimelineUpdate(
                         posts: merge.posts, unconfirmed: Set(merge.retained), gapsBelow: merge.gapsBelow,
                         viewportHeight: viewportHeight), merge
                 )
@@ -175,12 +175,12 @@ public struct CacheFirstLoader: Sendable {
             report.merge = merge
             report.evicted = evicted
             report.lastRefreshed = time
-            let stored = try store.storedTimeline(scope: scope)
+            let stored = try await store.timelines.storedTimeline(scope: scope)
             report.timeline = Timeline(posts: stored?.posts ?? [], viewportHeight: viewportHeight)
             report.gaps = stored?.gaps ?? []
         }
         if report.merge == nil { report.gaps = cached?.gaps ?? [] }
-        let start = try restoreStart()
+        let start = try await restoreStart()
         report.start = start
         // A post the refresh did not bring: fetched when the cache lacks it, or checked when the
         // cache holds it from an earlier load.
@@ -198,15 +198,15 @@ public struct CacheFirstLoader: Sendable {
                 findings: findings)
             let outcome = pipeline.restore(request)
             report.restoration = outcome.restoration
-            if let restoration = outcome.restoration { try store.saveRestoration(restoration, scope: scope, at: now()) }
+            if let restoration = outcome.restoration { try await store.positions.saveRestoration(restoration, scope: scope, at: now()) }
         }
         return report
     }
 
     /// Where a restore starts, by the one rule: with sync, the register's winner when another
     /// device wrote it; else this device's newest saved snapshot.
-    public func restoreStart() throws(StoreError) -> RestoreStart {
-        try store.restoreStart(scope: scope, policy: sync?.policy, device: sync?.device)
+    public func restoreStart() async throws(StoreError) -> RestoreStart {
+        try await store.sync.restoreStart(scope: scope, policy: sync?.policy, device: sync?.device)
     }
 
     /// Fetches the post of `snapshot` and the posts around it with the reach strategy, merges
@@ -258,22 +258,23 @@ public struct CacheFirstLoader: Sendable {
         guard !fetchedPages.isEmpty || !run.findings.gone.isEmpty else { return result }
         progress(.merging(posts: fetchedPages.reduce(0) { $0 + $1.posts.count }))
         let time = now()
-        let (added, evicted) = try store.updateTimeline(scope: scope, refreshedAt: time, trimmedBy: cachePolicy) { current in
+        let finished = run
+        let (added, evicted) = try await store.timelines.updateTimeline(scope: scope, refreshedAt: time, trimmedBy: cachePolicy) { current in
             let cached = current?.posts ?? []
-            let merged = run.merge(fetchedPages, into: cached, gapsBelow: current?.gapsBelow ?? [])
+            let merged = finished.merge(fetchedPages, into: cached, gapsBelow: current?.gapsBelow ?? [])
             // The cached posts no page brought: they stay unconfirmed.
             var unconfirmed = Set(cached.map(\.id))
             for page in fetchedPages { for post in page.posts { unconfirmed.remove(post.id) } }
             unconfirmed.subtract(merged.removed)
-            let place = Self.readerPlace(in: merged.posts, goal: snapshot.postId, createdAt: snapshot.postCreatedAt, findings: run.findings)
+            let place = Self.readerPlace(in: merged.posts, goal: snapshot.postId, createdAt: snapshot.postCreatedAt, findings: finished.findings)
             return (
-                TimelineStore.TimelineUpdate(posts: merged.posts, unconfirmed: unconfirmed, gapsBelow: merged.gapsBelow, kept: place),
+                TimelineCacheStore.TimelineUpdate(posts: merged.posts, unconfirmed: unconfirmed, gapsBelow: merged.gapsBelow, kept: place),
                 merged.added.count
             )
         }
         result.added = added
         report.evicted += evicted
-        let stored = try store.storedTimeline(scope: scope)
+        let stored = try await store.timelines.storedTimeline(scope: scope)
         report.timeline = Timeline(posts: stored?.posts ?? [], viewportHeight: report.timeline.viewportHeight)
         report.gaps = stored?.gaps ?? []
         result.outcome = run.outcome(seenIn: report.timeline.posts)

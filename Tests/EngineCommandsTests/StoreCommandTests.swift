@@ -10,14 +10,14 @@ struct StoreCommandTests {
 
     func makeStore(in directory: URL) async throws -> String {
         let path = directory.appendingPathComponent("state.sqlite").path
-        let store = try TimelineStore(path: path)
+        let store = try await TimelineStore(path: path)
         for (number, id) in ["1600586962619113472", "1600589425271926784"].enumerated() {
-            try store.saveSnapshot(
+            try await store.positions.saveSnapshot(
                 PositionSnapshot(
                     postId: id, viewportY: -40, contentOffset: 1824, index: 12, timelineCount: 40,
                     savedAt: Date(timeIntervalSince1970: 1_670_450_000 + Double(number))), scope: StoreScope())
         }
-        try store.markRead(["a", "b", "c"], scope: StoreScope(), at: Date(timeIntervalSince1970: 1_000))
+        try await store.positions.markRead(["a", "b", "c"], scope: StoreScope(), at: Date(timeIntervalSince1970: 1_000))
         return path
     }
 
@@ -69,9 +69,9 @@ struct StoreCommandTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try await makeStore(in: directory)
-        let store = try TimelineStore(path: path)
+        let store = try await TimelineStore(path: path)
         let posts = (0..<30).map { Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 1_670_000_000 - Double($0)), text: "post \($0)") }
-        try store.saveTimeline(posts, scope: StoreScope(), refreshedAt: Date())
+        try await store.timelines.saveTimeline(posts, scope: StoreScope(), refreshedAt: Date())
         let configPath = directory.appendingPathComponent("c.json").path
         try #"{"TimelineCache": {"MemoryPressureFloor": 10}, "Performance": {"MemoryWarningThreshold": 0.8}}"#
             .write(toFile: configPath, atomically: true, encoding: .utf8)
@@ -91,8 +91,8 @@ struct StoreCommandTests {
                 removed 20 cached posts, 1 saved position, 0 read post ids
 
                 """)
-        #expect(try store.timeline(scope: StoreScope())?.posts.count == 10)
-        #expect(try store.history(scope: StoreScope()).map(\.postId) == ["1600589425271926784"])
+        #expect(try await store.timelines.timeline(scope: StoreScope())?.posts.count == 10)
+        #expect(try await store.positions.history(scope: StoreScope()).map(\.postId) == ["1600589425271926784"])
         let bad = try await EngineProcess.run(["maintenance", "--store", path, "--config", configPath, "--memory-use", "93%"])
         #expect(bad.status == 2)
         #expect(
@@ -112,13 +112,13 @@ struct StoreCommandTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try await makeStore(in: directory)
-        let store = try TimelineStore(path: path)
-        try store.saveTimeline(
+        let store = try await TimelineStore(path: path)
+        try await store.timelines.saveTimeline(
             [Post(id: "x", createdAt: Date(timeIntervalSince1970: 0), text: "hello")], scope: StoreScope(),
             refreshedAt: Date(timeIntervalSince1970: 1_670_000_000))
-        _ = try store.timeline(scope: StoreScope())
-        _ = try store.timeline(scope: StoreScope())
-        _ = try store.timeline(scope: StoreScope(account: "nobody"))
+        _ = try await store.timelines.timeline(scope: StoreScope())
+        _ = try await store.timelines.timeline(scope: StoreScope())
+        _ = try await store.timelines.timeline(scope: StoreScope(account: "nobody"))
         let text = try await EngineProcess.run(["debug-export", "--store", path])
         #expect(text.status == 0)
         let lines = text.stdout.components(separatedBy: "\n")

@@ -123,17 +123,17 @@ struct TimelineCommandTests {
         let setup = try SyncCommandTests.Setup(policy: #""CausalFurthest""#)
         defer { setup.remove() }
         let (server, fetch) = try await Self.laptopYesterday(setup, config: false)
-        let laptop = try TimelineStore(path: setup.store("laptop"))
-        try laptop.saveSnapshot(
+        let laptop = try await TimelineStore(path: setup.store("laptop"))
+        try await laptop.positions.saveSnapshot(
             PositionSnapshot(postId: "800", postCreatedAt: Self.post(800).createdAt), scope: StoreScope(account: "me", timeline: "home"))
         // The lookup of the post never answers: the fetch is killed while it waits.
         server.inject("post", [LoopbackHTTPServer.Answer(body: Data("{}".utf8), delay: 30)])
         let child = try BackgroundProcess(EngineProcess.executable, fetch, in: Fixtures.repository, environment: ["TEST_TOKEN": "t"])
         try await Deadline.wait(seconds: 60, "the lookup of post 800") { server.requests.contains("/api/v1/statuses/800") }
         _ = try await child.stop(signal: SIGKILL)
-        let reopened = try TimelineStore(path: setup.store("laptop"))
-        #expect(try reopened.integrityProblems() == [])
-        let cached = try #require(try reopened.storedTimeline(scope: StoreScope(account: "me", timeline: "home")))
+        let reopened = try await TimelineStore(path: setup.store("laptop"))
+        #expect(try await reopened.integrityProblems() == [])
+        let cached = try await #require(try reopened.timelines.storedTimeline(scope: StoreScope(account: "me", timeline: "home")))
         let expected: [String] = (961...1000).reversed().map { "\($0)" } + (561...600).reversed().map { "\($0)" }
         #expect(cached.posts.map(\.id) == expected)
         #expect(cached.gaps == [TimelineGap(above: "961", below: "600")])
@@ -145,8 +145,8 @@ struct TimelineCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("damaged.sqlite").path
         do {
-            let store = try TimelineStore(path: path)
-            try store.saveTimeline(
+            let store = try await TimelineStore(path: path)
+            try await store.timelines.saveTimeline(
                 [
                     Post(id: "a", createdAt: Date(timeIntervalSince1970: 1e300), author: "x", text: "one"),
                     Post(id: "b", createdAt: Date(timeIntervalSinceReferenceDate: -.infinity), author: "x", text: "two"),

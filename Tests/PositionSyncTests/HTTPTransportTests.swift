@@ -84,22 +84,22 @@ struct HTTPTransportTests {
         defer { server.stop() }
         let fake = FakeServer()
         server.handle("/v1/registers") { fake.handle($0, $1) }
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let laptop = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let created = Self.start.addingTimeInterval(-600)
-        try phone.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
+        try await phone.sync.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
         _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start)
         let report = try await Self.round(laptop, "laptop", server, token: "token-a").run(at: Self.start)
         #expect(report.devices == ["phone"])
         // The laptop, having heard of the phone's, moves on.
-        try laptop.savePosition(
+        try await laptop.sync.savePosition(
             PositionSnapshot(postId: "p2", postCreatedAt: created.addingTimeInterval(60)), scope: Self.scope,
             device: "laptop", at: Self.start.addingTimeInterval(5))
         _ = try await Self.round(laptop, "laptop", server, token: "token-a").run(at: Self.start.addingTimeInterval(6))
         _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start.addingTimeInterval(7))
         let key = RegisterKey(account: "me", timeline: "home")
-        #expect(try CausalFurthestPolicy().value(of: phone.register(of: key))?.snapshot?.postId == "p2")
-        #expect(try CausalFurthestPolicy().value(of: laptop.register(of: key))?.snapshot?.postId == "p2")
+        #expect(try await CausalFurthestPolicy().value(of: phone.sync.register(of: key))?.snapshot?.postId == "p2")
+        #expect(try await CausalFurthestPolicy().value(of: laptop.sync.register(of: key))?.snapshot?.postId == "p2")
         // Each device published its own head only.
         #expect(fake.lock.withLock { fake.states["alice"].map { Set($0.keys) } } == ["me/home/phone", "me/home/laptop"])
         #expect(fake.lock.withLock { fake.states["bob"] } == nil)
@@ -113,8 +113,8 @@ struct HTTPTransportTests {
         let server = try LoopbackHTTPServer()
         let fake = FakeServer()
         server.handle("/v1/registers") { fake.handle($0, $1) }
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        try phone.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        try await phone.sync.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
         let refused = try await Self.failure(of: Self.round(phone, "phone", server, token: "nope"), "a wrong token")
         #expect(refused?.error == SyncTransportError(.failed, "\(server.baseURL)/v1/registers: HTTP 401: unknown token"))
         #expect(refused?.pending == 1)
@@ -143,8 +143,8 @@ struct HTTPTransportTests {
         elsewhere.handle("/v1/registers") { fake.handle($0, $1) }
         let target = "\(elsewhere.baseURL)/v1/registers"
         server.handle("/v1/registers") { _, _ in LoopbackHTTPServer.Answer(status: 307, headers: [("Location", target)], body: Data()) }
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        try phone.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        try await phone.sync.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
         let redirected = try await Self.failure(of: Self.round(phone, "phone", server, token: "token-a"), "a redirected round")
         #expect(
             redirected?.error == SyncTransportError(.failed, "\(server.baseURL)/v1/registers: redirected to another origin (\(target)); not followed")
@@ -160,7 +160,7 @@ struct HTTPTransportTests {
         let server = try LoopbackHTTPServer()
         let fake = FakeServer()
         server.handle("/v1/registers") { fake.handle($0, $1) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         var configuration = TimelineConfiguration.defaults
         configuration.network.policy = ComponentSpec(name: "ExponentialBackoff")
         func coordinator(token: String) throws -> SyncCoordinator {

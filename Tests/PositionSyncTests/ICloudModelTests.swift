@@ -46,7 +46,7 @@ struct ICloudModelTests {
         var stores: [String: TimelineStore] = [:]
         var rounds: [String: SyncRound] = [:]
         for device in devices {
-            let store = try TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
+            let store = try await TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
             stores[device] = store
             let components = SyncComponents.with(policy: policy, transport: ICloudKeyValueStoreTransport(store: model.view(for: device)))
             rounds[device] = SyncRound(store: store, components: components, device: device, gracePeriod: 30 * 86_400)

@@ -144,7 +144,7 @@ struct MastodonMarkersTests {
     /// Saves `post`, created when its (time-ordered) id says, as the app would.
     static func save(_ store: TimelineStore, _ post: String, device: String, explicit: Bool = false, at date: Date) throws {
         let created = Date(timeIntervalSince1970: Double(UInt64(post)! >> 16) / 1000)
-        try store.savePosition(PositionSnapshot(postId: post, postCreatedAt: created), scope: scope, device: device, explicit: explicit, at: date)
+        try await store.sync.savePosition(PositionSnapshot(postId: post, postCreatedAt: created), scope: scope, device: device, explicit: explicit, at: date)
     }
 
     @Test("the marker moves forward, and another device reads it as a position")
@@ -154,15 +154,15 @@ struct MastodonMarkersTests {
             try? FileManager.default.removeItem(at: directory)
             server.stop()
         }
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try Self.save(phone, Self.id(10), device: "phone", at: Self.start)
         _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
         #expect(stub.marker?.id == Self.id(10))
         #expect(stub.marker?.version == 1)
-        let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let laptop = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let report = try await Self.round(laptop, "laptop", Self.transport(server)).run(at: Self.start)
         #expect(report.devices == ["mastodon"])
-        let register = try laptop.register(of: RegisterKey(account: "default", timeline: "home"))
+        let register = try await laptop.sync.register(of: RegisterKey(account: "default", timeline: "home"))
         #expect(LastWriterWinsPolicy().value(of: register)?.snapshot?.postId == Self.id(10))
         // The marker is the head of the pseudo-device mastodon, numbered by its time and version.
         #expect(register.head(of: "mastodon")?.sequence == UInt64(Self.start.timeIntervalSince1970 * 1000) + 1 + 1)
@@ -179,7 +179,7 @@ struct MastodonMarkersTests {
             server.stop()
         }
         stub.marker = (Self.id(50), 7, Self.start)
-        let stale = try TimelineStore(path: directory.appendingPathComponent("stale.sqlite").path)
+        let stale = try await TimelineStore(path: directory.appendingPathComponent("stale.sqlite").path)
         // A stale client saves an older post, later than the marker: the marker stays.
         try Self.save(stale, Self.id(20), device: "stale", at: Self.start.addingTimeInterval(60))
         _ = try await Self.round(stale, "stale", Self.transport(server)).run(at: Self.start.addingTimeInterval(61))
@@ -207,8 +207,8 @@ struct MastodonMarkersTests {
         }
         let transport = Self.transport(server, now: { stub.updateTime })
         let policy = CausalFurthestPolicy()
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let laptop = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let key = RegisterKey(account: "default", timeline: "home")
         // The phone reads to 50; the laptop hears it and reads on to 60; the phone hears that.
         try Self.save(phone, Self.id(50), device: "phone", at: at(0))
@@ -217,7 +217,7 @@ struct MastodonMarkersTests {
         try Self.save(laptop, Self.id(60), device: "laptop", at: at(120))
         _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: at(121))
         _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(180))
-        #expect(policy.value(of: try phone.register(of: key))?.snapshot?.postId == Self.id(60))
+        #expect(policy.value(of: try await phone.sync.register(of: key))?.snapshot?.postId == Self.id(60))
         // On the phone the reader jumps back to 30 on purpose: the marker goes back.
         try Self.save(phone, Self.id(30), device: "phone", explicit: true, at: at(240))
         _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(241))
@@ -225,10 +225,10 @@ struct MastodonMarkersTests {
         // The laptop, whose own position is further along, hears the later marker: the move back wins
         // there, and its round leaves the marker where it is.
         _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: at(300))
-        #expect(policy.value(of: try laptop.register(of: key))?.snapshot?.postId == Self.id(30))
+        #expect(policy.value(of: try await laptop.sync.register(of: key))?.snapshot?.postId == Self.id(30))
         #expect(stub.marker?.id == Self.id(30))
         _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(360))
-        #expect(policy.value(of: try phone.register(of: key))?.snapshot?.postId == Self.id(30))
+        #expect(policy.value(of: try await phone.sync.register(of: key))?.snapshot?.postId == Self.id(30))
         #expect(stub.marker?.id == Self.id(30))
     }
 
@@ -240,7 +240,7 @@ struct MastodonMarkersTests {
             server.stop()
         }
         stub.postAnswer = Data("{}".utf8)
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try Self.save(phone, Self.id(10), device: "phone", at: Self.start)
         await #expect {
             _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
@@ -251,7 +251,7 @@ struct MastodonMarkersTests {
                     "\(server.baseURL)/api/v1/markers: HTTP 200 but the answer does not show the home marker at \(Self.id(10)), so nothing was stored (answer: {})"
                 )
         }
-        #expect(try phone.pendingWrites().count == 1)
+        #expect(try await phone.sync.pendingWrites().count == 1)
     }
 
     @Test("a server whose marker version never moves: each update is still heard, by its time")
@@ -262,8 +262,8 @@ struct MastodonMarkersTests {
             server.stop()
         }
         stub.movesVersion = false
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let laptop = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let key = RegisterKey(account: "default", timeline: "home")
         for (number, seconds) in [(10, 0.0), (20, 60), (30, 120)] {
             stub.lock.withLock { stub.clock = Self.start.addingTimeInterval(seconds) }
@@ -271,7 +271,7 @@ struct MastodonMarkersTests {
             _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start.addingTimeInterval(seconds))
             _ = try await Self.round(laptop, "laptop", Self.transport(server)).run(at: Self.start.addingTimeInterval(seconds + 1))
             #expect(stub.marker?.version == 0)
-            #expect(try laptop.register(of: key).head(of: "mastodon")?.snapshot?.postId == Self.id(number))
+            #expect(try await laptop.sync.register(of: key).head(of: "mastodon")?.snapshot?.postId == Self.id(number))
         }
     }
 
@@ -342,17 +342,17 @@ struct MastodonMarkersTests {
     func olderResetStays() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
         // Another device moved the marker on to post 50 at +600 s, after the pull of a round
         // whose register holds this device's move back to post 30: the push reads the marker
         // again and must not undo the later update with the older reset.
         let marker = MastodonMarkersTransport.Marker(lastReadId: Self.id(50), version: 7, updatedAt: Self.start.addingTimeInterval(600))
-        let older = try store.savePosition(
+        let older = try await store.sync.savePosition(
             PositionSnapshot(postId: Self.id(30)), scope: Self.scope, device: "phone", explicit: true,
             at: Self.start.addingTimeInterval(300))
         #expect(older.isReset)
         #expect(!MastodonMarkersTransport.shouldMove(marker, to: Self.id(30), by: older))
-        let later = try store.savePosition(
+        let later = try await store.sync.savePosition(
             PositionSnapshot(postId: Self.id(31)), scope: Self.scope, device: "phone", explicit: true,
             at: Self.start.addingTimeInterval(900))
         #expect(MastodonMarkersTransport.shouldMove(marker, to: Self.id(31), by: later))
@@ -424,7 +424,7 @@ struct MastodonMarkersTests {
             try? FileManager.default.removeItem(at: directory)
             server.stop()
         }
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try Self.save(phone, Self.id(40), device: "phone", at: Self.start)
         stub.competitors = [Self.id(60)]
         _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
@@ -444,7 +444,7 @@ struct MastodonMarkersTests {
             try? FileManager.default.removeItem(at: directory)
             server.stop()
         }
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try Self.save(phone, Self.id(90), device: "phone", at: Self.start)
         stub.competitors = (1...10).map { Self.id($0) }
         await #expect {
@@ -455,7 +455,7 @@ struct MastodonMarkersTests {
                     .failed, "\(server.baseURL)/api/v1/markers: the marker kept changing during the update (HTTP 409 3 times)")
         }
         #expect(stub.posts == 3)
-        #expect(try phone.pendingWrites().count == 1)
+        #expect(try await phone.sync.pendingWrites().count == 1)
     }
 
     @Test(
@@ -468,8 +468,8 @@ struct MastodonMarkersTests {
             server.stop()
         }
         stub.updateDelay = 0.05
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        let laptop = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let laptop = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let (near, far) = round % 2 == 0 ? (Self.id(100), Self.id(200)) : (Self.id(200), Self.id(100))
         // FurthestRead, the policy that matches a read marker: a device keeps what it read
         // furthest, whatever the marker went through.
@@ -494,7 +494,7 @@ struct MastodonMarkersTests {
     func failures() async throws {
         let (directory, server, _) = try Self.setup()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let phone = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         try Self.save(phone, Self.id(5), device: "phone", at: Self.start)
         await #expect {
             _ = try await Self.round(phone, "phone", Self.transport(server, token: "wrong")).run(at: Self.start)

@@ -43,7 +43,7 @@ struct SyncCoordinatorTests {
 
     /// `device`'s store in `directory`.
     static func store(_ device: String, in directory: URL) throws -> TimelineStore {
-        try TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
+        try await TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
     }
 
     static func coordinator(
@@ -70,16 +70,16 @@ struct SyncCoordinatorTests {
         let coordinator = try Self.coordinator(
             store, Self.configuration(directory.appendingPathComponent("shared"), debounce: 3), device: "phone",
             clock: clock)
-        try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
+        try await store.sync.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
         await coordinator.noteLocalChange()
         await clock.advance(by: .seconds(1))
         // A second change starts the interval again.
         await coordinator.noteLocalChange()
         await clock.advance(by: .seconds(2.9))
-        #expect(try store.pendingWrites().count == 1, "no round before the debounce interval")
+        #expect(try await store.sync.pendingWrites().count == 1, "no round before the debounce interval")
         await clock.advance(by: .seconds(0.2))
         try await Deadline.wait(seconds: 60, "the round") {
-            try store.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start, wrongClocks: [])
+            try await store.sync.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start, wrongClocks: [])
         }
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("shared/phone.timeline-sync.json").path))
         await coordinator.stop()
@@ -95,7 +95,7 @@ struct SyncCoordinatorTests {
         let phone = try Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600), device: "phone", clock: TestClock())
         let events = phone.events
         let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
-        try laptopStore.savePosition(PositionSnapshot(postId: "p7"), scope: Self.scope, device: "laptop", at: Self.start)
+        try await laptopStore.sync.savePosition(PositionSnapshot(postId: "p7"), scope: Self.scope, device: "laptop", at: Self.start)
         try await laptop.syncNow()
         let event = await Self.nextEvent(events, within: 20)
         // The phone had no position: it moves there.
@@ -104,7 +104,7 @@ struct SyncCoordinatorTests {
                 == RemotePositionEvent(
                     account: "me", timeline: "home", postId: "p7", device: "laptop", savedAt: Self.start, action: .move,
                     reason: "one device"))
-        #expect(try CausalFurthestPolicy().value(of: phoneStore.register(of: Self.key))?.snapshot?.postId == "p7")
+        #expect(try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == "p7")
         await phone.stop()
         await laptop.stop()
     }
@@ -122,10 +122,10 @@ struct SyncCoordinatorTests {
         #expect(await phone.isPaused)
         let events = phone.events
         let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
-        try laptopStore.savePosition(PositionSnapshot(postId: "p3"), scope: Self.scope, device: "laptop", at: Self.start)
+        try await laptopStore.sync.savePosition(PositionSnapshot(postId: "p3"), scope: Self.scope, device: "laptop", at: Self.start)
         try await laptop.syncNow()
         #expect(await Self.nextEvent(events, within: 1) == nil, "paused: nothing heard")
-        #expect(try phoneStore.register(of: Self.key).isEmpty)
+        #expect(try await phoneStore.sync.register(of: Self.key).isEmpty)
         // (A stream whose consumer was cancelled ends: listen anew.)
         let after = phone.events
         await phone.resume()
@@ -143,7 +143,7 @@ struct SyncCoordinatorTests {
             let phoneStore = try Self.store("phone", in: directory)
             let laptopStore = try Self.store("laptop", in: directory)
             let created = Self.start.addingTimeInterval(-600)
-            try phoneStore.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
+            try await phoneStore.sync.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
             let phone = try Self.coordinator(
                 phoneStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "phone", clock: TestClock())
             try await phone.syncNow()
@@ -152,7 +152,7 @@ struct SyncCoordinatorTests {
                 clock: TestClock())
             try await laptop.syncNow()
             // The laptop, having seen the phone's, reaches the same post 10 s later.
-            try laptopStore.savePosition(
+            try await laptopStore.sync.savePosition(
                 PositionSnapshot(postId: "p1", postCreatedAt: created, viewportY: 40), scope: Self.scope, device: "laptop",
                 at: Self.start.addingTimeInterval(10))
             let events = phone.events
@@ -181,9 +181,9 @@ struct SyncCoordinatorTests {
             configuration.sync.tombstoneGracePeriod = grace
             let laptopStore = try Self.store("laptop", in: directory)
             let twoDaysAgo = Self.start.addingTimeInterval(-2 * 86_400)
-            try laptopStore.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "laptop", at: twoDaysAgo)
+            try await laptopStore.sync.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "laptop", at: twoDaysAgo)
             // The laptop was used since, in another timeline: the period runs from that write.
-            try laptopStore.savePosition(
+            try await laptopStore.sync.savePosition(
                 PositionSnapshot(postId: "l1"), scope: StoreScope(account: "me", timeline: "lists"), device: "laptop",
                 at: Self.start)
             let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
@@ -193,7 +193,7 @@ struct SyncCoordinatorTests {
             let phone = try Self.coordinator(phoneStore, configuration, device: "phone", clock: TestClock())
             try await phone.syncNow()
             await phone.stop()
-            #expect(try CausalFurthestPolicy().value(of: phoneStore.register(of: Self.key))?.snapshot?.postId == expected, "grace \(grace)")
+            #expect(try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == expected, "grace \(grace)")
         }
     }
 
@@ -202,7 +202,7 @@ struct SyncCoordinatorTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try Self.store("phone", in: directory)
-        try store.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
+        try await store.sync.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
         let clock = TestClock()
         let shared = directory.appendingPathComponent("shared")
         var configuration = Self.configuration(shared, debounce: 3600)
@@ -213,14 +213,14 @@ struct SyncCoordinatorTests {
         // The share is mounted; the retry runs when the clock reaches it, and sends the outbox.
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         await clock.advance(by: .seconds(3600))
-        try await Deadline.wait(seconds: 60, "the retry") { try store.pendingWrites().isEmpty }
+        try await Deadline.wait(seconds: 60, "the retry") { try store.sync.pendingWrites().isEmpty }
         try await Deadline.wait(seconds: 60, "the synced status") { coordinator.status == .synced(at: Self.start, wrongClocks: []) }
         await coordinator.stop()
         // A file where the folder should be fails: an error with the transport's message, and
         // no retry (a failure another attempt cannot mend).
         let file = directory.appendingPathComponent("file")
         try Data().write(to: file)
-        try store.savePosition(PositionSnapshot(postId: "p2"), scope: Self.scope, device: "phone", at: Self.start)
+        try await store.sync.savePosition(PositionSnapshot(postId: "p2"), scope: Self.scope, device: "phone", at: Self.start)
         let failing = try Self.coordinator(store, Self.configuration(file, debounce: 3600), device: "phone", clock: clock)
         await #expect(throws: SyncRound.Failure.self) { try await failing.syncNow() }
         #expect(failing.status == .error(message: "\(file.path): the sync folder is not a folder", retryAt: nil))

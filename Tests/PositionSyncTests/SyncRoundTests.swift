@@ -32,7 +32,7 @@ struct SyncRoundTests {
         }
 
         func store(_ device: String) throws -> TimelineStore {
-            try TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
+            try await TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
         }
 
         func round(_ store: TimelineStore, _ device: String, grace: TimeInterval = 30 * day, policy: String = "CausalFurthest") throws -> SyncRound {
@@ -47,7 +47,7 @@ struct SyncRoundTests {
         }
 
         func post(_ store: TimelineStore) throws -> String? {
-            try policy.value(of: store.register(of: SyncRoundTests.key))?.snapshot?.postId
+            try await policy.value(of: store.sync.register(of: SyncRoundTests.key))?.snapshot?.postId
         }
     }
 
@@ -60,16 +60,16 @@ struct SyncRoundTests {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let phone = try fixture.store("phone")
-        try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
-        #expect(try phone.pendingWrites().map(\.isTombstone) == [false])
+        try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
+        #expect(try await phone.sync.pendingWrites().map(\.isTombstone) == [false])
         try FileManager.default.removeItem(at: fixture.directory.appendingPathComponent("shared"))
         await #expect(throws: SyncRound.Failure.self) { try await fixture.round(phone, "phone").run(at: Self.start) }
-        #expect(try phone.pendingWrites().count == 1)
+        #expect(try await phone.sync.pendingWrites().count == 1)
         try FileManager.default.createDirectory(at: fixture.directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
         let report = try await fixture.round(phone, "phone").run(at: Self.start)
         #expect(report.acknowledged == 1)
         #expect(report.pushed == 1)
-        #expect(try phone.pendingWrites().isEmpty)
+        #expect(try await phone.sync.pendingWrites().isEmpty)
     }
 
     @Test("a save numbers the device's writes and carries what the store has seen of the others")
@@ -77,17 +77,17 @@ struct SyncRoundTests {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let (phone, laptop) = (try fixture.store("phone"), try fixture.store("laptop"))
-        let first = try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
-        let second = try phone.savePosition(Self.snapshot("p2", minute: 2), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(5))
+        let first = try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
+        let second = try await phone.sync.savePosition(Self.snapshot("p2", minute: 2), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(5))
         #expect([first.sequence, second.sequence] == [1, 2])
         #expect(second.context.isEmpty)
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(10))
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(20))
-        let seen = try laptop.savePosition(Self.snapshot("p0", minute: 0), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(30))
+        let seen = try await laptop.sync.savePosition(Self.snapshot("p0", minute: 0), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(30))
         #expect(seen.sequence == 1)
         #expect(seen.context == VersionVector([("phone", 2)]))
         // It saw the phone's head: the only live one, further back or not.
-        let register = try laptop.register(of: Self.key)
+        let register = try await laptop.sync.register(of: Self.key)
         #expect(register.liveHeads.map(\.device) == ["laptop"])
         #expect(fixture.policy.resolve(register).reason == "one live head: it saw the others")
         #expect(try fixture.post(laptop) == "p0")
@@ -100,24 +100,24 @@ struct SyncRoundTests {
         let (phone, laptop) = (try fixture.store("phone"), try fixture.store("laptop"))
         var p5 = Self.snapshot("p5", minute: 5)
         p5.viewportY = 12
-        let first = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start)
+        let first = try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start)
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start)
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(30))
-        try phone.savePosition(Self.snapshot("p9", minute: 9), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60))
+        try await phone.sync.savePosition(Self.snapshot("p9", minute: 9), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60))
         // The laptop goes to the background where it was: the same post, within half a point.
         p5.viewportY = 12.3
-        let again = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(120))
+        let again = try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(120))
         #expect(again == first)
-        #expect(try laptop.pendingWrites().isEmpty)
-        #expect(try laptop.history(scope: Self.scope).first?.viewportY == 12.3)
-        _ = try laptop.applyRemote(
-            try phone.replicaState().records, at: Self.start.addingTimeInterval(130), maxClockOffset: SyncSettings().maxClockOffset)
+        #expect(try await laptop.sync.pendingWrites().isEmpty)
+        #expect(try await laptop.positions.history(scope: Self.scope).first?.viewportY == 12.3)
+        _ = try await laptop.sync.applyRemote(
+            try await phone.sync.replicaState().records, at: Self.start.addingTimeInterval(130), maxClockOffset: SyncSettings().maxClockOffset)
         #expect(try fixture.post(laptop) == "p9")
         // Moved, even by a point, or on purpose: a new write, which has seen the phone's.
         p5.viewportY = 14
-        #expect(try laptop.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(140)) != first)
+        #expect(try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(140)) != first)
         #expect(try fixture.post(laptop) == "p5")
-        let explicit = try laptop.savePosition(p5, scope: Self.scope, device: "laptop", explicit: true, at: Self.start.addingTimeInterval(150))
+        let explicit = try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", explicit: true, at: Self.start.addingTimeInterval(150))
         #expect(explicit.isReset)
     }
 
@@ -130,34 +130,34 @@ struct SyncRoundTests {
         let long = String(repeating: "d", count: 257)
         let cases: [(() throws -> Void, String)] = [
             (
-                { try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: long, at: Self.start) },
+                { try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: long, at: Self.start) },
                 "the device id is 257 bytes long, more than the limit of 256"
             ),
             (
-                { try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "pho\u{1B}[2Jne", at: Self.start) },
+                { try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "pho\u{1B}[2Jne", at: Self.start) },
                 "the device id must not contain control characters"
             ),
             (
                 {
-                    try phone.savePosition(
+                    try await phone.sync.savePosition(
                         Self.snapshot("p1", minute: 1), scope: StoreScope(account: long, timeline: "home"), device: "phone", at: Self.start)
                 },
                 "the account is 257 bytes long, more than the limit of 256"
             ),
             (
                 {
-                    try phone.savePosition(
+                    try await phone.sync.savePosition(
                         Self.snapshot(String(repeating: "9", count: 513), minute: 1), scope: Self.scope, device: "phone", at: Self.start)
                 },
                 "post id is 513 bytes long, more than the limit of 512"
             ),
-            ({ _ = try phone.deviceId(override: ".." + long) }, "the device id is 259 bytes long, more than the limit of 256"),
+            ({ _ = try await phone.sync.deviceId(override: ".." + long) }, "the device id is 259 bytes long, more than the limit of 256"),
         ]
         for (save, message) in cases {
             #expect(throws: StoreError(path: path, message)) { try save() }
         }
-        #expect(try phone.pendingWrites().isEmpty)
-        try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
+        #expect(try await phone.sync.pendingWrites().isEmpty)
+        try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
         #expect(try await fixture.round(phone, "phone").run(at: Self.start).pushed == 1)
     }
 
@@ -169,15 +169,15 @@ struct SyncRoundTests {
         let evil = PositionRecord(
             key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
             savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
-        let merge = try phone.applyRemote([evil], at: Self.start, maxClockOffset: SyncSettings().maxClockOffset)
+        let merge = try await phone.sync.applyRemote([evil], at: Self.start, maxClockOffset: SyncSettings().maxClockOffset)
         #expect(merge.wrongClocks.keys.contains("evil"))
-        let saved = try phone.savePosition(
+        let saved = try await phone.sync.savePosition(
             Self.snapshot("p90", minute: 1), scope: Self.scope, device: "phone", explicit: true,
             at: Self.start.addingTimeInterval(10))
         // The clock was not dragged: the save is stamped by this device's own time.
         #expect(saved.stamp.time.milliseconds == UInt64(Self.start.addingTimeInterval(10).timeIntervalSince1970 * 1000))
         for policy in [CausalFurthestPolicy() as any MergePolicy, LastWriterWinsPolicy(), FurthestReadPolicy()] {
-            #expect(policy.value(of: try phone.register(of: Self.key))?.snapshot?.postId == "p90", "\(type(of: policy))")
+            #expect(policy.value(of: try await phone.sync.register(of: Self.key))?.snapshot?.postId == "p90", "\(type(of: policy))")
         }
     }
 
@@ -191,7 +191,7 @@ struct SyncRoundTests {
         let evil = PositionRecord(
             key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
             savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
-        _ = try phone.applyRemote([evil], at: farAhead, maxClockOffset: SyncSettings().maxClockOffset)
+        _ = try await phone.sync.applyRemote([evil], at: farAhead, maxClockOffset: SyncSettings().maxClockOffset)
         let path = fixture.directory.appendingPathComponent("phone.sqlite").path
         #expect(
             throws: StoreError(
@@ -201,9 +201,9 @@ struct SyncRoundTests {
                 (\(Timestamp.format(farAhead))); nothing it saves could be ordered after its last write, so nothing is saved
                 """)
         ) {
-            try phone.savePosition(Self.snapshot("p90", minute: 1), scope: Self.scope, device: "phone", at: farAhead)
+            try await phone.sync.savePosition(Self.snapshot("p90", minute: 1), scope: Self.scope, device: "phone", at: farAhead)
         }
-        #expect(try phone.pendingWrites().isEmpty)
+        #expect(try await phone.sync.pendingWrites().isEmpty)
     }
 
     @Test("a push killed mid-way leaves a temporary file; the next push removes it once it is older than any push takes")
@@ -219,7 +219,7 @@ struct SyncRoundTests {
         let old = Date().addingTimeInterval(-DirectoryTransport.staleTemporaryAge - 60)
         for file in [stale, others] { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path) }
         let phone = try fixture.store("phone")
-        try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
+        try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
         _ = try await fixture.round(phone, "phone").run(at: Self.start)
         #expect(!FileManager.default.fileExists(atPath: stale.path))
         // One that may be another push of this device's, still running, and the laptop's own, stay.
@@ -234,23 +234,23 @@ struct SyncRoundTests {
         let phone = try fixture.store("phone")
         let laptop = try fixture.store("laptop")
         let tablet = try fixture.store("tablet")
-        try phone.savePosition(Self.snapshot("p5", minute: 5), scope: Self.scope, device: "phone", at: Self.start)
+        try await phone.sync.savePosition(Self.snapshot("p5", minute: 5), scope: Self.scope, device: "phone", at: Self.start)
         _ = try await fixture.round(phone, "phone").run(at: Self.start)
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start)
         #expect(try fixture.post(laptop) == "p5")
         // The phone forgets; the laptop is away for 40 days, longer than the 30-day grace period.
-        try phone.forgetPosition(scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(Self.day))
+        try await phone.sync.forgetPosition(scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(Self.day))
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(Self.day))
         // Nothing newer heard: the grace period runs from the newest write of another device,
         // so the phone keeps its tombstone as long as no one has written for 30 days after it.
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(35 * Self.day))
-        #expect(try phone.replicaState().records.map { $0.snapshot == nil } == [true])
+        #expect(try await phone.sync.replicaState().records.map { $0.snapshot == nil } == [true])
         // The reader goes on on the tablet, in another timeline, on day 35.
         let lists = StoreScope(account: "me", timeline: "lists")
-        try tablet.savePosition(Self.snapshot("l1", minute: 9), scope: lists, device: "tablet", at: Self.start.addingTimeInterval(35 * Self.day))
+        try await tablet.sync.savePosition(Self.snapshot("l1", minute: 9), scope: lists, device: "tablet", at: Self.start.addingTimeInterval(35 * Self.day))
         _ = try await fixture.round(tablet, "tablet").run(at: Self.start.addingTimeInterval(35 * Self.day))
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(36 * Self.day))
-        #expect(try phone.replicaState().records.map(\.device) == ["tablet"], "the tombstone is purged, and the old p5 ignored")
+        #expect(try await phone.sync.replicaState().records.map(\.device) == ["tablet"], "the tombstone is purged, and the old p5 ignored")
         // The laptop comes back: it starts again from what the others hold, so p5 does not return.
         let back = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(40 * Self.day))
         #expect(back.resynced)
@@ -267,26 +267,26 @@ struct SyncRoundTests {
         let laptop = try fixture.store("laptop")
         let grace = 30 * Self.day
         // Nothing heard from another device: nothing of theirs to forget.
-        try phone.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
-        #expect(try phone.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone") == nil)
+        try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
+        #expect(try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone") == nil)
         // The laptop's write of day 10, heard on day 100: the period ends there, not on day 100.
-        let write = try laptop.savePosition(
+        let write = try await laptop.sync.savePosition(
             Self.snapshot("p2", minute: 2), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(10 * Self.day))
         #expect(
-            try phone.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone", heard: [write])
+            try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone", heard: [write])
                 == Self.start.addingTimeInterval(-20 * Self.day))
         // A clock behind the newest write: the period ends on this device's clock.
-        _ = try phone.applyRemote([write], maxClockOffset: SyncSettings().maxClockOffset)
+        _ = try await phone.sync.applyRemote([write], maxClockOffset: SyncSettings().maxClockOffset)
         #expect(
-            try phone.graceCutoff(at: Self.start.addingTimeInterval(5 * Self.day), gracePeriod: grace, device: "phone")
+            try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(5 * Self.day), gracePeriod: grace, device: "phone")
                 == Self.start.addingTimeInterval(-20 * Self.day), "never back")
         #expect(
-            try phone.graceCutoff(at: Self.start.addingTimeInterval(12 * Self.day), gracePeriod: grace, device: "phone")
+            try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(12 * Self.day), gracePeriod: grace, device: "phone")
                 == Self.start.addingTimeInterval(-20 * Self.day))
-        let later = try laptop.savePosition(
+        let later = try await laptop.sync.savePosition(
             Self.snapshot("p3", minute: 3), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(50 * Self.day))
         #expect(
-            try phone.graceCutoff(at: Self.start.addingTimeInterval(45 * Self.day), gracePeriod: grace, device: "phone", heard: [later])
+            try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(45 * Self.day), gracePeriod: grace, device: "phone", heard: [later])
                 == Self.start.addingTimeInterval(15 * Self.day))
     }
 
@@ -297,15 +297,15 @@ struct SyncRoundTests {
         let phone = try fixture.store("phone")
         let laptop = try fixture.store("laptop")
         let fiftyYears = 50 * 365.25 * Self.day
-        try laptop.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(fiftyYears))
+        try await laptop.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(fiftyYears))
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(fiftyYears))
         let report = try await fixture.round(phone, "phone").run(at: Self.start)
         #expect(try fixture.post(phone) == "p1")
         #expect(report.wrongClocks.keys.sorted() == ["laptop"])
         #expect((report.wrongClocks["laptop"] ?? 0) > fiftyYears - 60)
-        #expect(try phone.syncRecord().wrongClocks.map(\.device) == ["laptop"])
+        #expect(try await phone.sync.syncRecord().wrongClocks.map(\.device) == ["laptop"])
         // The phone's clock stayed on its own time: its next write is stamped now, not in 2076.
-        let saved = try phone.savePosition(Self.snapshot("p0", minute: 0), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60))
+        let saved = try await phone.sync.savePosition(Self.snapshot("p0", minute: 0), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60))
         #expect(saved.stamp.time.milliseconds == UInt64(Self.start.addingTimeInterval(60).timeIntervalSince1970 * 1000))
         // Written after seeing the laptop's, it wins though its clock is fifty years behind.
         #expect(try fixture.post(phone) == "p0")
@@ -314,10 +314,10 @@ struct SyncRoundTests {
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(70))
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(fiftyYears + 80))
         #expect(try fixture.post(laptop) == "p0")
-        #expect(try laptop.register(of: Self.key).heads.map(\.device) == ["laptop", "phone"])
+        #expect(try await laptop.sync.register(of: Self.key).heads.map(\.device) == ["laptop", "phone"])
         // So does LastWriterWins: the laptop's write was seen, so it is no live head, however
         // late its stamp (it pinned the register before).
-        #expect(LastWriterWinsPolicy().value(of: try phone.register(of: Self.key))?.snapshot?.postId == "p0")
+        #expect(LastWriterWinsPolicy().value(of: try await phone.sync.register(of: Self.key))?.snapshot?.postId == "p0")
     }
 
     @Test(
@@ -332,10 +332,10 @@ struct SyncRoundTests {
         let laptop = try fixture.store("laptop")
         let hour = 3_600.0
         let reading = PositionRecord.Visit(seconds: 300, posts: 40)
-        try laptop.savePosition(
+        try await laptop.sync.savePosition(
             PositionSnapshot(postId: "laptop-post"), scope: Self.scope, device: "laptop", ordered: false, visit: reading,
             at: Self.start.addingTimeInterval(hour))
-        let phoneWrite = try phone.savePosition(
+        let phoneWrite = try await phone.sync.savePosition(
             PositionSnapshot(postId: "phone-post"), scope: Self.scope, device: "phone", ordered: false,
             visit: reading, at: Self.start.addingTimeInterval(420))
         #expect(phoneWrite.clocks.isEmpty)
@@ -345,7 +345,7 @@ struct SyncRoundTests {
         // new bound: two entries of the outbox sent).
         let heard = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(450))
         #expect(heard.acknowledged == 2)
-        let republished = try #require(try phone.register(of: Self.key).head(of: "phone"))
+        let republished = try await #require(try phone.sync.register(of: Self.key).head(of: "phone"))
         #expect(republished.sequence == phoneWrite.sequence && republished.stamp == phoneWrite.stamp && republished.context == phoneWrite.context)
         #expect(republished.clocksRevision == 1)
         #expect(republished.clocks["laptop"] == Int64((hour - 450) * 1000))
@@ -354,11 +354,11 @@ struct SyncRoundTests {
         // have been made as late as it arrived, after the phone's.)
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(hour + 480))
         #expect(try fixture.post(laptop) == "phone-post")
-        #expect(try laptop.register(of: Self.key).head(of: "laptop")?.clocksRevision == 1)
+        #expect(try await laptop.sync.register(of: Self.key).head(of: "laptop")?.clocksRevision == 1)
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(490))
         #expect(try fixture.post(phone) == "phone-post")
-        #expect(try phone.register(of: Self.key) == laptop.register(of: Self.key))
-        #expect(fixture.policy.resolve(try laptop.register(of: Self.key)).reason == "concurrent; the later by the clocks' bounds")
+        #expect(try await phone.sync.register(of: Self.key) == laptop.sync.register(of: Self.key))
+        #expect(fixture.policy.resolve(try await laptop.sync.register(of: Self.key)).reason == "concurrent; the later by the clocks' bounds")
     }
 
     @Test("three stores converge on the same heads and value whatever the order of their rounds")
@@ -416,19 +416,19 @@ struct OutboxCrashTests {
             while let line = await writer.nextLine(timeout: 5) {
                 if line.hasPrefix("saved "), let number = Int(line.dropFirst(6)) { lastSaved = number }
             }
-            let store = try TimelineStore(path: path)
-            let register = try #require(try store.register(of: key).head(of: "crash"), "round \(round)")
+            let store = try await TimelineStore(path: path)
+            let register = try await #require(try store.sync.register(of: key).head(of: "crash"), "round \(round)")
             let saved = try #require(Int(register.snapshot?.postId ?? ""), "round \(round)")
             // The store holds the last reported save, or the next one if it committed unreported.
             #expect(saved == lastSaved || saved == lastSaved + 1, "round \(round): register \(saved), last reported \(lastSaved)")
             // Not lost: the latest write is waiting in the outbox, or it is in the published file.
-            let pending = try store.pendingWrites().map(\.stamp)
+            let pending = try await store.sync.pendingWrites().map(\.stamp)
             let published = (try? SyncWireCoding.decode(Data(contentsOf: folder.appendingPathComponent("crash.timeline-sync.json"))))?.records ?? []
             let inFile = published.contains { $0.stamp == register.stamp }
             #expect(pending.contains(register.stamp.description) || inFile, "round \(round): the write of post \(saved) was acknowledged unpublished")
             // No duplicate: one position per device, and each outbox entry once.
             #expect(Set(pending).count == pending.count, "round \(round)")
-            #expect(try store.register(of: key).heads.count == 1, "round \(round)")
+            #expect(try await store.sync.register(of: key).heads.count == 1, "round \(round)")
             first = saved + 1
         }
     }

@@ -14,12 +14,12 @@ struct SyncStatusReportTests {
     func stands() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("state.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("state.sqlite").path)
         let fresh = try SyncStatusReport(store: store)
         #expect(fresh.status == "idle: never synced")
         #expect(fresh.pending == 0)
         let at = Date(timeIntervalSince1970: 1_790_000_000)
-        try store.savePosition(PositionSnapshot(postId: "p1"), scope: StoreScope(account: "me", timeline: "home"), device: "phone", at: at)
+        try await store.sync.savePosition(PositionSnapshot(postId: "p1"), scope: StoreScope(account: "me", timeline: "home"), device: "phone", at: at)
         let pending = try SyncStatusReport(store: store)
         #expect(pending.status == "never synced, 1 pending")
         let json = pending.jsonValue

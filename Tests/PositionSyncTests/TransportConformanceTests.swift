@@ -101,7 +101,7 @@ struct TransportConformanceTests {
             var stores: [String: TimelineStore] = [:]
             func store(_ device: String) throws -> TimelineStore {
                 if let store = stores[device] { return store }
-                let store = try TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
+                let store = try await TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
                 stores[device] = store
                 return store
             }
@@ -109,7 +109,7 @@ struct TransportConformanceTests {
                 let at = Self.start.addingTimeInterval(Double(60 * step))
                 let created = Date(timeIntervalSince1970: Double(UInt64(save.postId).map { $0 >> 16 } ?? 0) / 1000)
                 let device = try store(save.device)
-                try device.savePosition(PositionSnapshot(postId: save.postId, postCreatedAt: created), scope: Self.scope, device: save.device, at: at)
+                try await device.sync.savePosition(PositionSnapshot(postId: save.postId, postCreatedAt: created), scope: Self.scope, device: save.device, at: at)
                 let components = SyncComponents.with(policy: CausalFurthestPolicy(), transport: try transport(save.device))
                 _ = try await SyncRound(store: device, components: components, device: save.device, gracePeriod: 30 * 86_400)
                     .run(at: at.addingTimeInterval(1))

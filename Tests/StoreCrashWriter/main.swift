@@ -28,13 +28,13 @@ import TimelineStore
 let arguments = CommandLine.arguments
 let scope = StoreScope(account: "crash", timeline: "home")
 if arguments.count == 5, arguments[2] == "sync", var number = Int(arguments[4]) {
-    let store = try TimelineStore(path: arguments[1])
+    let store = try await TimelineStore(path: arguments[1])
     var configuration = TimelineConfiguration.defaults
     configuration.sync.transport = ComponentSpec(name: "Directory", parameters: ["Path": .init(value: .string(arguments[3]))])
     let components = try SyncComponents(configuration: configuration)
     func report(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
     while true {
-        try store.savePosition(PositionSnapshot(postId: "\(number)"), scope: scope, device: "crash")
+        try await store.sync.savePosition(PositionSnapshot(postId: "\(number)"), scope: scope, device: "crash")
         report("saved \(number)")
         _ = try await SyncRound(store: store, components: components, device: "crash", gracePeriod: 30 * 86_400).run()
         report("synced \(number)")
@@ -42,16 +42,16 @@ if arguments.count == 5, arguments[2] == "sync", var number = Int(arguments[4]) 
     }
 }
 if arguments.count == 4, arguments[2] == "timelines", var version = Int(arguments[3]) {
-    let store = try TimelineStore(path: arguments[1])
+    let store = try await TimelineStore(path: arguments[1])
     let now = Date(timeIntervalSince1970: 1_700_000_000)
     func report(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
     while true {
         let posts = (0..<300).map { Post(id: "\(version)-\($0)", createdAt: now.addingTimeInterval(Double(-$0)), text: "post \($0) of \(version)") }
-        try store.saveTimeline(posts, scope: scope, refreshedAt: now)
+        try await store.timelines.saveTimeline(posts, scope: scope, refreshedAt: now)
         report("save \(version)")
-        _ = try store.trimTimeline(scope: scope, policy: LRUPolicy(maxEntries: 200), now: now)
+        _ = try await store.timelines.trimTimeline(scope: scope, policy: LRUPolicy(maxEntries: 200), now: now)
         report("trim \(version)")
-        _ = try store.performMaintenance(
+        _ = try await store.performMaintenance(
             timelinePolicy: LRUPolicy(maxEntries: 150), historyPolicy: LRUPolicy(maxEntries: 10),
             readPostsPolicy: LRUPolicy(maxEntries: 10), now: now)
         report("maintain \(version)")
@@ -61,8 +61,8 @@ if arguments.count == 4, arguments[2] == "timelines", var version = Int(argument
 if arguments.count == 5, arguments[2] == "reopen", let count = Int(arguments[3]) {
     for number in 0..<count {
         do {
-            let store = try TimelineStore(path: arguments[1])
-            try store.saveSnapshot(PositionSnapshot(postId: "\(arguments[4])-\(number)", savedAt: Date()), scope: scope)
+            let store = try await TimelineStore(path: arguments[1])
+            try await store.positions.saveSnapshot(PositionSnapshot(postId: "\(arguments[4])-\(number)", savedAt: Date()), scope: scope)
         } catch {
             FileHandle.standardError.write(Data("open \(number): \(error)\n".utf8))
             exit(1)
@@ -70,12 +70,12 @@ if arguments.count == 5, arguments[2] == "reopen", let count = Int(arguments[3])
     }
     exit(0)
 }
-let store = try TimelineStore(path: arguments[1])
+let store = try await TimelineStore(path: arguments[1])
 var number = 0
 while true {
     let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(number))
-    try store.markRead(["post-\(number)"], scope: scope, at: date)
-    try store.saveSnapshot(PositionSnapshot(postId: "post-\(number)", viewportY: Double(number), savedAt: date), scope: scope)
+    try await store.positions.markRead(["post-\(number)"], scope: scope, at: date)
+    try await store.positions.saveSnapshot(PositionSnapshot(postId: "post-\(number)", viewportY: Double(number), savedAt: date), scope: scope)
     FileHandle.standardOutput.write(Data("\(number)\n".utf8))
     number += 1
 }

@@ -293,7 +293,7 @@ struct SyncBackendsDifferentialTests {
             self.redelivers = redelivers
             let transports = devices.map { _ in Faulty(transport()) }
             self.transports = transports
-            let stores = try devices.map { try TimelineStore(path: directory.appendingPathComponent("\(name)-\($0).sqlite").path) }
+            let stores = try await devices.map { try TimelineStore(path: directory.appendingPathComponent("\(name)-\($0).sqlite").path) }
             self.stores = stores
             rounds = devices.indices.map { index in
                 SyncRound(

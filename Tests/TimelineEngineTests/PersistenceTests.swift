@@ -16,7 +16,7 @@ struct PersistenceTests {
         let clock = TestClock()
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         do {
-            let engine = try TimelineEngine(store: try TimelineStore(path: path), scope: scope, clock: { clock.now })
+            let engine = try await TimelineEngine(store: try TimelineStore(path: path), scope: scope, clock: { clock.now })
             engine.observeScroll(offset: 1230, viewportHeight: 600, in: index)
             clock.advance(2)
             engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)  // not autosaved: 2 s after the last save
@@ -25,15 +25,15 @@ struct PersistenceTests {
         }
         // The process ends; a new one opens the same store.
         clock.advance(3600)
-        let store = try TimelineStore(path: path)
-        #expect(try store.history(scope: scope).map(\.postId) == ["p20", "p12"])
+        let store = try await TimelineStore(path: path)
+        #expect(try await store.positions.history(scope: scope).map(\.postId) == ["p20", "p12"])
         let engine = try TimelineEngine(store: store, scope: scope, clock: { clock.now })
         engine.observe(.launch)
         #expect(engine.history.map(\.postId) == ["p20", "p12"])
         let result = engine.restore(in: index)
         #expect(result.restoration?.postId == "p20")
         #expect(result.restoration?.viewportY == -10)
-        #expect(try store.lastRestoration(scope: scope)?.json.contains("\"postId\":\"p20\"") == true)
+        #expect(try await store.positions.lastRestoration(scope: scope)?.json.contains("\"postId\":\"p20\"") == true)
         // Another account's history is its own.
         let other = try TimelineEngine(store: store, scope: StoreScope(account: "someone else"), clock: { clock.now })
         #expect(other.history.isEmpty)
@@ -53,10 +53,10 @@ struct PersistenceTests {
                 text: "post \(number) about the \(words[number % 10]) and the \(words[(number / 10 + 3) % 10]) \(number * 7)", height: 100)
         }
         do {
-            let store = try TimelineStore(path: path)
-            try store.saveTimeline(posts, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
+            let store = try await TimelineStore(path: path)
+            try await store.timelines.saveTimeline(posts, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
             let engine = try TimelineEngine(store: store, scope: scope, clock: { clock.now })
-            let cached = try #require(try store.timeline(scope: scope))
+            let cached = try await #require(try store.timelines.timeline(scope: scope))
             let index = engine.index(of: cached)
             #expect(index.textIndexBuildNanoseconds == nil)
             engine.observeScroll(offset: 2000, viewportHeight: 600, in: index)
@@ -65,15 +65,15 @@ struct PersistenceTests {
             var redrafted = posts
             redrafted[20].id = "p20-redraft"
             redrafted[20].createdAt = clock.now.addingTimeInterval(60)
-            try store.saveTimeline(redrafted, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
-            let saved = try #require(try store.timeline(scope: scope))
+            try await store.timelines.saveTimeline(redrafted, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
+            let saved = try await #require(try store.timelines.timeline(scope: scope))
             try engine.keepIndex(of: engine.index(of: saved), for: saved)
         }
         clock.advance(3600)
-        let store = try TimelineStore(path: path)
+        let store = try await TimelineStore(path: path)
         let engine = try TimelineEngine(store: store, scope: scope, clock: { clock.now })
         engine.observe(.launch)
-        let index = engine.index(of: try #require(try store.timeline(scope: scope)))
+        let index = engine.index(of: try await #require(try store.timelines.timeline(scope: scope)))
         #expect(index.textIndexBuildNanoseconds == 0)
         let result = engine.restore(in: index)
         #expect(result.restoration?.postId == "p20-redraft")
@@ -94,18 +94,18 @@ struct FacadeTrailingSaveTests {
         let clock = TestClock()
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         do {
-            let engine = try TimelineEngine(store: try TimelineStore(path: path), clock: { clock.now })
+            let engine = try await TimelineEngine(store: try TimelineStore(path: path), clock: { clock.now })
             engine.observeScroll(offset: 1230, viewportHeight: 600, in: index)  // saved: the first scroll
             clock.advance(2)
             engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)  // 2 s after the save: waits
             engine.settle()
-            #expect(try TimelineStore(path: path).history(scope: StoreScope()).map(\.postId) == ["p12"])
+            #expect(try await TimelineStore(path: path).history(scope: StoreScope()).map(\.postId) == ["p12"])
             clock.advance(1)  // AutoSaveSettleDelay has passed
             engine.settle()
             #expect(engine.history.map(\.postId) == ["p20", "p12"])
             // The process is killed here: no background, no terminate.
         }
-        let engine = try TimelineEngine(store: try TimelineStore(path: path), clock: { clock.now })
+        let engine = try await TimelineEngine(store: try TimelineStore(path: path), clock: { clock.now })
         clock.advance(600)
         engine.observe(.launch)
         #expect(engine.restore(in: index).restoration?.postId == "p20")
@@ -133,9 +133,9 @@ struct FacadeMaintenanceTests {
     /// A store in a new folder with 40 cached posts, a minute apart, refreshed at `now`.
     static func storeWithPosts() throws -> (directory: URL, store: TimelineStore, posts: [Post]) {
         let directory = try Fixtures.temporaryDirectory()
-        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
         let posts = (0..<40).map { Post(id: "p\($0)", createdAt: now.addingTimeInterval(Double(-60 * $0)), text: "post \($0)") }
-        try store.saveTimeline(posts, scope: StoreScope(), refreshedAt: now)
+        try await store.timelines.saveTimeline(posts, scope: StoreScope(), refreshedAt: now)
         return (directory, store, posts)
     }
 
@@ -145,9 +145,9 @@ struct FacadeMaintenanceTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = Self.now
         for n in 0..<3 {
-            try store.saveSnapshot(PositionSnapshot(postId: "p\(n)", savedAt: now.addingTimeInterval(Double(n))), scope: StoreScope())
+            try await store.positions.saveSnapshot(PositionSnapshot(postId: "p\(n)", savedAt: now.addingTimeInterval(Double(n))), scope: StoreScope())
         }
-        try store.markRead(posts.map(\.id), scope: StoreScope(), at: now)
+        try await store.positions.markRead(posts.map(\.id), scope: StoreScope(), at: now)
         let configuration = ConfigurationLoader().read(data: Data(#"{"TimelineCache": {"MemoryPressureFloor": 5}}"#.utf8)).configuration
         let engine = try TimelineEngine(configuration: configuration, store: store, clock: { now })
         let relaxed = try engine.performMaintenance(memoryUse: 0.3)
@@ -158,7 +158,7 @@ struct FacadeMaintenanceTests {
         #expect(pressed.removed == TimelineStore.MaintenanceReport(cachedPosts: 35, snapshots: 2, readPosts: 35))
         #expect(pressed.historyTrimmed == 2)
         #expect(engine.snapshot()?.postId == "p2")
-        #expect(try store.history(scope: StoreScope()).map(\.postId) == ["p2"])
+        #expect(try await store.positions.history(scope: StoreScope()).map(\.postId) == ["p2"])
     }
 
     @Test("the system's memory use is read from /proc/meminfo")
@@ -177,8 +177,8 @@ struct FacadeLoadingTests {
     func load() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
-        try store.saveSnapshot(PositionSnapshot(postId: "1600602374875275267", viewportY: -10, savedAt: Date()), scope: StoreScope())
+        let store = try await TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
+        try await store.positions.saveSnapshot(PositionSnapshot(postId: "1600602374875275267", viewportY: -10, savedAt: Date()), scope: StoreScope())
         let engine = try TimelineEngine(store: store)
         let report = try await engine.loadTimeline(from: .file(path: Fixtures.url("posts/home-timeline-2022-12-07.jsonl").path, format: nil))
         #expect(report.status == .fresh)
@@ -204,14 +204,14 @@ struct FacadeReachTests {
         let (directory, _, configuration) = try FacadeSyncTests.setup()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try FakeTimelineServer(mastodon: false, posts: (1...600).reversed().map(Self.post))
-        let store = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let engine = try TimelineEngine(configuration: configuration, deviceId: "laptop", store: store)
         await engine.sync?.stop()
         let source = TimelineSource.bluesky(server.timelineURL, tokenVariable: "NO_TOKEN")
         _ = try await engine.loadTimeline(from: source)
         server.change { $0.insert((601...1000).reversed().map(Self.post)) }
         let phone = PositionSnapshot(postId: "800", postCreatedAt: Self.post(800).createdAt, savedAt: Date())
-        try store.savePosition(phone, scope: StoreScope(), device: "phone", at: Date())
+        try await store.sync.savePosition(phone, scope: StoreScope(), device: "phone", at: Date())
         let report = try await engine.loadTimeline(from: source)
         #expect(report.start?.source == .synced)
         #expect(report.reach?.outcome == .reached)
@@ -221,7 +221,7 @@ struct FacadeReachTests {
         // The phone moves on to post 700, which is then deleted: the pages pass it by time and a
         // lookup says it is gone; the restore goes below where it was.
         server.change { $0.delete(["700"]) }
-        try store.savePosition(
+        try await store.sync.savePosition(
             PositionSnapshot(
                 postId: "700", postCreatedAt: Self.post(700).createdAt, neighbors: .init(below: ["699", "698"]),
                 savedAt: Date().addingTimeInterval(1)), scope: StoreScope(), device: "phone",
@@ -249,17 +249,17 @@ struct FacadeSyncTests {
     func savesGoThroughTheOutbox() async throws {
         let (directory, shared, configuration) = try Self.setup()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         let engine = try TimelineEngine(configuration: configuration, deviceId: "phone", store: store)
         let sync = try #require(engine.sync)
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)
         engine.observe(.background, in: index)
-        #expect(try store.pendingWrites().count >= 1)
-        #expect(try store.register(of: RegisterKey(account: "default", timeline: "home")).head(of: "phone")?.snapshot?.postId == "p20")
+        #expect(try await store.sync.pendingWrites().count >= 1)
+        #expect(try await store.sync.register(of: RegisterKey(account: "default", timeline: "home")).head(of: "phone")?.snapshot?.postId == "p20")
         try await sync.syncNow()
         await sync.stop()
-        #expect(try store.pendingWrites().isEmpty)
+        #expect(try await store.sync.pendingWrites().isEmpty)
         #expect(FileManager.default.fileExists(atPath: shared.appendingPathComponent("phone.timeline-sync.json").path))
         // Without a transport (or with CrossSessionSync off) there is no sync, and saves stay local.
         let off = ConfigurationLoader().read(
@@ -277,7 +277,7 @@ struct FacadeSyncTests {
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         // The phone read up to p20 ten minutes ago.
-        let phoneStore = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let phoneStore = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         let phoneClock = TestClock()
         phoneClock.advance(now.timeIntervalSince(phoneClock.now) - 600)
         let phone = try TimelineEngine(configuration: configuration, deviceId: "phone", store: phoneStore, clock: { phoneClock.now })
@@ -285,10 +285,10 @@ struct FacadeSyncTests {
         phone.observeScroll(offset: 2010, viewportHeight: 600, in: index)
         phone.observe(.background, in: index)
         // The laptop went on to p30, five minutes ago, and synced.
-        let laptopStore = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let laptopStore = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let laptopSync = try SyncCoordinator(
             store: laptopStore, configuration: configuration, device: "laptop", now: { now.addingTimeInterval(-300) })
-        try laptopStore.savePosition(PositionSnapshot(postId: "p30"), scope: StoreScope(), device: "laptop", at: now.addingTimeInterval(-300))
+        try await laptopStore.sync.savePosition(PositionSnapshot(postId: "p30"), scope: StoreScope(), device: "laptop", at: now.addingTimeInterval(-300))
         try await laptopSync.syncNow()
         await laptopSync.stop()
         phoneClock.advance(600)

@@ -68,7 +68,7 @@ struct ReloadTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.handle(prefix: "/") { _, _ in LoopbackHTTPServer.Answer(status: 503, body: Data("busy".utf8)) }
-        let engine = try TimelineEngine(store: try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path))
+        let engine = try await TimelineEngine(store: try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path))
         let source = TimelineSource.mastodon(try #require(URL(string: server.baseURL + "/api/v1/timelines/home")), tokenVariable: "NO_TOKEN")
         #expect(try await engine.loadTimeline(from: source).attempts.count == 1)
         try engine.reload(
@@ -87,7 +87,7 @@ struct ReloadTests {
         func syncing(to folder: URL) -> TimelineConfiguration {
             Self.configuration(#"{"Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(folder.path)"}, "DebounceInterval": 3600}}"#)
         }
-        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         let engine = try TimelineEngine(configuration: syncing(to: first), deviceId: "phone", store: store)
         let old = try #require(engine.sync)
         engine.observeScroll(offset: 2010, viewportHeight: 600, in: Self.index)
@@ -111,7 +111,7 @@ struct ReloadTests {
         engine.observe(.background, in: Self.index)
         try await new.syncNow()
         await new.stop()
-        #expect(try store.pendingWrites().isEmpty)
+        #expect(try await store.sync.pendingWrites().isEmpty)
         let published = try String(contentsOf: second.appendingPathComponent("phone.timeline-sync.json"), encoding: .utf8)
         #expect(published.contains("p30"))
         // Sync off: the coordinator goes.
@@ -125,7 +125,7 @@ struct ReloadTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let shared = directory.appendingPathComponent("shared")
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-        let store = try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         var engine: TimelineEngine? = try TimelineEngine(
             configuration: Self.configuration(#"{"Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}}}"#),
             deviceId: "phone", store: store)
@@ -166,7 +166,7 @@ struct ReloadTests {
         let syncing = Self.configuration(#"{"Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}, "DebounceInterval": 3600}}"#)
         let engine = try TimelineEngine(
             configuration: syncing, deviceId: "phone",
-            store: try TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path))
+            store: try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path))
         let coordinator = try #require(engine.sync)
         let summary = engine.pipelineSummary
         var broken = syncing

@@ -33,7 +33,7 @@ struct CacheFirstLoaderTests {
     static func setup() throws -> Setup {
         let directory = try Fixtures.temporaryDirectory()
         return Setup(
-            directory: directory, store: try TimelineStore(path: directory.appendingPathComponent("state.sqlite").path),
+            directory: directory, store: try await TimelineStore(path: directory.appendingPathComponent("state.sqlite").path),
             server: try LoopbackHTTPServer())
     }
 
@@ -55,12 +55,12 @@ struct CacheFirstLoaderTests {
         #expect(initial.status == .fresh)
         #expect(initial.merge?.added.count == 40)
         let firstPosts = initial.timeline.posts
-        #expect(try setup.store.timeline(scope: Self.scope)?.posts == firstPosts)
+        #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts == firstPosts)
 
         // The reader was on the seventh post, which the refreshed answer has deleted.
         let deleted = firstPosts[6]
         let neighbors = PositionSnapshot.Neighbors(above: [firstPosts[5].id, firstPosts[4].id], below: [firstPosts[7].id, firstPosts[8].id])
-        try setup.store.saveSnapshot(
+        try await setup.store.positions.saveSnapshot(
             PositionSnapshot(
                 postId: deleted.id, postCreatedAt: deleted.createdAt, viewportY: -30, contentOffset: 900,
                 index: 6, timelineCount: 40, neighbors: neighbors, text: deleted.text, savedAt: Date()),
@@ -79,13 +79,13 @@ struct CacheFirstLoaderTests {
         #expect(merge.retained == [firstPosts[39].id])
         #expect(report.timeline.posts.count == 41)
         #expect(report.timeline.posts[5].text?.hasSuffix("(edited)") == true)
-        #expect(try setup.store.timeline(scope: Self.scope)?.posts == report.timeline.posts)
+        #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts == report.timeline.posts)
 
         // The deleted post's neighbours put the reader back between posts 6 and 8 of the first page.
         let restoration = try #require(report.restoration)
         #expect(restoration.postId != deleted.id)
         #expect([firstPosts[5].id, firstPosts[7].id].contains(restoration.postId))
-        #expect(try setup.store.lastRestoration(scope: Self.scope) != nil)
+        #expect(try await setup.store.positions.lastRestoration(scope: Self.scope) != nil)
 
         // The report as `engine timeline fetch --format json` writes it.
         let json = report.jsonValue(source: source)
@@ -112,7 +112,7 @@ struct CacheFirstLoaderTests {
         let refreshed = Date(timeIntervalSince1970: 1_670_446_000)
         setup.server.script(LoadingFixtures.mastodonPath, [.json(try LoadingFixtures.answer("mastodon-home.json"))])
         _ = try await setup.loader(try LoadingFixtures.policy("NoRetry"), now: refreshed).load(from: LoadingFixtures.mastodon(setup.server))
-        let before = try setup.store.timeline(scope: Self.scope)
+        let before = try await setup.store.timelines.timeline(scope: Self.scope)
 
         let answers: [(LoopbackHTTPServer.Answer, CacheFirstLoader.Status)] = [
             (.json(Data(#"{"error":"boom"}"#.utf8), status: 500), .stale),
@@ -127,8 +127,8 @@ struct CacheFirstLoaderTests {
             #expect(report.lastRefreshed == refreshed)
             #expect(report.merge == nil)
             #expect(report.timeline.posts == before?.posts)
-            #expect(try setup.store.timeline(scope: Self.scope)?.posts == before?.posts)
-            #expect(try setup.store.refreshedAt(scope: Self.scope) == refreshed)
+            #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts == before?.posts)
+            #expect(try await setup.store.timelines.refreshedAt(scope: Self.scope) == refreshed)
         }
         let source = LoadingFixtures.mastodon(setup.server)
         setup.server.stop()
@@ -155,7 +155,7 @@ struct CacheFirstLoaderTests {
         #expect(report.merge?.added.count == 97)
         #expect(report.evicted.count == 47)
         #expect(report.timeline.posts.count == 50)
-        #expect(try setup.store.timeline(scope: Self.scope)?.posts.count == 50)
+        #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts.count == 50)
 
         let missing = try await setup.loader(try LoadingFixtures.policy("NoRetry")).load(from: .file(path: "/nonexistent/t.json", format: nil))
         #expect(missing.status == .stale)

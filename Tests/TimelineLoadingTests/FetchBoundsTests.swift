@@ -21,9 +21,9 @@ struct FetchBoundsTests {
     /// `count` posts served `pageSize` at a time (nil: as asked).
     static func device(count: Int, target: Int, pageSize: Int? = nil) throws -> ReachTests.Setup {
         let directory = try Fixtures.temporaryDirectory()
-        let store = try TimelineStore(path: directory.appendingPathComponent("device.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("device.sqlite").path)
         let server = try FakeTimelineServer(mastodon: false, posts: ReachTests.feed(count), pageSize: pageSize)
-        try store.savePosition(ReachTests.snapshot(target), scope: scope, device: "phone", at: ReachTests.base.addingTimeInterval(86_400))
+        try await store.sync.savePosition(ReachTests.snapshot(target), scope: scope, device: "phone", at: ReachTests.base.addingTimeInterval(86_400))
         return ReachTests.Setup(directory: directory, store: store, server: server)
     }
 
@@ -37,12 +37,12 @@ struct FetchBoundsTests {
         #expect(report.reach?.outcome == .reached)
         #expect(report.restoration?.postId == "250")
         #expect(report.restoration?.method == .exactMatch)
-        let stored = try #require(try setup.store.storedTimeline(scope: Self.scope)).posts.map(\.id)
+        let stored = try await #require(try setup.store.timelines.storedTimeline(scope: Self.scope)).posts.map(\.id)
         #expect((500...601).contains(stored.count))
         let kept = Set(stored)
         #expect((200...300).map(String.init).filter { !kept.contains($0) } == [], "posts next to the reader's were evicted")
         #expect(report.evicted.count == 840 - stored.count)
-        let timeline = try #require(try setup.store.storedTimeline(scope: Self.scope))
+        let timeline = try await #require(try setup.store.timelines.storedTimeline(scope: Self.scope))
         let gaps = Set(timeline.gaps.map(\.above))
         for (upper, lower) in zip(timeline.posts, timeline.posts.dropFirst()) where Int(upper.id)! - Int(lower.id)! != 1 {
             #expect(gaps.contains(upper.id), "no gap between \(upper.id) and \(lower.id)")
@@ -61,7 +61,7 @@ struct FetchBoundsTests {
         #expect(reach.requests.map(\.cut) == [150, 49])
         #expect(report.restoration?.postId == "1400")
         #expect(report.restoration?.method == .exactMatch)
-        let stored = try #require(try setup.store.storedTimeline(scope: Self.scope))
+        let stored = try await #require(try setup.store.timelines.storedTimeline(scope: Self.scope))
         #expect(stored.posts.contains { $0.id == "1400" })
         // Posts left out (of a page, or evicted) leave a gap, never a false neighbour: wherever
         // two stored posts are not next to each other in the feed, a gap lies between them.

@@ -59,12 +59,12 @@ struct ReachTests {
     /// phone's position on `target`, synced; the server now has 1,000 posts.
     static func laptop(mastodon: Bool, target: Int = 800) async throws -> Setup {
         let directory = try Fixtures.temporaryDirectory()
-        let store = try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let server = try FakeTimelineServer(mastodon: mastodon, posts: feed(600))
         let setup = Setup(directory: directory, store: store, server: server)
         _ = try await setup.loader().load(from: setup.source)
         server.change { $0.insert((601...1000).reversed().map(post)) }
-        try store.savePosition(snapshot(target), scope: scope, device: "phone", at: base.addingTimeInterval(86_400))
+        try await store.sync.savePosition(snapshot(target), scope: scope, device: "phone", at: base.addingTimeInterval(86_400))
         return setup
     }
 
@@ -74,7 +74,7 @@ struct ReachTests {
     func fetchPagesUntilLimit(mastodon: Bool) async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("device.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("device.sqlite").path)
         let server = try FakeTimelineServer(mastodon: mastodon, posts: Self.feed(600))
         let setup = Setup(directory: directory, store: store, server: server)
         let url = URL(string: server.timelineURL.absoluteString.replacingOccurrences(of: "limit=40", with: "limit=250"))!
@@ -111,7 +111,7 @@ struct ReachTests {
         #expect(report.restoration?.postId == "800")
         #expect(report.restoration?.method == .exactMatch)
         #expect(report.gaps == [TimelineGap(above: "961", below: "800"), TimelineGap(above: "760", below: "600")])
-        let cached = try #require(try setup.store.storedTimeline(scope: Self.scope))
+        let cached = try await #require(try setup.store.timelines.storedTimeline(scope: Self.scope))
         #expect(cached.posts.count == 40 + 41 + 40)
         #expect(cached.gaps == report.gaps)
     }
@@ -122,7 +122,7 @@ struct ReachTests {
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         _ = try await setup.loader().load(from: setup.source)
         // The phone moves on to 790, in the window the laptop cached around 800.
-        try setup.store.savePosition(Self.snapshot(790), scope: Self.scope, device: "phone", at: Self.base.addingTimeInterval(90_000))
+        try await setup.store.sync.savePosition(Self.snapshot(790), scope: Self.scope, device: "phone", at: Self.base.addingTimeInterval(90_000))
         let checked = try await setup.loader().load(from: setup.source)
         #expect(checked.reach?.checked == true)
         #expect(checked.reach?.outcome == .reached)
@@ -145,7 +145,7 @@ struct ReachTests {
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         _ = try await setup.loader().load(from: setup.source)
         // The laptop cached the window around 800; the phone moves on to 790, in it.
-        try setup.store.savePosition(Self.snapshot(790), scope: Self.scope, device: "phone", at: Self.base.addingTimeInterval(90_000))
+        try await setup.store.sync.savePosition(Self.snapshot(790), scope: Self.scope, device: "phone", at: Self.base.addingTimeInterval(90_000))
         #expect(try await setup.loader().load(from: setup.source).restoration?.postId == "790")
         // 790 and the post below it, 789, are deleted on the server; the laptop still caches 789.
         setup.server.change { $0.delete(["790", "789"]) }
@@ -281,7 +281,7 @@ struct ReachTests {
         #expect(above.url.query == "min_id=650&limit=3")
 
         // Yesterday's cache 600…561; today 700 posts: the head page leaves a gap above 600.
-        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
         let setup = Setup(directory: directory, store: store, server: server)
         server.change { $0 = .mastodon(Self.feed(600)) }
         _ = try await setup.loader().load(from: setup.source)
@@ -289,7 +289,7 @@ struct ReachTests {
         let first = try await setup.loader().load(from: setup.source)
         #expect(first.gaps == [TimelineGap(above: "661", below: "600")])
         // The phone synced post 640: its window, 640…601, meets the cached 600: that gap closes.
-        try store.savePosition(Self.snapshot(640), scope: Self.scope, device: "phone", at: Self.base.addingTimeInterval(90_000))
+        try await store.sync.savePosition(Self.snapshot(640), scope: Self.scope, device: "phone", at: Self.base.addingTimeInterval(90_000))
         let second = try await setup.loader().load(from: setup.source)
         #expect(second.reach?.outcome == .reached)
         #expect(second.gaps == [TimelineGap(above: "661", below: "640")])
@@ -319,8 +319,8 @@ struct ReachTests {
     func concurrentLoads() async throws {
         let setup = try await Self.laptop(mastodon: true)
         defer { try? FileManager.default.removeItem(at: setup.directory) }
-        let other = try TimelineStore(path: setup.store.path)
-        try other.saveSnapshot(Self.snapshot(700), scope: Self.scope)
+        let other = try await TimelineStore(path: setup.store.path)
+        try await other.positions.saveSnapshot(Self.snapshot(700), scope: Self.scope)
         let first = try setup.loader()
         let second = CacheFirstLoader(
             store: other, scope: Self.scope, fetcher: first.fetcher, pipeline: first.pipeline, cachePolicy: first.cachePolicy,
@@ -328,7 +328,7 @@ struct ReachTests {
         async let a = first.load(from: setup.source)
         async let b = second.load(from: setup.source)
         _ = try await (a, b)
-        let ids = Set(try #require(try setup.store.storedTimeline(scope: Self.scope)).posts.map(\.id))
+        let ids = Set(try await #require(try setup.store.timelines.storedTimeline(scope: Self.scope)).posts.map(\.id))
         #expect(ids.isSuperset(of: ["800", "760", "700", "660", "1000", "561"]))
     }
 }

@@ -39,7 +39,7 @@ struct RecordedMastodonTests {
         let directory = try Fixtures.temporaryDirectory()
         let recorded = try RecordedServer(try RecordedServer.exchanges(server: server, names), recordedOrigin: origin)
         return Device(
-            directory: directory, store: try TimelineStore(path: directory.appendingPathComponent("device.sqlite").path), recorded: recorded)
+            directory: directory, store: try await TimelineStore(path: directory.appendingPathComponent("device.sqlite").path), recorded: recorded)
     }
 
     /// The ids of a recorded answer's statuses, in order.
@@ -61,7 +61,7 @@ struct RecordedMastodonTests {
         #expect(again.merge?.added == [])
         #expect(again.merge?.updated == [])
         #expect(again.merge?.unchanged == 10)
-        let cached = try #require(try device.store.storedTimeline(scope: StoreScope(account: "mastodonpy_test@localhost", timeline: "tag")))
+        let cached = try await #require(try device.store.timelines.storedTimeline(scope: StoreScope(account: "mastodonpy_test@localhost", timeline: "tag")))
         #expect(cached.posts.first?.id == "117020581413876942")
         #expect(cached.posts.first?.createdAt == Timestamp.parse("2026-08-01T13:52:47.767Z"))
         #expect(cached.posts.first.map { Timestamp.format($0.createdAt) } == "2026-08-01T13:52:47.767Z")

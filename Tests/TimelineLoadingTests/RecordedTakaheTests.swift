@@ -46,7 +46,7 @@ struct RecordedTakaheTests {
 
         /// The phone's position on `post`, an id alone (as a read marker carries it), synced here.
         func phoneSaves(_ post: String) throws {
-            try store.savePosition(PositionSnapshot(postId: post), scope: RecordedTakaheTests.scope, device: "phone", at: Date())
+            try await store.sync.savePosition(PositionSnapshot(postId: post), scope: RecordedTakaheTests.scope, device: "phone", at: Date())
         }
 
         func stop() {
@@ -59,7 +59,7 @@ struct RecordedTakaheTests {
         let directory = try Fixtures.temporaryDirectory()
         let recorded = try RecordedServer(try RecordedServer.exchanges(server: "takahe", ["home"]), recordedOrigin: origin)
         return Laptop(
-            directory: directory, store: try TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path), recorded: recorded)
+            directory: directory, store: try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path), recorded: recorded)
     }
 
     @Test("a head page refreshed unchanged reports nothing edited")

@@ -121,10 +121,10 @@ struct StoreUpgradeTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("store.sqlite").path
         try FileManager.default.copyItem(at: Fixtures.repositoryURL("Tests/Fixtures/stores/store-\(version).sqlite"), to: URL(fileURLWithPath: path))
-        let store = try TimelineStore(path: path, create: false)
-        let statistics = try store.statistics()
+        let store = try await TimelineStore(path: path, create: false)
+        let statistics = try await store.statistics()
         #expect(statistics.migrations == Self.migrations)
-        let cached = try #require(try store.timeline(scope: Self.scope))
+        let cached = try await #require(try store.timelines.timeline(scope: Self.scope))
         #expect(cached.posts.map(\.id) == Self.posts)
         #expect(cached.posts.map(\.text) == ["text of p0 ünï", "text of p1 ünï", "text of p2 ünï"])
         #expect(cached.posts.map(\.height) == [100, 101, 102])
@@ -140,31 +140,31 @@ struct StoreUpgradeTests {
         } else {
             #expect(cached.revision == nil)
         }
-        let history = try store.history(scope: Self.scope)
+        let history = try await store.positions.history(scope: Self.scope)
         #expect(history.map(\.postId) == ["p1"])
         #expect(history.first?.neighbors.below == ["p2"])
-        #expect(try store.readPostIds(scope: Self.scope) == ["p0"])
-        #expect(try store.lastRestoration(scope: Self.scope)?.json.contains(#""postId":"p1""#) == true)
+        #expect(try await store.positions.readPostIds(scope: Self.scope) == ["p0"])
+        #expect(try await store.positions.lastRestoration(scope: Self.scope)?.json.contains(#""postId":"p1""#) == true)
         // Counters came with v2: a v1 store starts them at zero (taken before the reads above).
         #expect(statistics.timelineHits == (version == "v1" ? 0 : 4))
         #expect(statistics.timelineMisses == (version == "v1" ? 0 : 1))
         // The store writes after the upgrade.
-        try store.saveSnapshot(PositionSnapshot(postId: "p2", savedAt: Date(timeIntervalSince1970: 1_700_000_400)), scope: Self.scope)
-        #expect(try store.history(scope: Self.scope).map(\.postId) == ["p2", "p1"])
+        try await store.positions.saveSnapshot(PositionSnapshot(postId: "p2", savedAt: Date(timeIntervalSince1970: 1_700_000_400)), scope: Self.scope)
+        #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["p2", "p1"])
         // Sync came with v4: its device position (a head since v5), device and outbox survive;
         // earlier stores start empty. A v4 position becomes a head numbered by its clock's
         // milliseconds, with an empty context.
         let key = RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)
-        let head = try store.register(of: key).head(of: "phone")
+        let head = try await store.sync.register(of: key).head(of: "phone")
         #expect(head?.snapshot?.postId == (Self.syncing.contains(version) ? "p1" : nil))
         #expect(head?.sequence == (version == "v4-sync" ? 1_699_982_687_500 : Self.headed.contains(version) ? 3 : nil))
         #expect(head?.context == (Self.headed.contains(version) ? VersionVector([("laptop", 2)]) : Self.syncing.contains(version) ? .empty : nil))
         #expect(head?.clocks == (Self.headed.contains(version) ? ClockOffsets([("laptop", -1_200)]) : Self.syncing.contains(version) ? .empty : nil))
-        #expect(try store.pendingWrites().count == (Self.syncing.contains(version) ? 1 : 0))
-        #expect(try store.storedDeviceId() == (Self.syncing.contains(version) ? "phone" : nil))
+        #expect(try await store.sync.pendingWrites().count == (Self.syncing.contains(version) ? 1 : 0))
+        #expect(try await store.sync.storedDeviceId() == (Self.syncing.contains(version) ? "phone" : nil))
         // The next save numbers on from the device's highest write.
         if Self.syncing.contains(version) {
-            let saved = try store.savePosition(
+            let saved = try await store.sync.savePosition(
                 PositionSnapshot(postId: "p2"), scope: Self.scope, device: "phone", at: Date(timeIntervalSince1970: 1_800_000_000))
             #expect(saved.sequence == (head?.sequence ?? 0) + 1)
         }
@@ -199,8 +199,8 @@ struct StoreUpgradeNewerRowsTests {
                 }
             }
         }
-        let store = try TimelineStore(path: path, create: false)
-        let head = try store.register(of: RegisterKey(account: scope.account, timeline: scope.timeline)).head(of: "phone")
+        let store = try await TimelineStore(path: path, create: false)
+        let head = try await store.sync.register(of: RegisterKey(account: scope.account, timeline: scope.timeline)).head(of: "phone")
         #expect(head?.snapshot?.postId == "p2")
         #expect(head?.stamp.time.rawValue == 111_410_065_408_100_000)
     }
@@ -224,7 +224,7 @@ struct IntegerMapTests {
         }
         #expect(IntegerMap.decode("{}").map(\.isEmpty) == true)
         // Through the store's readers, escapes included.
-        #expect(TimelineStore.clocks(from: text) == ClockOffsets(pairs))
-        #expect(TimelineStore.context(from: #"{"laptop":3,"a\"b":7}"#) == VersionVector([("laptop", 3), ("a\"b", 7)]))
+        #expect(SyncStateStore.clocks(from: text) == ClockOffsets(pairs))
+        #expect(SyncStateStore.context(from: #"{"laptop":3,"a\"b":7}"#) == VersionVector([("laptop", 3), ("a\"b", 7)]))
     }
 }

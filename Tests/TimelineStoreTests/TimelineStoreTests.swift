@@ -24,33 +24,33 @@ struct TimelineStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("state.sqlite").path
         do {
-            let store = try TimelineStore(path: path)
-            try store.saveTimeline(Self.posts, scope: Self.scope, viewportHeight: 800, refreshedAt: Self.now)
-            try store.saveSnapshot(
+            let store = try await TimelineStore(path: path)
+            try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, viewportHeight: 800, refreshedAt: Self.now)
+            try await store.positions.saveSnapshot(
                 PositionSnapshot(
                     postId: "p1", viewportY: -20, contentOffset: 140, index: 1, timelineCount: 5,
                     text: "post 1", savedAt: Self.now), scope: Self.scope)
-            try store.saveSnapshot(
+            try await store.positions.saveSnapshot(
                 PositionSnapshot(postId: "p3", viewportY: 0, contentOffset: 360, savedAt: Self.now.addingTimeInterval(5)),
                 scope: Self.scope)
-            try store.markRead(["p0", "p1"], scope: Self.scope, at: Self.now)
-            try store.saveRestoration(
+            try await store.positions.markRead(["p0", "p1"], scope: Self.scope, at: Self.now)
+            try await store.positions.saveRestoration(
                 Restoration(
                     postId: "p3", index: 3, contentOffset: 360, viewportY: 0, method: .exactMatch,
                     strategy: "ExactMatch", confidence: 1, explanation: "still there"),
                 scope: Self.scope, at: Self.now)
         }
-        let reopened = try TimelineStore(path: path)
-        let cached = try #require(try reopened.timeline(scope: Self.scope))
+        let reopened = try await TimelineStore(path: path)
+        let cached = try await #require(try reopened.timelines.timeline(scope: Self.scope))
         #expect(cached.posts == Self.posts)
         #expect(cached.refreshedAt == Self.now)
         #expect(cached.viewportHeight == 800)
-        #expect(try reopened.history(scope: Self.scope).map(\.postId) == ["p3", "p1"])
-        #expect(try reopened.history(scope: Self.scope).last?.neighbors == PositionSnapshot.Neighbors())
-        #expect(try reopened.history(scope: Self.scope).last?.text == "post 1")
-        #expect(try reopened.readPostIds(scope: Self.scope).sorted() == ["p0", "p1"])
-        #expect(try reopened.lastRestoration(scope: Self.scope)?.json.contains("\"postId\":\"p3\"") == true)
-        #expect(try reopened.timeline(scope: StoreScope(account: "other")) == nil)
+        #expect(try await reopened.positions.history(scope: Self.scope).map(\.postId) == ["p3", "p1"])
+        #expect(try await reopened.positions.history(scope: Self.scope).last?.neighbors == PositionSnapshot.Neighbors())
+        #expect(try await reopened.positions.history(scope: Self.scope).last?.text == "post 1")
+        #expect(try await reopened.positions.readPostIds(scope: Self.scope).sorted() == ["p0", "p1"])
+        #expect(try await reopened.positions.lastRestoration(scope: Self.scope)?.json.contains("\"postId\":\"p3\"") == true)
+        #expect(try await reopened.timelines.timeline(scope: StoreScope(account: "other")) == nil)
         // WAL mode, as the store promises.
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
     }
@@ -60,20 +60,20 @@ struct TimelineStoreTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("finite.sqlite").path
-        let store = try TimelineStore(path: path)
-        try store.saveSnapshot(PositionSnapshot(postId: "p1", viewportY: 0, contentOffset: 140, savedAt: Self.now), scope: Self.scope)
+        let store = try await TimelineStore(path: path)
+        try await store.positions.saveSnapshot(PositionSnapshot(postId: "p1", viewportY: 0, contentOffset: 140, savedAt: Self.now), scope: Self.scope)
         // It was stored as "{}" before, and the history then failed to read.
         #expect(throws: StoreError(path: path, "non-finite number nan at contentOffset has no JSON representation")) {
-            try store.saveSnapshot(PositionSnapshot(postId: "p2", viewportY: 0, contentOffset: .nan, savedAt: Self.now), scope: Self.scope)
+            try await store.positions.saveSnapshot(PositionSnapshot(postId: "p2", viewportY: 0, contentOffset: .nan, savedAt: Self.now), scope: Self.scope)
         }
-        #expect(try store.history(scope: Self.scope).map(\.postId) == ["p1"])
+        #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["p1"])
     }
 
     @Test("a post's time reads back bit for bit, milliseconds included, so an unchanged page is not an edit")
     func exactTimes() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("times.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("times.sqlite").path)
         // Mastodon's times always carry milliseconds. Through seconds since 1970 these two (and
         // about half of any page) came back one bit different.
         var texts = ["2026-08-01T13:55:05.955Z", "2026-08-01T13:55:05.063Z"]
@@ -81,8 +81,8 @@ struct TimelineStoreTests {
         let posts = try texts.enumerated().map { index, text in
             Post(id: "t\(index)", createdAt: try #require(Timestamp.parse(text)), author: "a", text: "post \(index)")
         }
-        try store.saveTimeline(posts, scope: Self.scope, refreshedAt: Self.now)
-        let cached = try #require(try store.timeline(scope: Self.scope))
+        try await store.timelines.saveTimeline(posts, scope: Self.scope, refreshedAt: Self.now)
+        let cached = try await #require(try store.timelines.timeline(scope: Self.scope))
         let differing = zip(cached.posts, posts).filter {
             $0.createdAt.timeIntervalSinceReferenceDate.bitPattern != $1.createdAt.timeIntervalSinceReferenceDate.bitPattern
         }
@@ -96,20 +96,20 @@ struct TimelineStoreTests {
     func maintenance() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("m.sqlite").path)
-        try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-10 * 86_400))
+        let store = try await TimelineStore(path: directory.appendingPathComponent("m.sqlite").path)
+        try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-10 * 86_400))
         for number in 0..<6 {
-            try store.saveSnapshot(PositionSnapshot(postId: "s\(number)", savedAt: Self.now.addingTimeInterval(Double(number))), scope: Self.scope)
+            try await store.positions.saveSnapshot(PositionSnapshot(postId: "s\(number)", savedAt: Self.now.addingTimeInterval(Double(number))), scope: Self.scope)
         }
-        try store.markRead((0..<4).map { "r\($0)" }, scope: Self.scope, at: Self.now)
-        try store.markRead(["r9"], scope: Self.scope, at: Self.now.addingTimeInterval(1))
-        let report = try store.performMaintenance(
+        try await store.positions.markRead((0..<4).map { "r\($0)" }, scope: Self.scope, at: Self.now)
+        try await store.positions.markRead(["r9"], scope: Self.scope, at: Self.now.addingTimeInterval(1))
+        let report = try await store.performMaintenance(
             timelinePolicy: TTLPolicy(maxAge: 7 * 86_400), historyPolicy: LRUPolicy(maxEntries: 2),
             readPostsPolicy: LRUPolicy(maxEntries: 1), now: Self.now)
         #expect(report == TimelineStore.MaintenanceReport(cachedPosts: 5, snapshots: 4, readPosts: 4))
-        #expect(try store.history(scope: Self.scope).map(\.postId) == ["s5", "s4"])
-        #expect(try store.readPostIds(scope: Self.scope) == ["r9"])
-        #expect(try store.timeline(scope: Self.scope)?.posts.isEmpty == true)
+        #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["s5", "s4"])
+        #expect(try await store.positions.readPostIds(scope: Self.scope) == ["r9"])
+        #expect(try await store.timelines.timeline(scope: Self.scope)?.posts.isEmpty == true)
     }
 
     @Test("gaps survive reopening; evicting posts from the middle leaves a gap where they were, and none below the last post")
@@ -118,18 +118,18 @@ struct TimelineStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("g.sqlite").path
         do {
-            let store = try TimelineStore(path: path)
-            try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, gapsBelow: ["p1", "p4"])
+            let store = try await TimelineStore(path: path)
+            try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, gapsBelow: ["p1", "p4"])
         }
-        let store = try TimelineStore(path: path)
-        let cached = try #require(try store.storedTimeline(scope: Self.scope))
+        let store = try await TimelineStore(path: path)
+        let cached = try await #require(try store.timelines.storedTimeline(scope: Self.scope))
         // p4 is the last post: below it is the end of the cache, not a gap.
         #expect(cached.gaps == [TimelineGap(above: "p1", below: "p2")])
         // p3 was stored long ago: a TTL evicts it from between p2 and p4.
-        try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-86_400), gapsBelow: ["p1"])
-        try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, unconfirmed: ["p3"], gapsBelow: ["p1"])
-        #expect(try store.trimTimeline(scope: Self.scope, policy: TTLPolicy(maxAge: 3600), now: Self.now) == ["p3"])
-        #expect(try store.storedTimeline(scope: Self.scope)?.gaps == [TimelineGap(above: "p1", below: "p2"), TimelineGap(above: "p2", below: "p4")])
+        try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-86_400), gapsBelow: ["p1"])
+        try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, unconfirmed: ["p3"], gapsBelow: ["p1"])
+        #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: TTLPolicy(maxAge: 3600), now: Self.now) == ["p3"])
+        #expect(try await store.timelines.storedTimeline(scope: Self.scope)?.gaps == [TimelineGap(above: "p1", below: "p2"), TimelineGap(above: "p2", below: "p4")])
     }
 
     @Test("a kept index is mapped only on the revision of the posts it was made from")
@@ -139,25 +139,25 @@ struct TimelineStoreTests {
         let path = directory.appendingPathComponent("t.sqlite").path
         let other = StoreScope(account: "me@example.social", timeline: "list")
         func isKept(_ store: TimelineStore, _ cached: TimelineStore.CachedTimeline, scope: StoreScope = Self.scope) -> Bool {
-            store.index(of: cached, scope: scope).textIndexBuildNanoseconds == 0
+            store.timelines.index(of: cached, scope: scope).textIndexBuildNanoseconds == 0
         }
         do {
-            let store = try TimelineStore(path: path)
-            try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now)
-            try store.saveTimeline(Self.posts, scope: other, refreshedAt: Self.now)
-            let cached = try #require(try store.timeline(scope: Self.scope))
+            let store = try await TimelineStore(path: path)
+            try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now)
+            try await store.timelines.saveTimeline(Self.posts, scope: other, refreshedAt: Self.now)
+            let cached = try await #require(try store.timelines.timeline(scope: Self.scope))
             #expect(cached.revision != nil)
             #expect(!isKept(store, cached))
-            try store.keepIndex(store.index(of: cached, scope: Self.scope), for: cached, scope: Self.scope)
-            #expect(store.indexPath(scope: Self.scope).hasPrefix(path + "-index/"))
-            #expect(store.indexPath(scope: Self.scope) != store.indexPath(scope: other))
-            #expect(FileManager.default.fileExists(atPath: store.indexPath(scope: Self.scope) + ".text"))
-            #expect(FileManager.default.fileExists(atPath: store.indexPath(scope: Self.scope) + ".lookups"))
+            try await store.timelines.keepIndex(store.timelines.index(of: cached, scope: Self.scope), for: cached, scope: Self.scope)
+            #expect(store.timelines.indexPath(scope: Self.scope).hasPrefix(path + "-index/"))
+            #expect(store.timelines.indexPath(scope: Self.scope) != store.timelines.indexPath(scope: other))
+            #expect(FileManager.default.fileExists(atPath: store.timelines.indexPath(scope: Self.scope) + ".text"))
+            #expect(FileManager.default.fileExists(atPath: store.timelines.indexPath(scope: Self.scope) + ".lookups"))
         }
         // Another process: the same posts, so the index is mapped and answers.
-        let store = try TimelineStore(path: path)
-        let cached = try #require(try store.timeline(scope: Self.scope))
-        let index = store.index(of: cached, scope: Self.scope)
+        let store = try await TimelineStore(path: path)
+        let cached = try await #require(try store.timelines.timeline(scope: Self.scope))
+        let index = store.timelines.index(of: cached, scope: Self.scope)
         #expect(index.textIndexBuildNanoseconds == 0)
         #expect(index.textIndex.mostSimilar(to: "post 3 ünï", threshold: 0.5).first?.text == 3)
         #expect(index.timeOrder == [4, 3, 2, 1, 0])
@@ -165,35 +165,35 @@ struct TimelineStoreTests {
         #expect(Self.posts.map { index.index(of: $0.id) } == [0, 1, 2, 3, 4])
         #expect(index.index(of: "p9") == nil)
         // The other timeline of the store has none.
-        #expect(!isKept(store, try #require(try store.timeline(scope: other)), scope: other))
+        #expect(!isKept(store, try await #require(try store.timelines.timeline(scope: other)), scope: other))
         // Saving the timeline, trimming it and maintenance each make a new revision, on which
         // the kept index is not used; keeping an index for a revision that is gone writes nothing.
-        try store.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now)
-        let saved = try #require(try store.timeline(scope: Self.scope))
+        try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now)
+        let saved = try await #require(try store.timelines.timeline(scope: Self.scope))
         #expect(saved.revision != cached.revision)
         #expect(!isKept(store, saved))
-        try store.keepIndex(index, for: cached, scope: Self.scope)
+        try await store.timelines.keepIndex(index, for: cached, scope: Self.scope)
         #expect(!isKept(store, saved))
-        try store.keepIndex(store.index(of: saved, scope: Self.scope), for: saved, scope: Self.scope)
+        try await store.timelines.keepIndex(store.timelines.index(of: saved, scope: Self.scope), for: saved, scope: Self.scope)
         #expect(isKept(store, saved))
-        #expect(try store.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 4), now: Self.now).count == 1)
-        let trimmed = try #require(try store.timeline(scope: Self.scope))
+        #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 4), now: Self.now).count == 1)
+        let trimmed = try await #require(try store.timelines.timeline(scope: Self.scope))
         #expect(trimmed.revision != saved.revision)
         #expect(!isKept(store, trimmed))
-        try store.keepIndex(store.index(of: trimmed, scope: Self.scope), for: trimmed, scope: Self.scope)
-        _ = try store.performMaintenance(
+        try await store.timelines.keepIndex(store.timelines.index(of: trimmed, scope: Self.scope), for: trimmed, scope: Self.scope)
+        _ = try await store.performMaintenance(
             timelinePolicy: LRUPolicy(maxEntries: 3), historyPolicy: LRUPolicy(maxEntries: 9),
             readPostsPolicy: LRUPolicy(maxEntries: 9), now: Self.now)
-        let maintained = try #require(try store.timeline(scope: Self.scope))
+        let maintained = try await #require(try store.timelines.timeline(scope: Self.scope))
         #expect(maintained.posts.count == 3)
         #expect(!isKept(store, maintained))
         // A damaged file is not used, and keeping the index again replaces it.
-        try store.keepIndex(store.index(of: maintained, scope: Self.scope), for: maintained, scope: Self.scope)
-        try Data("damaged".utf8).write(to: URL(fileURLWithPath: store.indexPath(scope: Self.scope) + ".text"))
-        try Data("damaged".utf8).write(to: URL(fileURLWithPath: store.indexPath(scope: Self.scope) + ".lookups"))
+        try await store.timelines.keepIndex(store.timelines.index(of: maintained, scope: Self.scope), for: maintained, scope: Self.scope)
+        try Data("damaged".utf8).write(to: URL(fileURLWithPath: store.timelines.indexPath(scope: Self.scope) + ".text"))
+        try Data("damaged".utf8).write(to: URL(fileURLWithPath: store.timelines.indexPath(scope: Self.scope) + ".lookups"))
         #expect(!isKept(store, maintained))
-        #expect(store.index(of: maintained, scope: Self.scope).index(of: maintained.posts[2].id) == 2)
-        try store.keepIndex(store.index(of: maintained, scope: Self.scope), for: maintained, scope: Self.scope)
+        #expect(store.timelines.index(of: maintained, scope: Self.scope).index(of: maintained.posts[2].id) == 2)
+        try await store.timelines.keepIndex(store.timelines.index(of: maintained, scope: Self.scope), for: maintained, scope: Self.scope)
         #expect(isKept(store, maintained))
     }
 
@@ -201,43 +201,43 @@ struct TimelineStoreTests {
     func updateIsAtomic() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("u.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("u.sqlite").path)
         let posts = (0..<40).map { Post(id: "p\($0)", createdAt: Self.now.addingTimeInterval(Double(-$0))) }
         await withTaskGroup(of: Void.self) { group in
             for post in posts {
                 group.addTask {
-                    _ = try? store.updateTimeline(scope: Self.scope, refreshedAt: Self.now) { cached in
+                    _ = try? await store.timelines.updateTimeline(scope: Self.scope, refreshedAt: Self.now) { cached in
                         let merged = ((cached?.posts ?? []) + [post]).sorted { $0.createdAt > $1.createdAt }
-                        return (TimelineStore.TimelineUpdate(posts: merged), ())
+                        return (TimelineCacheStore.TimelineUpdate(posts: merged), ())
                     }
                 }
             }
         }
-        #expect(try store.storedTimeline(scope: Self.scope)?.posts.map(\.id) == posts.map(\.id))
+        #expect(try await store.timelines.storedTimeline(scope: Self.scope)?.posts.map(\.id) == posts.map(\.id))
     }
 
     @Test("evicting most of a timeline keeps exactly the posts the policy keeps; a read counts as a use of every post")
     func evictingMost() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
+        let store = try await TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
         let posts = (0..<1000).map { Post(id: "p\($0)", createdAt: Self.now.addingTimeInterval(Double(-$0)), text: "post \($0)") }
         // Stored in three batches: p0…p399 last, so the LRU keeps the newest of them.
-        try store.saveTimeline(Array(posts[600...]), scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-300))
-        try store.saveTimeline(
+        try await store.timelines.saveTimeline(Array(posts[600...]), scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-300))
+        try await store.timelines.saveTimeline(
             Array(posts[400...]), scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-200),
             unconfirmed: Set(posts[600...].map(\.id)))
-        try store.saveTimeline(
+        try await store.timelines.saveTimeline(
             posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-100),
             unconfirmed: Set(posts[400...].map(\.id)))
-        let evicted = try store.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now)
+        let evicted = try await store.timelines.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now)
         #expect(evicted.count == 600)
-        #expect(try store.timeline(scope: Self.scope, at: Self.now.addingTimeInterval(-50))?.posts.map(\.id) == posts[..<400].map(\.id))
+        #expect(try await store.timelines.timeline(scope: Self.scope, at: Self.now.addingTimeInterval(-50))?.posts.map(\.id) == posts[..<400].map(\.id))
         // The read used every cached post 50 s ago; a post stored since is the most recently used.
-        try store.saveTimeline(
+        try await store.timelines.saveTimeline(
             posts[..<400] + [Post(id: "new", createdAt: Self.now)], scope: Self.scope, refreshedAt: Self.now,
             unconfirmed: Set(posts[..<400].map(\.id)))
-        let second = try store.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now)
+        let second = try await store.timelines.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now)
         #expect(second.count == 1 && second != ["new"])
     }
 
@@ -252,7 +252,7 @@ struct TimelineStoreTests {
             throws: StoreError(
                 path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
         ) {
-            try TimelineStore(path: path)
+            try await TimelineStore(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
     }
@@ -263,15 +263,15 @@ struct TimelineStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("d.sqlite").path
         do {
-            let store = try TimelineStore(path: path)
-            try store.saveTimeline(
+            let store = try await TimelineStore(path: path)
+            try await store.timelines.saveTimeline(
                 (0..<300).map { Post(id: "p\($0)", createdAt: Self.now, text: String(repeating: "x", count: 200)) },
                 scope: Self.scope, refreshedAt: Self.now)
         }
         // Checkpoint the WAL into the main file, then overwrite pages after the header with garbage.
         do {
-            let reopened = try TimelineStore(path: path)
-            _ = try reopened.counts()
+            let reopened = try await TimelineStore(path: path)
+            _ = try await reopened.counts()
         }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         for index in 4096..<min(bytes.count, 4096 * 3) { bytes[index] = UInt8(truncatingIfNeeded: index &* 31) }
@@ -280,7 +280,7 @@ struct TimelineStoreTests {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         var message = ""
         do {
-            _ = try TimelineStore(path: path)
+            _ = try await TimelineStore(path: path)
         } catch {
             message = error.description
         }
@@ -308,7 +308,7 @@ struct TimelineStoreTests {
                 path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: photo); it is left as it is",
                 kind: .notAStore)
         ) {
-            try TimelineStore(path: path)
+            try await TimelineStore(path: path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
@@ -318,7 +318,7 @@ struct TimelineStoreTests {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("n.sqlite").path
-        _ = try TimelineStore(path: path)
+        _ = try await TimelineStore(path: path)
         let changed = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
@@ -334,18 +334,18 @@ struct TimelineStoreTests {
                 "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is",
                 kind: .incompatible)
         ) {
-            try TimelineStore(path: path)
+            try await TimelineStore(path: path)
         }
     }
 
     @Test("a location that cannot be written is reported")
     func unwritable() {
         #expect(throws: StoreError(path: "/no/such/dir/s.sqlite", "cannot create the store: /no/such/dir does not exist", kind: .unusablePath)) {
-            try TimelineStore(path: "/no/such/dir/s.sqlite")
+            try await TimelineStore(path: "/no/such/dir/s.sqlite")
         }
         var message = ""
         do {
-            _ = try TimelineStore(path: "/proc/timeline-store.sqlite")
+            _ = try await TimelineStore(path: "/proc/timeline-store.sqlite")
         } catch {
             message = error.description
         }
@@ -366,7 +366,7 @@ struct TimelineStoreTests {
             #expect(writer.process.terminationStatus == 0, "\(writer.standardError)")
         }
         // Every save of both processes is there.
-        let history = try TimelineStore(path: path).history(scope: StoreScope(account: "crash", timeline: "home"))
+        let history = try await TimelineStore(path: path).history(scope: StoreScope(account: "crash", timeline: "home"))
         let missing = Set(["a", "b"].flatMap { name in (0..<count).map { "\(name)-\($0)" } }).subtracting(history.map(\.postId))
         #expect(missing.isEmpty, "saves lost: \(missing.sorted().prefix(10))")
     }
@@ -412,7 +412,7 @@ struct TimelineStoreTests {
             let reported = try #require(last)
             // The timeline is the state the last reported step left, or the one the next step
             // (committed, not yet reported) leaves: never a mix, never part of one.
-            let posts = try #require(try TimelineStore(path: path).timeline(scope: scope)).posts
+            let posts = try await #require(try TimelineStore(path: path).timeline(scope: scope)).posts
             let versions = Set(posts.map { $0.id.split(separator: "-")[0] })
             #expect(versions.count == 1, "round \(round), killed after \(reported), seed 20261124: versions \(versions.sorted())")
             let sizes: [String: Int] = ["save": 300, "trim": 200, "maintain": 150]
@@ -446,10 +446,10 @@ struct TimelineStoreTests {
         try await writer.exit()
         #expect(writer.process.terminationReason == .uncaughtSignal)
         #expect(lastReported >= 300)
-        let store = try TimelineStore(path: path)
+        let store = try await TimelineStore(path: path)
         let scope = StoreScope(account: "crash", timeline: "home")
-        let reads = Set(try store.readPostIds(scope: scope))
-        let history = Set(try store.history(scope: scope).map(\.postId))
+        let reads = Set(try await store.positions.readPostIds(scope: scope))
+        let history = Set(try await store.positions.history(scope: scope).map(\.postId))
         for number in 0...lastReported {
             #expect(reads.contains("post-\(number)") && history.contains("post-\(number)"), "write \(number) was reported committed but is gone")
         }

@@ -6,11 +6,14 @@ import TimelineCore
 import TimelineFormats
 import ValueTree
 
-/// Cross-device sync in the store: the device id, its hybrid clock and write counter, every
-/// register's heads (each device's latest write, `positionHead`), and the outbox (`syncQueue`),
-/// all changed in the same transactions as the positions they describe. The heads are merged
-/// by `Register`, the one merge of the project; a merge policy reads the value from them.
-extension TimelineStore {
+/// The store's cross-device sync state: the device id, its hybrid clock and write counter,
+/// every register's heads (each device's latest write, `positionHead`), and the outbox
+/// (`syncQueue`), all changed in the same transactions as the positions they describe. The heads
+/// are merged by `Register`, the one merge of the project; a merge policy reads the value from
+/// them.
+public struct SyncStateStore: Sendable {
+    let database: StoreDatabase
+
     /// What the last sync rounds left: when one last succeeded, the last error, the devices
     /// heard from, and the devices whose clocks were found wrong.
     public struct SyncRecord: Sendable, Equatable {
@@ -47,11 +50,11 @@ extension TimelineStore {
 
     /// This store's device id, created once (a random id) and kept; `override` replaces it
     /// (tests, and `--device`).
-    public func deviceId(override: String? = nil) throws(StoreError) -> String {
+    public func deviceId(override: String? = nil) async throws(StoreError) -> String {
         if let override, !override.isEmpty, let problem = SyncLimits.nameProblem(override, "the device id") {
-            throw StoreError(path: path, problem)
+            throw StoreError(path: database.path, problem)
         }
-        return try write { db in
+        return try await database.write { db in
             if let override, !override.isEmpty {
                 try Self.setState("device", override, db)
                 return override
@@ -64,8 +67,8 @@ extension TimelineStore {
     }
 
     /// The device id if one was created, without creating it.
-    public func storedDeviceId() throws(StoreError) -> String? {
-        try read { db in try Self.state("device", db) }
+    public func storedDeviceId() async throws(StoreError) -> String? {
+        try await database.read { db in try Self.state("device", db) }
     }
 
     /// Saves a position as the reader left it: this device's head of the register, the
@@ -79,28 +82,28 @@ extension TimelineStore {
     public func savePosition(
         _ snapshot: PositionSnapshot, scope: StoreScope, device: String, explicit: Bool = false, ordered: Bool = true,
         visit: PositionRecord.Visit? = nil, at date: Date = Date()
-    ) throws(StoreError) -> PositionRecord {
-        let record = try writeLocal(snapshot, scope: scope, device: device, explicit: explicit, ordered: ordered, visit: visit, at: date)
-        Self.logSave(snapshot, scope: scope, device: device)
+    ) async throws(StoreError) -> PositionRecord {
+        let record = try await writeLocal(snapshot, scope: scope, device: device, explicit: explicit, ordered: ordered, visit: visit, at: date)
+        TimelineStore.logSave(snapshot, scope: scope, device: device)
         return record
     }
 
     /// Forgets a position: a tombstone, a reset that travels like a write.
     @discardableResult
-    public func forgetPosition(scope: StoreScope, device: String, at date: Date = Date()) throws(StoreError) -> PositionRecord {
-        try writeLocal(nil, scope: scope, device: device, explicit: true, ordered: false, visit: nil, at: date)
+    public func forgetPosition(scope: StoreScope, device: String, at date: Date = Date()) async throws(StoreError) -> PositionRecord {
+        try await writeLocal(nil, scope: scope, device: device, explicit: true, ordered: false, visit: nil, at: date)
     }
 
     private func writeLocal(
         _ snapshot: PositionSnapshot?, scope: StoreScope, device: String, explicit: Bool, ordered: Bool,
         visit: PositionRecord.Visit?, at date: Date
-    ) throws(StoreError) -> PositionRecord {
+    ) async throws(StoreError) -> PositionRecord {
         // What the wire could not carry is refused here, before it is saved and queued.
         for (value, what) in [(device, "the device id"), (scope.account, "the account"), (scope.timeline, "the timeline")] {
-            if let problem = SyncLimits.nameProblem(value, what) { throw StoreError(path: path, problem) }
+            if let problem = SyncLimits.nameProblem(value, what) { throw StoreError(path: database.path, problem) }
         }
-        if let id = snapshot?.postId, let problem = SyncLimits.postIdProblem(id) { throw StoreError(path: path, problem) }
-        return try write { db in
+        if let id = snapshot?.postId, let problem = SyncLimits.postIdProblem(id) { throw StoreError(path: database.path, problem) }
+        return try await database.write { db in
             let key = RegisterKey(account: scope.account, timeline: scope.timeline)
             let register = try Self.register(of: key, db, snapshotsOf: device)
             let saved = snapshot.map { snapshot -> PositionSnapshot in
@@ -130,7 +133,7 @@ extension TimelineStore {
             // A saturated clock cannot stamp a write after the last: saved anyway, it would lose.
             guard stamp.time > before else {
                 throw StoreError(
-                    path: path,
+                    path: database.path,
                     """
                     the clock of device \(TerminalText.escaped(device)) has reached its largest value (\(before)): its wall clock is wrong \
                     (\(Timestamp.format(date))); nothing it saves could be ordered after its last write, so nothing is saved
@@ -156,8 +159,8 @@ extension TimelineStore {
     public func applyRemote(
         _ records: [PositionRecord], at date: Date = Date(), device: String? = nil,
         maxClockOffset: TimeInterval?
-    ) throws(StoreError) -> RemoteMerge {
-        try write { db in
+    ) async throws(StoreError) -> RemoteMerge {
+        try await database.write { db in
             var clock = HybridClock(last: try Self.clock(db))
             let wall = Self.milliseconds(date)
             let maxOffset = maxClockOffset.map(HybridClock.maxOffset(seconds:))
@@ -214,8 +217,8 @@ extension TimelineStore {
     }
 
     /// Everything the store knows: every register's heads.
-    public func replicaState() throws(StoreError) -> ReplicaState {
-        try read { db in
+    public func replicaState() async throws(StoreError) -> ReplicaState {
+        try await database.read { db in
             var state = ReplicaState()
             for row in try Row.fetchAll(db, sql: "SELECT \(Self.headColumns) FROM positionHead") {
                 if let record = Self.head(row, decodeSnapshot: true) { state.apply(record) }
@@ -225,23 +228,26 @@ extension TimelineStore {
     }
 
     /// The heads of one register.
-    public func register(of key: RegisterKey) throws(StoreError) -> Register {
-        try read { db in try Self.register(of: key, db, snapshotsOf: nil) }
+    public func register(of key: RegisterKey) async throws(StoreError) -> Register {
+        try await database.read { db in try Self.register(of: key, db, snapshotsOf: nil) }
     }
 
-    /// A local write waiting in the outbox: which register, and its stamp (`HLC@device`).
     /// Where a restore of `scope` starts when the app is not live on it (`RestoreStart`): with a
     /// merge `policy` (sync on), the register's winner when another device than `device` wrote
     /// it; else the newest saved snapshot.
-    public func restoreStart(scope: StoreScope, policy: (any MergePolicy)?, device: String?) throws(StoreError) -> RestoreStart {
-        let history = try history(scope: scope)
-        let register = try policy == nil ? nil : register(of: RegisterKey(account: scope.account, timeline: scope.timeline))
+    public func restoreStart(scope: StoreScope, policy: (any MergePolicy)?, device: String?) async throws(StoreError) -> RestoreStart {
+        let key = RegisterKey(account: scope.account, timeline: scope.timeline)
+        let withRegister = policy != nil
+        let (history, register) = try await database.read { db in
+            (try PositionHistoryStore.history(scope: scope, db: db), withRegister ? try Self.register(of: key, db, snapshotsOf: nil) : nil)
+        }
         let winner = policy.flatMap { policy in register.flatMap { policy.value(of: $0) } }
         var start = RestoreStart.choose(own: history.first, ownIsLive: false, winner: winner, device: device)
         start.direction = register?.learnedDirection ?? ReadingDirection.learned(fromHistory: history)
         return start
     }
 
+    /// A local write waiting in the outbox: which register, and its stamp (`HLC@device`).
     public struct PendingWrite: Sendable, Equatable {
         public let id: Int64
         public let key: RegisterKey
@@ -250,8 +256,8 @@ extension TimelineStore {
     }
 
     /// The outbox: local writes not yet acknowledged by a transport, oldest first.
-    public func pendingWrites() throws(StoreError) -> [PendingWrite] {
-        try read { db in
+    public func pendingWrites() async throws(StoreError) -> [PendingWrite] {
+        try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT id, account, timeline, kind, payload FROM syncQueue ORDER BY id").map { row in
                 PendingWrite(id: row[0], key: RegisterKey(account: row[1], timeline: row[2]), stamp: row[4], isTombstone: row[3] == "tombstone")
             }
@@ -259,8 +265,8 @@ extension TimelineStore {
     }
 
     /// Removes acknowledged writes from the outbox, and notes a successful round.
-    public func acknowledge(_ ids: [Int64], devices: [String], at date: Date) throws(StoreError) {
-        try write { db in
+    public func acknowledge(_ ids: [Int64], devices: [String], at date: Date) async throws(StoreError) {
+        try await database.write { db in
             for id in ids { try db.execute(sql: "DELETE FROM syncQueue WHERE id = ?", arguments: [id]) }
             try Self.setState("lastSyncAt", String(date.timeIntervalSince1970), db)
             try Self.setState("lastAttemptAt", String(date.timeIntervalSince1970), db)
@@ -271,16 +277,16 @@ extension TimelineStore {
     }
 
     /// Notes a failed round.
-    public func recordSyncFailure(_ message: String, at date: Date) throws(StoreError) {
-        try write { db in
+    public func recordSyncFailure(_ message: String, at date: Date) async throws(StoreError) {
+        try await database.write { db in
             try Self.setState("lastError", message, db)
             try Self.setState("lastAttemptAt", String(date.timeIntervalSince1970), db)
         }
     }
 
     /// What the last rounds left.
-    public func syncRecord() throws(StoreError) -> SyncRecord {
-        try read { db in
+    public func syncRecord() async throws(StoreError) -> SyncRecord {
+        try await database.read { db in
             func date(_ name: String) throws -> Date? { try Self.state(name, db).flatMap(Double.init).map(StoredTime.since1970) }
             let devices = (try Self.state("devices", db) ?? "").split(separator: "\n").map(String.init)
             return SyncRecord(
@@ -298,8 +304,8 @@ extension TimelineStore {
     /// never moves back, so that a write forgotten with the tombstone that deleted it cannot be
     /// taken in again. Nil while no other device has been heard from: there is nothing of
     /// theirs to forget.
-    public func graceCutoff(at date: Date, gracePeriod: TimeInterval, device: String, heard: [PositionRecord] = []) throws(StoreError) -> Date? {
-        try write { db in try Self.graceCutoff(at: date, gracePeriod: gracePeriod, device: device, heard: heard, db) }
+    public func graceCutoff(at date: Date, gracePeriod: TimeInterval, device: String, heard: [PositionRecord] = []) async throws(StoreError) -> Date? {
+        try await database.write { db in try Self.graceCutoff(at: date, gracePeriod: gracePeriod, device: device, heard: heard, db) }
     }
 
     /// What a merge does first, in one transaction: takes the grace period's cutoff
@@ -309,8 +315,8 @@ extension TimelineStore {
     public func applyGracePeriod(
         at date: Date, gracePeriod: TimeInterval, device: String,
         heard: [PositionRecord]
-    ) throws(StoreError) -> (cutoff: Date?, resynced: Bool) {
-        try write { db in
+    ) async throws(StoreError) -> (cutoff: Date?, resynced: Bool) {
+        try await database.write { db in
             guard let cutoff = try Self.graceCutoff(at: date, gracePeriod: gracePeriod, device: device, heard: heard, db) else { return (nil, false) }
             let resynced = try Self.state("lastSyncAt", db).flatMap(Double.init).map { Date(timeIntervalSince1970: $0) < cutoff } ?? false
             _ = try Self.purge(before: cutoff, db)
@@ -340,8 +346,8 @@ extension TimelineStore {
     /// restores read the position history, which this leaves alone. Returns how many heads
     /// were forgotten.
     @discardableResult
-    public func purgeSyncState(before cutoff: Date) throws(StoreError) -> Int {
-        try write { db in try Self.purge(before: cutoff, db) }
+    public func purgeSyncState(before cutoff: Date) async throws(StoreError) -> Int {
+        try await database.write { db in try Self.purge(before: cutoff, db) }
     }
 
     static func purge(before cutoff: Date, _ db: Database) throws -> Int {
@@ -351,159 +357,5 @@ extension TimelineStore {
         let removed = db.changesCount
         try db.cachedStatement(sql: "DELETE FROM syncQueue WHERE enqueuedAt < ?").execute(arguments: [cutoff.timeIntervalSince1970])
         return removed
-    }
-
-    // MARK: Rows
-
-    static func milliseconds(_ date: Date) -> UInt64 {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
-        return milliseconds.isFinite && milliseconds > 0 ? UInt64(min(milliseconds, 1.8e19)) : 0
-    }
-
-    static func state(_ name: String, _ db: Database) throws -> String? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM syncState WHERE name = ?"), arguments: [name])
-    }
-
-    static func setState(_ name: String, _ value: String, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (name, value) VALUES (?, ?)").execute(arguments: [name, value])
-    }
-
-    static func clock(_ db: Database) throws -> HybridTimestamp {
-        HybridTimestamp(rawValue: try state("hlc", db).flatMap { UInt64($0) } ?? 0)
-    }
-
-    /// Wrong clocks, one line each: device, seconds ahead, seen at (tab-separated).
-    static func wrongClocks(_ db: Database) throws -> [WrongClock] {
-        (try state("wrongClocks", db) ?? "").split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 3, let ahead = Double(fields[1]), let seen = Double(fields[2]) else { return nil }
-            return WrongClock(device: String(fields[0]), ahead: ahead, seenAt: StoredTime.since1970(seen))
-        }
-    }
-
-    static func setWrongClocks(_ clocks: [WrongClock], _ db: Database) throws {
-        let lines = clocks.sorted { $0.device < $1.device }.map { clock in
-            "\(clock.device.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " "))\t\(clock.ahead)\t\(clock.seenAt.timeIntervalSince1970)"
-        }
-        try setState("wrongClocks", lines.joined(separator: "\n"), db)
-    }
-
-    static let headColumns = """
-        account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, context, visitSeconds, \
-        visitPosts, clocks, movesOlder, movesNewer, snapshot, clocksRevision
-        """
-
-    /// A head from its row. Without `decodeSnapshot`, a position's snapshot is a stand-in
-    /// holding its post id only (enough to merge and resolve). Nil for a row whose snapshot is
-    /// damaged.
-    static func head(_ row: Row, decodeSnapshot: Bool, key known: RegisterKey? = nil) -> PositionRecord? {
-        // By position, in `headColumns` order: looking columns up by name costs more than the rest.
-        let snapshotText: String? = row[16]
-        let progressCreatedAt: Double? = row[8]
-        let progressPostId: String? = row[9]
-        var snapshot: PositionSnapshot?
-        if let snapshotText {
-            if decodeSnapshot {
-                guard let read = try? SnapshotCoding.read(Data(snapshotText.utf8)) else { return nil }
-                snapshot = read
-            } else {
-                snapshot = PositionSnapshot(postId: progressPostId ?? "")
-            }
-        }
-        let progress = progressCreatedAt.flatMap { createdAt in progressPostId.map { PositionRecord.Progress(createdAt: createdAt, postId: $0) } }
-        let visitSeconds: Double? = row[11]
-        let visitPosts: Int? = row[12]
-        let device: String = row[2]
-        return PositionRecord(
-            key: known ?? RegisterKey(account: row[0], timeline: row[1]),
-            stamp: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[4])), device: device),
-            sequence: UInt64(bitPattern: row[3]), context: context(from: row[10]),
-            savedAt: StoredTime.since1970(row[5]), snapshot: snapshot,
-            epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[6])), device: row[7]),
-            progress: progress, visit: visitSeconds.flatMap { seconds in visitPosts.map { PositionRecord.Visit(seconds: seconds, posts: $0) } },
-            moves: PositionRecord.Moves(older: row[14], newer: row[15]), clocks: clocks(from: row[13]),
-            clocksRevision: UInt64(bitPattern: row[17]))
-    }
-
-    static func clocks(from text: String) -> ClockOffsets {
-        guard text != "{}" else { return .empty }
-        if let pairs = IntegerMap.decode(text) { return ClockOffsets(pairs) }
-        guard let value = try? JSONReader().read(Data(text.utf8)), let pairs = value.dictionaryValue else { return .empty }
-        return ClockOffsets(pairs.compactMap { key, member in member.value.integerValue?.int64Value.map { (key.string, $0) } })
-    }
-
-    static func clocksText(_ offsets: ClockOffsets) -> String {
-        offsets.isEmpty ? "{}" : IntegerMap.encode(offsets.entries.map { ($0.device, $0.ahead) })
-    }
-
-    /// This device's estimates of the other devices' clocks: one line each, device, bound
-    /// (ms), local time it was taken (ms), tab-separated.
-    static func clockEstimates(_ db: Database) throws -> ClockEstimates {
-        clockEstimates(from: try state("clockEstimates", db))
-    }
-
-    static func clockEstimates(from text: String?) -> ClockEstimates {
-        var bounds: [String: (ahead: Int64, at: UInt64)] = [:]
-        for line in (text ?? "").split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count == 3, let ahead = Int64(fields[1]), let at = UInt64(fields[2]) else { continue }
-            bounds[String(fields[0])] = (ahead, at)
-        }
-        return ClockEstimates(bounds: bounds)
-    }
-
-    static func setClockEstimates(_ estimates: ClockEstimates, _ db: Database) throws {
-        let lines = estimates.bounds.keys.sorted().compactMap { device -> String? in
-            guard !device.contains("\t"), !device.contains("\n"), let bound = estimates.bounds[device] else { return nil }
-            return "\(device)\t\(bound.ahead)\t\(bound.at)"
-        }
-        try setState("clockEstimates", lines.joined(separator: "\n"), db)
-    }
-
-    static func context(from text: String) -> VersionVector {
-        guard text != "{}" else { return .empty }
-        if let pairs = IntegerMap.decode(text) { return VersionVector(pairs.compactMap { $0.1 > 0 ? ($0.0, UInt64($0.1)) : nil }) }
-        guard let value = try? JSONReader().read(Data(text.utf8)), let pairs = value.dictionaryValue else { return .empty }
-        return VersionVector(pairs.compactMap { key, member in member.value.integerValue?.uint64Value.map { (key.string, $0) } })
-    }
-
-    static func contextText(_ vector: VersionVector) -> String {
-        // Sequence numbers above Int64.max cannot be written as one; they are left out.
-        vector.isEmpty ? "{}" : IntegerMap.encode(vector.entries.compactMap { entry in Int64(exactly: entry.sequence).map { (entry.device, $0) } })
-    }
-
-    /// Puts `record`, this device's head, in the outbox: the entry names the write (`kind`: a
-    /// position, a tombstone, or the head published again with new clock bounds); the write
-    /// itself is the head, which the next push sends.
-    static func enqueue(_ record: PositionRecord, kind: String, at date: Date, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO syncQueue (account, timeline, kind, payload, enqueuedAt) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [record.key.account, record.key.timeline, kind, record.stamp.description, date.timeIntervalSince1970])
-    }
-
-    /// Writes `record` as its device's head of its register.
-    static func storeHead(_ record: PositionRecord, _ db: Database, snapshotJSON: String? = nil) throws {
-        let snapshot = try snapshotJSON ?? record.snapshot.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
-        try db.cachedStatement(
-            sql: """
-                INSERT OR REPLACE INTO positionHead (\(headColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(arguments: [
-            record.key.account, record.key.timeline, record.device, Int64(bitPattern: record.sequence),
-            Int64(bitPattern: record.stamp.time.rawValue), record.savedAt.timeIntervalSince1970, Int64(bitPattern: record.epoch.time.rawValue),
-            record.epoch.device, record.progress?.createdAt, record.progress?.postId, contextText(record.context), record.visit?.seconds,
-            record.visit?.posts, clocksText(record.clocks), record.moves.older, record.moves.newer, snapshot,
-            Int64(bitPattern: record.clocksRevision),
-        ])
-    }
-
-    /// The heads of `key`, decoding the snapshot of `device`'s head only (nil: every one).
-    static func register(of key: RegisterKey, _ db: Database, snapshotsOf device: String?) throws -> Register {
-        let statement = try db.cachedStatement(sql: "SELECT \(headColumns) FROM positionHead WHERE account = ? AND timeline = ?")
-        var register = Register()
-        for row in try Row.fetchAll(statement, arguments: [key.account, key.timeline]) {
-            let decode = device.map { $0 == (row[2] as String) } ?? true
-            if let record = head(row, decodeSnapshot: decode, key: key) { register.insert(record) }
-        }
-        return register
     }
 }

@@ -1,15 +1,16 @@
+import EngineSupport
 import Foundation
 import GRDB
 import TimelineCore
 import TimelineLogging
 import TimelineSearch
 
-extension TimelineStore {
+extension TimelineCacheStore {
     /// Where the index of `scope`'s cached timeline is kept: files in the directory
     /// `<store>-index` beside the database, named by a hash of the scope, `.text` for the text
     /// index and `.lookups` for the time order and the id table.
     public func indexPath(scope: StoreScope) -> String {
-        path + "-index/" + IndexFile.fileName(for: scope.account + "\u{0}" + scope.timeline)
+        database.path + "-index/" + IndexFile.fileName(for: scope.account + "\u{0}" + scope.timeline)
     }
 
     /// The index of `cached`, the timeline of `scope` as read from this store, with what
@@ -26,7 +27,7 @@ extension TimelineStore {
             do {
                 return try map(file)
             } catch {
-                LogCategory.cache.logger.notice("kept index not used", metadata: ["store": "\(path)", "problem": "\(error)"])
+                LogCategory.cache.logger.notice("kept index not used", metadata: ["store": "\(database.path)", "problem": "\(error)"])
                 return nil
             }
         }
@@ -40,15 +41,20 @@ extension TimelineStore {
     /// posts, for `index(of:scope:)` to map in a later process; what `index` has not made yet
     /// is made first (seconds at a million posts). Nothing is written when the cached posts have
     /// changed since `cached` was read: it would never be used.
-    public func keepIndex(_ index: TimelineIndex, for cached: CachedTimeline, scope: StoreScope) throws(StoreError) {
+    public func keepIndex(_ index: TimelineIndex, for cached: CachedTimeline, scope: StoreScope) async throws(StoreError) {
         guard let revision = cached.revision, index.count == cached.posts.count else { return }
-        let current = try read { db in
+        let current = try await database.read { db in
             try Int64.fetchOne(
                 db, sql: "SELECT revision FROM timelineState WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline])
         }
         guard current == revision else { return }
         let base = indexPath(scope: scope)
         let tag = UInt64(bitPattern: revision)
+        // Seconds of work and file writes at a million posts: on a queue of their own.
+        try await OffPool.run { () throws(StoreError) in try Self.write(index, to: base, tag: tag) }
+    }
+
+    private static func write(_ index: TimelineIndex, to base: String, tag: UInt64) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(atPath: (base as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try TextIndexFile.write(index.textIndex, to: base + ".text", tag: tag)

@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import JSONText
+import TimelineCore
+import TimelineFormats
+
+/// The store's record of where the reader was: per account and timeline, the saved position
+/// snapshots (one per post, newest first), the ids of the posts read, and the last restoration.
+public struct PositionHistoryStore: Sendable {
+    let database: StoreDatabase
+
+    /// Saves a snapshot: one per post, the newest replacing an older one. A snapshot that has
+    /// no JSON form (a non-finite offset) is refused with the key path, and nothing is written.
+    public func saveSnapshot(_ snapshot: PositionSnapshot, scope: StoreScope) async throws(StoreError) {
+        let savedAt = (snapshot.savedAt ?? Date()).timeIntervalSince1970
+        try await database.write { db in
+            let json = try JSONWriter(style: .compact).write(SnapshotCoding.value(of: snapshot))
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
+                arguments: [scope.account, scope.timeline, snapshot.postId, savedAt, json])
+        }
+        TimelineStore.logSave(snapshot, scope: scope, device: nil)
+    }
+
+    /// The saved snapshots of `scope`, newest first.
+    public func history(scope: StoreScope) async throws(StoreError) -> [PositionSnapshot] {
+        try await database.read { db in try Self.history(scope: scope, db: db) }
+    }
+
+    static func history(scope: StoreScope, db: Database) throws -> [PositionSnapshot] {
+        try String.fetchAll(
+            db, sql: "SELECT snapshot FROM positionHistory WHERE account = ? AND timeline = ? ORDER BY savedAt DESC, postId",
+            arguments: [scope.account, scope.timeline]
+        ).compactMap { try? SnapshotCoding.read(Data($0.utf8)) }
+    }
+
+    /// Marks `ids` read at `date`.
+    public func markRead(_ ids: [String], scope: StoreScope, at date: Date) async throws(StoreError) {
+        try await database.write { db in
+            let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO readPost (account, timeline, postId, readAt) VALUES (?, ?, ?, ?)")
+            for id in ids { try statement.execute(arguments: [scope.account, scope.timeline, id, date.timeIntervalSince1970]) }
+        }
+    }
+
+    /// The read post ids of `scope`, most recently read first.
+    public func readPostIds(scope: StoreScope) async throws(StoreError) -> [String] {
+        try await database.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT postId FROM readPost WHERE account = ? AND timeline = ? ORDER BY readAt DESC, postId",
+                arguments: [scope.account, scope.timeline])
+        }
+    }
+
+    /// Saves the last restoration; one that has no JSON form is refused, and nothing is written.
+    public func saveRestoration(_ restoration: Restoration, scope: StoreScope, at date: Date) async throws(StoreError) {
+        try await database.write { db in
+            let json = try JSONWriter(style: .compact).write(SnapshotCoding.value(of: restoration))
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO lastRestoration (account, timeline, restoredAt, restoration) VALUES (?, ?, ?, ?)",
+                arguments: [scope.account, scope.timeline, date.timeIntervalSince1970, json])
+        }
+    }
+
+    /// The last restoration of `scope`, as JSON, and when it happened.
+    public func lastRestoration(scope: StoreScope) async throws(StoreError) -> (json: String, at: Date)? {
+        try await database.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT restoredAt, restoration FROM lastRestoration WHERE account = ? AND timeline = ?",
+                    arguments: [scope.account, scope.timeline])
+            else { return nil }
+            return (row["restoration"], StoredTime.since1970(row["restoredAt"]))
+        }
+    }
+}

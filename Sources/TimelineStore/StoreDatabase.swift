@@ -1,0 +1,233 @@
+import EngineSupport
+import Foundation
+import GRDB
+
+/// The store's one SQLite file, opened once: a GRDB `DatabasePool` in WAL mode that the timeline
+/// cache, the position history and the sync state share. Every access is asynchronous: GRDB
+/// runs it on its own queues and suspends the caller, so no store call holds a thread of the
+/// cooperative pool or the caller's; opening, which may wait for another process, does its
+/// blocking work through `OffPool`.
+final class StoreDatabase: Sendable {
+    let path: String
+    /// Why the store was opened for reading only (a read-only file system, a full disk), or nil
+    /// when it can be changed.
+    let readOnlyReason: String?
+    private let pool: DatabasePool
+
+    private init(path: String, pool: DatabasePool, readOnlyReason: String?) {
+        self.path = path
+        self.pool = pool
+        self.readOnlyReason = readOnlyReason
+    }
+
+    /// Opens the store at `path` (see `TimelineStore.init(path:create:)`).
+    static func open(path: String, create: Bool) async throws(StoreError) -> StoreDatabase {
+        let (exists, readOnly) = try await OffPool.run { () throws(StoreError) -> (Bool, Bool) in
+            if !create, !FileManager.default.fileExists(atPath: path) {
+                throw StoreError(path: path, "no such store", kind: .missing)
+            }
+            try checkBeforeOpening(path)
+            let exists = FileManager.default.fileExists(atPath: path)
+            return (exists, exists && FileSystem.isReadOnly(path))
+        }
+        // On a read-only file system nothing can change the file, and SQLite cannot make the
+        // files it keeps beside a store (`-shm`, `-wal`) even to read it: the store is opened
+        // immutable, for reading only, and a change says why it cannot be made. So it is on a
+        // disk too full for them: no process can write it there either.
+        if readOnly {
+            return StoreDatabase(
+                path: path, pool: try await openImmutable(path),
+                readOnlyReason: "the store is on a read-only file system: it can be read there, not changed")
+        }
+        do {
+            return StoreDatabase(path: path, pool: try await openForWriting(path), readOnlyReason: nil)
+        } catch where exists && error.isDiskFull {
+            return StoreDatabase(path: path, pool: try await openImmutable(path), readOnlyReason: StoreError.diskFull)
+        }
+    }
+
+    /// Runs `body` in a write transaction; a store opened for reading only refuses, saying why.
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        if let readOnlyReason {
+            throw StoreError(path: path, readOnlyReason, kind: readOnlyReason == StoreError.diskFull ? .failed : .unusablePath)
+        }
+        do {
+            return try await pool.write(body)
+        } catch {
+            throw Self.describe(error, path: path)
+        }
+    }
+
+    /// Runs `body` on a snapshot of the database, beside any write.
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw Self.describe(error, path: path)
+        }
+    }
+
+    // MARK: Opening
+
+    /// Opens the store at `path` for reading and writing, migrating it to the current schema.
+    private static func openForWriting(_ path: String) async throws(StoreError) -> DatabasePool {
+        try await retryingWhileBusy(path: path) {
+            let pool = try await OffPool.run { () throws -> DatabasePool in
+                try inspectExisting(path)
+                return try DatabasePool(path: path, configuration: connectionConfiguration(readonly: false))
+            }
+            // Another process may apply a migration between our check and our change: ours then
+            // fails harmlessly, and migrating again goes on from what it applied.
+            var attempts = 0
+            let applied = (try? await pool.read { db in try StoreSchema.migrator.appliedMigrations(db) }) ?? []
+            while true {
+                do {
+                    try await OffPool.run { () throws in try StoreSchema.migrator.migrate(pool) }
+                    TimelineStore.logMigrations(path: path, before: applied, after: StoreSchema.migrator.migrations)
+                    return pool
+                } catch {
+                    attempts += 1
+                    if (try? await pool.read { db in try StoreSchema.migrator.hasCompletedMigrations(db) }) == true { return pool }
+                    guard attempts < 20 else { throw error }
+                    try? await Task.sleep(for: .milliseconds(10 * attempts))
+                }
+            }
+        }
+    }
+
+    /// Opens the store at `path` immutable, for reading only; it must have the current schema.
+    private static func openImmutable(_ path: String) async throws(StoreError) -> DatabasePool {
+        let immutable = immutableURI(path)
+        return try await retryingWhileBusy(path: path) {
+            let pool = try await OffPool.run { () throws -> DatabasePool in
+                try inspectExisting(path, openedAs: immutable)
+                return try DatabasePool(path: immutable, configuration: connectionConfiguration(readonly: true))
+            }
+            guard (try? await pool.read { db in try StoreSchema.migrator.hasCompletedMigrations(db) }) == true else {
+                throw StoreError(
+                    path: path,
+                    "the store cannot be written here and was written by an earlier version of TimelineEngine: it must be upgraded where it can be written",
+                    kind: .unusablePath)
+            }
+            return pool
+        }
+    }
+
+    /// Runs `body` again, after a short random pause, while it fails because another process
+    /// holds a lock, for up to `TimelineStore.busyTimeout` in all.
+    static func retryingWhileBusy<T: Sendable>(path: String, _ body: () async throws -> T) async throws(StoreError) -> T {
+        let deadline = Date().addingTimeInterval(TimelineStore.busyTimeout)
+        while true {
+            do {
+                return try await body()
+            } catch let error as StoreError {
+                throw error
+            } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && Date() < deadline {
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 5...25)))
+            } catch {
+                throw describe(error, path: path)
+            }
+        }
+    }
+
+    /// The settings of every connection the store opens: each waits `TimelineStore.busyTimeout` for locks
+    /// held by other processes, the read-only inspection as well as the pool.
+    static func connectionConfiguration(readonly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readonly
+        configuration.busyMode = .timeout(TimelineStore.busyTimeout)
+        return configuration
+    }
+
+    /// Refuses a file that is not SQLite before SQLite can touch it, and a new file in a
+    /// directory that cannot be written.
+    static func checkBeforeOpening(_ path: String) throws(StoreError) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw StoreError(path: path, "not a regular file: it is a directory", kind: .unusablePath) }
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw StoreError(path: path, "cannot read the store: permission denied", kind: .unusablePath)
+            }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            try? handle.close()
+            if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
+                throw StoreError(
+                    path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
+            }
+        } else {
+            let directory = (path as NSString).deletingLastPathComponent
+            let parent = directory.isEmpty ? "." : directory
+            guard manager.fileExists(atPath: parent) else {
+                throw StoreError(path: path, "cannot create the store: \(parent) does not exist", kind: .unusablePath)
+            }
+            guard manager.isWritableFile(atPath: parent) else {
+                throw StoreError(path: path, "cannot create the store: the directory \(parent) is not writable", kind: .unusablePath)
+            }
+        }
+    }
+
+    /// Looks at an existing file read-only before anything can write to it: a SQLite file of
+    /// another application, a store from a newer version and a damaged database are refused
+    /// with the file untouched.
+    static func inspectExisting(_ path: String, openedAs location: String? = nil) throws {
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > 0 else { return }
+        do {
+            let queue = try DatabaseQueue(path: location ?? path, configuration: connectionConfiguration(readonly: true))
+            defer { try? queue.close() }
+            try queue.read { db in
+                let tables = try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                if !tables.isEmpty, !tables.contains("grdb_migrations") {
+                    throw StoreError(
+                        path: path,
+                        "a SQLite database of something else, not a TimelineEngine store (its tables: \(tables.prefix(5).joined(separator: ", "))); it is left as it is",
+                        kind: .notAStore)
+                }
+                if !tables.isEmpty, try StoreSchema.migrator.hasBeenSuperseded(db) {
+                    throw StoreError(
+                        path: path,
+                        "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is",
+                        kind: .incompatible)
+                }
+                let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                if check != ["ok"] {
+                    throw StoreError(
+                        path: path, "the database is damaged (quick_check: \(check.prefix(3).joined(separator: "; "))); it is left as it is",
+                        kind: .incompatible)
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) {
+            throw error
+        } catch {
+            throw describe(error, path: path)
+        }
+    }
+
+    static func describe(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        guard let error = error as? DatabaseError else { return StoreError(path: path, "\(error)") }
+        switch error.resultCode {
+        case .SQLITE_NOTADB: return StoreError(path: path, "not a SQLite database; it is left as it is", kind: .notAStore)
+        case .SQLITE_CORRUPT:
+            return StoreError(path: path, "the database is damaged (\(error.message ?? "corrupt")); it is left as it is", kind: .incompatible)
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+            return StoreError(path: path, "cannot open the store for writing (\(error.message ?? "\(error.resultCode)"))", kind: .unusablePath)
+        case .SQLITE_FULL: return StoreError(path: path, StoreError.diskFull)
+        case .SQLITE_IOERR where FileSystem.isFull(path):
+            // A write that failed for want of space, as SQLite reports it from some places.
+            return StoreError(path: path, StoreError.diskFull)
+        default: return StoreError(path: path, error.message ?? "\(error)")
+        }
+    }
+
+    /// `path` as an SQLite URI that opens it immutable: read without locks, `-shm` or `-wal`.
+    static func immutableURI(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+    }
+}
