@@ -47,6 +47,8 @@ public actor SyncCoordinator {
     private var last: Task<Void, Never>?
     private var failures = 0
     private var running = false
+    /// A round asked for before `run()`: it is scheduled when `run()` starts.
+    private var scheduledBeforeRun: Double?
     private var paused = false
     private let shutdownLatch = Latch()
     /// True once `shutdown()` was called: `run()` returns, or returns at once.
@@ -128,6 +130,10 @@ public actor SyncCoordinator {
         guard !running, !stopped else { return }
         running = true
         listen()
+        if let seconds = scheduledBeforeRun {
+            scheduledBeforeRun = nil
+            schedule(after: seconds)
+        }
         await shutdownLatch.wait()
         timer?.cancel()
         listener?.cancel()
@@ -163,6 +169,9 @@ public actor SyncCoordinator {
         listen()
         if (try? await pending()) ?? 0 > 0 { schedule(after: 0) }
     }
+
+    /// Whether `run()` is running.
+    public var isRunning: Bool { running }
 
     /// Whether the coordinator is paused (the app is in the background).
     public var isPaused: Bool { paused }
@@ -212,7 +221,11 @@ public actor SyncCoordinator {
     }
 
     private func schedule(after seconds: Double) {
-        guard running, !stopped, !paused else { return }
+        guard !stopped, !paused else { return }
+        guard running else {
+            scheduledBeforeRun = min(scheduledBeforeRun ?? seconds, seconds)
+            return
+        }
         timer?.cancel()
         // The deadline is taken now, not when the timer's task first runs.
         let wait = clock.sleeper(until: max(0, seconds))

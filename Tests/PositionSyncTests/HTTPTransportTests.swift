@@ -98,8 +98,8 @@ struct HTTPTransportTests {
         _ = try await Self.round(laptop, "laptop", server, token: "token-a").run(at: Self.start.addingTimeInterval(6))
         _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start.addingTimeInterval(7))
         let key = RegisterKey(account: "me", timeline: "home")
-        #expect(try await CausalFurthestPolicy().value(of: phone.sync.register(of: key))?.snapshot?.postId == "p2")
-        #expect(try await CausalFurthestPolicy().value(of: laptop.sync.register(of: key))?.snapshot?.postId == "p2")
+        await #expect(try await CausalFurthestPolicy().value(of: phone.sync.register(of: key))?.snapshot?.postId == "p2")
+        await #expect(try await CausalFurthestPolicy().value(of: laptop.sync.register(of: key))?.snapshot?.postId == "p2")
         // Each device published its own head only.
         #expect(fake.lock.withLock { fake.states["alice"].map { Set($0.keys) } } == ["me/home/phone", "me/home/laptop"])
         #expect(fake.lock.withLock { fake.states["bob"] } == nil)
@@ -174,11 +174,11 @@ struct HTTPTransportTests {
         let refused = try coordinator(token: "nope")
         await #expect(throws: SyncRound.Failure.self) { try await refused.syncNow() }
         #expect(refused.status == .error(message: "\(server.baseURL)/v1/registers: HTTP 401: unknown token", retryAt: nil))
-        await refused.stop()
+        refused.shutdown()
         server.stop()
         let offline = try coordinator(token: "token-a")
         await #expect(throws: SyncRound.Failure.self) { try await offline.syncNow() }
-        await offline.stop()
+        offline.shutdown()
         guard case .offline = offline.status else {
             Issue.record("expected offline, got \(offline.status)")
             return

@@ -63,7 +63,7 @@ struct ICloudModelTests {
             switch next(4) {
             case 0:
                 let post = next(100)
-                try stores[device]!.savePosition(
+                try await stores[device]!.sync.savePosition(
                     PositionSnapshot(postId: "p\(post)", postCreatedAt: Self.start.addingTimeInterval(Double(post * 60))),
                     scope: Self.scope, device: device, explicit: next(8) == 0, at: clock)
             case 1:
@@ -84,9 +84,14 @@ struct ICloudModelTests {
             }
         }
         let key = RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)
-        let heads = try devices.map { try stores[$0]!.register(of: key).heads.map(\.stamp.description) }
+        var heads: [[String]] = []
+        var values: [String] = []
+        for device in devices {
+            let register = try await stores[device]!.sync.register(of: key)
+            heads.append(register.heads.map(\.stamp.description))
+            values.append(policy.value(of: register)?.stamp.description ?? "none")
+        }
         #expect(Set(heads).count == 1, "\(heads)")
-        let values = try devices.map { try policy.value(of: stores[$0]!.register(of: key))?.stamp.description ?? "none" }
         #expect(Set(values).count == 1, "\(values)")
     }
 

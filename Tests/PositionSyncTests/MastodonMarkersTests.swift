@@ -142,7 +142,7 @@ struct MastodonMarkersTests {
     }
 
     /// Saves `post`, created when its (time-ordered) id says, as the app would.
-    static func save(_ store: TimelineStore, _ post: String, device: String, explicit: Bool = false, at date: Date) throws {
+    static func save(_ store: TimelineStore, _ post: String, device: String, explicit: Bool = false, at date: Date) async throws {
         let created = Date(timeIntervalSince1970: Double(UInt64(post)! >> 16) / 1000)
         try await store.sync.savePosition(PositionSnapshot(postId: post, postCreatedAt: created), scope: scope, device: device, explicit: explicit, at: date)
     }
@@ -155,7 +155,7 @@ struct MastodonMarkersTests {
             server.stop()
         }
         let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        try Self.save(phone, Self.id(10), device: "phone", at: Self.start)
+        try await Self.save(phone, Self.id(10), device: "phone", at: Self.start)
         _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
         #expect(stub.marker?.id == Self.id(10))
         #expect(stub.marker?.version == 1)
@@ -181,12 +181,12 @@ struct MastodonMarkersTests {
         stub.marker = (Self.id(50), 7, Self.start)
         let stale = try await TimelineStore(path: directory.appendingPathComponent("stale.sqlite").path)
         // A stale client saves an older post, later than the marker: the marker stays.
-        try Self.save(stale, Self.id(20), device: "stale", at: Self.start.addingTimeInterval(60))
+        try await Self.save(stale, Self.id(20), device: "stale", at: Self.start.addingTimeInterval(60))
         _ = try await Self.round(stale, "stale", Self.transport(server)).run(at: Self.start.addingTimeInterval(61))
         #expect(stub.marker?.id == Self.id(50))
         #expect(stub.posts == 0)
         // The reader scrolls back on purpose: an explicit save after the marker was set.
-        try Self.save(stale, Self.id(30), device: "stale", explicit: true, at: Self.start.addingTimeInterval(120))
+        try await Self.save(stale, Self.id(30), device: "stale", explicit: true, at: Self.start.addingTimeInterval(120))
         _ = try await Self.round(stale, "stale", Self.transport(server)).run(at: Self.start.addingTimeInterval(121))
         #expect(stub.marker?.id == Self.id(30))
         #expect(stub.marker?.version == 8)
@@ -211,24 +211,24 @@ struct MastodonMarkersTests {
         let laptop = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let key = RegisterKey(account: "default", timeline: "home")
         // The phone reads to 50; the laptop hears it and reads on to 60; the phone hears that.
-        try Self.save(phone, Self.id(50), device: "phone", at: at(0))
+        try await Self.save(phone, Self.id(50), device: "phone", at: at(0))
         _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(1))
         _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: at(60))
-        try Self.save(laptop, Self.id(60), device: "laptop", at: at(120))
+        try await Self.save(laptop, Self.id(60), device: "laptop", at: at(120))
         _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: at(121))
         _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(180))
-        #expect(policy.value(of: try await phone.sync.register(of: key))?.snapshot?.postId == Self.id(60))
+        await #expect(policy.value(of: try await phone.sync.register(of: key))?.snapshot?.postId == Self.id(60))
         // On the phone the reader jumps back to 30 on purpose: the marker goes back.
-        try Self.save(phone, Self.id(30), device: "phone", explicit: true, at: at(240))
+        try await Self.save(phone, Self.id(30), device: "phone", explicit: true, at: at(240))
         _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(241))
         #expect(stub.marker?.id == Self.id(30))
         // The laptop, whose own position is further along, hears the later marker: the move back wins
         // there, and its round leaves the marker where it is.
         _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: at(300))
-        #expect(policy.value(of: try await laptop.sync.register(of: key))?.snapshot?.postId == Self.id(30))
+        await #expect(policy.value(of: try await laptop.sync.register(of: key))?.snapshot?.postId == Self.id(30))
         #expect(stub.marker?.id == Self.id(30))
         _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: at(360))
-        #expect(policy.value(of: try await phone.sync.register(of: key))?.snapshot?.postId == Self.id(30))
+        await #expect(policy.value(of: try await phone.sync.register(of: key))?.snapshot?.postId == Self.id(30))
         #expect(stub.marker?.id == Self.id(30))
     }
 
@@ -241,7 +241,7 @@ struct MastodonMarkersTests {
         }
         stub.postAnswer = Data("{}".utf8)
         let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        try Self.save(phone, Self.id(10), device: "phone", at: Self.start)
+        try await Self.save(phone, Self.id(10), device: "phone", at: Self.start)
         await #expect {
             _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
         } throws: { error in
@@ -251,7 +251,7 @@ struct MastodonMarkersTests {
                     "\(server.baseURL)/api/v1/markers: HTTP 200 but the answer does not show the home marker at \(Self.id(10)), so nothing was stored (answer: {})"
                 )
         }
-        #expect(try await phone.sync.pendingWrites().count == 1)
+        await #expect(try await phone.sync.pendingWrites().count == 1)
     }
 
     @Test("a server whose marker version never moves: each update is still heard, by its time")
@@ -267,11 +267,11 @@ struct MastodonMarkersTests {
         let key = RegisterKey(account: "default", timeline: "home")
         for (number, seconds) in [(10, 0.0), (20, 60), (30, 120)] {
             stub.lock.withLock { stub.clock = Self.start.addingTimeInterval(seconds) }
-            try Self.save(phone, Self.id(number), device: "phone", at: Self.start.addingTimeInterval(seconds))
+            try await Self.save(phone, Self.id(number), device: "phone", at: Self.start.addingTimeInterval(seconds))
             _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start.addingTimeInterval(seconds))
             _ = try await Self.round(laptop, "laptop", Self.transport(server)).run(at: Self.start.addingTimeInterval(seconds + 1))
             #expect(stub.marker?.version == 0)
-            #expect(try await laptop.sync.register(of: key).head(of: "mastodon")?.snapshot?.postId == Self.id(number))
+            await #expect(try await laptop.sync.register(of: key).head(of: "mastodon")?.snapshot?.postId == Self.id(number))
         }
     }
 
@@ -314,7 +314,7 @@ struct MastodonMarkersTests {
             try RecordedServer.exchanges(server: "mastodon-4.6.4", ["test_markers"]), recordedOrigin: "http://localhost:3000")
         defer { local.stop() }
         let writer = Self.transport(local.server)
-        #expect(try await writer.write("117020574841135347"))
+        await #expect(try await writer.write("117020574841135347"))
         await #expect(throws: SyncTransportError.self) { _ = try await writer.write("117020574841135348") }
     }
 
@@ -394,7 +394,7 @@ struct MastodonMarkersTests {
             await #expect(throws: SyncTransportError(.failed, message)) { _ = try await transport.pull(device: "phone") }
         }
         server.script("/api/v1/markers", [.json(Data(#"{}"#.utf8))])
-        #expect(try await transport.pull(device: "phone").records.isEmpty)
+        await #expect(try await transport.pull(device: "phone").records.isEmpty)
         let tokenless = MastodonMarkersTransport(base: URL(string: server.baseURL)!, environment: { [:] }, exchange: NIOHTTPExchange())
         await #expect(throws: SyncTransportError(.failed, "no Mastodon access token: set the environment variable ENGINE_ACCESS_TOKEN")) {
             _ = try await tokenless.pull(device: "phone")
@@ -425,12 +425,12 @@ struct MastodonMarkersTests {
             server.stop()
         }
         let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        try Self.save(phone, Self.id(40), device: "phone", at: Self.start)
+        try await Self.save(phone, Self.id(40), device: "phone", at: Self.start)
         stub.competitors = [Self.id(60)]
         _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start)
         #expect(stub.marker?.id == Self.id(60))
         #expect(stub.posts == 1)
-        try Self.save(phone, Self.id(80), device: "phone", at: Self.start.addingTimeInterval(10))
+        try await Self.save(phone, Self.id(80), device: "phone", at: Self.start.addingTimeInterval(10))
         stub.competitors = [Self.id(70)]
         _ = try await Self.round(phone, "phone", Self.transport(server)).run(at: Self.start.addingTimeInterval(10))
         #expect(stub.marker?.id == Self.id(80))
@@ -445,7 +445,7 @@ struct MastodonMarkersTests {
             server.stop()
         }
         let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        try Self.save(phone, Self.id(90), device: "phone", at: Self.start)
+        try await Self.save(phone, Self.id(90), device: "phone", at: Self.start)
         stub.competitors = (1...10).map { Self.id($0) }
         await #expect {
             _ = try await Self.round(phone, "phone", Self.transport(server, maxConflicts: 2)).run(at: Self.start)
@@ -455,7 +455,7 @@ struct MastodonMarkersTests {
                     .failed, "\(server.baseURL)/api/v1/markers: the marker kept changing during the update (HTTP 409 3 times)")
         }
         #expect(stub.posts == 3)
-        #expect(try await phone.sync.pendingWrites().count == 1)
+        await #expect(try await phone.sync.pendingWrites().count == 1)
     }
 
     @Test(
@@ -474,8 +474,8 @@ struct MastodonMarkersTests {
         // FurthestRead, the policy that matches a read marker: a device keeps what it read
         // furthest, whatever the marker went through.
         let policy = FurthestReadPolicy(direction: .newer)
-        try Self.save(phone, near, device: "phone", at: Self.start)
-        try Self.save(laptop, far, device: "laptop", at: Self.start)
+        try await Self.save(phone, near, device: "phone", at: Self.start)
+        try await Self.save(laptop, far, device: "laptop", at: Self.start)
         let transport = Self.transport(server)
         async let a: Void = { _ = try await Self.round(phone, "phone", transport, policy: policy).run(at: Self.start) }()
         async let b: Void = { _ = try await Self.round(laptop, "laptop", transport, policy: policy).run(at: Self.start) }()
@@ -495,7 +495,7 @@ struct MastodonMarkersTests {
         let (directory, server, _) = try Self.setup()
         defer { try? FileManager.default.removeItem(at: directory) }
         let phone = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        try Self.save(phone, Self.id(5), device: "phone", at: Self.start)
+        try await Self.save(phone, Self.id(5), device: "phone", at: Self.start)
         await #expect {
             _ = try await Self.round(phone, "phone", Self.transport(server, token: "wrong")).run(at: Self.start)
         } throws: { error in

@@ -42,15 +42,24 @@ struct SyncCoordinatorTests {
     }
 
     /// `device`'s store in `directory`.
-    static func store(_ device: String, in directory: URL) throws -> TimelineStore {
+    static func store(_ device: String, in directory: URL) async throws -> TimelineStore {
         try await TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
     }
 
     static func coordinator(
         _ store: TimelineStore, _ configuration: TimelineConfiguration, device: String, clock: TestClock<Duration>,
         now: Date = start, jitter: Double = 0.5
-    ) throws -> SyncCoordinator {
-        try SyncCoordinator(store: store, configuration: configuration, device: device, clock: clock, now: { now }, jitter: { jitter })
+    ) async throws -> SyncCoordinator {
+        let coordinator = try SyncCoordinator(
+            store: store, configuration: configuration, device: device, clock: clock, now: { now }, jitter: { jitter })
+        try await running(coordinator)
+        return coordinator
+    }
+
+    /// Starts `coordinator.run()`, which its `shutdown()` ends, and returns once it runs.
+    static func running(_ coordinator: SyncCoordinator) async throws {
+        Task { await coordinator.run() }
+        try await Deadline.wait(seconds: 10, "the coordinator to run") { await coordinator.isRunning }
     }
 
     /// The next event of `events`, or nil after `seconds`.
@@ -66,8 +75,8 @@ struct SyncCoordinatorTests {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = TestClock()
-        let store = try Self.store("phone", in: directory)
-        let coordinator = try Self.coordinator(
+        let store = try await Self.store("phone", in: directory)
+        let coordinator = try await Self.coordinator(
             store, Self.configuration(directory.appendingPathComponent("shared"), debounce: 3), device: "phone",
             clock: clock)
         try await store.sync.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
@@ -76,13 +85,13 @@ struct SyncCoordinatorTests {
         // A second change starts the interval again.
         await coordinator.noteLocalChange()
         await clock.advance(by: .seconds(2.9))
-        #expect(try await store.sync.pendingWrites().count == 1, "no round before the debounce interval")
+        await #expect(try await store.sync.pendingWrites().count == 1, "no round before the debounce interval")
         await clock.advance(by: .seconds(0.2))
         try await Deadline.wait(seconds: 60, "the round") {
             try await store.sync.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start, wrongClocks: [])
         }
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("shared/phone.timeline-sync.json").path))
-        await coordinator.stop()
+        coordinator.shutdown()
     }
 
     @Test("another device's save is heard on the change stream and announced, with no round and no clock moving")
@@ -90,11 +99,11 @@ struct SyncCoordinatorTests {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let shared = directory.appendingPathComponent("shared")
-        let laptopStore = try Self.store("laptop", in: directory)
-        let phoneStore = try Self.store("phone", in: directory)
-        let phone = try Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600), device: "phone", clock: TestClock())
+        let laptopStore = try await Self.store("laptop", in: directory)
+        let phoneStore = try await Self.store("phone", in: directory)
+        let phone = try await Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600), device: "phone", clock: TestClock())
         let events = phone.events
-        let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
+        let laptop = try await Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
         try await laptopStore.sync.savePosition(PositionSnapshot(postId: "p7"), scope: Self.scope, device: "laptop", at: Self.start)
         try await laptop.syncNow()
         let event = await Self.nextEvent(events, within: 20)
@@ -104,9 +113,9 @@ struct SyncCoordinatorTests {
                 == RemotePositionEvent(
                     account: "me", timeline: "home", postId: "p7", device: "laptop", savedAt: Self.start, action: .move,
                     reason: "one device"))
-        #expect(try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == "p7")
-        await phone.stop()
-        await laptop.stop()
+        await #expect(try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == "p7")
+        phone.shutdown()
+        laptop.shutdown()
     }
 
     @Test("paused in the background, the coordinator hears nothing; back in front, it pulls what came meanwhile")
@@ -114,24 +123,24 @@ struct SyncCoordinatorTests {
         let directory = try Self.folder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let shared = directory.appendingPathComponent("shared")
-        let laptopStore = try Self.store("laptop", in: directory)
-        let phoneStore = try Self.store("phone", in: directory)
-        let phone = try Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600), device: "phone", clock: TestClock())
+        let laptopStore = try await Self.store("laptop", in: directory)
+        let phoneStore = try await Self.store("phone", in: directory)
+        let phone = try await Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600), device: "phone", clock: TestClock())
         await phone.pause()
         #expect(phone.status == .paused(pending: 0))
-        #expect(await phone.isPaused)
+        await #expect(await phone.isPaused)
         let events = phone.events
-        let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
+        let laptop = try await Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
         try await laptopStore.sync.savePosition(PositionSnapshot(postId: "p3"), scope: Self.scope, device: "laptop", at: Self.start)
         try await laptop.syncNow()
-        #expect(await Self.nextEvent(events, within: 1) == nil, "paused: nothing heard")
-        #expect(try await phoneStore.sync.register(of: Self.key).isEmpty)
+        await #expect(await Self.nextEvent(events, within: 1) == nil, "paused: nothing heard")
+        await #expect(try await phoneStore.sync.register(of: Self.key).isEmpty)
         // (A stream whose consumer was cancelled ends: listen anew.)
         let after = phone.events
         await phone.resume()
-        #expect(await Self.nextEvent(after, within: 20)?.postId == "p3")
-        await phone.stop()
-        await laptop.stop()
+        await #expect(await Self.nextEvent(after, within: 20)?.postId == "p3")
+        phone.shutdown()
+        laptop.shutdown()
     }
 
     @Test("a remote position on the post this device is on, within SamePostDeadband, raises no event; outside it, a suggestion")
@@ -140,14 +149,14 @@ struct SyncCoordinatorTests {
             let directory = try Self.folder()
             defer { try? FileManager.default.removeItem(at: directory) }
             let shared = directory.appendingPathComponent("shared")
-            let phoneStore = try Self.store("phone", in: directory)
-            let laptopStore = try Self.store("laptop", in: directory)
+            let phoneStore = try await Self.store("phone", in: directory)
+            let laptopStore = try await Self.store("laptop", in: directory)
             let created = Self.start.addingTimeInterval(-600)
             try await phoneStore.sync.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
-            let phone = try Self.coordinator(
+            let phone = try await Self.coordinator(
                 phoneStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "phone", clock: TestClock())
             try await phone.syncNow()
-            let laptop = try Self.coordinator(
+            let laptop = try await Self.coordinator(
                 laptopStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "laptop",
                 clock: TestClock())
             try await laptop.syncNow()
@@ -166,8 +175,8 @@ struct SyncCoordinatorTests {
                             account: "me", timeline: "home", postId: "p1", device: "laptop",
                             savedAt: Self.start.addingTimeInterval(10), action: .suggest, reason: "one live head: it saw the others"))
             }
-            await phone.stop()
-            await laptop.stop()
+            phone.shutdown()
+            laptop.shutdown()
         }
     }
 
@@ -179,21 +188,21 @@ struct SyncCoordinatorTests {
             let shared = directory.appendingPathComponent("shared")
             var configuration = Self.configuration(shared, debounce: 3600)
             configuration.sync.tombstoneGracePeriod = grace
-            let laptopStore = try Self.store("laptop", in: directory)
+            let laptopStore = try await Self.store("laptop", in: directory)
             let twoDaysAgo = Self.start.addingTimeInterval(-2 * 86_400)
             try await laptopStore.sync.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "laptop", at: twoDaysAgo)
             // The laptop was used since, in another timeline: the period runs from that write.
             try await laptopStore.sync.savePosition(
                 PositionSnapshot(postId: "l1"), scope: StoreScope(account: "me", timeline: "lists"), device: "laptop",
                 at: Self.start)
-            let laptop = try Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
+            let laptop = try await Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
             try await laptop.syncNow()
-            await laptop.stop()
-            let phoneStore = try Self.store("phone", in: directory)
-            let phone = try Self.coordinator(phoneStore, configuration, device: "phone", clock: TestClock())
+            laptop.shutdown()
+            let phoneStore = try await Self.store("phone", in: directory)
+            let phone = try await Self.coordinator(phoneStore, configuration, device: "phone", clock: TestClock())
             try await phone.syncNow()
-            await phone.stop()
-            #expect(try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == expected, "grace \(grace)")
+            phone.shutdown()
+            await #expect(try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == expected, "grace \(grace)")
         }
     }
 
@@ -201,29 +210,29 @@ struct SyncCoordinatorTests {
     func offlineAndRetry() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try Self.store("phone", in: directory)
+        let store = try await Self.store("phone", in: directory)
         try await store.sync.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
         let clock = TestClock()
         let shared = directory.appendingPathComponent("shared")
         var configuration = Self.configuration(shared, debounce: 3600)
         configuration.network.policy = ComponentSpec(name: "ExponentialBackoff")
-        let coordinator = try Self.coordinator(store, configuration, device: "phone", clock: clock, jitter: 0)
+        let coordinator = try await Self.coordinator(store, configuration, device: "phone", clock: clock, jitter: 0)
         await #expect(throws: SyncRound.Failure.self) { try await coordinator.syncNow() }
         #expect(coordinator.status == .offline(pending: 1))
         // The share is mounted; the retry runs when the clock reaches it, and sends the outbox.
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         await clock.advance(by: .seconds(3600))
-        try await Deadline.wait(seconds: 60, "the retry") { try store.sync.pendingWrites().isEmpty }
+        try await Deadline.wait(seconds: 60, "the retry") { try await store.sync.pendingWrites().isEmpty }
         try await Deadline.wait(seconds: 60, "the synced status") { coordinator.status == .synced(at: Self.start, wrongClocks: []) }
-        await coordinator.stop()
+        coordinator.shutdown()
         // A file where the folder should be fails: an error with the transport's message, and
         // no retry (a failure another attempt cannot mend).
         let file = directory.appendingPathComponent("file")
         try Data().write(to: file)
         try await store.sync.savePosition(PositionSnapshot(postId: "p2"), scope: Self.scope, device: "phone", at: Self.start)
-        let failing = try Self.coordinator(store, Self.configuration(file, debounce: 3600), device: "phone", clock: clock)
+        let failing = try await Self.coordinator(store, Self.configuration(file, debounce: 3600), device: "phone", clock: clock)
         await #expect(throws: SyncRound.Failure.self) { try await failing.syncNow() }
         #expect(failing.status == .error(message: "\(file.path): the sync folder is not a folder", retryAt: nil))
-        await failing.stop()
+        failing.shutdown()
     }
 }

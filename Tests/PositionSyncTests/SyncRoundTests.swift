@@ -31,7 +31,7 @@ struct SyncRoundTests {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
         }
 
-        func store(_ device: String) throws -> TimelineStore {
+        func store(_ device: String) async throws -> TimelineStore {
             try await TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
         }
 
@@ -46,7 +46,7 @@ struct SyncRoundTests {
             return SyncRound(store: store, components: try SyncComponents(configuration: configuration), device: device, gracePeriod: grace)
         }
 
-        func post(_ store: TimelineStore) throws -> String? {
+        func post(_ store: TimelineStore) async throws -> String? {
             try await policy.value(of: store.sync.register(of: SyncRoundTests.key))?.snapshot?.postId
         }
     }
@@ -59,24 +59,24 @@ struct SyncRoundTests {
     func outbox() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone")
+        let phone = try await fixture.store("phone")
         try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
-        #expect(try await phone.sync.pendingWrites().map(\.isTombstone) == [false])
+        await #expect(try await phone.sync.pendingWrites().map(\.isTombstone) == [false])
         try FileManager.default.removeItem(at: fixture.directory.appendingPathComponent("shared"))
         await #expect(throws: SyncRound.Failure.self) { try await fixture.round(phone, "phone").run(at: Self.start) }
-        #expect(try await phone.sync.pendingWrites().count == 1)
+        await #expect(try await phone.sync.pendingWrites().count == 1)
         try FileManager.default.createDirectory(at: fixture.directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
         let report = try await fixture.round(phone, "phone").run(at: Self.start)
         #expect(report.acknowledged == 1)
         #expect(report.pushed == 1)
-        #expect(try await phone.sync.pendingWrites().isEmpty)
+        await #expect(try await phone.sync.pendingWrites().isEmpty)
     }
 
     @Test("a save numbers the device's writes and carries what the store has seen of the others")
     func causalContext() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let (phone, laptop) = (try fixture.store("phone"), try fixture.store("laptop"))
+        let (phone, laptop) = await (try fixture.store("phone"), try fixture.store("laptop"))
         let first = try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
         let second = try await phone.sync.savePosition(Self.snapshot("p2", minute: 2), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(5))
         #expect([first.sequence, second.sequence] == [1, 2])
@@ -90,14 +90,14 @@ struct SyncRoundTests {
         let register = try await laptop.sync.register(of: Self.key)
         #expect(register.liveHeads.map(\.device) == ["laptop"])
         #expect(fixture.policy.resolve(register).reason == "one live head: it saw the others")
-        #expect(try fixture.post(laptop) == "p0")
+        await #expect(try fixture.post(laptop) == "p0")
     }
 
     @Test("a save that repeats this device's head is no new write: it cannot beat a later position from another device")
     func repeatedSave() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let (phone, laptop) = (try fixture.store("phone"), try fixture.store("laptop"))
+        let (phone, laptop) = await (try fixture.store("phone"), try fixture.store("laptop"))
         var p5 = Self.snapshot("p5", minute: 5)
         p5.viewportY = 12
         let first = try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start)
@@ -108,15 +108,15 @@ struct SyncRoundTests {
         p5.viewportY = 12.3
         let again = try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(120))
         #expect(again == first)
-        #expect(try await laptop.sync.pendingWrites().isEmpty)
-        #expect(try await laptop.positions.history(scope: Self.scope).first?.viewportY == 12.3)
+        await #expect(try await laptop.sync.pendingWrites().isEmpty)
+        await #expect(try await laptop.positions.history(scope: Self.scope).first?.viewportY == 12.3)
         _ = try await laptop.sync.applyRemote(
             try await phone.sync.replicaState().records, at: Self.start.addingTimeInterval(130), maxClockOffset: SyncSettings().maxClockOffset)
-        #expect(try fixture.post(laptop) == "p9")
+        await #expect(try fixture.post(laptop) == "p9")
         // Moved, even by a point, or on purpose: a new write, which has seen the phone's.
         p5.viewportY = 14
-        #expect(try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(140)) != first)
-        #expect(try fixture.post(laptop) == "p5")
+        await #expect(try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(140)) != first)
+        await #expect(try fixture.post(laptop) == "p5")
         let explicit = try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", explicit: true, at: Self.start.addingTimeInterval(150))
         #expect(explicit.isReset)
     }
@@ -125,10 +125,10 @@ struct SyncRoundTests {
     func unsendableSaves() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone")
+        let phone = try await fixture.store("phone")
         let path = fixture.directory.appendingPathComponent("phone.sqlite").path
         let long = String(repeating: "d", count: 257)
-        let cases: [(() throws -> Void, String)] = [
+        let cases: [(@Sendable () async throws -> Void, String)] = [
             (
                 { try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: long, at: Self.start) },
                 "the device id is 257 bytes long, more than the limit of 256"
@@ -154,18 +154,18 @@ struct SyncRoundTests {
             ({ _ = try await phone.sync.deviceId(override: ".." + long) }, "the device id is 259 bytes long, more than the limit of 256"),
         ]
         for (save, message) in cases {
-            #expect(throws: StoreError(path: path, message)) { try save() }
+            await #expect(throws: StoreError(path: path, message)) { try await save() }
         }
-        #expect(try await phone.sync.pendingWrites().isEmpty)
+        await #expect(try await phone.sync.pendingWrites().isEmpty)
         try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
-        #expect(try await fixture.round(phone, "phone").run(at: Self.start).pushed == 1)
+        await #expect(try await fixture.round(phone, "phone").run(at: Self.start).pushed == 1)
     }
 
     @Test("a peer write stamped with the largest clock value pins no register: a later save that saw it wins under every policy")
-    func largestStamp() throws {
+    func largestStamp() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone")
+        let phone = try await fixture.store("phone")
         let evil = PositionRecord(
             key: Self.key, stamp: RegisterStamp(time: HybridTimestamp(rawValue: .max), device: "evil"), sequence: 1,
             savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
@@ -177,15 +177,15 @@ struct SyncRoundTests {
         // The clock was not dragged: the save is stamped by this device's own time.
         #expect(saved.stamp.time.milliseconds == UInt64(Self.start.addingTimeInterval(10).timeIntervalSince1970 * 1000))
         for policy in [CausalFurthestPolicy() as any MergePolicy, LastWriterWinsPolicy(), FurthestReadPolicy()] {
-            #expect(policy.value(of: try await phone.sync.register(of: Self.key))?.snapshot?.postId == "p90", "\(type(of: policy))")
+            await #expect(policy.value(of: try await phone.sync.register(of: Self.key))?.snapshot?.postId == "p90", "\(type(of: policy))")
         }
     }
 
     @Test("a clock at its largest value refuses the save with the device named, rather than stamp a write that would lose")
-    func saturatedClock() throws {
+    func saturatedClock() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone")
+        let phone = try await fixture.store("phone")
         // A wall clock past the year 10889 takes in a peer's largest stamp as its own time.
         let farAhead = Date(timeIntervalSince1970: 3e11)
         let evil = PositionRecord(
@@ -193,7 +193,7 @@ struct SyncRoundTests {
             savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
         _ = try await phone.sync.applyRemote([evil], at: farAhead, maxClockOffset: SyncSettings().maxClockOffset)
         let path = fixture.directory.appendingPathComponent("phone.sqlite").path
-        #expect(
+        await #expect(
             throws: StoreError(
                 path: path,
                 """
@@ -203,7 +203,7 @@ struct SyncRoundTests {
         ) {
             try await phone.sync.savePosition(Self.snapshot("p90", minute: 1), scope: Self.scope, device: "phone", at: farAhead)
         }
-        #expect(try await phone.sync.pendingWrites().isEmpty)
+        await #expect(try await phone.sync.pendingWrites().isEmpty)
     }
 
     @Test("a push killed mid-way leaves a temporary file; the next push removes it once it is older than any push takes")
@@ -218,7 +218,7 @@ struct SyncRoundTests {
         for file in [stale, fresh, others] { try Data("{}".utf8).write(to: file) }
         let old = Date().addingTimeInterval(-DirectoryTransport.staleTemporaryAge - 60)
         for file in [stale, others] { try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path) }
-        let phone = try fixture.store("phone")
+        let phone = try await fixture.store("phone")
         try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
         _ = try await fixture.round(phone, "phone").run(at: Self.start)
         #expect(!FileManager.default.fileExists(atPath: stale.path))
@@ -231,61 +231,61 @@ struct SyncRoundTests {
     func gracePeriod() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone")
-        let laptop = try fixture.store("laptop")
-        let tablet = try fixture.store("tablet")
+        let phone = try await fixture.store("phone")
+        let laptop = try await fixture.store("laptop")
+        let tablet = try await fixture.store("tablet")
         try await phone.sync.savePosition(Self.snapshot("p5", minute: 5), scope: Self.scope, device: "phone", at: Self.start)
         _ = try await fixture.round(phone, "phone").run(at: Self.start)
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start)
-        #expect(try fixture.post(laptop) == "p5")
+        await #expect(try fixture.post(laptop) == "p5")
         // The phone forgets; the laptop is away for 40 days, longer than the 30-day grace period.
         try await phone.sync.forgetPosition(scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(Self.day))
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(Self.day))
         // Nothing newer heard: the grace period runs from the newest write of another device,
         // so the phone keeps its tombstone as long as no one has written for 30 days after it.
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(35 * Self.day))
-        #expect(try await phone.sync.replicaState().records.map { $0.snapshot == nil } == [true])
+        await #expect(try await phone.sync.replicaState().records.map { $0.snapshot == nil } == [true])
         // The reader goes on on the tablet, in another timeline, on day 35.
         let lists = StoreScope(account: "me", timeline: "lists")
         try await tablet.sync.savePosition(Self.snapshot("l1", minute: 9), scope: lists, device: "tablet", at: Self.start.addingTimeInterval(35 * Self.day))
         _ = try await fixture.round(tablet, "tablet").run(at: Self.start.addingTimeInterval(35 * Self.day))
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(36 * Self.day))
-        #expect(try await phone.sync.replicaState().records.map(\.device) == ["tablet"], "the tombstone is purged, and the old p5 ignored")
+        await #expect(try await phone.sync.replicaState().records.map(\.device) == ["tablet"], "the tombstone is purged, and the old p5 ignored")
         // The laptop comes back: it starts again from what the others hold, so p5 does not return.
         let back = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(40 * Self.day))
         #expect(back.resynced)
-        #expect(try fixture.post(laptop) == nil)
+        await #expect(try fixture.post(laptop) == nil)
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(40 * Self.day))
-        #expect(try fixture.post(phone) == nil)
+        await #expect(try fixture.post(phone) == nil)
     }
 
     @Test("the grace period runs from the newest write heard when this device's clock is ahead of it, and never moves back")
-    func graceCutoff() throws {
+    func graceCutoff() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone")
-        let laptop = try fixture.store("laptop")
+        let phone = try await fixture.store("phone")
+        let laptop = try await fixture.store("laptop")
         let grace = 30 * Self.day
         // Nothing heard from another device: nothing of theirs to forget.
         try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
-        #expect(try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone") == nil)
+        await #expect(try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone") == nil)
         // The laptop's write of day 10, heard on day 100: the period ends there, not on day 100.
         let write = try await laptop.sync.savePosition(
             Self.snapshot("p2", minute: 2), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(10 * Self.day))
-        #expect(
+        await #expect(
             try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(100 * Self.day), gracePeriod: grace, device: "phone", heard: [write])
                 == Self.start.addingTimeInterval(-20 * Self.day))
         // A clock behind the newest write: the period ends on this device's clock.
         _ = try await phone.sync.applyRemote([write], maxClockOffset: SyncSettings().maxClockOffset)
-        #expect(
+        await #expect(
             try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(5 * Self.day), gracePeriod: grace, device: "phone")
                 == Self.start.addingTimeInterval(-20 * Self.day), "never back")
-        #expect(
+        await #expect(
             try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(12 * Self.day), gracePeriod: grace, device: "phone")
                 == Self.start.addingTimeInterval(-20 * Self.day))
         let later = try await laptop.sync.savePosition(
             Self.snapshot("p3", minute: 3), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(50 * Self.day))
-        #expect(
+        await #expect(
             try await phone.sync.graceCutoff(at: Self.start.addingTimeInterval(45 * Self.day), gracePeriod: grace, device: "phone", heard: [later])
                 == Self.start.addingTimeInterval(15 * Self.day))
     }
@@ -294,30 +294,30 @@ struct SyncRoundTests {
     func clockFiftyYearsAhead() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone")
-        let laptop = try fixture.store("laptop")
+        let phone = try await fixture.store("phone")
+        let laptop = try await fixture.store("laptop")
         let fiftyYears = 50 * 365.25 * Self.day
         try await laptop.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(fiftyYears))
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(fiftyYears))
         let report = try await fixture.round(phone, "phone").run(at: Self.start)
-        #expect(try fixture.post(phone) == "p1")
+        await #expect(try fixture.post(phone) == "p1")
         #expect(report.wrongClocks.keys.sorted() == ["laptop"])
         #expect((report.wrongClocks["laptop"] ?? 0) > fiftyYears - 60)
-        #expect(try await phone.sync.syncRecord().wrongClocks.map(\.device) == ["laptop"])
+        await #expect(try await phone.sync.syncRecord().wrongClocks.map(\.device) == ["laptop"])
         // The phone's clock stayed on its own time: its next write is stamped now, not in 2076.
         let saved = try await phone.sync.savePosition(Self.snapshot("p0", minute: 0), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60))
         #expect(saved.stamp.time.milliseconds == UInt64(Self.start.addingTimeInterval(60).timeIntervalSince1970 * 1000))
         // Written after seeing the laptop's, it wins though its clock is fifty years behind.
-        #expect(try fixture.post(phone) == "p0")
+        await #expect(try fixture.post(phone) == "p0")
         // So it does on the laptop, its clock still fifty years ahead: the grace period runs
         // from the newest write it heard, so the phone's do not look fifty years old to it.
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(70))
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(fiftyYears + 80))
-        #expect(try fixture.post(laptop) == "p0")
-        #expect(try await laptop.sync.register(of: Self.key).heads.map(\.device) == ["laptop", "phone"])
+        await #expect(try fixture.post(laptop) == "p0")
+        await #expect(try await laptop.sync.register(of: Self.key).heads.map(\.device) == ["laptop", "phone"])
         // So does LastWriterWins: the laptop's write was seen, so it is no live head, however
         // late its stamp (it pinned the register before).
-        #expect(LastWriterWinsPolicy().value(of: try await phone.sync.register(of: Self.key))?.snapshot?.postId == "p0")
+        await #expect(LastWriterWinsPolicy().value(of: try await phone.sync.register(of: Self.key))?.snapshot?.postId == "p0")
     }
 
     @Test(
@@ -328,8 +328,8 @@ struct SyncRoundTests {
         // heard of it, read until T+7 min. Without bounds the laptop's stamp, an hour ahead, won.
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
-        let phone = try fixture.store("phone")
-        let laptop = try fixture.store("laptop")
+        let phone = try await fixture.store("phone")
+        let laptop = try await fixture.store("laptop")
         let hour = 3_600.0
         let reading = PositionRecord.Visit(seconds: 300, posts: 40)
         try await laptop.sync.savePosition(
@@ -345,7 +345,7 @@ struct SyncRoundTests {
         // new bound: two entries of the outbox sent).
         let heard = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(450))
         #expect(heard.acknowledged == 2)
-        let republished = try await #require(try phone.sync.register(of: Self.key).head(of: "phone"))
+        let republished = try await #require(try await phone.sync.register(of: Self.key).head(of: "phone"))
         #expect(republished.sequence == phoneWrite.sequence && republished.stamp == phoneWrite.stamp && republished.context == phoneWrite.context)
         #expect(republished.clocksRevision == 1)
         #expect(republished.clocks["laptop"] == Int64((hour - 450) * 1000))
@@ -353,12 +353,12 @@ struct SyncRoundTests {
         // (The phone alone could not yet tell: by the one bound it had, the laptop's write may
         // have been made as late as it arrived, after the phone's.)
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(hour + 480))
-        #expect(try fixture.post(laptop) == "phone-post")
-        #expect(try await laptop.sync.register(of: Self.key).head(of: "laptop")?.clocksRevision == 1)
+        await #expect(try fixture.post(laptop) == "phone-post")
+        await #expect(try await laptop.sync.register(of: Self.key).head(of: "laptop")?.clocksRevision == 1)
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(490))
-        #expect(try fixture.post(phone) == "phone-post")
-        #expect(try await phone.sync.register(of: Self.key) == laptop.sync.register(of: Self.key))
-        #expect(fixture.policy.resolve(try await laptop.sync.register(of: Self.key)).reason == "concurrent; the later by the clocks' bounds")
+        await #expect(try fixture.post(phone) == "phone-post")
+        await #expect(try await phone.sync.register(of: Self.key) == laptop.sync.register(of: Self.key))
+        await #expect(fixture.policy.resolve(try await laptop.sync.register(of: Self.key)).reason == "concurrent; the later by the clocks' bounds")
     }
 
     @Test("three stores converge on the same heads and value whatever the order of their rounds")
@@ -366,18 +366,24 @@ struct SyncRoundTests {
         for order in [["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"]] {
             let fixture = try Fixture()
             defer { try? FileManager.default.removeItem(at: fixture.directory) }
-            let stores = try Dictionary(uniqueKeysWithValues: ["a", "b", "c"].map { ($0, try fixture.store($0)) })
+            var stores: [String: TimelineStore] = [:]
+            for name in ["a", "b", "c"] { stores[name] = try await fixture.store(name) }
             for (offset, device) in order.enumerated() {
-                try stores[device]!.savePosition(
+                try await stores[device]!.sync.savePosition(
                     Self.snapshot("\(device)\(offset)", minute: Double(10 - offset)), scope: Self.scope, device: device,
                     at: Self.start.addingTimeInterval(Double(offset)))
             }
             for _ in 0..<2 {
                 for device in order { _ = try await fixture.round(stores[device]!, device).run(at: Self.start.addingTimeInterval(100)) }
             }
-            let heads = try stores.mapValues { try $0.register(of: Self.key) }
-            #expect(Set(heads.values.map { $0.heads.map(\.stamp) }).count == 1, "\(order)")
-            #expect(Set(try stores.values.map { try fixture.post($0) }).count == 1, "\(order)")
+            var heads: [[RegisterStamp]] = []
+            var posts: [String?] = []
+            for store in stores.values {
+                heads.append(try await store.sync.register(of: Self.key).heads.map(\.stamp))
+                posts.append(try await fixture.post(store))
+            }
+            #expect(Set(heads).count == 1, "\(order)")
+            #expect(Set(posts).count == 1, "\(order)")
         }
     }
 }
@@ -417,7 +423,7 @@ struct OutboxCrashTests {
                 if line.hasPrefix("saved "), let number = Int(line.dropFirst(6)) { lastSaved = number }
             }
             let store = try await TimelineStore(path: path)
-            let register = try await #require(try store.sync.register(of: key).head(of: "crash"), "round \(round)")
+            let register = try await #require(try await store.sync.register(of: key).head(of: "crash"), "round \(round)")
             let saved = try #require(Int(register.snapshot?.postId ?? ""), "round \(round)")
             // The store holds the last reported save, or the next one if it committed unreported.
             #expect(saved == lastSaved || saved == lastSaved + 1, "round \(round): register \(saved), last reported \(lastSaved)")
@@ -428,7 +434,7 @@ struct OutboxCrashTests {
             #expect(pending.contains(register.stamp.description) || inFile, "round \(round): the write of post \(saved) was acknowledged unpublished")
             // No duplicate: one position per device, and each outbox entry once.
             #expect(Set(pending).count == pending.count, "round \(round)")
-            #expect(try await store.sync.register(of: key).heads.count == 1, "round \(round)")
+            await #expect(try await store.sync.register(of: key).heads.count == 1, "round \(round)")
             first = saved + 1
         }
     }

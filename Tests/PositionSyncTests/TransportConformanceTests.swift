@@ -99,7 +99,7 @@ struct TransportConformanceTests {
                 return try BuiltInStrategies.registry.transport(ComponentSpec(name: name, parameters: parameters))
             }
             var stores: [String: TimelineStore] = [:]
-            func store(_ device: String) throws -> TimelineStore {
+            func store(_ device: String) async throws -> TimelineStore {
                 if let store = stores[device] { return store }
                 let store = try await TimelineStore(path: directory.appendingPathComponent("\(device).sqlite").path)
                 stores[device] = store
@@ -108,7 +108,7 @@ struct TransportConformanceTests {
             for (step, save) in scenario.saves.enumerated() {
                 let at = Self.start.addingTimeInterval(Double(60 * step))
                 let created = Date(timeIntervalSince1970: Double(UInt64(save.postId).map { $0 >> 16 } ?? 0) / 1000)
-                let device = try store(save.device)
+                let device = try await store(save.device)
                 try await device.sync.savePosition(PositionSnapshot(postId: save.postId, postCreatedAt: created), scope: Self.scope, device: save.device, at: at)
                 let components = SyncComponents.with(policy: CausalFurthestPolicy(), transport: try transport(save.device))
                 _ = try await SyncRound(store: device, components: components, device: save.device, gracePeriod: 30 * 86_400)

@@ -8,7 +8,7 @@ import TimelineEngine
 @Suite("TimelineEngine with a store", .timeLimit(.minutes(10)))
 struct PersistenceTests {
     @Test("after a restart, restoration starts from the persisted history")
-    func restart() throws {
+    func restart() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("engine.sqlite").path
@@ -26,21 +26,21 @@ struct PersistenceTests {
         // The process ends; a new one opens the same store.
         clock.advance(3600)
         let store = try await TimelineStore(path: path)
-        #expect(try await store.positions.history(scope: scope).map(\.postId) == ["p20", "p12"])
-        let engine = try TimelineEngine(store: store, scope: scope, clock: { clock.now })
+        await #expect(try await store.positions.history(scope: scope).map(\.postId) == ["p20", "p12"])
+        let engine = try await TimelineEngine(store: store, scope: scope, clock: { clock.now })
         engine.observe(.launch)
         #expect(engine.history.map(\.postId) == ["p20", "p12"])
-        let result = engine.restore(in: index)
+        let result = await engine.restore(in: index)
         #expect(result.restoration?.postId == "p20")
         #expect(result.restoration?.viewportY == -10)
-        #expect(try await store.positions.lastRestoration(scope: scope)?.json.contains("\"postId\":\"p20\"") == true)
+        await #expect(try await store.positions.lastRestoration(scope: scope)?.json.contains("\"postId\":\"p20\"") == true)
         // Another account's history is its own.
-        let other = try TimelineEngine(store: store, scope: StoreScope(account: "someone else"), clock: { clock.now })
+        let other = try await TimelineEngine(store: store, scope: StoreScope(account: "someone else"), clock: { clock.now })
         #expect(other.history.isEmpty)
     }
 
     @Test("an index kept through the façade is mapped at the next launch, and a re-drafted post is found with it")
-    func keptIndex() throws {
+    func keptIndex() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("engine.sqlite").path
@@ -55,8 +55,8 @@ struct PersistenceTests {
         do {
             let store = try await TimelineStore(path: path)
             try await store.timelines.saveTimeline(posts, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
-            let engine = try TimelineEngine(store: store, scope: scope, clock: { clock.now })
-            let cached = try await #require(try store.timelines.timeline(scope: scope))
+            let engine = try await TimelineEngine(store: store, scope: scope, clock: { clock.now })
+            let cached = try await #require(try await store.timelines.timeline(scope: scope))
             let index = engine.index(of: cached)
             #expect(index.textIndexBuildNanoseconds == nil)
             engine.observeScroll(offset: 2000, viewportHeight: 600, in: index)
@@ -66,28 +66,28 @@ struct PersistenceTests {
             redrafted[20].id = "p20-redraft"
             redrafted[20].createdAt = clock.now.addingTimeInterval(60)
             try await store.timelines.saveTimeline(redrafted, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
-            let saved = try await #require(try store.timelines.timeline(scope: scope))
-            try engine.keepIndex(of: engine.index(of: saved), for: saved)
+            let saved = try await #require(try await store.timelines.timeline(scope: scope))
+            try await engine.keepIndex(of: engine.index(of: saved), for: saved)
         }
         clock.advance(3600)
         let store = try await TimelineStore(path: path)
-        let engine = try TimelineEngine(store: store, scope: scope, clock: { clock.now })
+        let engine = try await TimelineEngine(store: store, scope: scope, clock: { clock.now })
         engine.observe(.launch)
-        let index = engine.index(of: try await #require(try store.timelines.timeline(scope: scope)))
+        let index = engine.index(of: try await #require(try await store.timelines.timeline(scope: scope)))
         #expect(index.textIndexBuildNanoseconds == 0)
-        let result = engine.restore(in: index)
+        let result = await engine.restore(in: index)
         #expect(result.restoration?.postId == "p20-redraft")
         #expect(result.restoration?.method == .contentSimilarity)
         // Without a store there is nowhere to keep it.
-        let storeless = try TimelineEngine()
-        #expect(throws: StoreError.self) { try storeless.keepIndex(of: index, for: TimelineStore.CachedTimeline(posts: posts)) }
+        let storeless = try await TimelineEngine()
+        await #expect(throws: StoreError.self) { try await storeless.keepIndex(of: index, for: TimelineStore.CachedTimeline(posts: posts)) }
     }
 }
 
 @Suite("Trailing saves through the façade", .timeLimit(.minutes(10)))
 struct FacadeTrailingSaveTests {
     @Test("the place where scrolling rests reaches the store, so a hard close after it loses nothing")
-    func settledPositionSurvivesAHardClose() throws {
+    func settledPositionSurvivesAHardClose() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("engine.sqlite").path
@@ -99,7 +99,7 @@ struct FacadeTrailingSaveTests {
             clock.advance(2)
             engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)  // 2 s after the save: waits
             engine.settle()
-            #expect(try await TimelineStore(path: path).history(scope: StoreScope()).map(\.postId) == ["p12"])
+            await #expect(try await TimelineStore(path: path).positions.history(scope: StoreScope()).map(\.postId) == ["p12"])
             clock.advance(1)  // AutoSaveSettleDelay has passed
             engine.settle()
             #expect(engine.history.map(\.postId) == ["p20", "p12"])
@@ -108,13 +108,13 @@ struct FacadeTrailingSaveTests {
         let engine = try await TimelineEngine(store: try TimelineStore(path: path), clock: { clock.now })
         clock.advance(600)
         engine.observe(.launch)
-        #expect(engine.restore(in: index).restoration?.postId == "p20")
+        await #expect(engine.restore(in: index).restoration?.postId == "p20")
     }
 
     @Test("the engine makes the trailing save by itself once scrolling rests")
     func timerMakesTheSave() async throws {
         let configuration = ConfigurationLoader().read(data: Data(#"{"PositionPersistence": {"AutoSaveSettleDelay": 0.05}}"#.utf8)).configuration
-        let engine = try TimelineEngine(configuration: configuration)
+        let engine = try await TimelineEngine(configuration: configuration)
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         engine.observeScroll(offset: 0, viewportHeight: 600, in: index)
         engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)
@@ -131,7 +131,7 @@ struct FacadeMaintenanceTests {
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// A store in a new folder with 40 cached posts, a minute apart, refreshed at `now`.
-    static func storeWithPosts() throws -> (directory: URL, store: TimelineStore, posts: [Post]) {
+    static func storeWithPosts() async throws -> (directory: URL, store: TimelineStore, posts: [Post]) {
         let directory = try Fixtures.temporaryDirectory()
         let store = try await TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
         let posts = (0..<40).map { Post(id: "p\($0)", createdAt: now.addingTimeInterval(Double(-60 * $0)), text: "post \($0)") }
@@ -140,8 +140,8 @@ struct FacadeMaintenanceTests {
     }
 
     @Test("performMaintenance shrinks the caches to their floors under memory pressure, and reports it")
-    func memoryPressure() throws {
-        let (directory, store, posts) = try Self.storeWithPosts()
+    func memoryPressure() async throws {
+        let (directory, store, posts) = try await Self.storeWithPosts()
         defer { try? FileManager.default.removeItem(at: directory) }
         let now = Self.now
         for n in 0..<3 {
@@ -149,16 +149,16 @@ struct FacadeMaintenanceTests {
         }
         try await store.positions.markRead(posts.map(\.id), scope: StoreScope(), at: now)
         let configuration = ConfigurationLoader().read(data: Data(#"{"TimelineCache": {"MemoryPressureFloor": 5}}"#.utf8)).configuration
-        let engine = try TimelineEngine(configuration: configuration, store: store, clock: { now })
-        let relaxed = try engine.performMaintenance(memoryUse: 0.3)
+        let engine = try await TimelineEngine(configuration: configuration, store: store, clock: { now })
+        let relaxed = try await engine.performMaintenance(memoryUse: 0.3)
         #expect(!relaxed.underMemoryPressure)
         #expect(relaxed.removed == TimelineStore.MaintenanceReport())
-        let pressed = try engine.performMaintenance(memoryUse: 0.95)
+        let pressed = try await engine.performMaintenance(memoryUse: 0.95)
         #expect(pressed.underMemoryPressure)
         #expect(pressed.removed == TimelineStore.MaintenanceReport(cachedPosts: 35, snapshots: 2, readPosts: 35))
         #expect(pressed.historyTrimmed == 2)
-        #expect(engine.snapshot()?.postId == "p2")
-        #expect(try await store.positions.history(scope: StoreScope()).map(\.postId) == ["p2"])
+        await #expect(engine.snapshot()?.postId == "p2")
+        await #expect(try await store.positions.history(scope: StoreScope()).map(\.postId) == ["p2"])
     }
 
     @Test("the system's memory use is read from /proc/meminfo")
@@ -179,7 +179,7 @@ struct FacadeLoadingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
         try await store.positions.saveSnapshot(PositionSnapshot(postId: "1600602374875275267", viewportY: -10, savedAt: Date()), scope: StoreScope())
-        let engine = try TimelineEngine(store: store)
+        let engine = try await TimelineEngine(store: store)
         let report = try await engine.loadTimeline(from: .file(path: Fixtures.url("posts/home-timeline-2022-12-07.jsonl").path, format: nil))
         #expect(report.status == .fresh)
         #expect(report.timeline.posts.count == 97)
@@ -205,8 +205,8 @@ struct FacadeReachTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try FakeTimelineServer(mastodon: false, posts: (1...600).reversed().map(Self.post))
         let store = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
-        let engine = try TimelineEngine(configuration: configuration, deviceId: "laptop", store: store)
-        await engine.sync?.stop()
+        let engine = try await TimelineEngine(configuration: configuration, deviceId: "laptop", store: store)
+        engine.sync?.shutdown()
         let source = TimelineSource.bluesky(server.timelineURL, tokenVariable: "NO_TOKEN")
         _ = try await engine.loadTimeline(from: source)
         server.change { $0.insert((601...1000).reversed().map(Self.post)) }
@@ -250,16 +250,16 @@ struct FacadeSyncTests {
         let (directory, shared, configuration) = try Self.setup()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
-        let engine = try TimelineEngine(configuration: configuration, deviceId: "phone", store: store)
+        let engine = try await TimelineEngine(configuration: configuration, deviceId: "phone", store: store)
         let sync = try #require(engine.sync)
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)
         engine.observe(.background, in: index)
-        #expect(try await store.sync.pendingWrites().count >= 1)
-        #expect(try await store.sync.register(of: RegisterKey(account: "default", timeline: "home")).head(of: "phone")?.snapshot?.postId == "p20")
+        await #expect(try await store.sync.pendingWrites().count >= 1)
+        await #expect(try await store.sync.register(of: RegisterKey(account: "default", timeline: "home")).head(of: "phone")?.snapshot?.postId == "p20")
         try await sync.syncNow()
-        await sync.stop()
-        #expect(try await store.sync.pendingWrites().isEmpty)
+        sync.shutdown()
+        await #expect(try await store.sync.pendingWrites().isEmpty)
         #expect(FileManager.default.fileExists(atPath: shared.appendingPathComponent("phone.timeline-sync.json").path))
         // Without a transport (or with CrossSessionSync off) there is no sync, and saves stay local.
         let off = ConfigurationLoader().read(
@@ -267,7 +267,7 @@ struct FacadeSyncTests {
                 #"{"PositionPersistence": {"CrossSessionSync": false}, "Sync": {"Transport": {"Strategy": "Directory", "Path": "\#(shared.path)"}}}"#
                     .utf8)
         ).configuration
-        #expect(try TimelineEngine(configuration: off, store: store).sync == nil)
+        await #expect(try TimelineEngine(configuration: off, store: store).sync == nil)
     }
 
     @Test("another device's later position is where a restore starts, and this device's own place stays on offer")
@@ -280,7 +280,7 @@ struct FacadeSyncTests {
         let phoneStore = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
         let phoneClock = TestClock()
         phoneClock.advance(now.timeIntervalSince(phoneClock.now) - 600)
-        let phone = try TimelineEngine(configuration: configuration, deviceId: "phone", store: phoneStore, clock: { phoneClock.now })
+        let phone = try await TimelineEngine(configuration: configuration, deviceId: "phone", store: phoneStore, clock: { phoneClock.now })
         let sync = try #require(phone.sync)
         phone.observeScroll(offset: 2010, viewportHeight: 600, in: index)
         phone.observe(.background, in: index)
@@ -290,16 +290,16 @@ struct FacadeSyncTests {
             store: laptopStore, configuration: configuration, device: "laptop", now: { now.addingTimeInterval(-300) })
         try await laptopStore.sync.savePosition(PositionSnapshot(postId: "p30"), scope: StoreScope(), device: "laptop", at: now.addingTimeInterval(-300))
         try await laptopSync.syncNow()
-        await laptopSync.stop()
+        laptopSync.shutdown()
         phoneClock.advance(600)
         try await sync.syncNow()
-        await sync.stop()
+        sync.shutdown()
         // Back on the phone after ten minutes away: the restore starts where the laptop left off
         // (the one rule, RestoreStart), and the phone's own place stays on offer.
-        #expect(phone.restoreStart(at: phoneClock.now).source == .synced)
-        #expect(phone.snapshot()?.postId == "p30")
-        #expect(phone.restore(in: index).restoration?.postId == "p30")
-        let offered = phone.suggestions(in: index)
+        await #expect(phone.restoreStart(at: phoneClock.now).source == .synced)
+        await #expect(phone.snapshot()?.postId == "p30")
+        await #expect(phone.restore(in: index).restoration?.postId == "p30")
+        let offered = await phone.suggestions(in: index)
         #expect(offered.contains { $0.postId == "p20" && $0.title == "Where you were on this device · 10 min ago" })
         #expect(offered.first?.postId == "p30")
         #expect(Set(offered.map(\.postId)).count == offered.count, "one suggestion per post")

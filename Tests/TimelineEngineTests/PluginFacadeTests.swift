@@ -20,7 +20,7 @@ struct PluginFacadeTests {
                     #"{"Restoration": {"Pipeline": [{"Strategy": "ExactMatch"}, {"Strategy": "SameAuthor", "Window": 600}, {"Strategy": "Fallback"}]}}"#
                         .utf8))
         #expect(configuration.errors.isEmpty)
-        let engine = try TimelineEngine(configuration: configuration.configuration, registry: registry)
+        let engine = try await TimelineEngine(configuration: configuration.configuration, registry: registry)
         #expect(engine.pipelineSummary == "ExactMatch > SameAuthor(Window: 600) > Fallback(Mode: NearestContent) | ViewportAnchor")
         let base = Date(timeIntervalSince1970: 1_700_000_000)
         let posts = (0..<30).map {
@@ -33,14 +33,14 @@ struct PluginFacadeTests {
         // The saved post is deleted: the plugin finds the same author's nearest post.
         let saved = try #require(engine.history.first?.postId)
         let gone = TimelineIndex(Timeline(posts: posts.filter { $0.id != saved }, viewportHeight: 600))
-        let result = engine.restore(in: gone)
+        let result = await engine.restore(in: gone)
         #expect(result.restoration?.strategy == "SameAuthor")
         #expect(result.trace.map(\.stage).prefix(2) == ["ExactMatch", "SameAuthor"])
-        try engine.reload(configuration: configuration.configuration)
+        try await engine.reload(configuration: configuration.configuration)
         // The silent restore put the reader on the stand-in; back on the saved post, it is deleted again.
         engine.observeScroll(offset: 10 * 100, viewportHeight: 600, in: index)
         engine.observe(.background, in: index)
         engine.observe(.foreground)
-        #expect(engine.restore(in: gone).restoration?.strategy == "SameAuthor")
+        await #expect(engine.restore(in: gone).restoration?.strategy == "SameAuthor")
     }
 }

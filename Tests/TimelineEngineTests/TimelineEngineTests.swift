@@ -28,9 +28,9 @@ struct TimelineEngineTests {
     }
 
     @Test("a refresh above the reader: the same post at the same pixel, silently after a soft close")
-    func refresh() throws {
+    func refresh() async throws {
         let clock = TestClock()
-        let engine = try TimelineEngine(clock: { clock.now })
+        let engine = try await TimelineEngine(clock: { clock.now })
         let before = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
         engine.observeScroll(offset: 1230, viewportHeight: 600, in: before)
         engine.observe(.background, in: before)
@@ -38,7 +38,7 @@ struct TimelineEngineTests {
         engine.observe(.foreground)
         let fresh = (0..<7).map { Post(id: "new\($0)", createdAt: Date(timeIntervalSince1970: 1_700_000_100 + Double($0)), height: 80) }
         let after = TimelineIndex(Timeline(posts: fresh + Self.posts, viewportHeight: 600))
-        let result = engine.restore(in: after)
+        let result = await engine.restore(in: after)
         #expect(result.close == .soft)
         #expect(result.restoreSilently)
         #expect(result.restoration?.postId == "p12")
@@ -47,9 +47,9 @@ struct TimelineEngineTests {
     }
 
     @Test("a background after a silent restore and no scroll saves where the restore put the reader, not the old offset")
-    func backgroundAfterRestore() throws {
+    func backgroundAfterRestore() async throws {
         let clock = TestClock()
-        let engine = try TimelineEngine(clock: { clock.now })
+        let engine = try await TimelineEngine(clock: { clock.now })
         let before = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
         engine.observeScroll(offset: 1230, viewportHeight: 600, in: before)
         engine.observe(.background, in: before)
@@ -57,7 +57,7 @@ struct TimelineEngineTests {
         engine.observe(.foreground)
         let fresh = (0..<7).map { Post(id: "new\($0)", createdAt: Date(timeIntervalSince1970: 1_700_000_100 + Double($0)), height: 80) }
         let after = TimelineIndex(Timeline(posts: fresh + Self.posts, viewportHeight: 600))
-        let result = engine.restore(in: after)
+        let result = await engine.restore(in: after)
         #expect(result.restoreSilently)
         #expect(result.restoration?.postId == "p12")
         // Put down again before any scroll: the save is p12 at the restored offset. At the old
@@ -74,20 +74,20 @@ struct TimelineEngineTests {
     }
 
     @Test("after a hard close the result carries suggestions unless confident enough")
-    func hardClose() throws {
+    func hardClose() async throws {
         let clock = TestClock()
-        let engine = try TimelineEngine(clock: { clock.now })
+        let engine = try await TimelineEngine(clock: { clock.now })
         let index = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
         engine.observeScroll(offset: 1000, viewportHeight: 600, in: index)
         engine.observe(.terminate)
         clock.advance(3600)
         engine.observe(.launch)
-        let exact = engine.restore(in: index)
+        let exact = await engine.restore(in: index)
         #expect(exact.close == .hard)
         #expect(exact.restoreSilently)
         // The post and all its recorded neighbours are gone: only time and text can help.
         let gone = TimelineIndex(Timeline(posts: Self.posts.filter { !(5...15).contains(Int($0.id.dropFirst())!) }, viewportHeight: 600))
-        let unsure = engine.restore(in: gone)
+        let unsure = await engine.restore(in: gone)
         #expect(!unsure.restoreSilently)
         #expect(unsure.restoration?.postId == "p16")
         #expect(unsure.restoration?.method == .temporalProximity)
@@ -96,21 +96,21 @@ struct TimelineEngineTests {
     }
 
     @Test("a fresh install starts at the top; reload swaps the pipeline")
-    func freshInstallAndReload() throws {
-        let engine = try TimelineEngine()
+    func freshInstallAndReload() async throws {
+        let engine = try await TimelineEngine()
         let index = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
-        let result = engine.restore(in: index)
+        let result = await engine.restore(in: index)
         #expect(result.close == .freshInstall)
         #expect(result.restoration?.index == 0)
         var configuration = TimelineConfiguration.defaults
         configuration.positionPersistence.smartRestoration = false
-        try engine.reload(configuration: configuration)
+        try await engine.reload(configuration: configuration)
         #expect(engine.pipelineSummary == "ExactMatch > Fallback(Mode: NearestContent) | ViewportAnchor")
     }
 
     @Test("safe to use from many tasks at once: every saved position is one a task observed, every restore answers, every reload succeeds")
     func concurrency() async throws {
-        let engine = try TimelineEngine()
+        let engine = try await TimelineEngine()
         let index = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
         let offsets = (0..<8).flatMap { task in (0..<200).map { step in Double((task * 200 + step) % 4000) } }
         let restored = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -119,8 +119,8 @@ struct TimelineEngineTests {
                     var answered = 0
                     for step in 0..<200 {
                         engine.observeScroll(offset: offsets[task * 200 + step], viewportHeight: 600, in: index)
-                        if engine.restore(in: index).restoration != nil { answered += 1 }
-                        if step % 50 == 0 { try engine.reload(configuration: .defaults) }
+                        if await engine.restore(in: index).restoration != nil { answered += 1 }
+                        if step % 50 == 0 { try await engine.reload(configuration: .defaults) }
                     }
                     return answered
                 }

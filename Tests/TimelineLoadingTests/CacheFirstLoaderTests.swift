@@ -30,7 +30,7 @@ struct CacheFirstLoaderTests {
         }
     }
 
-    static func setup() throws -> Setup {
+    static func setup() async throws -> Setup {
         let directory = try Fixtures.temporaryDirectory()
         return Setup(
             directory: directory, store: try await TimelineStore(path: directory.appendingPathComponent("state.sqlite").path),
@@ -39,7 +39,7 @@ struct CacheFirstLoaderTests {
 
     @Test("Mastodon: the cache first, then the refresh merged, stored and reported; the reader is put back", arguments: ["mastodon", "bluesky"])
     func refresh(_ api: String) async throws {
-        let setup = try Self.setup()
+        let setup = try await Self.setup()
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let (path, first, second) =
             api == "mastodon"
@@ -55,7 +55,7 @@ struct CacheFirstLoaderTests {
         #expect(initial.status == .fresh)
         #expect(initial.merge?.added.count == 40)
         let firstPosts = initial.timeline.posts
-        #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts == firstPosts)
+        await #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts == firstPosts)
 
         // The reader was on the seventh post, which the refreshed answer has deleted.
         let deleted = firstPosts[6]
@@ -79,13 +79,13 @@ struct CacheFirstLoaderTests {
         #expect(merge.retained == [firstPosts[39].id])
         #expect(report.timeline.posts.count == 41)
         #expect(report.timeline.posts[5].text?.hasSuffix("(edited)") == true)
-        #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts == report.timeline.posts)
+        await #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts == report.timeline.posts)
 
         // The deleted post's neighbours put the reader back between posts 6 and 8 of the first page.
         let restoration = try #require(report.restoration)
         #expect(restoration.postId != deleted.id)
         #expect([firstPosts[5].id, firstPosts[7].id].contains(restoration.postId))
-        #expect(try await setup.store.positions.lastRestoration(scope: Self.scope) != nil)
+        await #expect(try await setup.store.positions.lastRestoration(scope: Self.scope) != nil)
 
         // The report as `engine timeline fetch --format json` writes it.
         let json = report.jsonValue(source: source)
@@ -107,7 +107,7 @@ struct CacheFirstLoaderTests {
 
     @Test("a failed refresh leaves the cache untouched and says offline or stale, with the last refresh time")
     func failures() async throws {
-        let setup = try Self.setup()
+        let setup = try await Self.setup()
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let refreshed = Date(timeIntervalSince1970: 1_670_446_000)
         setup.server.script(LoadingFixtures.mastodonPath, [.json(try LoadingFixtures.answer("mastodon-home.json"))])
@@ -127,8 +127,8 @@ struct CacheFirstLoaderTests {
             #expect(report.lastRefreshed == refreshed)
             #expect(report.merge == nil)
             #expect(report.timeline.posts == before?.posts)
-            #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts == before?.posts)
-            #expect(try await setup.store.timelines.refreshedAt(scope: Self.scope) == refreshed)
+            await #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts == before?.posts)
+            await #expect(try await setup.store.timelines.refreshedAt(scope: Self.scope) == refreshed)
         }
         let source = LoadingFixtures.mastodon(setup.server)
         setup.server.stop()
@@ -141,7 +141,7 @@ struct CacheFirstLoaderTests {
 
     @Test("a file source is the whole timeline; the cache policy trims what is stored")
     func fileSource() async throws {
-        let setup = try Self.setup()
+        let setup = try await Self.setup()
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let file = Fixtures.url("posts/home-timeline-2022-12-07.jsonl").path
         let report = try await setup.loader(
@@ -155,7 +155,7 @@ struct CacheFirstLoaderTests {
         #expect(report.merge?.added.count == 97)
         #expect(report.evicted.count == 47)
         #expect(report.timeline.posts.count == 50)
-        #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts.count == 50)
+        await #expect(try await setup.store.timelines.timeline(scope: Self.scope)?.posts.count == 50)
 
         let missing = try await setup.loader(try LoadingFixtures.policy("NoRetry")).load(from: .file(path: "/nonexistent/t.json", format: nil))
         #expect(missing.status == .stale)

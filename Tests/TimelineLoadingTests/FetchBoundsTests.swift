@@ -19,7 +19,7 @@ struct FetchBoundsTests {
 
     /// A Bluesky store on a fresh device and the phone's position on post `target` of a feed of
     /// `count` posts served `pageSize` at a time (nil: as asked).
-    static func device(count: Int, target: Int, pageSize: Int? = nil) throws -> ReachTests.Setup {
+    static func device(count: Int, target: Int, pageSize: Int? = nil) async throws -> ReachTests.Setup {
         let directory = try Fixtures.temporaryDirectory()
         let store = try await TimelineStore(path: directory.appendingPathComponent("device.sqlite").path)
         let server = try FakeTimelineServer(mastodon: false, posts: ReachTests.feed(count), pageSize: pageSize)
@@ -31,7 +31,7 @@ struct FetchBoundsTests {
     func trimKeepsTheReadersPost() async throws {
         // 40 posts from the head page and 800 from the reach: the cache keeps 500, the post the
         // reach went for among them (evicted by key order before).
-        let setup = try Self.device(count: 1_000, target: 250)
+        let setup = try await Self.device(count: 1_000, target: 250)
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let report = try await setup.loader().load(from: setup.source)
         #expect(report.reach?.outcome == .reached)
@@ -52,7 +52,7 @@ struct FetchBoundsTests {
     @Test("pages far longer than asked are cut to what was asked, past the reader's post, and said so")
     func longPagesAreCut() async throws {
         // Every page holds 250 posts where 40 or 100 were asked; the post is 600 posts down.
-        let setup = try Self.device(count: 2_000, target: 1_400, pageSize: 250)
+        let setup = try await Self.device(count: 2_000, target: 1_400, pageSize: 250)
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let report = try await setup.loader().load(from: setup.source)
         let reach = try #require(report.reach)
@@ -73,7 +73,7 @@ struct FetchBoundsTests {
 
     @Test("the progress says which request of the reach is under way, then the merge")
     func progressNamesTheReach() async throws {
-        let setup = try Self.device(count: 1_000, target: 700)
+        let setup = try await Self.device(count: 1_000, target: 700)
         defer { try? FileManager.default.removeItem(at: setup.directory) }
         let reports = Locked<[String]>([])
         _ = try await setup.loader().load(

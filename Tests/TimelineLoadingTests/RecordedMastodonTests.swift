@@ -35,7 +35,7 @@ struct RecordedMastodonTests {
         }
     }
 
-    static func device(_ names: [String]) throws -> Device {
+    static func device(_ names: [String]) async throws -> Device {
         let directory = try Fixtures.temporaryDirectory()
         let recorded = try RecordedServer(try RecordedServer.exchanges(server: server, names), recordedOrigin: origin)
         return Device(
@@ -50,7 +50,7 @@ struct RecordedMastodonTests {
 
     @Test("a head page refreshed unchanged reports nothing edited, and every millisecond time reads back as the server wrote it")
     func refreshUnchanged() async throws {
-        let device = try Self.device(["test_fetch_remaining"])
+        let device = try await Self.device(["test_fetch_remaining"])
         defer {
             device.recorded.stop()
             try? FileManager.default.removeItem(at: device.directory)
@@ -69,7 +69,7 @@ struct RecordedMastodonTests {
 
     @Test("pages asked with max_id of the last post go on below it with no gap, to the empty page at the end")
     func pagingDown() async throws {
-        let device = try Self.device(["test_fetch_remaining"])
+        let device = try await Self.device(["test_fetch_remaining"])
         defer {
             device.recorded.stop()
             try? FileManager.default.removeItem(at: device.directory)
@@ -88,7 +88,7 @@ struct RecordedMastodonTests {
 
     @Test("a page asked with min_id is contiguous with that post: no gap between it and the page below")
     func pagingUp() async throws {
-        let device = try Self.device(["test_fetch_next_previous"])
+        let device = try await Self.device(["test_fetch_next_previous"])
         defer {
             device.recorded.stop()
             try? FileManager.default.removeItem(at: device.directory)

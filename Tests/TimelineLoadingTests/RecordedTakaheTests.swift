@@ -45,7 +45,7 @@ struct RecordedTakaheTests {
         }
 
         /// The phone's position on `post`, an id alone (as a read marker carries it), synced here.
-        func phoneSaves(_ post: String) throws {
+        func phoneSaves(_ post: String) async throws {
             try await store.sync.savePosition(PositionSnapshot(postId: post), scope: RecordedTakaheTests.scope, device: "phone", at: Date())
         }
 
@@ -55,7 +55,7 @@ struct RecordedTakaheTests {
         }
     }
 
-    static func laptop() throws -> Laptop {
+    static func laptop() async throws -> Laptop {
         let directory = try Fixtures.temporaryDirectory()
         let recorded = try RecordedServer(try RecordedServer.exchanges(server: "takahe", ["home"]), recordedOrigin: origin)
         return Laptop(
@@ -64,7 +64,7 @@ struct RecordedTakaheTests {
 
     @Test("a head page refreshed unchanged reports nothing edited")
     func refreshUnchanged() async throws {
-        let laptop = try Self.laptop()
+        let laptop = try await Self.laptop()
         defer { laptop.stop() }
         let first = try await laptop.load("?limit=40")
         #expect(first.merge?.added.count == 40)
@@ -77,7 +77,7 @@ struct RecordedTakaheTests {
 
     @Test("pages down by max_id, the page above one by min_id and one since an id are contiguous: no gap anywhere")
     func paging() async throws {
-        let laptop = try Self.laptop()
+        let laptop = try await Self.laptop()
         defer { laptop.stop() }
         // The second page first, then the page above it (min_id of its first post): the head page.
         let second = try await laptop.load("?limit=40&max_id=\(Self.headLast)")
@@ -98,10 +98,10 @@ struct RecordedTakaheTests {
 
     @Test("a position on a boost, whose own id Takahē does not find, is reached through the pages around it and restored on the boost")
     func boostReached() async throws {
-        let laptop = try Self.laptop()
+        let laptop = try await Self.laptop()
         defer { laptop.stop() }
         _ = try await laptop.load("?limit=40")
-        try laptop.phoneSaves(Self.boost)
+        try await laptop.phoneSaves(Self.boost)
         let report = try await laptop.load("?limit=40")
         #expect(report.reach?.outcome == .reached)
         #expect(
@@ -117,12 +117,12 @@ struct RecordedTakaheTests {
 
     @Test("a cached post deleted since: the HTML 404 says nothing, the pages around it say it is gone, and the reader lands on the next post")
     func deletedPost() async throws {
-        let laptop = try Self.laptop()
+        let laptop = try await Self.laptop()
         defer { laptop.stop() }
         _ = try await laptop.load("?limit=40")
         let second = try await laptop.load("?limit=40&max_id=\(Self.headLast)")
         #expect(second.timeline.posts.contains { $0.id == Self.deleted })
-        try laptop.phoneSaves(Self.deleted)
+        try await laptop.phoneSaves(Self.deleted)
         let report = try await laptop.load("?limit=40")
         #expect(report.reach?.checked == true)
         #expect(report.reach?.outcome == .gone)

@@ -19,7 +19,7 @@ struct TimelineStoreTests {
     }
 
     @Test("timelines, history, read posts and the last restoration survive reopening")
-    func persists() throws {
+    func persists() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("state.sqlite").path
@@ -41,36 +41,36 @@ struct TimelineStoreTests {
                 scope: Self.scope, at: Self.now)
         }
         let reopened = try await TimelineStore(path: path)
-        let cached = try await #require(try reopened.timelines.timeline(scope: Self.scope))
+        let cached = try await #require(try await reopened.timelines.timeline(scope: Self.scope))
         #expect(cached.posts == Self.posts)
         #expect(cached.refreshedAt == Self.now)
         #expect(cached.viewportHeight == 800)
-        #expect(try await reopened.positions.history(scope: Self.scope).map(\.postId) == ["p3", "p1"])
-        #expect(try await reopened.positions.history(scope: Self.scope).last?.neighbors == PositionSnapshot.Neighbors())
-        #expect(try await reopened.positions.history(scope: Self.scope).last?.text == "post 1")
-        #expect(try await reopened.positions.readPostIds(scope: Self.scope).sorted() == ["p0", "p1"])
-        #expect(try await reopened.positions.lastRestoration(scope: Self.scope)?.json.contains("\"postId\":\"p3\"") == true)
-        #expect(try await reopened.timelines.timeline(scope: StoreScope(account: "other")) == nil)
+        await #expect(try await reopened.positions.history(scope: Self.scope).map(\.postId) == ["p3", "p1"])
+        await #expect(try await reopened.positions.history(scope: Self.scope).last?.neighbors == PositionSnapshot.Neighbors())
+        await #expect(try await reopened.positions.history(scope: Self.scope).last?.text == "post 1")
+        await #expect(try await reopened.positions.readPostIds(scope: Self.scope).sorted() == ["p0", "p1"])
+        await #expect(try await reopened.positions.lastRestoration(scope: Self.scope)?.json.contains("\"postId\":\"p3\"") == true)
+        await #expect(try await reopened.timelines.timeline(scope: StoreScope(account: "other")) == nil)
         // WAL mode, as the store promises.
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
     @Test("a snapshot with a non-finite offset is refused with its key path, and the history keeps what it had")
-    func nonFiniteSnapshot() throws {
+    func nonFiniteSnapshot() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("finite.sqlite").path
         let store = try await TimelineStore(path: path)
         try await store.positions.saveSnapshot(PositionSnapshot(postId: "p1", viewportY: 0, contentOffset: 140, savedAt: Self.now), scope: Self.scope)
         // It was stored as "{}" before, and the history then failed to read.
-        #expect(throws: StoreError(path: path, "non-finite number nan at contentOffset has no JSON representation")) {
+        await #expect(throws: StoreError(path: path, "non-finite number nan at contentOffset has no JSON representation")) {
             try await store.positions.saveSnapshot(PositionSnapshot(postId: "p2", viewportY: 0, contentOffset: .nan, savedAt: Self.now), scope: Self.scope)
         }
-        #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["p1"])
+        await #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["p1"])
     }
 
     @Test("a post's time reads back bit for bit, milliseconds included, so an unchanged page is not an edit")
-    func exactTimes() throws {
+    func exactTimes() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await TimelineStore(path: directory.appendingPathComponent("times.sqlite").path)
@@ -82,7 +82,7 @@ struct TimelineStoreTests {
             Post(id: "t\(index)", createdAt: try #require(Timestamp.parse(text)), author: "a", text: "post \(index)")
         }
         try await store.timelines.saveTimeline(posts, scope: Self.scope, refreshedAt: Self.now)
-        let cached = try await #require(try store.timelines.timeline(scope: Self.scope))
+        let cached = try await #require(try await store.timelines.timeline(scope: Self.scope))
         let differing = zip(cached.posts, posts).filter {
             $0.createdAt.timeIntervalSinceReferenceDate.bitPattern != $1.createdAt.timeIntervalSinceReferenceDate.bitPattern
         }
@@ -93,7 +93,7 @@ struct TimelineStoreTests {
     }
 
     @Test("maintenance trims each table by its policy and reports what it removed")
-    func maintenance() throws {
+    func maintenance() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await TimelineStore(path: directory.appendingPathComponent("m.sqlite").path)
@@ -107,13 +107,13 @@ struct TimelineStoreTests {
             timelinePolicy: TTLPolicy(maxAge: 7 * 86_400), historyPolicy: LRUPolicy(maxEntries: 2),
             readPostsPolicy: LRUPolicy(maxEntries: 1), now: Self.now)
         #expect(report == TimelineStore.MaintenanceReport(cachedPosts: 5, snapshots: 4, readPosts: 4))
-        #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["s5", "s4"])
-        #expect(try await store.positions.readPostIds(scope: Self.scope) == ["r9"])
-        #expect(try await store.timelines.timeline(scope: Self.scope)?.posts.isEmpty == true)
+        await #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["s5", "s4"])
+        await #expect(try await store.positions.readPostIds(scope: Self.scope) == ["r9"])
+        await #expect(try await store.timelines.timeline(scope: Self.scope)?.posts.isEmpty == true)
     }
 
     @Test("gaps survive reopening; evicting posts from the middle leaves a gap where they were, and none below the last post")
-    func gaps() throws {
+    func gaps() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("g.sqlite").path
@@ -122,18 +122,18 @@ struct TimelineStoreTests {
             try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, gapsBelow: ["p1", "p4"])
         }
         let store = try await TimelineStore(path: path)
-        let cached = try await #require(try store.timelines.storedTimeline(scope: Self.scope))
+        let cached = try await #require(try await store.timelines.storedTimeline(scope: Self.scope))
         // p4 is the last post: below it is the end of the cache, not a gap.
         #expect(cached.gaps == [TimelineGap(above: "p1", below: "p2")])
         // p3 was stored long ago: a TTL evicts it from between p2 and p4.
         try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-86_400), gapsBelow: ["p1"])
         try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, unconfirmed: ["p3"], gapsBelow: ["p1"])
-        #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: TTLPolicy(maxAge: 3600), now: Self.now) == ["p3"])
-        #expect(try await store.timelines.storedTimeline(scope: Self.scope)?.gaps == [TimelineGap(above: "p1", below: "p2"), TimelineGap(above: "p2", below: "p4")])
+        await #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: TTLPolicy(maxAge: 3600), now: Self.now) == ["p3"])
+        await #expect(try await store.timelines.storedTimeline(scope: Self.scope)?.gaps == [TimelineGap(above: "p1", below: "p2"), TimelineGap(above: "p2", below: "p4")])
     }
 
     @Test("a kept index is mapped only on the revision of the posts it was made from")
-    func keptIndex() throws {
+    func keptIndex() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("t.sqlite").path
@@ -145,7 +145,7 @@ struct TimelineStoreTests {
             let store = try await TimelineStore(path: path)
             try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now)
             try await store.timelines.saveTimeline(Self.posts, scope: other, refreshedAt: Self.now)
-            let cached = try await #require(try store.timelines.timeline(scope: Self.scope))
+            let cached = try await #require(try await store.timelines.timeline(scope: Self.scope))
             #expect(cached.revision != nil)
             #expect(!isKept(store, cached))
             try await store.timelines.keepIndex(store.timelines.index(of: cached, scope: Self.scope), for: cached, scope: Self.scope)
@@ -156,7 +156,7 @@ struct TimelineStoreTests {
         }
         // Another process: the same posts, so the index is mapped and answers.
         let store = try await TimelineStore(path: path)
-        let cached = try await #require(try store.timelines.timeline(scope: Self.scope))
+        let cached = try await #require(try await store.timelines.timeline(scope: Self.scope))
         let index = store.timelines.index(of: cached, scope: Self.scope)
         #expect(index.textIndexBuildNanoseconds == 0)
         #expect(index.textIndex.mostSimilar(to: "post 3 ünï", threshold: 0.5).first?.text == 3)
@@ -165,26 +165,26 @@ struct TimelineStoreTests {
         #expect(Self.posts.map { index.index(of: $0.id) } == [0, 1, 2, 3, 4])
         #expect(index.index(of: "p9") == nil)
         // The other timeline of the store has none.
-        #expect(!isKept(store, try await #require(try store.timelines.timeline(scope: other)), scope: other))
+        await #expect(!isKept(store, try await #require(try await store.timelines.timeline(scope: other)), scope: other))
         // Saving the timeline, trimming it and maintenance each make a new revision, on which
         // the kept index is not used; keeping an index for a revision that is gone writes nothing.
         try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now)
-        let saved = try await #require(try store.timelines.timeline(scope: Self.scope))
+        let saved = try await #require(try await store.timelines.timeline(scope: Self.scope))
         #expect(saved.revision != cached.revision)
         #expect(!isKept(store, saved))
         try await store.timelines.keepIndex(index, for: cached, scope: Self.scope)
         #expect(!isKept(store, saved))
         try await store.timelines.keepIndex(store.timelines.index(of: saved, scope: Self.scope), for: saved, scope: Self.scope)
         #expect(isKept(store, saved))
-        #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 4), now: Self.now).count == 1)
-        let trimmed = try await #require(try store.timelines.timeline(scope: Self.scope))
+        await #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 4), now: Self.now).count == 1)
+        let trimmed = try await #require(try await store.timelines.timeline(scope: Self.scope))
         #expect(trimmed.revision != saved.revision)
         #expect(!isKept(store, trimmed))
         try await store.timelines.keepIndex(store.timelines.index(of: trimmed, scope: Self.scope), for: trimmed, scope: Self.scope)
         _ = try await store.performMaintenance(
             timelinePolicy: LRUPolicy(maxEntries: 3), historyPolicy: LRUPolicy(maxEntries: 9),
             readPostsPolicy: LRUPolicy(maxEntries: 9), now: Self.now)
-        let maintained = try await #require(try store.timelines.timeline(scope: Self.scope))
+        let maintained = try await #require(try await store.timelines.timeline(scope: Self.scope))
         #expect(maintained.posts.count == 3)
         #expect(!isKept(store, maintained))
         // A damaged file is not used, and keeping the index again replaces it.
@@ -213,11 +213,11 @@ struct TimelineStoreTests {
                 }
             }
         }
-        #expect(try await store.timelines.storedTimeline(scope: Self.scope)?.posts.map(\.id) == posts.map(\.id))
+        await #expect(try await store.timelines.storedTimeline(scope: Self.scope)?.posts.map(\.id) == posts.map(\.id))
     }
 
     @Test("evicting most of a timeline keeps exactly the posts the policy keeps; a read counts as a use of every post")
-    func evictingMost() throws {
+    func evictingMost() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await TimelineStore(path: directory.appendingPathComponent("s.sqlite").path)
@@ -232,7 +232,7 @@ struct TimelineStoreTests {
             unconfirmed: Set(posts[400...].map(\.id)))
         let evicted = try await store.timelines.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now)
         #expect(evicted.count == 600)
-        #expect(try await store.timelines.timeline(scope: Self.scope, at: Self.now.addingTimeInterval(-50))?.posts.map(\.id) == posts[..<400].map(\.id))
+        await #expect(try await store.timelines.timeline(scope: Self.scope, at: Self.now.addingTimeInterval(-50))?.posts.map(\.id) == posts[..<400].map(\.id))
         // The read used every cached post 50 s ago; a post stored since is the most recently used.
         try await store.timelines.saveTimeline(
             posts[..<400] + [Post(id: "new", createdAt: Self.now)], scope: Self.scope, refreshedAt: Self.now,
@@ -242,13 +242,13 @@ struct TimelineStoreTests {
     }
 
     @Test("a file that is not SQLite is refused and left as it is")
-    func notSQLite() throws {
+    func notSQLite() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("notes.sqlite").path
         let contents = Data("These are my notes, not a database.\n".utf8)
         try contents.write(to: URL(fileURLWithPath: path))
-        #expect(
+        await #expect(
             throws: StoreError(
                 path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
         ) {
@@ -258,7 +258,7 @@ struct TimelineStoreTests {
     }
 
     @Test("a damaged database is refused and left as it is")
-    func damaged() throws {
+    func damaged() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("d.sqlite").path
@@ -303,7 +303,7 @@ struct TimelineStoreTests {
             in: directory, timeout: 60)
         #expect(made.status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(
+        await #expect(
             throws: StoreError(
                 path: path, "a SQLite database of something else, not a TimelineEngine store (its tables: photo); it is left as it is",
                 kind: .notAStore)
@@ -328,7 +328,7 @@ struct TimelineStoreTests {
             ],
             in: directory, timeout: 60)
         #expect(changed.status == 0)
-        #expect(
+        await #expect(
             throws: StoreError(
                 path: path,
                 "the store was written by a newer version of TimelineEngine (its schema has changes this version does not know); it is left as it is",
@@ -339,8 +339,8 @@ struct TimelineStoreTests {
     }
 
     @Test("a location that cannot be written is reported")
-    func unwritable() {
-        #expect(throws: StoreError(path: "/no/such/dir/s.sqlite", "cannot create the store: /no/such/dir does not exist", kind: .unusablePath)) {
+    func unwritable() async {
+        await #expect(throws: StoreError(path: "/no/such/dir/s.sqlite", "cannot create the store: /no/such/dir does not exist", kind: .unusablePath)) {
             try await TimelineStore(path: "/no/such/dir/s.sqlite")
         }
         var message = ""
@@ -366,7 +366,7 @@ struct TimelineStoreTests {
             #expect(writer.process.terminationStatus == 0, "\(writer.standardError)")
         }
         // Every save of both processes is there.
-        let history = try await TimelineStore(path: path).history(scope: StoreScope(account: "crash", timeline: "home"))
+        let history = try await TimelineStore(path: path).positions.history(scope: StoreScope(account: "crash", timeline: "home"))
         let missing = Set(["a", "b"].flatMap { name in (0..<count).map { "\(name)-\($0)" } }).subtracting(history.map(\.postId))
         #expect(missing.isEmpty, "saves lost: \(missing.sorted().prefix(10))")
     }
@@ -412,7 +412,7 @@ struct TimelineStoreTests {
             let reported = try #require(last)
             // The timeline is the state the last reported step left, or the one the next step
             // (committed, not yet reported) leaves: never a mix, never part of one.
-            let posts = try await #require(try TimelineStore(path: path).timeline(scope: scope)).posts
+            let posts = try await #require(try await TimelineStore(path: path).timelines.timeline(scope: scope)).posts
             let versions = Set(posts.map { $0.id.split(separator: "-")[0] })
             #expect(versions.count == 1, "round \(round), killed after \(reported), seed 20261124: versions \(versions.sorted())")
             let sizes: [String: Int] = ["save": 300, "trim": 200, "maintain": 150]
