@@ -51,10 +51,14 @@ public struct Engine: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            await TimelineStore.closeAll()
             Foundation.exit(0)
         } catch let code as ExitCode {
+            await TimelineStore.closeAll()
             Foundation.exit(code.rawValue)
         } catch {
+            // What the command wrote is in its store's file before the process ends.
+            await TimelineStore.closeAll()
             if let failure = (error as? CommandFailure) ?? (error as? StoreError).map(CommandFailure.init) {
                 FileHandle.standardError.write(Data((failure.message + "\n").utf8))
                 Foundation.exit(failure.kind.exitCode.rawValue)

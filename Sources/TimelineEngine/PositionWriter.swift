@@ -21,7 +21,8 @@ final class PositionWriter: Sendable {
     private let jobs = Locked<[Job]>([])
     private let bell: AsyncStream<Void>
     private let ring: AsyncStream<Void>.Continuation
-    private let turn = Turn()
+    /// One drain at a time: a second waits for the first, then drains what is left.
+    private let turn = SerialTurn()
     private let perform: @Sendable (Job) async -> Void
 
     /// A writer that does each job with `perform`.
@@ -57,17 +58,4 @@ final class PositionWriter: Sendable {
         ring.finish()
     }
 
-    /// One drain at a time: a second waits for the first, then drains what is left.
-    private actor Turn {
-        private var busy = false
-        private var waiting: [CheckedContinuation<Void, Never>] = []
-
-        func take(_ body: @Sendable () async -> Void) async {
-            while busy { await withCheckedContinuation { waiting.append($0) } }
-            busy = true
-            await body()
-            busy = false
-            if !waiting.isEmpty { waiting.removeFirst().resume() }
-        }
-    }
 }

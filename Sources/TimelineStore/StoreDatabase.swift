@@ -20,8 +20,48 @@ final class StoreDatabase: Sendable {
         self.readOnlyReason = readOnlyReason
     }
 
-    /// Opens the store at `path` (see `TimelineStore.init(path:create:)`).
+    /// The databases open in this process, by file, and the turn their opening takes.
+    private static let opened = Locked<[String: WeakDatabase]>([:])
+    private static let opening = SerialTurn()
+
+    private struct WeakDatabase {
+        weak var database: StoreDatabase?
+    }
+
+    /// The database of the store at `path` (see `TimelineStore.init(path:create:)`): the one
+    /// this process has open for that file, or else the file opened now.
+    ///
+    /// One per file and process, as SQLite needs: closing any descriptor of a file drops every
+    /// lock the process holds on it (POSIX), so a second pool opened beside a live one, whose
+    /// checks read the file, would silently unlock the first and let another process's write
+    /// corrupt the file. Opens take turns for the same reason.
     static func open(path: String, create: Bool) async throws(StoreError) -> StoreDatabase {
+        let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        return try await opening.take { () async throws(StoreError) -> StoreDatabase in
+            if let live = opened.withLock({ $0[key]?.database }) { return live }
+            let database = try await openFile(path: path, create: create)
+            opened.withLock {
+                $0 = $0.filter { $0.value.database != nil }
+                $0[key] = WeakDatabase(database: database)
+            }
+            return database
+        }
+    }
+
+    /// Closes every store this process opened: what they wrote is checkpointed into the files
+    /// (the command line does this before it exits). A store closed is not used again.
+    static func closeAll() async {
+        let databases = opened.withLock { opened in
+            defer { opened = [:] }
+            return opened.values.compactMap(\.database)
+        }
+        for database in databases {
+            let pool = database.pool
+            await OffPool.run { try? pool.close() }
+        }
+    }
+
+    private static func openFile(path: String, create: Bool) async throws(StoreError) -> StoreDatabase {
         let (exists, readOnly) = try await OffPool.run { () throws(StoreError) -> (Bool, Bool) in
             if !create, !FileManager.default.fileExists(atPath: path) {
                 throw StoreError(path: path, "no such store", kind: .missing)
@@ -124,6 +164,10 @@ final class StoreDatabase: Sendable {
                 throw error
             } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && Date() < deadline {
                 try? await Task.sleep(for: .milliseconds(Int.random(in: 5...25)))
+            } catch let error as CocoaError where error.code == .fileReadNoSuchFile && Date() < deadline {
+                // GRDB looks at the `-wal` file when it turns on WAL mode; another process
+                // closing its last connection may delete it in between.
+                try? await Task.sleep(for: .milliseconds(Int.random(in: 5...25)))
             } catch {
                 throw describe(error, path: path)
             }
@@ -139,21 +183,18 @@ final class StoreDatabase: Sendable {
         return configuration
     }
 
-    /// Refuses a file that is not SQLite before SQLite can touch it, and a new file in a
-    /// directory that cannot be written.
+    /// Refuses a directory, a file that cannot be read, and a new file in a directory that
+    /// cannot be written.
     static func checkBeforeOpening(_ path: String) throws(StoreError) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw StoreError(path: path, "not a regular file: it is a directory", kind: .unusablePath) }
-            guard let handle = FileHandle(forReadingAtPath: path) else {
+            // Only `access`: a descriptor of the file opened and closed here would drop the locks
+            // a connection of this process holds on it (POSIX). SQLite itself reads the header
+            // (`inspectExisting`), read-only.
+            guard manager.isReadableFile(atPath: path) else {
                 throw StoreError(path: path, "cannot read the store: permission denied", kind: .unusablePath)
-            }
-            let header = (try? handle.read(upToCount: 16)) ?? Data()
-            try? handle.close()
-            if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
-                throw StoreError(
-                    path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
             }
         } else {
             let directory = (path as NSString).deletingLastPathComponent
@@ -210,7 +251,9 @@ final class StoreDatabase: Sendable {
         if let error = error as? StoreError { return error }
         guard let error = error as? DatabaseError else { return StoreError(path: path, "\(error)") }
         switch error.resultCode {
-        case .SQLITE_NOTADB: return StoreError(path: path, "not a SQLite database; it is left as it is", kind: .notAStore)
+        case .SQLITE_NOTADB:
+            return StoreError(
+                path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
         case .SQLITE_CORRUPT:
             return StoreError(path: path, "the database is damaged (\(error.message ?? "corrupt")); it is left as it is", kind: .incompatible)
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:

@@ -43,6 +43,12 @@ public final class TimelineStore: Sendable {
         sync = SyncStateStore(database: database)
     }
 
+    /// Closes every store this process opened, so that what they wrote is checkpointed into their
+    /// files: a process that exits at once calls it last. A store closed is not used again.
+    public static func closeAll() async {
+        await StoreDatabase.closeAll()
+    }
+
     /// How long a connection waits for another process's lock before it reports
     /// "database is locked".
     public static let busyTimeout: TimeInterval = 5
