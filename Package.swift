@@ -452,7 +452,9 @@ let package = Package(
         .testTarget(name: "PositionTrackingTests", dependencies: ["PositionTracking", "TimelineCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TimelineEngineTests",
-            dependencies: ["EngineSupport", "TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP", "StrategyPlugins"],
+            dependencies: ["EngineSupport", "TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP", "StrategyPlugins",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport"],

@@ -1,3 +1,5 @@
+import Clocks
+import EngineSupport
 import Foundation
 import HTTPExchange
 import NIOHTTP
@@ -21,6 +23,7 @@ struct PersistenceTests {
             clock.advance(2)
             engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)  // not autosaved: 2 s after the last save
             engine.observe(.background, in: index)  // saves p20
+            await engine.flush()
             #expect(engine.lastStoreError == nil)
         }
         // The process ends; a new one opens the same store.
@@ -61,6 +64,7 @@ struct PersistenceTests {
             #expect(index.textIndexBuildNanoseconds == nil)
             engine.observeScroll(offset: 2000, viewportHeight: 600, in: index)
             engine.observe(.background, in: index)
+            await engine.flush()
             // p20 is re-drafted: gone, and the same text under a new id, written a minute later.
             var redrafted = posts
             redrafted[20].id = "p20-redraft"
@@ -94,16 +98,24 @@ struct FacadeTrailingSaveTests {
         let clock = TestClock()
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         do {
-            let engine = try await TimelineEngine(store: try TimelineStore(path: path), clock: { clock.now })
+            let store = try await TimelineStore(path: path)
+            let engine = try await TimelineEngine(store: store, clock: { clock.now })
+            // The app runs the engine: its writer takes each save to the store as it is made.
+            let running = Task { await engine.run() }
+            func stored() async throws -> [String] { try await store.positions.history(scope: StoreScope()).map(\.postId) }
             engine.observeScroll(offset: 1230, viewportHeight: 600, in: index)  // saved: the first scroll
+            try await Deadline.wait(seconds: 10, "the first save in the store") { try await stored() == ["p12"] }
             clock.advance(2)
             engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)  // 2 s after the save: waits
             engine.settle()
-            await #expect(try await TimelineStore(path: path).positions.history(scope: StoreScope()).map(\.postId) == ["p12"])
+            #expect(engine.history.map(\.postId) == ["p12"])
             clock.advance(1)  // AutoSaveSettleDelay has passed
             engine.settle()
             #expect(engine.history.map(\.postId) == ["p20", "p12"])
+            try await Deadline.wait(seconds: 10, "the trailing save in the store") { try await stored() == ["p20", "p12"] }
             // The process is killed here: no background, no terminate.
+            engine.shutdown()
+            await running.value
         }
         let engine = try await TimelineEngine(store: try TimelineStore(path: path), clock: { clock.now })
         clock.advance(600)
@@ -111,18 +123,24 @@ struct FacadeTrailingSaveTests {
         await #expect(engine.restore(in: index).restoration?.postId == "p20")
     }
 
-    @Test("the engine makes the trailing save by itself once scrolling rests")
+    @Test("the engine makes the trailing save by itself once scrolling rests, on its timers' clock")
     func timerMakesTheSave() async throws {
-        let configuration = ConfigurationLoader().read(data: Data(#"{"PositionPersistence": {"AutoSaveSettleDelay": 0.05}}"#.utf8)).configuration
-        let engine = try await TimelineEngine(configuration: configuration)
+        let configuration = ConfigurationLoader().read(data: Data(#"{"PositionPersistence": {"AutoSaveSettleDelay": 1}}"#.utf8)).configuration
+        let timers = Clocks.TestClock<Duration>()
+        let clock = Locked(Date(timeIntervalSince1970: 1_790_000_000))
+        let engine = try await TimelineEngine(configuration: configuration, clock: { clock.withLock { $0 } }, timers: timers)
+        let running = Task { await engine.run() }
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         engine.observeScroll(offset: 0, viewportHeight: 600, in: index)
         engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)
-        // Bounded wait for the timer: up to 10 s, however loaded the machine.
-        for _ in 0..<200 where engine.history.first?.postId != "p20" {
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
+        #expect(engine.history.map(\.postId) == ["p0"])
+        clock.withLock { $0 += 1 }
+        await timers.advance(by: .seconds(1))
+        try await Deadline.wait(seconds: 10, "the settle timer's save") { engine.history.first?.postId == "p20" }
         #expect(engine.history.map(\.postId) == ["p20", "p0"])
+        // Dropping the engine, or shutting it down, ends run().
+        engine.shutdown()
+        try await Deadline.value(within: 10, "run() to return") { await running.value }
     }
 }
 
@@ -255,6 +273,7 @@ struct FacadeSyncTests {
         let index = TimelineIndex(Timeline(posts: TimelineEngineTests.posts, viewportHeight: 600))
         engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)
         engine.observe(.background, in: index)
+        await engine.flush()
         await #expect(try await store.sync.pendingWrites().count >= 1)
         await #expect(try await store.sync.register(of: RegisterKey(account: "default", timeline: "home")).head(of: "phone")?.snapshot?.postId == "p20")
         try await sync.syncNow()
@@ -284,6 +303,7 @@ struct FacadeSyncTests {
         let sync = try #require(phone.sync)
         phone.observeScroll(offset: 2010, viewportHeight: 600, in: index)
         phone.observe(.background, in: index)
+        await phone.flush()
         // The laptop went on to p30, five minutes ago, and synced.
         let laptopStore = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let laptopSync = try SyncCoordinator(

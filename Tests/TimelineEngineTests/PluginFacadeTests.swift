@@ -29,6 +29,7 @@ struct PluginFacadeTests {
         let index = TimelineIndex(Timeline(posts: posts, viewportHeight: 600))
         engine.observeScroll(offset: 10 * 100, viewportHeight: 600, in: index)
         engine.observe(.background, in: index)
+        await engine.flush()
         engine.observe(.foreground)
         // The saved post is deleted: the plugin finds the same author's nearest post.
         let saved = try #require(engine.history.first?.postId)
@@ -40,6 +41,7 @@ struct PluginFacadeTests {
         // The silent restore put the reader on the stand-in; back on the saved post, it is deleted again.
         engine.observeScroll(offset: 10 * 100, viewportHeight: 600, in: index)
         engine.observe(.background, in: index)
+        await engine.flush()
         engine.observe(.foreground)
         await #expect(engine.restore(in: gone).restoration?.strategy == "SameAuthor")
     }

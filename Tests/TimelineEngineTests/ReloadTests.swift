@@ -24,6 +24,7 @@ struct ReloadTests {
         func away(_ seconds: Double) async -> TimelineEngine.RestoreResult {
             engine.observeScroll(offset: 2010, viewportHeight: 600, in: Self.index)
             engine.observe(.background, in: Self.index)
+            await engine.flush()
             now.withLock { $0 += seconds }
             engine.observe(.foreground)
             return await engine.restore(in: Self.index)
@@ -41,12 +42,14 @@ struct ReloadTests {
         for offset in stride(from: 0.0, through: 4000, by: 500) {
             engine.observeScroll(offset: offset, viewportHeight: 600, in: Self.index)
             engine.observe(.background, in: Self.index)
+            await engine.flush()
             engine.observe(.foreground)
         }
         #expect(engine.history.count == 9)
         try await engine.reload(configuration: Self.configuration(#"{"PositionPersistence": {"AutoSaveInterval": 0, "MaxHistorySize": 3}}"#))
         engine.observeScroll(offset: 4500, viewportHeight: 600, in: Self.index)
         engine.observe(.background, in: Self.index)
+        await engine.flush()
         #expect(engine.history.count == 3)
     }
 
@@ -92,6 +95,7 @@ struct ReloadTests {
         let old = try #require(engine.sync)
         engine.observeScroll(offset: 2010, viewportHeight: 600, in: Self.index)
         engine.observe(.background, in: Self.index)
+        await engine.flush()
         // Rounds run on the old transport while the reload happens.
         let rounds = Task { () -> Int in
             var done = 0
@@ -109,6 +113,7 @@ struct ReloadTests {
         // A save after the reload goes through the new transport.
         engine.observeScroll(offset: 3010, viewportHeight: 600, in: Self.index)
         engine.observe(.background, in: Self.index)
+        await engine.flush()
         try await new.syncNow()
         new.shutdown()
         await #expect(try await store.sync.pendingWrites().isEmpty)

@@ -34,6 +34,7 @@ struct TimelineEngineTests {
         let before = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
         engine.observeScroll(offset: 1230, viewportHeight: 600, in: before)
         engine.observe(.background, in: before)
+        await engine.flush()
         clock.advance(10)
         engine.observe(.foreground)
         let fresh = (0..<7).map { Post(id: "new\($0)", createdAt: Date(timeIntervalSince1970: 1_700_000_100 + Double($0)), height: 80) }
@@ -53,6 +54,7 @@ struct TimelineEngineTests {
         let before = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 600))
         engine.observeScroll(offset: 1230, viewportHeight: 600, in: before)
         engine.observe(.background, in: before)
+        await engine.flush()
         clock.advance(10)
         engine.observe(.foreground)
         let fresh = (0..<7).map { Post(id: "new\($0)", createdAt: Date(timeIntervalSince1970: 1_700_000_100 + Double($0)), height: 80) }
@@ -64,12 +66,14 @@ struct TimelineEngineTests {
         // offset, 1230, the new timeline shows p6: a place the reader never saw.
         clock.advance(5)
         engine.observe(.background, in: after)
+        await engine.flush()
         #expect(engine.history.first?.postId == "p12")
         #expect(engine.history.first?.contentOffset == 1790)
         // A suggestion the app applied itself, told with placed(at:in:): the same.
         engine.observe(.foreground)
         engine.placed(at: 4000 + 560, in: after)
         engine.observe(.background, in: after)
+        await engine.flush()
         #expect(engine.history.first?.postId == "p40")
     }
 
