@@ -275,7 +275,7 @@ let package = Package(
             name: "TimelineStore",
             dependencies: [
                 "CacheModel", "TimelineSearch", "TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree", "SyncModel",
-                "TimelineLogging",
+                "TimelineLogging", "EngineSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),

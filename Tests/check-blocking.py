@@ -29,8 +29,6 @@ OWN_LOCKS = {
 }
 
 ALLOWED = {
-    "Sources/TimelineStore/TimelineStore.swift":
-        "the store's API is synchronous (GRDB's): opening waits for another process's migration or lock; async callers go through OffPool",
     "Sources/EngineCommands/FetchProgress.swift":
         "the progress line's clock sleeps on a thread of its own, never on the pool",
     "Sources/StrategyPlugins/PluginWatchdog.swift":
@@ -46,6 +44,7 @@ PATTERNS = [
     (re.compile(r"\bNSCondition\b|\bDispatchGroup\b"), "a condition or dispatch group"),
     (re.compile(r"\bBlockingExchange\b"), "the blocking bridge to async code"),
     (re.compile(r"\bwaitUntilExit\(|\.sync(\(execute| \{)"), "a wait for a process or a queue"),
+    (re.compile(r"(?<!await )\bpool\.(read|write)\s*\{"), "a synchronous database access"),
 ]
 
 found = 0

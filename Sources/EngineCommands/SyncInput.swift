@@ -32,7 +32,9 @@ struct SyncOptions: ParsableArguments {
     /// What a syncing command works with, in the order its errors are reported: the
     /// configuration, the policy and transport it names, the store (created if needed) and this
     /// device's id.
-    func open(_ storeOptions: StoreOptions) async throws -> (engine: ConfiguredEngine, components: SyncComponents, store: TimelineStore, device: String) {
+    func open(_ storeOptions: StoreOptions) async throws -> (
+        engine: ConfiguredEngine, components: SyncComponents, store: TimelineStore, device: String
+    ) {
         let engine = try configured()
         let components = try components(engine)
         let store = try await storeOptions.open(create: true)

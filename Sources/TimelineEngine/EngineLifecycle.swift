@@ -42,7 +42,12 @@ final class EngineLifecycle: Sendable {
 
     /// See `TimelineEngine.run()`. `settle` holds the engine's `settle()`, weakly.
     func run(timers: any Clock<Duration>, settle: Locked<(@Sendable () -> Void)?>) async {
-        guard started.withLock({ started in defer { started = true }; return !started }) else { return }
+        guard
+            started.withLock({ started in
+                defer { started = true }
+                return !started
+            })
+        else { return }
         let writer = self.writer
         // Not a child task: cancelling `run()` shuts it down, and the writer then writes what
         // was saved (GRDB gives up a write whose task is cancelled).

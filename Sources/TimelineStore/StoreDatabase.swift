@@ -12,9 +12,10 @@ final class StoreDatabase: Sendable {
     /// Why the store was opened for reading only (a read-only file system, a full disk), or nil
     /// when it can be changed.
     let readOnlyReason: String?
-    private let pool: DatabasePool
+    /// A pool (WAL) when the store can be written; a queue on a file opened immutable.
+    private let pool: any DatabaseWriter
 
-    private init(path: String, pool: DatabasePool, readOnlyReason: String?) {
+    private init(path: String, pool: any DatabaseWriter, readOnlyReason: String?) {
         self.path = path
         self.pool = pool
         self.readOnlyReason = readOnlyReason
@@ -81,7 +82,7 @@ final class StoreDatabase: Sendable {
         }
         do {
             return StoreDatabase(path: path, pool: try await openForWriting(path), readOnlyReason: nil)
-        } catch where exists && error.isDiskFull {
+        } catch  where exists && error.isDiskFull {
             return StoreDatabase(path: path, pool: try await openImmutable(path), readOnlyReason: StoreError.diskFull)
         }
     }
@@ -136,12 +137,12 @@ final class StoreDatabase: Sendable {
     }
 
     /// Opens the store at `path` immutable, for reading only; it must have the current schema.
-    private static func openImmutable(_ path: String) async throws(StoreError) -> DatabasePool {
+    private static func openImmutable(_ path: String) async throws(StoreError) -> DatabaseQueue {
         let immutable = immutableURI(path)
         return try await retryingWhileBusy(path: path) {
-            let pool = try await OffPool.run { () throws -> DatabasePool in
+            let pool = try await OffPool.run { () throws -> DatabaseQueue in
                 try inspectExisting(path, openedAs: immutable)
-                return try DatabasePool(path: immutable, configuration: connectionConfiguration(readonly: true))
+                return try DatabaseQueue(path: immutable, configuration: connectionConfiguration(readonly: true))
             }
             guard (try? await pool.read { db in try StoreSchema.migrator.hasCompletedMigrations(db) }) == true else {
                 throw StoreError(

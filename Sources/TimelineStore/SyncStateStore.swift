@@ -304,7 +304,8 @@ public struct SyncStateStore: Sendable {
     /// never moves back, so that a write forgotten with the tombstone that deleted it cannot be
     /// taken in again. Nil while no other device has been heard from: there is nothing of
     /// theirs to forget.
-    public func graceCutoff(at date: Date, gracePeriod: TimeInterval, device: String, heard: [PositionRecord] = []) async throws(StoreError) -> Date? {
+    public func graceCutoff(at date: Date, gracePeriod: TimeInterval, device: String, heard: [PositionRecord] = []) async throws(StoreError) -> Date?
+    {
         try await database.write { db in try Self.graceCutoff(at: date, gracePeriod: gracePeriod, device: device, heard: heard, db) }
     }
 

@@ -190,7 +190,7 @@ public struct TimelineCacheStore: Sendable {
         if database.readOnlyReason != nil { return try await storedTimeline(scope: scope) }
         do {
             return try await countedTimeline(scope: scope, at: date)
-        } catch where error.isDiskFull {
+        } catch  where error.isDiskFull {
             return try await storedTimeline(scope: scope)
         }
     }

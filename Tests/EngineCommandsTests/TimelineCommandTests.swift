@@ -59,7 +59,8 @@ struct TimelineCommandTests {
             "--account", "me", "--timeline-name", "home", "--post", "800", "--created-at", "2026-11-24T13:20:00Z",
         ])
         try await setup.sync("phone")
-        await #expect(try await setup.sync("laptop").stdout == "me / home: now post 800\nsynced laptop with Directory: heard from phone; 1 moved, 0 sent\n")
+        await #expect(
+            try await setup.sync("laptop").stdout == "me / home: now post 800\nsynced laptop with Directory: heard from phone; 1 moved, 0 sent\n")
         let before = server.requests.count
         let result = try await EngineProcess.run(fetch, environment: ["TEST_TOKEN": "t"])
         #expect(result.status == 0)

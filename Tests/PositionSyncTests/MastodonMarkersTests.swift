@@ -144,7 +144,8 @@ struct MastodonMarkersTests {
     /// Saves `post`, created when its (time-ordered) id says, as the app would.
     static func save(_ store: TimelineStore, _ post: String, device: String, explicit: Bool = false, at date: Date) async throws {
         let created = Date(timeIntervalSince1970: Double(UInt64(post)! >> 16) / 1000)
-        try await store.sync.savePosition(PositionSnapshot(postId: post, postCreatedAt: created), scope: scope, device: device, explicit: explicit, at: date)
+        try await store.sync.savePosition(
+            PositionSnapshot(postId: post, postCreatedAt: created), scope: scope, device: device, explicit: explicit, at: date)
     }
 
     @Test("the marker moves forward, and another device reads it as a position")

@@ -152,7 +152,8 @@ struct SyncCoordinatorTests {
             let phoneStore = try await Self.store("phone", in: directory)
             let laptopStore = try await Self.store("laptop", in: directory)
             let created = Self.start.addingTimeInterval(-600)
-            try await phoneStore.sync.savePosition(PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
+            try await phoneStore.sync.savePosition(
+                PositionSnapshot(postId: "p1", postCreatedAt: created), scope: Self.scope, device: "phone", at: Self.start)
             let phone = try await Self.coordinator(
                 phoneStore, Self.configuration(shared, debounce: 3600, deadband: deadband), device: "phone", clock: TestClock())
             try await phone.syncNow()
@@ -202,7 +203,8 @@ struct SyncCoordinatorTests {
             let phone = try await Self.coordinator(phoneStore, configuration, device: "phone", clock: TestClock())
             try await phone.syncNow()
             phone.shutdown()
-            await #expect(try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == expected, "grace \(grace)")
+            await #expect(
+                try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == expected, "grace \(grace)")
         }
     }
 

@@ -78,12 +78,14 @@ struct SyncRoundTests {
         defer { try? FileManager.default.removeItem(at: fixture.directory) }
         let (phone, laptop) = await (try fixture.store("phone"), try fixture.store("laptop"))
         let first = try await phone.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "phone", at: Self.start)
-        let second = try await phone.sync.savePosition(Self.snapshot("p2", minute: 2), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(5))
+        let second = try await phone.sync.savePosition(
+            Self.snapshot("p2", minute: 2), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(5))
         #expect([first.sequence, second.sequence] == [1, 2])
         #expect(second.context.isEmpty)
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(10))
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(20))
-        let seen = try await laptop.sync.savePosition(Self.snapshot("p0", minute: 0), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(30))
+        let seen = try await laptop.sync.savePosition(
+            Self.snapshot("p0", minute: 0), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(30))
         #expect(seen.sequence == 1)
         #expect(seen.context == VersionVector([("phone", 2)]))
         // It saw the phone's head: the only live one, further back or not.
@@ -117,7 +119,8 @@ struct SyncRoundTests {
         p5.viewportY = 14
         await #expect(try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(140)) != first)
         await #expect(try fixture.post(laptop) == "p5")
-        let explicit = try await laptop.sync.savePosition(p5, scope: Self.scope, device: "laptop", explicit: true, at: Self.start.addingTimeInterval(150))
+        let explicit = try await laptop.sync.savePosition(
+            p5, scope: Self.scope, device: "laptop", explicit: true, at: Self.start.addingTimeInterval(150))
         #expect(explicit.isReset)
     }
 
@@ -247,7 +250,8 @@ struct SyncRoundTests {
         await #expect(try await phone.sync.replicaState().records.map { $0.snapshot == nil } == [true])
         // The reader goes on on the tablet, in another timeline, on day 35.
         let lists = StoreScope(account: "me", timeline: "lists")
-        try await tablet.sync.savePosition(Self.snapshot("l1", minute: 9), scope: lists, device: "tablet", at: Self.start.addingTimeInterval(35 * Self.day))
+        try await tablet.sync.savePosition(
+            Self.snapshot("l1", minute: 9), scope: lists, device: "tablet", at: Self.start.addingTimeInterval(35 * Self.day))
         _ = try await fixture.round(tablet, "tablet").run(at: Self.start.addingTimeInterval(35 * Self.day))
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(36 * Self.day))
         await #expect(try await phone.sync.replicaState().records.map(\.device) == ["tablet"], "the tombstone is purged, and the old p5 ignored")
@@ -297,7 +301,8 @@ struct SyncRoundTests {
         let phone = try await fixture.store("phone")
         let laptop = try await fixture.store("laptop")
         let fiftyYears = 50 * 365.25 * Self.day
-        try await laptop.sync.savePosition(Self.snapshot("p1", minute: 1), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(fiftyYears))
+        try await laptop.sync.savePosition(
+            Self.snapshot("p1", minute: 1), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(fiftyYears))
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(fiftyYears))
         let report = try await fixture.round(phone, "phone").run(at: Self.start)
         await #expect(try fixture.post(phone) == "p1")
@@ -305,7 +310,8 @@ struct SyncRoundTests {
         #expect((report.wrongClocks["laptop"] ?? 0) > fiftyYears - 60)
         await #expect(try await phone.sync.syncRecord().wrongClocks.map(\.device) == ["laptop"])
         // The phone's clock stayed on its own time: its next write is stamped now, not in 2076.
-        let saved = try await phone.sync.savePosition(Self.snapshot("p0", minute: 0), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60))
+        let saved = try await phone.sync.savePosition(
+            Self.snapshot("p0", minute: 0), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(60))
         #expect(saved.stamp.time.milliseconds == UInt64(Self.start.addingTimeInterval(60).timeIntervalSince1970 * 1000))
         // Written after seeing the laptop's, it wins though its clock is fifty years behind.
         await #expect(try fixture.post(phone) == "p0")

@@ -109,7 +109,8 @@ struct TransportConformanceTests {
                 let at = Self.start.addingTimeInterval(Double(60 * step))
                 let created = Date(timeIntervalSince1970: Double(UInt64(save.postId).map { $0 >> 16 } ?? 0) / 1000)
                 let device = try await store(save.device)
-                try await device.sync.savePosition(PositionSnapshot(postId: save.postId, postCreatedAt: created), scope: Self.scope, device: save.device, at: at)
+                try await device.sync.savePosition(
+                    PositionSnapshot(postId: save.postId, postCreatedAt: created), scope: Self.scope, device: save.device, at: at)
                 let components = SyncComponents.with(policy: CausalFurthestPolicy(), transport: try transport(save.device))
                 _ = try await SyncRound(store: device, components: components, device: save.device, gracePeriod: 30 * 86_400)
                     .run(at: at.addingTimeInterval(1))

@@ -275,7 +275,8 @@ struct FacadeSyncTests {
         engine.observe(.background, in: index)
         await engine.flush()
         await #expect(try await store.sync.pendingWrites().count >= 1)
-        await #expect(try await store.sync.register(of: RegisterKey(account: "default", timeline: "home")).head(of: "phone")?.snapshot?.postId == "p20")
+        await #expect(
+            try await store.sync.register(of: RegisterKey(account: "default", timeline: "home")).head(of: "phone")?.snapshot?.postId == "p20")
         try await sync.syncNow()
         sync.shutdown()
         await #expect(try await store.sync.pendingWrites().isEmpty)
@@ -308,7 +309,8 @@ struct FacadeSyncTests {
         let laptopStore = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
         let laptopSync = try SyncCoordinator(
             store: laptopStore, configuration: configuration, device: "laptop", now: { now.addingTimeInterval(-300) })
-        try await laptopStore.sync.savePosition(PositionSnapshot(postId: "p30"), scope: StoreScope(), device: "laptop", at: now.addingTimeInterval(-300))
+        try await laptopStore.sync.savePosition(
+            PositionSnapshot(postId: "p30"), scope: StoreScope(), device: "laptop", at: now.addingTimeInterval(-300))
         try await laptopSync.syncNow()
         laptopSync.shutdown()
         phoneClock.advance(600)

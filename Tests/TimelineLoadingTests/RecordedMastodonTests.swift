@@ -61,7 +61,8 @@ struct RecordedMastodonTests {
         #expect(again.merge?.added == [])
         #expect(again.merge?.updated == [])
         #expect(again.merge?.unchanged == 10)
-        let cached = try await #require(try device.store.timelines.storedTimeline(scope: StoreScope(account: "mastodonpy_test@localhost", timeline: "tag")))
+        let cached = try await #require(
+            try device.store.timelines.storedTimeline(scope: StoreScope(account: "mastodonpy_test@localhost", timeline: "tag")))
         #expect(cached.posts.first?.id == "117020581413876942")
         #expect(cached.posts.first?.createdAt == Timestamp.parse("2026-08-01T13:52:47.767Z"))
         #expect(cached.posts.first.map { Timestamp.format($0.createdAt) } == "2026-08-01T13:52:47.767Z")

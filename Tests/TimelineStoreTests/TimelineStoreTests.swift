@@ -64,7 +64,8 @@ struct TimelineStoreTests {
         try await store.positions.saveSnapshot(PositionSnapshot(postId: "p1", viewportY: 0, contentOffset: 140, savedAt: Self.now), scope: Self.scope)
         // It was stored as "{}" before, and the history then failed to read.
         await #expect(throws: StoreError(path: path, "non-finite number nan at contentOffset has no JSON representation")) {
-            try await store.positions.saveSnapshot(PositionSnapshot(postId: "p2", viewportY: 0, contentOffset: .nan, savedAt: Self.now), scope: Self.scope)
+            try await store.positions.saveSnapshot(
+                PositionSnapshot(postId: "p2", viewportY: 0, contentOffset: .nan, savedAt: Self.now), scope: Self.scope)
         }
         await #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["p1"])
     }
@@ -99,7 +100,8 @@ struct TimelineStoreTests {
         let store = try await TimelineStore(path: directory.appendingPathComponent("m.sqlite").path)
         try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-10 * 86_400))
         for number in 0..<6 {
-            try await store.positions.saveSnapshot(PositionSnapshot(postId: "s\(number)", savedAt: Self.now.addingTimeInterval(Double(number))), scope: Self.scope)
+            try await store.positions.saveSnapshot(
+                PositionSnapshot(postId: "s\(number)", savedAt: Self.now.addingTimeInterval(Double(number))), scope: Self.scope)
         }
         try await store.positions.markRead((0..<4).map { "r\($0)" }, scope: Self.scope, at: Self.now)
         try await store.positions.markRead(["r9"], scope: Self.scope, at: Self.now.addingTimeInterval(1))
@@ -129,7 +131,10 @@ struct TimelineStoreTests {
         try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-86_400), gapsBelow: ["p1"])
         try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, unconfirmed: ["p3"], gapsBelow: ["p1"])
         await #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: TTLPolicy(maxAge: 3600), now: Self.now) == ["p3"])
-        await #expect(try await store.timelines.storedTimeline(scope: Self.scope)?.gaps == [TimelineGap(above: "p1", below: "p2"), TimelineGap(above: "p2", below: "p4")])
+        await #expect(
+            try await store.timelines.storedTimeline(scope: Self.scope)?.gaps == [
+                TimelineGap(above: "p1", below: "p2"), TimelineGap(above: "p2", below: "p4"),
+            ])
     }
 
     @Test("a kept index is mapped only on the revision of the posts it was made from")
@@ -232,7 +237,8 @@ struct TimelineStoreTests {
             unconfirmed: Set(posts[400...].map(\.id)))
         let evicted = try await store.timelines.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now)
         #expect(evicted.count == 600)
-        await #expect(try await store.timelines.timeline(scope: Self.scope, at: Self.now.addingTimeInterval(-50))?.posts.map(\.id) == posts[..<400].map(\.id))
+        await #expect(
+            try await store.timelines.timeline(scope: Self.scope, at: Self.now.addingTimeInterval(-50))?.posts.map(\.id) == posts[..<400].map(\.id))
         // The read used every cached post 50 s ago; a post stored since is the most recently used.
         try await store.timelines.saveTimeline(
             posts[..<400] + [Post(id: "new", createdAt: Self.now)], scope: Self.scope, refreshedAt: Self.now,
@@ -340,7 +346,8 @@ struct TimelineStoreTests {
 
     @Test("a location that cannot be written is reported")
     func unwritable() async {
-        await #expect(throws: StoreError(path: "/no/such/dir/s.sqlite", "cannot create the store: /no/such/dir does not exist", kind: .unusablePath)) {
+        await #expect(throws: StoreError(path: "/no/such/dir/s.sqlite", "cannot create the store: /no/such/dir does not exist", kind: .unusablePath))
+        {
             try await TimelineStore(path: "/no/such/dir/s.sqlite")
         }
         var message = ""

@@ -14,20 +14,20 @@ import TimelineEngine
 enum Launch {
     static let scope = StoreScope(account: "bench", timeline: "home")
 
-    static func prepare(directory: String, posts: [Post]) throws {
+    static func prepare(directory: String, posts: [Post]) async throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/store.sqlite"
         try? FileManager.default.removeItem(atPath: path)
-        let store = try TimelineStore(path: path)
+        let store = try await TimelineStore(path: path)
         var start = now()
-        try store.saveTimeline(posts, scope: scope, viewportHeight: 800, refreshedAt: Date())
+        try await store.timelines.saveTimeline(posts, scope: scope, viewportHeight: 800, refreshedAt: Date())
         print(String(format: "cached %d posts in %.0f ms", posts.count, Double(now() - start) / 1e6))
-        let cached = try store.timeline(scope: scope)!
-        let engine = try TimelineEngine(store: store, scope: scope)
+        let cached = try await store.timelines.timeline(scope: scope)!
+        let engine = try await TimelineEngine(store: store, scope: scope)
         start = now()
-        try engine.keepIndex(of: engine.index(of: cached), for: cached)
+        try await engine.keepIndex(of: engine.index(of: cached), for: cached)
         let size = [".text", ".lookups"].map {
-            (try? FileManager.default.attributesOfItem(atPath: store.indexPath(scope: scope) + $0)[.size] as? Int) ?? 0
+            (try? FileManager.default.attributesOfItem(atPath: store.timelines.indexPath(scope: scope) + $0)[.size] as? Int) ?? 0
         }
         print(
             String(
@@ -35,12 +35,12 @@ enum Launch {
                 Double(size[1]) / 1e6))
     }
 
-    static func run(directory: String, situation: String, rebuild: Bool) throws {
+    static func run(directory: String, situation: String, rebuild: Bool) async throws {
         let path = directory + "/store.sqlite"
         // Not timed: the position the reader left, saved as the previous session would have.
         do {
-            let store = try TimelineStore(path: path)
-            let posts = try store.timeline(scope: scope)!.posts
+            let store = try await TimelineStore(path: path)
+            let posts = try await store.timelines.timeline(scope: scope)!.posts
             let middle = posts.count / 2
             var snapshot = PositionSnapshot(
                 postId: posts[middle].id, postCreatedAt: posts[middle].createdAt, viewportY: -20,
@@ -52,17 +52,17 @@ enum Launch {
                 snapshot.postId = "gone-for-good"
                 snapshot.text = "a post nobody kept, about a quokka and a zeppelin over Reykjavík"
             }
-            try store.saveSnapshot(snapshot, scope: scope)
+            try await store.positions.saveSnapshot(snapshot, scope: scope)
         }
         let t0 = now()
-        let store = try TimelineStore(path: path)
-        let engine = try TimelineEngine(store: store, scope: scope)
+        let store = try await TimelineStore(path: path)
+        let engine = try await TimelineEngine(store: store, scope: scope)
         engine.observe(.launch)
-        let cached = try store.timeline(scope: scope)!
+        let cached = try await store.timelines.timeline(scope: scope)!
         let t1 = now()
         let index = rebuild ? TimelineIndex(cached.timeline) : engine.index(of: cached)
         let t2 = now()
-        let result = engine.restore(in: index)
+        let result = await engine.restore(in: index)
         let t3 = now()
         let method = result.restoration.map { "\($0.method)" } ?? "none"
         print(

@@ -31,7 +31,7 @@ if let flag = arguments.firstIndex(of: "--texts"), flag + 1 < arguments.count {
 }
 if arguments.contains("launch") {
     let rest = Array(arguments.drop { $0 != "launch" }.dropFirst())
-    try! Launch.run(directory: rest[0], situation: rest[1], rebuild: rest.contains("--rebuild"))
+    try! await Launch.run(directory: rest[0], situation: rest[1], rebuild: rest.contains("--rebuild"))
     exit(0)
 }
 let scan = !arguments.contains("--no-scan")
@@ -102,7 +102,7 @@ func makePosts(_ count: Int) -> [Post] {
 }
 
 if let at = arguments.firstIndex(of: "launch-prepare") {
-    try! Launch.prepare(directory: arguments[at + 1], posts: makePosts(Int(arguments[at + 2])!))
+    try! await Launch.prepare(directory: arguments[at + 1], posts: makePosts(Int(arguments[at + 2])!))
     exit(0)
 }
 if let at = arguments.firstIndex(of: "text-index") {

@@ -46,8 +46,8 @@ let scope = StoreScope(account: "bench", timeline: "home")
 let posts10k = makePosts(10_000)
 let storePath = directory.appendingPathComponent("10k.sqlite").path
 do {
-    let store = try TimelineStore(path: storePath)
-    try store.saveTimeline(posts10k, scope: scope, viewportHeight: 800, refreshedAt: Date())
+    let store = try await TimelineStore(path: storePath)
+    try await store.timelines.saveTimeline(posts10k, scope: scope, viewportHeight: 800, refreshedAt: Date())
 }
 let json = Data(
     try JSONWriter().write(
@@ -75,12 +75,12 @@ var foundationJSON: [Double] = []
 let runs = 9
 for _ in 0..<runs {
     var start = now()
-    let store = try TimelineStore(path: storePath)
-    let first = try store.timeline(scope: scope)
+    let store = try await TimelineStore(path: storePath)
+    let first = try await store.timelines.timeline(scope: scope)
     openAndRead.append(milliseconds(since: start))
     precondition(first?.posts.count == 10_000)
     start = now()
-    _ = try store.timeline(scope: scope)
+    _ = try await store.timelines.timeline(scope: scope)
     readOnly.append(milliseconds(since: start))
     start = now()
     let data = try Data(contentsOf: directory.appendingPathComponent("10k.json"))
@@ -128,11 +128,11 @@ print()
 
 // 2. Saved positions per second, autosave semantics: each save is its own transaction.
 let saves = 2_000
-let snapshotStore = try TimelineStore(path: directory.appendingPathComponent("snapshots.sqlite").path)
+let snapshotStore = try await TimelineStore(path: directory.appendingPathComponent("snapshots.sqlite").path)
 var start = now()
 for i in 0..<saves {
     let post = posts10k[i % 500]
-    try snapshotStore.saveSnapshot(
+    try await snapshotStore.positions.saveSnapshot(
         PositionSnapshot(
             postId: post.id, postCreatedAt: post.createdAt, viewportY: -Double(i % 300),
             contentOffset: Double(i * 97), viewportHeight: 800, index: i % 500, timelineCount: 10_000,
@@ -176,10 +176,10 @@ print()
 
 // 4. Maintenance on a large store.
 let largePath = directory.appendingPathComponent("large.sqlite").path
-let largeStore = try TimelineStore(path: largePath)
+let largeStore = try await TimelineStore(path: largePath)
 let largePosts = makePosts(large)
 start = now()
-try largeStore.saveTimeline(largePosts, scope: scope, refreshedAt: Date())
+try await largeStore.timelines.saveTimeline(largePosts, scope: scope, refreshedAt: Date())
 let insertTime = milliseconds(since: start)
 let plainLarge = try DatabaseQueue(path: directory.appendingPathComponent("plain-large.sqlite").path)
 try plainLarge.writeWithoutTransaction { db in
@@ -202,12 +202,12 @@ let roomy = try CachePolicyBuilder(
         data: Data(#"{"TimelineCache": {"MaxCacheSize": \#(min(large, 1_000_000))}}"#.utf8)
     ).configuration
 ).timelineCache()
-let steady = try largeStore.performMaintenance(
+let steady = try await largeStore.performMaintenance(
     timelinePolicy: roomy, historyPolicy: policies.history,
     readPostsPolicy: policies.readPosts, now: Date())
 let steadyTime = milliseconds(since: start)
 start = now()
-let trimmed = try largeStore.performMaintenance(
+let trimmed = try await largeStore.performMaintenance(
     timelinePolicy: policies.timeline, historyPolicy: policies.history,
     readPostsPolicy: policies.readPosts, now: Date())
 let trimTime = milliseconds(since: start)

@@ -115,8 +115,8 @@ let components = try SyncComponents(configuration: configuration)
 let scope = StoreScope(account: "me", timeline: "home")
 var stores: [(TimelineStore, String)] = []
 for number in 0..<10 {
-    let store = try TimelineStore(path: work.appendingPathComponent("d\(number).sqlite").path)
-    try store.savePosition(
+    let store = try await TimelineStore(path: work.appendingPathComponent("d\(number).sqlite").path)
+    try await store.sync.savePosition(
         PositionSnapshot(postId: "p\(number)", postCreatedAt: date.addingTimeInterval(Double(number))), scope: scope,
         device: "d\(number)", at: date)
     stores.append((store, "d\(number)"))
@@ -149,10 +149,10 @@ let saves: [(String, Bool, Bool)] = [
     ("savePosition with its causal context: two other devices' heads in the register", true, true),
 ]
 for (label, withSync, others) in saves {
-    let store = try TimelineStore(path: work.appendingPathComponent("save-\(withSync)-\(others).sqlite").path)
+    let store = try await TimelineStore(path: work.appendingPathComponent("save-\(withSync)-\(others).sqlite").path)
     if others {
         // Two other devices' heads in the register, and clock bounds: what a save reads and carries.
-        _ = try store.applyRemote(
+        _ = try await store.sync.applyRemote(
             [heads(0)[0], heads(0)[2]].map { head in
                 var moved = head
                 moved.key = RegisterKey(account: scope.account, timeline: scope.timeline)
@@ -169,11 +169,11 @@ for (label, withSync, others) in saves {
                 neighbors: .init(above: ["a1", "a2"], below: ["b1", "b2"]), text: "a post of some length \(number)",
                 savedAt: date.addingTimeInterval(Double(number + round * 2000)))
             if withSync {
-                try store.savePosition(
+                try await store.sync.savePosition(
                     snapshot, scope: scope, device: "phone", visit: .init(seconds: 40, posts: 3),
                     at: date.addingTimeInterval(Double(number + round * 2000)))
             } else {
-                try store.saveSnapshot(snapshot, scope: scope)
+                try await store.positions.saveSnapshot(snapshot, scope: scope)
             }
         }
         times.append(Double(now() - started) / 1e6)
