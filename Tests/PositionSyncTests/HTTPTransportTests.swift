@@ -98,8 +98,8 @@ struct HTTPTransportTests {
         _ = try await Self.round(laptop, "laptop", server, token: "token-a").run(at: Self.start.addingTimeInterval(6))
         _ = try await Self.round(phone, "phone", server, token: "token-a").run(at: Self.start.addingTimeInterval(7))
         let key = RegisterKey(account: "me", timeline: "home")
-        await #expect(try await CausalFurthestPolicy().value(of: phone.sync.register(of: key))?.snapshot?.postId == "p2")
-        await #expect(try await CausalFurthestPolicy().value(of: laptop.sync.register(of: key))?.snapshot?.postId == "p2")
+        #expect(try await CausalFurthestPolicy().value(of: phone.sync.register(of: key))?.snapshot?.postId == "p2")
+        #expect(try await CausalFurthestPolicy().value(of: laptop.sync.register(of: key))?.snapshot?.postId == "p2")
         // Each device published its own head only.
         #expect(fake.lock.withLock { fake.states["alice"].map { Set($0.keys) } } == ["me/home/phone", "me/home/laptop"])
         #expect(fake.lock.withLock { fake.states["bob"] } == nil)

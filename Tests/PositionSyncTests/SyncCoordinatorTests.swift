@@ -85,7 +85,7 @@ struct SyncCoordinatorTests {
         // A second change starts the interval again.
         await coordinator.noteLocalChange()
         await clock.advance(by: .seconds(2.9))
-        await #expect(try await store.sync.pendingWrites().count == 1, "no round before the debounce interval")
+        #expect(try await store.sync.pendingWrites().count == 1, "no round before the debounce interval")
         await clock.advance(by: .seconds(0.2))
         try await Deadline.wait(seconds: 60, "the round") {
             try await store.sync.pendingWrites().isEmpty && coordinator.status == .synced(at: Self.start, wrongClocks: [])
@@ -113,7 +113,7 @@ struct SyncCoordinatorTests {
                 == RemotePositionEvent(
                     account: "me", timeline: "home", postId: "p7", device: "laptop", savedAt: Self.start, action: .move,
                     reason: "one device"))
-        await #expect(try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == "p7")
+        #expect(try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == "p7")
         phone.shutdown()
         laptop.shutdown()
     }
@@ -128,17 +128,17 @@ struct SyncCoordinatorTests {
         let phone = try await Self.coordinator(phoneStore, Self.configuration(shared, debounce: 3600), device: "phone", clock: TestClock())
         await phone.pause()
         #expect(phone.status == .paused(pending: 0))
-        await #expect(await phone.isPaused)
+        #expect(await phone.isPaused)
         let events = phone.events
         let laptop = try await Self.coordinator(laptopStore, Self.configuration(shared, debounce: 3600), device: "laptop", clock: TestClock())
         try await laptopStore.sync.savePosition(PositionSnapshot(postId: "p3"), scope: Self.scope, device: "laptop", at: Self.start)
         try await laptop.syncNow()
-        await #expect(await Self.nextEvent(events, within: 1) == nil, "paused: nothing heard")
-        await #expect(try await phoneStore.sync.register(of: Self.key).isEmpty)
+        #expect(await Self.nextEvent(events, within: 1) == nil, "paused: nothing heard")
+        #expect(try await phoneStore.sync.register(of: Self.key).isEmpty)
         // (A stream whose consumer was cancelled ends: listen anew.)
         let after = phone.events
         await phone.resume()
-        await #expect(await Self.nextEvent(after, within: 20)?.postId == "p3")
+        #expect(await Self.nextEvent(after, within: 20)?.postId == "p3")
         phone.shutdown()
         laptop.shutdown()
     }
@@ -203,7 +203,7 @@ struct SyncCoordinatorTests {
             let phone = try await Self.coordinator(phoneStore, configuration, device: "phone", clock: TestClock())
             try await phone.syncNow()
             phone.shutdown()
-            await #expect(
+            #expect(
                 try await CausalFurthestPolicy().value(of: phoneStore.sync.register(of: Self.key))?.snapshot?.postId == expected, "grace \(grace)")
         }
     }

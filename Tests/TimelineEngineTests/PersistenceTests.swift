@@ -29,14 +29,14 @@ struct PersistenceTests {
         // The process ends; a new one opens the same store.
         clock.advance(3600)
         let store = try await TimelineStore(path: path)
-        await #expect(try await store.positions.history(scope: scope).map(\.postId) == ["p20", "p12"])
+        #expect(try await store.positions.history(scope: scope).map(\.postId) == ["p20", "p12"])
         let engine = try await TimelineEngine(store: store, scope: scope, clock: { clock.now })
         engine.observe(.launch)
         #expect(engine.history.map(\.postId) == ["p20", "p12"])
         let result = await engine.restore(in: index)
         #expect(result.restoration?.postId == "p20")
         #expect(result.restoration?.viewportY == -10)
-        await #expect(try await store.positions.lastRestoration(scope: scope)?.json.contains("\"postId\":\"p20\"") == true)
+        #expect(try await store.positions.lastRestoration(scope: scope)?.json.contains("\"postId\":\"p20\"") == true)
         // Another account's history is its own.
         let other = try await TimelineEngine(store: store, scope: StoreScope(account: "someone else"), clock: { clock.now })
         #expect(other.history.isEmpty)
@@ -59,7 +59,7 @@ struct PersistenceTests {
             let store = try await TimelineStore(path: path)
             try await store.timelines.saveTimeline(posts, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
             let engine = try await TimelineEngine(store: store, scope: scope, clock: { clock.now })
-            let cached = try await #require(try await store.timelines.timeline(scope: scope))
+            let cached = try #require(try await store.timelines.timeline(scope: scope))
             let index = engine.index(of: cached)
             #expect(index.textIndexBuildNanoseconds == nil)
             engine.observeScroll(offset: 2000, viewportHeight: 600, in: index)
@@ -70,14 +70,14 @@ struct PersistenceTests {
             redrafted[20].id = "p20-redraft"
             redrafted[20].createdAt = clock.now.addingTimeInterval(60)
             try await store.timelines.saveTimeline(redrafted, scope: scope, viewportHeight: 600, refreshedAt: clock.now)
-            let saved = try await #require(try await store.timelines.timeline(scope: scope))
+            let saved = try #require(try await store.timelines.timeline(scope: scope))
             try await engine.keepIndex(of: engine.index(of: saved), for: saved)
         }
         clock.advance(3600)
         let store = try await TimelineStore(path: path)
         let engine = try await TimelineEngine(store: store, scope: scope, clock: { clock.now })
         engine.observe(.launch)
-        let index = engine.index(of: try await #require(try await store.timelines.timeline(scope: scope)))
+        let index = engine.index(of: try #require(try await store.timelines.timeline(scope: scope)))
         #expect(index.textIndexBuildNanoseconds == 0)
         let result = await engine.restore(in: index)
         #expect(result.restoration?.postId == "p20-redraft")
@@ -176,7 +176,7 @@ struct FacadeMaintenanceTests {
         #expect(pressed.removed == TimelineStore.MaintenanceReport(cachedPosts: 35, snapshots: 2, readPosts: 35))
         #expect(pressed.historyTrimmed == 2)
         await #expect(engine.snapshot()?.postId == "p2")
-        await #expect(try await store.positions.history(scope: StoreScope()).map(\.postId) == ["p2"])
+        #expect(try await store.positions.history(scope: StoreScope()).map(\.postId) == ["p2"])
     }
 
     @Test("the system's memory use is read from /proc/meminfo")
@@ -274,12 +274,12 @@ struct FacadeSyncTests {
         engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)
         engine.observe(.background, in: index)
         await engine.flush()
-        await #expect(try await store.sync.pendingWrites().count >= 1)
-        await #expect(
+        #expect(try await store.sync.pendingWrites().count >= 1)
+        #expect(
             try await store.sync.register(of: RegisterKey(account: "default", timeline: "home")).head(of: "phone")?.snapshot?.postId == "p20")
         try await sync.syncNow()
         sync.shutdown()
-        await #expect(try await store.sync.pendingWrites().isEmpty)
+        #expect(try await store.sync.pendingWrites().isEmpty)
         #expect(FileManager.default.fileExists(atPath: shared.appendingPathComponent("phone.timeline-sync.json").path))
         // Without a transport (or with CrossSessionSync off) there is no sync, and saves stay local.
         let off = ConfigurationLoader().read(

@@ -41,16 +41,16 @@ struct TimelineStoreTests {
                 scope: Self.scope, at: Self.now)
         }
         let reopened = try await TimelineStore(path: path)
-        let cached = try await #require(try await reopened.timelines.timeline(scope: Self.scope))
+        let cached = try #require(try await reopened.timelines.timeline(scope: Self.scope))
         #expect(cached.posts == Self.posts)
         #expect(cached.refreshedAt == Self.now)
         #expect(cached.viewportHeight == 800)
-        await #expect(try await reopened.positions.history(scope: Self.scope).map(\.postId) == ["p3", "p1"])
-        await #expect(try await reopened.positions.history(scope: Self.scope).last?.neighbors == PositionSnapshot.Neighbors())
-        await #expect(try await reopened.positions.history(scope: Self.scope).last?.text == "post 1")
-        await #expect(try await reopened.positions.readPostIds(scope: Self.scope).sorted() == ["p0", "p1"])
-        await #expect(try await reopened.positions.lastRestoration(scope: Self.scope)?.json.contains("\"postId\":\"p3\"") == true)
-        await #expect(try await reopened.timelines.timeline(scope: StoreScope(account: "other")) == nil)
+        #expect(try await reopened.positions.history(scope: Self.scope).map(\.postId) == ["p3", "p1"])
+        #expect(try await reopened.positions.history(scope: Self.scope).last?.neighbors == PositionSnapshot.Neighbors())
+        #expect(try await reopened.positions.history(scope: Self.scope).last?.text == "post 1")
+        #expect(try await reopened.positions.readPostIds(scope: Self.scope).sorted() == ["p0", "p1"])
+        #expect(try await reopened.positions.lastRestoration(scope: Self.scope)?.json.contains("\"postId\":\"p3\"") == true)
+        #expect(try await reopened.timelines.timeline(scope: StoreScope(account: "other")) == nil)
         // WAL mode, as the store promises.
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
     }
@@ -67,7 +67,7 @@ struct TimelineStoreTests {
             try await store.positions.saveSnapshot(
                 PositionSnapshot(postId: "p2", viewportY: 0, contentOffset: .nan, savedAt: Self.now), scope: Self.scope)
         }
-        await #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["p1"])
+        #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["p1"])
     }
 
     @Test("a post's time reads back bit for bit, milliseconds included, so an unchanged page is not an edit")
@@ -83,7 +83,7 @@ struct TimelineStoreTests {
             Post(id: "t\(index)", createdAt: try #require(Timestamp.parse(text)), author: "a", text: "post \(index)")
         }
         try await store.timelines.saveTimeline(posts, scope: Self.scope, refreshedAt: Self.now)
-        let cached = try await #require(try await store.timelines.timeline(scope: Self.scope))
+        let cached = try #require(try await store.timelines.timeline(scope: Self.scope))
         let differing = zip(cached.posts, posts).filter {
             $0.createdAt.timeIntervalSinceReferenceDate.bitPattern != $1.createdAt.timeIntervalSinceReferenceDate.bitPattern
         }
@@ -109,9 +109,9 @@ struct TimelineStoreTests {
             timelinePolicy: TTLPolicy(maxAge: 7 * 86_400), historyPolicy: LRUPolicy(maxEntries: 2),
             readPostsPolicy: LRUPolicy(maxEntries: 1), now: Self.now)
         #expect(report == TimelineStore.MaintenanceReport(cachedPosts: 5, snapshots: 4, readPosts: 4))
-        await #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["s5", "s4"])
-        await #expect(try await store.positions.readPostIds(scope: Self.scope) == ["r9"])
-        await #expect(try await store.timelines.timeline(scope: Self.scope)?.posts.isEmpty == true)
+        #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["s5", "s4"])
+        #expect(try await store.positions.readPostIds(scope: Self.scope) == ["r9"])
+        #expect(try await store.timelines.timeline(scope: Self.scope)?.posts.isEmpty == true)
     }
 
     @Test("gaps survive reopening; evicting posts from the middle leaves a gap where they were, and none below the last post")
@@ -124,14 +124,14 @@ struct TimelineStoreTests {
             try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, gapsBelow: ["p1", "p4"])
         }
         let store = try await TimelineStore(path: path)
-        let cached = try await #require(try await store.timelines.storedTimeline(scope: Self.scope))
+        let cached = try #require(try await store.timelines.storedTimeline(scope: Self.scope))
         // p4 is the last post: below it is the end of the cache, not a gap.
         #expect(cached.gaps == [TimelineGap(above: "p1", below: "p2")])
         // p3 was stored long ago: a TTL evicts it from between p2 and p4.
         try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now.addingTimeInterval(-86_400), gapsBelow: ["p1"])
         try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now, unconfirmed: ["p3"], gapsBelow: ["p1"])
-        await #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: TTLPolicy(maxAge: 3600), now: Self.now) == ["p3"])
-        await #expect(
+        #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: TTLPolicy(maxAge: 3600), now: Self.now) == ["p3"])
+        #expect(
             try await store.timelines.storedTimeline(scope: Self.scope)?.gaps == [
                 TimelineGap(above: "p1", below: "p2"), TimelineGap(above: "p2", below: "p4"),
             ])
@@ -150,7 +150,7 @@ struct TimelineStoreTests {
             let store = try await TimelineStore(path: path)
             try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now)
             try await store.timelines.saveTimeline(Self.posts, scope: other, refreshedAt: Self.now)
-            let cached = try await #require(try await store.timelines.timeline(scope: Self.scope))
+            let cached = try #require(try await store.timelines.timeline(scope: Self.scope))
             #expect(cached.revision != nil)
             #expect(!isKept(store, cached))
             try await store.timelines.keepIndex(store.timelines.index(of: cached, scope: Self.scope), for: cached, scope: Self.scope)
@@ -161,7 +161,7 @@ struct TimelineStoreTests {
         }
         // Another process: the same posts, so the index is mapped and answers.
         let store = try await TimelineStore(path: path)
-        let cached = try await #require(try await store.timelines.timeline(scope: Self.scope))
+        let cached = try #require(try await store.timelines.timeline(scope: Self.scope))
         let index = store.timelines.index(of: cached, scope: Self.scope)
         #expect(index.textIndexBuildNanoseconds == 0)
         #expect(index.textIndex.mostSimilar(to: "post 3 ünï", threshold: 0.5).first?.text == 3)
@@ -170,26 +170,26 @@ struct TimelineStoreTests {
         #expect(Self.posts.map { index.index(of: $0.id) } == [0, 1, 2, 3, 4])
         #expect(index.index(of: "p9") == nil)
         // The other timeline of the store has none.
-        await #expect(!isKept(store, try await #require(try await store.timelines.timeline(scope: other)), scope: other))
+        #expect(!isKept(store, try await #require(try await store.timelines.timeline(scope: other)), scope: other))
         // Saving the timeline, trimming it and maintenance each make a new revision, on which
         // the kept index is not used; keeping an index for a revision that is gone writes nothing.
         try await store.timelines.saveTimeline(Self.posts, scope: Self.scope, refreshedAt: Self.now)
-        let saved = try await #require(try await store.timelines.timeline(scope: Self.scope))
+        let saved = try #require(try await store.timelines.timeline(scope: Self.scope))
         #expect(saved.revision != cached.revision)
         #expect(!isKept(store, saved))
         try await store.timelines.keepIndex(index, for: cached, scope: Self.scope)
         #expect(!isKept(store, saved))
         try await store.timelines.keepIndex(store.timelines.index(of: saved, scope: Self.scope), for: saved, scope: Self.scope)
         #expect(isKept(store, saved))
-        await #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 4), now: Self.now).count == 1)
-        let trimmed = try await #require(try await store.timelines.timeline(scope: Self.scope))
+        #expect(try await store.timelines.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 4), now: Self.now).count == 1)
+        let trimmed = try #require(try await store.timelines.timeline(scope: Self.scope))
         #expect(trimmed.revision != saved.revision)
         #expect(!isKept(store, trimmed))
         try await store.timelines.keepIndex(store.timelines.index(of: trimmed, scope: Self.scope), for: trimmed, scope: Self.scope)
         _ = try await store.performMaintenance(
             timelinePolicy: LRUPolicy(maxEntries: 3), historyPolicy: LRUPolicy(maxEntries: 9),
             readPostsPolicy: LRUPolicy(maxEntries: 9), now: Self.now)
-        let maintained = try await #require(try await store.timelines.timeline(scope: Self.scope))
+        let maintained = try #require(try await store.timelines.timeline(scope: Self.scope))
         #expect(maintained.posts.count == 3)
         #expect(!isKept(store, maintained))
         // A damaged file is not used, and keeping the index again replaces it.
@@ -218,7 +218,7 @@ struct TimelineStoreTests {
                 }
             }
         }
-        await #expect(try await store.timelines.storedTimeline(scope: Self.scope)?.posts.map(\.id) == posts.map(\.id))
+        #expect(try await store.timelines.storedTimeline(scope: Self.scope)?.posts.map(\.id) == posts.map(\.id))
     }
 
     @Test("evicting most of a timeline keeps exactly the posts the policy keeps; a read counts as a use of every post")
@@ -237,7 +237,7 @@ struct TimelineStoreTests {
             unconfirmed: Set(posts[400...].map(\.id)))
         let evicted = try await store.timelines.trimTimeline(scope: Self.scope, policy: LRUPolicy(maxEntries: 400), now: Self.now)
         #expect(evicted.count == 600)
-        await #expect(
+        #expect(
             try await store.timelines.timeline(scope: Self.scope, at: Self.now.addingTimeInterval(-50))?.posts.map(\.id) == posts[..<400].map(\.id))
         // The read used every cached post 50 s ago; a post stored since is the most recently used.
         try await store.timelines.saveTimeline(
@@ -419,7 +419,7 @@ struct TimelineStoreTests {
             let reported = try #require(last)
             // The timeline is the state the last reported step left, or the one the next step
             // (committed, not yet reported) leaves: never a mix, never part of one.
-            let posts = try await #require(try await TimelineStore(path: path).timelines.timeline(scope: scope)).posts
+            let posts = try #require(try await TimelineStore(path: path).timelines.timeline(scope: scope)).posts
             let versions = Set(posts.map { $0.id.split(separator: "-")[0] })
             #expect(versions.count == 1, "round \(round), killed after \(reported), seed 20261124: versions \(versions.sorted())")
             let sizes: [String: Int] = ["save": 300, "trim": 200, "maintain": 150]
