@@ -135,9 +135,13 @@ public final class TimelineEngine: Sendable {
         }
     }
 
-    /// Dropping the engine shuts it down: `run()` returns once what was saved is written.
+    /// Dropping the engine shuts it down: its sync stops, and what was saved and not yet written
+    /// is written in a task of its own, so nothing saved is lost. (While `run()` runs, its caller
+    /// holds the engine.)
     deinit {
         lifecycle.shutdown()
+        let writer = self.writer
+        Task { await writer.drain() }
     }
 
     /// Runs the engine's long-lived work until `shutdown()`, until the task is cancelled, or

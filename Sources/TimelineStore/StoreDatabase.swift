@@ -9,24 +9,38 @@ import GRDB
 /// blocking work through `OffPool`.
 final class StoreDatabase: Sendable {
     let path: String
+    /// The file, as the process's databases are listed (`open`).
+    private let key: String
     /// Why the store was opened for reading only (a read-only file system, a full disk), or nil
     /// when it can be changed.
     let readOnlyReason: String?
     /// A pool (WAL) when the store can be written; a queue on a file opened immutable.
     private let pool: any DatabaseWriter
+    private let closed = Locked(false)
 
-    private init(path: String, pool: any DatabaseWriter, readOnlyReason: String?) {
+    private init(path: String, key: String, pool: any DatabaseWriter, readOnlyReason: String?) {
         self.path = path
+        self.key = key
         self.pool = pool
         self.readOnlyReason = readOnlyReason
     }
 
-    /// The databases open in this process, by file, and the turn their opening takes.
+    /// The databases open in this process, by file (an entry whose database is gone is one
+    /// still closing), and the turn their opening takes.
     private static let opened = Locked<[String: WeakDatabase]>([:])
     private static let opening = SerialTurn()
 
     private struct WeakDatabase {
         weak var database: StoreDatabase?
+    }
+
+    /// Closes the connections here rather than in the pool's own deinit, then lets the file be
+    /// opened again: until then an open waits (`open`).
+    deinit {
+        close()
+        let key = self.key
+        // Unless the file was opened anew after `closeAll`: its entry names a live database.
+        Self.opened.withLock { if $0[key]?.database == nil { $0.removeValue(forKey: key) } }
     }
 
     /// The database of the store at `path` (see `TimelineStore.init(path:create:)`): the one
@@ -35,34 +49,55 @@ final class StoreDatabase: Sendable {
     /// One per file and process, as SQLite needs: closing any descriptor of a file drops every
     /// lock the process holds on it (POSIX), so a second pool opened beside a live one, whose
     /// checks read the file, would silently unlock the first and let another process's write
-    /// corrupt the file. Opens take turns for the same reason.
+    /// corrupt the file. Opens take turns, and wait for a database of the file still closing,
+    /// for the same reason.
     static func open(path: String, create: Bool) async throws(StoreError) -> StoreDatabase {
         let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         return try await opening.take { () async throws(StoreError) -> StoreDatabase in
-            if let live = opened.withLock({ $0[key]?.database }) { return live }
-            let database = try await openFile(path: path, create: create)
-            opened.withLock {
-                $0 = $0.filter { $0.value.database != nil }
-                $0[key] = WeakDatabase(database: database)
+            while true {
+                let entry = opened.withLock { $0[key] }
+                guard let entry else { break }
+                if let live = entry.database, !live.closed.withLock({ $0 }) { return live }
+                if entry.database != nil { opened.withLock { _ = $0.removeValue(forKey: key) } }
+                try? await Task.sleep(for: .milliseconds(1))
             }
+            let database = try await openFile(path: path, key: key, create: create)
+            opened.withLock { $0[key] = WeakDatabase(database: database) }
             return database
         }
+    }
+
+    /// Writes the WAL into the file and closes every connection. GRDB's `close()` alone may close
+    /// the writer before the readers, and a reader, read-only, cannot checkpoint: the WAL would
+    /// stay beside a file read immutable later (a read-only file system), and be missed there.
+    private func checkOpen() throws(StoreError) {
+        if closed.withLock({ $0 }) { throw StoreError(path: path, "the store was closed") }
+    }
+
+    /// Once only: GRDB stops the process on any use of a closed pool.
+    func close() {
+        guard
+            closed.withLock({ closed in
+                defer { closed = true }
+                return !closed
+            })
+        else { return }
+        if pool is DatabasePool {
+            _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
+        try? pool.close()
     }
 
     /// Closes every store this process opened: what they wrote is checkpointed into the files
     /// (the command line does this before it exits). A store closed is not used again.
     static func closeAll() async {
-        let databases = opened.withLock { opened in
-            defer { opened = [:] }
-            return opened.values.compactMap(\.database)
-        }
+        let databases = opened.withLock { $0.values.compactMap(\.database) }
         for database in databases {
-            let pool = database.pool
-            await OffPool.run { try? pool.close() }
+            await OffPool.run { database.close() }
         }
     }
 
-    private static func openFile(path: String, create: Bool) async throws(StoreError) -> StoreDatabase {
+    private static func openFile(path: String, key: String, create: Bool) async throws(StoreError) -> StoreDatabase {
         let (exists, readOnly) = try await OffPool.run { () throws(StoreError) -> (Bool, Bool) in
             if !create, !FileManager.default.fileExists(atPath: path) {
                 throw StoreError(path: path, "no such store", kind: .missing)
@@ -77,13 +112,13 @@ final class StoreDatabase: Sendable {
         // disk too full for them: no process can write it there either.
         if readOnly {
             return StoreDatabase(
-                path: path, pool: try await openImmutable(path),
+                path: path, key: key, pool: try await openImmutable(path),
                 readOnlyReason: "the store is on a read-only file system: it can be read there, not changed")
         }
         do {
-            return StoreDatabase(path: path, pool: try await openForWriting(path), readOnlyReason: nil)
+            return StoreDatabase(path: path, key: key, pool: try await openForWriting(path), readOnlyReason: nil)
         } catch  where exists && error.isDiskFull {
-            return StoreDatabase(path: path, pool: try await openImmutable(path), readOnlyReason: StoreError.diskFull)
+            return StoreDatabase(path: path, key: key, pool: try await openImmutable(path), readOnlyReason: StoreError.diskFull)
         }
     }
 
@@ -92,6 +127,7 @@ final class StoreDatabase: Sendable {
         if let readOnlyReason {
             throw StoreError(path: path, readOnlyReason, kind: readOnlyReason == StoreError.diskFull ? .failed : .unusablePath)
         }
+        try checkOpen()
         do {
             return try await pool.write(body)
         } catch {
@@ -101,6 +137,7 @@ final class StoreDatabase: Sendable {
 
     /// Runs `body` on a snapshot of the database, beside any write.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        try checkOpen()
         do {
             return try await pool.read(body)
         } catch {
@@ -184,18 +221,23 @@ final class StoreDatabase: Sendable {
         return configuration
     }
 
-    /// Refuses a directory, a file that cannot be read, and a new file in a directory that
-    /// cannot be written.
+    /// Refuses a file that is not SQLite before SQLite can touch it (SQLite takes a short file
+    /// for an empty database), and a new file in a directory that cannot be written.
     static func checkBeforeOpening(_ path: String) throws(StoreError) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw StoreError(path: path, "not a regular file: it is a directory", kind: .unusablePath) }
-            // Only `access`: a descriptor of the file opened and closed here would drop the locks
-            // a connection of this process holds on it (POSIX). SQLite itself reads the header
-            // (`inspectExisting`), read-only.
-            guard manager.isReadableFile(atPath: path) else {
+            // Safe only because no connection of this process has the file open now (`open`):
+            // closing this descriptor drops every lock the process holds on the file.
+            guard let handle = FileHandle(forReadingAtPath: path) else {
                 throw StoreError(path: path, "cannot read the store: permission denied", kind: .unusablePath)
+            }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            try? handle.close()
+            if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
+                throw StoreError(
+                    path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
             }
         } else {
             let directory = (path as NSString).deletingLastPathComponent

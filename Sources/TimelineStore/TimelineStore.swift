@@ -1,4 +1,5 @@
 import CacheModel
+import EngineSupport
 import Foundation
 import GRDB
 import Logging
@@ -41,6 +42,14 @@ public final class TimelineStore: Sendable {
         timelines = TimelineCacheStore(database: database)
         positions = PositionHistoryStore(database: database)
         sync = SyncStateStore(database: database)
+    }
+
+    /// Writes what the store holds into its file and closes it: a later call on it (or on another
+    /// `TimelineStore` of the same file opened before) throws "the store was closed", and the file
+    /// can be opened anew.
+    public func close() async {
+        let database = self.database
+        await OffPool.run { database.close() }
     }
 
     /// Closes every store this process opened, so that what they wrote is checkpointed into their

@@ -94,6 +94,32 @@ struct SyncCoordinatorTests {
         coordinator.shutdown()
     }
 
+    @Test("nothing runs before run(): a change asked for then is published once it runs; shutdown() ends run()")
+    func lifecycle() async throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = TestClock()
+        let store = try await Self.store("phone", in: directory)
+        let coordinator = try SyncCoordinator(
+            store: store, configuration: Self.configuration(directory.appendingPathComponent("shared"), debounce: 3), device: "phone",
+            clock: clock, now: { Self.start })
+        try await store.sync.savePosition(PositionSnapshot(postId: "p1"), scope: Self.scope, device: "phone", at: Self.start)
+        await coordinator.noteLocalChange()
+        await clock.advance(by: .seconds(10))
+        #expect(await !coordinator.isRunning)
+        #expect(try await store.sync.pendingWrites().count == 1, "no timer before run()")
+        let running = Task { await coordinator.run() }
+        try await Deadline.wait(seconds: 10, "the coordinator to run") { await coordinator.isRunning }
+        await clock.advance(by: .seconds(3))
+        try await Deadline.wait(seconds: 60, "the round asked for before run()") { try await store.sync.pendingWrites().isEmpty }
+        coordinator.shutdown()
+        try await Deadline.value(within: 30, "run() to return") { await running.value }
+        #expect(await coordinator.isStopped)
+        #expect(await !coordinator.isRunning)
+        // After shutdown(), run() returns at once and nothing is scheduled.
+        try await Deadline.value(within: 30, "a second run() to return") { await coordinator.run() }
+    }
+
     @Test("another device's save is heard on the change stream and announced, with no round and no clock moving")
     func liveChange() async throws {
         let directory = try Self.folder()

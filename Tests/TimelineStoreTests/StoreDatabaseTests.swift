@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+import TimelineCore
+
+@testable import TimelineStore
+
+/// One database per file and process. A second pool on a file the process already has open
+/// once read the file's header through a descriptor of its own, and closing it dropped every
+/// POSIX lock the first pool held: another process's writes then went into the file unlocked,
+/// and writes were lost or the file damaged (the two-process reopen test in TimelineStoreTests
+/// lost writes that way).
+@Suite("Store database", .timeLimit(.minutes(10)))
+struct StoreDatabaseTests {
+    @Test("two stores on one file, by any path, share its database; once both are gone it is opened anew")
+    func oneDatabasePerFile() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("t.sqlite").path
+        let link = directory.appendingPathComponent("link.sqlite").path
+        var first: TimelineStore? = try await TimelineStore(path: path)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        let second = try await TimelineStore(path: link)
+        let third = try await TimelineStore(path: directory.path + "/./t.sqlite")
+        #expect(first?.database === second.database)
+        #expect(first?.database === third.database)
+        try await second.positions.saveSnapshot(PositionSnapshot(postId: "p1", savedAt: Date()), scope: StoreScope())
+        #expect(try await first?.positions.history(scope: StoreScope()).map(\.postId) == ["p1"])
+        first = nil
+        let reopened = try await TimelineStore(path: path)
+        #expect(reopened.database === second.database, "still open through the others")
+        #expect(try await reopened.positions.history(scope: StoreScope()).map(\.postId) == ["p1"])
+    }
+
+    @Test("close() writes the WAL into the file; a closed store says so, and the file opens anew")
+    func closeAll() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("c.sqlite").path
+        let store = try await TimelineStore(path: path)
+        try await store.positions.saveSnapshot(PositionSnapshot(postId: "p1", savedAt: Date()), scope: StoreScope())
+        await store.close()
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(wal == 0, "the WAL is checkpointed into the file")
+        await #expect(throws: StoreError(path: path, "the store was closed")) {
+            try await store.positions.history(scope: StoreScope())
+        }
+        let reopened = try await TimelineStore(path: path)
+        #expect(reopened.database !== store.database)
+        #expect(try await reopened.positions.history(scope: StoreScope()).map(\.postId) == ["p1"])
+    }
+
+    @Test("a short file that is not SQLite is refused by its header, and left as it is")
+    func header() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("x.sqlite").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path))
+        await #expect(
+            throws: StoreError(
+                path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
+        ) {
+            try await TimelineStore(path: path)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("x".utf8))
+    }
+}
