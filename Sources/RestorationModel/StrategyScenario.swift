@@ -1,3 +1,4 @@
+import Foundation
 import ReachModel
 import StrategyKit
 import TimelineCore
@@ -24,12 +25,14 @@ public struct StrategyScenario: StrategyExample {
     public let expectedPlacement: Placement?
     /// The explanation, word for word.
     public let expectedExplanation: String?
+    /// For a composition's scenario: the stages it combines, built through the registry.
+    public let stages: [ExampleStage]
 
     public init(
         name: String, timeline: Timeline, snapshot: PositionSnapshot?, direction: ReadingDirection? = nil,
         findings: ReachFindings = ReachFindings(), parameters: Value.Dictionary = [:], expectedPostId: String?,
         expectedMethod: RestorationMethod? = nil, expectedConfidence: Double? = nil,
-        expectedPlacement: Placement? = nil, expectedExplanation: String? = nil
+        expectedPlacement: Placement? = nil, expectedExplanation: String? = nil, stages: [ExampleStage] = []
     ) {
         self.name = name
         self.timeline = timeline
@@ -42,11 +45,23 @@ public struct StrategyScenario: StrategyExample {
         self.expectedConfidence = expectedConfidence
         self.expectedPlacement = expectedPlacement
         self.expectedExplanation = expectedExplanation
+        self.stages = stages
     }
 }
 
 extension StrategyScenario {
     public var parameterValues: Value.Dictionary { parameters }
+
+    /// Six posts a minute apart, newest first, and the snapshot of the fourth (`p3`, read three
+    /// minutes before the newest): the timeline the compositions' examples share. With `p3`
+    /// deleted, `p2` and `p4` are a minute from it either way.
+    public static let sixPosts: (posts: [Post], snapshot: PositionSnapshot) = {
+        let base = Date(timeIntervalSince1970: 1_700_000_000)
+        let posts = (0..<6).map { Post(id: "p\($0)", createdAt: base.addingTimeInterval(Double(-60 * $0)), text: "post \($0)", height: 100) }
+        let snapshot = PositionSnapshot(
+            postId: "p3", postCreatedAt: posts[3].createdAt, viewportY: -30, contentOffset: 330, index: 3, timelineCount: 6)
+        return (posts, snapshot)
+    }()
 
     /// The request the scenario describes.
     public var request: RestorationRequest {

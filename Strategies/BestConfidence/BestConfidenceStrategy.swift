@@ -10,7 +10,8 @@ public struct BestConfidenceStrategy: RestorationStage, DeclaredStrategy {
     public static let type = StrategyType(
         name: "BestConfidence", kind: .restoration,
         summary: "Runs every stage; the most confident candidate wins.",
-        composes: .restoration
+        composes: .restoration,
+        examples: BestConfidenceStrategy.scenarios
     ) { options in
         guard !options.children.isEmpty else { throw StrategyError("BestConfidence needs at least one stage") }
         return .restoration(BestConfidenceStrategy(stages: options.children))
@@ -36,4 +37,20 @@ public struct BestConfidenceStrategy: RestorationStage, DeclaredStrategy {
         trace[best.trace].verdict = "chosen: the most confident candidate"
         return best.candidate
     }
+
+    static let scenarios: [StrategyScenario] = {
+        let (posts, snapshot) = StrategyScenario.sixPosts
+        // TemporalProximity first: it finds p3 too (Δt 0, confidence 0.8), and ExactMatch's 1 wins.
+        let stages = [ExampleStage("TemporalProximity"), ExampleStage("ExactMatch")]
+        return [
+            StrategyScenario(
+                name: "the post is there: the more confident of two candidates for it wins, whatever the order",
+                timeline: Timeline(posts: posts), snapshot: snapshot, expectedPostId: "p3", expectedMethod: .exactMatch,
+                expectedConfidence: 1, stages: stages),
+            StrategyScenario(
+                name: "the post is deleted: the one stage that answers wins", timeline: Timeline(posts: posts.filter { $0.id != "p3" }),
+                snapshot: snapshot, expectedPostId: "p4", expectedMethod: .temporalProximity, expectedConfidence: 0.8 * (1 - 60.0 / 3600),
+                stages: stages),
+        ]
+    }()
 }

@@ -18,7 +18,8 @@ public struct FirstMatchStrategy: RestorationStage, DeclaredStrategy {
         name: "FirstMatch", kind: .restoration,
         summary: "Tries its stages in order; the first confident enough candidate wins, else the last answer.",
         parameters: [minimumConfidenceParameter.declaration],
-        composes: .restoration
+        composes: .restoration,
+        examples: FirstMatchStrategy.scenarios
     ) { options in
         guard !options.children.isEmpty else { throw StrategyError("FirstMatch needs at least one stage") }
         return .restoration(FirstMatchStrategy(stages: options.children, minimumConfidence: options(minimumConfidenceParameter)))
@@ -50,4 +51,23 @@ public struct FirstMatchStrategy: RestorationStage, DeclaredStrategy {
     }
 
     private func format(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    static let scenarios: [StrategyScenario] = {
+        let (posts, snapshot) = StrategyScenario.sixPosts
+        let deleted = Timeline(posts: posts.filter { $0.id != "p3" })
+        let stages = [ExampleStage("ExactMatch"), ExampleStage("TemporalProximity")]
+        return [
+            StrategyScenario(
+                name: "the post is there: the first stage is confident enough", timeline: Timeline(posts: posts), snapshot: snapshot,
+                expectedPostId: "p3", expectedMethod: .exactMatch, expectedConfidence: 1, stages: stages),
+            StrategyScenario(
+                name: "the post is deleted: the next stage's candidate, a minute from it, reaches the minimum", timeline: deleted,
+                snapshot: snapshot, expectedPostId: "p4", expectedMethod: .temporalProximity, expectedConfidence: 0.8 * (1 - 60.0 / 3600),
+                stages: stages),
+            StrategyScenario(
+                name: "no candidate reaches the minimum: the last stage that answered decides", timeline: deleted, snapshot: snapshot,
+                parameters: StrategyScenario.parameterValues(numbers: ["MinimumConfidence": 0.9]), expectedPostId: "p4",
+                expectedMethod: .temporalProximity, stages: stages),
+        ]
+    }()
 }

@@ -12,7 +12,8 @@ public struct WeightedVoteStrategy: RestorationStage, DeclaredStrategy {
     public static let type = StrategyType(
         name: "WeightedVote", kind: .restoration,
         summary: "Every stage votes with its Weight; the post with the highest total wins.",
-        composes: .restoration
+        composes: .restoration,
+        examples: WeightedVoteStrategy.scenarios
     ) { options in
         guard !options.children.isEmpty else { throw StrategyError("WeightedVote needs at least one stage") }
         return .restoration(WeightedVoteStrategy(stages: options.children))
@@ -57,4 +58,19 @@ public struct WeightedVoteStrategy: RestorationStage, DeclaredStrategy {
         result.explanation += " (\(winner.traces.count) stage\(winner.traces.count == 1 ? "" : "s") voted for it)"
         return result
     }
+
+    static let scenarios: [StrategyScenario] = {
+        let (posts, snapshot) = StrategyScenario.sixPosts
+        return [
+            StrategyScenario(
+                name: "two stages agree: the weighted mean of their confidences, the method of the more confident",
+                timeline: Timeline(posts: posts), snapshot: snapshot, expectedPostId: "p3", expectedMethod: .exactMatch,
+                expectedConfidence: (1 * 1 + 3 * 0.8) / 4,
+                stages: [ExampleStage("ExactMatch"), ExampleStage("TemporalProximity", StrategyScenario.parameterValues(numbers: ["Weight": 3]))]),
+            StrategyScenario(
+                name: "the post is deleted: the one voter decides", timeline: Timeline(posts: posts.filter { $0.id != "p3" }),
+                snapshot: snapshot, expectedPostId: "p4", expectedMethod: .temporalProximity, expectedConfidence: 0.8 * (1 - 60.0 / 3600),
+                stages: [ExampleStage("ExactMatch"), ExampleStage("TemporalProximity")]),
+        ]
+    }()
 }

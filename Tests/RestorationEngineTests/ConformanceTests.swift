@@ -65,6 +65,17 @@ struct ConformanceTests {
         ]
     }()
 
+    /// A composition's scenario's stages, built through the registry, each with its kind's
+    /// common parameters (`Weight`).
+    static func children(_ scenario: StrategyScenario) throws -> [any RestorationStage] {
+        let registry = BuiltInStrategies.registry
+        return try scenario.stages.map { stage in
+            let type = try #require(registry[stage.name])
+            return try registry.component(
+                ComponentSpec(name: stage.name, parameters: stage.parameterValues), type.kind, as: (any RestorationStage).self)
+        }
+    }
+
     static func build(_ type: StrategyType) throws -> BuiltStrategy {
         var options = StrategyOptions(parameters: type.defaults)
         if type.isComposition {
@@ -79,7 +90,7 @@ struct ConformanceTests {
         arguments: types.filter { !$0.examples(of: StrategyScenario.self).isEmpty }.map(\.name))
     func namedScenarios(_ name: String) throws {
         let type = try #require(BuiltInStrategies.registry[name])
-        for result in try ScenarioRunner.run(type) {
+        for result in try ScenarioRunner.run(type, children: Self.children) {
             let scenario = result.scenario
             let label = "\(name): \(scenario.name)"
             #expect(result.chosenPostId == scenario.expectedPostId, "\(label)")

@@ -14,11 +14,12 @@ public enum ScenarioRunner {
         }
     }
 
-    public static func run(_ type: StrategyType) throws -> [Result] {
+    /// `children` builds a composition's stages (`StrategyScenario.stages`), through a registry.
+    public static func run(_ type: StrategyType, children: (StrategyScenario) throws -> [any RestorationStage] = { _ in [] }) throws -> [Result] {
         try type.examples(of: StrategyScenario.self).map { scenario in
             var parameters = type.defaults
             for (key, member) in scenario.parameters { parameters[key] = member }
-            let built = try type.make(StrategyOptions(parameters: parameters))
+            let built = try type.make(StrategyOptions(parameters: parameters, components: try children(scenario)))
             guard let stage = built.as((any RestorationStage).self) else {
                 throw StrategyError("\(type.name) built no restoration stage for its scenario \"\(scenario.name)\"")
             }
