@@ -287,13 +287,14 @@ struct SyncBackendsDifferentialTests {
         /// Whether an old publication can be delivered again.
         let redelivers: Bool
 
-        init(name: String, devices: [String], directory: URL, redelivers: Bool, transport: () -> any SyncTransport) throws {
+        init(name: String, devices: [String], directory: URL, redelivers: Bool, transport: () -> any SyncTransport) async throws {
             self.name = name
             self.devices = devices
             self.redelivers = redelivers
             let transports = devices.map { _ in Faulty(transport()) }
             self.transports = transports
-            let stores = try await devices.map { try TimelineStore(path: directory.appendingPathComponent("\(name)-\($0).sqlite").path) }
+            var stores: [TimelineStore] = []
+            for device in devices { stores.append(try await TimelineStore(path: directory.appendingPathComponent("\(name)-\(device).sqlite").path)) }
             self.stores = stores
             rounds = devices.indices.map { index in
                 SyncRound(
@@ -304,8 +305,8 @@ struct SyncBackendsDifferentialTests {
 
         func save(device: Int, timeline: Int, _ snapshot: PositionSnapshot?, explicit: Bool, at wall: Date) async throws -> PositionRecord {
             let scope = StoreScope(account: "me", timeline: timelines[timeline])
-            guard let snapshot else { return try stores[device].forgetPosition(scope: scope, device: devices[device], at: wall) }
-            return try stores[device].savePosition(snapshot, scope: scope, device: devices[device], explicit: explicit, at: wall)
+            guard let snapshot else { return try await stores[device].sync.forgetPosition(scope: scope, device: devices[device], at: wall) }
+            return try await stores[device].sync.savePosition(snapshot, scope: scope, device: devices[device], explicit: explicit, at: wall)
         }
 
         func sync(device: Int, loss: Loss, at wall: Date) async throws {
@@ -320,7 +321,11 @@ struct SyncBackendsDifferentialTests {
             return true
         }
 
-        func registers(device: Int) async throws -> [Register] { try timelines.indices.map { try stores[device].register(of: key($0)) } }
+        func registers(device: Int) async throws -> [Register] {
+            var registers: [Register] = []
+            for timeline in timelines.indices { registers.append(try await stores[device].sync.register(of: key(timeline))) }
+            return registers
+        }
     }
 
     // MARK: The check
@@ -386,14 +391,14 @@ struct SyncBackendsDifferentialTests {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 var memory = MemoryBackend(devices: history.devices)
                 var outcomes: [(String, Outcome)] = [(memory.name, try await Self.play(history, on: &memory, seed: seed))]
-                var overFolder = try StoreBackend(name: "folder-\(seed)", devices: history.devices, directory: directory, redelivers: false) {
+                var overFolder = try await StoreBackend(name: "folder-\(seed)", devices: history.devices, directory: directory, redelivers: false) {
                     DirectoryTransport(path: folder.path, pollInterval: nil)
                 }
                 outcomes.append(("over a folder", try await Self.play(history, on: &overFolder, seed: seed)))
                 for (name, harness) in servers {
                     let token = try await harness.token(for: PostgresServerTests.user("differential-\(seed)"))
                     let base = URL(string: "http://127.0.0.1:\(harness.port)")!
-                    var throughServer = try StoreBackend(
+                    var throughServer = try await StoreBackend(
                         name: "\(name.split(separator: " ").last!)-\(seed)", devices: history.devices, directory: directory,
                         redelivers: true
                     ) {
