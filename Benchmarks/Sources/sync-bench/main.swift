@@ -181,3 +181,35 @@ for (label, withSync, others) in saves {
     let total = median(times)
     print("| \(label) | \(String(format: "%.0f ms", total)) | \(String(format: "%.1f µs", total * 1000 / 2000)) |")
 }
+
+print()
+print("## The façade: 2000 scrolls that each save, on the caller's thread, then until stored (median of 3)")
+print()
+print("| | total | per scroll |")
+print("|---|---:|---:|")
+do {
+    let posts = (0..<50).map { Post(id: "p\($0)", createdAt: date.addingTimeInterval(Double(-60 * $0)), height: 100) }
+    let index = TimelineIndex(Timeline(posts: posts, viewportHeight: 600))
+    var onCaller: [Double] = []
+    var stored: [Double] = []
+    for round in 0..<3 {
+        let store = try await TimelineStore(path: work.appendingPathComponent("facade-\(round).sqlite").path)
+        // Each scroll is AutoSaveInterval (2 s) after the last: each saves.
+        let clock = Locked(date)
+        let engine = try await TimelineEngine(store: store, clock: { clock.withLock { $0 } })
+        let started = now()
+        for number in 0..<2000 {
+            clock.withLock { $0 += 3 }
+            engine.observeScroll(offset: Double((number % 40) * 100), viewportHeight: 600, in: index)
+        }
+        onCaller.append(Double(now() - started) / 1e6)
+        await engine.flush()
+        stored.append(Double(now() - started) / 1e6)
+    }
+    print(
+        "| observeScroll returns (the save queued for the writer) | \(String(format: "%.0f ms", median(onCaller))) | \(String(format: "%.1f µs", median(onCaller) * 1000 / 2000)) |"
+    )
+    print(
+        "| every save in the store (flush) | \(String(format: "%.0f ms", median(stored))) | \(String(format: "%.1f µs", median(stored) * 1000 / 2000)) |"
+    )
+}
