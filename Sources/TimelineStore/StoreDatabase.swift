@@ -200,11 +200,7 @@ final class StoreDatabase: Sendable {
                 return try await body()
             } catch let error as StoreError {
                 throw error
-            } catch let error as DatabaseError where [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && Date() < deadline {
-                try? await Task.sleep(for: .milliseconds(Int.random(in: 5...25)))
-            } catch let error as CocoaError where error.code == .fileReadNoSuchFile && Date() < deadline {
-                // GRDB looks at the `-wal` file when it turns on WAL mode; another process
-                // closing its last connection may delete it in between.
+            } catch  where isTransient(error) && Date() < deadline {
                 try? await Task.sleep(for: .milliseconds(Int.random(in: 5...25)))
             } catch {
                 throw describe(error, path: path)
@@ -288,6 +284,13 @@ final class StoreDatabase: Sendable {
         } catch {
             throw describe(error, path: path)
         }
+    }
+
+    /// Another process holds a lock; or GRDB, turning on WAL mode, looked at the `-wal` file
+    /// just as another process closing its last connection deleted it.
+    private static func isTransient(_ error: any Error) -> Bool {
+        if let error = error as? DatabaseError { return [.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) }
+        return (error as? CocoaError)?.code == .fileReadNoSuchFile
     }
 
     static func describe(_ error: any Error, path: String) -> StoreError {

@@ -36,29 +36,12 @@ extension TimelineStore {
                     """
             ).map { StoreScope(account: $0["account"], timeline: $0["timeline"]) }
             for scope in scopes {
-                let arguments: StatementArguments = [scope.account, scope.timeline]
                 let cached = try TimelineCacheStore.cacheEntries(scope: scope, db: db)
                 let evicted = timelinePolicy.evictions(from: cached, now: now)
                 try TimelineCacheStore.markGaps(leftBy: evicted, scope: scope, db: db)
                 report.cachedPosts += try TimelineCacheStore.delete(evicted, from: "cachedPost", scope: scope, among: cached, db: db)
-                let history = try Row.fetchAll(
-                    db, sql: "SELECT postId, savedAt FROM positionHistory WHERE account = ? AND timeline = ?",
-                    arguments: arguments
-                ).map {
-                    CacheEntry(key: $0["postId"], storedAt: StoredTime.since1970($0["savedAt"]))
-                }
-                report.snapshots += try TimelineCacheStore.delete(
-                    historyPolicy.evictions(from: history, now: now), from: "positionHistory", scope: scope,
-                    among: history, db: db)
-                let reads = try Row.fetchAll(
-                    db, sql: "SELECT postId, readAt FROM readPost WHERE account = ? AND timeline = ?",
-                    arguments: arguments
-                ).map {
-                    CacheEntry(key: $0["postId"], storedAt: StoredTime.since1970($0["readAt"]))
-                }
-                report.readPosts += try TimelineCacheStore.delete(
-                    readPostsPolicy.evictions(from: reads, now: now), from: "readPost", scope: scope,
-                    among: reads, db: db)
+                report.snapshots += try Self.trim("positionHistory", by: "savedAt", scope: scope, policy: historyPolicy, now: now, db: db)
+                report.readPosts += try Self.trim("readPost", by: "readAt", scope: scope, policy: readPostsPolicy, now: now, db: db)
             }
             LogCategory.cache.logger.debug(
                 "evicted",
@@ -70,5 +53,14 @@ extension TimelineStore {
                 ])
             return report
         }
+    }
+
+    /// Deletes from `table` the rows of `scope` that `policy` evicts, each row an entry keyed by
+    /// its post id and stored at its `time` column; returns how many.
+    private static func trim(_ table: String, by time: String, scope: StoreScope, policy: any CachePolicy, now: Date, db: Database) throws -> Int {
+        let entries = try Row.fetchAll(
+            db, sql: "SELECT postId, \(time) FROM \(table) WHERE account = ? AND timeline = ?", arguments: [scope.account, scope.timeline]
+        ).map { CacheEntry(key: $0["postId"], storedAt: StoredTime.since1970($0[time])) }
+        return try TimelineCacheStore.delete(policy.evictions(from: entries, now: now), from: table, scope: scope, among: entries, db: db)
     }
 }
