@@ -34,13 +34,16 @@ final class StoreDatabase: Sendable {
         weak var database: StoreDatabase?
     }
 
-    /// Closes the connections here rather than in the pool's own deinit, then lets the file be
-    /// opened again: until then an open waits (`open`).
+    /// Closes the connections rather than leaving it to the pool's own deinit, then lets the file
+    /// be opened again: until then an open waits (`open`). On a queue of its own: the last
+    /// reference may go on GRDB's writer queue, where closing the pool would wait for itself.
     deinit {
-        close()
-        let key = self.key
-        // Unless the file was opened anew after `closeAll`: its entry names a live database.
-        Self.opened.withLock { if $0[key]?.database == nil { $0.removeValue(forKey: key) } }
+        let (pool, closed, key) = (self.pool, self.closed, self.key)
+        DispatchQueue.global(qos: .utility).async {
+            Self.close(pool, closed)
+            // Unless the file was opened anew after `closeAll`: its entry names a live database.
+            Self.opened.withLock { if $0[key]?.database == nil { $0.removeValue(forKey: key) } }
+        }
     }
 
     /// The database of the store at `path` (see `TimelineStore.init(path:create:)`): the one
@@ -76,6 +79,10 @@ final class StoreDatabase: Sendable {
 
     /// Once only: GRDB stops the process on any use of a closed pool.
     func close() {
+        Self.close(pool, closed)
+    }
+
+    private static func close(_ pool: any DatabaseWriter, _ closed: Locked<Bool>) {
         guard
             closed.withLock({ closed in
                 defer { closed = true }
@@ -94,6 +101,11 @@ final class StoreDatabase: Sendable {
         let databases = opened.withLock { $0.values.compactMap(\.database) }
         for database in databases {
             await OffPool.run { database.close() }
+        }
+        // And those dropped and still closing (`deinit`), for up to `busyTimeout`.
+        let deadline = Date().addingTimeInterval(TimelineStore.busyTimeout)
+        while opened.withLock({ $0.values.contains { $0.database == nil } }), Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
         }
     }
 

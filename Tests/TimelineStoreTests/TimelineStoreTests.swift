@@ -279,6 +279,7 @@ struct TimelineStoreTests {
         do {
             let reopened = try await TimelineStore(path: path)
             _ = try await reopened.counts()
+            await reopened.close()
         }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         for index in 4096..<min(bytes.count, 4096 * 3) { bytes[index] = UInt8(truncatingIfNeeded: index &* 31) }
