@@ -78,6 +78,13 @@ struct SimulateCommand: ParsableCommand {
     @Flag(name: .long, help: "With --devices: each device keeps a cache of its own and fetches head pages (format version 3).")
     var caches = false
 
+    @Flag(
+        name: .long,
+        help:
+            "With --devices: one episode in four is a true divergence (tag diverged): two devices read different parts of the timeline without hearing from each other, and the restore point marks it."
+    )
+    var divergences = false
+
     @Option(name: .long, help: "With --caches: how the server pages, mastodon (by post id) or bluesky (from the top only).")
     var api: SessionHeader.API = .mastodon
 
@@ -88,6 +95,7 @@ struct SimulateCommand: ParsableCommand {
     func validate() throws {
         guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1, got \(sessions)") }
         if caches, !devices { throw ValidationError("--caches needs --devices") }
+        if divergences, !devices { throw ValidationError("--divergences needs --devices") }
     }
 
     func run() throws {
@@ -108,7 +116,7 @@ struct SimulateCommand: ParsableCommand {
             sessions: sessions, seed: seed, feed: feed,
             tracker: PositionTracker.Settings(configuration: configuration),
             hardCloseThreshold: configuration.resume.hardCloseThreshold, devices: devices, reading: reading,
-            caches: caches, api: api)
+            caches: caches, api: api, divergences: divergences)
         let simulator = SessionSimulator(corpus: corpus, options: options)
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {

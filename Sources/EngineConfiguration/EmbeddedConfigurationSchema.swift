@@ -1056,7 +1056,7 @@ extension ConfigurationSchema {
     },
     "mergePolicy": {
       "title": "Merge policy",
-      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write.",
+      "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. FurthestWithPrompt: The furthest position read wins, and a device elsewhere asks before moving, as Kindle's Whispersync. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. MarkerArrival: The write that arrived last wins, as Mastodon's read markers, which the server overwrites unconditionally. NewerForwardOnly: The newest write by its device's clock; forward moves asked first, backward ones never made, as KOReader's sync. Overwrite: The last report wins, even an unchanged position sent again, as Pocket Casts and Jellyfin keep progress. WallClock: The write saved latest by its own device's wall clock wins, as apps that merge iCloud key-value positions by time.",
       "if": {
         "type": "string"
       },
@@ -1065,7 +1065,12 @@ extension ConfigurationSchema {
         "enum": [
           "CausalFurthest",
           "FurthestRead",
-          "LastWriterWins"
+          "FurthestWithPrompt",
+          "LastWriterWins",
+          "MarkerArrival",
+          "NewerForwardOnly",
+          "Overwrite",
+          "WallClock"
         ]
       },
       "else": {
@@ -1075,12 +1080,17 @@ extension ConfigurationSchema {
         "properties": {
           "Strategy": {
             "title": "Strategy",
-            "description": "The registered name. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write.",
+            "description": "The registered name. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. FurthestWithPrompt: The furthest position read wins, and a device elsewhere asks before moving, as Kindle's Whispersync. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. MarkerArrival: The write that arrived last wins, as Mastodon's read markers, which the server overwrites unconditionally. NewerForwardOnly: The newest write by its device's clock; forward moves asked first, backward ones never made, as KOReader's sync. Overwrite: The last report wins, even an unchanged position sent again, as Pocket Casts and Jellyfin keep progress. WallClock: The write saved latest by its own device's wall clock wins, as apps that merge iCloud key-value positions by time.",
             "type": "string",
             "enum": [
               "CausalFurthest",
               "FurthestRead",
-              "LastWriterWins"
+              "FurthestWithPrompt",
+              "LastWriterWins",
+              "MarkerArrival",
+              "NewerForwardOnly",
+              "Overwrite",
+              "WallClock"
             ]
           }
         },
@@ -1125,6 +1135,11 @@ extension ConfigurationSchema {
                   "minimum": 0,
                   "maximum": 1000,
                   "default": 5
+                },
+                "OfferAtDivergence": {
+                  "description": "Ask the reader where to continue when two devices' reading diverged (the later reading is behind the furthest).",
+                  "type": "boolean",
+                  "default": true
                 }
               },
               "additionalProperties": false
@@ -1162,7 +1177,137 @@ extension ConfigurationSchema {
             "if": {
               "properties": {
                 "Strategy": {
+                  "const": "FurthestWithPrompt"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "Direction": {
+                  "description": "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
+                  "type": "string",
+                  "enum": [
+                    "Learned",
+                    "Older",
+                    "Newer"
+                  ],
+                  "default": "Learned"
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
                   "const": "LastWriterWins"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "MarkerArrival"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "NewerForwardOnly"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true,
+                "Direction": {
+                  "description": "Which way reading progresses: Learned (from the reader's own saves to the register), Older (reading down from the top) or Newer (catching up to the newest posts).",
+                  "type": "string",
+                  "enum": [
+                    "Learned",
+                    "Older",
+                    "Newer"
+                  ],
+                  "default": "Learned"
+                },
+                "Forward": {
+                  "description": "What a device behind the newest position does: Prompt (ask first), Silent (move) or Never (stay).",
+                  "type": "string",
+                  "enum": [
+                    "Prompt",
+                    "Silent",
+                    "Never"
+                  ],
+                  "default": "Prompt"
+                },
+                "Backward": {
+                  "description": "What a device ahead of the newest position does: Prompt (ask first), Silent (move back) or Never (stay).",
+                  "type": "string",
+                  "enum": [
+                    "Prompt",
+                    "Silent",
+                    "Never"
+                  ],
+                  "default": "Never"
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "Overwrite"
+                }
+              },
+              "required": [
+                "Strategy"
+              ]
+            },
+            "then": {
+              "properties": {
+                "Strategy": true
+              },
+              "additionalProperties": false
+            }
+          },
+          {
+            "if": {
+              "properties": {
+                "Strategy": {
+                  "const": "WallClock"
                 }
               },
               "required": [

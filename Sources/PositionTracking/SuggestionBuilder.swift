@@ -20,7 +20,7 @@ public struct SuggestionBuilder: Sendable {
     public func suggestions(
         restoration: Restoration?, snapshot: PositionSnapshot?, history: [PositionSnapshot],
         index: TimelineIndex, now: Date, otherDevices: [PositionSnapshot] = [],
-        ownReplaced: PositionSnapshot? = nil
+        ownReplaced: PositionSnapshot? = nil, offered: [PositionSnapshot] = []
     ) -> [RestorationSuggestion] {
         var result: [RestorationSuggestion] = []
         func add(_ suggestion: RestorationSuggestion) {
@@ -33,6 +33,15 @@ public struct SuggestionBuilder: Sendable {
                 RestorationSuggestion(
                     title: title, description: describe(index, restoration.index) + " — " + restoration.explanation,
                     postId: restoration.postId, index: restoration.index, confidence: restoration.confidence))
+        }
+        // The positions the merge policy offers where two devices' reading diverged.
+        for other in offered {
+            guard let found = index.index(of: other.postId) else { continue }
+            let age = other.savedAt.map { " · " + SuggestionBuilder.relative(now.timeIntervalSince($0)) } ?? ""
+            add(
+                RestorationSuggestion(
+                    title: "Continue from \(other.deviceId ?? "another device")\(age)", description: describe(index, found),
+                    postId: other.postId, index: found, confidence: 0.9))
         }
         let latestHere = snapshot?.savedAt ?? history.first?.savedAt ?? .distantPast
         for other in otherDevices.sorted(by: { ($0.savedAt ?? .distantPast) > ($1.savedAt ?? .distantPast) }) {

@@ -14,14 +14,18 @@ import ExponentialBackoff
 import Fallback
 import FirstMatch
 import FurthestRead
+import FurthestWithPrompt
 import HTTP
 import LRU
 import LastWriterWins
+import MarkerArrival
 import MastodonMarkers
 import NeighborAnchor
+import NewerForwardOnly
 import NoRetry
 import None
 import OnePage
+import Overwrite
 import PostWindow
 import SizeBounded
 import StrategyKit
@@ -29,6 +33,7 @@ import TTL
 import TemporalProximity
 import TopPages
 import ViewportAnchor
+import WallClock
 import WeightedVote
 import iCloudKeyValueStore
 
@@ -47,21 +52,26 @@ public enum BuiltInStrategies {
         FallbackStrategy.type,
         FirstMatchStrategy.type,
         FurthestReadPolicy.type,
+        FurthestWithPromptPolicy.type,
         HTTPTransport.type,
         ICloudKeyValueStoreTransport.type,
         LastWriterWinsPolicy.type,
         LRUPolicy.type,
+        MarkerArrivalPolicy.type,
         MastodonMarkersTransport.type,
         NeighborAnchorStrategy.type,
+        NewerForwardOnlyPolicy.type,
         NoneTransport.type,
         NoRetryPolicy.type,
         OnePageReach.type,
+        OverwritePolicy.type,
         PostWindowReach.type,
         SizeBoundedPolicy.type,
         TemporalProximityStrategy.type,
         TopPagesReach.type,
         TTLPolicy.type,
         ViewportAnchorStrategy.type,
+        WallClockPolicy.type,
         WeightedVoteStrategy.type,
     ]
 

@@ -62,6 +62,9 @@ public enum ComparisonReportCoding {
             ("latencyP50Microseconds", number(summary.latencyP50)), ("latencyP99Microseconds", number(summary.latencyP99)),
             ("switchPoints", .integer(summary.switchPoints)), ("switchExact", number(summary.switchExact)),
             ("syncedPoints", .integer(summary.syncedPoints)), ("backJumps", .integer(summary.backJumps)),
+            ("prompts", .integer(summary.prompts)), ("phantomPrompts", .integer(summary.phantomPrompts)),
+            ("divergentPoints", .integer(summary.divergentPoints)), ("missedDivergences", .integer(summary.missedDivergences)),
+            ("promptedDivergences", number(summary.promptedDivergences)), ("plainSwitchPrompts", number(summary.plainSwitchPrompts)),
             ("convergedWrites", .integer(summary.convergedWrites)),
             ("convergenceP50Seconds", number(summary.convergenceP50)), ("convergenceP90Seconds", number(summary.convergenceP90)),
             ("unconvergedWrites", .integer(summary.unconverged)),
@@ -87,6 +90,9 @@ public enum ComparisonReportCoding {
             ("pixelError", histogram(accumulator.pixelError)), ("latency", histogram(accumulator.latency)),
             ("switchPoints", .integer(accumulator.switchPoints)), ("switchExact", .integer(accumulator.switchExact)),
             ("syncedPoints", .integer(accumulator.syncedPoints)), ("backJumps", .integer(accumulator.backJumps)),
+            ("prompts", .integer(accumulator.prompts)), ("phantomPrompts", .integer(accumulator.phantomPrompts)),
+            ("divergentPoints", .integer(accumulator.divergentPoints)), ("missedDivergences", .integer(accumulator.missedDivergences)),
+            ("plainSwitches", .integer(accumulator.plainSwitches)), ("plainSwitchPrompts", .integer(accumulator.plainSwitchPrompts)),
             ("convergence", histogram(accumulator.convergence)), ("unconverged", .integer(accumulator.unconverged)),
             ("reachPoints", .integer(accumulator.reachPoints)), ("reachReached", .integer(accumulator.reachReached)),
             ("reachScored", .integer(accumulator.reachScored)), ("reachExact", .integer(accumulator.reachExact)),
@@ -181,6 +187,13 @@ public enum ComparisonReportCoding {
         accumulator.checkRequests = try count("checkRequests")
         // And the points without an answer.
         accumulator.noAnswers = try count("noAnswers")
+        // And the prompts.
+        accumulator.prompts = try count("prompts")
+        accumulator.phantomPrompts = try count("phantomPrompts")
+        accumulator.divergentPoints = try count("divergentPoints")
+        accumulator.missedDivergences = try count("missedDivergences")
+        accumulator.plainSwitches = try count("plainSwitches")
+        accumulator.plainSwitchPrompts = try count("plainSwitchPrompts")
         return accumulator
     }
 }

@@ -36,6 +36,17 @@ public struct MetricsAccumulator: Sendable, Equatable {
     /// were back jumps (`RestoreScore.backJump`).
     public var syncedPoints = 0
     public var backJumps = 0
+    /// Scored restore points where the merge policy asked the reader where to continue, and
+    /// how many of those the truth calls phantom (the reading had not diverged).
+    public var prompts = 0
+    public var phantomPrompts = 0
+    /// Scored restore points where the reader's reading had truly diverged across devices, and
+    /// how many of them the policy did not ask at.
+    public var divergentPoints = 0
+    public var missedDivergences = 0
+    /// Device switches where the reading had not diverged, and how many of them asked.
+    public var plainSwitches = 0
+    public var plainSwitchPrompts = 0
     /// Milliseconds from each write until every device held the same winner.
     public var convergence = Histogram()
     /// Writes that had not reached every device when the session ended.
@@ -64,7 +75,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
 
     /// Whether any sync figure was recorded: the report then shows them.
     public var hasSync: Bool {
-        switchPoints > 0 || syncedPoints > 0 || convergence.total > 0 || unconverged > 0
+        switchPoints > 0 || syncedPoints > 0 || convergence.total > 0 || unconverged > 0 || prompts > 0 || divergentPoints > 0
     }
 
     /// Records that a write took `seconds` to reach every device.
@@ -97,6 +108,18 @@ public struct MetricsAccumulator: Sendable, Equatable {
         if score.afterSwitch {
             switchPoints += 1
             if score.exact { switchExact += 1 }
+            if !score.diverged {
+                plainSwitches += 1
+                if score.prompted { plainSwitchPrompts += 1 }
+            }
+        }
+        if score.prompted {
+            prompts += 1
+            if !score.diverged { phantomPrompts += 1 }
+        }
+        if score.diverged {
+            divergentPoints += 1
+            if !score.prompted { missedDivergences += 1 }
         }
         if score.noAnswer {
             noAnswers += 1
@@ -135,6 +158,12 @@ public struct MetricsAccumulator: Sendable, Equatable {
         switchExact += other.switchExact
         syncedPoints += other.syncedPoints
         backJumps += other.backJumps
+        prompts += other.prompts
+        phantomPrompts += other.phantomPrompts
+        divergentPoints += other.divergentPoints
+        missedDivergences += other.missedDivergences
+        plainSwitches += other.plainSwitches
+        plainSwitchPrompts += other.plainSwitchPrompts
         convergence.merge(other.convergence)
         unconverged += other.unconverged
         reachPoints += other.reachPoints
@@ -167,7 +196,11 @@ public struct MetricsAccumulator: Sendable, Equatable {
             brier: restorePoints > 0 ? Double(brier) / MetricsAccumulator.brierUnitsPerOne / points : nil,
             latencyP50: micros(0.5), latencyP99: micros(0.99),
             switchPoints: switchPoints, switchExact: switchPoints > 0 ? Double(switchExact) / Double(switchPoints) : nil,
-            syncedPoints: syncedPoints, backJumps: backJumps, convergedWrites: convergence.total,
+            syncedPoints: syncedPoints, backJumps: backJumps, prompts: prompts, phantomPrompts: phantomPrompts,
+            divergentPoints: divergentPoints, missedDivergences: missedDivergences,
+            promptedDivergences: divergentPoints > 0 ? Double(divergentPoints - missedDivergences) / Double(divergentPoints) : nil,
+            plainSwitchPrompts: plainSwitches > 0 ? Double(plainSwitchPrompts) / Double(plainSwitches) : nil,
+            convergedWrites: convergence.total,
             convergenceP50: seconds(0.5), convergenceP90: seconds(0.9), unconverged: unconverged,
             reachPoints: reachPoints, reachReached: reachPoints > 0 ? Double(reachReached) / Double(reachPoints) : nil,
             reachExact: reachScored > 0 ? Double(reachExact) / Double(reachScored) : nil,
@@ -207,6 +240,17 @@ public struct MetricsSummary: Sendable, Equatable {
     /// reader farther from where they left off than this device's own position would have.
     public var syncedPoints = 0
     public var backJumps = 0
+    /// Restore points where the merge policy asked the reader, and those of them where the
+    /// reading had not diverged (phantom prompts).
+    public var prompts = 0
+    public var phantomPrompts = 0
+    /// Restore points where the reading had truly diverged across devices, those where the
+    /// policy did not ask, and the share where it did.
+    public var divergentPoints = 0
+    public var missedDivergences = 0
+    public var promptedDivergences: Double?
+    /// The share of device switches without a divergence where the policy asked anyway.
+    public var plainSwitchPrompts: Double?
     /// Writes that reached every device, and the median and p90 seconds that took.
     public var convergedWrites = 0
     public var convergenceP50: Double?

@@ -18,10 +18,15 @@ public struct SessionEvent: Sendable, Equatable {
         public var postId: String
         /// Where the post's top edge was in the viewport, when known.
         public var viewportY: Double?
+        /// The reader's reading had truly diverged across devices (version 2): two devices read
+        /// different parts concurrently, so an engine that asks where to continue is right to,
+        /// and `postId` is the answer the reader gives. False: asking is a phantom prompt.
+        public var diverged: Bool
 
-        public init(postId: String, viewportY: Double? = nil) {
+        public init(postId: String, viewportY: Double? = nil, diverged: Bool = false) {
             self.postId = postId
             self.viewportY = viewportY
+            self.diverged = diverged
         }
     }
 

@@ -392,9 +392,12 @@ struct SessionLineDecoder {
             try scanner.beginObject()
             var postId: String?
             var viewportY: Double?
+            var diverged = false
             while let key = try scanner.nextKey() {
                 if key.spells("postId") {
                     postId = try string(&scanner, "expected.postId")
+                } else if key.spells("diverged") {
+                    diverged = try bool(&scanner, "expected.diverged")
                 } else if key.spells("viewportY") {
                     viewportY = scanner.null() ? nil : try number(&scanner, "expected.viewportY")
                     if let viewportY, let problem = GeometryLimits.problem(withOffset: viewportY) {
@@ -405,7 +408,7 @@ struct SessionLineDecoder {
                 }
             }
             guard let postId else { throw Failure(message: "\"expected\" needs \"postId\"", location: nil) }
-            return SessionEvent.Expected(postId: postId, viewportY: viewportY)
+            return SessionEvent.Expected(postId: postId, viewportY: viewportY, diverged: diverged)
         }
     }
 

@@ -48,6 +48,7 @@ public enum SessionWriter {
             if let tag { pairs.append(("tag", .string(tag))) }
             var expectedPairs: [(String, Value)] = [("postId", .string(expected.postId))]
             if let viewportY = expected.viewportY { expectedPairs.append(("viewportY", number(viewportY))) }
+            if expected.diverged { expectedPairs.append(("diverged", .bool(true))) }
             pairs.append(("expected", .dictionary(expectedPairs)))
         case .sync(let from, let to):
             pairs += [("from", .string(from)), ("to", .string(to))]

@@ -29,6 +29,13 @@ public struct RestoreScore: Sendable, Equatable {
     /// post than this device's own state would have: sync took the reader back to a place they
     /// had left. Nil when the input was not synced.
     public var backJump: Bool?
+    /// The merge policy asked the reader where to continue; the reader answered as the truth
+    /// says (the offered position that lands nearest the expected post), and the score is of
+    /// that answer.
+    public var prompted = false
+    /// The session's truth says the reader's reading had diverged across devices: asking was
+    /// right (`SessionEvent.Expected.diverged`).
+    public var diverged = false
 
     public init(
         expectedIndex: Int, restoredIndex: Int, exact: Bool, within1: Bool, indexError: Int, pixelError: Double?,
@@ -85,16 +92,33 @@ public struct RestoreEvaluation: Sendable {
         // Building the text index is a one-time cost per timeline, like the index itself, and
         // falls on whichever pipeline needs it first: it is left out so that pipelines compare fairly.
         if !textIndexBuilt, let build = point.index.textIndexBuildNanoseconds { latency = latency > build ? latency - build : 0 }
-        let landing = policy.apply(outcome.restoration, after: point.close, in: point.index)
+        var landing = policy.apply(outcome.restoration, after: point.close, in: point.index)
+        var trace = outcome.trace
+        var pipelineRestoration = outcome.restoration
+        let frame = point.serverIndex ?? point.index
+        let expectedIndex = frame.index(of: point.expected.postId)
+        // Asked where to continue, the reader answers as the truth says: the offered position
+        // that lands nearest the expected post.
+        if point.offer.count > 1, let expectedIndex {
+            func error(_ restoration: Restoration?) -> Int {
+                restoration.map { abs(place(of: $0, in: frame, from: point.index) - expectedIndex) } ?? Int.max
+            }
+            for alternative in point.offer.dropFirst() {
+                let other = pipeline.restore(RestorationRequest(snapshot: alternative, index: point.index, direction: point.direction))
+                let otherLanding = policy.apply(other.restoration, after: point.close, in: point.index)
+                if error(otherLanding) < error(landing) {
+                    (landing, trace, pipelineRestoration) = (otherLanding, other.trace, other.restoration)
+                }
+            }
+        }
         var evaluation = RestoreEvaluation(
-            restoration: landing, pipelineRestoration: outcome.restoration, trace: outcome.trace,
-            restoresSilently: policy.restoresSilently(after: point.close, confidence: landing?.confidence ?? 0),
+            restoration: landing, pipelineRestoration: pipelineRestoration, trace: trace,
+            restoresSilently: point.offer.count < 2 && policy.restoresSilently(after: point.close, confidence: landing?.confidence ?? 0),
             latencyNanoseconds: latency, score: nil, unscoredReason: nil)
         // On a device with a cache of its own (version 3) the truth is measured on the server's
         // timeline: the cache may lack the expected post, and a restore that did not reach it
         // is a miss, not a point left out.
-        let frame = point.serverIndex ?? point.index
-        guard let expectedIndex = frame.index(of: point.expected.postId) else {
+        guard let expectedIndex else {
             evaluation.unscoredReason =
                 frame.count == 0
                 ? "the timeline is empty at the restore point; not scored"
@@ -110,6 +134,8 @@ public struct RestoreEvaluation: Sendable {
                 pixelError: nil, confidence: 0)
             score.afterSwitch = point.afterSwitch
             score.noAnswer = true
+            score.prompted = point.offer.count > 1
+            score.diverged = point.expected.diverged
             evaluation.score = score
             return evaluation
         }
@@ -124,6 +150,8 @@ public struct RestoreEvaluation: Sendable {
             exact: landing.postId == point.expected.postId, within1: abs(indexError) <= 1,
             indexError: indexError, pixelError: pixelError, confidence: landing.confidence)
         score.afterSwitch = point.afterSwitch
+        score.prompted = point.offer.count > 1
+        score.diverged = point.expected.diverged
         if let own = point.ownInput {
             let ownOutcome = pipeline.restore(RestorationRequest(snapshot: own.input, index: point.index, direction: point.direction))
             let ownLanding = policy.apply(ownOutcome.restoration, after: point.close, in: point.index)

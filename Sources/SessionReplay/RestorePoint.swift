@@ -28,6 +28,9 @@ public struct RestorePoint: Sendable {
     public var device: String?
     /// The reader was last active (scrolled) on another device: a device switch.
     public var afterSwitch = false
+    /// The positions the merge policy offers the reader, the input first, when it asks
+    /// (`RestoreStart.offer`); empty: it restores silently.
+    public var offer: [PositionSnapshot] = []
     /// When the input is `synced`: what this device's own state would have given instead.
     public var ownInput: (input: PositionSnapshot?, source: InputSource)?
     /// What reaching the input's post cost, when the device's own cache lacked it (version 3).

@@ -265,8 +265,13 @@ public struct SessionReplayer {
 
     /// `device`'s register value under the merge policy.
     public func value(on device: String) -> PositionRecord? {
-        guard let mergePolicy else { return nil }
-        return replicas[device]?.state.value(of: key, policy: mergePolicy)
+        resolution(on: device)?.winner
+    }
+
+    /// The merge policy's resolution of `device`'s register, as `device` sees it.
+    public func resolution(on device: String) -> Resolution? {
+        guard let mergePolicy, let register = replicas[device]?.state.registers[key] else { return nil }
+        return mergePolicy.resolve(register, on: device)
     }
 
     /// Marks every pending write converged when every device seen holds the same winner.
@@ -350,6 +355,9 @@ public struct SessionReplayer {
             var receiver = replicas[to] ?? Replica()
             let wall = wallClock(of: to, at: event.at)
             receiver.state.receive(sent, on: to, clock: &receiver.clock, estimates: &receiver.estimates, wall: wall, maxClockOffset: maxClockOffset)
+            // A delivery is a report of the sender's position, new or not (for the rules where
+            // the last report wins).
+            receiver.state.report(from: from)
             replicas[to] = receiver
             checkConvergence(at: event.at)
         case .restore(let tag, let expected):
@@ -361,7 +369,7 @@ public struct SessionReplayer {
             // The one rule of every restore (`RestoreStart`): the live anchor, else the register's
             // winner when another device wrote it, else this device's own saved snapshot.
             let own = deviceTracker.restoreInputWithLiveness(at: event.at)
-            let start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, winner: value(on: name), device: name)
+            let start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, resolution: resolution(on: name), device: name)
             let (input, source) = (start.snapshot, start.source)
             let close = deviceResume.close(under: settings.policy, at: event.at, hasHistory: input != nil || !deviceTracker.history.isEmpty)
             let direction = replicas[name]?.state[key].learnedDirection ?? deviceTracker.learnedDirection
@@ -376,6 +384,7 @@ public struct SessionReplayer {
             point.direction = direction
             point.afterSwitch = lastScrollDevice.map { $0 != name } ?? false
             if source == .synced { point.ownInput = (start.ownSnapshot, start.ownSource ?? .none) }
+            point.offer = start.offer.map(\.snapshot)
             return point
         }
         return nil

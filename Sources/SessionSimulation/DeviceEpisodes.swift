@@ -21,8 +21,10 @@ import SessionFormat
 /// | `scroll-back-by-hand` | the same, scrolled by hand: the app does not mark it `explicit` |
 /// | `deleted-at-switch` | the reader puts one device down; the post they were on is deleted (sometimes with neighbours) before they pick up the other; the truth is the next surviving post in the reader's direction (below, or above when catching up) |
 /// | `three-devices` | the reader puts one device down and reads on the tablet, then puts that down and picks up the third device |
+/// | `diverged` | with `divergences` only, where the other device's old place is twelve posts or more behind: the reader puts one device down without it pushing, picks up the other, which opens at its own old place, and reads a stretch there (more than five posts, stopping short of the first device's place); both then push and the reader picks up one of them. The restore point is marked `diverged`, and the truth is where the reader chooses to go on: the later reading or the furthest place, half and half |
 ///
 /// The truth is the reader's last reading place: a glance at a stale device is not reading.
+/// At a true divergence it is the reader's answer to "where do you want to continue?".
 extension SessionBuilder {
     enum DeviceEpisode: String, CaseIterable {
         case deviceSwitch = "device-switch"
@@ -34,6 +36,7 @@ extension SessionBuilder {
         case scrollBackByHand = "scroll-back-by-hand"
         case deletedAtSwitch = "deleted-at-switch"
         case threeDevices = "three-devices"
+        case diverged
     }
 
     /// The devices of a multi-device session; the first is the header's. The tablet takes part
@@ -169,6 +172,7 @@ extension SessionBuilder {
             .deviceSwitch: 0.2, .twoDevices: 0.12, .offlineDay: 0.08, .staleDevice: 0.15, .scrollBack: 0.1, .scrollBackByHand: 0.12,
             .deletedAtSwitch: algorithmic ? 0 : 0.1, .threeDevices: hasTablet && currentDevice != SessionBuilder.tablet ? 0.15 : 0,
             .clockFast: skewed && currentDevice == SessionBuilder.laptop ? 0.3 : 0,
+            .diverged: options.divergences && !algorithmic && canDiverge(at: position) ? 0.4 : 0,
         ]
         let choices = DeviceEpisode.allCases.filter { weights[$0]! > 0 }
         let episode = choices[random.pick(weights: choices.map { weights[$0]! })]
@@ -285,10 +289,68 @@ extension SessionBuilder {
             advance(random.uniform(1, 20))
             deliver(from: first, to: third)
             pickUp(third, after: random.uniform(60, 1800), pull: true)
+        case .diverged:
+            guard let answer = diverge(from: place, at: position) else { return }
+            place = answer
         }
         emit(.restore(tag: episode.rawValue, expected: place))
         // The reader carries on from where they truly were, on the device in hand.
         advance(random.uniform(0.3, 1))
         if let target = index.index(of: place.postId) { scroll(to: index.y(of: target) - (place.viewportY ?? 0)) }
+    }
+
+    /// Whether the other device's own old place is well behind `position` (twelve posts or
+    /// more, in the reading direction): where a stretch read on it is a part of its own.
+    mutating func canDiverge(at position: Int) -> Bool {
+        guard let parked = parkedAnchors[otherDevice], let at = index.index(of: parked.postId) else { return false }
+        return (options.reading == .up ? at - position : position - at) >= 12
+    }
+
+    /// A true divergence, from the reader's `place` at `position` on the device in hand: it is
+    /// put down without pushing; the other device opens at its own old place, well behind
+    /// (`canDiverge`), and the reader reads a stretch there, more than five posts and at least
+    /// half a minute, stopping short of `position`. Both push, and the reader picks one up. Returns the reader's answer to "where
+    /// do you want to continue?": the later reading or the furthest place, half and half; nil
+    /// when the timeline is too short for one.
+    mutating func diverge(from place: SessionEvent.Expected, at position: Int) -> SessionEvent.Expected? {
+        let first = currentDevice
+        let second = otherDevice
+        // Positions count along the reading direction: behind is towards the top reading down.
+        let down = options.reading != .up
+        func behind(_ index: Int, by posts: Int) -> Int { down ? index - posts : index + posts }
+        func distance(_ from: Int, _ to: Int) -> Int { down ? to - from : from - to }
+        putDown(pushTo: nil)
+        pickUp(second, after: random.uniform(60, 1800), pull: false)
+        // The app opens where this device was (its scroll anchoring keeps the place).
+        keepPlace()
+        scroll(to: offset)
+        // Newer posts may have arrived on top since: the first device's place is found by its id.
+        guard var at = tracker.anchorIndex(offset: offset, viewportHeight: header.viewport.height, in: index),
+            let position = index.index(of: place.postId)
+        else { return nil }
+        // Read a stretch: post by post, each for as long as the reading model says.
+        let stretch = min(random.integer(6...20), distance(at, position) - 3)
+        let started = now
+        var read = 0
+        while read < stretch || now.timeIntervalSince(started) < 30 {
+            let words = posts[at].text?.split(whereSeparator: \.isWhitespace).count ?? 0
+            advance(reader.dwell(reader.level(words: words, random: &random), random: &random))
+            guard read < stretch else { continue }
+            let next = down ? at + 1 : at - 1
+            guard posts.indices.contains(next) else { break }
+            burst(to: offset + index.y(of: next) - index.y(of: at))
+            at = next
+            read += 1
+        }
+        guard let later = readingPlace() else { return nil }
+        // Both push; the reader picks one of them up.
+        putDown(pushTo: first)
+        deliver(from: first, to: second)
+        let device = random.chance(0.5) ? first : second
+        pickUp(device, after: random.uniform(60, 1800), pull: true)
+        deliver(from: device == first ? second : first, to: device)
+        var answer = random.chance(0.5) ? later : place
+        answer.diverged = true
+        return answer
     }
 }

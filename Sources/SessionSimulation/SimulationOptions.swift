@@ -39,12 +39,16 @@ public struct SimulationOptions: Sendable {
     public var caches: Bool
     /// How the server of those sessions pages.
     public var api: SessionHeader.API
+    /// With `devices`: one episode in four is a true divergence (`diverged`), two devices
+    /// reading different parts of the timeline without hearing from each other.
+    public var divergences: Bool
 
     public init(
         sessions: Int, seed: UInt64, feed: FeedMode = .mixed, tracker: PositionTracker.Settings = .init(),
         hardCloseThreshold: Double = ResumePolicy().hardCloseThreshold, devices: Bool = false, reading: Reading = .down, caches: Bool = false,
-        api: SessionHeader.API = .mastodon
+        api: SessionHeader.API = .mastodon, divergences: Bool = false
     ) {
+        self.divergences = divergences
         self.caches = caches
         self.api = api
         self.sessions = sessions

@@ -10,20 +10,56 @@ import TimelineCore
 /// - A head is **superseded** when another device's head was written after seeing it (its
 ///   context covers it). The others are **live**: written without seeing each other, they are
 ///   concurrent.
-/// - The register's value is a pure function of its heads, which a `MergePolicy` computes
-///   (`resolve`), so replicas with the same heads agree on it.
+/// - The register's value is a function of its heads, which a `MergePolicy` computes
+///   (`resolve`), so replicas with the same heads agree on it. The policies that model other
+///   apps' rules may also read the order in which the heads arrived here (`arrivals`), which is
+///   this replica's own history and not part of its state: two registers with the same heads
+///   are equal whatever order they came in.
 public struct Register: Sendable, Equatable {
     /// The heads, one per device, sorted by device id (by Unicode scalars).
     public private(set) var heads: [PositionRecord]
+    /// For each head, when it arrived at this replica as a new write: a number that grows with
+    /// each arrival.
+    public private(set) var arrivals: [UInt64]
+    /// For each head, when its device last reported it: its arrival, or a later report of it
+    /// unchanged (`report(_:)`).
+    public private(set) var reports: [UInt64]
+    private var arrivalCount: UInt64 = 0
 
     public init() {
         heads = []
+        arrivals = []
+        reports = []
     }
 
-    /// A register holding `records`, merged.
+    /// A register holding `records`, merged, arriving in their order.
     public init<S: Sequence>(_ records: S) where S.Element == PositionRecord {
-        heads = []
+        self.init()
         for record in records { insert(record) }
+    }
+
+    public static func == (lhs: Register, rhs: Register) -> Bool {
+        lhs.heads == rhs.heads
+    }
+
+    /// The head whose write arrived last: the value where the last write to reach a server
+    /// wins (Mastodon's markers).
+    public var lastArrived: PositionRecord? {
+        arrivals.indices.max { arrivals[$0] < arrivals[$1] }.map { heads[$0] }
+    }
+
+    /// The head reported last, a new write or one sent again unchanged: the value where every
+    /// report overwrites (Pocket Casts, Jellyfin).
+    public var lastReported: PositionRecord? {
+        reports.indices.max { reports[$0] < reports[$1] }.map { heads[$0] }
+    }
+
+    /// `device` reported its head again, unchanged (a client that re-sends its position when it
+    /// reconnects or while it is open).
+    public mutating func report(_ device: String) {
+        guard let index = heads.firstIndex(where: { $0.device == device }) else { return }
+        arrivalCount &+= 1
+        reports[index] = arrivalCount
     }
 
     public var isEmpty: Bool { heads.isEmpty }
@@ -38,11 +74,19 @@ public struct Register: Sendable, Equatable {
             let middle = (low + high) / 2
             if VersionVector.precedes(heads[middle].device, record.device) { low = middle + 1 } else { high = middle }
         }
+        arrivalCount &+= 1
         if low < heads.count, heads[low].device == record.device {
-            guard record.supersedesOwn(heads[low]) else { return false }
+            guard record.supersedesOwn(heads[low]) else {
+                arrivalCount &-= 1
+                return false
+            }
             heads[low] = record
+            arrivals[low] = arrivalCount
+            reports[low] = arrivalCount
         } else {
             heads.insert(record, at: low)
+            arrivals.insert(arrivalCount, at: low)
+            reports.insert(arrivalCount, at: low)
         }
         return true
     }
@@ -82,7 +126,11 @@ public struct Register: Sendable, Equatable {
 
     /// Removes every head `drop` selects (the grace period's purge).
     public mutating func removeAll(where drop: (PositionRecord) -> Bool) {
-        heads.removeAll(where: drop)
+        for index in heads.indices.reversed() where drop(heads[index]) {
+            heads.remove(at: index)
+            arrivals.remove(at: index)
+            reports.remove(at: index)
+        }
     }
 
     /// The heads no other head has seen: concurrent writes, or the one write that saw all others.

@@ -15,6 +15,12 @@ public struct ReplicaState: Sendable, Equatable {
         registers[record.key, default: Register()].insert(record)
     }
 
+    /// `device` sent its heads again (a delivery from it): each of its heads that was already
+    /// here is reported anew (`Register.report(_:)`), for the rules where the last report wins.
+    public mutating func report(from device: String) {
+        for key in registers.keys where registers[key]?.head(of: device) != nil { registers[key]?.report(device) }
+    }
+
     /// Merges many writes; how many of them changed a register's heads.
     @discardableResult
     public mutating func apply<S: Sequence>(contentsOf records: S) -> Int where S.Element == PositionRecord {

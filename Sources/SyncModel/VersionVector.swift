@@ -61,7 +61,8 @@ public struct VersionVector: Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 
-    static func precedes(_ a: String, _ b: String) -> Bool {
+    /// The order of device ids: by Unicode scalars, the same on every platform.
+    public static func precedes(_ a: String, _ b: String) -> Bool {
         a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
     }
 

@@ -384,18 +384,18 @@ public final class TimelineEngine: Sendable {
         // What was saved is written first: the register then holds this device's last write.
         await writer.drain()
         let (own, learned) = state.withLock { ($0.tracker.restoreInputWithLiveness(at: now), $0.tracker.learnedDirection) }
-        var winner: PositionRecord?
+        var resolution: Resolution?
         var direction = learned
         if let sync, let store {
             do {
                 let register = try await store.sync.register(of: RegisterKey(account: scope.account, timeline: scope.timeline))
-                if !own.isLive { winner = sync.components.policy.value(of: register) }
+                if !own.isLive { resolution = sync.components.policy.resolve(register, on: sync.device) }
                 direction = register.learnedDirection ?? learned
             } catch {
                 report(error)
             }
         }
-        var start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, winner: winner, device: sync?.device)
+        var start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, resolution: resolution, device: sync?.device)
         start.direction = direction
         return start
     }
@@ -421,7 +421,13 @@ public final class TimelineEngine: Sendable {
         outcome.log(pipeline: pipeline, posts: index.count)
         let suggestions = SuggestionBuilder().suggestions(
             restoration: outcome.restoration, snapshot: snapshot, history: history,
-            index: index, now: now, ownReplaced: start.source == .synced ? start.ownSnapshot : nil)
+            index: index, now: now, ownReplaced: start.source == .synced ? start.ownSnapshot : nil,
+            offered: start.offer.dropFirst().map { choice in
+                var offered = choice.snapshot
+                offered.deviceId = choice.device
+                offered.savedAt = choice.savedAt
+                return offered
+            })
         let restoration = policy.apply(outcome.restoration, after: close, in: index)
         if let restoration, let store {
             do {
@@ -430,7 +436,8 @@ public final class TimelineEngine: Sendable {
                 report(error)
             }
         }
-        let silent = policy.restoresSilently(after: close, confidence: restoration?.confidence ?? 0)
+        // Where the merge policy asks (two devices' reading diverged), the reader chooses.
+        let silent = !start.prompts && policy.restoresSilently(after: close, confidence: restoration?.confidence ?? 0)
         // Restored silently, the app puts the reader there: a background before any scroll saves
         // that place, not the one before the restore.
         if silent, let restoration { placed(at: restoration.contentOffset, in: index) }

@@ -152,7 +152,10 @@ extension SyncStateStore {
 
     /// The heads of `key`, decoding the snapshot of `device`'s head only (nil: every one).
     static func register(of key: RegisterKey, _ db: Database, snapshotsOf device: String?) throws -> Register {
-        let statement = try db.cachedStatement(sql: "SELECT \(headColumns) FROM positionHead WHERE account = ? AND timeline = ?")
+        // In the order they were written here: a replaced head is a new row (INSERT OR REPLACE),
+        // so the rows' order is the order the heads arrived in (`Register.arrivals`).
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(headColumns) FROM positionHead WHERE account = ? AND timeline = ? ORDER BY rowid")
         var register = Register()
         for row in try Row.fetchAll(statement, arguments: [key.account, key.timeline]) {
             let decode = device.map { $0 == (row[2] as String) } ?? true

@@ -234,15 +234,15 @@ public struct SyncStateStore: Sendable {
 
     /// Where a restore of `scope` starts when the app is not live on it (`RestoreStart`): with a
     /// merge `policy` (sync on), the register's winner when another device than `device` wrote
-    /// it; else the newest saved snapshot.
+    /// it, with the positions the policy offers when it asks; else the newest saved snapshot.
     public func restoreStart(scope: StoreScope, policy: (any MergePolicy)?, device: String?) async throws(StoreError) -> RestoreStart {
         let key = RegisterKey(account: scope.account, timeline: scope.timeline)
         let withRegister = policy != nil
         let (history, register) = try await database.read { db in
             (try PositionHistoryStore.history(scope: scope, db: db), withRegister ? try Self.register(of: key, db, snapshotsOf: nil) : nil)
         }
-        let winner = policy.flatMap { policy in register.flatMap { policy.value(of: $0) } }
-        var start = RestoreStart.choose(own: history.first, ownIsLive: false, winner: winner, device: device)
+        let resolution = policy.flatMap { policy in register.map { policy.resolve($0, on: device) } }
+        var start = RestoreStart.choose(own: history.first, ownIsLive: false, resolution: resolution, device: device)
         start.direction = register?.learnedDirection ?? ReadingDirection.learned(fromHistory: history)
         return start
     }

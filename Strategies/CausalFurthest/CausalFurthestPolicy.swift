@@ -35,37 +35,55 @@ import ValueTree
 ///
 /// A device an hour fast, or a day slow, cannot take the register: its stamps count only as
 /// corrected by what the other devices learned of its clock, and without that, not at all.
+///
+/// It asks the reader (`Resolution.offer`) only where two devices' reading truly diverged: the
+/// winner is concurrent reading that the clocks show came later, and another live head is
+/// further along, both having read a stretch of their own (more than `GlancePosts` posts in
+/// their visit, and not a move back, which is a decision). Then the later reading and the
+/// furthest place are both where the reader may want to be ("Continue from laptop?"), and no
+/// rule can tell which. Where one device did the reading, where a device was glanced at or
+/// opened and left near its place, where the later write is a move back, or where the later
+/// reading is also the furthest, it restores silently (`OfferAtDivergence` false: always).
 public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     public static let glanceSecondsParameter = Parameter<Double>(
         "GlanceSeconds", help: "A write made less than this many seconds after its device was opened, having moved little, is a glance.",
         default: 30, range: 0...3600)
     public static let glancePostsParameter = Parameter<Int>(
         "GlancePosts", help: "A glance moved at most this many posts since its device was opened.", default: 5, range: 0...1000)
+    public static let offerAtDivergenceParameter = Parameter<Bool>(
+        "OfferAtDivergence",
+        help: "Ask the reader where to continue when two devices' reading diverged (the later reading is behind the furthest).",
+        default: true)
 
     public static let type = StrategyType(
         name: "CausalFurthest", kind: .merge,
         summary:
             "A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read.",
-        parameters: [DirectionChoice.parameter.declaration, glanceSecondsParameter.declaration, glancePostsParameter.declaration],
+        parameters: [
+            DirectionChoice.parameter.declaration, glanceSecondsParameter.declaration, glancePostsParameter.declaration,
+            offerAtDivergenceParameter.declaration,
+        ],
         examples: CausalFurthestPolicy.scenarios
     ) { options in
         .merge(
             CausalFurthestPolicy(
                 direction: options(DirectionChoice.parameter), glanceSeconds: options(glanceSecondsParameter),
-                glancePosts: options(glancePostsParameter)))
+                glancePosts: options(glancePostsParameter), offerAtDivergence: options(offerAtDivergenceParameter)))
     }
 
     public let direction: DirectionChoice
     public let glanceSeconds: Double
     public let glancePosts: Int
+    public let offerAtDivergence: Bool
 
     public init(
         direction: DirectionChoice = DirectionChoice.parameter.defaultValue, glanceSeconds: Double = glanceSecondsParameter.defaultValue,
-        glancePosts: Int = glancePostsParameter.defaultValue
+        glancePosts: Int = glancePostsParameter.defaultValue, offerAtDivergence: Bool = offerAtDivergenceParameter.defaultValue
     ) {
         self.direction = direction
         self.glanceSeconds = glanceSeconds
         self.glancePosts = glancePosts
+        self.offerAtDivergence = offerAtDivergence
     }
 
     /// Whether `record` is a glance: written soon after its device opened, having moved little.
@@ -78,7 +96,50 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
         guard let decision = decide(register) else { return .empty }
         let heads = register.heads
         let candidates = (0..<heads.count).filter { decision.live & (1 << UInt64($0)) != 0 || heads.count > 64 }.map { heads[$0] }
-        return Resolution(winner: heads[decision.winner], candidates: candidates, reason: decision.reason(heads: heads.count))
+        let winner = heads[decision.winner]
+        var resolution = Resolution(winner: winner, candidates: candidates, reason: decision.reason(heads: heads.count))
+        if offerAtDivergence, let furthest = divergence(decision, winner: winner, candidates: candidates, register: register) {
+            resolution.offer = [winner, furthest]
+        }
+        return resolution
+    }
+
+    /// Whether `record` read a stretch of its own: not a reset (a move back is a decision), and
+    /// moved more than `glancePosts` posts in its visit. A device that opened and stayed near its
+    /// place, however long, did not read elsewhere; a write that does not say (the command
+    /// line's, a version-1 write) is no evidence of it.
+    func hasRead(_ record: PositionRecord) -> Bool {
+        !record.isReset && (record.visit.map { $0.posts > glancePosts } ?? false)
+    }
+
+    /// Where the reading diverged: the winner read a stretch of its own, and so did another live
+    /// head at another place, which is further along while the clocks show the winner came
+    /// later, or stands anywhere while the clocks cannot tell which came first. Of those heads,
+    /// the one to offer beside the winner: the furthest, else the latest by its stamp.
+    func divergence(_ decision: Decision, winner: PositionRecord, candidates: [PositionRecord], register: Register) -> PositionRecord? {
+        guard decision.kind == .concurrent, hasRead(winner), let reached = winner.progress,
+            let direction = direction.direction(in: register)
+        else { return nil }
+        var offered: PositionRecord?
+        for head in candidates where head.device != winner.device && hasRead(head) {
+            guard let progress = head.progress, progress.postId != reached.postId else { continue }
+            let (_, way) = Self.beats(winner, head, direction: direction)
+            switch way {
+            case .time, .minuteLater:
+                // The winner came later: a divergence only if it is behind.
+                guard direction.isFurther(progress, than: reached) else { continue }
+            case .reset, .longerGlance:
+                continue
+            case .furthest, .stamp:
+                break
+            }
+            if let current = offered?.progress {
+                let further = direction.isFurther(progress, than: current)
+                guard further || (!direction.isFurther(current, than: progress) && head.stamp > offered!.stamp) else { continue }
+            }
+            offered = head
+        }
+        return offered
     }
 
     /// The value alone: what a merge of millions of registers asks for, without building the
@@ -232,184 +293,202 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     }
 
     static let scenarios: [MergeScenario] = {
-        let key = RegisterKey(account: "me", timeline: "home")
-        let date = Date(timeIntervalSince1970: 1_700_000_000)
-        /// A write by `device`, its `sequence`-th, having seen `seen`; at post `post` created at
-        /// `created` (older posts have smaller times).
-        func write(
-            _ device: String, _ sequence: UInt64, seen: [(String, UInt64)] = [], at millis: UInt64, _ post: String?, created: Double = 0,
-            explicit: Bool = false, visit: PositionRecord.Visit? = nil, moves: PositionRecord.Moves = .init(older: 10, newer: 1),
-            ordered: Bool = true, clocks: [(String, Int64)] = []
-        ) -> PositionRecord {
-            let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: millis, counter: 0), device: device)
-            return PositionRecord(
-                key: key, stamp: stamp, sequence: sequence, context: VersionVector(seen), savedAt: date,
-                snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: post == nil || explicit ? stamp : .zero,
-                progress: ordered ? post.map { .init(createdAt: created, postId: $0) } : nil, visit: visit, moves: moves,
-                clocks: ClockOffsets(clocks))
-        }
         let hour: UInt64 = 3_600_000
+        /// A visit that read a stretch: two minutes, twelve posts.
+        let reading = PositionRecord.Visit(seconds: 120, posts: 12)
         return [
             MergeScenario(
                 name: "a device switch: the write that saw the other wins, even further back",
                 records: [
-                    write("phone", 4, at: 1_000, "p40", created: 400), write("laptop", 2, seen: [("phone", 4)], at: 2_000, "p45", created: 450),
+                    .example("phone", 4, at: 1_000, "p40", created: 400), .example("laptop", 2, seen: [("phone", 4)], at: 2_000, "p45", created: 450),
                 ],
                 expectedWinner: 1, reason: "one live head: it saw the others"),
             MergeScenario(
                 name: "concurrent writes: the furthest along in the learned direction (older) wins",
-                records: [write("phone", 4, at: 1_000, "p40", created: 400), write("laptop", 2, at: 2_000, "p45", created: 450)],
+                records: [.example("phone", 4, at: 1_000, "p40", created: 400), .example("laptop", 2, at: 2_000, "p45", created: 450)],
                 expectedWinner: 0, reason: "concurrent; furthest"),
             MergeScenario(
                 name: "a laptop an hour fast does not take the register",
-                records: [write("laptop", 3, at: 1_000 + hour, "p50", created: 500), write("phone", 6, at: 2_000, "p30", created: 300)],
+                records: [.example("laptop", 3, at: 1_000 + hour, "p50", created: 500), .example("phone", 6, at: 2_000, "p30", created: 300)],
                 expectedWinner: 1, reason: "concurrent; furthest"),
             MergeScenario(
                 name: "the phone learned the laptop is an hour fast: its reading a minute later wins, though further back",
                 records: [
-                    write("laptop", 3, at: 1_000 + hour, "p50", created: 500),
-                    write("phone", 6, at: 61_000, "p40", created: 400, clocks: [("laptop", 3_590_000)]),
+                    .example("laptop", 3, at: 1_000 + hour, "p50", created: 500),
+                    .example("phone", 6, at: 61_000, "p40", created: 400, clocks: [("laptop", 3_590_000)]),
                 ],
                 expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
             MergeScenario(
-                name: "the laptop learned the phone is an hour behind it: the phone's reading four minutes later wins, though further back",
+                name: "the laptop learned the phone is an hour behind it: the phone's reading four minutes later wins, though behind: it asks",
                 records: [
-                    write(
-                        "laptop", 3, at: 1_000 + hour, "p50", created: 500, moves: .init(older: 1, newer: 9),
+                    .example(
+                        "laptop", 3, at: 1_000 + hour, "p50", created: 500, visit: reading, moves: .init(older: 1, newer: 9),
                         clocks: [("phone", -3_613_000)]),
-                    write("phone", 6, at: 245_000, "p40", created: 400, moves: .init(older: 1, newer: 9)),
+                    .example("phone", 6, at: 245_000, "p40", created: 400, visit: reading, moves: .init(older: 1, newer: 9)),
                 ],
-                expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
+                expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds", offer: [1, 0]),
             MergeScenario(
                 name: "an algorithmic feed and a laptop an hour fast by what it learned: the phone's later write, not the laptop's stamp",
                 records: [
-                    write("laptop", 3, at: 1_000 + hour, "p50", ordered: false, clocks: [("phone", -3_601_500)]),
-                    write("phone", 6, at: 1_000, "p40", ordered: false),
+                    .example("laptop", 3, at: 1_000 + hour, "p50", ordered: false, clocks: [("phone", -3_601_500)]),
+                    .example("phone", 6, at: 1_000, "p40", ordered: false),
                 ],
                 expectedWinner: 1, reason: "concurrent; latest"),
             MergeScenario(
                 name: "the laptop knew the phone's clock: its reading two minutes after the phone's move back wins",
                 records: [
-                    write("laptop", 3, at: 120_000, "p50", created: 500, clocks: [("phone", -1_000)]),
-                    write("phone", 6, at: 1_000, "p10", created: 100, explicit: true),
+                    .example("laptop", 3, at: 120_000, "p50", created: 500, clocks: [("phone", -1_000)]),
+                    .example("phone", 6, at: 1_000, "p10", created: 100, explicit: true),
                 ],
                 expectedWinner: 0, reason: "concurrent; the later by the clocks' bounds"),
             MergeScenario(
                 name: "an explicit move back made before the other device read on, by the clocks' bounds, loses",
                 records: [
-                    write("laptop", 3, at: 1_000, "p10", created: 100, explicit: true),
-                    write("phone", 6, at: 300_000, "p50", created: 500, clocks: [("laptop", -2_000)]),
+                    .example("laptop", 3, at: 1_000, "p10", created: 100, explicit: true),
+                    .example("phone", 6, at: 300_000, "p50", created: 500, clocks: [("laptop", -2_000)]),
                 ],
                 expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
             MergeScenario(
-                name: "concurrent writes a minute and a half apart, by clocks that agree: the later wins, though further back",
+                name: "concurrent writes a minute and a half apart, by clocks that agree: the later wins, though behind: it asks",
                 records: [
-                    write("phone", 6, at: 1_000, "p30", created: 300, clocks: [("laptop", -1_000)]),
-                    write("laptop", 3, at: 91_000, "p40", created: 400),
+                    .example("phone", 6, at: 1_000, "p30", created: 300, visit: reading, clocks: [("laptop", -1_000)]),
+                    .example("laptop", 3, at: 91_000, "p40", created: 400, visit: reading),
+                ],
+                expectedWinner: 1, reason: "concurrent; a minute later by clocks that agree", offer: [1, 0]),
+            MergeScenario(
+                name: "both read a stretch of their own, and the clocks cannot tell which came first: it asks",
+                records: [
+                    .example("laptop", 3, at: 100_000, "p50", created: 500, visit: reading, clocks: [("phone", -90_000)]),
+                    .example("phone", 6, at: 101_000, "p40", created: 400, visit: reading, clocks: [("laptop", -95_000)]),
+                ],
+                expectedWinner: 1, reason: "concurrent; furthest", offer: [1, 0]),
+            MergeScenario(
+                name: "the later reading is also the furthest: it restores silently",
+                records: [
+                    .example("phone", 6, at: 1_000, "p40", created: 400, visit: reading, clocks: [("laptop", -1_000)]),
+                    .example("laptop", 3, at: 91_000, "p30", created: 300, visit: reading),
                 ],
                 expectedWinner: 1, reason: "concurrent; a minute later by clocks that agree"),
             MergeScenario(
+                name: "the later device opened and stayed near its place: no divergence, it restores silently",
+                records: [
+                    .example("phone", 6, at: 1_000, "p30", created: 300, visit: reading, clocks: [("laptop", -1_000)]),
+                    .example("laptop", 3, at: 91_000, "p40", created: 400, visit: .init(seconds: 240, posts: 2)),
+                ],
+                expectedWinner: 1, reason: "concurrent; a minute later by clocks that agree"),
+            MergeScenario(
+                name: "OfferAtDivergence false: it never asks",
+                records: [
+                    .example("phone", 6, at: 1_000, "p30", created: 300, visit: reading, clocks: [("laptop", -1_000)]),
+                    .example("laptop", 3, at: 91_000, "p40", created: 400, visit: reading),
+                ],
+                expectedWinner: 1, reason: "concurrent; a minute later by clocks that agree",
+                parameters: ["OfferAtDivergence": .init(value: .bool(false))]),
+            MergeScenario(
                 name: "concurrent writes under a minute apart, by clocks that agree: the furthest along",
                 records: [
-                    write("phone", 6, at: 1_000, "p30", created: 300, clocks: [("laptop", -1_000)]),
-                    write("laptop", 3, at: 50_000, "p40", created: 400),
+                    .example("phone", 6, at: 1_000, "p30", created: 300, clocks: [("laptop", -1_000)]),
+                    .example("laptop", 3, at: 50_000, "p40", created: 400),
                 ],
                 expectedWinner: 0, reason: "concurrent; furthest"),
             MergeScenario(
                 name: "bounds too loose to tell: the furthest along",
                 records: [
-                    write("laptop", 3, at: 100_000, "p50", created: 500, clocks: [("phone", -90_000)]),
-                    write("phone", 6, at: 101_000, "p40", created: 400, clocks: [("laptop", -95_000)]),
+                    .example("laptop", 3, at: 100_000, "p50", created: 500, clocks: [("phone", -90_000)]),
+                    .example("phone", 6, at: 101_000, "p40", created: 400, clocks: [("laptop", -95_000)]),
                 ],
                 expectedWinner: 1, reason: "concurrent; furthest"),
             MergeScenario(
                 name: "a glance at a stale device loses to reading, even further along",
                 records: [
-                    write("phone", 6, at: 1_000, "p30", created: 300),
-                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 6, posts: 1)),
+                    .example("phone", 6, at: 1_000, "p30", created: 300),
+                    .example("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 6, posts: 1)),
                 ],
                 expectedWinner: 0, reason: "concurrent; the others were glances"),
             MergeScenario(
                 name: "only glances, on an unordered feed: the longer glance, not the later one",
                 records: [
-                    write("laptop", 3, at: 1_000, "p20", visit: .init(seconds: 25, posts: 2), ordered: false),
-                    write("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false),
+                    .example("laptop", 3, at: 1_000, "p20", visit: .init(seconds: 25, posts: 2), ordered: false),
+                    .example("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false),
                 ],
                 expectedWinner: 0, reason: "concurrent; the longer glance"),
             MergeScenario(
                 name: "only glances within a second of each other: the later",
                 records: [
-                    write("laptop", 3, at: 1_000, "p20", visit: .init(seconds: 8.5, posts: 2), ordered: false),
-                    write("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false),
+                    .example("laptop", 3, at: 1_000, "p20", visit: .init(seconds: 8.5, posts: 2), ordered: false),
+                    .example("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false),
                 ],
                 expectedWinner: 1, reason: "concurrent; latest"),
             MergeScenario(
                 name: "the glance's bounds: moved exactly GlancePosts posts, less than GlanceSeconds after opening, is a glance",
                 records: [
-                    write("phone", 6, at: 1_000, "p30", created: 300),
-                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 29.9, posts: 5)),
+                    .example("phone", 6, at: 1_000, "p30", created: 300),
+                    .example("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 29.9, posts: 5)),
                 ],
                 expectedWinner: 0, reason: "concurrent; the others were glances"),
             MergeScenario(
                 name: "the glance's bounds: one post more than GlancePosts is reading",
                 records: [
-                    write("phone", 6, at: 1_000, "p30", created: 300),
-                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 29.9, posts: 6)),
+                    .example("phone", 6, at: 1_000, "p30", created: 300),
+                    .example("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 29.9, posts: 6)),
                 ],
                 expectedWinner: 1, reason: "concurrent; furthest"),
             MergeScenario(
                 name: "the glance's bounds: exactly GlanceSeconds after opening is reading",
                 records: [
-                    write("phone", 6, at: 1_000, "p30", created: 300),
-                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 30, posts: 1)),
+                    .example("phone", 6, at: 1_000, "p30", created: 300),
+                    .example("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 30, posts: 1)),
                 ],
                 expectedWinner: 1, reason: "concurrent; furthest"),
             MergeScenario(
                 name: "a long visit that moved little is reading",
                 records: [
-                    write("phone", 6, at: 1_000, "p30", created: 300),
-                    write("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 240, posts: 1)),
+                    .example("phone", 6, at: 1_000, "p30", created: 300),
+                    .example("laptop", 3, at: 2_000, "p20", created: 200, visit: .init(seconds: 240, posts: 1)),
                 ],
                 expectedWinner: 1, reason: "concurrent; furthest"),
             MergeScenario(
                 name: "a concurrent tombstone wins",
-                records: [write("phone", 6, at: 3_000, "p30", created: 300), write("ipad", 2, at: 1_000, nil)],
+                records: [.example("phone", 6, at: 3_000, "p30", created: 300), .example("ipad", 2, at: 1_000, nil)],
                 expectedWinner: 1, reason: "concurrent; a reset"),
             MergeScenario(
                 name: "a position saved after seeing the tombstone comes back",
-                records: [write("ipad", 2, at: 1_000, nil), write("phone", 7, seen: [("ipad", 2)], at: 2_000, "p31", created: 310)],
+                records: [.example("ipad", 2, at: 1_000, nil), .example("phone", 7, seen: [("ipad", 2)], at: 2_000, "p31", created: 310)],
                 expectedWinner: 1, reason: "one live head: it saw the others"),
             MergeScenario(
                 name: "a concurrent explicit move back wins over reading further along",
-                records: [write("phone", 6, at: 3_000, "p10", created: 100), write("laptop", 3, at: 1_000, "p50", created: 500, explicit: true)],
+                records: [
+                    .example("phone", 6, at: 3_000, "p10", created: 100), .example("laptop", 3, at: 1_000, "p50", created: 500, explicit: true),
+                ],
                 expectedWinner: 1, reason: "concurrent; a reset"),
             MergeScenario(
                 name: "three devices: the one that saw both others wins",
                 records: [
-                    write("phone", 5, at: 1_000, "p10", created: 100), write("laptop", 3, seen: [("phone", 5)], at: 2_000, "p12", created: 120),
-                    write("tablet", 2, seen: [("phone", 5), ("laptop", 3)], at: 3_000, "p15", created: 150),
+                    .example("phone", 5, at: 1_000, "p10", created: 100), .example("laptop", 3, seen: [("phone", 5)], at: 2_000, "p12", created: 120),
+                    .example("tablet", 2, seen: [("phone", 5), ("laptop", 3)], at: 3_000, "p15", created: 150),
                 ],
                 expectedWinner: 2, reason: "one live head: it saw the others"),
             MergeScenario(
                 name: "catching up (moves mostly newer): the newer post is further along",
                 records: [
-                    write("phone", 4, at: 1_000, "p40", created: 400, moves: .init(older: 0, newer: 9)),
-                    write("laptop", 2, at: 2_000, "p45", created: 450, moves: .init(older: 1, newer: 2)),
+                    .example("phone", 4, at: 1_000, "p40", created: 400, moves: .init(older: 0, newer: 9)),
+                    .example("laptop", 2, at: 2_000, "p45", created: 450, moves: .init(older: 1, newer: 2)),
                 ],
                 expectedWinner: 1, reason: "concurrent; furthest"),
             MergeScenario(
                 name: "no direction learned yet: the later of concurrent writes",
                 records: [
-                    write("phone", 1, at: 1_000, "p40", created: 400, moves: .none), write("laptop", 1, at: 2_000, "p45", created: 450, moves: .none),
+                    .example("phone", 1, at: 1_000, "p40", created: 400, moves: .none),
+                    .example("laptop", 1, at: 2_000, "p45", created: 450, moves: .none),
                 ],
                 expectedWinner: 1, reason: "concurrent; latest"),
             MergeScenario(
                 name: "the Direction parameter overrides what was learned",
-                records: [write("phone", 4, at: 1_000, "p40", created: 400), write("laptop", 2, at: 2_000, "p45", created: 450)],
+                records: [.example("phone", 4, at: 1_000, "p40", created: 400), .example("laptop", 2, at: 2_000, "p45", created: 450)],
                 expectedWinner: 1, reason: "concurrent; furthest", parameters: ["Direction": .init(value: .string("Newer"))]),
             MergeScenario(
                 name: "an algorithmic feed has no progress: the later of concurrent writes",
-                records: [write("phone", 4, at: 1_000, "p40", ordered: false), write("laptop", 2, at: 2_000, "p45", ordered: false)],
+                records: [.example("phone", 4, at: 1_000, "p40", ordered: false), .example("laptop", 2, at: 2_000, "p45", ordered: false)],
                 expectedWinner: 1, reason: "concurrent; latest"),
         ]
     }()

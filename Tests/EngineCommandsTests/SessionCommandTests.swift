@@ -28,7 +28,8 @@ struct SessionCommandTests {
         #expect(row?.hasPrefix("ExactMatch     394  0.850    0.850         59       0.00        0        0") == true, "\(row ?? alone.stdout)")
         #expect(
             result.stdout.contains(
-                "\nSync:\npipeline           switches  switch exact  synced  back jumps  writes  converge p50 s  converge p90 s  unconverged\n"))
+                "\nSync:\npipeline           switches  switch exact  synced  back jumps  prompts  phantom  diverged  missed  writes  converge p50 s  converge p90 s  unconverged\n"
+            ))
         #expect(
             result.stdout.contains(
                 """
@@ -228,7 +229,7 @@ struct MergePolicyCompareTests {
         #expect(unknown.status == 2)
         #expect(
             unknown.stderr
-                == "error: unknown merge policy \"FurthestReed\"; did you mean \"FurthestRead\"? Registered: CausalFurthest, FurthestRead, LastWriterWins\n"
+                == "error: unknown merge policy \"FurthestReed\"; did you mean \"FurthestRead\"? Registered: CausalFurthest, FurthestRead, FurthestWithPrompt, LastWriterWins, MarkerArrival, NewerForwardOnly, Overwrite, WallClock\n"
         )
     }
 

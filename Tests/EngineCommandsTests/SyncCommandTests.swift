@@ -263,7 +263,7 @@ struct SyncCommandTests {
         #expect(result.status == 1)
         #expect(
             result.stderr == """
-                \(file):1:21: error: Sync.Policy: "Merge" is not one of the allowed values: "CausalFurthest", "FurthestRead", "LastWriterWins"
+                \(file):1:21: error: Sync.Policy: "Merge" is not one of the allowed values: "CausalFurthest", "FurthestRead", "FurthestWithPrompt", "LastWriterWins", "MarkerArrival", "NewerForwardOnly", "Overwrite", "WallClock"
                 \(file):1:43: error: Sync.Transport: Directory needs Path: write it as a dictionary, {Strategy: Directory, Path: …}
 
                 """)

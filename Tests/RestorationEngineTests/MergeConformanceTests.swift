@@ -9,11 +9,14 @@ import Testing
 import TimelineCore
 import ValueTree
 
-/// The conformance suite of merge policies: every registered one passes its own scenarios in
-/// every order of delivery, and converges on random histories (2 to 6 devices, clocks skewed by
-/// up to a day and sometimes one fifty years ahead, writes, tombstones and explicit moves back,
-/// deliveries dropped, duplicated and reordered). A new merge policy gets all of this without
-/// writing a test.
+/// The conformance suite of merge policies: every registered one passes its own scenarios (the
+/// winner, the reason, what it offers the reader) in every order of delivery, and converges on
+/// random histories (2 to 6 devices, clocks skewed by up to a day and sometimes one fifty years
+/// ahead, writes, tombstones and explicit moves back, deliveries dropped, duplicated and
+/// reordered). A policy whose value depends on the order the heads arrived in (`inputs`
+/// `.arrivalOrder`, the models of other apps' last-arriving rules) passes its scenarios in
+/// their own order, and does not converge: that is the failure it models. A new merge policy
+/// gets all of this without writing a test.
 @Suite("Merge policy conformance", .timeLimit(.minutes(10)))
 struct MergeConformanceTests {
     /// `Sync.MaxClockOffset` at its default, in milliseconds.
@@ -42,24 +45,50 @@ struct MergeConformanceTests {
         }
     }
 
+    /// The policies whose value depends on the heads alone, not the order they arrived in.
+    static let convergent = types.map(\.name).filter { name in (try? policy(name).inputs.contains(.arrivalOrder)) == false }
+
     @Test("the registry has merge policies, each with scenarios")
     func registered() {
-        #expect(Self.types.count >= 3)
+        #expect(Self.types.count >= 8)
         for type in Self.types { #expect(!type.examples(of: MergeScenario.self).isEmpty, "\(type.name)") }
+        #expect(Set(Self.types.map(\.name)).subtracting(Self.convergent) == ["MarkerArrival", "Overwrite"])
     }
 
-    @Test("every named scenario keeps the expected write, for the expected reason, whatever the order and duplication", arguments: types.map(\.name))
+    @Test(
+        "every named scenario keeps the expected write, for the expected reason, offering what it says, whatever the order and duplication",
+        arguments: types.map(\.name))
     func scenarios(_ name: String) throws {
         let type = try #require(BuiltInStrategies.registry[name])
         for scenario in type.examples(of: MergeScenario.self) {
             let policy = try Self.policy(name, parameters: scenario.parameters)
             let expected = scenario.records[scenario.expectedWinner]
-            for order in Self.permutations(scenario.records) {
-                let register = Register(order + order.reversed())
-                let resolution = policy.resolve(register)
+            let orders = policy.inputs.contains(.arrivalOrder) ? [scenario.records] : Self.permutations(scenario.records)
+            for order in orders {
+                var register = Register(order + order.reversed())
+                for device in scenario.reports { register.report(device) }
+                let resolution = policy.resolve(register, on: scenario.device)
                 #expect(resolution.winner == expected, "\(name): \(scenario.name)")
                 if let reason = scenario.expectedReason { #expect(resolution.reason == reason, "\(name): \(scenario.name)") }
+                #expect(resolution.offer == scenario.expectedOffer.map { scenario.records[$0] }, "\(name): \(scenario.name): offer")
+                if scenario.device == nil { #expect(policy.value(of: register) == expected, "\(name): \(scenario.name): value") }
             }
+        }
+    }
+
+    @Test("the last-arriving rules keep the write that arrived last, and a report again only under Overwrite")
+    func arrivalOrder() throws {
+        let old = PositionRecord.example("laptop", 2, at: 600_000, "p12", created: 120)
+        let new = PositionRecord.example("phone", 4, at: 700_000, "p40", created: 400)
+        for (name, reported) in [("MarkerArrival", new), ("Overwrite", old)] {
+            let policy = try Self.policy(name)
+            #expect(policy.value(of: Register([old, new])) == new, "\(name)")
+            #expect(policy.value(of: Register([new, old])) == old, "\(name)")
+            var register = Register([old, new])
+            register.report("laptop")
+            #expect(policy.value(of: register) == reported, "\(name)")
+            // A replica's arrival order is not its state: the same heads are equal registers.
+            #expect(Register([old, new]) == Register([new, old]))
         }
     }
 
@@ -131,7 +160,7 @@ struct MergeConformanceTests {
         return (devices, everything)
     }
 
-    @Test("random histories converge: every replica holds the same heads and the same value", arguments: types.map(\.name))
+    @Test("random histories converge: every replica holds the same heads and the same value", arguments: convergent)
     func convergence(_ name: String) async throws {
         let policy = try Self.policy(name)
         await pinnedPropertyCheck(count: 200, input: Gen.int(in: 0...1_000_000)) { seed in

@@ -102,7 +102,8 @@ import ValueTree
             totals?.dictionaryValue?.keys.elements == [
                 "restorePoints", "unscored", "exact", "within1", "noAnswers", "meanAbsIndexError", "skipped", "reread", "pixelErrorCount",
                 "pixelErrorMedian", "pixelErrorP90", "brier", "latencyP50Microseconds", "latencyP99Microseconds",
-                "switchPoints", "switchExact", "syncedPoints", "backJumps", "convergedWrites", "convergenceP50Seconds", "convergenceP90Seconds",
+                "switchPoints", "switchExact", "syncedPoints", "backJumps", "prompts", "phantomPrompts", "divergentPoints", "missedDivergences",
+                "promptedDivergences", "plainSwitchPrompts", "convergedWrites", "convergenceP50Seconds", "convergenceP90Seconds",
                 "unconvergedWrites", "reachPoints", "reachReached", "reachExact", "reachWithin1", "reachRequestsMedian", "reachRequestsMean",
                 "reachKilobytesMean",
                 "checks", "checkRequests",
@@ -187,7 +188,7 @@ import ValueTree
         #expect(report.sessionsRead == 0)
         #expect(
             issues.withLock { $0 } == [
-                #"\#(file): error: cannot replay: unknown merge policy "LastWriterWin"; did you mean "LastWriterWins"? Registered: CausalFurthest, FurthestRead, LastWriterWins"#
+                #"\#(file): error: cannot replay: unknown merge policy "LastWriterWin"; did you mean "LastWriterWins"? Registered: CausalFurthest, FurthestRead, FurthestWithPrompt, LastWriterWins, MarkerArrival, NewerForwardOnly, Overwrite, WallClock"#
             ])
     }
 
@@ -215,7 +216,10 @@ import ValueTree
         func strip(_ value: Value) -> Value {
             switch value.content {
             case .dictionary(var members):
-                for key in ["switchPoints", "switchExact", "syncedPoints", "backJumps", "convergence", "unconverged"] {
+                for key in [
+                    "switchPoints", "switchExact", "syncedPoints", "backJumps", "convergence", "unconverged", "prompts", "phantomPrompts",
+                    "divergentPoints", "missedDivergences", "plainSwitches", "plainSwitchPrompts",
+                ] {
                     members.removeValue(forKey: key)
                 }
                 for index in members.values.indices { members.values[index].value = strip(members.values[index].value) }
@@ -233,7 +237,7 @@ import ValueTree
         #expect(!ReportCSV.render(try await run(jobs: 1)).contains("switchPoints"))
         #expect(
             ReportCSV.render(report).hasPrefix(
-                "pipeline,spec,tag,restorePoints,exact,within1,noAnswers,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,switchPoints,switchExact,syncedPoints,backJumps,convergedWrites,convergenceP50Seconds,convergenceP90Seconds,unconvergedWrites,unscored\r\n"
+                "pipeline,spec,tag,restorePoints,exact,within1,noAnswers,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,switchPoints,switchExact,syncedPoints,backJumps,prompts,phantomPrompts,divergentPoints,missedDivergences,convergedWrites,convergenceP50Seconds,convergenceP90Seconds,unconvergedWrites,unscored\r\n"
             ))
     }
 

@@ -177,7 +177,11 @@ struct ReloadTests {
         var broken = syncing
         broken.sync.policy = ComponentSpec(name: "LatestWins")
         broken.positionPersistence.smartRestoration = false
-        await #expect(throws: PipelineError("unknown merge policy \"LatestWins\". Registered: CausalFurthest, FurthestRead, LastWriterWins")) {
+        await #expect(
+            throws: PipelineError(
+                "unknown merge policy \"LatestWins\". Registered: CausalFurthest, FurthestRead, FurthestWithPrompt, LastWriterWins, MarkerArrival, NewerForwardOnly, Overwrite, WallClock"
+            )
+        ) {
             try await engine.reload(configuration: broken)
         }
         #expect(engine.pipelineSummary == summary)
