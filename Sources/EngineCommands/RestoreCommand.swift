@@ -95,11 +95,27 @@ struct RestoreCommand: AsyncParsableCommand {
         }
         switch format {
         case .json:
-            let value = outcome.value(pipeline: pipeline, index: index, explained: explain) ?? .null
+            var value = outcome.value(pipeline: pipeline, index: index, explained: explain) ?? .null
+            if let start, start.prompts, case .dictionary(var members) = value.content {
+                // Where the merge policy asks, the positions to offer, the restored one first.
+                members["offer"] = Value.Member(
+                    value: .array(
+                        start.offer.map { choice in
+                            .dictionary([
+                                ("postId", .string(choice.snapshot.postId)), ("device", .string(choice.device)),
+                                ("savedAt", .string(Timestamp.format(choice.savedAt))),
+                            ])
+                        }))
+                value = Value(.dictionary(members))
+            }
             Console.outRaw(try JSONWriter(style: .pretty).write(value))
         case .text:
             if let start, start.source == .synced {
                 Console.out("start: post \(TerminalText.escaped(start.snapshot?.postId ?? "")), synced from \(start.device ?? "another device")")
+            }
+            if let start, start.prompts {
+                let choices = start.offer.map { "post \(TerminalText.escaped($0.snapshot.postId)) (\(TerminalText.escaped($0.device)))" }
+                Console.out("ask the reader where to continue: \(choices.joined(separator: " or ")); the reading diverged across devices")
             }
             Console.out(
                 "post \(TerminalText.escaped(restoration.postId)) at index \(restoration.index), content offset \(Self.points(restoration.contentOffset)), viewportY \(Self.points(restoration.viewportY))"

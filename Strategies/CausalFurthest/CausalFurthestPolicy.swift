@@ -37,11 +37,12 @@ import ValueTree
 /// corrected by what the other devices learned of its clock, and without that, not at all.
 ///
 /// It asks the reader (`Resolution.offer`) only where two devices' reading truly diverged: the
-/// winner is concurrent reading that the clocks show came later, and another live head is
-/// further along, both having read a stretch of their own (more than `GlancePosts` posts in
-/// their visit, and not a move back, which is a decision). Then the later reading and the
-/// furthest place are both where the reader may want to be ("Continue from laptop?"), and no
-/// rule can tell which. Where one device did the reading, where a device was glanced at or
+/// winner is concurrent reading of a stretch of its own (more than `GlancePosts` posts in its
+/// visit; not a move back, nor reading after one the other had not seen: a move back is a
+/// decision), and another live head that is not a glance is further along while the clocks
+/// show the winner came later, or stands elsewhere, having read a stretch too, while the clocks
+/// cannot tell. Then the later reading and the furthest place are both where the reader may
+/// want to be ("Continue from laptop?"), and no rule can tell which. Where one device did the reading, where a device was glanced at or
 /// opened and left near its place, where the later write is a move back, or where the later
 /// reading is also the furthest, it restores silently (`OfferAtDivergence` false: always).
 public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
@@ -112,26 +113,35 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
         !record.isReset && (record.visit.map { $0.posts > glancePosts } ?? false)
     }
 
-    /// Where the reading diverged: the winner read a stretch of its own, and so did another live
-    /// head at another place, which is further along while the clocks show the winner came
-    /// later, or stands anywhere while the clocks cannot tell which came first. Of those heads,
+    /// Where the reading diverged: the winner read a stretch of its own, and another live head
+    /// that is not a glance stands at another place: further along while the clocks show the
+    /// winner came later, or anywhere, having read a stretch of its own too, while the clocks
+    /// cannot tell which came first; unless the winner's reading follows a move back made on its
+    /// own device that the other had not seen. Of those heads,
     /// the one to offer beside the winner: the furthest, else the latest by its stamp.
     func divergence(_ decision: Decision, winner: PositionRecord, candidates: [PositionRecord], register: Register) -> PositionRecord? {
         guard decision.kind == .concurrent, hasRead(winner), let reached = winner.progress,
             let direction = direction.direction(in: register)
         else { return nil }
         var offered: PositionRecord?
-        for head in candidates where head.device != winner.device && hasRead(head) {
-            guard let progress = head.progress, progress.postId != reached.postId else { continue }
+        for head in candidates where head.device != winner.device && !head.isReset && !isGlance(head) {
+            // Reading that follows a move back made on the winner's device, which the other had
+            // not seen (its epoch differs), is where the reader decided to go: no divergence.
+            // Epochs are compared for identity only: their stamps follow their devices' clocks.
+            guard let progress = head.progress, progress.postId != reached.postId,
+                winner.epoch == head.epoch || winner.epoch.device != winner.device
+            else { continue }
             let (_, way) = Self.beats(winner, head, direction: direction)
             switch way {
             case .time, .minuteLater:
-                // The winner came later: a divergence only if it is behind.
+                // The winner came later: a divergence only if it is behind the place the other
+                // reached, whatever the other's last visit moved.
                 guard direction.isFurther(progress, than: reached) else { continue }
             case .reset, .longerGlance:
                 continue
             case .furthest, .stamp:
-                break
+                // Which came first is not known: both must have read a stretch of their own.
+                guard hasRead(head) else { continue }
             }
             if let current = offered?.progress {
                 let further = direction.isFurther(progress, than: current)

@@ -17,15 +17,15 @@ struct SessionCommandTests {
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let lines = result.stdout.components(separatedBy: "\n")
-        #expect(lines[0] == "Compared 60 sessions: 394 restore points, \(Self.defaultPipelines) pipelines.")
+        #expect(lines[0] == "Compared 90 sessions: 604 restore points, \(Self.defaultPipelines) pipelines.")
         #expect(lines[2].hasPrefix("pipeline           points  exact  within1  no answer  |idx err|  skipped  re-read  px p50  px p90  Brier"))
-        #expect(lines[3].hasPrefix("configured            394  0.995    0.995          0       0.03       12        0     0.0     0.0  0.002"))
+        #expect(lines[3].hasPrefix("configured            604  0.997    0.997          0       0.02       12        0     0.0     0.0  0.002"))
         #expect(result.stdout.contains("Tag relaunch-hard (9 restore points):"))
         // A single stage that answers nothing where the saved post is gone is scored there too,
         // as a miss: it cannot beat the configured pipeline by answering less.
         let alone = try await EngineProcess.run(["compare", "--config", Self.config, "--sessions", "sessions/", "--strategy", "ExactMatch"])
         let row = alone.stdout.components(separatedBy: "\n").first { $0.hasPrefix("ExactMatch ") }
-        #expect(row?.hasPrefix("ExactMatch     394  0.850    0.850         59       0.00        0        0") == true, "\(row ?? alone.stdout)")
+        #expect(row?.hasPrefix("ExactMatch     604  0.861    0.861         84       0.00        0        0") == true, "\(row ?? alone.stdout)")
         #expect(
             result.stdout.contains(
                 "\nSync:\npipeline           switches  switch exact  synced  back jumps  prompts  phantom  diverged  missed  writes  converge p50 s  converge p90 s  unconverged\n"
@@ -86,7 +86,7 @@ struct SessionCommandTests {
         }
         #expect(dropLatency(merged.stdout) == dropLatency(single.stdout))
         let html = try await EngineProcess.run(["compare", "--merge"] + parts + ["--format", "html"])
-        #expect(html.stdout.contains("<p>Compared 60 sessions, shards 1/2, 2/2: 394 restore points, 3 pipelines.</p>"))
+        #expect(html.stdout.contains("<p>Compared 90 sessions, shards 1/2, 2/2: 604 restore points, 3 pipelines.</p>"))
     }
 
     @Test("--reach replays the sessions with caches once per strategy, and refuses what is not one reach strategy")
@@ -236,7 +236,7 @@ struct MergePolicyCompareTests {
     @Test("the default merge policy holds the bar on every simulated multi-device case, reading down or catching up, and beats or ties the others")
     func qualityBar() async throws {
         let policies = ["CausalFurthest", "LastWriterWins", "FurthestRead"]
-        for directory in ["sessions/devices", "sessions/devices-catching-up"] {
+        for directory in ["sessions/devices", "sessions/devices-catching-up", "sessions/devices-diverged"] {
             let result = try await EngineProcess.run(
                 [
                     "compare", "--config", "config/SocialFusionTimelineConfiguration.plist", "--sessions", directory,

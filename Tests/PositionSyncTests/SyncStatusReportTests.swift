@@ -8,7 +8,7 @@ import TimelineStore
 import ValueTree
 
 /// How syncing stands on a store, as `engine sync status` prints it, read in the library.
-@Suite("Sync status report", .timeLimit(.minutes(1)))
+@Suite("Sync status report", .timeLimit(.minutes(10)))
 struct SyncStatusReportTests {
     @Test("a new store is idle; a save is pending until a round succeeds; the JSON names every field")
     func stands() async throws {

@@ -241,6 +241,40 @@ import ValueTree
             ))
     }
 
+    @Test("the tournament: CausalFurthest holds its bars on every bundled multi-device case, and each peer rule shows the failure it cites")
+    func tournament() throws {
+        let configured = Array(try ComparisonCandidate.candidates(configuration: .defaults, specs: []).prefix(1))
+        let policies = ["CausalFurthest", "MarkerArrival", "WallClock", "FurthestWithPrompt", "NewerForwardOnly", "Overwrite"]
+        let runner = ComparisonRunner(candidates: configured, settings: ReplaySettings(configuration: .defaults), jobs: 2)
+        let files = try SessionFiles.expand(
+            ["devices", "devices-catching-up", "devices-diverged"].map { Self.sessions.appendingPathComponent($0).path })
+        let report = runner.run(
+            variants: policies.map { ComparisonVariant(label: $0, mergePolicy: ComponentSpec(name: $0)) }, files: files)
+        var results: [String: PipelineResults] = [:]
+        for pipeline in report.pipelines { results[String(pipeline.name.dropFirst("configured · ".count))] = pipeline }
+        func tag(_ policy: String, _ tag: String) -> MetricsAccumulator { results[policy]?.byTag[tag] ?? MetricsAccumulator() }
+        let causal = try #require(results["CausalFurthest"])
+        // The hand-written sync-dropped and sync-late lose their delivery: no policy can land.
+        for (name, figures) in causal.byTag where !["sync-dropped", "sync-late"].contains(name) {
+            #expect(figures.summary.exact ?? 0 >= 0.98, "CausalFurthest on \(name): \(figures.summary.exact ?? 0)")
+        }
+        #expect(causal.all.backJumps == 0)
+        #expect(causal.all.phantomPrompts == 0)
+        #expect(causal.all.divergentPoints >= 10)
+        #expect(causal.all.summary.promptedDivergences ?? 0 >= 0.95)
+        // Each peer rule's cited failure.
+        #expect(tag("MarkerArrival", "stale-device").backJumps > 0, "mastodon#22721: a stale client drags the reader back")
+        #expect(tag("Overwrite", "two-devices").backJumps > 0, "Jellyfin#1459: a device the reader left overwrites with its old position")
+        #expect(tag("Overwrite", "stale-device").backJumps > 0, "Pocket Casts#3750")
+        #expect(tag("WallClock", "clock-fast").summary.exact ?? 1 <= 0.5, "a laptop an hour fast wins for an hour")
+        for rule in ["FurthestWithPrompt", "NewerForwardOnly"] {
+            #expect(tag(rule, "device-switch").phantomPrompts > 0, "\(rule): asks though one device did the reading")
+            #expect(tag(rule, "scroll-back").summary.exact ?? 1 <= 0.6, "\(rule): a move back is lost")
+        }
+        // Those that never ask miss every divergence.
+        for rule in ["MarkerArrival", "WallClock", "Overwrite"] { #expect(results[rule]?.all.prompts == 0) }
+    }
+
     /// The quality bars of the bundled sessions, held as regression tests.
     @Test func theDefaultPipelineMeetsTheQualityBarsOnTheBundledSessions() async throws {
         let report = try await run(jobs: 2)

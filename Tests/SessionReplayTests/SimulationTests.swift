@@ -141,5 +141,52 @@ import TimelineFormats
                 encoding: .utf8)
             #expect(SessionWriter.text(of: catchingUp.session(number: number)) == bundled)
         }
+        let diverging = SessionSimulator(
+            corpus: Self.corpus,
+            options: SimulationOptions(sessions: 30, seed: 2029, feed: .chronological, devices: true, divergences: true))
+        for number in 1...30 {
+            let bundled = try String(
+                contentsOf: Fixtures.repositoryURL("sessions/devices-diverged/session-\(String(format: "%04d", number)).jsonl"),
+                encoding: .utf8)
+            #expect(SessionWriter.text(of: diverging.session(number: number)) == bundled)
+        }
+    }
+
+    @Test("--divergences: two devices read parts of their own, each point marked; CausalFurthest asks there and almost nowhere else")
+    func divergences() throws {
+        let simulator = SessionSimulator(
+            corpus: Self.corpus, options: SimulationOptions(sessions: 40, seed: 31, feed: .chronological, devices: true, divergences: true))
+        var settings = ReplaySettings()
+        settings.mergePolicy = ComponentSpec(name: "CausalFurthest")
+        var (diverged, asked, plainSwitches, phantoms) = (0, 0, 0, 0)
+        for number in 1...40 {
+            let text = SessionWriter.text(of: simulator.session(number: number))
+            var reader = try SessionReader(data: Data(text.utf8), name: "sim")
+            var replayer = try SessionReplayer(header: reader.header, settings: settings)
+            while let event = reader.next() {
+                guard let point = replayer.apply(event) else { continue }
+                // Only the diverged case is marked, and it is marked every time.
+                #expect(point.expected.diverged == (point.tag == "diverged"))
+                #expect(point.index.index(of: point.expected.postId) != nil)
+                if point.expected.diverged {
+                    diverged += 1
+                    if point.offer.count > 1 {
+                        asked += 1
+                        // The reader's answer is one of the positions offered.
+                        #expect(point.offer.contains { $0.postId == point.expected.postId }, "\(point.line)")
+                    }
+                } else if point.afterSwitch {
+                    plainSwitches += 1
+                    if point.offer.count > 1 { phantoms += 1 }
+                }
+            }
+            #expect(reader.takeWarnings().isEmpty)
+        }
+        #expect(diverged >= 8)
+        #expect(Double(asked) >= 0.95 * Double(diverged), "asked at \(asked) of \(diverged) divergences")
+        #expect(Double(phantoms) * 50 <= Double(plainSwitches), "\(phantoms) phantom prompts in \(plainSwitches) switches")
+        // Without the option, no session has the case.
+        let plain = SessionSimulator(corpus: Self.corpus, options: SimulationOptions(sessions: 4, seed: 31, feed: .chronological, devices: true))
+        for number in 1...4 { #expect(!SessionWriter.text(of: plain.session(number: number)).contains("diverged")) }
     }
 }

@@ -326,4 +326,36 @@ struct FacadeSyncTests {
         #expect(offered.first?.postId == "p30")
         #expect(Set(offered.map(\.postId)).count == offered.count, "one suggestion per post")
     }
+
+    @Test("where two devices' reading diverged, the façade asks: no silent restore, and the other device's place is suggested")
+    func divergenceAsks() async throws {
+        let (directory, _, configuration) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let engine = try await TimelineEngine(configuration: configuration, deviceId: "laptop", store: store)
+        engine.sync?.shutdown()
+        let posts = TimelineEngineTests.posts
+        let index = TimelineIndex(Timeline(posts: posts, viewportHeight: 600))
+        let now = Date()
+        // The laptop read a stretch of its own to p12; the phone, not having heard of it, read
+        // a stretch of its own to p30: two places, and no clock to say which came first.
+        let reading = PositionRecord.Visit(seconds: 180, posts: 15)
+        try await store.sync.savePosition(
+            PositionSnapshot(postId: "p12", postCreatedAt: posts[12].createdAt, savedAt: now), scope: StoreScope(), device: "laptop",
+            visit: reading, at: now)
+        let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: UInt64(now.timeIntervalSince1970 * 1000), counter: 0), device: "phone")
+        let phone = PositionRecord(
+            key: RegisterKey(account: "default", timeline: "home"), stamp: stamp, sequence: 9, savedAt: now,
+            snapshot: PositionSnapshot(postId: "p30", postCreatedAt: posts[30].createdAt, savedAt: now), epoch: .zero,
+            progress: .init(createdAt: posts[30].createdAt.timeIntervalSince1970, postId: "p30"), visit: reading,
+            moves: .init(older: 12, newer: 1))
+        _ = try await store.sync.applyRemote([phone], at: now, maxClockOffset: nil)
+        let start = await engine.restoreStart(at: now)
+        #expect(start.offer.map(\.snapshot.postId) == ["p30", "p12"])
+        #expect(start.offer.map(\.device) == ["phone", "laptop"])
+        let result = await engine.restore(in: index)
+        #expect(result.restoration?.postId == "p30")
+        #expect(!result.restoreSilently)
+        #expect(result.suggestions.contains { $0.postId == "p12" && $0.title.hasPrefix("Continue from laptop") })
+    }
 }
