@@ -78,13 +78,15 @@ struct RestoreCommand: AsyncParsableCommand {
         let engine = try ConfigurationInput.load(config, lenient: lenientOption.lenient, plugins: plugins.paths)
 
         let timelineValue = try readTimeline()
-        let (snapshot, start) = try await readSnapshot(engine)
+        let (snapshot, start, read) = try await readSnapshot(engine)
         let pipeline = try PipelineInput.build(engine, strategy: strategy)
         let index = TimelineIndex(timelineValue)
         KeptUntilExit.shared.keep(index)
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index, direction: start?.direction))
         outcome.log(pipeline: pipeline, posts: index.count)
 
+        // "N new above you", against what the store says this device has read.
+        let unread = read.flatMap { read in outcome.restoration.map { UnreadCount.above($0.index, in: index, read: read) } }
         guard let restoration = outcome.restoration else {
             throw CommandFailure(
                 .invalidInput,
@@ -96,6 +98,10 @@ struct RestoreCommand: AsyncParsableCommand {
         switch format {
         case .json:
             var value = outcome.value(pipeline: pipeline, index: index, explained: explain) ?? .null
+            if let unread, case .dictionary(var members) = value.content {
+                members["unreadAbove"] = Value.Member(value: .integer(unread))
+                value = Value(.dictionary(members))
+            }
             if let start, start.prompts, case .dictionary(var members) = value.content {
                 // Where the merge policy asks, the positions to offer, the restored one first.
                 members["offer"] = Value.Member(
@@ -122,6 +128,7 @@ struct RestoreCommand: AsyncParsableCommand {
             )
             Console.out(
                 "method \(restoration.method.rawValue) by \(restoration.strategy), confidence \(String(format: "%.2f", restoration.confidence))")
+            if let unread { Console.out("\(unread) new above you") }
             Console.out(TerminalText.escaped(restoration.explanation, limit: .max))
             if explain {
                 Console.out("")
@@ -147,11 +154,13 @@ struct RestoreCommand: AsyncParsableCommand {
     /// The snapshot to restore: with --store, where a restore starts by the one rule
     /// (`RestoreStart`: the register's winner when sync is on and another device wrote it, else
     /// the newest saved position); otherwise --position.
-    private func readSnapshot(_ engine: ConfiguredEngine) async throws -> (PositionSnapshot, RestoreStart?) {
+    private func readSnapshot(_ engine: ConfiguredEngine) async throws -> (PositionSnapshot, RestoreStart?, ReadPosts?) {
         if let store {
             let opened = try await StoreOptions.open(store, create: false)
             let start: RestoreStart
+            let read: ReadPosts
             do {
+                read = try await opened.positions.readPosts(scope: scopeOptions.scope)
                 var policy: (any MergePolicy)?
                 if let components = try? SyncComponents(configuration: engine.configuration, registry: engine.registry), !components.isLocal {
                     policy = components.policy
@@ -166,12 +175,12 @@ struct RestoreCommand: AsyncParsableCommand {
                     "\(store): error: no saved position for account \(Value.quote(scopeOptions.account)), timeline \(Value.quote(scopeOptions.timelineName))"
                 )
             }
-            return (snapshot, start)
+            return (snapshot, start, read)
         }
         let position = self.position ?? ""
         let data = try FileInput.read(position)
         do {
-            return (try SnapshotCoding.read(data), nil)
+            return (try SnapshotCoding.read(data), nil, nil)
         } catch {
             throw CommandFailure(.invalidInput, "\(position):\(error.location == nil ? " " : "")\(error.description)")
         }

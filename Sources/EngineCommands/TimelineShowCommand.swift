@@ -34,15 +34,25 @@ struct TimelineShowCommand: AsyncParsableCommand {
         let opened = try await storeOptions.open(create: false)
         let cached: TimelineStore.CachedTimeline?
         let saved: PositionSnapshot?
+        let read: ReadPosts
         do {
             cached = try await opened.timelines.timeline(scope: scope)
             saved = try await opened.positions.history(scope: scope).first
+            read = try await opened.positions.readPosts(scope: scope)
         } catch {
             throw CommandFailure(error)
         }
         guard let cached else {
             throw CommandFailure(
                 .invalidInput, "\(store): error: no cached timeline for account \(Value.quote(account)), timeline \(Value.quote(timelineName))")
+        }
+        // "N new above you": the posts above the saved position this device has not seen.
+        let savedIndex = saved.flatMap { saved in cached.posts.firstIndex { $0.id == saved.postId } }
+        let unread = savedIndex.map { position in
+            UnreadCount.above(
+                position,
+                in: TimelineIndex(Timeline(posts: cached.posts, viewportHeight: cached.viewportHeight ?? TimelineFormat.defaultViewportHeight)),
+                read: read)
         }
         switch format {
         case .json:
@@ -53,6 +63,13 @@ struct TimelineShowCommand: AsyncParsableCommand {
             ]
             members.append(("posts", .array(cached.posts.map(PostCoding.value(of:)))))
             members.append(("gaps", TimelineGap.jsonValue(cached.gaps)))
+            if let saved, let savedIndex, let unread {
+                members.append(
+                    (
+                        "savedPosition",
+                        .dictionary([("postId", .string(saved.postId)), ("index", .integer(savedIndex)), ("unreadAbove", .integer(unread))])
+                    ))
+            }
             try Console.json(.dictionary(members))
         case .text:
             Console.out("\(account) / \(timelineName): " + TimelineFetchCommand.cacheLine(cached, now: Date()).dropFirst("cache: ".count))
@@ -78,7 +95,7 @@ struct TimelineShowCommand: AsyncParsableCommand {
             if let gaps = GapText.line(cached.gaps) { Console.out(gaps) }
             if let saved {
                 let place = cached.posts.firstIndex { $0.id == saved.postId }.map { "post \($0 + 1)" } ?? "a post no longer cached"
-                Console.out("saved position: \(place) (\(TerminalText.escaped(saved.postId)))")
+                Console.out("saved position: \(place) (\(TerminalText.escaped(saved.postId)))" + (unread.map { "; \($0) new above you" } ?? ""))
             }
         }
     }

@@ -90,6 +90,15 @@ public struct PositionTracker: Sendable {
     /// post its first scroll anchored on, with that post's index then.
     public private(set) var visitStartedAt: Date?
     public private(set) var visitStart: (postId: String, index: Int)?
+    /// The posts that passed through the viewport: between two scrolls on the same timeline
+    /// index the view passed every post between them; after the timeline changed, only those
+    /// shown. What "N new above you" counts against (`UnreadCount`).
+    public var readPosts = ReadPosts()
+    /// The posts read since the app last took them (`takeUnsavedReads()`), to be stored.
+    public private(set) var unsavedReads: [Post] = []
+    /// The last scroll that marked posts read: its timeline index (held, so that its identity
+    /// is not reused by another) and offset.
+    private var lastRead: (index: TimelineIndex, offset: Double)?
 
     /// A save's place in its visit: seconds since the visit started, and posts moved since its
     /// first scroll.
@@ -162,6 +171,7 @@ public struct PositionTracker: Sendable {
         lastViewportHeight = viewportHeight
         launchedSinceLastScroll = false
         anchorExpiredInBackground = false
+        markRead(offset: offset, viewportHeight: viewportHeight, in: index)
         let previous = liveAnchor
         liveAnchor = capture(offset: offset, viewportHeight: viewportHeight, in: index, at: date)
         if let previous, let now = liveAnchor?.index, let before = index.index(of: previous.postId), now != before {
@@ -174,6 +184,27 @@ public struct PositionTracker: Sendable {
         save(liveAnchor, at: date)
         saved.append(liveAnchor)
         return saved
+    }
+
+    /// Marks read the posts the viewport passed to reach `offset`: from the last scroll's
+    /// offset when it was on the same index, else those shown at `offset`.
+    private mutating func markRead(offset: Double, viewportHeight: Double, in index: TimelineIndex) {
+        guard index.count > 0 else { return }
+        var (low, high) = (offset, offset)
+        if let lastRead, lastRead.index === index { (low, high) = (min(low, lastRead.offset), max(high, lastRead.offset)) }
+        lastRead = (index, offset)
+        guard let first = index.index(atOffset: max(0, low)) else { return }
+        var position = first
+        while position < index.count, index.y(of: position) < high + viewportHeight {
+            if readPosts.insert(index.posts[position]) { unsavedReads.append(index.posts[position]) }
+            position += 1
+        }
+    }
+
+    /// The posts read since the last call, for the store; none are kept after.
+    public mutating func takeUnsavedReads() -> [Post] {
+        defer { unsavedReads = [] }
+        return unsavedReads
     }
 
     /// The app put the reader at `offset` itself (a restore it applied, a suggestion taken)

@@ -68,6 +68,11 @@ public struct ComparisonReport: Sendable, Equatable {
     }
 
     /// Whether any pipeline recorded sync figures (sessions on several devices).
+    /// Whether any session gave the unread count's truth: the report then shows its figures.
+    public var hasUnread: Bool {
+        pipelines.contains { $0.all.unreadPoints > 0 }
+    }
+
     public var hasReach: Bool {
         pipelines.contains { $0.all.hasReach }
     }

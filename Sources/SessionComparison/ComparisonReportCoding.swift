@@ -65,6 +65,8 @@ public enum ComparisonReportCoding {
             ("prompts", .integer(summary.prompts)), ("phantomPrompts", .integer(summary.phantomPrompts)),
             ("divergentPoints", .integer(summary.divergentPoints)), ("missedDivergences", .integer(summary.missedDivergences)),
             ("promptedDivergences", number(summary.promptedDivergences)), ("plainSwitchPrompts", number(summary.plainSwitchPrompts)),
+            ("unreadPoints", .integer(summary.unreadPoints)), ("unreadExact", number(summary.unreadExact)),
+            ("unreadMeanAbsoluteError", number(summary.unreadMeanAbsoluteError)),
             ("convergedWrites", .integer(summary.convergedWrites)),
             ("convergenceP50Seconds", number(summary.convergenceP50)), ("convergenceP90Seconds", number(summary.convergenceP90)),
             ("unconvergedWrites", .integer(summary.unconverged)),
@@ -93,6 +95,8 @@ public enum ComparisonReportCoding {
             ("prompts", .integer(accumulator.prompts)), ("phantomPrompts", .integer(accumulator.phantomPrompts)),
             ("divergentPoints", .integer(accumulator.divergentPoints)), ("missedDivergences", .integer(accumulator.missedDivergences)),
             ("plainSwitches", .integer(accumulator.plainSwitches)), ("plainSwitchPrompts", .integer(accumulator.plainSwitchPrompts)),
+            ("unreadPoints", .integer(accumulator.unreadPoints)), ("unreadExact", .integer(accumulator.unreadExact)),
+            ("unreadAbsoluteError", .integer(accumulator.unreadAbsoluteError)),
             ("convergence", histogram(accumulator.convergence)), ("unconverged", .integer(accumulator.unconverged)),
             ("reachPoints", .integer(accumulator.reachPoints)), ("reachReached", .integer(accumulator.reachReached)),
             ("reachScored", .integer(accumulator.reachScored)), ("reachExact", .integer(accumulator.reachExact)),
@@ -194,6 +198,10 @@ public enum ComparisonReportCoding {
         accumulator.missedDivergences = try count("missedDivergences")
         accumulator.plainSwitches = try count("plainSwitches")
         accumulator.plainSwitchPrompts = try count("plainSwitchPrompts")
+        // And the unread count.
+        accumulator.unreadPoints = try count("unreadPoints")
+        accumulator.unreadExact = try count("unreadExact")
+        accumulator.unreadAbsoluteError = try count("unreadAbsoluteError")
         return accumulator
     }
 }

@@ -47,6 +47,11 @@ public struct MetricsAccumulator: Sendable, Equatable {
     /// Device switches where the reading had not diverged, and how many of them asked.
     public var plainSwitches = 0
     public var plainSwitchPrompts = 0
+    /// Scored restore points whose session gives the unread count's truth, how many counts were
+    /// exact, and Σ |count − truth| ("N new above you").
+    public var unreadPoints = 0
+    public var unreadExact = 0
+    public var unreadAbsoluteError = 0
     /// Milliseconds from each write until every device held the same winner.
     public var convergence = Histogram()
     /// Writes that had not reached every device when the session ended.
@@ -121,6 +126,13 @@ public struct MetricsAccumulator: Sendable, Equatable {
             divergentPoints += 1
             if !score.prompted { missedDivergences += 1 }
         }
+        if let truth = score.expectedUnread {
+            unreadPoints += 1
+            // No answer, no place to count from: a miss by the whole truth.
+            let error = score.unread.map { abs($0 - truth) } ?? max(1, truth)
+            if error == 0 { unreadExact += 1 }
+            unreadAbsoluteError += error
+        }
         if score.noAnswer {
             noAnswers += 1
             return  // a miss; confidence 0 adds nothing to the Brier score
@@ -164,6 +176,9 @@ public struct MetricsAccumulator: Sendable, Equatable {
         missedDivergences += other.missedDivergences
         plainSwitches += other.plainSwitches
         plainSwitchPrompts += other.plainSwitchPrompts
+        unreadPoints += other.unreadPoints
+        unreadExact += other.unreadExact
+        unreadAbsoluteError += other.unreadAbsoluteError
         convergence.merge(other.convergence)
         unconverged += other.unconverged
         reachPoints += other.reachPoints
@@ -200,6 +215,8 @@ public struct MetricsAccumulator: Sendable, Equatable {
             divergentPoints: divergentPoints, missedDivergences: missedDivergences,
             promptedDivergences: divergentPoints > 0 ? Double(divergentPoints - missedDivergences) / Double(divergentPoints) : nil,
             plainSwitchPrompts: plainSwitches > 0 ? Double(plainSwitchPrompts) / Double(plainSwitches) : nil,
+            unreadPoints: unreadPoints, unreadExact: unreadPoints > 0 ? Double(unreadExact) / Double(unreadPoints) : nil,
+            unreadMeanAbsoluteError: unreadPoints > 0 ? Double(unreadAbsoluteError) / Double(unreadPoints) : nil,
             convergedWrites: convergence.total,
             convergenceP50: seconds(0.5), convergenceP90: seconds(0.9), unconverged: unconverged,
             reachPoints: reachPoints, reachReached: reachPoints > 0 ? Double(reachReached) / Double(reachPoints) : nil,
@@ -251,6 +268,11 @@ public struct MetricsSummary: Sendable, Equatable {
     public var promptedDivergences: Double?
     /// The share of device switches without a divergence where the policy asked anyway.
     public var plainSwitchPrompts: Double?
+    /// Restore points that give the unread count's truth, the share where "N new above you"
+    /// was exact, and its mean absolute error.
+    public var unreadPoints = 0
+    public var unreadExact: Double?
+    public var unreadMeanAbsoluteError: Double?
     /// Writes that reached every device, and the median and p90 seconds that took.
     public var convergedWrites = 0
     public var convergenceP50: Double?

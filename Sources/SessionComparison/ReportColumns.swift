@@ -58,6 +58,13 @@ enum ReportColumns {
         Column(heading: "unconverged", csvName: "unconvergedWrites", places: nil) { Double($0.unconverged) },
     ]
 
+    /// The unread count's figures, shown when sessions give its truth.
+    static let unread: [Column] = [
+        Column(heading: "points", csvName: "unreadPoints", places: nil) { Double($0.unreadPoints) },
+        Column(heading: "exact", csvName: "unreadExact", places: 3) { $0.unreadExact },
+        Column(heading: "mean |error|", csvName: "unreadMeanAbsoluteError", places: 2) { $0.unreadMeanAbsoluteError },
+    ]
+
     /// The loading figures, shown when devices with caches of their own reached posts.
     static let reach: [Column] = [
         Column(heading: "reaches", csvName: "reachPoints", places: nil) { Double($0.reachPoints) },
@@ -72,7 +79,7 @@ enum ReportColumns {
 
     /// The columns of a report: the sync figures too when it has any.
     static func columns(for report: ComparisonReport) -> [Column] {
-        all + (report.hasSync ? sync : []) + (report.hasReach ? reach : [])
+        all + (report.hasSync ? sync : []) + (report.hasUnread ? unread : []) + (report.hasReach ? reach : [])
     }
 }
 
@@ -83,6 +90,11 @@ public enum ReportTable {
         text += table(rows: report.pipelines.map { ($0.name, $0.all.summary) })
         if report.hasSync {
             text += "\nSync:\n" + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.sync)
+        }
+        if report.hasUnread {
+            text +=
+                "\nNew above the reader (\"N new above you\"):\n"
+                + table(rows: report.pipelines.map { ($0.name, $0.all.summary) }, columns: ReportColumns.unread)
         }
         if report.hasReach {
             text +=
@@ -100,6 +112,9 @@ public enum ReportTable {
             text += table(rows: rows)
             if report.pipelines.contains(where: { $0.byTag[tag]?.hasSync == true }) {
                 text += "\nSync, tag \(tag):\n" + table(rows: rows, columns: ReportColumns.sync)
+            }
+            if report.pipelines.contains(where: { $0.byTag[tag]?.unreadPoints ?? 0 > 0 }) {
+                text += "\nNew above the reader, tag \(tag):\n" + table(rows: rows, columns: ReportColumns.unread)
             }
             if report.pipelines.contains(where: { $0.byTag[tag]?.hasReach == true }) {
                 text += "\nReaching posts, tag \(tag):\n" + table(rows: rows, columns: ReportColumns.reach)

@@ -22,11 +22,16 @@ public struct SessionEvent: Sendable, Equatable {
         /// different parts concurrently, so an engine that asks where to continue is right to,
         /// and `postId` is the answer the reader gives. False: asking is a phantom prompt.
         public var diverged: Bool
+        /// How many posts above `postId` the reader has not seen, counted as a reader would ("N new
+        /// above you"): a boost or a re-draft of a post seen is not new, a deleted post is gone, the
+        /// same content twice counts once. Nil where the session does not say.
+        public var unread: Int?
 
-        public init(postId: String, viewportY: Double? = nil, diverged: Bool = false) {
+        public init(postId: String, viewportY: Double? = nil, diverged: Bool = false, unread: Int? = nil) {
             self.postId = postId
             self.viewportY = viewportY
             self.diverged = diverged
+            self.unread = unread
         }
     }
 

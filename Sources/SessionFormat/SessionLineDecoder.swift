@@ -393,11 +393,19 @@ struct SessionLineDecoder {
             var postId: String?
             var viewportY: Double?
             var diverged = false
+            var unread: Int?
             while let key = try scanner.nextKey() {
                 if key.spells("postId") {
                     postId = try string(&scanner, "expected.postId")
                 } else if key.spells("diverged") {
                     diverged = try bool(&scanner, "expected.diverged")
+                } else if key.spells("unread") {
+                    let count = try number(&scanner, "expected.unread")
+                    guard count >= 0, count <= 1_000_000_000, count == count.rounded() else {
+                        throw Failure(
+                            message: "\"expected.unread\" must be a whole number from 0 to 1000000000, found \(describe(count))", location: nil)
+                    }
+                    unread = Int(count)
                 } else if key.spells("viewportY") {
                     viewportY = scanner.null() ? nil : try number(&scanner, "expected.viewportY")
                     if let viewportY, let problem = GeometryLimits.problem(withOffset: viewportY) {
@@ -408,7 +416,7 @@ struct SessionLineDecoder {
                 }
             }
             guard let postId else { throw Failure(message: "\"expected\" needs \"postId\"", location: nil) }
-            return SessionEvent.Expected(postId: postId, viewportY: viewportY, diverged: diverged)
+            return SessionEvent.Expected(postId: postId, viewportY: viewportY, diverged: diverged, unread: unread)
         }
     }
 

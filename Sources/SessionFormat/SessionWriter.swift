@@ -49,6 +49,7 @@ public enum SessionWriter {
             var expectedPairs: [(String, Value)] = [("postId", .string(expected.postId))]
             if let viewportY = expected.viewportY { expectedPairs.append(("viewportY", number(viewportY))) }
             if expected.diverged { expectedPairs.append(("diverged", .bool(true))) }
+            if let unread = expected.unread { expectedPairs.append(("unread", .integer(unread))) }
             pairs.append(("expected", .dictionary(expectedPairs)))
         case .sync(let from, let to):
             pairs += [("from", .string(from)), ("to", .string(to))]
@@ -65,12 +66,13 @@ public enum SessionWriter {
         return text
     }
 
-    /// A post as the format writes it: `{"id","createdAt","author"?,"text"?,"height"?}`.
+    /// A post as the format writes it: `{"id","createdAt","author"?,"text"?,"height"?,"boostOf"?}`.
     public static func value(of post: Post) -> Value {
         var pairs: [(String, Value)] = [("id", .string(post.id)), ("createdAt", .string(Timestamp.format(post.createdAt)))]
         if let author = post.author { pairs.append(("author", .string(author))) }
         if let text = post.text { pairs.append(("text", .string(text))) }
         if let height = post.height { pairs.append(("height", number(height))) }
+        if let boostOf = post.boostOf { pairs.append(("boostOf", .string(boostOf))) }
         return .dictionary(pairs)
     }
 

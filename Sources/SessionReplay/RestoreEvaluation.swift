@@ -36,6 +36,11 @@ public struct RestoreScore: Sendable, Equatable {
     /// The session's truth says the reader's reading had diverged across devices: asking was
     /// right (`SessionEvent.Expected.diverged`).
     public var diverged = false
+    /// "N new above you" where the reader landed (`UnreadCount`, against what the device has
+    /// read), when the session gives the truth to score it against (`Expected.unread`).
+    public var unread: Int?
+    /// The truth: how many posts above the expected post the reader had not seen.
+    public var expectedUnread: Int?
 
     public init(
         expectedIndex: Int, restoredIndex: Int, exact: Bool, within1: Bool, indexError: Int, pixelError: Double?,
@@ -136,6 +141,7 @@ public struct RestoreEvaluation: Sendable {
             score.noAnswer = true
             score.prompted = point.offer.count > 1
             score.diverged = point.expected.diverged
+            score.expectedUnread = point.expected.unread
             evaluation.score = score
             return evaluation
         }
@@ -152,6 +158,10 @@ public struct RestoreEvaluation: Sendable {
         score.afterSwitch = point.afterSwitch
         score.prompted = point.offer.count > 1
         score.diverged = point.expected.diverged
+        if let truth = point.expected.unread {
+            score.expectedUnread = truth
+            score.unread = UnreadCount.above(landing.index, in: point.index, read: point.read)
+        }
         if let own = point.ownInput {
             let ownOutcome = pipeline.restore(RestorationRequest(snapshot: own.input, index: point.index, direction: point.direction))
             let ownLanding = policy.apply(ownOutcome.restoration, after: point.close, in: point.index)

@@ -28,6 +28,9 @@ public struct RestorePoint: Sendable {
     public var device: String?
     /// The reader was last active (scrolled) on another device: a device switch.
     public var afterSwitch = false
+    /// What the restoring device has read (its tracker's `readPosts`): what "N new above you"
+    /// counts against.
+    public var read = ReadPosts()
     /// The positions the merge policy offers the reader, the input first, when it asks
     /// (`RestoreStart.offer`); empty: it restores silently.
     public var offer: [PositionSnapshot] = []

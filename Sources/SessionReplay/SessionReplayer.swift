@@ -385,6 +385,7 @@ public struct SessionReplayer {
             point.afterSwitch = lastScrollDevice.map { $0 != name } ?? false
             if source == .synced { point.ownInput = (start.ownSnapshot, start.ownSource ?? .none) }
             point.offer = start.offer.map(\.snapshot)
+            point.read = deviceTracker.readPosts
             return point
         }
         return nil

@@ -23,10 +23,21 @@ import TimelineCore
 /// Ground truth: `expected` is the anchor at the reader's last scroll (the tracker's own
 /// definition), with its `viewportY`; when that post was deleted, the next surviving post in the
 /// reader's direction (`ReadingDirection.survivor`; no `viewportY`); when it was re-drafted, the re-draft (no `viewportY`).
+///
+/// Every restore point also says how many posts above the expected one the reader has not seen
+/// (`Expected.unread`), as a reader counts them: a post is seen once the view passed it, on any
+/// device; a boost of a post is that post, a re-draft the post it re-drafts, and a post of the
+/// same author with the same words but one (links aside, as a story posted again) the first of
+/// them;
+/// the same content twice counts once. New posts now and then include a boost of a post already
+/// in the timeline.
 public struct SessionSimulator: Sendable {
     /// The posts sessions are built from, newest first.
     public let corpus: [Post]
     public let options: SimulationOptions
+    /// For each corpus post that repeats an earlier one (the same author's words but one, links
+    /// aside), the id of the first: what the reader takes it for.
+    let repeats: [String: String]
 
     /// Phone and tablet viewports, in points.
     static let viewports: [SessionHeader.Viewport] = [
@@ -37,6 +48,26 @@ public struct SessionSimulator: Sendable {
     public init(corpus: [Post], options: SimulationOptions) {
         self.corpus = corpus.sorted { $0.createdAt > $1.createdAt }
         self.options = options
+        // The reader's rule for a post seen in another form: the same author's text of at least
+        // three words, links aside, with at most one word changed, added or removed (under eight
+        // words, added or removed only).
+        var earlier: [String: [(id: String, words: Set<String>)]] = [:]
+        var repeats: [String: String] = [:]
+        for post in self.corpus.reversed() {
+            guard let author = post.author, let text = post.text else { continue }
+            let words = Set(
+                text.lowercased().split(whereSeparator: \.isWhitespace).filter { !$0.hasPrefix("http") }
+                    .flatMap { $0.split { !($0.isLetter || $0.isNumber) } }.map(String.init))
+            guard words.count >= 3 else { continue }
+            if let first = earlier[author]?.first(where: {
+                $0.words.symmetricDifference(words).count <= (min($0.words.count, words.count) >= 8 ? 2 : 1)
+            }) {
+                repeats[post.id] = first.id
+            } else {
+                earlier[author, default: []].append((post.id, words))
+            }
+        }
+        self.repeats = repeats
     }
 
     /// The smallest corpus that sessions can be built from.
@@ -52,6 +83,7 @@ public struct SessionSimulator: Sendable {
         case .mixed: algorithmic = random.chance(0.5)
         }
         var builder = SessionBuilder(corpus: corpus, options: options, number: number, algorithmic: algorithmic, random: random)
+        builder.identities = repeats
         random = builder.random
         if options.devices, options.caches { return builder.buildWithCaches() }
         return options.devices ? builder.buildOnDevices() : builder.build()
@@ -88,6 +120,18 @@ struct SessionBuilder {
     var events: [SessionEvent] = []
     var lastScrollOffset = 0.0
     var redrafts = 0
+    /// Boosts draw from a stream of their own, so that the rest of a session is drawn as it was
+    /// before boosts were simulated.
+    var boostRandom: SimulationRandom
+    var boosts = 0
+    /// What a post is to the reader: a boost is the post it boosts, a re-draft the post it
+    /// re-drafts, a repeat of an earlier post that post (by id; a post absent is itself).
+    var identities: [String: String] = [:]
+    /// The identities of the posts the reader has seen, on any device: every post the viewport
+    /// passed (the truth of "N new above you").
+    var seen: Set<String> = []
+    /// Per device, the index and offset of its last scroll, to know what the view passed.
+    var lastSeenScroll: [String: (index: TimelineIndex, offset: Double)] = [:]
     /// The device events happen on (nil: the header's); the others' offsets wait in
     /// `parkedOffsets` (multi-device sessions).
     var device: String?
@@ -102,6 +146,7 @@ struct SessionBuilder {
         self.options = options
         self.algorithmic = algorithmic
         self.random = random
+        boostRandom = SimulationRandom(seed: options.seed &+ 0xB0057, stream: UInt64(number))
         reader = ReadingModel(random: &self.random)
         heightsKnown = self.random.chance(0.75)
         let viewport = SessionSimulator.viewports[self.random.integer(0...SessionSimulator.viewports.count - 1)]
@@ -186,11 +231,31 @@ struct SessionBuilder {
             fresh.append(post)
         }
         newerCursor -= taken
+        // Now and then someone boosts a post already in the timeline (read or not): an entry of
+        // its own on top, with the booster as author and the original's text.
+        if !posts.isEmpty, boostRandom.chance(0.35) {
+            let original = posts[boostRandom.integer(0...posts.count - 1)]
+            boosts += 1
+            let boost = Post(
+                id: "\(original.id)-boost\(boosts)", createdAt: fresh.first?.createdAt ?? now, author: "booster\(boostRandom.integer(1...40))",
+                text: original.text, height: original.height, boostOf: original.boostOf ?? original.id)
+            identities[boost.id] = identity(of: original)
+            fresh.insert(boost, at: boostRandom.integer(0...fresh.count))
+        }
         return fresh
     }
 
     /// Records an event on the device in hand; timeline changes are shared, so carry none.
     mutating func emit(_ kind: SessionEvent.Kind) {
+        var kind = kind
+        // A restore point says how many posts above the reader's post they have not seen, counted
+        // as a reader would (on the shared timeline; not with caches of their own).
+        if case .restore(let tag, var expected) = kind, !options.caches, let position = posts.firstIndex(where: { $0.id == expected.postId }) {
+            var counted = Set<String>()
+            for post in posts[..<position] where !seen.contains(identity(of: post)) { counted.insert(identity(of: post)) }
+            expected.unread = counted.count
+            kind = .restore(tag: tag, expected: expected)
+        }
         switch kind {
         case .timeline, .insert, .remove, .update, .sync: events.append(SessionEvent(at: now, kind))
         default: events.append(SessionEvent(at: now, kind, device: device))
@@ -206,7 +271,29 @@ struct SessionBuilder {
     mutating func scroll(to target: Double, explicit: Bool = false) {
         offset = index.clamp(offset: target).rounded()
         lastScrollOffset = offset
+        see(offset: offset)
         emit(.scroll(offset: offset, explicit: explicit))
+    }
+
+    /// What a post is to the reader: the post it boosts or re-drafts, or the first post it
+    /// repeats, else itself.
+    func identity(of post: Post) -> String {
+        identities[post.id] ?? post.id
+    }
+
+    /// The reader sees every post the view passed to reach `offset` on the device in hand: from
+    /// its last scroll when the timeline is the same, else those shown.
+    mutating func see(offset: Double) {
+        let current = index
+        let key = currentDevice
+        var (low, high) = (offset, offset)
+        if let last = lastSeenScroll[key], last.index === current { (low, high) = (min(low, last.offset), max(high, last.offset)) }
+        lastSeenScroll[key] = (current, offset)
+        guard var position = current.index(atOffset: max(0, low)) else { return }
+        while position < current.count, current.y(of: position) < high + header.viewport.height {
+            seen.insert(identity(of: posts[position]))
+            position += 1
+        }
     }
 
     /// One visit: read posts for a drawn time, scrolling in bursts; load older posts near the end.
@@ -364,6 +451,7 @@ struct SessionBuilder {
             redrafts += 1
             var redraft = original
             redraft.id = "\(original.id)-redraft\(redrafts)"
+            identities[redraft.id] = identity(of: original)
             redraft.createdAt = now
             redraft.text = edit(original.text)
             if heightsKnown, let height = original.height {

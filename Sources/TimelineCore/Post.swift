@@ -9,13 +9,17 @@ public struct Post: Sendable, Equatable, Hashable {
     public var text: String?
     /// Height in points, when the app knows it; otherwise `HeightEstimate` supplies one.
     public var height: Double?
+    /// When this entry is a boost (a reblog, a repost): the id of the post it boosts. The entry
+    /// has its own id, its time is the boost's, its author the booster, its text the original's.
+    public var boostOf: String?
 
-    public init(id: String, createdAt: Date, author: String? = nil, text: String? = nil, height: Double? = nil) {
+    public init(id: String, createdAt: Date, author: String? = nil, text: String? = nil, height: Double? = nil, boostOf: String? = nil) {
         self.id = id
         self.createdAt = createdAt
         self.author = author
         self.text = text
         self.height = height
+        self.boostOf = boostOf
     }
 
     /// The height used for layout: the known height, or the estimate from the text.

@@ -12,6 +12,8 @@ final class PositionWriter: Sendable {
     enum Job: Sendable {
         /// A saved position, with its place in the visit and the time it was saved.
         case save(PositionSnapshot, visit: PositionRecord.Visit?, at: Date)
+        /// Posts that passed through the viewport, read at that time.
+        case markRead([Post], at: Date)
         /// The app went to the background: sync stops listening.
         case pause
         /// The app is back: sync listens again.

@@ -43,6 +43,10 @@ public final class TimelineEngine: Sendable {
         public var suggestions: [RestorationSuggestion]
         /// Every stage's verdict.
         public var trace: [StageVerdict]
+        /// "N new above you": the posts above `restoration` that this device has not seen, a
+        /// boost or a re-draft of a post seen, and the same content twice, counted once
+        /// (`UnreadCount`); 0 without a restoration.
+        public var unreadAbove = 0
     }
 
     /// What changes after creation, behind one lock.
@@ -115,6 +119,7 @@ public final class TimelineEngine: Sendable {
         if let store {
             do {
                 tracker.restoreHistory(try await store.positions.history(scope: scope))
+                tracker.readPosts = try await store.positions.readPosts(scope: scope)
             } catch {
                 storeError = error
             }
@@ -185,6 +190,13 @@ public final class TimelineEngine: Sendable {
             } catch {
                 state.withLock { $0.storeError = error }
             }
+        case .markRead(let posts, let date):
+            guard let store else { return }
+            do throws(StoreError) {
+                try await store.positions.markRead(posts: posts, scope: scope, at: date)
+            } catch {
+                state.withLock { $0.storeError = error }
+            }
         case .pause: await sync?.pause()
         case .resume: await sync?.resume()
         }
@@ -226,13 +238,15 @@ public final class TimelineEngine: Sendable {
         snapshots.map { ($0, tracker.visit(of: $0, at: $0.savedAt ?? clock(), in: index)) }
     }
 
-    /// Queues saved snapshots for the store, oldest first (`run()` writes them).
-    private func persist(_ snapshots: [(PositionSnapshot, PositionTracker.Visit?)]) {
+    /// Queues saved snapshots for the store, oldest first, and the posts read since the last
+    /// save (`run()` writes them).
+    private func persist(_ snapshots: [(PositionSnapshot, PositionTracker.Visit?)], reads: [Post] = []) {
         guard store != nil else { return }
         writer.enqueue(
-            snapshots.map { snapshot, visit in
-                .save(snapshot, visit: visit.map { .init(seconds: $0.seconds, posts: $0.posts) }, at: snapshot.savedAt ?? clock())
-            })
+            (reads.isEmpty ? [] : [.markRead(reads, at: clock())])
+                + snapshots.map { snapshot, visit in
+                    .save(snapshot, visit: visit.map { .init(seconds: $0.seconds, posts: $0.posts) }, at: snapshot.savedAt ?? clock())
+                })
     }
 
     /// Arms the settle timer for the tracker's pending trailing save, unless it is armed. Called
@@ -248,12 +262,12 @@ public final class TimelineEngine: Sendable {
     /// app may call it when it knows scrolling ended (`scrollViewDidEndDecelerating`).
     public func settle() {
         let now = clock()
-        let saved = state.withLock { state in
+        let (saved, reads) = state.withLock { state in
             let saved = visits(of: state.tracker.settle(at: now).map { [$0] } ?? [], in: nil, tracker: state.tracker)
             armSettleTimer(now: now, &state)
-            return saved
+            return (saved, saved.isEmpty ? [] : state.tracker.takeUnsavedReads())
         }
-        persist(saved)
+        persist(saved, reads: reads)
     }
 
     /// Applies every section of `configuration` at once: the pipeline, the resume policy, the
@@ -342,26 +356,27 @@ public final class TimelineEngine: Sendable {
     /// A scroll: the content offset of the viewport's top, against the timeline shown.
     public func observeScroll(offset: Double, viewportHeight: Double, in index: TimelineIndex) {
         let now = clock()
-        let saved = state.withLock { state in
+        let (saved, reads) = state.withLock { state in
             let saved = visits(
                 of: state.tracker.observeScroll(offset: offset, viewportHeight: viewportHeight, in: index, at: now), in: index,
                 tracker: state.tracker)
             armSettleTimer(now: now, &state)
-            return saved
+            // What was read goes to the store with the saves, not at every frame.
+            return (saved, saved.isEmpty ? [] : state.tracker.takeUnsavedReads())
         }
-        persist(saved)
+        persist(saved, reads: reads)
     }
 
     /// A lifecycle event; `index` is the timeline shown, needed when going to the background.
     public func observe(_ event: PositionTracker.Lifecycle, in index: TimelineIndex? = nil) {
         let now = clock()
-        let saved: [(PositionSnapshot, PositionTracker.Visit?)] = state.withLock { state in
-            guard state.configuration.positionPersistence.enabled else { return [] }
+        let (saved, reads): ([(PositionSnapshot, PositionTracker.Visit?)], [Post]) = state.withLock { state in
+            guard state.configuration.positionPersistence.enabled else { return ([], []) }
             let saved = visits(of: state.tracker.observe(event, at: now, in: index), in: index, tracker: state.tracker)
             state.resumeState.observe(event, at: now)
-            return saved
+            return (saved, event == .background || !saved.isEmpty ? state.tracker.takeUnsavedReads() : [])
         }
-        persist(saved)
+        persist(saved, reads: reads)
         // In the background no change is heard and no round runs; back in front, sync listens
         // again: in order with the saves, through the writer.
         if sync != nil {
@@ -409,7 +424,9 @@ public final class TimelineEngine: Sendable {
         let now = clock()
         let start = await restoreStart(at: now)
         let snapshot = start.snapshot
-        let (pipeline, history, policy, resumeState) = state.withLock { ($0.pipeline, $0.tracker.history, $0.policy, $0.resumeState) }
+        let (pipeline, history, policy, resumeState, read) = state.withLock {
+            ($0.pipeline, $0.tracker.history, $0.policy, $0.resumeState, $0.tracker.readPosts)
+        }
         let close = resumeState.close(under: policy, at: now, hasHistory: snapshot != nil || !history.isEmpty)
         guard index.count > 0 else { return RestoreResult(restoration: nil, close: close, restoreSilently: false, suggestions: [], trace: []) }
         if close == .freshInstall || snapshot == nil {
@@ -443,7 +460,8 @@ public final class TimelineEngine: Sendable {
         if silent, let restoration { placed(at: restoration.contentOffset, in: index) }
         return RestoreResult(
             restoration: restoration, close: close, restoreSilently: silent,
-            suggestions: silent ? [] : suggestions, trace: outcome.trace)
+            suggestions: silent ? [] : suggestions, trace: outcome.trace,
+            unreadAbove: restoration.map { UnreadCount.above($0.index, in: index, read: read) } ?? 0)
     }
 
     /// Tells the engine the app put the reader at `contentOffset` of `index` itself (a

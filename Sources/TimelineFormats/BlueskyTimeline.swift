@@ -10,6 +10,7 @@ import ValueTree
 /// | `createdAt` | `post.record.createdAt`; for a repost, `reason.indexedAt` (when it was reposted) |
 /// | `author` | `post.author.handle`; for a repost, `reason.by.handle` |
 /// | `text` | `post.record.text` |
+/// | `boostOf` | for a repost, `post.uri` (the post reposted) |
 public enum BlueskyTimeline {
     public static func posts(from root: Value) throws(TimelineFormatError) -> [Post] {
         guard let feed = root["feed"]?.arrayValue else {
@@ -33,7 +34,8 @@ public enum BlueskyTimeline {
                 id += "#repost-by:" + by
                 author = reason?["by"]?["handle"]?.stringValue ?? author
             }
-            posts.append(Post(id: id, createdAt: createdAt, author: author, text: post["record"]?["text"]?.stringValue))
+            posts.append(
+                Post(id: id, createdAt: createdAt, author: author, text: post["record"]?["text"]?.stringValue, boostOf: isRepost ? uri : nil))
         }
         return posts
     }

@@ -11,7 +11,8 @@ import ValueTree
 /// | `author` | `account.acct` |
 /// | `text` | `content` as plain text (tags removed, `<br>` and paragraphs as line breaks, entities decoded); for a boost, the boosted status's content |
 ///
-/// A boost is its own entry: its own id and time, the booster as author, the original's text.
+/// A boost is its own entry: its own id and time, the booster as author, the original's text,
+/// and the original's id as `boostOf` (`reblog.id`).
 public enum MastodonTimeline {
     public static func posts(from root: Value) throws(TimelineFormatError) -> [Post] {
         guard let statuses = root.arrayValue else {
@@ -30,10 +31,11 @@ public enum MastodonTimeline {
         guard let created = status["created_at"]?.stringValue, let createdAt = Timestamp.parse(created) else {
             throw TimelineFormatError("status \(id) needs \"created_at\" as RFC 3339", at: status["created_at"]?.location ?? status.location)
         }
-        let source = status["reblog"].flatMap { $0 == .null ? nil : $0 } ?? status
+        let reblog = status["reblog"].flatMap { $0 == .null ? nil : $0 }
+        let source = reblog ?? status
         return Post(
             id: id, createdAt: createdAt, author: status["account"]?["acct"]?.stringValue,
-            text: source["content"]?.stringValue.map(HTMLText.plain))
+            text: source["content"]?.stringValue.map(HTMLText.plain), boostOf: reblog?["id"]?.stringValue)
     }
 }
 

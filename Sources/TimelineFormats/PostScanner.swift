@@ -3,7 +3,7 @@ import JSONText
 import TimelineCore
 import ValueTree
 
-/// Decodes the engine's post object, `{"id", "createdAt", "author"?, "text"?, "height"?}`, straight
+/// Decodes the engine's post object, `{"id", "createdAt", "author"?, "text"?, "height"?, "boostOf"?}`, straight
 /// from JSON bytes with `JSONScanner`, without building a value tree first, which makes reading
 /// a large timeline several times faster. JSON Lines timelines, the engine's JSON timelines and
 /// recorded sessions all decode their posts here; `PostCoding` writes them.
@@ -33,6 +33,7 @@ public enum PostScanner {
             var author: String?
             var text: String?
             var height: Double?
+            var boostOf: String?
             var seen: UInt8 = 0
             while let key = try scanner.nextKey() {
                 let keyStart = scanner.offset
@@ -43,7 +44,7 @@ public enum PostScanner {
                         ? 2
                         : key.spells("text")
                             ? 4
-                            : key.spells("author") ? 8 : key.spells("height") ? 16 : 0
+                            : key.spells("author") ? 8 : key.spells("height") ? 16 : key.spells("boostOf") ? 32 : 0
                 if bit != 0 {
                     if seen & bit != 0 {
                         throw TimelineFormatError(
@@ -76,14 +77,18 @@ public enum PostScanner {
                             at: scanner.location(at: valueStart))
                     }
                     createdAt = date
-                case 4, 8:
+                case 4, 8, 32:
                     if scanner.null() { continue }
                     guard try scanner.peek() == .string else {
                         throw TimelineFormatError(
-                            "\(field(bit == 4 ? "text" : "author")) must be a string, found \(scanner.peekTypeName())",
+                            "\(field(bit == 4 ? "text" : bit == 8 ? "author" : "boostOf")) must be a string, found \(scanner.peekTypeName())",
                             at: scanner.location(at: scanner.offset))
                     }
-                    if bit == 4 { text = try scanner.string() } else { author = try scanner.string() }
+                    switch bit {
+                    case 4: text = try scanner.string()
+                    case 8: author = try scanner.string()
+                    default: boostOf = try scanner.string()
+                    }
                 case 16:
                     if scanner.null() { continue }
                     let valueStart = scanner.offset
@@ -104,7 +109,7 @@ public enum PostScanner {
             }
             guard let id else { throw TimelineFormatError("\(path.isEmpty ? "a post" : path) needs an \"id\"", at: scanner.location(at: start)) }
             guard let createdAt else { throw TimelineFormatError("post \(id) needs \"createdAt\" (RFC 3339)", at: scanner.location(at: start)) }
-            return Post(id: id, createdAt: createdAt, author: author, text: text, height: height)
+            return Post(id: id, createdAt: createdAt, author: author, text: text, height: height, boostOf: boostOf)
         }
     }
 }

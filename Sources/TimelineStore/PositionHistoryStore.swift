@@ -42,6 +42,53 @@ public struct PositionHistoryStore: Sendable {
         }
     }
 
+    /// Marks `posts` read at `date`, with what tells a boost or a re-draft of them
+    /// (`ReadPosts.insert`): a boost marks the post it boosts read too; a post keeps its author
+    /// and the hashes of its words.
+    public func markRead(posts: [Post], scope: StoreScope, at date: Date) async throws(StoreError) {
+        guard !posts.isEmpty else { return }
+        try await database.write { db in
+            let statement = try db.makeStatement(
+                sql: "INSERT OR REPLACE INTO readPost (account, timeline, postId, readAt, author, words) VALUES (?, ?, ?, ?, ?, ?)")
+            let time = date.timeIntervalSince1970
+            for post in posts {
+                if let original = post.boostOf {
+                    for id in [post.id, original] {
+                        try statement.execute(arguments: [scope.account, scope.timeline, id, time, nil as String?, nil as Data?])
+                    }
+                    continue
+                }
+                // Eight little-endian bytes per word.
+                let words = ContentFingerprint(post.text).map { fingerprint in
+                    fingerprint.words.map(\.littleEndian).withUnsafeBufferPointer { Data(buffer: $0) }
+                }
+                try statement.execute(arguments: [scope.account, scope.timeline, post.id, time, words == nil ? nil : post.author, words])
+            }
+        }
+    }
+
+    /// What the reader has read in `scope` (`ReadPosts`), the earliest read first, with the
+    /// content each post kept.
+    public func readPosts(scope: StoreScope, limit: Int = 5_000) async throws(StoreError) -> ReadPosts {
+        try await database.read { db in
+            var read = ReadPosts(limit: limit)
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT postId, author, words FROM readPost WHERE account = ? AND timeline = ? ORDER BY readAt, postId",
+                arguments: [scope.account, scope.timeline])
+            while let row = try rows.next() {
+                let words: Data? = row[2]
+                let fingerprint = words.map { data in
+                    ContentFingerprint(
+                        words: data.withUnsafeBytes { raw in
+                            (0..<raw.count / 8).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+                        })
+                }
+                read.insert(id: row[0], author: row[1], fingerprint: fingerprint)
+            }
+            return read
+        }
+    }
+
     /// The read post ids of `scope`, most recently read first.
     public func readPostIds(scope: StoreScope) async throws(StoreError) -> [String] {
         try await database.read { db in

@@ -197,6 +197,18 @@ enum StoreSchema {
                 table.add(column: "clocksRevision", .integer).notNull().defaults(to: 0)
             }
         }
+        migrator.registerMigration("v10-read-content") { db in
+            // A boost names the post it boosts; a read post keeps its author and the hashes of
+            // its words (`ContentFingerprint`, eight bytes each), so that a boost or a re-draft
+            // of it is known as read after the original is gone ("N new above you").
+            try db.alter(table: "cachedPost") { table in
+                table.add(column: "boostOf", .text)
+            }
+            try db.alter(table: "readPost") { table in
+                table.add(column: "author", .text)
+                table.add(column: "words", .blob)
+            }
+        }
         return migrator
     }
 }

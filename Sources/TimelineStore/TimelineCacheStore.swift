@@ -141,15 +141,15 @@ public struct TimelineCacheStore: Sendable {
         let statement = try db.makeStatement(
             sql: """
                 INSERT OR REPLACE INTO cachedPost (account, timeline, postId, position, createdAt, author, text, height, storedAt, lastAccess, bytes,
-                                                   gapBelow)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                   gapBelow, boostOf)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for (position, row) in rows.enumerated() {
             let post = row.post
             try statement.execute(arguments: [
                 scope.account, scope.timeline, post.id, position, post.createdAt.timeIntervalSinceReferenceDate,
                 post.author, post.text, post.height, row.storedAt, row.lastAccess, row.bytes,
-                position < rows.count - 1 && gapsBelow.contains(post.id),
+                position < rows.count - 1 && gapsBelow.contains(post.id), post.boostOf,
             ])
         }
         try db.execute(
@@ -225,12 +225,13 @@ public struct TimelineCacheStore: Sendable {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT postId, createdAt, author, text, height, gapBelow FROM cachedPost
+                SELECT postId, createdAt, author, text, height, gapBelow, boostOf FROM cachedPost
                 WHERE account = ? AND timeline = ? ORDER BY position
                 """, arguments: [scope.account, scope.timeline])
         var gaps = Set<String>()
         while let row = try rows.next() {
-            let post = Post(id: row[0], createdAt: StoredTime.sinceReferenceDate(row[1]), author: row[2], text: row[3], height: row[4])
+            let post = Post(
+                id: row[0], createdAt: StoredTime.sinceReferenceDate(row[1]), author: row[2], text: row[3], height: row[4], boostOf: row[6])
             if row[5] as Bool { gaps.insert(post.id) }
             posts.append(post)
         }

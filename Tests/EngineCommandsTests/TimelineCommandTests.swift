@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 import ReachModel
 import TestSupport
 import Testing
@@ -117,6 +118,13 @@ struct TimelineCommandTests {
                 "start: post 800, synced from phone",
                 "post 800 at index 40, content offset 3680 pt, viewportY 0 pt",
             ])
+        // The laptop has read none of the 40 posts above: all are new to it ("N new above you").
+        #expect(restore.stdout.components(separatedBy: "\n").dropFirst(3).first == "40 new above you")
+        let restoreJSON = try await EngineProcess.run([
+            "restore", "--config", setup.config, "--timeline", file.path, "--store", setup.store("laptop"),
+            "--account", "me", "--timeline-name", "home", "--format", "json",
+        ])
+        #expect(try JSONReader().read(Data(restoreJSON.stdout.utf8))["unreadAbove"]?.numberValue == 40)
     }
 
     @Test("a fetch killed with SIGKILL while it reaches a post loses nothing: the store is sound and holds what the refresh stored")

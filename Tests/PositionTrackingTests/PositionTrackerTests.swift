@@ -249,3 +249,28 @@ struct PositionTrackerTests {
                 == ["Continue where you left off"])
     }
 }
+
+@Suite("Posts read as they pass through the viewport", .timeLimit(.minutes(10)))
+struct ReadPostsTrackingTests {
+    static let posts = (0..<40).map { Post(id: "p\($0)", createdAt: Date(timeIntervalSince1970: 1_700_000_000 - Double(60 * $0)), height: 100) }
+
+    @Test("a fling between two scrolls reads every post between them; after the timeline changed, only those shown")
+    func passed() {
+        var tracker = PositionTracker()
+        let index = TimelineIndex(Timeline(posts: Self.posts, viewportHeight: 300))
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        _ = tracker.observeScroll(offset: 0, viewportHeight: 300, in: index, at: start)
+        #expect(tracker.readPosts.ids == ["p0", "p1", "p2"])
+        // One observation 2,000 points down: the view passed p3 … p19 on the way.
+        _ = tracker.observeScroll(offset: 2000, viewportHeight: 300, in: index, at: start.addingTimeInterval(1))
+        #expect(tracker.readPosts.count == 23)
+        #expect(tracker.takeUnsavedReads().map(\.id) == (0..<23).map { "p\($0)" })
+        #expect(tracker.takeUnsavedReads().isEmpty)
+        // New posts on top and the place kept: they were never shown, so they are not read.
+        let fresh = (0..<5).map { Post(id: "n\($0)", createdAt: Date(timeIntervalSince1970: 1_700_001_000 + Double($0)), height: 100) }
+        let grown = TimelineIndex(Timeline(posts: fresh + Self.posts, viewportHeight: 300))
+        _ = tracker.observeScroll(offset: 2500, viewportHeight: 300, in: grown, at: start.addingTimeInterval(2))
+        #expect(tracker.readPosts.count == 23)
+        #expect(UnreadCount.above(25, in: grown, read: tracker.readPosts) == 5)
+    }
+}

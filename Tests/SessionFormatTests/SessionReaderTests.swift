@@ -149,6 +149,33 @@ import TimelineCore
             ])
     }
 
+    @Test("a restore's truth of divergence and of posts unseen, and a boost's original, read, written back and checked")
+    func divergenceUnreadAndBoosts() throws {
+        let session = try read([
+            Self.header,
+            #"{"type":"timeline","at":"2026-01-01T10:00:00Z","reason":"initial","posts":[{"id":"b","createdAt":"2026-01-01T09:30:00Z","boostOf":"a"},{"id":"a","createdAt":"2026-01-01T09:00:00Z"}]}"#,
+            #"{"type":"restore","at":"2026-01-01T10:00:05Z","tag":"diverged","expected":{"postId":"a","diverged":true,"unread":1}}"#,
+            #"{"type":"restore","at":"2026-01-01T10:00:06Z","expected":{"postId":"a","unread":-1}}"#,
+            #"{"type":"restore","at":"2026-01-01T10:00:07Z","expected":{"postId":"a","unread":1.5}}"#,
+            #"{"type":"restore","at":"2026-01-01T10:00:08Z","expected":{"postId":"a","diverged":"yes"}}"#,
+        ])
+        guard case .timeline(_, let posts) = session.events[0].kind else {
+            Issue.record("not a timeline")
+            return
+        }
+        #expect(posts.first?.boostOf == "a")
+        #expect(session.events[1].kind == .restore(tag: "diverged", expected: .init(postId: "a", diverged: true, unread: 1)))
+        #expect(
+            session.warnings.map(\.description) == [
+                #"s.jsonl:4: warning: "expected.unread" must be a whole number from 0 to 1000000000, found -1; the line is skipped"#,
+                #"s.jsonl:5: warning: "expected.unread" must be a whole number from 0 to 1000000000, found 1.5; the line is skipped"#,
+                #"s.jsonl:6:83: warning: "expected.diverged" must be true or false, found string; the line is skipped"#,
+            ])
+        let text = SessionWriter.text(of: RecordedSession(header: session.header, events: Array(session.events.prefix(2))))
+        #expect(text.contains(#""boostOf":"a""#))
+        #expect(text.contains(#""expected":{"postId":"a","diverged":true,"unread":1}"#))
+    }
+
     @Test func aCompleteLastLineWithoutANewlineStillCounts() throws {
         let session = try read([Self.header, #"{"type":"scroll","at":"2026-01-01T10:00:04Z","offset":10}"#], terminated: false)
         #expect(session.events.count == 1)

@@ -103,7 +103,8 @@ import ValueTree
                 "restorePoints", "unscored", "exact", "within1", "noAnswers", "meanAbsIndexError", "skipped", "reread", "pixelErrorCount",
                 "pixelErrorMedian", "pixelErrorP90", "brier", "latencyP50Microseconds", "latencyP99Microseconds",
                 "switchPoints", "switchExact", "syncedPoints", "backJumps", "prompts", "phantomPrompts", "divergentPoints", "missedDivergences",
-                "promptedDivergences", "plainSwitchPrompts", "convergedWrites", "convergenceP50Seconds", "convergenceP90Seconds",
+                "promptedDivergences", "plainSwitchPrompts", "unreadPoints", "unreadExact", "unreadMeanAbsoluteError", "convergedWrites",
+                "convergenceP50Seconds", "convergenceP90Seconds",
                 "unconvergedWrites", "reachPoints", "reachReached", "reachExact", "reachWithin1", "reachRequestsMedian", "reachRequestsMean",
                 "reachKilobytesMean",
                 "checks", "checkRequests",
@@ -218,7 +219,8 @@ import ValueTree
             case .dictionary(var members):
                 for key in [
                     "switchPoints", "switchExact", "syncedPoints", "backJumps", "convergence", "unconverged", "prompts", "phantomPrompts",
-                    "divergentPoints", "missedDivergences", "plainSwitches", "plainSwitchPrompts",
+                    "divergentPoints", "missedDivergences", "plainSwitches", "plainSwitchPrompts", "unreadPoints", "unreadExact",
+                    "unreadAbsoluteError",
                 ] {
                     members.removeValue(forKey: key)
                 }
@@ -293,7 +295,7 @@ import ValueTree
         let csv = ReportCSV.render(report).components(separatedBy: "\r\n")
         #expect(
             csv[0]
-                == "pipeline,spec,tag,restorePoints,exact,within1,noAnswers,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,unscored"
+                == "pipeline,spec,tag,restorePoints,exact,within1,noAnswers,meanAbsIndexError,skipped,reread,pixelErrorMedian,pixelErrorP90,brier,latencyP50Microseconds,latencyP99Microseconds,unreadPoints,unreadExact,unreadMeanAbsoluteError,unscored"
         )
         #expect(csv[1].hasPrefix("configured,ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor"))
         #expect(csv.count == 1 + report.pipelines.count * (1 + report.tags.count) + 1)

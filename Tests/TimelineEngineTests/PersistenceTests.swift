@@ -144,6 +144,54 @@ struct FacadeTrailingSaveTests {
     }
 }
 
+@Suite("N new above you through the façade and the store", .timeLimit(.minutes(10)))
+struct FacadeUnreadTests {
+    @Test("what passed through the viewport is stored with the saves, read back after a relaunch, and counted against")
+    func readAcrossRelaunch() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("engine.sqlite").path
+        let clock = TestClock()
+        let posts = TimelineEngineTests.posts
+        let index = TimelineIndex(Timeline(posts: posts, viewportHeight: 600))
+        do {
+            let store = try await TimelineStore(path: path)
+            let engine = try await TimelineEngine(store: store, clock: { clock.now })
+            engine.observeScroll(offset: 0, viewportHeight: 600, in: index)
+            clock.advance(5)
+            engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)  // passed p0 … p26
+            engine.observe(.background, in: index)
+            await engine.flush()
+            #expect(try await store.positions.readPosts(scope: StoreScope()).count == 27)
+        }
+        // Relaunched: five new posts on top, one a boost of a post read, and a re-draft of p3
+        // (the same author, a word added).
+        let store = try await TimelineStore(path: path)
+        let engine = try await TimelineEngine(store: store, clock: { clock.now })
+        engine.observe(.launch)
+        let fresh = [
+            Post(id: "n1", createdAt: Date(timeIntervalSince1970: 1_700_000_500), text: "a brand new post here", height: 100),
+            Post(id: "n2", createdAt: Date(timeIntervalSince1970: 1_700_000_400), author: "x", text: "post 5", height: 100, boostOf: "p5"),
+            Post(id: "n3", createdAt: Date(timeIntervalSince1970: 1_700_000_300), text: "another new one today", height: 100),
+        ]
+        var redraft = posts[3]
+        redraft.id = "p3-redraft"
+        redraft.author = "ann"
+        var original = posts
+        original[3].author = "ann"
+        original[3].text = "the original text of post three"
+        redraft.text = "the original text of post three!"
+        try await store.positions.markRead(posts: [original[3]], scope: StoreScope(), at: clock.now)
+        let relaunched = try await TimelineEngine(store: store, clock: { clock.now })
+        let grown = TimelineIndex(Timeline(posts: fresh + [redraft] + posts, viewportHeight: 600))
+        let result = await relaunched.restore(in: grown)
+        #expect(result.restoration?.postId == "p20")
+        // n1 and n3 are new; the boost of p5 and the re-draft of p3 are not.
+        #expect(result.unreadAbove == 2)
+        _ = engine
+    }
+}
+
 @Suite("Maintenance through the façade", .timeLimit(.minutes(10)))
 struct FacadeMaintenanceTests {
     static let now = Date(timeIntervalSince1970: 1_700_000_000)

@@ -1,0 +1,175 @@
+import Foundation
+
+/// What the reader has read: the ids of the posts that passed through the viewport, and each
+/// one's content (its author and the words of its text), so that a post the reader has seen in
+/// another form is known as read:
+///
+/// - a **boost** of a read post (its `boostOf` is a read id);
+/// - a **re-draft**: the same author's post deleted and posted again under a new id, with the
+///   same or lightly edited text (`ContentFingerprint.isRedraft(of:)`).
+///
+/// It holds about `limit` posts: past an eighth more, the earliest read are forgotten, down to
+/// `limit`.
+public struct ReadPosts: Sendable, Equatable {
+    /// The ids read, with the order they were first read in.
+    private var order: [String: UInt64] = [:]
+    /// Per author, the fingerprints of their posts read, with the ids they were read under.
+    private var contents: [String: [(id: String, fingerprint: ContentFingerprint)]] = [:]
+    private var counter: UInt64 = 0
+    /// The most posts kept.
+    public var limit: Int
+
+    public init(limit: Int = 5_000) {
+        self.limit = max(1, limit)
+    }
+
+    public static func == (lhs: ReadPosts, rhs: ReadPosts) -> Bool {
+        lhs.order.keys.sorted() == rhs.order.keys.sorted()
+    }
+
+    /// How many posts are kept.
+    public var count: Int { order.count }
+
+    /// The ids read, earliest first.
+    public var ids: [String] { order.sorted { $0.value < $1.value }.map(\.key) }
+
+    /// Marks `post` read, with its content; a boost marks the post it boosts read too (the
+    /// reader saw its text). True when `post` was not read before.
+    @discardableResult
+    public mutating func insert(_ post: Post) -> Bool {
+        // Already read: nothing to add, and the text is not looked at again.
+        guard order[post.id] == nil else { return false }
+        if let original = post.boostOf {
+            insert(id: original, author: nil, fingerprint: nil)
+            return insert(id: post.id, author: nil, fingerprint: nil)
+        }
+        return insert(id: post.id, author: post.author, fingerprint: ContentFingerprint(post.text))
+    }
+
+    /// Marks the post `id` read; `author` and `fingerprint` (its content) when known. True when
+    /// it was not read before.
+    @discardableResult
+    public mutating func insert(id: String, author: String?, fingerprint: ContentFingerprint?) -> Bool {
+        guard order[id] == nil else { return false }
+        counter &+= 1
+        order[id] = counter
+        if let author, let fingerprint { contents[author, default: []].append((id, fingerprint)) }
+        if order.count - limit > max(1, limit / 8) { forgetEarliest(order.count - limit) }
+        return true
+    }
+
+    /// Whether the reader has read `post`: itself, the post it boosts, or a post of which it is
+    /// a re-draft.
+    public func contains(_ post: Post) -> Bool {
+        if order[post.id] != nil { return true }
+        if let original = post.boostOf, order[original] != nil { return true }
+        guard post.boostOf == nil, let author = post.author, let read = contents[author], let fingerprint = ContentFingerprint(post.text)
+        else { return false }
+        return read.contains { fingerprint.isRedraft(of: $0.fingerprint) }
+    }
+
+    /// The content kept for the post `id`: its author and fingerprint, when known.
+    public func content(of id: String) -> (author: String, fingerprint: ContentFingerprint)? {
+        for (author, posts) in contents {
+            if let found = posts.first(where: { $0.id == id }) { return (author, found.fingerprint) }
+        }
+        return nil
+    }
+
+    private mutating func forgetEarliest(_ count: Int) {
+        let gone = Set(order.sorted { $0.value < $1.value }.prefix(count).map(\.key))
+        for id in gone { order[id] = nil }
+        for author in contents.keys {
+            contents[author]?.removeAll { gone.contains($0.id) }
+            if contents[author]?.isEmpty == true { contents[author] = nil }
+        }
+    }
+}
+
+/// A post's text as the set of its words (lower-cased letters and digits, hashed; links left
+/// out, as a shortener gives the same link a new one each time), to tell a re-draft of a post
+/// from another post: the same author's text of at least three words with at most one word
+/// changed, added or removed (the sets differ by at most two words; under eight words, by one:
+/// one word added or removed, so that a short templated post, "day 12 of 30", is not taken for
+/// the next), as a post re-drafted with a typo fixed or a word added keeps, or a story posted
+/// again.
+public struct ContentFingerprint: Sendable, Hashable {
+    /// The words' hashes, sorted, each once.
+    public let words: [UInt64]
+
+    /// The most words by which a re-draft's set differs from its original's (one changed: two),
+    /// and the fewest words a text needs for a changed word to be allowed.
+    public static let redraftDifference = 2
+    public static let wordsForAChangedWord = 8
+
+    /// Nil for a text of fewer than three words: too short to tell a re-draft from another post.
+    public init?(_ text: String?) {
+        guard let text else { return nil }
+        var hashes = Set<UInt64>()
+        var word: UInt64 = 0xcbf2_9ce4_8422_2325
+        var length = 0
+        func finish() {
+            if length > 0 { hashes.insert(word) }
+            word = 0xcbf2_9ce4_8422_2325
+            length = 0
+        }
+        for token in text.lowercased().split(whereSeparator: \.isWhitespace) where !token.hasPrefix("http") {
+            for scalar in token.unicodeScalars {
+                if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                    word = (word ^ UInt64(scalar.value)) &* 0x100_0000_01b3
+                    length += 1
+                } else {
+                    finish()
+                }
+            }
+            finish()
+        }
+        guard hashes.count >= 3 else { return nil }
+        words = hashes.sorted()
+    }
+
+    /// A fingerprint of the hashes `words`, as kept in a store.
+    public init(words: [UInt64]) {
+        self.words = Array(Set(words)).sorted()
+    }
+
+    /// Whether a post with this fingerprint, by the same author, is a re-draft of `other`.
+    public func isRedraft(of other: ContentFingerprint) -> Bool {
+        var shared = 0
+        var (i, j) = (0, 0)
+        while i < words.count, j < other.words.count {
+            if words[i] == other.words[j] {
+                shared += 1
+                i += 1
+                j += 1
+            } else if words[i] < other.words[j] {
+                i += 1
+            } else {
+                j += 1
+            }
+        }
+        let allowed = min(words.count, other.words.count) >= Self.wordsForAChangedWord ? Self.redraftDifference : 1
+        return (words.count - shared) + (other.words.count - shared) <= allowed
+    }
+}
+
+/// "N new above you": how many posts above the reader's post they have not read, counted as a
+/// reader would. Every post above counts, by its place, not its time (a post that arrived late
+/// with an older time is new too); a post the reader read in another form does not (a boost of
+/// it, a re-draft); a deleted post is not in the timeline; and the same content twice (a post
+/// and a boost of it, two boosts) counts once.
+public enum UnreadCount {
+    /// The posts above display index `anchor` of `index` not in `read`.
+    public static func above(_ anchor: Int, in index: TimelineIndex, read: ReadPosts) -> Int {
+        let posts = index.posts
+        // What is counted, by the post (a boost's original) and by its author's content.
+        var counted = ReadPosts(limit: .max)
+        var count = 0
+        for post in posts[..<min(max(0, anchor), posts.count)] where !read.contains(post) && !counted.contains(post) {
+            count += 1
+            counted.insert(post.boostOf.map { Post(id: $0, createdAt: post.createdAt) } ?? post)
+            if post.boostOf != nil { counted.insert(post) }
+        }
+        return count
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TimelineCore
+
+/// "N new above you", counted as a reader would (`UnreadCount`, `ReadPosts`).
+@Suite("Unread count", .timeLimit(.minutes(10)))
+struct UnreadCountTests {
+    static let base = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static func post(_ id: String, _ author: String = "ann", _ text: String? = nil, minutesAgo: Double = 0, boostOf: String? = nil) -> Post {
+        Post(
+            id: id, createdAt: base.addingTimeInterval(-60 * minutesAgo), author: author, text: text ?? "\(id)a \(id)b \(id)c \(id)d",
+            height: 100, boostOf: boostOf)
+    }
+
+    static func index(_ posts: [Post]) -> TimelineIndex {
+        TimelineIndex(Timeline(posts: posts, viewportHeight: 300))
+    }
+
+    @Test("every post above the reader's that they have not read counts, by its place, not its time")
+    func byPlace() {
+        // "late" arrived above the reader with an older time than the post they are on.
+        let posts = [Self.post("new1"), Self.post("late", minutesAgo: 90), Self.post("read1", minutesAgo: 10), Self.post("here", minutesAgo: 20)]
+        var read = ReadPosts()
+        read.insert(posts[2])
+        read.insert(posts[3])
+        #expect(UnreadCount.above(3, in: Self.index(posts), read: read) == 2)
+        // Nothing above the top.
+        #expect(UnreadCount.above(0, in: Self.index(posts), read: read) == 0)
+    }
+
+    @Test("a boost of a post read is not new; a boost and the post it boosts, both unread, count once")
+    func boosts() {
+        let original = Self.post("o", "bob", "the quick brown fox jumps over", minutesAgo: 30)
+        var read = ReadPosts()
+        read.insert(original)
+        let posts = [Self.post("b1", "carl", original.text, boostOf: "o"), Self.post("x", minutesAgo: 5), Self.post("here", minutesAgo: 40)]
+        #expect(UnreadCount.above(2, in: Self.index(posts), read: read) == 1)
+        let unread = [
+            Self.post("b2", "carl", "a story nobody has read yet", boostOf: "y"), Self.post("y", "dan", "a story nobody has read yet", minutesAgo: 3),
+            Self.post("here", minutesAgo: 40),
+        ]
+        #expect(UnreadCount.above(2, in: Self.index(unread), read: ReadPosts()) == 1)
+        // Reading a boost reads the post it boosts.
+        var viaBoost = ReadPosts()
+        viaBoost.insert(unread[0])
+        #expect(viaBoost.contains(unread[1]))
+    }
+
+    @Test("a re-draft of a post read is not new: the same author, one word changed, added or removed; another author's is")
+    func redrafts() {
+        let original = Self.post("o", "bob", "meeting moved to thursday at noon in room four", minutesAgo: 30)
+        var read = ReadPosts()
+        read.insert(original)
+        for text in [
+            "meeting moved to thursday at noon in room four!", "meeting moved to thursday at noon in room five",
+            "meeting now moved to thursday at noon in room four",
+        ] {
+            #expect(read.contains(Self.post("r", "bob", text)), "\(text)")
+            #expect(!read.contains(Self.post("r", "eve", text)), "\(text)")
+        }
+        #expect(!read.contains(Self.post("r", "bob", "meeting moved to friday at ten in room four")))
+        // Too short to tell: three words at least.
+        var short = ReadPosts()
+        short.insert(Self.post("s", "bob", "good morning"))
+        #expect(!short.contains(Self.post("t", "bob", "good morning")))
+        // Links are left out: a shortener gives the same link a new address each time.
+        var linked = ReadPosts()
+        linked.insert(Self.post("l1", "cnn", "A boa constrictor found in carry-on baggage https://t.co/ECHYf6z9"))
+        #expect(linked.contains(Self.post("l2", "cnn", "A boa constrictor found in carry-on baggage https://t.co/SiblnxI4")))
+    }
+
+    @Test("the same content twice above the reader, both unread, counts once")
+    func duplicates() {
+        let posts = [
+            Self.post("a", "cnn", "the ruling party signed a deal to extract oil"),
+            Self.post("b", "cnn", "the ruling party signed a deal to extract oil https://t.co/x"), Self.post("here"),
+        ]
+        #expect(UnreadCount.above(2, in: Self.index(posts), read: ReadPosts()) == 1)
+    }
+
+    @Test("the read posts are bounded: past an eighth more than the limit, the earliest are forgotten")
+    func bounded() {
+        var read = ReadPosts(limit: 8)
+        for n in 0..<9 { read.insert(Self.post("p\(n)")) }
+        #expect(read.count == 9)
+        read.insert(Self.post("p9"))
+        #expect(read.count == 8)
+        #expect(read.ids == (2..<10).map { "p\($0)" })
+        #expect(!read.contains(Self.post("p0")))
+    }
+}
