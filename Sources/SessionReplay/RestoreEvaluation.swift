@@ -160,7 +160,9 @@ public struct RestoreEvaluation: Sendable {
         score.diverged = point.expected.diverged
         if let truth = point.expected.unread {
             score.expectedUnread = truth
-            score.unread = UnreadCount.above(landing.index, in: point.index, read: point.read)
+            score.unread =
+                point.unreadCounts.map { $0[min(max(0, landing.index), $0.count - 1)] }
+                ?? UnreadCount.above(landing.index, in: point.index, read: point.read)
         }
         if let own = point.ownInput {
             let ownOutcome = pipeline.restore(RestorationRequest(snapshot: own.input, index: point.index, direction: point.direction))

@@ -30,7 +30,12 @@ public struct RestorePoint: Sendable {
     public var afterSwitch = false
     /// What the restoring device has read (its tracker's `readPosts`): what "N new above you"
     /// counts against.
-    public var read = ReadPosts()
+    public var read = ReadPosts() {
+        didSet { unreadCounts = nil }
+    }
+    /// "N new above you" at every display index of `index` (`UnreadCount.counts`), made once
+    /// for every pipeline scored here, when the session gives the count's truth.
+    public var unreadCounts: [Int]?
     /// The positions the merge policy offers the reader, the input first, when it asks
     /// (`RestoreStart.offer`); empty: it restores silently.
     public var offer: [PositionSnapshot] = []

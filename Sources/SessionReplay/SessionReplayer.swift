@@ -386,6 +386,7 @@ public struct SessionReplayer {
             if source == .synced { point.ownInput = (start.ownSnapshot, start.ownSource ?? .none) }
             point.offer = start.offer.map(\.snapshot)
             point.read = deviceTracker.readPosts
+            if expected.unread != nil { point.unreadCounts = UnreadCount.counts(in: point.index, read: point.read) }
             return point
         }
         return nil

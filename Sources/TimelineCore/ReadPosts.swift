@@ -61,10 +61,14 @@ public struct ReadPosts: Sendable, Equatable {
     /// Whether the reader has read `post`: itself, the post it boosts, or a post of which it is
     /// a re-draft.
     public func contains(_ post: Post) -> Bool {
+        contains(post) { ContentFingerprint(post.text) }
+    }
+
+    /// `contains(_:)`, with the post's fingerprint given (made only when the ids do not answer).
+    func contains(_ post: Post, fingerprint: () -> ContentFingerprint?) -> Bool {
         if order[post.id] != nil { return true }
         if let original = post.boostOf, order[original] != nil { return true }
-        guard post.boostOf == nil, let author = post.author, let read = contents[author], let fingerprint = ContentFingerprint(post.text)
-        else { return false }
+        guard post.boostOf == nil, let author = post.author, let read = contents[author], let fingerprint = fingerprint() else { return false }
         return read.contains { fingerprint.isRedraft(of: $0.fingerprint) }
     }
 
@@ -161,15 +165,44 @@ public struct ContentFingerprint: Sendable, Hashable {
 public enum UnreadCount {
     /// The posts above display index `anchor` of `index` not in `read`.
     public static func above(_ anchor: Int, in index: TimelineIndex, read: ReadPosts) -> Int {
+        counts(in: index, read: read, upTo: anchor).last ?? 0
+    }
+
+    /// For every display index `i` of `index` up to `limit` (all of them by default), the count
+    /// above it: element `i` is `above(i, in: index, read: read)`, made in one pass.
+    public static func counts(in index: TimelineIndex, read: ReadPosts, upTo limit: Int? = nil) -> [Int] {
         let posts = index.posts
+        let anchor = min(limit ?? posts.count, posts.count)
+        var result = [0]
+        result.reserveCapacity(max(0, anchor) + 1)
+        // Each post's fingerprint, made once per index for every count on it.
+        let prints = index.attachment(ObjectIdentifier(UnreadCount.self)) { Fingerprints(posts.map { ContentFingerprint($0.text) }) }.values
         // What is counted, by the post (a boost's original) and by its author's content.
         var counted = ReadPosts(limit: .max)
         var count = 0
-        for post in posts[..<min(max(0, anchor), posts.count)] where !read.contains(post) && !counted.contains(post) {
+        for position in 0..<max(0, anchor) {
+            let post = posts[position]
+            defer { result.append(count) }
+            guard !read.contains(post, fingerprint: { prints[position] }), !counted.contains(post, fingerprint: { prints[position] }) else {
+                continue
+            }
             count += 1
-            counted.insert(post.boostOf.map { Post(id: $0, createdAt: post.createdAt) } ?? post)
-            if post.boostOf != nil { counted.insert(post) }
+            if let original = post.boostOf {
+                counted.insert(id: original, author: nil, fingerprint: nil)
+                counted.insert(id: post.id, author: nil, fingerprint: nil)
+            } else {
+                counted.insert(id: post.id, author: post.author, fingerprint: prints[position])
+            }
         }
-        return count
+        return result
+    }
+
+    /// The fingerprints of an index's posts, in display order: its attachment.
+    struct Fingerprints: Sendable {
+        let values: [ContentFingerprint?]
+
+        init(_ values: [ContentFingerprint?]) {
+            self.values = values
+        }
     }
 }
