@@ -231,7 +231,15 @@ public actor SyncCoordinator {
         let wait = clock.sleeper(until: max(0, seconds))
         timerArmed = true
         timer = Task {
-            do { try await wait() } catch { return }
+            do {
+                try Task.checkCancellation()
+                try await wait()
+            } catch {
+                return
+            }
+            // Cancelled while its sleep ended (a later change moved the deadline, the clock
+            // passed both at once): the timer that replaced it runs the round, not this one.
+            guard !Task.isCancelled else { return }
             self.timerArmed = false
             _ = try? await self.syncNow()
         }
