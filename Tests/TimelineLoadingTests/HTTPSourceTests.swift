@@ -163,7 +163,7 @@ struct HTTPSourceTests {
     func timeout(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: Data("[]".utf8), delay: 3)])
+        server.script(LoadingFixtures.mastodonPath, [LoopbackHTTPServer.Answer(body: Data("[]".utf8), delay: 60)])
         let outcome = await LoadingFixtures.fetcher(try LoadingFixtures.policy("NoRetry"), timeout: 0.5, client: client).fetch(
             LoadingFixtures.mastodon(server))
         guard case .failure(let error) = outcome.result else {
@@ -172,8 +172,10 @@ struct HTTPSourceTests {
         }
         #expect(error.failure == .timeout)
         #expect(error.isUnreachable)
-        // The server would have answered "[]", a valid empty timeline, after 3 s: a timeout
-        // means the deadline ended the request first.
+        // The server would have answered "[]", a valid empty timeline, after 60 s (its wait
+        // ends when the test stops it): a timeout means the deadline ended the request first.
+        // A wait of a few seconds was not enough: on a loaded machine the client's event loop
+        // can be held up past both the deadline and the answer, and then take the answer.
     }
 
     @Test("a body cut short of its Content-Length is reported as truncated, and retried", arguments: TestClient.all)
