@@ -175,7 +175,7 @@ struct RestoreCommand: AsyncParsableCommand {
                     "\(store): error: no saved position for account \(Value.quote(scopeOptions.account)), timeline \(Value.quote(scopeOptions.timelineName))"
                 )
             }
-            return (snapshot, start, read)
+            return (snapshot, start, read.including(digests: start.readElsewhere))
         }
         let position = self.position ?? ""
         let data = try FileInput.read(position)

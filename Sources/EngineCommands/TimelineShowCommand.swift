@@ -38,7 +38,9 @@ struct TimelineShowCommand: AsyncParsableCommand {
         do {
             cached = try await opened.timelines.timeline(scope: scope)
             saved = try await opened.positions.history(scope: scope).first
-            read = try await opened.positions.readPosts(scope: scope)
+            // What this device read, and what the other devices' positions say they read.
+            let elsewhere = try await opened.sync.reads(scope: scope, elsewhereThan: try await opened.sync.storedDeviceId())
+            read = try await opened.positions.readPosts(scope: scope).including(digests: elsewhere)
         } catch {
             throw CommandFailure(error)
         }
@@ -46,7 +48,7 @@ struct TimelineShowCommand: AsyncParsableCommand {
             throw CommandFailure(
                 .invalidInput, "\(store): error: no cached timeline for account \(Value.quote(account)), timeline \(Value.quote(timelineName))")
         }
-        // "N new above you": the posts above the saved position this device has not seen.
+        // "N new above you": the posts above the saved position the reader has not seen here or elsewhere.
         let savedIndex = saved.flatMap { saved in cached.posts.firstIndex { $0.id == saved.postId } }
         let unread = savedIndex.map { position in
             UnreadCount.above(

@@ -256,7 +256,9 @@ public struct SessionReplayer {
             savedAt: Date(timeIntervalSince1970: Double(wall) / 1000), explicit: explicit,
             ordered: header.feed == .chronological,
             visit: visit.map { PositionRecord.Visit(seconds: $0.seconds, posts: $0.posts) },
-            clocks: replica.estimates.offsets)
+            clocks: replica.estimates.offsets,
+            reads: (device == header.device ? tracker : otherDevices[device]?.tracker)?.readPosts.recentDigests(limit: PositionRecord.maximumReads)
+                ?? [])
         replica.state.apply(record)
         replicas[device] = replica
         unconvergedWrites.append((date, restoreCount))
@@ -385,7 +387,8 @@ public struct SessionReplayer {
             point.afterSwitch = lastScrollDevice.map { $0 != name } ?? false
             if source == .synced { point.ownInput = (start.ownSnapshot, start.ownSource ?? .none) }
             point.offer = start.offer.map(\.snapshot)
-            point.read = deviceTracker.readPosts
+            // What this device read, and what the heads it has from the others say they read.
+            point.read = deviceTracker.readPosts.including(digests: replicas[name]?.state[key].reads(elsewhereThan: name) ?? [])
             if expected.unread != nil { point.unreadCounts = UnreadCount.counts(in: point.index, read: point.read) }
             return point
         }

@@ -22,6 +22,9 @@ import TimelineCore
 /// - `clocksRevision` counts the times the writer published this same write again with more
 ///   learned of the other clocks since (`Register.clocksRepublished`): the bounds a device learns
 ///   after its last save would otherwise wait for its next save to reach the others.
+/// - `reads` are the digests of the posts the writer read last (`ReadDigest`), at
+///   most `maximumReads`, so that another device counts "N new above you" without the posts
+///   read here.
 public struct PositionRecord: Sendable, Equatable {
     /// How far along a chronological timeline a position is: the post's creation time, then its id.
     public struct Progress: Sendable, Comparable, Hashable {
@@ -120,11 +123,25 @@ public struct PositionRecord: Sendable, Equatable {
         get { parts.clocksRevision }
         set { parts = parts.with { $0.clocksRevision = newValue } }
     }
+    /// The digests of the posts the writer had read last when it wrote, earliest first.
+    public var reads: [ReadDigest] {
+        get { parts.reads }
+        set { parts = parts.with { $0.reads = Self.bounded(newValue) } }
+    }
+
+    /// The most read posts a write carries: 8 bytes each, 11 KB in the wire's base64. A device
+    /// that reads more between two of another's syncs has its earliest reads of them counted
+    /// as new there.
+    public static let maximumReads = 1_024
+
+    private static func bounded(_ reads: [ReadDigest]) -> [ReadDigest] {
+        reads.count > maximumReads ? Array(reads.suffix(maximumReads)) : reads
+    }
 
     public init(
         key: RegisterKey, stamp: RegisterStamp, sequence: UInt64? = nil, context: VersionVector = .empty, savedAt: Date,
         snapshot: PositionSnapshot?, epoch: RegisterStamp, progress: Progress?, visit: Visit? = nil, moves: Moves = .none,
-        clocks: ClockOffsets = .empty, clocksRevision: UInt64 = 0
+        clocks: ClockOffsets = .empty, clocksRevision: UInt64 = 0, reads: [ReadDigest] = []
     ) {
         self.key = key
         self.stamp = stamp
@@ -133,7 +150,7 @@ public struct PositionRecord: Sendable, Equatable {
             Parts.Fields(
                 context: context.removing(stamp.device), savedAt: savedAt, snapshot: snapshot, epoch: epoch,
                 progress: snapshot == nil ? nil : progress, visit: visit, moves: moves, clocks: clocks,
-                clocksRevision: clocksRevision))
+                clocksRevision: clocksRevision, reads: Self.bounded(reads)))
     }
 
     /// The number a write without one (version 1 of the wire format, or a store from before
@@ -209,6 +226,7 @@ final class Parts: Sendable {
         var moves: PositionRecord.Moves
         var clocks: ClockOffsets
         var clocksRevision: UInt64
+        var reads: [ReadDigest]
     }
 
     let fields: Fields
@@ -226,6 +244,7 @@ final class Parts: Sendable {
     var moves: PositionRecord.Moves { fields.moves }
     var clocks: ClockOffsets { fields.clocks }
     var clocksRevision: UInt64 { fields.clocksRevision }
+    var reads: [ReadDigest] { fields.reads }
 
     /// New parts with `change` applied.
     func with(_ change: (inout Fields) -> Void) -> Parts {

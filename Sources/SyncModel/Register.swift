@@ -184,12 +184,12 @@ public struct Register: Sendable, Equatable {
     /// back), its progress the post's creation time on a chronological feed, and its moves the
     /// device's own count plus this save's direction (an explicit move back is a decision, not
     /// reading, and counts neither way). `stamp` and `sequence` come from the device's clock
-    /// and counter, `clocks` from its `ClockEstimates`. The one rule of local writes, for the
-    /// store and for replay alike.
+    /// and counter, `clocks` from its `ClockEstimates`, `reads` from its latest read posts. The
+    /// one rule of local writes, for the store and for replay alike.
     public func localWrite(
         _ snapshot: PositionSnapshot?, key: RegisterKey, stamp: RegisterStamp, sequence: UInt64, savedAt: Date,
         explicit: Bool = false, ordered: Bool = true, visit: PositionRecord.Visit? = nil,
-        clocks: ClockOffsets = .empty
+        clocks: ClockOffsets = .empty, reads: [ReadDigest] = []
     ) -> PositionRecord {
         let own = head(of: stamp.device)
         let reset = snapshot == nil || explicit
@@ -203,7 +203,15 @@ public struct Register: Sendable, Equatable {
         return PositionRecord(
             key: key, stamp: stamp, sequence: sequence, context: seen.removing(stamp.device), savedAt: savedAt,
             snapshot: snapshot, epoch: reset ? stamp : epoch, progress: progress, visit: visit, moves: moves,
-            clocks: clocks)
+            clocks: clocks, reads: reads)
+    }
+
+    /// The digests of the posts the other devices' heads say they read (`PositionRecord.reads`):
+    /// what `device` adds to its own reads to count "N new above you".
+    public func reads(elsewhereThan device: String) -> Set<ReadDigest> {
+        var reads = Set<ReadDigest>()
+        for head in heads where head.device != device { reads.formUnion(head.reads) }
+        return reads
     }
 }
 

@@ -52,6 +52,9 @@ public struct RestoreStart: Sendable, Equatable {
     /// The way the reader reads, as the register's moves (or the device's own saves) show it:
     /// what the restoration is given with the snapshot.
     public var direction: ReadingDirection?
+    /// The digests of the posts other devices read (`Register.reads(elsewhereThan:)`): with the
+    /// device's own reads, what "N new above you" counts against.
+    public var readElsewhere: Set<ReadDigest> = []
     /// The positions to offer the reader, the start's own first; empty: restore silently.
     public var offer: [Choice] = []
     /// Why the merge policy chose as it did, when it was asked.

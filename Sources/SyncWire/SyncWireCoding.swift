@@ -16,11 +16,12 @@ import ValueTree
 ///    "epoch": {"hlc": "0000000000000000", "device": ""},
 ///    "progress": {"createdAt": 1700000000, "postId": "42"},
 ///    "visit": {"seconds": 184.5, "posts": 23}, "moves": {"older": 40, "newer": 3},
-///    "clocks": {"laptop": 3598120}, "clocksRevision": 1,
+///    "clocks": {"laptop": 3598120}, "clocksRevision": 1, "reads": "3q2+7wAAAAE=",
 ///    "position": {"postId": "42", "viewportY": -40, …}}]}
 /// ```
 ///
-/// `position: null` is a tombstone. Version 1 is still read: its records have no `seq` and
+/// `reads` is base64 of the digests of the posts the writer read last (`PositionRecord.reads`),
+/// 8 bytes each, big-endian: the post id's, then its content's. `position: null` is a tombstone. Version 1 is still read: its records have no `seq` and
 /// no `context`, and become heads numbered by their clock's milliseconds with an empty
 /// context. Unknown fields are ignored (newer writers may add them); a missing or mistyped
 /// field, a malformed timestamp or an empty device id is an error naming where it is.
@@ -81,6 +82,7 @@ public enum SyncWireCoding {
             pairs.append(("clocks", .dictionary(record.clocks.entries.map { ($0.device, Value(.integer(IntegerValue($0.ahead)))) })))
         }
         if record.clocksRevision > 0 { pairs.append(("clocksRevision", Value(.integer(IntegerValue(record.clocksRevision))))) }
+        if !record.reads.isEmpty { pairs.append(("reads", .string(readsText(record.reads)))) }
         if record.moves != .none {
             pairs.append(
                 (
@@ -244,9 +246,29 @@ public enum SyncWireCoding {
             guard let value = written.integerValue?.uint64Value else { throw DecodingError("\(path).clocksRevision must be a non-negative integer") }
             clocksRevision = value
         }
+        var reads: [ReadDigest] = []
+        if let written = entry["reads"], written != .null {
+            guard let text = written.stringValue, let digests = Self.reads(fromText: text) else {
+                throw DecodingError(
+                    "\(path).reads must be base64 of at most \(PositionRecord.maximumReads) read digests of 8 bytes each")
+            }
+            reads = digests
+        }
         return PositionRecord(
             key: key, stamp: stamp, sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
-            progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision)
+            progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision, reads: reads)
+    }
+
+    /// Read-post digests as the wire writes them: base64 of `ReadDigest.bytes(of:)`.
+    public static func readsText(_ reads: [ReadDigest]) -> String {
+        Data(ReadDigest.bytes(of: reads)).base64EncodedString()
+    }
+
+    /// The digests of a `reads` text, or nil when it is not base64 of whole digests, or holds
+    /// more than `PositionRecord.maximumReads`.
+    public static func reads(fromText text: String) -> [ReadDigest]? {
+        guard text.utf8.count <= (PositionRecord.maximumReads * 8 + 2) / 3 * 4, let data = Data(base64Encoded: text) else { return nil }
+        return ReadDigest.digests(from: [UInt8](data))
     }
 
     private static func string(_ value: Value, _ key: String, at path: String) throws(DecodingError) -> String {

@@ -97,10 +97,11 @@ enum SyncWireScanner {
         var moves = PositionRecord.Moves.none
         var clocks = ClockOffsets()
         var clocksRevision: UInt64 = 0
+        var reads: [ReadDigest] = []
         var snapshot: PositionSnapshot?
         let fields: [StaticString] = [
             "account", "timeline", "hlc", "device", "seq", "context", "savedAt", "epoch", "progress", "visit",
-            "moves", "clocks", "position", "clocksRevision",
+            "moves", "clocks", "position", "clocksRevision", "reads",
         ]
         while let key = try scanner.nextKey() {
             switch try seen.take(key, fields) {
@@ -159,17 +160,21 @@ enum SyncWireScanner {
             case 12:
                 if scanner.null() { break }
                 snapshot = try self.snapshot(&scanner)
-            default:
+            case 13:
                 if scanner.null() { break }
                 guard let value = try number(&scanner).integer?.uint64Value else { throw NotPlain() }
                 clocksRevision = value
+            default:
+                if scanner.null() { break }
+                guard let text = try optionalString(&scanner), let digests = SyncWireCoding.reads(fromText: text) else { throw NotPlain() }
+                reads = digests
             }
         }
         guard let account, let timeline, let device, let time, let sequence, let savedAt, let epoch, seen.has(12) else { throw NotPlain() }
         return PositionRecord(
             key: RegisterKey(account: account, timeline: timeline), stamp: RegisterStamp(time: time, device: device),
             sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
-            progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision)
+            progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision, reads: reads)
     }
 
     /// `{"hlc": …, "device": …}`; the device of a register never reset is empty.

@@ -10,12 +10,22 @@ import Foundation
 ///
 /// It holds about `limit` posts: past an eighth more, the earliest read are forgotten, down to
 /// `limit`.
+///
+/// What other devices read comes as digests of post ids (`digest(of:)`), which sync carries with
+/// each device's position (`insert(digests:)`): a post whose id or boosted id has a digest read
+/// elsewhere is read too.
 public struct ReadPosts: Sendable, Equatable {
-    /// The ids read, with the order they were first read in.
-    private var order: [String: UInt64] = [:]
+    /// The ids read.
+    private var read: Set<String> = []
+    /// The same ids, earliest first.
+    private var inOrder: [String] = []
     /// Per author, the fingerprints of their posts read, with the ids they were read under.
     private var contents: [String: [(id: String, fingerprint: ContentFingerprint)]] = [:]
-    private var counter: UInt64 = 0
+    /// The content digests of the posts read, by id (`ReadDigest.content`).
+    private var contentDigests: [String: UInt32] = [:]
+    /// The digests of the post ids read on other devices, and of their contents.
+    private var elsewhere: Set<UInt32> = []
+    private var elsewhereContents: Set<UInt32> = []
     /// The most posts kept.
     public var limit: Int
 
@@ -24,21 +34,55 @@ public struct ReadPosts: Sendable, Equatable {
     }
 
     public static func == (lhs: ReadPosts, rhs: ReadPosts) -> Bool {
-        lhs.order.keys.sorted() == rhs.order.keys.sorted()
+        lhs.read == rhs.read && lhs.elsewhere == rhs.elsewhere
+            && lhs.elsewhereContents == rhs.elsewhereContents
+    }
+
+    /// A post id's digest, as another device's reads carry it: 32-bit FNV-1a of its UTF-8
+    /// bytes. Two ids share one about once in four billion pairs, so among a timeline's posts
+    /// and a few thousand reads a post is taken for read by mistake about once in a million
+    /// timelines.
+    public static func digest(of id: String) -> UInt32 {
+        var hash = FNV32()
+        hash.add(id.utf8)
+        return hash.value
+    }
+
+    /// The digests of the `limit` posts read last here, earliest first: what this device's
+    /// position carries to the others (`PositionRecord.reads`).
+    public func recentDigests(limit: Int) -> [ReadDigest] {
+        guard limit > 0 else { return [] }
+        return inOrder.suffix(limit).map { ReadDigest(post: Self.digest(of: $0), content: contentDigests[$0] ?? ReadDigest.noContent) }
+    }
+
+    /// Marks read what another device read (`ReadDigest`): the posts of those ids, and posts
+    /// of the same author and words.
+    public mutating func insert<Digests: Sequence<ReadDigest>>(digests: Digests) {
+        for digest in digests {
+            elsewhere.insert(digest.post)
+            if digest.content != ReadDigest.noContent { elsewhereContents.insert(digest.content) }
+        }
+    }
+
+    /// This device's reads, with the reads of other devices `digests` added.
+    public func including<Digests: Sequence<ReadDigest>>(digests: Digests) -> ReadPosts {
+        var copy = self
+        copy.insert(digests: digests)
+        return copy
     }
 
     /// How many posts are kept.
-    public var count: Int { order.count }
+    public var count: Int { read.count }
 
     /// The ids read, earliest first.
-    public var ids: [String] { order.sorted { $0.value < $1.value }.map(\.key) }
+    public var ids: [String] { inOrder }
 
     /// Marks `post` read, with its content; a boost marks the post it boosts read too (the
     /// reader saw its text). True when `post` was not read before.
     @discardableResult
     public mutating func insert(_ post: Post) -> Bool {
         // Already read: nothing to add, and the text is not looked at again.
-        guard order[post.id] == nil else { return false }
+        guard !read.contains(post.id) else { return false }
         if let original = post.boostOf {
             insert(id: original, author: nil, fingerprint: nil)
             return insert(id: post.id, author: nil, fingerprint: nil)
@@ -50,11 +94,13 @@ public struct ReadPosts: Sendable, Equatable {
     /// it was not read before.
     @discardableResult
     public mutating func insert(id: String, author: String?, fingerprint: ContentFingerprint?) -> Bool {
-        guard order[id] == nil else { return false }
-        counter &+= 1
-        order[id] = counter
-        if let author, let fingerprint { contents[author, default: []].append((id, fingerprint)) }
-        if order.count - limit > max(1, limit / 8) { forgetEarliest(order.count - limit) }
+        guard read.insert(id).inserted else { return false }
+        inOrder.append(id)
+        if let author, let fingerprint {
+            contents[author, default: []].append((id, fingerprint))
+            contentDigests[id] = ReadDigest.content(author: author, fingerprint: fingerprint)
+        }
+        if read.count - limit > max(1, limit / 8) { forgetEarliest(read.count - limit) }
         return true
     }
 
@@ -66,8 +112,17 @@ public struct ReadPosts: Sendable, Equatable {
 
     /// `contains(_:)`, with the post's fingerprint given (made only when the ids do not answer).
     func contains(_ post: Post, fingerprint: () -> ContentFingerprint?) -> Bool {
-        if order[post.id] != nil { return true }
-        if let original = post.boostOf, order[original] != nil { return true }
+        if read.contains(post.id) { return true }
+        if let original = post.boostOf, read.contains(original) { return true }
+        if !elsewhere.isEmpty {
+            if elsewhere.contains(Self.digest(of: post.id)) { return true }
+            if let original = post.boostOf, elsewhere.contains(Self.digest(of: original)) { return true }
+        }
+        if !elsewhereContents.isEmpty, post.boostOf == nil, let author = post.author, let fingerprint = fingerprint(),
+            elsewhereContents.contains(ReadDigest.content(author: author, fingerprint: fingerprint))
+        {
+            return true
+        }
         guard post.boostOf == nil, let author = post.author, let read = contents[author], let fingerprint = fingerprint() else { return false }
         return read.contains { fingerprint.isRedraft(of: $0.fingerprint) }
     }
@@ -81,12 +136,81 @@ public struct ReadPosts: Sendable, Equatable {
     }
 
     private mutating func forgetEarliest(_ count: Int) {
-        let gone = Set(order.sorted { $0.value < $1.value }.prefix(count).map(\.key))
-        for id in gone { order[id] = nil }
+        let gone = Set(inOrder.prefix(count))
+        inOrder.removeFirst(min(count, inOrder.count))
+        for id in gone {
+            read.remove(id)
+            contentDigests[id] = nil
+        }
         for author in contents.keys {
             contents[author]?.removeAll { gone.contains($0.id) }
             if contents[author]?.isEmpty == true { contents[author] = nil }
         }
+    }
+}
+
+/// A read post as another device's position carries it (`PositionRecord.reads`): the digest
+/// of its id (`ReadPosts.digest(of:)`) and of its content, its author and the words of its text
+/// (`noContent` for a boost or a text too short to fingerprint). The content lets a device know
+/// a repeat of a post read elsewhere (the same author's same words under a new id) as read;
+/// a re-draft with a word changed is known only where the post itself was read.
+public struct ReadDigest: Sendable, Hashable {
+    /// The digest of the post's id (`ReadPosts.digest(of:)`).
+    public var post: UInt32
+    /// The digest of its author and words (`content(author:fingerprint:)`), or `noContent`.
+    public var content: UInt32
+
+    /// The content digest of a post without one.
+    public static let noContent: UInt32 = 0
+
+    public init(post: UInt32, content: UInt32 = noContent) {
+        self.post = post
+        self.content = content
+    }
+
+    /// The digest of `author`'s text with `fingerprint`: 32-bit FNV-1a of the author's UTF-8
+    /// bytes, a zero byte, and each word hash's 8 bytes (little-endian), never `noContent`.
+    public static func content(author: String, fingerprint: ContentFingerprint) -> UInt32 {
+        var hash = FNV32()
+        hash.add(author.utf8)
+        hash.add(CollectionOfOne(0))
+        for word in fingerprint.words {
+            for shift in stride(from: 0, to: 64, by: 8) { hash.add(CollectionOfOne(UInt8(truncatingIfNeeded: word >> UInt64(shift)))) }
+        }
+        return hash.value == noContent ? 1 : hash.value
+    }
+
+    /// Digests as bytes, as the sync wire (in base64) and the store keep them: 8 each, the
+    /// post's then the content's, big-endian.
+    public static func bytes(of digests: [ReadDigest]) -> [UInt8] {
+        var words: [UInt32] = []
+        words.reserveCapacity(digests.count * 2)
+        for digest in digests {
+            words.append(digest.post.bigEndian)
+            words.append(digest.content.bigEndian)
+        }
+        return words.withUnsafeBytes { Array($0) }
+    }
+
+    /// The digests of `bytes(of:)`, or nil when the bytes are not whole digests.
+    public static func digests(from bytes: [UInt8]) -> [ReadDigest]? {
+        guard bytes.count % 8 == 0 else { return nil }
+        return bytes.withUnsafeBytes { raw in
+            (0..<raw.count / 8).map { index in
+                ReadDigest(
+                    post: UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: index * 8, as: UInt32.self)),
+                    content: UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: index * 8 + 4, as: UInt32.self)))
+            }
+        }
+    }
+}
+
+/// 32-bit FNV-1a.
+struct FNV32 {
+    private(set) var value: UInt32 = 0x811c_9dc5
+
+    mutating func add<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+        for byte in bytes { value = (value ^ UInt32(byte)) &* 0x0100_0193 }
     }
 }
 

@@ -401,17 +401,20 @@ public final class TimelineEngine: Sendable {
         let (own, learned) = state.withLock { ($0.tracker.restoreInputWithLiveness(at: now), $0.tracker.learnedDirection) }
         var resolution: Resolution?
         var direction = learned
+        var readElsewhere = Set<ReadDigest>()
         if let sync, let store {
             do {
                 let register = try await store.sync.register(of: RegisterKey(account: scope.account, timeline: scope.timeline))
                 if !own.isLive { resolution = sync.components.policy.resolve(register, on: sync.device) }
                 direction = register.learnedDirection ?? learned
+                readElsewhere = register.reads(elsewhereThan: sync.device)
             } catch {
                 report(error)
             }
         }
         var start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, resolution: resolution, device: sync?.device)
         start.direction = direction
+        start.readElsewhere = readElsewhere
         return start
     }
 
@@ -461,7 +464,7 @@ public final class TimelineEngine: Sendable {
         return RestoreResult(
             restoration: restoration, close: close, restoreSilently: silent,
             suggestions: silent ? [] : suggestions, trace: outcome.trace,
-            unreadAbove: restoration.map { UnreadCount.above($0.index, in: index, read: read) } ?? 0)
+            unreadAbove: restoration.map { UnreadCount.above($0.index, in: index, read: read.including(digests: start.readElsewhere)) } ?? 0)
     }
 
     /// Tells the engine the app put the reader at `contentOffset` of `index` itself (a

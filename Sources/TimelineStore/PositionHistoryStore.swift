@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import JSONText
+import SyncModel
 import TimelineCore
 import TimelineFormats
 
@@ -39,6 +40,7 @@ public struct PositionHistoryStore: Sendable {
         try await database.write { db in
             let statement = try db.makeStatement(sql: "INSERT OR REPLACE INTO readPost (account, timeline, postId, readAt) VALUES (?, ?, ?, ?)")
             for id in ids { try statement.execute(arguments: [scope.account, scope.timeline, id, date.timeIntervalSince1970]) }
+            try Self.appendRecentReads(ids.map { ReadDigest(post: ReadPosts.digest(of: $0)) }, scope: scope, db: db)
         }
     }
 
@@ -51,19 +53,22 @@ public struct PositionHistoryStore: Sendable {
             let statement = try db.makeStatement(
                 sql: "INSERT OR REPLACE INTO readPost (account, timeline, postId, readAt, author, words) VALUES (?, ?, ?, ?, ?, ?)")
             let time = date.timeIntervalSince1970
+            var digests: [ReadDigest] = []
             for post in posts {
                 if let original = post.boostOf {
-                    for id in [post.id, original] {
+                    for id in [original, post.id] {
                         try statement.execute(arguments: [scope.account, scope.timeline, id, time, nil as String?, nil as Data?])
+                        digests.append(ReadDigest(post: ReadPosts.digest(of: id)))
                     }
                     continue
                 }
-                // Eight little-endian bytes per word.
-                let words = ContentFingerprint(post.text).map { fingerprint in
-                    fingerprint.words.map(\.littleEndian).withUnsafeBufferPointer { Data(buffer: $0) }
-                }
-                try statement.execute(arguments: [scope.account, scope.timeline, post.id, time, words == nil ? nil : post.author, words])
+                let fingerprint = ContentFingerprint(post.text)
+                let author = fingerprint == nil ? nil : post.author
+                try statement.execute(arguments: [scope.account, scope.timeline, post.id, time, author, fingerprint.map(Self.column(of:))])
+                let content = author.flatMap { author in fingerprint.map { ReadDigest.content(author: author, fingerprint: $0) } }
+                digests.append(ReadDigest(post: ReadPosts.digest(of: post.id), content: content ?? ReadDigest.noContent))
             }
+            try Self.appendRecentReads(digests, scope: scope, db: db)
         }
     }
 
@@ -77,16 +82,61 @@ public struct PositionHistoryStore: Sendable {
                 arguments: [scope.account, scope.timeline])
             while let row = try rows.next() {
                 let words: Data? = row[2]
-                let fingerprint = words.map { data in
-                    ContentFingerprint(
-                        words: data.withUnsafeBytes { raw in
-                            (0..<raw.count / 8).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
-                        })
-                }
-                read.insert(id: row[0], author: row[1], fingerprint: fingerprint)
+                read.insert(id: row[0], author: row[1], fingerprint: words.map(Self.fingerprint(fromColumn:)))
             }
             return read
         }
+    }
+
+    /// A fingerprint as its `words` column keeps it: eight little-endian bytes per word.
+    static func column(of fingerprint: ContentFingerprint) -> Data {
+        fingerprint.words.map(\.littleEndian).withUnsafeBufferPointer { Data(buffer: $0) }
+    }
+
+    /// The digests of the posts read last in `scope`, earliest first, at most
+    /// `PositionRecord.maximumReads`: what a save carries to the other devices.
+    static func recentReads(scope: StoreScope, db: Database) throws -> [ReadDigest] {
+        let data = try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT digests FROM recentReads WHERE account = ? AND timeline = ?"), arguments: [scope.account, scope.timeline])
+        return data.flatMap { ReadDigest.digests(from: [UInt8]($0)) } ?? []
+    }
+
+    /// Adds `digests`, read now, to the scope's recent reads: a post read again moves to the end,
+    /// and the earliest go past the limit.
+    static func appendRecentReads(_ digests: [ReadDigest], scope: StoreScope, db: Database) throws {
+        guard !digests.isEmpty else { return }
+        let added = Set(digests.map(\.post))
+        var kept = try recentReads(scope: scope, db: db).filter { !added.contains($0.post) }
+        kept.append(contentsOf: digests)
+        try setRecentReads(Array(kept.suffix(PositionRecord.maximumReads)), scope: scope, db: db)
+    }
+
+    /// Makes the scope's recent reads again from its read posts (after a migration, or an
+    /// eviction of read posts).
+    static func rebuildRecentReads(scope: StoreScope, db: Database) throws {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT postId, author, words FROM readPost WHERE account = ? AND timeline = ? ORDER BY readAt DESC, rowid DESC LIMIT ?",
+            arguments: [scope.account, scope.timeline, PositionRecord.maximumReads])
+        let digests = rows.reversed().map { row -> ReadDigest in
+            let author: String? = row[1]
+            let words: Data? = row[2]
+            let content = author.flatMap { author in words.map { ReadDigest.content(author: author, fingerprint: fingerprint(fromColumn: $0)) } }
+            return ReadDigest(post: ReadPosts.digest(of: row[0]), content: content ?? ReadDigest.noContent)
+        }
+        try setRecentReads(digests, scope: scope, db: db)
+    }
+
+    private static func setRecentReads(_ digests: [ReadDigest], scope: StoreScope, db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO recentReads (account, timeline, digests) VALUES (?, ?, ?)")
+            .execute(arguments: [scope.account, scope.timeline, Data(ReadDigest.bytes(of: digests))])
+    }
+
+    /// A read post's fingerprint from its `words` column: eight little-endian bytes per word.
+    static func fingerprint(fromColumn data: Data) -> ContentFingerprint {
+        ContentFingerprint(
+            words: data.withUnsafeBytes { raw in
+                (0..<raw.count / 8).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+            })
     }
 
     /// The read post ids of `scope`, most recently read first.

@@ -1,4 +1,6 @@
+import Foundation
 import GRDB
+import TimelineCore
 
 /// The store's tables, created and upgraded by GRDB's migrator. A migration, once released, is
 /// never edited: a change is a new migration appended here.
@@ -207,6 +209,24 @@ enum StoreSchema {
             try db.alter(table: "readPost") { table in
                 table.add(column: "author", .text)
                 table.add(column: "words", .blob)
+            }
+        }
+        migrator.registerMigration("v11-head-reads") { db in
+            // A head carries the digests of the posts its device read last
+            // (`PositionRecord.reads`), eight bytes each, so that a device counts "N new above
+            // you" with what the others read. Each scope keeps those digests in one value, kept up
+            // as posts are marked read, so that a save reads one value rather than a thousand rows.
+            try db.alter(table: "positionHead") { table in
+                table.add(column: "reads", .blob)
+            }
+            try db.create(table: "recentReads") { table in
+                table.column("account", .text).notNull()
+                table.column("timeline", .text).notNull()
+                table.column("digests", .blob).notNull()
+                table.primaryKey(["account", "timeline"])
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT DISTINCT account, timeline FROM readPost") {
+                try PositionHistoryStore.rebuildRecentReads(scope: StoreScope(account: row[0], timeline: row[1]), db: db)
             }
         }
         return migrator

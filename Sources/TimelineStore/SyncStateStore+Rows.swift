@@ -44,7 +44,7 @@ extension SyncStateStore {
 
     static let headColumns = """
         account, timeline, device, sequence, hlc, savedAt, epochHlc, epochDevice, progressCreatedAt, progressPostId, context, visitSeconds, \
-        visitPosts, clocks, movesOlder, movesNewer, snapshot, clocksRevision
+        visitPosts, clocks, movesOlder, movesNewer, snapshot, clocksRevision, reads
         """
 
     /// A head from its row. Without `decodeSnapshot`, a position's snapshot is a stand-in
@@ -76,7 +76,18 @@ extension SyncStateStore {
             epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[6])), device: row[7]),
             progress: progress, visit: visitSeconds.flatMap { seconds in visitPosts.map { PositionRecord.Visit(seconds: seconds, posts: $0) } },
             moves: PositionRecord.Moves(older: row[14], newer: row[15]), clocks: clocks(from: row[13]),
-            clocksRevision: UInt64(bitPattern: row[17]))
+            clocksRevision: UInt64(bitPattern: row[17]), reads: reads(from: row[18]))
+    }
+
+    /// Read-post digests from their column (`ReadDigest.bytes(of:)`).
+    static func reads(from data: Data?) -> [ReadDigest] {
+        guard let data else { return [] }
+        return ReadDigest.digests(from: [UInt8](data)) ?? []
+    }
+
+    /// Read-post digests as their column holds them; nil for none.
+    static func readsData(_ reads: [ReadDigest]) -> Data? {
+        reads.isEmpty ? nil : Data(ReadDigest.bytes(of: reads))
     }
 
     static func clocks(from text: String) -> ClockOffsets {
@@ -139,14 +150,14 @@ extension SyncStateStore {
         let snapshot = try snapshotJSON ?? record.snapshot.map { try JSONWriter(style: .compact).write(SnapshotCoding.value(of: $0)) }
         try db.cachedStatement(
             sql: """
-                INSERT OR REPLACE INTO positionHead (\(headColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO positionHead (\(headColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             record.key.account, record.key.timeline, record.device, Int64(bitPattern: record.sequence),
             Int64(bitPattern: record.stamp.time.rawValue), record.savedAt.timeIntervalSince1970, Int64(bitPattern: record.epoch.time.rawValue),
             record.epoch.device, record.progress?.createdAt, record.progress?.postId, contextText(record.context), record.visit?.seconds,
             record.visit?.posts, clocksText(record.clocks), record.moves.older, record.moves.newer, snapshot,
-            Int64(bitPattern: record.clocksRevision),
+            Int64(bitPattern: record.clocksRevision), readsData(record.reads),
         ])
     }
 

@@ -142,9 +142,14 @@ public struct SyncStateStore: Sendable {
             let sequence = max(values["sequence"].flatMap { UInt64($0) } ?? 0, register.head(of: device)?.sequence ?? 0) + 1
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (name, value) VALUES ('hlc', ?), ('sequence', ?)")
                 .execute(arguments: [String(clock.last.rawValue), String(sequence)])
+            // The posts read last in this scope go with the write, for the other devices' count
+            // of what is new above the reader.
+            // What was read last in this scope goes with the write, for the other devices' count
+            // of what is new above the reader.
+            let reads = try PositionHistoryStore.recentReads(scope: scope, db: db)
             let record = register.localWrite(
                 saved, key: key, stamp: stamp, sequence: sequence, savedAt: date, explicit: explicit, ordered: ordered,
-                visit: visit, clocks: Self.clockEstimates(from: values["clockEstimates"]).offsets)
+                visit: visit, clocks: Self.clockEstimates(from: values["clockEstimates"]).offsets, reads: reads)
             try Self.storeHead(record, db, snapshotJSON: json)
             try Self.enqueue(record, kind: saved == nil ? "tombstone" : "position", at: date, db)
             return record
@@ -237,14 +242,23 @@ public struct SyncStateStore: Sendable {
     /// it, with the positions the policy offers when it asks; else the newest saved snapshot.
     public func restoreStart(scope: StoreScope, policy: (any MergePolicy)?, device: String?) async throws(StoreError) -> RestoreStart {
         let key = RegisterKey(account: scope.account, timeline: scope.timeline)
-        let withRegister = policy != nil
         let (history, register) = try await database.read { db in
-            (try PositionHistoryStore.history(scope: scope, db: db), withRegister ? try Self.register(of: key, db, snapshotsOf: nil) : nil)
+            (try PositionHistoryStore.history(scope: scope, db: db), try Self.register(of: key, db, snapshotsOf: nil))
         }
-        let resolution = policy.flatMap { policy in register.map { policy.resolve($0, on: device) } }
+        let resolution = policy.map { $0.resolve(register, on: device) }
         var start = RestoreStart.choose(own: history.first, ownIsLive: false, resolution: resolution, device: device)
-        start.direction = register?.learnedDirection ?? ReadingDirection.learned(fromHistory: history)
+        let ownDirection = ReadingDirection.learned(fromHistory: history)
+        start.direction = policy != nil ? register.learnedDirection ?? ownDirection : ownDirection
+        // What the other devices said they read counts as read here, whatever the policy.
+        start.readElsewhere = register.reads(elsewhereThan: device ?? "")
         return start
+    }
+
+    /// The digests of the posts the heads of `scope`'s register from devices other than
+    /// `device` say they read (`Register.reads(elsewhereThan:)`); every head's when `device` is nil.
+    public func reads(scope: StoreScope, elsewhereThan device: String?) async throws(StoreError) -> Set<ReadDigest> {
+        let key = RegisterKey(account: scope.account, timeline: scope.timeline)
+        return try await database.read { db in try Self.register(of: key, db, snapshotsOf: "").reads(elsewhereThan: device ?? "") }
     }
 
     /// A local write waiting in the outbox: which register, and its stamp (`HLC@device`).

@@ -41,7 +41,10 @@ extension TimelineStore {
                 try TimelineCacheStore.markGaps(leftBy: evicted, scope: scope, db: db)
                 report.cachedPosts += try TimelineCacheStore.delete(evicted, from: "cachedPost", scope: scope, among: cached, db: db)
                 report.snapshots += try Self.trim("positionHistory", by: "savedAt", scope: scope, policy: historyPolicy, now: now, db: db)
-                report.readPosts += try Self.trim("readPost", by: "readAt", scope: scope, policy: readPostsPolicy, now: now, db: db)
+                let readEvicted = try Self.trim("readPost", by: "readAt", scope: scope, policy: readPostsPolicy, now: now, db: db)
+                // What a save carries of the reads follows what is kept of them.
+                if readEvicted > 0 { try PositionHistoryStore.rebuildRecentReads(scope: scope, db: db) }
+                report.readPosts += readEvicted
             }
             LogCategory.cache.logger.debug(
                 "evicted",

@@ -106,7 +106,7 @@ struct LoggingCommandTests {
         let saved = try await setup.save("phone", post: "100", ["--verbose"])
         #expect(
             Self.records(saved.stderr, directory: setup.directory) == [
-                "debug [cache] store created applied=v1,v2-counters,v3-last-read,v4-sync,v5-heads,v6-gaps,v7-revision,v8-exact-times,v9-clocks-revision,v10-read-content store=DIR/phone.sqlite",
+                "debug [cache] store created applied=v1,v2-counters,v3-last-read,v4-sync,v5-heads,v6-gaps,v7-revision,v8-exact-times,v9-clocks-revision,v10-read-content,v11-head-reads store=DIR/phone.sqlite",
                 "debug [position] saved account=me contentOffset=0.0 device=phone post=100 timeline=home viewportY=0.0",
             ])
         let plain = try await setup.sync("phone")

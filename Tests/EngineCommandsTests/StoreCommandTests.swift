@@ -124,7 +124,7 @@ struct StoreCommandTests {
         let lines = text.stdout.components(separatedBy: "\n")
         #expect(
             lines[0]
-                == "store: \(path) (migrations v1, v2-counters, v3-last-read, v4-sync, v5-heads, v6-gaps, v7-revision, v8-exact-times, v9-clocks-revision, v10-read-content)"
+                == "store: \(path) (migrations v1, v2-counters, v3-last-read, v4-sync, v5-heads, v6-gaps, v7-revision, v8-exact-times, v9-clocks-revision, v10-read-content, v11-head-reads)"
         )
         #expect(lines[1] == "scopes: default/home")
         #expect(lines[2] == "cache: 1 post, 54 bytes, oldest 2022-12-02T16:53:20Z; hits 2, misses 1, hit ratio 0.67")

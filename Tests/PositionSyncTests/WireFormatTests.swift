@@ -59,6 +59,24 @@ struct WireFormatTests {
         #expect(register.head(of: "phone")?.clocksRevision == 2)
     }
 
+    @Test("a head carries the digests of the posts its device read last, read back by both decoders and the schema; none is not written")
+    func reads() throws {
+        var reader = Self.record
+        reader.reads = [ReadDigest(post: 0xDEAD_BEEF, content: 1), ReadDigest(post: ReadPosts.digest(of: "42"))]
+        let data = try SyncWireCoding.encode(.init(device: "phone", records: [reader, Self.record]))
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""reads":"3q2+7wAAAAGH44WDAAAAAA==""#))
+        #expect(text.components(separatedBy: "reads").count == 2)
+        let decoded = try SyncWireCoding.decode(data)
+        #expect(decoded.records.map(\.reads) == [reader.reads, []])
+        let received = try SyncWireCoding.received(data)
+        #expect(received.document == decoded && received.texts != nil)
+        #expect(Self.schema.validate(try JSONReader().read(data)).isValid)
+        // A write keeps the latest reads only.
+        reader.reads = (0..<2_000).map { ReadDigest(post: UInt32($0)) }
+        #expect(reader.reads.count == PositionRecord.maximumReads && reader.reads.first?.post == 976)
+    }
+
     @Test("unknown members are accepted by both, for newer writers")
     func forwardCompatible() throws {
         let text = String(decoding: try SyncWireCoding.encode(.init(device: "phone", records: [Self.record])), as: UTF8.self)
@@ -87,6 +105,11 @@ struct WireFormatTests {
         // A context of 40,000 devices took a server 8.4 s to take in: refused in linear time.
         case "wide context": return good.replacingOccurrences(of: #""laptop":7"#, with: (0..<40_000).map { #""d\#($0)":1"# }.joined(separator: ","))
         case "clocks revision": return good.replacingOccurrences(of: #""moves":"#, with: #""clocksRevision":-1,"moves":"#)
+        // Six bytes: not whole digests.
+        case "reads": return good.replacingOccurrences(of: #""moves":"#, with: #""reads":"AAAAAAAA","moves":"#)
+        case "many reads":
+            let digests = SyncWireCoding.readsText((0...1_024).map { ReadDigest(post: UInt32($0)) })
+            return good.replacingOccurrences(of: #""moves":"#, with: #""reads":"\#(digests)","moves":"#)
         case "wide clocks":
             return good.replacingOccurrences(
                 of: #""moves":"#, with: #""clocks":{"# + (0...1_000).map { #""c\#($0)":1"# }.joined(separator: ",") + #"},"moves":"#)
@@ -122,6 +145,8 @@ struct WireFormatTests {
             ("wide context", "records[0].context names 40001 devices, more than the limit of 1000"),
             ("wide clocks", "records[0].clocks names 1001 devices, more than the limit of 1000"),
             ("clocks revision", "records[0].clocksRevision must be a non-negative integer"),
+            ("reads", "records[0].reads must be base64 of at most 1024 read digests of 8 bytes each"),
+            ("many reads", "records[0].reads must be base64 of at most 1024 read digests of 8 bytes each"),
             ("version", "version 3 is not supported; this engine reads versions 1 to 2"),
         ])
     func refused(_ what: String, _ message: String) throws {

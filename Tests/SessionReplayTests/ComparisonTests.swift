@@ -264,6 +264,9 @@ import ValueTree
         #expect(causal.all.phantomPrompts == 0)
         #expect(causal.all.divergentPoints >= 10)
         #expect(causal.all.summary.promptedDivergences ?? 0 >= 0.95)
+        // "N new above you" counts what every device read: each position carries its reads.
+        #expect(causal.all.unreadPoints >= 400)
+        #expect(causal.all.summary.unreadExact ?? 0 >= 0.99, "unread exact: \(causal.all.summary.unreadExact ?? 0)")
         // Each peer rule's cited failure.
         #expect(tag("MarkerArrival", "stale-device").backJumps > 0, "mastodon#22721: a stale client drags the reader back")
         #expect(tag("Overwrite", "two-devices").backJumps > 0, "Jellyfin#1459: a device the reader left overwrites with its old position")

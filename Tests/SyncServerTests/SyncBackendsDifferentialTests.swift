@@ -185,6 +185,9 @@ struct SyncBackendsDifferentialTests {
             var sequence: UInt64 = 0
             var estimates = ClockEstimates()
             var state = ReplicaState()
+            /// Per timeline, the posts read with their digests, the latest last (a post read again
+            /// moves to the end).
+            var reads: [String: [(id: String, digest: ReadDigest)]] = [:]
         }
 
         let name = "in memory"
@@ -215,9 +218,18 @@ struct SyncBackendsDifferentialTests {
                 stamped.deviceId = devices[device]
                 return stamped
             }
+            // The post is read first, as the store backends do; the write carries the latest reads.
+            if let id = snapshot?.postId {
+                let digest = ReadDigest(
+                    post: ReadPosts.digest(of: id),
+                    content: ReadDigest.content(author: "ann", fingerprint: ContentFingerprint("the post \(id) of the day")!))
+                replica.reads[key.timeline, default: []].removeAll { $0.id == id }
+                replica.reads[key.timeline, default: []].append((id, digest))
+            }
+            let reads = (replica.reads[key.timeline] ?? []).suffix(PositionRecord.maximumReads).map(\.digest)
             let record = replica.state[key].localWrite(
                 saved, key: key, stamp: stamp, sequence: replica.sequence, savedAt: wall, explicit: explicit,
-                clocks: replica.estimates.offsets)
+                clocks: replica.estimates.offsets, reads: reads)
             replica.state.apply(record)
             replicas[device] = replica
             return record
@@ -306,6 +318,9 @@ struct SyncBackendsDifferentialTests {
         func save(device: Int, timeline: Int, _ snapshot: PositionSnapshot?, explicit: Bool, at wall: Date) async throws -> PositionRecord {
             let scope = StoreScope(account: "me", timeline: timelines[timeline])
             guard let snapshot else { return try await stores[device].sync.forgetPosition(scope: scope, device: devices[device], at: wall) }
+            // The post is read first: the write carries it among its reads.
+            let read = Post(id: snapshot.postId, createdAt: wall, author: "ann", text: "the post \(snapshot.postId) of the day", height: 100)
+            try await stores[device].positions.markRead(posts: [read], scope: scope, at: wall)
             return try await stores[device].sync.savePosition(snapshot, scope: scope, device: devices[device], explicit: explicit, at: wall)
         }
 
@@ -425,6 +440,8 @@ struct SyncBackendsDifferentialTests {
                             #expect(register.heads.map(\.context) == reference.heads.map(\.context), "\(label): contexts")
                             #expect(register.heads.map(\.clocks) == reference.heads.map(\.clocks), "\(label): clock bounds")
                             #expect(register.heads.map(\.clocksRevision) == reference.heads.map(\.clocksRevision), "\(label): clocks revisions")
+                            #expect(register.heads.map(\.reads) == reference.heads.map(\.reads), "\(label): reads")
+                            #expect(register.heads.allSatisfy { $0.isTombstone || !$0.reads.isEmpty }, "\(label): reads carried")
                             let resolution = policy.resolve(register)
                             #expect(
                                 resolution.winner?.stamp == expected.winner?.stamp && resolution.reason == expected.reason,

@@ -90,3 +90,60 @@ struct UnreadCountTests {
         #expect(!read.contains(Self.post("p0")))
     }
 }
+
+/// What one device read, as its position carries it to the others (`ReadDigest`).
+@Suite("Reads from other devices", .timeLimit(.minutes(10)))
+struct ReadDigestTests {
+    @Test("a post id's digest is 32-bit FNV-1a of its UTF-8 bytes, the same on every platform")
+    func digest() {
+        #expect(ReadPosts.digest(of: "a") == 0xE40C_292C)
+        #expect(ReadPosts.digest(of: "42") == 0x87E3_8583)
+        #expect(ReadPosts.digest(of: "") == 0x811C_9DC5)
+    }
+
+    @Test("the latest reads go out earliest first, with their content; a boost and a short text carry none")
+    func recent() {
+        var read = ReadPosts()
+        let posts = [
+            UnreadCountTests.post("p1"), UnreadCountTests.post("b", "carl", "p1a p1b p1c p1d", boostOf: "p9"),
+            UnreadCountTests.post("short", "ann", "too short"), UnreadCountTests.post("p2"),
+        ]
+        for post in posts { read.insert(post) }
+        let digests = read.recentDigests(limit: 3)
+        // The boost marked p9 read before itself: p1, p9, b, short, p2; the last three go.
+        #expect(digests.map(\.post) == ["b", "short", "p2"].map(ReadPosts.digest(of:)))
+        #expect(
+            digests.map(\.content) == [
+                ReadDigest.noContent, ReadDigest.noContent, ReadDigest.content(author: "ann", fingerprint: ContentFingerprint(posts[3].text)!),
+            ])
+        #expect(read.recentDigests(limit: 0).isEmpty)
+    }
+
+    @Test("another device's reads count as read here: the same post, a boost of it, the same author's same words under a new id")
+    func elsewhere() {
+        var there = ReadPosts()
+        let original = UnreadCountTests.post("o", "bob", "meeting moved to thursday at noon in room four")
+        there.insert(original)
+        there.insert(UnreadCountTests.post("seen"))
+        let here = ReadPosts().including(digests: there.recentDigests(limit: 100))
+        #expect(here.contains(original))
+        #expect(here.contains(UnreadCountTests.post("seen")))
+        #expect(here.contains(UnreadCountTests.post("b", "carl", original.text, boostOf: "o")))
+        #expect(here.contains(UnreadCountTests.post("again", "bob", original.text)))
+        // Another author's same words, or a word changed, are not known from a digest.
+        #expect(!here.contains(UnreadCountTests.post("again", "eve", original.text)))
+        #expect(!here.contains(UnreadCountTests.post("again", "bob", "meeting moved to thursday at noon in room five")))
+        #expect(!here.contains(UnreadCountTests.post("other")))
+        let posts = [UnreadCountTests.post("new"), UnreadCountTests.post("again", "bob", original.text), original, UnreadCountTests.post("here")]
+        #expect(UnreadCount.above(3, in: UnreadCountTests.index(posts), read: here) == 1)
+    }
+
+    @Test("digests as bytes: 8 each, big-endian, and back; a cut digest is refused")
+    func bytes() {
+        let digests = [ReadDigest(post: 0x0102_0304, content: 0x0506_0708), ReadDigest(post: 0xFFFF_FFFF)]
+        let bytes = ReadDigest.bytes(of: digests)
+        #expect(bytes == [1, 2, 3, 4, 5, 6, 7, 8, 255, 255, 255, 255, 0, 0, 0, 0])
+        #expect(ReadDigest.digests(from: bytes) == digests)
+        #expect(ReadDigest.digests(from: Array(bytes.prefix(12))) == nil)
+    }
+}

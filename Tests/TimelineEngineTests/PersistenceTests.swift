@@ -375,6 +375,55 @@ struct FacadeSyncTests {
         #expect(Set(offered.map(\.postId)).count == offered.count, "one suggestion per post")
     }
 
+    @Test("N new above you counts what another device read: its position carries its reads, and the count leaves them out")
+    func unreadAcrossDevices() async throws {
+        let (directory, _, configuration) = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let posts = TimelineEngineTests.posts.map { post in
+            var written = post
+            written.author = "ann"
+            written.text = "\(post.text ?? "") of a long day"
+            return written
+        }
+        let index = TimelineIndex(Timeline(posts: posts, viewportHeight: 600))
+        // The phone reads p0 … p26 and goes to the background: its head carries those reads.
+        let clock = TestClock()
+        let phoneStore = try await TimelineStore(path: directory.appendingPathComponent("phone.sqlite").path)
+        let phone = try await TimelineEngine(configuration: configuration, deviceId: "phone", store: phoneStore, clock: { clock.now })
+        let phoneSync = try #require(phone.sync)
+        phone.observeScroll(offset: 0, viewportHeight: 600, in: index)
+        clock.advance(5)
+        phone.observeScroll(offset: 2010, viewportHeight: 600, in: index)
+        phone.observe(.background, in: index)
+        await phone.flush()
+        let head = try #require(try await phoneStore.sync.register(of: RegisterKey(account: "default", timeline: "home")).head(of: "phone"))
+        #expect(head.reads.map(\.post) == posts[0...26].map { ReadPosts.digest(of: $0.id) })
+        try await phoneSync.syncNow()
+        phoneSync.shutdown()
+        // The laptop, which read nothing, opens later on two new posts, a boost of p5, and a repeat
+        // of p3 (the same author's same words) under a new id.
+        clock.advance(600)
+        let laptopStore = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let laptop = try await TimelineEngine(configuration: configuration, deviceId: "laptop", store: laptopStore, clock: { clock.now })
+        let laptopSync = try #require(laptop.sync)
+        try await laptopSync.syncNow()
+        laptopSync.shutdown()
+        var repeated = posts[3]
+        repeated.id = "p3-again"
+        let fresh = [
+            Post(id: "n1", createdAt: Date(timeIntervalSince1970: 1_800_000_500), text: "a brand new post here", height: 100),
+            Post(id: "n2", createdAt: Date(timeIntervalSince1970: 1_800_000_400), author: "x", text: "post 5", height: 100, boostOf: "p5"),
+            Post(id: "n3", createdAt: Date(timeIntervalSince1970: 1_800_000_300), text: "another new one today", height: 100),
+        ]
+        let grown = TimelineIndex(Timeline(posts: fresh + [repeated] + posts, viewportHeight: 600))
+        let result = await laptop.restore(in: grown)
+        #expect(result.restoration?.postId == "p20")
+        // n1 and n3 are new; the boost of p5, the repeat of p3 and p0 … p19 were read on the phone.
+        #expect(result.unreadAbove == 2)
+        // What the laptop has of its own knows none of it.
+        #expect(try await laptopStore.positions.readPosts(scope: StoreScope()).count == 0)
+    }
+
     @Test("where two devices' reading diverged, the façade asks: no silent restore, and the other device's place is suggested")
     func divergenceAsks() async throws {
         let (directory, _, configuration) = try Self.setup()

@@ -13,7 +13,7 @@ import TimelineCore
 struct StoreUpgradeTests {
     static let versions = ["v1", "v2-counters", "v3-last-read", "v4-sync", "v5-heads", "v6-gaps", "v7-revision"]
     /// Every migration, the fixtures' and the ones after them.
-    static let migrations = versions + ["v8-exact-times", "v9-clocks-revision", "v10-read-content"]
+    static let migrations = versions + ["v8-exact-times", "v9-clocks-revision", "v10-read-content", "v11-head-reads"]
     /// The versions with sync state.
     static let syncing: Set<String> = ["v4-sync", "v5-heads", "v6-gaps", "v7-revision"]
     /// The versions whose sync state is heads.

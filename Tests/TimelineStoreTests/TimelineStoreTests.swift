@@ -1,6 +1,7 @@
 import Foundation
 import LRU
 import StrategyKit
+import SyncModel
 import TTL
 import TestSupport
 import Testing
@@ -112,6 +113,31 @@ struct TimelineStoreTests {
         #expect(try await store.positions.history(scope: Self.scope).map(\.postId) == ["s5", "s4"])
         #expect(try await store.positions.readPostIds(scope: Self.scope) == ["r9"])
         #expect(try await store.timelines.timeline(scope: Self.scope)?.posts.isEmpty == true)
+        // What a save carries of the reads follows what is kept of them.
+        let saved = try await store.sync.savePosition(PositionSnapshot(postId: "s9"), scope: Self.scope, device: "phone", at: Self.now)
+        #expect(saved.reads == [ReadDigest(post: ReadPosts.digest(of: "r9"))])
+    }
+
+    @Test("a save carries the scope's latest reads, earliest first, with their content; a post read again moves last")
+    func savesCarryReads() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await TimelineStore(path: directory.appendingPathComponent("r.sqlite").path)
+        let read = [
+            Post(id: "a", createdAt: Self.now, author: "ann", text: "the first post of the day", height: 100),
+            Post(id: "b", createdAt: Self.now, author: "bob", text: "a boost", height: 100, boostOf: "o"),
+        ]
+        try await store.positions.markRead(posts: read, scope: Self.scope, at: Self.now)
+        try await store.positions.markRead(["c", "a"], scope: Self.scope, at: Self.now.addingTimeInterval(1))
+        let saved = try await store.sync.savePosition(PositionSnapshot(postId: "c"), scope: Self.scope, device: "phone", at: Self.now)
+        #expect(saved.reads.map(\.post) == ["o", "b", "c", "a"].map(ReadPosts.digest(of:)))
+        // Marked again by id, "a" keeps no content; the post read with its text keeps it.
+        try await store.positions.markRead(posts: [read[0]], scope: Self.scope, at: Self.now.addingTimeInterval(2))
+        let again = try await store.sync.savePosition(PositionSnapshot(postId: "a"), scope: Self.scope, device: "phone", at: Self.now)
+        #expect(again.reads.last == ReadDigest(post: ReadPosts.digest(of: "a"), content: ReadDigest.content(author: "ann", fingerprint: ContentFingerprint(read[0].text)!)))
+        // The head as stored reads back with them.
+        let head = try await store.sync.register(of: RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)).head(of: "phone")
+        #expect(head?.reads == again.reads)
     }
 
     @Test("gaps survive reopening; evicting posts from the middle leaves a gap where they were, and none below the last post")

@@ -143,13 +143,21 @@ print("## Saving a position: 2000 saves, one transaction each (median of 3)")
 print()
 print("| save | total | per save |")
 print("|---|---:|---:|")
-let saves: [(String, Bool, Bool)] = [
-    ("history only (saveSnapshot)", false, false),
-    ("savePosition: the head, history and outbox, alone in its register", true, false),
-    ("savePosition with its causal context: two other devices' heads in the register", true, true),
+let saves: [(String, Bool, Bool, Bool)] = [
+    ("history only (saveSnapshot)", false, false, false),
+    ("savePosition: the head, history and outbox, alone in its register", true, false, false),
+    ("savePosition with its causal context: two other devices' heads in the register", true, true, false),
+    ("savePosition carrying the 1,024 posts read last, of 2,000 read", true, false, true),
 ]
-for (label, withSync, others) in saves {
-    let store = try await TimelineStore(path: work.appendingPathComponent("save-\(withSync)-\(others).sqlite").path)
+for (label, withSync, others, reads) in saves {
+    let store = try await TimelineStore(path: work.appendingPathComponent("save-\(withSync)-\(others)-\(reads).sqlite").path)
+    if reads {
+        // What a save carries to the other devices: the latest reads of its scope, with content.
+        let read = (0..<2000).map { number in
+            Post(id: "r\(number)", createdAt: date, author: "author\(number % 40)", text: "a post of some length number \(number)", height: 100)
+        }
+        try await store.positions.markRead(posts: read, scope: scope, at: date)
+    }
     if others {
         // Two other devices' heads in the register, and clock bounds: what a save reads and carries.
         _ = try await store.sync.applyRemote(
