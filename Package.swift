@@ -352,7 +352,7 @@ let package = Package(
         .target(
             name: "SyncServer",
             dependencies: [
-                "EngineSupport", "SyncModel", "SyncWire", "JSONText", "ValueTree",
+                "EngineSupport", "SyncModel", "SyncWire", "JSONText", "ValueTree", "TimelineFormats",
                 serverOnly("Hummingbird", "hummingbird"),
                 serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
                 serverOnly("UnixSignals", "swift-service-lifecycle"),

@@ -52,6 +52,15 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "rights-bench",
+            dependencies: [
+                .product(name: "SyncServer", package: "TimelineEngine"),
+                .product(name: "TimelineEngine", package: "TimelineEngine"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "server-bench",
             dependencies: [
                 .product(name: "SyncServer", package: "TimelineEngine"),

@@ -5,8 +5,8 @@ import ArgumentParser
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the sync server, or manage its tokens.",
-        subcommands: [ServeRunCommand.self, ServeTokenCommand.self],
+        abstract: "Run the sync server, manage its tokens, or export or erase a user's data.",
+        subcommands: [ServeRunCommand.self, ServeTokenCommand.self, ServeUserCommand.self],
         defaultSubcommand: ServeRunCommand.self
     )
 }

@@ -44,6 +44,9 @@ struct ServeRunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The longest a long-poll waits, in seconds.")
     var maxWait = 30.0
 
+    @Option(name: .long, help: "Days a device's heads are kept after its last write (0: for good).")
+    var retentionDays = ServerSettings.defaultRetention / 86_400
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -52,6 +55,9 @@ struct ServeRunCommand: AsyncParsableCommand {
         }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024, got \(maxBodyBytes)") }
         guard maxWait >= 0, maxWait <= 3600 else { throw ValidationError("--max-wait must be from 0 to 3600 seconds, got \(maxWait)") }
+        guard retentionDays.isFinite, retentionDays >= 0, retentionDays <= 36_500 else {
+            throw ValidationError("--retention-days must be from 0 (keep for good) to 36500, got \(retentionDays)")
+        }
     }
 
     /// `HOST:PORT`, with `[::1]:PORT` for IPv6.
@@ -74,7 +80,8 @@ struct ServeRunCommand: AsyncParsableCommand {
                 """)
         }
         let logger = logging.logger(.sync)
-        let settings = ServerSettings(host: host, port: port, maxBodyBytes: maxBodyBytes, maxWait: maxWait)
+        let settings = ServerSettings(
+            host: host, port: port, maxBodyBytes: maxBodyBytes, maxWait: maxWait, retention: retentionDays > 0 ? retentionDays * 86_400 : nil)
         try await storage.with(logger: logger, serving: true) { storage in
             let server = SyncServer(storage: storage, settings: settings, logger: logger)
             do {

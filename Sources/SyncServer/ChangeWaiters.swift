@@ -122,6 +122,10 @@ public actor ChangeWaiters {
         for continuation in (waiting.removeValue(forKey: user) ?? [:]).values { continuation.resume(returning: change) }
     }
 
+    /// Whether every change is heard of: always for a storage that tells every change; for one
+    /// that other instances write too, once its listener listens.
+    public var hearsEveryChangeNow: Bool { hearsEveryChange }
+
     /// Other instances' changes cannot be heard until `listening()`: keeps no cursor until then.
     public func interrupted() {
         hearsEveryChange = false

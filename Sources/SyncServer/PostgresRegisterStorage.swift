@@ -31,6 +31,8 @@ public final class PostgresRegisterStorage: RegisterStorage {
     private let serving: Bool
     private let events: AsyncStream<RemoteEvent>
     private let eventsContinuation: AsyncStream<RemoteEvent>.Continuation
+    /// The time a head is stored at, for retention (`dropHeads(writtenBefore:)`).
+    private let now: @Sendable () -> Date
     /// Whether the schema was made in this process.
     private let prepared = PreparedFlag()
 
@@ -40,7 +42,8 @@ public final class PostgresRegisterStorage: RegisterStorage {
     /// and kept, and it listens for other instances' changes. A command that runs a few statements
     /// and ends (`serve token …`) passes false: connections are made as needed, nothing listens,
     /// and the pool's own warnings are left out (a failure reaches the command as an error).
-    public init(url: String, logger: Logger, serving: Bool = true) throws(StorageError) {
+    public init(url: String, logger: Logger, serving: Bool = true, now: @escaping @Sendable () -> Date = Date.init) throws(StorageError) {
+        self.now = now
         var poolLogger = logger
         if !serving { poolLogger.logLevel = .error }
         client = try Self.client(url: url, logger: poolLogger, warm: serving)
@@ -217,6 +220,26 @@ public final class PostgresRegisterStorage: RegisterStorage {
         // (an earlier release's) changed with every write, so no update of a head could be
         // made in place (HOT): it cost every write an entry in both indexes.
         "DROP INDEX IF EXISTS position_head_changes",
+        // When each head was stored (retention), when a user was erased, and what an erasure
+        // leaves of each device (`ErasedDevice`). Heads kept from before count as written now.
+        // A column is added only when missing: ALTER TABLE locks the table even when it changes
+        // nothing, and would deadlock with the requests of instances already running.
+        """
+        DO $$ BEGIN
+            IF NOT EXISTS (SELECT 1 FROM information_schema.columns
+                           WHERE table_schema = current_schema() AND table_name = 'position_head' AND column_name = 'written_at') THEN
+                ALTER TABLE position_head ADD COLUMN written_at DOUBLE PRECISION NOT NULL DEFAULT extract(epoch from now());
+            END IF;
+            IF NOT EXISTS (SELECT 1 FROM information_schema.columns
+                           WHERE table_schema = current_schema() AND table_name = 'sync_user' AND column_name = 'erased_at') THEN
+                ALTER TABLE sync_user ADD COLUMN erased_at DOUBLE PRECISION;
+            END IF;
+        END $$
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS erased_device (user_id BIGINT NOT NULL, device BYTEA NOT NULL, head_key BYTEA NOT NULL,
+                                                  PRIMARY KEY (user_id, device))
+        """,
     ]
 
     public func user(forTokenHash hash: [UInt8]) async throws -> StoredUser? {
@@ -300,7 +323,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
     /// changed, the counter after).
     private static let upsertAndAnswer = """
         ON CONFLICT (user_id, account, timeline, device) DO UPDATE SET head_key = EXCLUDED.head_key, changed_at = EXCLUDED.changed_at,
-            record = EXCLUDED.record
+            record = EXCLUDED.record, written_at = EXCLUDED.written_at
         WHERE EXCLUDED.head_key > position_head.head_key
         RETURNING 1
         )
@@ -323,10 +346,12 @@ public final class PostgresRegisterStorage: RegisterStorage {
         ), fresh AS (
             SELECT i.* FROM head_input i LEFT JOIN position_head h
                 ON h.user_id = $1 AND h.account = i.account AND h.timeline = i.timeline AND h.device = i.device
-            WHERE h.head_key IS NULL OR i.head_key > h.head_key
+            WHERE (h.head_key IS NULL OR i.head_key > h.head_key)
+                AND NOT EXISTS (SELECT 1 FROM erased_device e WHERE e.user_id = $1
+                                AND e.device = sha256(convert_to($1::text || ':' || i.device, 'UTF8')) AND e.head_key >= i.head_key)
         ), \(counterStep), heads AS (
-            INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
-            SELECT $1, account, timeline, device, head_key, (SELECT version FROM counter), record FROM fresh
+            INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record, written_at)
+            SELECT $1, account, timeline, device, head_key, (SELECT version FROM counter), record, $7 FROM fresh
             \(upsertAndAnswer)
         """
 
@@ -337,16 +362,130 @@ public final class PostgresRegisterStorage: RegisterStorage {
         WITH fresh AS (
             SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM position_head
                                        WHERE user_id = $1 AND account = $2 AND timeline = $3 AND device = $4 AND head_key >= $5)
+                AND NOT EXISTS (SELECT 1 FROM erased_device
+                                WHERE user_id = $1 AND device = sha256(convert_to($1::text || ':' || $4, 'UTF8')) AND head_key >= $5)
         ), \(counterStep), heads AS (
-            INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record)
-            SELECT $1, $2, $3, $4, $5, version, $6 FROM counter
+            INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record, written_at)
+            SELECT $1, $2, $3, $4, $5, version, $6, $7 FROM counter
             \(upsertAndAnswer)
         """
 
     public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
         try await prepare()
-        if heads.count == 1 { return try await merge(PostgresStatements.MergeOne(user: user.id, head: heads[0])) }
-        return try await merge(PostgresStatements.Merge(user: user.id, heads: heads))
+        let written = now().timeIntervalSince1970
+        if heads.count == 1 { return try await merge(PostgresStatements.MergeOne(user: user.id, head: heads[0], writtenAt: written)) }
+        return try await merge(PostgresStatements.Merge(user: user.id, heads: heads, writtenAt: written))
+    }
+
+    public func user(named name: String) async throws -> StoredUser? {
+        try await prepare()
+        let rows = try await client.query("SELECT id, name FROM sync_user WHERE name = \(name)", logger: logger)
+        for try await (id, name) in rows.decode((Int64, String).self) { return StoredUser(id: id, name: name) }
+        return nil
+    }
+
+    /// One transaction at REPEATABLE READ: one snapshot of the user, their tokens and heads.
+    public func export(user: StoredUser) async throws -> UserExport {
+        try await prepare()
+        return try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+            var created = 0.0
+            var erased: Double?
+            for try await (createdAt, erasedAt) in try await connection.query(
+                "SELECT created_at, erased_at FROM sync_user WHERE id = \(user.id)", logger: logger
+            ).decode((Double, Double?).self) {
+                (created, erased) = (createdAt, erasedAt)
+            }
+            var tokens: [StoredToken] = []
+            for try await (id, createdAt, revokedAt) in try await connection.query(
+                "SELECT id, created_at, revoked_at FROM sync_token WHERE user_id = \(user.id) ORDER BY id", logger: logger
+            ).decode((Int64, Double, Double?).self) {
+                tokens.append(
+                    StoredToken(
+                        id: id, user: user.name, createdAt: Date(timeIntervalSince1970: createdAt),
+                        revokedAt: revokedAt.map(Date.init(timeIntervalSince1970:))))
+            }
+            var registers: [UserExport.Register] = []
+            for try await (account, timeline, record) in try await connection.query(
+                "SELECT account, timeline, record FROM position_head WHERE user_id = \(user.id) ORDER BY account, timeline, device",
+                logger: logger
+            ).decode((String, String, String).self) {
+                if let last = registers.last, last.account == account, last.timeline == timeline {
+                    registers[registers.count - 1].heads.append(record)
+                } else {
+                    registers.append(UserExport.Register(account: account, timeline: timeline, heads: [record]))
+                }
+            }
+            return UserExport(
+                user: user.name, createdAt: Date(timeIntervalSince1970: created), tokens: tokens, registers: registers,
+                erasedAt: erased.map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// One transaction: the tombstone of each device, the heads and tokens removed, the counter
+    /// moved on, and each token's revocation notified, so every instance forgets it.
+    public func erase(user: StoredUser, at date: Date) async throws -> UserErasure {
+        try await prepare()
+        return try await client.withTransaction(logger: logger) { connection in
+            // The user's row first: a concurrent merge of theirs waits for the erasure.
+            var cursor: Int64 = 0
+            for try await version in try await connection.query(
+                "UPDATE sync_user SET version = version + 1, erased_at = \(date.timeIntervalSince1970) WHERE id = \(user.id) RETURNING version",
+                logger: logger
+            ).decode(Int64.self) {
+                cursor = version
+            }
+            var devices = 0
+            for try await count in try await connection.query(
+                """
+                WITH latest AS (SELECT DISTINCT ON (device) device, head_key FROM position_head WHERE user_id = \(user.id)
+                                ORDER BY device, head_key DESC),
+                kept AS (
+                    INSERT INTO erased_device (user_id, device, head_key)
+                    SELECT \(user.id), sha256(convert_to(\(String(user.id)) || ':' || device, 'UTF8')), head_key FROM latest
+                    ON CONFLICT (user_id, device) DO UPDATE SET head_key = EXCLUDED.head_key WHERE EXCLUDED.head_key > erased_device.head_key
+                    RETURNING 1)
+                SELECT count(*)::bigint FROM latest
+                """, logger: logger
+            ).decode(Int64.self) {
+                devices = Int(count)
+            }
+            var registers = 0
+            var heads = 0
+            for try await (registerCount, headCount) in try await connection.query(
+                """
+                WITH gone AS (DELETE FROM position_head WHERE user_id = \(user.id) RETURNING account, timeline)
+                SELECT (SELECT count(*) FROM (SELECT DISTINCT account, timeline FROM gone) AS registers)::bigint, (SELECT count(*) FROM gone)::bigint
+                """, logger: logger
+            ).decode((Int64, Int64).self) {
+                (registers, heads) = (Int(registerCount), Int(headCount))
+            }
+            var hashes: [[UInt8]] = []
+            for try await hash in try await connection.query(
+                """
+                WITH gone AS (DELETE FROM sync_token WHERE user_id = \(user.id) RETURNING hash)
+                SELECT hash FROM gone, LATERAL (SELECT pg_notify('timeline_sync', 'revoked:' || encode(hash, 'hex'))) AS sent
+                """, logger: logger
+            ).decode(Data.self) {
+                hashes.append([UInt8](hash))
+            }
+            return UserErasure(
+                registers: registers, heads: heads, tokens: hashes.count, devices: devices, tokenHashes: hashes, cursor: cursor)
+        }
+    }
+
+    public func dropHeads(writtenBefore cutoff: Date) async throws -> Int {
+        try await prepare()
+        let rows = try await client.query(
+            """
+            WITH gone AS (
+                DELETE FROM position_head WHERE (user_id, device) IN
+                    (SELECT user_id, device FROM position_head GROUP BY user_id, device HAVING max(written_at) < \(cutoff.timeIntervalSince1970))
+                RETURNING 1)
+            SELECT count(*)::bigint FROM gone
+            """, logger: logger)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
     }
 
     /// Runs either merge statement; both answer one row: heads changed, and the counter.

@@ -71,15 +71,17 @@ enum PostgresStatements {
         typealias Row = (Int64, Int64)
         let user: Int64
         let head: StoredHead
+        let writtenAt: Double
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 6)
+            var bindings = PostgresBindings(capacity: 7)
             bindings.append(user)
             bindings.append(head.account)
             bindings.append(head.timeline)
             bindings.append(head.device)
             try bindings.append(Data(head.headKey))
             bindings.append(head.json)
+            bindings.append(writtenAt)
             return bindings
         }
 
@@ -94,15 +96,17 @@ enum PostgresStatements {
         typealias Row = (Int64, Int64)
         let user: Int64
         let heads: [StoredHead]
+        let writtenAt: Double
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 6)
+            var bindings = PostgresBindings(capacity: 7)
             bindings.append(user)
             bindings.append(heads.map(\.account))
             bindings.append(heads.map(\.timeline))
             bindings.append(heads.map(\.device))
             bindings.append(heads.map { Self.hex($0.headKey) })
             bindings.append(heads.map(\.json))
+            bindings.append(writtenAt)
             return bindings
         }
 

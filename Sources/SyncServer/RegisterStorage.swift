@@ -32,6 +32,19 @@ public protocol RegisterStorage: Sendable {
     /// merges committed, in one statement (`ChangeAnnouncer` groups them). Does nothing when this
     /// process is the only writer (`remoteEvents` is nil).
     func announce(_ changes: [ChangeAnnouncement]) async throws
+    /// The user named `name`, if the server knows them (a token was ever made for them).
+    func user(named name: String) async throws -> StoredUser?
+    /// Everything kept of `user`, in one snapshot (`UserExport`).
+    func export(user: StoredUser) async throws -> UserExport
+    /// Removes every head and token of `user` in one transaction, and leaves a tombstone: per
+    /// device, a digest of its name and its latest write's place (`ErasedDevice`), so that a
+    /// device still holding old heads cannot bring them back (a later write of it is taken in).
+    /// The user's change counter moves on, waking their long-polls.
+    func erase(user: StoredUser, at date: Date) async throws -> UserErasure
+    /// Drops every head of each device whose latest write to any of its user's registers was
+    /// stored before `cutoff` (retention: a register never keeps devices no longer in use);
+    /// returns how many heads were dropped.
+    func dropHeads(writtenBefore cutoff: Date) async throws -> Int
     /// Throws when the database cannot be reached (`GET /health`).
     func check() async throws
     /// What other server instances did that this one must hear of: users whose registers

@@ -19,15 +19,19 @@ public final class SQLiteRegisterStorage: RegisterStorage {
     /// Copies the WAL back into the database file after commits, off the writer.
     let checkpoint: BackgroundCheckpoint
     private let merges: GroupCommit<(heads: [StoredHead], user: StoredUser), (changed: Int, cursor: Int64)>
+    /// The time a head is stored at, for retention (`dropHeads(writtenBefore:)`).
+    private let now: @Sendable () -> Date
 
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    public convenience init(path: String) throws {
-        try self.init(path: path, checkpointInterval: BackgroundCheckpoint.defaultInterval)
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date;
+    /// `now` is the time heads are stored at.
+    public convenience init(path: String, now: @escaping @Sendable () -> Date = Date.init) throws {
+        try self.init(path: path, checkpointInterval: BackgroundCheckpoint.defaultInterval, now: now)
     }
 
     /// The same, with checkpoints at most once per `checkpointInterval` while commits come in.
-    init(path: String, checkpointInterval: Duration) throws {
+    init(path: String, checkpointInterval: Duration, now: @escaping @Sendable () -> Date = Date.init) throws {
         self.path = path
+        self.now = now
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "timeline-sync-server"
@@ -45,7 +49,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
                         Result {
                             var result = (changed: 0, cursor: Int64(0))
                             try db.inSavepoint {
-                                result = try Self.merge(job.heads, user: job.user, db)
+                                result = try Self.merge(job.heads, user: job.user, at: now(), db)
                                 return .commit
                             }
                             return result
@@ -74,6 +78,19 @@ public final class SQLiteRegisterStorage: RegisterStorage {
                                                PRIMARY KEY (userId, account, timeline, device)) WITHOUT ROWID;
                     CREATE INDEX positionHeadChanges ON positionHead (userId, changedAt);
                     """)
+        }
+        migrator.registerMigration("server-v2-data-rights") { db in
+            // When each head was stored (retention drops devices no longer written), when a
+            // user was erased, and what an erasure leaves of each device (`ErasedDevice`). Heads
+            // kept from before count as written now, so that none is dropped at the upgrade.
+            try db.execute(
+                sql: """
+                    ALTER TABLE positionHead ADD COLUMN writtenAt REAL NOT NULL DEFAULT 0;
+                    UPDATE positionHead SET writtenAt = ?;
+                    ALTER TABLE syncUser ADD COLUMN erasedAt REAL;
+                    CREATE TABLE erasedDevice (userId INTEGER NOT NULL, device BLOB NOT NULL, headKey BLOB NOT NULL,
+                                               PRIMARY KEY (userId, device)) WITHOUT ROWID;
+                    """, arguments: [Date().timeIntervalSince1970])
         }
         return migrator
     }
@@ -160,24 +177,107 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         try await merges.run((heads, user))
     }
 
-    /// One request's merge, in the group's transaction.
-    private static func merge(_ heads: [StoredHead], user: StoredUser, _ db: Database) throws -> (changed: Int, cursor: Int64) {
+    /// One request's merge, in the group's transaction. A head an erasure removed (no later
+    /// than its device's place in the tombstone) is not taken in again.
+    private static func merge(_ heads: [StoredHead], user: StoredUser, at date: Date, _ db: Database) throws -> (changed: Int, cursor: Int64) {
         let current = try Int64.fetchOne(db.cachedStatement(sql: version), arguments: [user.id]) ?? 0
+        var erased: [Data: Data] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT device, headKey FROM erasedDevice WHERE userId = ?"), arguments: [user.id]) {
+            erased[row[0]] = row[1]
+        }
         let upsert = try db.cachedStatement(
             sql: """
-                INSERT INTO positionHead (userId, account, timeline, device, headKey, changedAt, record) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO positionHead (userId, account, timeline, device, headKey, changedAt, record, writtenAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (userId, account, timeline, device) DO UPDATE SET headKey = excluded.headKey, changedAt = excluded.changedAt,
-                    record = excluded.record
+                    record = excluded.record, writtenAt = excluded.writtenAt
                 WHERE excluded.headKey > positionHead.headKey
                 """)
         var changed = 0
         for head in heads {
-            try upsert.execute(arguments: [user.id, head.account, head.timeline, head.device, Data(head.headKey), current + 1, head.json])
+            if !erased.isEmpty, let bound = erased[Data(ErasedDevice.digest(user: user.id, device: head.device))],
+                !bound.lexicographicallyPrecedes(head.headKey)
+            {
+                continue
+            }
+            try upsert.execute(arguments: [
+                user.id, head.account, head.timeline, head.device, Data(head.headKey), current + 1, head.json, date.timeIntervalSince1970,
+            ])
             changed += db.changesCount
         }
         guard changed > 0 else { return (0, current) }
         try db.cachedStatement(sql: "UPDATE syncUser SET version = ? WHERE id = ?").execute(arguments: [current + 1, user.id])
         return (changed, current + 1)
+    }
+
+    public func user(named name: String) async throws -> StoredUser? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, name FROM syncUser WHERE name = ?", arguments: [name]).map { StoredUser(id: $0[0], name: $0[1]) }
+        }
+    }
+
+    public func export(user: StoredUser) async throws -> UserExport {
+        try await pool.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT createdAt, erasedAt FROM syncUser WHERE id = ?", arguments: [user.id])
+            let tokens = try Row.fetchAll(db, sql: "SELECT id, createdAt, revokedAt FROM token WHERE userId = ? ORDER BY id", arguments: [user.id])
+                .map { row in
+                    StoredToken(
+                        id: row[0], user: user.name, createdAt: Date(timeIntervalSince1970: row[1]),
+                        revokedAt: (row[2] as Double?).map(Date.init(timeIntervalSince1970:)))
+                }
+            var registers: [UserExport.Register] = []
+            let heads = try Row.fetchCursor(
+                db, sql: "SELECT account, timeline, record FROM positionHead WHERE userId = ? ORDER BY account, timeline, device",
+                arguments: [user.id])
+            while let head = try heads.next() {
+                let (account, timeline): (String, String) = (head[0], head[1])
+                if let last = registers.last, last.account == account, last.timeline == timeline {
+                    registers[registers.count - 1].heads.append(head[2])
+                } else {
+                    registers.append(UserExport.Register(account: account, timeline: timeline, heads: [head[2]]))
+                }
+            }
+            return UserExport(
+                user: user.name, createdAt: Date(timeIntervalSince1970: row?[0] ?? 0), tokens: tokens, registers: registers,
+                erasedAt: (row?[1] as Double?).map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    public func erase(user: StoredUser, at date: Date) async throws -> UserErasure {
+        try await Self.write(pool, checkpoint) { db in
+            let keep = try db.cachedStatement(
+                sql: """
+                    INSERT INTO erasedDevice (userId, device, headKey) VALUES (?, ?, ?)
+                    ON CONFLICT (userId, device) DO UPDATE SET headKey = excluded.headKey WHERE excluded.headKey > erasedDevice.headKey
+                    """)
+            let devices = try Row.fetchAll(
+                db, sql: "SELECT device, MAX(headKey) FROM positionHead WHERE userId = ? GROUP BY device", arguments: [user.id])
+            for row in devices {
+                try keep.execute(arguments: [user.id, Data(ErasedDevice.digest(user: user.id, device: row[0])), row[1] as Data])
+            }
+            let registers =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM (SELECT DISTINCT account, timeline FROM positionHead WHERE userId = ?)", arguments: [user.id]) ?? 0
+            try db.execute(sql: "DELETE FROM positionHead WHERE userId = ?", arguments: [user.id])
+            let heads = db.changesCount
+            let hashes = try Data.fetchAll(db, sql: "SELECT hash FROM token WHERE userId = ?", arguments: [user.id]).map { [UInt8]($0) }
+            try db.execute(sql: "DELETE FROM token WHERE userId = ?", arguments: [user.id])
+            try db.execute(
+                sql: "UPDATE syncUser SET version = version + 1, erasedAt = ? WHERE id = ?", arguments: [date.timeIntervalSince1970, user.id])
+            let cursor = try Int64.fetchOne(db, sql: Self.version, arguments: [user.id]) ?? 0
+            return UserErasure(
+                registers: registers, heads: heads, tokens: hashes.count, devices: devices.count, tokenHashes: hashes, cursor: cursor)
+        }
+    }
+
+    public func dropHeads(writtenBefore cutoff: Date) async throws -> Int {
+        try await Self.write(pool, checkpoint) { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM positionHead WHERE (userId, device) IN
+                        (SELECT userId, device FROM positionHead GROUP BY userId, device HAVING MAX(writtenAt) < ?)
+                    """, arguments: [cutoff.timeIntervalSince1970])
+            return db.changesCount
+        }
     }
 
     /// One process writes to the file: there is no one else to tell.

@@ -13,13 +13,22 @@ public struct ServerSettings: Sendable {
     public var maxWait: Double
     /// Seconds a connection may stay silent, reading or writing, before it is closed.
     public var idleTimeout: Double
+    /// Seconds after its last write a device's heads are kept; nil keeps them for good.
+    public var retention: Double?
+    /// Seconds between two retention passes.
+    public var retentionSweepInterval: Double
 
     public static let defaultPort = 8080
+    /// The default retention: 180 days.
+    public static let defaultRetention: Double = 180 * 86_400
 
     public init(
         host: String = "127.0.0.1", port: Int = defaultPort, maxBodyBytes: Int = 4 << 20,
-        maxRecords: Int = 10_000, maxWait: Double = 30, idleTimeout: Double = 60
+        maxRecords: Int = 10_000, maxWait: Double = 30, idleTimeout: Double = 60, retention: Double? = defaultRetention,
+        retentionSweepInterval: Double = 3_600
     ) {
+        self.retention = retention
+        self.retentionSweepInterval = retentionSweepInterval
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes

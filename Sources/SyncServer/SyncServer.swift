@@ -20,6 +20,9 @@ import ValueTree
 ///   database that replaces a device's head only with a later write of that device, so a stale
 ///   write never wins; it answers `{"changed": N, "cursor": C}`. The server needs no merge
 ///   policy: devices resolve each register's value from its heads when they read them.
+/// - `GET /v1/user` answers everything the server keeps of the token's user (`UserExport`);
+///   `DELETE /v1/user` erases it (`RegisterStorage.erase`): every head and token, the token used
+///   included, leaving a tombstone so that old heads cannot come back.
 /// - `GET /health` answers 200 when the database answers, 503 otherwise; `GET /metrics`, the
 ///   Prometheus text format.
 ///
@@ -61,6 +64,8 @@ public struct SyncServer: Sendable {
         }
         router.get("/v1/registers") { request, _ in try await read(request) }
         router.post("/v1/registers") { request, _ in try await write(request) }
+        router.get("/v1/user") { request, _ in try await exportUser(request) }
+        router.delete("/v1/user") { request, _ in try await eraseUser(request) }
         return Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(settings.idleTimeout * 1e9)))),
@@ -86,6 +91,12 @@ public struct SyncServer: Sendable {
         services.append(.init(service: application(onListening: onListening)))
         if let events = storage.remoteEvents {
             services.append(.init(service: RemoteEventListener(events: events, waiters: waiters, tokens: tokens)))
+        }
+        if let retention = settings.retention {
+            services.append(
+                .init(
+                    service: RetentionSweeper(storage: storage, retention: retention, interval: settings.retentionSweepInterval, logger: logger),
+                    successTerminationBehavior: .ignore))
         }
         services.append(.init(service: ShutdownWaker(waiters: waiters), successTerminationBehavior: .ignore))
         return ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: signals, logger: logger))
@@ -212,6 +223,38 @@ public struct SyncServer: Sendable {
         return Self.json(.ok, #"{"changed":\#(changed),"cursor":\#(cursor)}"#)
     }
 
+    /// `GET /v1/user`: the token's user's data, as `engine serve user export` writes it.
+    func exportUser(_ request: Request) async throws -> Response {
+        let user = try await authenticate(request)
+        let export = try await storage.export(user: user)
+        logger.notice(
+            "user exported",
+            metadata: ["user": "\(user.id)", "registers": "\(export.registers.count)", "heads": "\(export.headCount)", "by": "token"])
+        return Self.json(.ok, export.json(exportedAt: Date()))
+    }
+
+    /// `DELETE /v1/user`: erases the token's user's data; the token stops working.
+    func eraseUser(_ request: Request) async throws -> Response {
+        let user = try await authenticate(request)
+        let erasure = try await storage.erase(user: user, at: Date())
+        await erased(user: user, erasure, by: "token")
+        return Self.json(.ok, erasure.json)
+    }
+
+    /// What follows an erasure here: its tokens forgotten, its long-polls woken (they find the
+    /// token gone), other instances told, and the log.
+    public func erased(user: StoredUser, _ erasure: UserErasure, by: String) async {
+        for hash in erasure.tokenHashes { tokens.forget(tokenHash: hash) }
+        await waiters.changed(user: user.id, cursor: erasure.cursor, records: nil)
+        announcer?.announce(user: user.id, cursor: erasure.cursor)
+        logger.notice(
+            "user erased",
+            metadata: [
+                "user": "\(user.id)", "registers": "\(erasure.registers)", "heads": "\(erasure.heads)", "tokens": "\(erasure.tokens)",
+                "devices": "\(erasure.devices)", "by": "\(by)",
+            ])
+    }
+
     func authenticate(_ request: Request) async throws -> StoredUser {
         guard let token = ServerTokens.bearer(request.headers[.authorization]) else {
             throw ServerError(.unauthorized, "missing bearer token: send Authorization: Bearer TOKEN")
@@ -226,7 +269,9 @@ public struct SyncServer: Sendable {
     // MARK: Answers
 
     /// Each endpoint and the methods it answers (the `Allow` of a 405).
-    static let routes: [String: [String]] = ["/health": ["GET"], "/metrics": ["GET"], "/v1/registers": ["GET", "POST"]]
+    static let routes: [String: [String]] = [
+        "/health": ["GET"], "/metrics": ["GET"], "/v1/registers": ["GET", "POST"], "/v1/user": ["GET", "DELETE"],
+    ]
 
     static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
         Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
@@ -289,6 +334,40 @@ struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
                 "ms": "\(String(format: "%.2f", Double(nanoseconds) / 1e6))",
             ])
         return response
+    }
+}
+
+/// Retention: drops the heads of devices not written for `retention` seconds, at start and
+/// every `interval` seconds after, until shutdown.
+struct RetentionSweeper: Service {
+    let storage: any RegisterStorage
+    let retention: Double
+    let interval: Double
+    let logger: Logger
+    var clock: any Clock<Duration> = ContinuousClock()
+    var now: @Sendable () -> Date = Date.init
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await sweep()
+                do {
+                    try await clock.sleep(for: .nanoseconds(Int64(interval * 1e9)))
+                } catch {
+                    return
+                }
+            }
+        }
+    }
+
+    /// One pass: the heads of devices not written since `retention` seconds ago are dropped.
+    func sweep() async {
+        do {
+            let dropped = try await storage.dropHeads(writtenBefore: now().addingTimeInterval(-retention))
+            if dropped > 0 { logger.notice("retention: heads dropped", metadata: ["heads": "\(dropped)", "days": "\(retention / 86_400)"]) }
+        } catch {
+            logger.error("retention failed", metadata: ["error": "\(error)"])
+        }
     }
 }
 

@@ -26,6 +26,37 @@ struct ServeCommandTests {
         #expect(again.stderr == "error: no token 1 to revoke (unknown, or revoked already)\n")
     }
 
+    @Test("user export writes the user's data as JSON, to a file with -o; user erase removes it and says what; an unknown user is an error")
+    func userData() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("server.sqlite").path
+        #expect(try await EngineProcess.run(["serve", "token", "create", "--store", store, "--user", "alice"]).status == 0)
+        let exported = try await EngineProcess.run(["serve", "user", "export", "--store", store, "--user", "alice"])
+        #expect(exported.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any])
+        #expect(document["format"] as? String == "timeline-sync-export")
+        #expect(document["user"] as? String == "alice")
+        #expect((document["tokens"] as? [[String: Any]])?.first?["id"] as? Int == 1)
+        #expect((document["registers"] as? [Any])?.isEmpty == true)
+        let file = directory.appendingPathComponent("alice.json").path
+        let toFile = try await EngineProcess.run(["serve", "user", "export", "--store", store, "--user", "alice", "-o", file])
+        #expect(toFile.stdout == "exported 0 registers of user alice to \(file)\n")
+        #expect(FileManager.default.fileExists(atPath: file))
+        let erased = try await EngineProcess.run(["serve", "user", "erase", "--store", store, "--user", "alice"])
+        #expect(erased.status == 0)
+        #expect(
+            erased.stdout
+                == "erased user alice: 0 registers, 0 heads, 1 token; writes made before by its 0 devices are refused from now on\n")
+        let after = try await EngineProcess.run(["serve", "user", "export", "--store", store, "--user", "alice"])
+        let emptied = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])
+        #expect((emptied["tokens"] as? [Any])?.isEmpty == true)
+        #expect(emptied["erasedAt"] is String)
+        let unknown = try await EngineProcess.run(["serve", "user", "erase", "--store", store, "--user", "bob"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "error: no user \"bob\" on this server\n")
+    }
+
     @Test("a user name holding an escape sequence, a newline or a right-to-left override is refused before anything is stored")
     func hostileUser() async throws {
         let directory = try Fixtures.temporaryDirectory()

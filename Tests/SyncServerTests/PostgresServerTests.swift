@@ -35,6 +35,13 @@ struct PostgresServerTests {
             throw error
         }
         do {
+            // Each listens for the other's notifications before the test begins: one sent before
+            // would not be heard.
+            try await Deadline.wait(seconds: 60, "both instances listening") {
+                let firstListens = await first.server.waiters.hearsEveryChangeNow
+                let secondListens = await second.server.waiters.hearsEveryChangeNow
+                return firstListens && secondListens
+            }
             try await body(first, second)
         } catch {
             try? await first.stop()

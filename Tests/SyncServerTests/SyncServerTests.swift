@@ -172,6 +172,13 @@ struct SyncServerTests {
             try await base.announce(changes)
         }
         func check() async throws { try await base.check() }
+        func user(named name: String) async throws -> StoredUser? { try await base.user(named: name) }
+        func export(user: StoredUser) async throws -> UserExport { try await base.export(user: user) }
+        func erase(user: StoredUser, at date: Date) async throws -> UserErasure {
+            if let writeError { throw writeError }
+            return try await base.erase(user: user, at: date)
+        }
+        func dropHeads(writtenBefore cutoff: Date) async throws -> Int { try await base.dropHeads(writtenBefore: cutoff) }
         /// As another instance's changes would come, when set: the server then announces its own.
         var remoteEvents: AsyncStream<RemoteEvent>?
     }

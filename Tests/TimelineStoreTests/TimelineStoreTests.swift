@@ -134,7 +134,10 @@ struct TimelineStoreTests {
         // Marked again by id, "a" keeps no content; the post read with its text keeps it.
         try await store.positions.markRead(posts: [read[0]], scope: Self.scope, at: Self.now.addingTimeInterval(2))
         let again = try await store.sync.savePosition(PositionSnapshot(postId: "a"), scope: Self.scope, device: "phone", at: Self.now)
-        #expect(again.reads.last == ReadDigest(post: ReadPosts.digest(of: "a"), content: ReadDigest.content(author: "ann", fingerprint: ContentFingerprint(read[0].text)!)))
+        #expect(
+            again.reads.last
+                == ReadDigest(
+                    post: ReadPosts.digest(of: "a"), content: ReadDigest.content(author: "ann", fingerprint: ContentFingerprint(read[0].text)!)))
         // The head as stored reads back with them.
         let head = try await store.sync.register(of: RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline)).head(of: "phone")
         #expect(head?.reads == again.reads)

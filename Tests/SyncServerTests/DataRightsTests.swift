@@ -1,0 +1,189 @@
+#if SyncServer
+import Foundation
+import SyncModel
+import SyncServer
+import SyncWire
+import Testing
+import TestSupport
+
+/// A user's data on the server: exported whole, erased with a tombstone that old heads cannot
+/// pass, and heads of devices no longer written dropped (retention), on SQLite and PostgreSQL.
+@Suite("Data rights on the sync server", .timeLimit(.minutes(10)))
+struct DataRightsTests {
+    /// A clock a test sets, for a storage's `now`.
+    // @unchecked: its one value is read and written under `lock` only.
+    final class Now: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Date
+        init(_ date: Date) { value = date }
+        var date: Date { lock.withLock { value } }
+        func set(_ date: Date) { lock.withLock { value = date } }
+    }
+
+    /// Records as stored (wire-format objects), read as a device reads them.
+    static func records(_ texts: [String]) throws -> [PositionRecord] {
+        let document = #"{"format":"timeline-sync","version":2,"device":"server","records":[\#(texts.joined(separator: ","))]}"#
+        return try SyncWireCoding.decode(Data(document.utf8)).records
+    }
+
+    /// A JSON object's members, through Foundation.
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    static let storages = ["SQLite", "PostgreSQL"]
+
+    /// A storage of `kind` in `directory`, with `now`; nil for PostgreSQL without a server.
+    static func storage(_ kind: String, in directory: URL, now: Now) throws -> (any RegisterStorage)? {
+        if kind == "SQLite" {
+            return try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path, now: { now.date })
+        }
+        guard let url = postgresTestURL else { return nil }
+        return try PostgresRegisterStorage(url: url, logger: ServerHarness.logger, serving: false, now: { now.date })
+    }
+
+    /// Runs `body` with the storage (and PostgreSQL's pool running).
+    static func with(_ kind: String, now: Now, _ body: (any RegisterStorage) async throws -> Void) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let storage = try storage(kind, in: directory, now: now) else { return }
+        let pool = (storage as? PostgresRegisterStorage).map { postgres in Task { await postgres.run() } }
+        defer { pool?.cancel() }
+        do {
+            try await body(storage)
+        } catch {
+            // PostgreSQL's errors describe themselves only when reflected.
+            throw HarnessError(String(reflecting: error))
+        }
+    }
+
+    /// `device`'s `sequence`-th write to `account / timeline`, on `post`.
+    static func head(_ post: String, device: String, seq: UInt64, account: String = "me", timeline: String = "home") throws -> StoredHead {
+        var record = ServerHarness.write(post, seq: seq, millis: 1_790_000_000_000 + seq * 1000, device: device, account: account)
+        record.key = RegisterKey(account: account, timeline: timeline)
+        return try StoredHead(record)
+    }
+
+    static func user(_ storage: any RegisterStorage, _ name: String) async throws -> StoredUser {
+        _ = try await storage.addToken(hash: ServerTokens.hash(ServerTokens.make()), user: name, at: Date(timeIntervalSince1970: 1_790_000_000))
+        return try #require(try await storage.user(named: name))
+    }
+
+    @Test("export holds every register, head and token of the user, and no other user's", arguments: storages)
+    func export(_ kind: String) async throws {
+        try await Self.with(kind, now: Now(Date())) { storage in
+            let alice = try await Self.user(storage, PostgresServerTests.user("alice"))
+            let bob = try await Self.user(storage, PostgresServerTests.user("bob"))
+            let heads = [
+                try Self.head("p1", device: "phone", seq: 1), try Self.head("p2", device: "laptop", seq: 4),
+                try Self.head("q1", device: "phone", seq: 2, timeline: "local"), try Self.head("r1", device: "phone", seq: 3, account: "work"),
+            ]
+            _ = try await storage.merge(heads, user: alice)
+            _ = try await storage.merge([try Self.head("b1", device: "bobphone", seq: 1)], user: bob)
+            let export = try await storage.export(user: alice)
+            #expect(export.user == alice.name)
+            #expect(export.tokens.count == 1 && export.tokens[0].revokedAt == nil)
+            #expect(export.registers.map { "\($0.account)/\($0.timeline)" } == ["me/home", "me/local", "work/home"])
+            #expect(export.headCount == 4 && export.erasedAt == nil)
+            // The document is JSON; each head reads back as the write the device sent.
+            let text = export.json(exportedAt: Date(timeIntervalSince1970: 1_790_000_100))
+            let document = try Self.object(text)
+            #expect(document["format"] as? String == "timeline-sync-export")
+            #expect(document["exportedAt"] as? String == "2026-09-21T14:15:00Z")
+            #expect((document["registers"] as? [Any])?.count == 3)
+            let records = try Self.records(export.registers.flatMap(\.heads))
+            #expect(Set(records.map { "\($0.device):\($0.snapshot?.postId ?? "")" }) == ["phone:p1", "laptop:p2", "phone:q1", "phone:r1"])
+            #expect(!text.contains("b1") && !text.contains("bobphone"))
+        }
+    }
+
+    @Test("erase removes every head and token and leaves a tombstone: old heads stay out, later writes come in", arguments: storages)
+    func erase(_ kind: String) async throws {
+        try await Self.with(kind, now: Now(Date())) { storage in
+            let name = PostgresServerTests.user("carol")
+            let carol = try await Self.user(storage, name)
+            let other = try await Self.user(storage, PostgresServerTests.user("dave"))
+            let old = [
+                try Self.head("p1", device: "phone", seq: 5), try Self.head("p2", device: "laptop", seq: 9),
+                try Self.head("q1", device: "phone", seq: 3, timeline: "local"),
+            ]
+            _ = try await storage.merge(old, user: carol)
+            _ = try await storage.merge([try Self.head("d1", device: "phone", seq: 1)], user: other)
+            let before = try await storage.cursor(user: carol)
+            let erasure = try await storage.erase(user: carol, at: Date(timeIntervalSince1970: 1_790_000_500))
+            #expect(erasure == UserErasure(registers: 2, heads: 3, tokens: 1, devices: 2, tokenHashes: erasure.tokenHashes, cursor: before + 1))
+            #expect(erasure.tokenHashes.count == 1)
+            let after = try await storage.export(user: carol)
+            #expect(after.registers.isEmpty && after.tokens.isEmpty)
+            #expect(after.erasedAt == Date(timeIntervalSince1970: 1_790_000_500))
+            // A device still holding its old heads sends them: none comes back.
+            let resent = try await storage.merge(old, user: carol)
+            #expect(resent.changed == 0)
+            #expect(try await storage.read(user: carol, since: nil).records.isEmpty)
+            // A later write of a device, and a new device's, are new data.
+            let later = try await storage.merge(
+                [try Self.head("p9", device: "phone", seq: 6), try Self.head("t1", device: "tablet", seq: 1)], user: carol)
+            #expect(later.changed == 2)
+            #expect(try await storage.export(user: carol).headCount == 2)
+            // Another user's data is untouched, and the user's name can be given a token again.
+            #expect(try await storage.export(user: other).headCount == 1)
+            #expect(try await storage.user(named: name) == carol)
+        }
+    }
+
+    @Test("retention drops every head of a device not written since the cutoff, and keeps a device written to any register", arguments: storages)
+    func retention(_ kind: String) async throws {
+        let start = Date().addingTimeInterval(-40 * 86_400)
+        let now = Now(start)
+        try await Self.with(kind, now: now) { storage in
+            let erin = try await Self.user(storage, PostgresServerTests.user("erin"))
+            // Forty days ago: an old tablet, and the phone, on two timelines.
+            _ = try await storage.merge(
+                [try Self.head("a", device: "tablet", seq: 1), try Self.head("b", device: "phone", seq: 1, timeline: "local")], user: erin)
+            _ = try await storage.merge([try Self.head("c", device: "tablet", seq: 2, timeline: "local")], user: erin)
+            // A day ago, the phone wrote to home only.
+            now.set(Date().addingTimeInterval(-86_400))
+            _ = try await storage.merge([try Self.head("d", device: "phone", seq: 2)], user: erin)
+            let dropped = try await storage.dropHeads(writtenBefore: Date().addingTimeInterval(-30 * 86_400))
+            #expect(dropped >= 2)
+            let kept = try Self.records(try await storage.read(user: erin, since: nil).records)
+            #expect(Set(kept.map { "\($0.device)/\($0.key.timeline)" }) == ["phone/home", "phone/local"])
+        }
+    }
+
+    @Test("GET /v1/user exports the token's user; DELETE /v1/user erases it, the token with it; old heads do not come back")
+    func overHTTP() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let harness = try await ServerHarness.start(try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path))
+        do {
+            let token = try await harness.token(for: "frank")
+            let writes = [ServerHarness.write("p1", seq: 1, millis: 1_790_000_000_000), ServerHarness.write("p2", seq: 2, millis: 1_790_000_001_000)]
+            let stored = try await harness.request(.POST, "/v1/registers", token: token, body: ServerHarness.document(writes))
+            #expect(stored.status == 200)
+            let exported = try await harness.request(.GET, "/v1/user", token: token)
+            #expect(exported.status == 200)
+            let document = try Self.object(exported.body)
+            #expect(document["user"] as? String == "frank")
+            #expect((document["registers"] as? [Any])?.count == 1)
+            #expect(try await harness.request(.POST, "/v1/user", token: token).allow == "GET, DELETE")
+            let erased = try await harness.request(.DELETE, "/v1/user", token: token)
+            #expect(erased.status == 200)
+            #expect(erased.body == #"{"erased":{"registers":1,"heads":1,"tokens":1,"devices":1}}"#)
+            // The token is gone with the rest, within the token cache's second.
+            try await Deadline.wait(seconds: 10, "the erased token refused") {
+                try await harness.request(.GET, "/v1/registers", token: token).status == 401
+            }
+            let fresh = try await harness.token(for: "frank")
+            let resent = try await harness.request(.POST, "/v1/registers", token: fresh, body: ServerHarness.document(writes))
+            #expect(resent.body.hasPrefix(#"{"changed":0,"#))
+            let read = try await harness.request(.GET, "/v1/registers", token: fresh)
+            #expect(try ServerHarness.heads(read.body).isEmpty)
+        } catch {
+            try? await harness.stop()
+            throw error
+        }
+        try await harness.stop()
+    }
+}
+#endif
