@@ -21,16 +21,26 @@ public struct ReadPosts: Sendable, Equatable {
     private var inOrder: [String] = []
     /// Per author, the fingerprints of their posts read, with the ids they were read under.
     private var contents: [String: [(id: String, fingerprint: ContentFingerprint)]] = [:]
-    /// The content digests of the posts read, by id (`ReadDigest.content`).
-    private var contentDigests: [String: UInt32] = [:]
+    /// The same posts' digests (`ReadDigest`), earliest first: what a write carries.
+    private var digestsInOrder: [ReadDigest] = []
     /// The digests of the post ids read on other devices, and of their contents.
     private var elsewhere: Set<UInt32> = []
     private var elsewhereContents: Set<UInt32> = []
     /// The most posts kept.
     public var limit: Int
 
+    /// Whether the digests a write carries are kept (`recentDigests`); not for a set that
+    /// only answers `contains`.
+    private var keepsDigests = true
+
     public init(limit: Int = 5_000) {
         self.limit = max(1, limit)
+    }
+
+    /// A set that only answers `contains`: no digests made.
+    init(counting limit: Int) {
+        self.limit = max(1, limit)
+        keepsDigests = false
     }
 
     public static func == (lhs: ReadPosts, rhs: ReadPosts) -> Bool {
@@ -52,7 +62,7 @@ public struct ReadPosts: Sendable, Equatable {
     /// position carries to the others (`PositionRecord.reads`).
     public func recentDigests(limit: Int) -> [ReadDigest] {
         guard limit > 0 else { return [] }
-        return inOrder.suffix(limit).map { ReadDigest(post: Self.digest(of: $0), content: contentDigests[$0] ?? ReadDigest.noContent) }
+        return Array(digestsInOrder.suffix(limit))
     }
 
     /// Marks read what another device read (`ReadDigest`): the posts of those ids, and posts
@@ -96,9 +106,11 @@ public struct ReadPosts: Sendable, Equatable {
     public mutating func insert(id: String, author: String?, fingerprint: ContentFingerprint?) -> Bool {
         guard read.insert(id).inserted else { return false }
         inOrder.append(id)
-        if let author, let fingerprint {
-            contents[author, default: []].append((id, fingerprint))
-            contentDigests[id] = ReadDigest.content(author: author, fingerprint: fingerprint)
+        if let author, let fingerprint { contents[author, default: []].append((id, fingerprint)) }
+        if keepsDigests {
+            var digest = ReadDigest(post: Self.digest(of: id))
+            if let author, let fingerprint { digest.content = ReadDigest.content(author: author, fingerprint: fingerprint) }
+            digestsInOrder.append(digest)
         }
         if read.count - limit > max(1, limit / 8) { forgetEarliest(read.count - limit) }
         return true
@@ -138,9 +150,9 @@ public struct ReadPosts: Sendable, Equatable {
     private mutating func forgetEarliest(_ count: Int) {
         let gone = Set(inOrder.prefix(count))
         inOrder.removeFirst(min(count, inOrder.count))
+        digestsInOrder.removeFirst(min(count, digestsInOrder.count))
         for id in gone {
             read.remove(id)
-            contentDigests[id] = nil
         }
         for author in contents.keys {
             contents[author]?.removeAll { gone.contains($0.id) }
@@ -302,7 +314,7 @@ public enum UnreadCount {
         // Each post's fingerprint, made once per index for every count on it.
         let prints = index.attachment(ObjectIdentifier(UnreadCount.self)) { Fingerprints(posts.map { ContentFingerprint($0.text) }) }.values
         // What is counted, by the post (a boost's original) and by its author's content.
-        var counted = ReadPosts(limit: .max)
+        var counted = ReadPosts(counting: .max)
         var count = 0
         for position in 0..<max(0, anchor) {
             let post = posts[position]
