@@ -8,7 +8,7 @@ struct SchemaValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Validate JSON or property-list data files against a JSON Schema.",
         discussion: """
-            Supports the draft 2020-12 keywords listed in the README, with local $refs. A JSON \
+            Supports the draft 2020-12 keywords listed in docs/CONFIGURATION.md, with local $refs. A JSON \
             data file may hold any JSON value, a bare number or string included. Prints \
             FILE: OK for each valid file and one line per error otherwise:
               FILE:LINE:COL: error: KEY.PATH: message

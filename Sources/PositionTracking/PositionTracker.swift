@@ -157,6 +157,16 @@ public struct PositionTracker: Sendable {
         return pending
     }
 
+    /// Makes the trailing save now, whether or not scrolling has rested for the settle delay:
+    /// the app knows scrolling ended. Returns the snapshot it saved; nil when nothing is pending.
+    @discardableResult
+    public mutating func settleNow(at date: Date) -> PositionSnapshot? {
+        guard let pending = pendingSave else { return nil }
+        let due = pendingSaveDue.map { min($0, date) } ?? date
+        save(pending, at: due)
+        return pending
+    }
+
     /// A scroll observation. Returns the snapshots saved, oldest first: a trailing save that
     /// came due before it, and this scroll's own when the interval has passed.
     @discardableResult

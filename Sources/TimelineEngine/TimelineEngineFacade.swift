@@ -135,7 +135,7 @@ public final class TimelineEngine: Sendable {
         settleHook.withLock {
             $0 = { [weak self] in
                 self?.state.withLock { $0.settleTimerArmed = false }
-                self?.settle()
+                self?.settle(now: false)
             }
         }
     }
@@ -257,13 +257,20 @@ public final class TimelineEngine: Sendable {
         lifecycle.settle(after: max(0.05, due.timeIntervalSince(now)))
     }
 
-    /// Makes the trailing save of the last scroll position if scrolling has rested for
-    /// `PositionPersistence.AutoSaveSettleDelay`. The engine calls it itself from a timer; an
-    /// app may call it when it knows scrolling ended (`scrollViewDidEndDecelerating`).
+    /// Saves the last scroll position now: the app knows scrolling ended
+    /// (`scrollViewDidEndDecelerating`). Without it the engine makes the same save itself, once
+    /// scrolling has rested for `PositionPersistence.AutoSaveSettleDelay`. Nothing to save (no
+    /// scroll since the last save) saves nothing.
     public func settle() {
+        settle(now: true)
+    }
+
+    /// The trailing save: at once, or (the settle timer, a restore) only once scrolling has rested.
+    private func settle(now settlingNow: Bool) {
         let now = clock()
         let (saved, reads) = state.withLock { state in
-            let saved = visits(of: state.tracker.settle(at: now).map { [$0] } ?? [], in: nil, tracker: state.tracker)
+            let made = settlingNow ? state.tracker.settleNow(at: now) : state.tracker.settle(at: now)
+            let saved = visits(of: made.map { [$0] } ?? [], in: nil, tracker: state.tracker)
             armSettleTimer(now: now, &state)
             return (saved, saved.isEmpty ? [] : state.tracker.takeUnsavedReads())
         }
@@ -423,7 +430,7 @@ public final class TimelineEngine: Sendable {
 
     /// Where to put the reader back in `index`, whether to do it silently, and the choices to offer.
     public func restore(in index: TimelineIndex) async -> RestoreResult {
-        settle()
+        settle(now: false)
         let now = clock()
         let start = await restoreStart(at: now)
         let snapshot = start.snapshot

@@ -36,7 +36,7 @@ struct ChangeAnnouncerTests {
                 return true
             }
             if fails { throw SendFailure() }
-            try await Deadline.wait(seconds: 60, "the test to release the first send") { isOpen }
+            try await Deadline.wait(seconds: 180, "the test to release the first send") { isOpen }
             lock.withLock { sent.append(changes) }
         }
     }
@@ -88,12 +88,12 @@ struct ChangeAnnouncerTests {
         let announcer = ChangeAnnouncer(logger: Logger(label: "test")) { try await sends.send($0) }
         try await Self.running(announcer) {
             announcer.announce(user: 1, cursor: 1)
-            try await Deadline.wait(seconds: 60, "the first send to start") { sends.tried == 1 }
+            try await Deadline.wait(seconds: 180, "the first send to start") { sends.tried == 1 }
             for (user, cursor) in [(2, 4), (1, 2), (9, 1), (3, 9), (2, 5), (1, 1)] {
                 announcer.announce(user: Int64(user), cursor: Int64(cursor))
             }
             sends.release()
-            try await Deadline.wait(seconds: 60, "the second group") { sends.groups.count == 2 }
+            try await Deadline.wait(seconds: 180, "the second group") { sends.groups.count == 2 }
         }
         #expect(sends.groups == [[Self.change(1, 1)], [Self.change(1, 2), Self.change(2, 5), Self.change(3, 9), Self.change(9, 1)]])
     }
@@ -104,7 +104,7 @@ struct ChangeAnnouncerTests {
         let announcer = ChangeAnnouncer(logger: Logger(label: "test")) { try await sends.send($0) }
         let loop = Task { try await announcer.run() }
         announcer.announce(user: 1, cursor: 1)
-        try await Deadline.wait(seconds: 60, "the first send to start") { sends.tried == 1 }
+        try await Deadline.wait(seconds: 180, "the first send to start") { sends.tried == 1 }
         announcer.announce(user: 2, cursor: 3)
         loop.cancel()
         sends.release()
@@ -125,10 +125,10 @@ struct ChangeAnnouncerTests {
         let users = ChangeAnnouncer.maxPerStatement * 2 + 5
         try await Self.running(announcer) {
             announcer.announce(user: 0, cursor: 1)
-            try await Deadline.wait(seconds: 60, "the first send to start") { sends.tried == 1 }
+            try await Deadline.wait(seconds: 180, "the first send to start") { sends.tried == 1 }
             for user in 1...users { announcer.announce(user: Int64(user), cursor: 1) }
             sends.release()
-            try await Deadline.wait(seconds: 60, "every group") { sends.groups.count == 4 }
+            try await Deadline.wait(seconds: 180, "every group") { sends.groups.count == 4 }
         }
         #expect(sends.groups.map(\.count) == [1, ChangeAnnouncer.maxPerStatement, ChangeAnnouncer.maxPerStatement, 5])
         #expect(sends.groups.dropFirst().joined().map(\.user) == (1...users).map(Int64.init))
@@ -142,7 +142,7 @@ struct ChangeAnnouncerTests {
         let once = ChangeAnnouncer(logger: logger) { try await retried.send($0) }
         try await Self.running(once) {
             once.announce(user: 4, cursor: 2)
-            try await Deadline.wait(seconds: 60, "the send") { !retried.groups.isEmpty }
+            try await Deadline.wait(seconds: 180, "the send") { !retried.groups.isEmpty }
         }
         #expect(retried.groups == [[Self.change(4, 2)]])
         #expect(retried.tried == 2)
@@ -153,9 +153,9 @@ struct ChangeAnnouncerTests {
         try await Self.running(twice) {
             twice.announce(user: 4, cursor: 3)
             twice.announce(user: 5, cursor: 1)
-            try await Deadline.wait(seconds: 60, "the warning") { !warnings.logged.isEmpty }
+            try await Deadline.wait(seconds: 180, "the warning") { !warnings.logged.isEmpty }
             twice.announce(user: 4, cursor: 4)
-            try await Deadline.wait(seconds: 60, "the next send") { !failing.groups.isEmpty }
+            try await Deadline.wait(seconds: 180, "the next send") { !failing.groups.isEmpty }
         }
         #expect(
             warnings.logged == [

@@ -25,15 +25,15 @@ struct GroupCommitTests {
         let gate = Gate()
         let commits = GroupCommit<Int, Int> { jobs in
             gate.record(jobs)
-            try await Deadline.wait(seconds: 60, "the test to open the gate") { gate.isOpen }
+            try await Deadline.wait(seconds: 180, "the test to open the gate") { gate.isOpen }
             return jobs.map { job in job % 5 == 0 ? .failure(TestFailure(job: job)) : .success(job * 10) }
         }
         let answers = try await withThrowingTaskGroup(of: (Int, Int?).self) { tasks in
             tasks.addTask { (1, try? await commits.run(1)) }
-            try await Deadline.wait(seconds: 60, "the first group to start") { gate.recorded.count == 1 }
+            try await Deadline.wait(seconds: 180, "the first group to start") { gate.recorded.count == 1 }
             for job in 2...10 {
                 tasks.addTask { (job, try? await commits.run(job)) }
-                try await Deadline.wait(seconds: 60, "job \(job) to queue") { commits.queued == job - 1 }
+                try await Deadline.wait(seconds: 180, "job \(job) to queue") { commits.queued == job - 1 }
             }
             gate.release()
             var answers: [Int: Int?] = [:]

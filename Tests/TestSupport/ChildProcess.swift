@@ -31,7 +31,10 @@ public enum ChildProcess {
         if let input { process.standardInput = input } else { process.standardInput = FileHandle.nullDevice }
         try process.run()
         if let input, let stdin {
-            DispatchQueue.global().async {
+            // Each blocking step on a serial queue of its own, which has a thread of its own: the
+            // global queues share their threads with Swift's cooperative pool on Linux, and a
+            // child that runs for seconds would hold one of its two threads that long.
+            DispatchQueue(label: "child-process.stdin").async {
                 input.fileHandleForWriting.write(stdin)
                 try? input.fileHandleForWriting.close()
             }
@@ -46,12 +49,12 @@ public enum ChildProcess {
             let errBox = DataBox()
             for (handle, box) in [(out.fileHandleForReading, outBox), (err.fileHandleForReading, errBox)] {
                 group.enter()
-                DispatchQueue.global().async {
+                DispatchQueue(label: "child-process.read").async {
                     box.data = handle.readDataToEndOfFile()  // off-pool: a dispatch queue of its own
                     group.leave()
                 }
             }
-            group.notify(queue: .global()) {
+            group.notify(queue: DispatchQueue(label: "child-process.exit")) {
                 process.waitUntilExit()  // off-pool: after the group's notification, on a dispatch queue
                 continuation.resume(returning: (outBox.data, errBox.data))
             }

@@ -174,6 +174,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while body.count < length {
                 let count = recv(connection, &buffer, buffer.count, 0)
+                if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }
                 body.append(contentsOf: buffer[0..<count])
             }
@@ -213,6 +214,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 #else
                 let sent = send(connection, buffer.baseAddress! + offset, buffer.count - offset, 0)
                 #endif
+                if sent < 0, errno == EINTR { continue }
                 if sent <= 0 { return }
                 offset += sent
             }
@@ -225,6 +227,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while data.count < 65_536 {
             let count = recv(connection, &buffer, buffer.count, 0)
+            // A signal (a child process ending) may interrupt the wait: it is not the client's end.
+            if count < 0, errno == EINTR { continue }
             if count <= 0 { return nil }
             data.append(contentsOf: buffer[0..<count])
             if let end = data.range(of: Data("\r\n\r\n".utf8)) {
