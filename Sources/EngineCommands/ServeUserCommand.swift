@@ -46,7 +46,7 @@ struct ServeUserCommand: AsyncParsableCommand {
                 guard let found = try await storage.user(named: name) else { throw ServeUserCommand.unknown(name) }
                 return try await storage.export(user: found)
             }
-            logger.info("user exported", metadata: ["registers": "\(export.registers.count)", "heads": "\(export.headCount)", "by": "command"])
+            logger.info("user exported", metadata: export.logMetadata(by: "command"))
             let text = export.json(exportedAt: Date())
             guard let output else { return Console.out(text) }
             do {
@@ -85,12 +85,7 @@ struct ServeUserCommand: AsyncParsableCommand {
                 guard let found = try await storage.user(named: name) else { throw ServeUserCommand.unknown(name) }
                 return try await storage.erase(user: found, at: Date())
             }
-            logger.info(
-                "user erased",
-                metadata: [
-                    "registers": "\(erasure.registers)", "heads": "\(erasure.heads)", "tokens": "\(erasure.tokens)",
-                    "devices": "\(erasure.devices)", "by": "command",
-                ])
+            logger.info("user erased", metadata: erasure.logMetadata(by: "command"))
             Console.out(
                 """
                 erased user \(name): \(erasure.registers) register\(erasure.registers == 1 ? "" : "s"), \(erasure.heads) head\(erasure.heads == 1 ? "" : "s"), \

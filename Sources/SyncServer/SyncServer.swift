@@ -227,9 +227,7 @@ public struct SyncServer: Sendable {
     func exportUser(_ request: Request) async throws -> Response {
         let user = try await authenticate(request)
         let export = try await storage.export(user: user)
-        logger.notice(
-            "user exported",
-            metadata: ["user": "\(user.id)", "registers": "\(export.registers.count)", "heads": "\(export.headCount)", "by": "token"])
+        logger.notice("user exported", metadata: export.logMetadata(by: "token").merging(["user": "\(user.id)"]) { $1 })
         return Self.json(.ok, export.json(exportedAt: Date()))
     }
 
@@ -247,12 +245,7 @@ public struct SyncServer: Sendable {
         for hash in erasure.tokenHashes { tokens.forget(tokenHash: hash) }
         await waiters.changed(user: user.id, cursor: erasure.cursor, records: nil)
         announcer?.announce(user: user.id, cursor: erasure.cursor)
-        logger.notice(
-            "user erased",
-            metadata: [
-                "user": "\(user.id)", "registers": "\(erasure.registers)", "heads": "\(erasure.heads)", "tokens": "\(erasure.tokens)",
-                "devices": "\(erasure.devices)", "by": "\(by)",
-            ])
+        logger.notice("user erased", metadata: erasure.logMetadata(by: by).merging(["user": "\(user.id)"]) { $1 })
     }
 
     func authenticate(_ request: Request) async throws -> StoredUser {

@@ -1,6 +1,7 @@
 #if SyncServer
 import Crypto
 import Foundation
+import Logging
 import TimelineFormats
 import ValueTree
 
@@ -42,6 +43,11 @@ public struct UserExport: Sendable {
 
     /// How many heads the export holds.
     public var headCount: Int { registers.reduce(0) { $0 + $1.heads.count } }
+
+    /// What the log says of an export made `by` a token or the command line: counts, never names.
+    public func logMetadata(by: String) -> Logger.Metadata {
+        ["registers": "\(registers.count)", "heads": "\(headCount)", "by": "\(by)"]
+    }
 
     /// The export as a JSON document (`docs/SERVER.md`, "Data rights"): the heads are written as
     /// they are stored, without being read again.
@@ -98,6 +104,11 @@ public struct UserErasure: Sendable, Equatable {
         self.devices = devices
         self.tokenHashes = tokenHashes
         self.cursor = cursor
+    }
+
+    /// What the log says of an erasure made `by` a token or the command line: counts, never names.
+    public func logMetadata(by: String) -> Logger.Metadata {
+        ["registers": "\(registers)", "heads": "\(heads)", "tokens": "\(tokens)", "devices": "\(devices)", "by": "\(by)"]
     }
 
     /// The answer of `DELETE /v1/user` and the command's JSON.
