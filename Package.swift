@@ -42,6 +42,12 @@ let server = "SyncServer"
 let urlSessionClient = "URLSessionClient"
 let nioClient = "NIOClient"
 
+/// End-to-end sealed sync (`SyncSealing`, `Sync.EncryptionPhraseVariable`): swift-crypto's
+/// ChaCha20-Poly1305, HMAC and HKDF, and scrypt from its extras, which build BoringSSL on Linux
+/// (docs/PERFORMANCE.md has what it adds). Without it, a configured phrase is a clear error.
+/// The SyncServer trait enables it, for its tests.
+let syncEncryption = "SyncEncryption"
+
 /// A dependency on `product` of `package` that only the SyncServer trait builds.
 func serverOnly(_ product: String, _ package: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: [server]))
@@ -128,7 +134,11 @@ let package = Package(
             name: server,
             description:
                 "The sync server: engine serve and the SyncServer library, over Hummingbird, PostgreSQL (postgres-nio), swift-crypto and swift-prometheus.",
-            enabledTraits: [nioClient]),
+            enabledTraits: [nioClient, syncEncryption]),
+        .trait(
+            name: syncEncryption,
+            description:
+                "Sync sealed end to end (Sync.EncryptionPhraseVariable, SyncKeyring): swift-crypto, which builds BoringSSL on Linux."),
         .trait(name: urlSessionClient, description: "The command line's HTTP through URLSession (FoundationNetworking on Linux): the default."),
         .trait(
             name: nioClient,
@@ -226,6 +236,16 @@ let package = Package(
         .target(
             name: "SyncWire", dependencies: ["SyncModel", "TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
             swiftSettings: swiftSettings),
+        // Sealing register heads end to end: keys from a recovery phrase or the app, sealed names,
+        // rotation. Crypto only with the SyncEncryption trait.
+        .target(
+            name: "SyncSealing",
+            dependencies: [
+                "SyncModel", "SyncWire",
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: [syncEncryption])),
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: .when(traits: [syncEncryption])),
+            ],
+            swiftSettings: swiftSettings),
         // A feed in memory answering as a Mastodon or Bluesky server pages (`PagedTimeline`): the
         // server of replayed sessions and of reach strategies' scenarios.
         .target(name: "SimulatedServer", dependencies: ["ReachModel", "TimelineCore"], swiftSettings: swiftSettings),
@@ -288,7 +308,7 @@ let package = Package(
         // pull → merge → push round.
         .target(
             name: "PositionSync",
-            dependencies: ["ValueTree", "TimelineFormats", 
+            dependencies: ["ValueTree", "TimelineFormats", "SyncWire", "SyncSealing",
                 "ReachModel", "EngineSupport", "SyncModel", "TimelineCore", "TimelineStore", "RestorationEngine", "EngineConfiguration",
                 "TimelineLogging",
                 .product(name: "Logging", package: "swift-log"),
@@ -327,7 +347,7 @@ let package = Package(
                 "ReachModel", "RestorationModel", "CacheModel", "EngineSupport", "SyncWire", "TimelineSearch", "ValueTree", "JSONText",
                 "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
                 "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
-                "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "PositionSync", "HTTPExchange",
+                "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "SyncSealing", "PositionSync", "HTTPExchange",
                 .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
             ],
             swiftSettings: swiftSettings
@@ -371,7 +391,7 @@ let package = Package(
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "SyncWire",
+                "SyncWire", "SyncSealing", "EngineSupport",
                 "SyncServer", "SyncModel", "EngineConfiguration", "TimelineCore", "TestSupport", "TimelineStore", "PositionSync", "CausalFurthest",
                 "Directory", "HTTP",
                 "NIOHTTP",
@@ -437,7 +457,7 @@ let package = Package(
         .testTarget(
             name: "PositionSyncTests",
             dependencies: [
-                "ReachModel", "SyncWire", "PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
+                "ReachModel", "SyncWire", "SyncSealing", "PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
                 "Directory", "FurthestRead", "LastWriterWins", "CausalFurthest", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "MastodonMarkers",
                 "TestSupport", "store-crash-writer", "JSONSchema", "JSONText", "HTTPExchange", "RestorationEngine", "ValueTree", "TimelineFormats",
                 "SessionSimulation",

@@ -27,7 +27,7 @@ LAYERS = [
     ("foundation", {"EngineSupport", "CLibXML2", "CTimelinePlugin", "ValueTree", "JSONText", "PropertyList", "JSONSchema",
                     "TimelineLogging", "HTTPExchange", "URLSessionHTTP", "NIOHTTP"}),
     ("strategy kit", {"StrategyKit"}),
-    ("domain", {"TimelineCore", "TimelineSearch", "TimelineFormats", "RestorationModel", "CacheModel", "ReachModel", "SyncModel", "SyncWire",
+    ("domain", {"TimelineCore", "TimelineSearch", "TimelineFormats", "RestorationModel", "CacheModel", "ReachModel", "SyncModel", "SyncWire", "SyncSealing",
                 "EngineConfiguration", "SessionFormat", "PositionTracking", "SimulatedServer"}),
     ("built-in strategies", set()),  # every target under Strategies/
     ("registry", {"RestorationEngine", "StrategyPlugins"}),

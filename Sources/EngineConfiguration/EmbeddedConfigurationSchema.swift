@@ -427,6 +427,18 @@ extension ConfigurationSchema {
           "minimum": 0,
           "maximum": 31536000,
           "default": 300
+        },
+        "EncryptionPhraseVariable": {
+          "title": "Encryption phrase variable",
+          "description": "The name of an environment variable that holds the recovery phrase positions are sealed with, end to end (the same on every device of the reader; engine sync phrase makes one): the transport then carries and stores only ciphertext and keyed hashes of the registers' and devices' names, and a sync server cannot read a position. Empty: positions travel in the clear. An app may supply its key instead (SyncKeyring). Needs the SyncEncryption trait; MastodonMarkers cannot seal.",
+          "type": "string",
+          "default": ""
+        },
+        "PreviousEncryptionPhraseVariable": {
+          "title": "Previous encryption phrase variable",
+          "description": "The name of an environment variable that holds the recovery phrase used before the current one: heads sealed under it stay readable until their devices write again under the new one. Empty: none.",
+          "type": "string",
+          "default": ""
         }
       },
       "additionalProperties": false

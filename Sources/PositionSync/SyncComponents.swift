@@ -1,21 +1,29 @@
 import EngineConfiguration
+import Foundation
 import RestorationEngine
 import SyncModel
+import SyncSealing
+import SyncWire
 
 /// The merge policy and transport a configuration chooses, built through the registry:
 /// `Sync.Policy` and `Sync.Transport`; `None` whenever `PositionPersistence.CrossSessionSync` is
 /// false; and iCloud's key-value store when `Sync.Transport` is None,
-/// `PositionPersistence.iCloudSyncEnabled` is true and the platform has the store.
+/// `PositionPersistence.iCloudSyncEnabled` is true and the platform has the store. With a keyring
+/// (the app's, or one derived from the recovery phrase `Sync.EncryptionPhraseVariable` names),
+/// the transport seals every head end to end.
 public struct SyncComponents: Sendable {
     public let policy: any MergePolicy
-    public let transport: any SyncTransport
+    public private(set) var transport: any SyncTransport
     /// The transport's spec as it was built (`None` when sync is off).
     public let transportSpec: ComponentSpec
+    /// The keys the transport seals and opens heads with; nil when they travel in the clear.
+    public private(set) var keyring: SyncKeyring?
 
     /// True when positions stay on this device (the transport is `None`).
     public var isLocal: Bool { transportSpec.name == DefaultComponents.noTransport.name }
 
     private init(policy: any MergePolicy, transport: any SyncTransport, transportSpec: ComponentSpec) {
+        keyring = nil
         self.policy = policy
         self.transport = transport
         self.transportSpec = transportSpec
@@ -26,7 +34,13 @@ public struct SyncComponents: Sendable {
         SyncComponents(policy: policy, transport: transport, transportSpec: ComponentSpec(name: transport.name))
     }
 
-    public init(configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry) throws(PipelineError) {
+    /// The components `configuration` chooses. `keyring`, when given, seals the heads (an app's
+    /// own key, from the Keychain); otherwise `Sync.EncryptionPhraseVariable` names the variable of
+    /// `environment` holding the recovery phrase, if any.
+    public init(
+        configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry, keyring: SyncKeyring? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(PipelineError) {
         let policy = try registry.mergePolicy(configuration.sync.policy)
         let persistence = configuration.positionPersistence
         var spec = persistence.crossSessionSync ? configuration.sync.transport : DefaultComponents.noTransport
@@ -42,5 +56,45 @@ public struct SyncComponents: Sendable {
         self.policy = policy
         self.transport = transport!
         transportSpec = spec
+        guard !isLocal else { return }
+        var keys = keyring
+        if keys == nil { keys = try Self.phraseKeyring(configuration.sync, environment: environment) }
+        if let keys { try seal(with: keys) }
+    }
+
+    /// This transport sealing with `keys`: an error for a transport that cannot.
+    private mutating func seal(with keys: SyncKeyring) throws(PipelineError) {
+        guard let sealable = transport as? any SealableTransport else {
+            throw PipelineError(
+                """
+                Sync.Transport \(transportSpec.name) cannot seal positions end to end: its server must read them. Unset \
+                Sync.EncryptionPhraseVariable, or choose HTTP, Directory or iCloudKeyValueStore
+                """)
+        }
+        transport = sealable.sealing(with: keys)
+        keyring = keys
+    }
+
+    /// The keyring of the phrases `settings` names, or nil when it names none.
+    static func phraseKeyring(_ settings: SyncSettings, environment: [String: String]) throws(PipelineError) -> SyncKeyring? {
+        func key(_ variable: String, _ setting: String) throws(PipelineError) -> SyncKey? {
+            guard !variable.isEmpty else { return nil }
+            guard let phrase = environment[variable], !phrase.isEmpty else {
+                throw PipelineError("Sync.\(setting) names \(variable), which is not set: set it to the reader's recovery phrase")
+            }
+            do {
+                return try SyncKey(phrase: phrase)
+            } catch {
+                throw PipelineError("Sync.\(setting): \(error.description)")
+            }
+        }
+        guard let current = try key(settings.encryptionPhraseVariable, "EncryptionPhraseVariable") else {
+            if !settings.previousEncryptionPhraseVariable.isEmpty {
+                throw PipelineError("Sync.PreviousEncryptionPhraseVariable is set without Sync.EncryptionPhraseVariable")
+            }
+            return nil
+        }
+        let previous = try key(settings.previousEncryptionPhraseVariable, "PreviousEncryptionPhraseVariable")
+        return SyncKeyring(current: current, previous: previous.map { [$0] } ?? [])
     }
 }

@@ -135,6 +135,10 @@ public struct SyncPull: Sendable {
     public var warnings: [String]
     /// The devices heard from.
     public var devices: [String]
+    /// How many heads sealed end to end were opened.
+    public var sealedOpened = 0
+    /// The heads sealed end to end that were not opened, counted by the id of their key.
+    public var sealedUnopened: [String: Int] = [:]
 
     public init(records: [PositionRecord] = [], warnings: [String] = [], devices: [String] = []) {
         self.records = records

@@ -124,6 +124,16 @@ public struct StoredHead: Sendable {
         }
     }
 
+    /// The head of a sealed record (`SealedRecord`), kept as it came (`json`) or as written again:
+    /// the server orders it by its clear sequence and clocks revision, and never opens it.
+    public init(_ record: SealedRecord, json: String? = nil) {
+        account = record.key.account
+        timeline = record.key.timeline
+        device = record.device
+        headKey = Self.key(record.order)
+        self.json = json ?? (try? JSONWriter(style: .compact).write(record.value)) ?? ""
+    }
+
     /// Of `heads`, the latest of each register and device, in their first order: what a request
     /// changes at most.
     public static func latest(_ heads: [StoredHead]) -> [StoredHead] {

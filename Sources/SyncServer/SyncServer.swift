@@ -185,16 +185,18 @@ public struct SyncServer: Sendable {
             throw ServerError(.badRequest, "not a sync document: \(error.description)")
         }
         let records = received.document.records
-        guard records.count <= settings.maxRecords else {
-            throw ServerError(.contentTooLarge, "\(records.count) writes in one request; at most \(settings.maxRecords)")
+        let sealed = received.document.sealed
+        guard records.count + sealed.count <= settings.maxRecords else {
+            throw ServerError(.contentTooLarge, "\(records.count + sealed.count) writes in one request; at most \(settings.maxRecords)")
         }
-        // Each record is stored as it came, unless it had to be read through a value tree.
+        // Each record is stored as it came, unless it had to be read through a value tree; a
+        // sealed one is stored sealed.
         let heads: [StoredHead]
         do {
             heads = StoredHead.latest(
                 try records.indices.map { index throws(JSONWriter.UnrepresentableValue) in
                     try StoredHead(records[index], json: received.texts?[index])
-                })
+                } + sealed.indices.map { StoredHead(sealed[$0], json: received.sealedTexts?[$0]) })
         } catch {
             throw ServerError(.badRequest, "not a sync document: \(error.description)")
         }

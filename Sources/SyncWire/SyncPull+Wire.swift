@@ -1,29 +1,106 @@
 import Foundation
+import JSONText
 import SyncModel
 import ValueTree
 
 extension SyncPull {
     /// Adds one device's published document, read from `source`; one that cannot be decoded
-    /// becomes a warning naming `source`, and changes nothing else.
-    public mutating func add(_ data: Data, from source: String) {
+    /// becomes a warning naming `source`, and changes nothing else. Sealed heads are opened with
+    /// `sealing`, and counted as unopened without it (`sealingChecked(by:)` says what that means).
+    public mutating func add(_ data: Data, from source: String, opening sealing: (any RecordSealing)? = nil) {
         do {
             let document = try SyncWireCoding.decode(data)
-            records += document.records
-            devices.append(document.device)
+            let opened = take(document, from: source, opening: sealing)
+            if document.sealed.isEmpty {
+                devices.append(document.device)
+            } else {
+                devices += Set(opened.map(\.device)).sorted()
+            }
         } catch {
             warnings.append(TerminalText.escaped("\(source): skipped: \(error.description)"))
         }
     }
+
+    /// Adds a document's records, its sealed heads opened with `sealing`; returns those opened.
+    /// A sealed head that does not open under a key `sealing` holds (it was altered) becomes a
+    /// warning naming `source`.
+    @discardableResult
+    public mutating func take(
+        _ document: SyncWireCoding.Document, from source: String, opening sealing: (any RecordSealing)?
+    ) -> [PositionRecord] {
+        records += document.records
+        var opened: [PositionRecord] = []
+        for sealed in document.sealed {
+            do {
+                if let sealing, let record = try sealed.open(with: sealing) {
+                    opened.append(record)
+                    continue
+                }
+                sealedUnopened[sealed.keyId, default: 0] += 1
+            } catch {
+                warnings.append(TerminalText.escaped("\(source): skipped: \(error.description)"))
+            }
+        }
+        sealedOpened += opened.count
+        records += opened
+        return opened
+    }
+
+    /// This pull, once its sealed heads are accounted for: when `sealing` opened none of them and
+    /// some were sealed under keys it lacks, the device holds the wrong key, and the pull fails
+    /// so that the round sends nothing; heads under keys no longer held, beside ones opened, and
+    /// sealed heads read without a key, are warnings.
+    public func sealingChecked(by sealing: (any RecordSealing)?) throws(SyncTransportError) -> SyncPull {
+        guard !sealedUnopened.isEmpty else { return self }
+        let count = sealedUnopened.values.reduce(0, +)
+        let keys = sealedUnopened.keys.sorted().joined(separator: ", ")
+        guard let sealing else {
+            var pull = self
+            pull.warnings.append(
+                "\(count) position\(count == 1 ? " is" : "s are") sealed end to end (key \(keys)) and skipped: set Sync.EncryptionPhraseVariable to open them"
+            )
+            return pull
+        }
+        guard sealedOpened > 0 else {
+            throw SyncTransportError(
+                .failed,
+                """
+                positions here are sealed under key \(keys), which this device does not hold (its key is \(sealing.keyId)): \
+                its recovery phrase is not the one the other devices use; nothing was sent
+                """)
+        }
+        var pull = self
+        pull.warnings.append(
+            """
+            \(count) position\(count == 1 ? " is" : "s are") sealed under key \(keys), which this device no longer holds, and skipped: \
+            set Sync.PreviousEncryptionPhraseVariable to the earlier phrase until every device has written again
+            """)
+        return pull
+    }
 }
 
 extension SyncPublication {
-    /// The device's own heads as the document a transport publishes; a record with no wire form
-    /// fails the push, naming it, and nothing is sent.
-    public func wireDocument() throws(SyncTransportError) -> Data {
+    /// The device's own heads as the document a transport publishes, sealed by `sealing` when
+    /// given (under the device's sealed name); a record with no wire form fails the push,
+    /// naming it, and nothing is sent.
+    public func wireDocument(sealing: (any RecordSealing)? = nil) throws(SyncTransportError) -> Data {
         do {
-            return try SyncWireCoding.encode(SyncWireCoding.Document(device: device, records: own))
-        } catch {
+            guard let sealing else { return try SyncWireCoding.encode(SyncWireCoding.Document(device: device, records: own)) }
+            let sealed = try own.map { try SealedRecord.seal($0, with: sealing) }
+            return try SyncWireCoding.encode(
+                SyncWireCoding.Document(device: sealing.sealedName(ofDevice: device), records: [], sealed: sealed))
+        } catch let error as JSONWriter.UnrepresentableValue {
             throw SyncTransportError(.failed, "\(device)'s state has no wire form: \(error.description)")
+        } catch {
+            throw SyncTransportError(.failed, "\(device)'s state cannot be sealed: \(error)")
         }
     }
+}
+
+/// A transport that can carry heads sealed end to end (`SealedRecord`): it stores positions
+/// elsewhere as whole documents (a server, a folder, a key-value store). Mastodon's markers
+/// cannot: the server must read the post id.
+public protocol SealableTransport: SyncTransport {
+    /// This transport sealing what it publishes, and opening what it reads, with `sealing`.
+    func sealing(with sealing: any RecordSealing) -> any SyncTransport
 }

@@ -42,13 +42,16 @@ public enum SyncWireCoding {
     public struct Document: Sendable, Equatable {
         public var device: String
         public var records: [PositionRecord]
+        /// The heads sealed end to end (`SealedRecord`), which only their keys open.
+        public var sealed: [SealedRecord]
         /// A sync server's change counter for the user when it answered: pass it back as
         /// `since` to wait for the next change. Nil in what devices write.
         public var cursor: Int?
 
-        public init(device: String, records: [PositionRecord], cursor: Int? = nil) {
+        public init(device: String, records: [PositionRecord], sealed: [SealedRecord] = [], cursor: Int? = nil) {
             self.device = device
             self.records = records
+            self.sealed = sealed
             self.cursor = cursor
         }
     }
@@ -58,7 +61,7 @@ public enum SyncWireCoding {
     public static func encode(_ document: Document) throws(JSONWriter.UnrepresentableValue) -> Data {
         var pairs: [(String, Value)] = [("format", .string(format)), ("version", .integer(version)), ("device", .string(document.device))]
         if let cursor = document.cursor { pairs.append(("cursor", .integer(cursor))) }
-        pairs.append(("records", .array(document.records.map(value(of:)))))
+        pairs.append(("records", .array(document.records.map(value(of:)) + document.sealed.map(\.value))))
         let value = Value.dictionary(pairs)
         return Data(try JSONWriter(style: .compact).write(value).utf8)
     }
@@ -104,6 +107,8 @@ public enum SyncWireCoding {
     public struct Received: Sendable {
         public var document: Document
         public var texts: [String]?
+        /// The text of each sealed record, as `texts` of the others.
+        public var sealedTexts: [String]?
     }
 
     public static func decode(_ data: Data) throws(DecodingError) -> Document {
@@ -126,7 +131,7 @@ public enum SyncWireCoding {
 
     /// The fast path's reading, or nil when the tree decoder must read the document.
     private static func scanned(_ bytes: UnsafeRawBufferPointer) -> Received? {
-        SyncWireScanner.document(bytes.assumingMemoryBound(to: UInt8.self)).map { Received(document: $0.0, texts: $0.1) }
+        SyncWireScanner.document(bytes.assumingMemoryBound(to: UInt8.self)).map { Received(document: $0.0, texts: $0.1, sealedTexts: $0.2) }
     }
 
     /// The decoder of every document: through a value tree, with a message for each fault.
@@ -149,8 +154,15 @@ public enum SyncWireCoding {
         let device = try string(root, "device", at: "")
         guard let records = root["records"]?.arrayValue else { throw DecodingError("\"records\" must be an array") }
         var decoded: [PositionRecord] = []
+        var sealed: [SealedRecord] = []
         decoded.reserveCapacity(records.count)
-        for (number, entry) in records.enumerated() { decoded.append(try record(entry, at: "records[\(number)]", version: readVersion)) }
+        for (number, entry) in records.enumerated() {
+            if let box = entry["sealed"], box != .null {
+                sealed.append(try sealedRecord(entry, at: "records[\(number)]"))
+            } else {
+                decoded.append(try record(entry, at: "records[\(number)]", version: readVersion))
+            }
+        }
         var cursor: Int?
         if let written = root["cursor"], written != .null {
             guard let number = written.numberValue, number >= 0, number < 9e15, number == number.rounded() else {
@@ -158,7 +170,38 @@ public enum SyncWireCoding {
             }
             cursor = Int(number)
         }
-        return Document(device: device, records: decoded, cursor: cursor)
+        return Document(device: device, records: decoded, sealed: sealed, cursor: cursor)
+    }
+
+    /// One sealed record (`SealedRecord`): its clear fields checked, its box left sealed.
+    public static func sealedRecord(_ entry: Value, at path: String) throws(DecodingError) -> SealedRecord {
+        guard entry.dictionaryValue != nil else { throw DecodingError("\(path) must be an object") }
+        let key = RegisterKey(account: try string(entry, "account", at: path), timeline: try string(entry, "timeline", at: path))
+        let device = try string(entry, "device", at: path)
+        guard let sequence = entry["seq"]?.integerValue?.uint64Value, sequence > 0 else {
+            throw DecodingError("\(path).seq must be a positive integer")
+        }
+        var clocksRevision: UInt64 = 0
+        if let written = entry["clocksRevision"], written != .null {
+            guard let value = written.integerValue?.uint64Value else { throw DecodingError("\(path).clocksRevision must be a non-negative integer") }
+            clocksRevision = value
+        }
+        guard let keyId = entry["key"]?.stringValue, SealedRecord.isKeyId(keyId) else {
+            throw DecodingError("\(path).key must be a key id: 8 lowercase hexadecimal digits")
+        }
+        guard let text = entry["sealed"]?.stringValue, let box = sealedBox(text) else {
+            throw DecodingError(
+                "\(path).sealed must be base64 of a sealed position: a nonce, at most \(SealedRecord.maximumBoxBytes) bytes and a tag")
+        }
+        return SealedRecord(key: key, device: device, sequence: sequence, clocksRevision: clocksRevision, keyId: keyId, box: box)
+    }
+
+    /// The bytes of a `sealed` text, or nil when it is not base64 of a box of a possible size.
+    static func sealedBox(_ text: String) -> [UInt8]? {
+        guard text.utf8.count <= (SealedRecord.maximumBoxBytes + 28 + 2) / 3 * 4, let data = Data(base64Encoded: text), data.count > 28 else {
+            return nil
+        }
+        return [UInt8](data)
     }
 
     /// One record of a document of `version`.

@@ -37,7 +37,7 @@ enum SyncWireScanner {
     }
 
     /// The document and each record's text, or nil when the tree decoder must read it.
-    static func document(_ bytes: UnsafeBufferPointer<UInt8>) -> (SyncWireCoding.Document, [String])? {
+    static func document(_ bytes: UnsafeBufferPointer<UInt8>) -> (SyncWireCoding.Document, [String], [String])? {
         var scanner = JSONScanner(bytes)
         scanner.maximumDepth = 64
         do {
@@ -47,12 +47,16 @@ enum SyncWireScanner {
         }
     }
 
-    private static func document(_ scanner: inout JSONScanner, _ bytes: UnsafeBufferPointer<UInt8>) throws -> (SyncWireCoding.Document, [String]) {
+    private static func document(_ scanner: inout JSONScanner, _ bytes: UnsafeBufferPointer<UInt8>) throws -> (
+        SyncWireCoding.Document, [String], [String]
+    ) {
         try scanner.beginObject()
         var seen = FieldSet()
         var device: String?
         var records: [PositionRecord] = []
         var texts: [String] = []
+        var sealed: [SealedRecord] = []
+        var sealedTexts: [String] = []
         var cursor: Int?
         while let key = try scanner.nextKey() {
             switch try seen.take(key, ["format", "version", "device", "records", "cursor"]) {
@@ -67,8 +71,16 @@ enum SyncWireScanner {
                 while try scanner.nextElement() {
                     guard try scanner.peek() == .object else { throw NotPlain() }
                     let start = scanner.offset
-                    records.append(try record(&scanner))
-                    texts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<scanner.offset]), as: UTF8.self))
+                    let read = try record(&scanner)
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<scanner.offset]), as: UTF8.self)
+                    switch read {
+                    case .plain(let record):
+                        records.append(record)
+                        texts.append(text)
+                    case .sealed(let record):
+                        sealed.append(record)
+                        sealedTexts.append(text)
+                    }
                 }
             default:
                 if scanner.null() { break }
@@ -78,10 +90,16 @@ enum SyncWireScanner {
         }
         try scanner.end()
         guard seen.has(0), seen.has(1), seen.has(3), let device else { throw NotPlain() }
-        return (SyncWireCoding.Document(device: device, records: records, cursor: cursor), texts)
+        return (SyncWireCoding.Document(device: device, records: records, sealed: sealed, cursor: cursor), texts, sealedTexts)
     }
 
-    private static func record(_ scanner: inout JSONScanner) throws -> PositionRecord {
+    /// A record as read: in the clear, or sealed.
+    private enum Read {
+        case plain(PositionRecord)
+        case sealed(SealedRecord)
+    }
+
+    private static func record(_ scanner: inout JSONScanner) throws -> Read {
         try scanner.beginObject()
         var seen = FieldSet()
         var account: String?
@@ -99,9 +117,11 @@ enum SyncWireScanner {
         var clocksRevision: UInt64 = 0
         var reads: [ReadDigest] = []
         var snapshot: PositionSnapshot?
+        var keyId: String?
+        var box: [UInt8]?
         let fields: [StaticString] = [
             "account", "timeline", "hlc", "device", "seq", "context", "savedAt", "epoch", "progress", "visit",
-            "moves", "clocks", "position", "clocksRevision", "reads",
+            "moves", "clocks", "position", "clocksRevision", "reads", "key", "sealed",
         ]
         while let key = try scanner.nextKey() {
             switch try seen.take(key, fields) {
@@ -164,17 +184,38 @@ enum SyncWireScanner {
                 if scanner.null() { break }
                 guard let value = try number(&scanner).integer?.uint64Value else { throw NotPlain() }
                 clocksRevision = value
-            default:
+            case 14:
                 if scanner.null() { break }
                 guard let text = try optionalString(&scanner), let digests = SyncWireCoding.reads(fromText: text) else { throw NotPlain() }
                 reads = digests
+            case 15:
+                guard try scanner.peek() == .string else { throw NotPlain() }
+                let text = try scanner.string()
+                guard SealedRecord.isKeyId(text) else { throw NotPlain() }
+                keyId = text
+            default:
+                guard try scanner.peek() == .string, let bytes = SyncWireCoding.sealedBox(try scanner.string()) else { throw NotPlain() }
+                box = bytes
             }
         }
-        guard let account, let timeline, let device, let time, let sequence, let savedAt, let epoch, seen.has(12) else { throw NotPlain() }
-        return PositionRecord(
-            key: RegisterKey(account: account, timeline: timeline), stamp: RegisterStamp(time: time, device: device),
-            sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
-            progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision, reads: reads)
+        if let box {
+            // A sealed record carries its clear fields only.
+            guard let account, let timeline, let device, let sequence, let keyId, seen.only([0, 1, 3, 4, 13, 15, 16]) else {
+                throw NotPlain()
+            }
+            return .sealed(
+                SealedRecord(
+                    key: RegisterKey(account: account, timeline: timeline), device: device, sequence: sequence,
+                    clocksRevision: clocksRevision, keyId: keyId, box: box))
+        }
+        guard let account, let timeline, let device, let time, let sequence, let savedAt, let epoch, seen.has(12), keyId == nil else {
+            throw NotPlain()
+        }
+        return .plain(
+            PositionRecord(
+                key: RegisterKey(account: account, timeline: timeline), stamp: RegisterStamp(time: time, device: device),
+                sequence: sequence, context: context, savedAt: savedAt, snapshot: snapshot, epoch: epoch,
+                progress: progress, visit: visit, moves: moves, clocks: clocks, clocksRevision: clocksRevision, reads: reads))
     }
 
     /// `{"hlc": …, "device": …}`; the device of a register never reset is empty.
@@ -349,5 +390,8 @@ enum SyncWireScanner {
         }
 
         func has(_ index: Int) -> Bool { bits & (1 << index) != 0 }
+
+        /// Whether the fields seen are among `indexes`.
+        func only(_ indexes: [Int]) -> Bool { bits & ~indexes.reduce(0) { $0 | (1 << $1) } == 0 }
     }
 }

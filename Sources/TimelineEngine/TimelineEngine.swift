@@ -22,6 +22,7 @@
 @_exported import SessionFormat
 @_exported import StrategyKit
 @_exported import SyncModel
+@_exported import SyncSealing
 @_exported import SyncWire
 @_exported import TimelineCore
 @_exported import TimelineFormats

@@ -69,6 +69,8 @@ public final class TimelineEngine: Sendable {
     private let logRouting: LogRouting
     private let clock: @Sendable () -> Date
     private let timers: any Clock<Duration>
+    /// The keys sync seals positions with, when the app supplies them.
+    private let syncKeyring: SyncKeyring?
     private let store: TimelineStore?
     private let scope: StoreScope
     private let writer: PositionWriter
@@ -96,11 +98,13 @@ public final class TimelineEngine: Sendable {
     /// `Logging` sections, when it follows a configuration: the process's, which
     /// `TimelineLogging.bootstrap(configuration:)` sets up. `clock` stamps saves and restores;
     /// the settle timer and sync's timers run on `timers` (a test clock, in tests).
+    /// `syncKeyring` seals every position sync sends end to end with the app's own keys (kept
+    /// in the Keychain, say), in place of the recovery phrase `Sync.EncryptionPhraseVariable` names.
     public init(
         configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
         deviceId: String? = nil, store: TimelineStore? = nil, scope: StoreScope = StoreScope(),
         clock: @escaping @Sendable () -> Date = { Date() }, timers: any Clock<Duration> = ContinuousClock(),
-        logRouting: LogRouting = TimelineLogging.routing
+        logRouting: LogRouting = TimelineLogging.routing, syncKeyring: SyncKeyring? = nil
     ) async throws(PipelineError) {
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
@@ -110,10 +114,12 @@ public final class TimelineEngine: Sendable {
         self.logRouting = logRouting
         self.clock = clock
         self.timers = timers
+        self.syncKeyring = syncKeyring
         self.store = store
         self.scope = scope
         let pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
-        let sync = try await Self.makeCoordinator(configuration, registry: registry, store: store, device: deviceId, clock: clock, timers: timers)
+        let sync = try await Self.makeCoordinator(
+            configuration, registry: registry, store: store, device: deviceId, clock: clock, timers: timers, keyring: syncKeyring)
         var tracker = PositionTracker(settings: PositionTracker.Settings(configuration: configuration), deviceId: sync.device)
         var storeError = sync.error
         if let store {
@@ -207,13 +213,13 @@ public final class TimelineEngine: Sendable {
     /// failed (sync then stays off). Throws when the merge policy or transport cannot be built.
     private static func makeCoordinator(
         _ configuration: TimelineConfiguration, registry: StrategyRegistry, store: TimelineStore?,
-        device: String?, clock: @escaping @Sendable () -> Date, timers: any Clock<Duration>
+        device: String?, clock: @escaping @Sendable () -> Date, timers: any Clock<Duration>, keyring: SyncKeyring?
     ) async throws(PipelineError)
         -> (coordinator: SyncCoordinator?, device: String?, error: StoreError?)
     {
         guard let store else { return (nil, device, nil) }
         do {
-            let components = try SyncComponents(configuration: configuration, registry: registry)
+            let components = try SyncComponents(configuration: configuration, registry: registry, keyring: keyring)
             guard !components.isLocal else { return (nil, device, nil) }
             let id = try await store.sync.deviceId(override: device)
             return (
@@ -300,7 +306,8 @@ public final class TimelineEngine: Sendable {
         let syncChanged = Self.syncSettingsDiffer(current, configuration)
         let sync =
             syncChanged
-            ? try await Self.makeCoordinator(configuration, registry: registry, store: store, device: device, clock: clock, timers: timers) : nil
+            ? try await Self.makeCoordinator(
+                configuration, registry: registry, store: store, device: device, clock: clock, timers: timers, keyring: syncKeyring) : nil
         let replacement = sync?.coordinator
         if let error = sync?.error { report(error) }
         let retired: SyncCoordinator? = state.withLock { state in

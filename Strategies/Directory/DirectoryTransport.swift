@@ -26,7 +26,10 @@ import Darwin
 ///   source on Apple platforms), and by polling every `PollInterval` seconds besides, for
 ///   network shares that send none.
 /// - File I/O runs off Swift's cooperative threads.
-public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
+/// - Sealed end to end (`sealing(with:)`), a device's file is named by its sealed name, and
+///   holds its heads sealed; its file in the clear, or under an earlier key, is removed once it
+///   has written under the current one.
+public struct DirectoryTransport: SealableTransport, DeclaredStrategy {
     public static let pathParameter = Parameter<String>(required: "Path", help: "The shared folder. It must exist: it is never created.")
     public static let pollIntervalParameter = Parameter<Double>(
         "PollInterval", help: "Seconds between two polls of the folder, besides its change notifications.", default: 60, range: 0.01...86400)
@@ -48,10 +51,32 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
 
     public let path: String
     public let pollInterval: Double?
+    /// What seals the heads written and opens those read; nil: in the clear.
+    public private(set) var sealer: (any RecordSealing)?
 
     public init(path: String, pollInterval: Double? = pollIntervalParameter.defaultValue) {
         self.path = path
         self.pollInterval = pollInterval
+    }
+
+    public func sealing(with sealing: any RecordSealing) -> any SyncTransport {
+        var sealed = self
+        sealed.sealer = sealing
+        return sealed
+    }
+
+    /// The names `device`'s file had before this one, when sealing: in the clear, and under each
+    /// earlier key. Once the device has written under the current key they hold nothing newer,
+    /// and are removed, so that a folder keeps no position in the clear once sealing is on.
+    func supersededFileNames(of device: String) -> [String] {
+        guard let sealer else { return [] }
+        return [Self.fileName(for: device)]
+            + sealer.keyIds.subtracting([sealer.keyId]).sorted().map { Self.fileName(for: sealer.sealedName(ofDevice: device, keyId: $0)) }
+    }
+
+    /// The name of `device`'s file here: of its sealed name when sealing.
+    func fileName(of device: String) -> String {
+        Self.fileName(for: sealer.map { $0.sealedName(ofDevice: device) } ?? device)
     }
 
     /// A device's file name: its id, with anything but letters, digits, `.`, `_` and `-` written
@@ -93,14 +118,18 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
     }
 
     public func push(_ publication: SyncPublication) async throws(SyncTransportError) {
-        let data = try publication.wireDocument()
-        let device = publication.device
-        try await OffPool.run { () throws(SyncTransportError) in try write(data, device: device) }
+        let data = try publication.wireDocument(sealing: sealer)
+        let name = fileName(of: publication.device)
+        let superseded = supersededFileNames(of: publication.device)
+        try await OffPool.run { () throws(SyncTransportError) in
+            try write(data, fileName: name)
+            for old in superseded { try? FileManager.default.removeItem(atPath: (path as NSString).appendingPathComponent(old)) }
+        }
     }
 
     public func changes(_ watch: ChangeWatch) -> AsyncStream<SyncPull> {
         let bell = Doorbell()
-        let own = Self.fileName(for: watch.device)
+        let own = fileName(of: watch.device)
         let notifications = FolderNotifications(path: path) { name in
             // Our own publications, and temporary files, are no news.
             if let name, name == own || name.hasPrefix(".") { return }
@@ -136,16 +165,16 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
         } catch {
             throw SyncTransportError(.failed, "\(path): the sync folder cannot be listed: \(error.localizedDescription)")
         }
-        let own = Self.fileName(for: device)
+        let own = fileName(of: device)
         var pull = SyncPull()
         for name in names.sorted() where name.hasSuffix(Self.suffix) && !name.hasPrefix(".") && name != own {
             let file = (path as NSString).appendingPathComponent(name)
             switch Self.read(file) {
-            case .success(let data): pull.add(data, from: file)
+            case .success(let data): pull.add(data, from: file, opening: sealer)
             case .failure(let reason): pull.warnings.append(TerminalText.escaped("\(file): skipped: \(reason.description)"))
             }
         }
-        return pull
+        return try pull.sealingChecked(by: sealer)
     }
 
     /// Why a file was not read.
@@ -178,9 +207,9 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
         return .success(data)
     }
 
-    func write(_ data: Data, device: String) throws(SyncTransportError) {
+    func write(_ data: Data, fileName: String) throws(SyncTransportError) {
         try checkFolder()
-        let target = (path as NSString).appendingPathComponent(Self.fileName(for: device))
+        let target = (path as NSString).appendingPathComponent(fileName)
         guard data.count <= Self.maximumFileSize else {
             throw SyncTransportError(
                 .failed,
@@ -188,7 +217,7 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
                 \(target): not published: \(data.count) bytes, more than the limit of \(Self.maximumFileSize) that other devices read
                 """)
         }
-        let temporary = (path as NSString).appendingPathComponent(".\(Self.fileName(for: device)).\(UUID().uuidString).tmp")
+        let temporary = (path as NSString).appendingPathComponent(".\(fileName).\(UUID().uuidString).tmp")
         do {
             try data.write(to: URL(fileURLWithPath: temporary))
             // rename(2) replaces the target atomically: a reader sees the old file or the new one.
@@ -203,7 +232,7 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
             try? FileManager.default.removeItem(atPath: temporary)
             throw SyncTransportError(.failed, "\(target): cannot be written: \(error.localizedDescription)")
         }
-        sweepTemporaryFiles(of: device, at: Date())
+        sweepTemporaryFiles(named: fileName, at: Date())
     }
 
     /// Temporary files older than this are left from a push that was killed mid-way.
@@ -211,8 +240,8 @@ public struct DirectoryTransport: SyncTransport, DeclaredStrategy {
 
     /// Removes this device's temporary files left by pushes killed mid-way (each a whole copy of
     /// its state), once they are older than any push takes. Only this device writes them.
-    func sweepTemporaryFiles(of device: String, at date: Date) {
-        let prefix = ".\(Self.fileName(for: device))."
+    func sweepTemporaryFiles(named fileName: String, at date: Date) {
+        let prefix = ".\(fileName)."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let file = (path as NSString).appendingPathComponent(name)

@@ -23,7 +23,9 @@ import ValueTree
 /// everything again, so nothing is missed. Any other failure, a refused
 /// token included, is an error with the server's message. Requests go through the process's
 /// HTTP client (`HTTPExchanges`: AsyncHTTPClient on the command line) and block no thread.
-public struct HTTPTransport: SyncTransport, DeclaredStrategy {
+/// Sealed end to end (`sealing(with:)`), it sends the heads sealed, and the server keeps and
+/// answers them so: it never reads a position (docs/SERVER.md, "What the server can read").
+public struct HTTPTransport: SealableTransport, DeclaredStrategy {
     public static let urlParameter = Parameter<String>(required: "URL", help: "The sync server's base URL, e.g. http://127.0.0.1:8080.")
     public static let tokenVariableParameter = Parameter<String>(
         "TokenVariable", help: "The environment variable that holds the bearer token.", default: "ENGINE_SYNC_TOKEN")
@@ -57,6 +59,14 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
     let client: (any HTTPExchange)?
 
     var exchange: any HTTPExchange { client ?? HTTPExchanges.shared }
+    /// What seals the heads sent and opens those read; nil: in the clear.
+    public private(set) var sealer: (any RecordSealing)?
+
+    public func sealing(with sealing: any RecordSealing) -> any SyncTransport {
+        var sealed = self
+        sealed.sealer = sealing
+        return sealed
+    }
 
     public init(
         base: URL, tokenVariable: String = tokenVariableParameter.defaultValue, timeout: Double = timeoutParameter.defaultValue,
@@ -75,11 +85,11 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
     var endpoint: URL { base.appendingPathComponent("v1").appendingPathComponent("registers") }
 
     public func pull(device: String) async throws(SyncTransportError) -> SyncPull {
-        try await read(device: device, since: nil).pull
+        try await read(device: device, since: nil).pull.sealingChecked(by: sealer)
     }
 
     public func push(_ publication: SyncPublication) async throws(SyncTransportError) {
-        let body = try publication.wireDocument()
+        let body = try publication.wireDocument(sealing: sealer)
         _ = try await send(method: "POST", url: endpoint, body: body, timeout: timeout)
     }
 
@@ -133,8 +143,10 @@ public struct HTTPTransport: SyncTransport, DeclaredStrategy {
         let body = try await send(method: "GET", url: url, body: nil, timeout: seconds)
         do {
             let document = try SyncWireCoding.decode(body)
-            let devices = Array(Set(document.records.map(\.device)).subtracting([device])).sorted()
-            return (SyncPull(records: document.records, devices: devices), document.cursor)
+            var pull = SyncPull()
+            pull.take(document, from: endpoint.absoluteString, opening: sealer)
+            pull.devices = Array(Set(pull.records.map(\.device)).subtracting([device])).sorted()
+            return (pull, document.cursor)
         } catch {
             throw SyncTransportError(.failed, "\(endpoint.absoluteString): the answer is not a sync document: \(error.description)")
         }

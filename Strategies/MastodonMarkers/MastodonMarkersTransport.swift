@@ -135,7 +135,7 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
     }
 
     public var limitations: String? {
-        "MastodonMarkers carries a post id alone: not the place within the post (the reader lands at its top), not the visit (a glance counts as reading), not which device moved it, not the posts read (the other devices count them as new); an explicit move back holds only once pushed"
+        "MastodonMarkers carries a post id alone: not the place within the post (the reader lands at its top), not the visit (a glance counts as reading), not which device moved it, not the posts read (the other devices count them as new); an explicit move back holds only once pushed; and it cannot be sealed end to end, since Mastodon's server must read the post id"
     }
 
     public func pull(device: String) async throws(SyncTransportError) -> SyncPull {

@@ -24,8 +24,9 @@ public protocol UbiquitousKeyValueStore: Sendable {
 /// older than the newer ones. Reads merge every key, as the store's documentation asks of a
 /// client, and the service's change notifications start a round. Elsewhere there is no such
 /// store, and building it fails unless `backend` is set (the tests set an in-memory model of
-/// the store's documented behaviour).
-public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
+/// the store's documented behaviour). Sealed end to end (`sealing(with:)`), a device's key
+/// holds its sealed name, and its value its heads sealed: Apple's servers hold no position.
+public struct ICloudKeyValueStoreTransport: SealableTransport, DeclaredStrategy {
     public static let type = StrategyType(
         name: "iCloudKeyValueStore", kind: .transport,
         summary: "iCloud's key-value store, on Apple platforms: each device under its own key, merged on read.",
@@ -64,23 +65,36 @@ public struct ICloudKeyValueStoreTransport: SyncTransport, DeclaredStrategy {
     public static let maximumKeys = 1024
 
     public let store: any UbiquitousKeyValueStore
+    /// What seals the heads written and opens those read; nil: in the clear.
+    public private(set) var sealer: (any RecordSealing)?
 
     public init(store: any UbiquitousKeyValueStore) {
         self.store = store
     }
 
+    public func sealing(with sealing: any RecordSealing) -> any SyncTransport {
+        var sealed = self
+        sealed.sealer = sealing
+        return sealed
+    }
+
+    /// The key `device`'s heads are kept under: of its sealed name when sealing.
+    func key(of device: String) -> String {
+        Self.prefix + (sealer.map { $0.sealedName(ofDevice: device) } ?? device)
+    }
+
     public func pull(device: String) async throws(SyncTransportError) -> SyncPull {
         var pull = SyncPull()
-        let own = Self.prefix + device
+        let own = key(of: device)
         for (key, value) in store.snapshot().sorted(by: { $0.key < $1.key }) where key.hasPrefix(Self.prefix) && key != own {
-            pull.add(value, from: "iCloud key \(key)")
+            pull.add(value, from: "iCloud key \(key)", opening: sealer)
         }
-        return pull
+        return try pull.sealingChecked(by: sealer)
     }
 
     public func push(_ publication: SyncPublication) async throws(SyncTransportError) {
-        let data = try publication.wireDocument()
-        guard store.set(data, forKey: Self.prefix + publication.device) else {
+        let data = try publication.wireDocument(sealing: sealer)
+        guard store.set(data, forKey: key(of: publication.device)) else {
             throw SyncTransportError(
                 .failed, "iCloud key-value store: the state (\(data.count) bytes) is over the store's limits (1 MB and 1024 keys in all)")
         }

@@ -38,7 +38,7 @@ final class ServerHarness: Sendable {
     /// Starts a server on `storage` and waits until it listens.
     static func start(
         _ storage: any RegisterStorage, maxBodyBytes: Int = 64 << 10, maxRecords: Int = 100,
-        maxWait: Double = 5, tokens: TokenCache = TokenCache()
+        maxWait: Double = 5, tokens: TokenCache = TokenCache(), logger: Logger = logger
     ) async throws -> ServerHarness {
         let storageTask = (storage as? PostgresRegisterStorage).map { postgres in Task { await postgres.run() } }
         let server = SyncServer(

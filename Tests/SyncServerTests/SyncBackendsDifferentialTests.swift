@@ -6,6 +6,7 @@ import Foundation
 import HTTP
 import NIOHTTP
 import PositionSync
+import SyncSealing
 import SyncModel
 import SyncServer
 import Testing
@@ -16,7 +17,8 @@ import TimelineStore
 /// One random history of saves, resets and sync rounds, played on every way the engine keeps
 /// and moves positions: replicas in memory exchanging states, SQLite stores syncing through a
 /// shared folder, through the sync server on SQLite and through the sync server on PostgreSQL
-/// (when ENGINE_TEST_POSTGRES_URL is set). Histories have 2 to 6 devices with clocks off by up
+/// (when ENGINE_TEST_POSTGRES_URL is set), and the folder and the servers again with every head
+/// sealed end to end (`SyncKeyring`). Histories have 2 to 6 devices with clocks off by up
 /// to a day either way, some one device fifty years ahead, and rounds whose pull or push is
 /// lost, or whose old publication arrives again late.
 ///
@@ -381,7 +383,9 @@ struct SyncBackendsDifferentialTests {
         return outcome
     }
 
-    @Test("random histories: in memory, over a folder, through the server on SQLite and on PostgreSQL, every step as the reference says")
+    @Test(
+        "random histories: in memory, over a folder, through the server on SQLite and on PostgreSQL, in the clear and sealed, every step as the reference says"
+    )
     func backendsAgree() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -396,6 +400,7 @@ struct SyncBackendsDifferentialTests {
                 servers.append(("server on PostgreSQL", try await ServerHarness.start(try PostgresServerTests.storage())))
             }
             let policy = CausalFurthestPolicy()
+            let keyring = SyncKeyring(current: try SyncKey(phrase: "differential-sealing-phrase"))
             var reasons: [String: Int] = [:]
             var (redelivered, deviceCounts, fiftyYearsAhead, republished) = (0, Set<Int>(), 0, 0)
             for seed in 0..<24 {
@@ -410,16 +415,28 @@ struct SyncBackendsDifferentialTests {
                     DirectoryTransport(path: folder.path, pollInterval: nil)
                 }
                 outcomes.append(("over a folder", try await Self.play(history, on: &overFolder, seed: seed)))
+                // The same, sealed end to end.
+                let sealedFolder = directory.appendingPathComponent("sealed-\(seed)")
+                try FileManager.default.createDirectory(at: sealedFolder, withIntermediateDirectories: true)
+                var overSealedFolder = try await StoreBackend(
+                    name: "sealed-folder-\(seed)", devices: history.devices, directory: directory, redelivers: false
+                ) {
+                    DirectoryTransport(path: sealedFolder.path, pollInterval: nil).sealing(with: keyring)
+                }
+                outcomes.append(("over a folder, sealed", try await Self.play(history, on: &overSealedFolder, seed: seed)))
                 for (name, harness) in servers {
-                    let token = try await harness.token(for: PostgresServerTests.user("differential-\(seed)"))
-                    let base = URL(string: "http://127.0.0.1:\(harness.port)")!
-                    var throughServer = try await StoreBackend(
-                        name: "\(name.split(separator: " ").last!)-\(seed)", devices: history.devices, directory: directory,
-                        redelivers: true
-                    ) {
-                        HTTPTransport(base: base, environment: { ["ENGINE_SYNC_TOKEN": token] }, exchange: NIOHTTPExchange())
+                    for sealed in [false, true] {
+                        let token = try await harness.token(for: PostgresServerTests.user("differential-\(seed)"))
+                        let base = URL(string: "http://127.0.0.1:\(harness.port)")!
+                        var throughServer = try await StoreBackend(
+                            name: "\(name.split(separator: " ").last!)-\(sealed ? "sealed-" : "")\(seed)", devices: history.devices,
+                            directory: directory, redelivers: true
+                        ) {
+                            let transport = HTTPTransport(base: base, environment: { ["ENGINE_SYNC_TOKEN": token] }, exchange: NIOHTTPExchange())
+                            return sealed ? transport.sealing(with: keyring) : transport
+                        }
+                        outcomes.append((sealed ? "\(name), sealed" : name, try await Self.play(history, on: &throughServer, seed: seed)))
                     }
-                    outcomes.append((name, try await Self.play(history, on: &throughServer, seed: seed)))
                 }
                 // Everyone heard everyone: one set of heads, one position per timeline, on every
                 // device of every backend; every write stamped alike.
