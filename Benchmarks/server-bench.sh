@@ -4,7 +4,8 @@
 # and PostgreSQL's raw upsert rate (pgbench, the same statement, the same server); then the
 # start-up of engine against plutil. When wrk is installed (apt: wrk), the server and the minimal
 # route also take wrk's load, a load generator in C that leaves more of the 2 cores to them
-# than the benchmark's own AsyncHTTPClient does.
+# than the benchmark's own AsyncHTTPClient does. A table of its own pairs the server's rate with
+# every write sealed end to end against in the clear, alternating, twice each.
 # Everything goes to 127.0.0.1 and stops by itself. Starts a throwaway PostgreSQL server unless
 # ENGINE_TEST_POSTGRES_URL is set. BEFORE=path/to/an/older/engine adds its start-up times.
 #   Benchmarks/server-bench.sh [RATE] [SECONDS]
@@ -34,6 +35,24 @@ done
 for mode in postgres minimal-postgres; do
   $bench $mode "$ENGINE_TEST_POSTGRES_URL" "$rate" "$seconds" 50 16 | grep -E '^\| (sqlite|postgres|minimal)'
 done
+echo
+echo "## Sealed end to end against in the clear, paired"
+echo "The same writes, alternately in the clear and sealed (sqlite-sealed, postgres-sealed: hashed names, seq and key id"
+echo "in the clear, a real sealed box), twice each, in this run."
+echo
+echo "| storage | phase | writes | failed | writes/s | p50 ms | p99 ms | long-poll wakes |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
+for round in 1 2; do
+  for mode in sqlite sqlite-sealed; do
+    $bench $mode "$work/$mode-$round.sqlite" "$rate" "$seconds" 50 16 | grep -E '^\| (sqlite|postgres)' | grep -v 'first second'
+  done
+  for mode in postgres postgres-sealed; do
+    $bench $mode "$ENGINE_TEST_POSTGRES_URL" "$rate" "$seconds" 50 16 | grep -E '^\| (sqlite|postgres)' | grep -v 'first second'
+  done
+done
+echo
+echo "| storage | phase | writes | failed | writes/s | p50 ms | p99 ms | long-poll wakes |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
 # pgbench SCRIPT LABEL: a row of pgbench's rate for SCRIPT, 16 clients.
 pgbench_row() {
   pgbench -n -c 16 -j 2 -M prepared -T "$seconds" -f "$1" "$ENGINE_TEST_POSTGRES_URL" 2>/dev/null | awk -v label="$2" '

@@ -109,7 +109,9 @@ public struct HTTPTransport: SealableTransport, DeclaredStrategy {
                             continue
                         }
                         // Everything the first time and after a reconnection; in between, what changed.
-                        if cursor == nil || !answer.pull.records.isEmpty { continuation.yield(answer.pull) }
+                        // Sealed heads no key here opens are said, as a pull says them.
+                        let pull = try answer.pull.sealingChecked(by: sealer)
+                        if cursor == nil || !pull.records.isEmpty { continuation.yield(pull) }
                         if failures > 0 { watch.log("\(endpoint.absoluteString): reconnected") }
                         failures = 0
                         cursor = answer.cursor ?? cursor

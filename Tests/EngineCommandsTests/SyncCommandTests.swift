@@ -56,6 +56,28 @@ struct SyncCommandTests {
         func remove() { try? FileManager.default.removeItem(at: directory) }
     }
 
+    @Test("engine sync phrase prints a new phrase and its key's id, or the id of a variable's phrase; an unset variable is refused")
+    func phrase() async throws {
+        let phrase = "q7kmv-x2pwd-hn4sc-9tbez-arf3u-kd8vy-p6wqm-ej2xn"
+        let given = try await EngineProcess.run(["sync", "phrase", "--key-id", "READER_PHRASE"], environment: ["READER_PHRASE": phrase])
+        let unset = try await EngineProcess.run(["sync", "phrase", "--key-id", "ENGINE_TEST_UNSET_PHRASE"])
+        #expect(unset.status == 2 && unset.stderr == "error: ENGINE_TEST_UNSET_PHRASE is not set: set it to the recovery phrase\n")
+        let new = try await EngineProcess.run(["sync", "phrase"])
+        let lines = new.stdout.split(separator: "\n")
+        #expect(new.status == 0 && lines.count == 2 && lines[0].count == 47)
+        #if SyncEncryption
+        #expect(given.status == 0 && given.stdout == "key id: ca000256\n")
+        #expect(lines[1].hasPrefix("key id: ") && lines[1].count == 16)
+        #else
+        #expect(
+            given.status == 2
+                && given.stderr
+                    == "error: this engine was built without end-to-end sealing: build it with the SyncEncryption trait (swift build --traits SyncEncryption)\n"
+        )
+        #expect(lines[1].hasPrefix("key id: unknown (this engine was built without end-to-end sealing"))
+        #endif
+    }
+
     @Test("two and three stores converge through a directory, in any order of sync run", arguments: [2, 3])
     func converge(_ count: Int) async throws {
         let devices = ["phone", "laptop", "tablet"].prefix(count)

@@ -25,6 +25,8 @@ struct HTTPTransportTests {
     final class FakeServer: @unchecked Sendable {
         let lock = NSLock()
         var states: [String: [String: PositionRecord]] = [:]
+        /// Heads sealed end to end, kept as a server keeps them: by their clear names and order.
+        var sealed: [String: [String: SealedRecord]] = [:]
         let tokens = ["token-a": "alice", "token-b": "bob"]
 
         func handle(_ request: LoopbackHTTPServer.Request, _ body: Data) -> LoopbackHTTPServer.Answer {
@@ -36,8 +38,10 @@ struct HTTPTransportTests {
             else { return error(401, "unknown token") }
             switch request.method {
             case "GET":
-                let records = lock.withLock { states[user].map { Array($0.values) } ?? [] }
-                return .json(try! SyncWireCoding.encode(.init(device: "server", records: records, cursor: 1)))
+                let (records, sealedRecords) = lock.withLock {
+                    (states[user].map { Array($0.values) } ?? [], sealed[user].map { Array($0.values) } ?? [])
+                }
+                return .json(try! SyncWireCoding.encode(.init(device: "server", records: records, sealed: sealedRecords, cursor: 1)))
             case "POST":
                 let document: SyncWireCoding.Document
                 do {
@@ -50,6 +54,11 @@ struct HTTPTransportTests {
                         let name = "\(record.key)/\(record.device)"
                         if let kept = states[user]?[name], kept.sequence >= record.sequence { continue }
                         states[user, default: [:]][name] = record
+                    }
+                    for record in document.sealed {
+                        let name = "\(record.key)/\(record.device)"
+                        if let kept = sealed[user]?[name], kept.order >= record.order { continue }
+                        sealed[user, default: [:]][name] = record
                     }
                 }
                 return .json(Data(#"{"accepted": \#(document.records.count)}"#.utf8))

@@ -7,6 +7,8 @@ import PositionSync
 import RestorationEngine
 import StrategyKit
 import SyncModel
+import SyncSealing
+import SyncWire
 import TestSupport
 import Testing
 import TimelineCore
@@ -85,6 +87,37 @@ struct TransportConformanceTests {
 
     @Test("every named example delivers each device's head as it says", arguments: types.map(\.name))
     func examples(_ name: String) async throws {
+        try await run(name, sealing: nil)
+    }
+
+    #if SyncEncryption
+    /// The transports that store positions elsewhere as whole documents, and so can seal them.
+    static let sealable = ["Directory", "HTTP", "iCloudKeyValueStore"]
+
+    @Test("every transport that stores positions elsewhere can seal them; the others say they cannot")
+    func sealableTransports() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var found: [String] = []
+        for type in Self.types {
+            let endpoint = try Self.endpoint(for: type.name, in: directory)
+            defer { endpoint.stop() }
+            let transport =
+                try endpoint.transport?("phone")
+                ?? BuiltInStrategies.registry.transport(ComponentSpec(name: type.name, parameters: endpoint.parameters))
+            if transport is any SealableTransport { found.append(type.name) }
+        }
+        #expect(found == Self.sealable)
+    }
+
+    @Test("every named example delivers each device's head as it says, sealed end to end", arguments: sealable)
+    func sealedExamples(_ name: String) async throws {
+        try await run(name, sealing: SyncKeyring(current: try SyncKey(phrase: "conformance-sealing-phrase")))
+    }
+    #endif
+
+    /// Runs `name`'s examples, its transports sealing with `sealing` when given.
+    func run(_ name: String, sealing: SyncKeyring?) async throws {
         HTTPExchanges.bootstrapIfNeeded(NIOHTTPExchange())
         let type = try #require(BuiltInStrategies.registry[name])
         for scenario in type.examples(of: TransportScenario.self) {
@@ -95,8 +128,9 @@ struct TransportConformanceTests {
             var parameters = scenario.parameters
             for (key, member) in endpoint.parameters { parameters[key] = member }
             func transport(_ device: String) throws -> any SyncTransport {
-                if let made = endpoint.transport { return made(device) }
-                return try BuiltInStrategies.registry.transport(ComponentSpec(name: name, parameters: parameters))
+                let made = try endpoint.transport?(device) ?? BuiltInStrategies.registry.transport(ComponentSpec(name: name, parameters: parameters))
+                guard let sealing else { return made }
+                return try #require(made as? any SealableTransport).sealing(with: sealing)
             }
             var stores: [String: TimelineStore] = [:]
             func store(_ device: String) async throws -> TimelineStore {
@@ -123,7 +157,7 @@ struct TransportConformanceTests {
                 heads[record.device] = record
             }
             let received = heads.compactMapValues { $0.snapshot?.postId }
-            #expect(received == scenario.expected, "\(name) / \(scenario.name)")
+            #expect(received == scenario.expected, "\(name) / \(scenario.name)\(sealing == nil ? "" : ", sealed")")
         }
     }
 }

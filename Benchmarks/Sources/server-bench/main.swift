@@ -10,7 +10,14 @@
 // line per user, serves for SECONDS and stops: for a load generator of another process
 // (`Benchmarks/wrk-writes.lua`, which leaves more of the 2 cores to the server).
 //
-// Usage: server-bench sqlite PATH | postgres URL | minimal-sqlite PATH | minimal-postgres URL [RATE] [SECONDS] [USERS] [CLIENTS]
+// `sqlite-sealed` and `postgres-sealed` send the same writes sealed end to end, as a device with
+// `Sync.EncryptionPhraseVariable` sends them: keyed hashes for the register and device names, the
+// write's seq and key id in the clear, and a real box of the same record sealed
+// (ChaCha20-Poly1305, padded). The server never opens a box, so one box sealed once stands for
+// every write: the load generator spends nothing on sealing that the server would not.
+//
+// Usage: server-bench sqlite PATH | postgres URL | minimal-sqlite PATH | minimal-postgres URL | sqlite-sealed PATH | postgres-sealed URL
+//                     [RATE] [SECONDS] [USERS] [CLIENTS]
 //        server-bench hold MODE PATH|URL SECONDS [USERS]
 import AsyncHTTPClient
 import Foundation
@@ -21,9 +28,10 @@ import NIOHTTP1
 import PostgresNIO
 import ServiceLifecycle
 import SyncServer
+import TimelineEngine
 
 let given = Array(CommandLine.arguments.dropFirst())
-let modes = ["sqlite", "postgres", "minimal-sqlite", "minimal-postgres"]
+let modes = ["sqlite", "postgres", "minimal-sqlite", "minimal-postgres", "sqlite-sealed", "postgres-sealed"]
 /// With `hold`, how long the server serves another process's load.
 let hold = given.first == "hold" && given.count >= 4 ? Double(given[3]) : nil
 let arguments = hold == nil ? given : [given[1], given[2], "0", "0"] + given.dropFirst(4)
@@ -44,6 +52,9 @@ let clients = arguments.count > 5 ? Int(arguments[5]) ?? 16 : 16
 var logger = Logger(label: "server-bench")
 logger.logLevel = .error
 let minimal = arguments[0].hasPrefix("minimal-")
+/// Whether the writes are sealed end to end; the storage is the mode without `-sealed`.
+let sealed = arguments[0].hasSuffix("-sealed")
+let storageMode = sealed ? String(arguments[0].dropLast("-sealed".count)) : arguments[0]
 var storageTask: Task<Void, Never>?
 var port = 0
 let tokens = (0..<users).map { _ in ServerTokens.make() }
@@ -68,7 +79,7 @@ if minimal {
     }
 } else {
     let storage: any RegisterStorage
-    if arguments[0] == "sqlite" {
+    if storageMode == "sqlite" {
         try? FileManager.default.removeItem(atPath: arguments[1])
         storage = try SQLiteRegisterStorage(path: arguments[1])
     } else {
@@ -107,8 +118,36 @@ var configuration = HTTPClient.Configuration()
 configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 512)
 let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 
+/// What a sealed write carries: the key's id, a box of a write sealed, and the sealed names of
+/// the 5 timelines and 4 devices.
+struct Sealing {
+    let keyId: String
+    let box: String
+    let timelines: [String]
+    let devices: [String]
+
+    init() throws {
+        let keyring = SyncKeyring(current: try SyncKey(phrase: "server-bench sealing phrase"))
+        let record = try SyncWireCoding.decode(Data(plainDocument(1_000_000, device: 0).utf8)).records[0]
+        let sealed = try SealedRecord.seal(record, with: keyring)
+        keyId = keyring.keyId
+        box = Data(sealed.box).base64EncodedString()
+        timelines = (0..<5).map { keyring.sealedName(ofRegister: RegisterKey(account: "me", timeline: "t\($0)")) }
+        devices = (0..<4).map { keyring.sealedName(ofDevice: "d\($0)") }
+    }
+}
+let sealing = sealed ? try Sealing() : nil
+
 /// A device's document with one head; `number` orders the writes (it is their sequence number).
 func document(_ number: Int, device: Int) -> String {
+    guard let sealing else { return plainDocument(number, device: device) }
+    let name = sealing.devices[device]
+    return
+        #"{"format":"timeline-sync","version":2,"device":"\#(name)","records":[{"account":"sealed","timeline":"\#(sealing.timelines[number % 5])","device":"\#(name)","seq":\#(number + 1),"key":"\#(sealing.keyId)","sealed":"\#(sealing.box)"}]}"#
+}
+
+/// A device's document with one head in the clear.
+func plainDocument(_ number: Int, device: Int) -> String {
     let hlc = String(format: "%016llx", UInt64(1_790_000_000_000 + number) << 16)
     return
         #"{"format":"timeline-sync","version":2,"device":"d\#(device)","records":[{"account":"me","timeline":"t\#(number % 5)","hlc":"\#(hlc)","device":"d\#(device)","seq":\#(number + 1),"context":{"d\#((device + 1) % 4)":\#(number)},"savedAt":"2026-11-24T00:00:00Z","epoch":{"hlc":"0000000000000000","device":""},"progress":{"createdAt":\#(number),"postId":"p\#(number)"},"position":{"postId":"p\#(number)","viewportY":-12,"contentOffset":4000}}]}"#
