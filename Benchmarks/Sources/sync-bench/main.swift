@@ -1,6 +1,7 @@
 // Sync costs: resolving registers of three heads each (10k to 1M) under every merge policy, on
 // one core and on all; merging two devices' heads; a round with nothing to do over a Directory
-// shared by 10 devices; and the save path with its causal context against the history-only save.
+// shared by 10 devices; the save path with its causal context against the history-only save;
+// and sealing end to end: a key from a phrase, a head sealed and opened.
 //
 // Usage: sync-bench [SIZES...]
 import EngineConfiguration
@@ -220,4 +221,42 @@ do {
     print(
         "| every save in the store (flush) | \(String(format: "%.0f ms", median(stored))) | \(String(format: "%.1f µs", median(stored) * 1000 / 2000)) |"
     )
+}
+
+print()
+print("## Sealing end to end: a key from a phrase, and one head sealed and opened (median of 5; 2,000 heads each)")
+print()
+print("| | per key or per head |")
+print("|---|---:|")
+do {
+    var derivations: [Double] = []
+    var key: SyncKey?
+    for _ in 0..<5 {
+        let started = now()
+        key = try SyncKey(phrase: "quiet-maple-river-7Q-lantern-orbit")
+        derivations.append(Double(now() - started) / 1e6)
+    }
+    print("| a key from a recovery phrase (scrypt, N = 2^15, r = 8, p = 1) | \(String(format: "%.0f ms", median(derivations))) |")
+    let keyring = SyncKeyring(current: key!)
+    var record = heads(1)[0]
+    record.snapshot?.text = "tomatoes under glass in November, and what the frost did to them"
+    var withReads = record
+    withReads.reads = (0..<PositionRecord.maximumReads).map { ReadDigest(post: UInt32($0), content: UInt32($0 * 7)) }
+    for (label, head) in [("a head", record), ("a head carrying 1,024 reads", withReads)] {
+        var sealing: [Double] = []
+        var opening: [Double] = []
+        var sealed = try SealedRecord.seal(head, with: keyring)
+        for _ in 0..<5 {
+            var started = now()
+            for _ in 0..<2000 { sealed = try SealedRecord.seal(head, with: keyring) }
+            sealing.append(Double(now() - started) / 2000 / 1e3)
+            started = now()
+            for _ in 0..<2000 { _ = try sealed.open(with: keyring) }
+            opening.append(Double(now() - started) / 2000 / 1e3)
+        }
+        let plain = try JSONWriter(style: .compact).write(SyncWireCoding.value(of: head)).utf8.count
+        let wire = try JSONWriter(style: .compact).write(sealed.value).utf8.count
+        print("| \(label) sealed (\(plain) bytes in the clear, \(wire) sealed) | \(String(format: "%.1f µs", median(sealing))) |")
+        print("| \(label) opened (checked and decoded) | \(String(format: "%.1f µs", median(opening))) |")
+    }
 }
