@@ -158,6 +158,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // Restore outcomes an app publishes (`RestoreMetrics`): the API only; the app picks the backend.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.9.0"..<"5.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
@@ -349,6 +351,7 @@ let package = Package(
                 "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
                 "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "SyncSealing", "PositionSync", "HTTPExchange",
                 .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -377,6 +380,7 @@ let package = Package(
                 serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
                 serverOnly("UnixSignals", "swift-service-lifecycle"),
                 serverOnly("Prometheus", "swift-prometheus"),
+                serverOnly("CoreMetrics", "swift-metrics"),
                 serverOnly("Crypto", "swift-crypto"),
                 serverOnly("PostgresNIO", "postgres-nio"),
                 serverOnly("NIOSSL", "swift-nio-ssl"),
@@ -479,6 +483,7 @@ let package = Package(
             name: "TimelineEngineTests",
             dependencies: ["EngineSupport", "TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP", "StrategyPlugins",
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

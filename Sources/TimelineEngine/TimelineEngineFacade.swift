@@ -1,4 +1,5 @@
 import CacheModel
+import CoreMetrics
 import EngineConfiguration
 import EngineSupport
 import Foundation
@@ -71,6 +72,8 @@ public final class TimelineEngine: Sendable {
     private let timers: any Clock<Duration>
     /// The keys sync seals positions with, when the app supplies them.
     private let syncKeyring: SyncKeyring?
+    /// What each restore publishes through swift-metrics.
+    private let restoreMetrics: RestoreMetrics
     private let store: TimelineStore?
     private let scope: StoreScope
     private let writer: PositionWriter
@@ -100,11 +103,13 @@ public final class TimelineEngine: Sendable {
     /// the settle timer and sync's timers run on `timers` (a test clock, in tests).
     /// `syncKeyring` seals every position sync sends end to end with the app's own keys (kept
     /// in the Keychain, say), in place of the recovery phrase `Sync.EncryptionPhraseVariable` names.
+    /// Every restore is counted through swift-metrics (`RestoreMetrics`): by `metrics` when given,
+    /// else by the backend the app bootstrapped, and nowhere when it bootstrapped none.
     public init(
         configuration: TimelineConfiguration = .defaults, registry: StrategyRegistry = BuiltInStrategies.registry,
         deviceId: String? = nil, store: TimelineStore? = nil, scope: StoreScope = StoreScope(),
         clock: @escaping @Sendable () -> Date = { Date() }, timers: any Clock<Duration> = ContinuousClock(),
-        logRouting: LogRouting = TimelineLogging.routing, syncKeyring: SyncKeyring? = nil
+        logRouting: LogRouting = TimelineLogging.routing, syncKeyring: SyncKeyring? = nil, metrics: (any MetricsFactory)? = nil
     ) async throws(PipelineError) {
         #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         // Apple platforms: the platform's URLSession, unless the app bootstrapped a client.
@@ -115,6 +120,7 @@ public final class TimelineEngine: Sendable {
         self.clock = clock
         self.timers = timers
         self.syncKeyring = syncKeyring
+        restoreMetrics = RestoreMetrics(factory: metrics)
         self.store = store
         self.scope = scope
         let pipeline = try PipelineBuilder(registry: registry, configuration: configuration).build()
@@ -445,13 +451,18 @@ public final class TimelineEngine: Sendable {
             ($0.pipeline, $0.tracker.history, $0.policy, $0.resumeState, $0.tracker.readPosts)
         }
         let close = resumeState.close(under: policy, at: now, hasHistory: snapshot != nil || !history.isEmpty)
-        guard index.count > 0 else { return RestoreResult(restoration: nil, close: close, restoreSilently: false, suggestions: [], trace: []) }
+        guard index.count > 0 else {
+            if snapshot != nil { restoreMetrics.record(nil, source: start.source, reached: false, decision: .zero) }
+            return RestoreResult(restoration: nil, close: close, restoreSilently: false, suggestions: [], trace: [])
+        }
         if close == .freshInstall || snapshot == nil {
             return RestoreResult(
                 restoration: ResumePolicy.top(of: index, because: "no saved position: the top of the timeline"),
                 close: close, restoreSilently: true, suggestions: [], trace: [])
         }
+        let started = ContinuousClock.now
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index, direction: start.direction))
+        restoreMetrics.record(outcome.restoration, source: start.source, reached: false, decision: ContinuousClock.now - started)
         outcome.log(pipeline: pipeline, posts: index.count)
         let suggestions = SuggestionBuilder().suggestions(
             restoration: outcome.restoration, snapshot: snapshot, history: history,
@@ -543,7 +554,11 @@ public final class TimelineEngine: Sendable {
                 fetchDeadline: configuration.network.fetchDeadline),
             pipeline: pipeline, cachePolicy: try builder.timelineCache(), reach: try networkBuilder.reachStrategy(),
             sync: sync.map { CacheFirstLoader.SyncView(policy: $0.components.policy, device: $0.device) }, now: clock)
-        return try await loader.load(from: source, onCached: onCached, progress: progress)
+        let report = try await loader.load(from: source, onCached: onCached, progress: progress)
+        if let start = report.start, let decision = report.decision {
+            restoreMetrics.record(report.restoration, source: start.source, reached: report.reached, decision: decision)
+        }
+        return report
     }
 
     /// The index of `cached`, a timeline read from the engine's store (the one `loadTimeline`

@@ -98,6 +98,12 @@ public struct CacheFirstLoader: Sendable {
         /// How the restore's post was fetched when the cache lacked it (nil: it was cached, or
         /// there was no position).
         public var reach: ReachReport?
+        /// How long the restoration pipeline took to decide; nil when it did not run.
+        public var decision: Duration?
+
+        /// Whether the restore's post was fetched across a gap by the reach strategy (not
+        /// only checked to still exist).
+        public var reached: Bool { reach.map { !$0.checked && $0.requestCount > 0 } ?? false }
 
         /// The position restored from.
         public var position: PositionSnapshot? { start?.snapshot }
@@ -196,7 +202,9 @@ public struct CacheFirstLoader: Sendable {
             let request = RestorationRequest(
                 snapshot: snapshot, index: TimelineIndex(report.timeline), direction: start.direction,
                 findings: findings)
+            let started = ContinuousClock.now
             let outcome = pipeline.restore(request)
+            report.decision = ContinuousClock.now - started
             report.restoration = outcome.restoration
             if let restoration = outcome.restoration { try await store.positions.saveRestoration(restoration, scope: scope, at: now()) }
         }

@@ -7,6 +7,8 @@
 //        restore-bench [--texts …] text-index SIZE ROUNDS POSTS.jsonl
 //   (the text index alone, built ROUNDS times on every core and on one, in turn: the median and
 //   the best of each)
+//        restore-bench metrics
+//   (the façade's restore, and what counting its outcome costs with no metrics backend: Metrics.swift)
 //   --no-scan leaves out the brute-force scan (18–46 s at 1M posts), for profiling the restores.
 //   cycled  (default) the corpus's texts repeated, each made unique by a "#i" suffix: every
 //           text has size/corpus near-copies, the worst case for a similarity query.
@@ -101,6 +103,10 @@ func makePosts(_ count: Int) -> [Post] {
     return posts
 }
 
+if arguments.first == "metrics" {
+    try await metricsBench()
+    exit(0)
+}
 if let at = arguments.firstIndex(of: "launch-prepare") {
     try! await Launch.prepare(directory: arguments[at + 1], posts: makePosts(Int(arguments[at + 2])!))
     exit(0)
