@@ -3,6 +3,7 @@ import ValueTree
 /// One problem found in a configuration file, in the form compilers use:
 /// `FILE:LINE:COL: error: PositionPersistence.FallbackStrategy: message`.
 public struct ConfigurationDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// Whether the problem stops the file from loading strictly (`error`) or not (`warning`).
     public enum Severity: String, Sendable, Equatable {
         case error
         case warning

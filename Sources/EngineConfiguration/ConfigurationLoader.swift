@@ -14,6 +14,8 @@ import ValueTree
 /// defaults, and each invalid value falls back to its default, with a diagnostic that is also
 /// logged as a warning. In strict mode any error throws `ConfigurationError`.
 public struct ConfigurationLoader: Sendable {
+    /// Lenient (an invalid value falls back to its default, with a diagnostic) or strict (any
+    /// error throws).
     public enum Mode: Sendable {
         /// Fall back to defaults and report; never throw.
         case lenient

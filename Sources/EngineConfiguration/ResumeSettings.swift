@@ -6,6 +6,8 @@ public struct ResumeSettings: ConfigurationSection {
     public static let title = "Resume policy"
     public static let help = "Soft and hard closes: whether to resume silently or ask."
 
+    /// What a return after a hard close does: ask, restore silently when confident, or start at
+    /// the top.
     public enum AfterHardClose: String, ParameterChoice {
         /// Offer "Continue reading?" and restore silently only at `SilentRestoreConfidence`.
         case suggest = "Suggest"

@@ -68,6 +68,8 @@ public struct HTTPExchangeAnswer: Sendable {
 
 /// Why an exchange did not bring an answer.
 public struct HTTPExchangeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why there was no answer: a timeout, an answer too large, nobody listening, no such host,
+    /// no network, or a connection ended early.
     public enum Kind: Sendable, Equatable {
         case timedOut
         case tooLarge(limit: Int)

@@ -20,6 +20,7 @@ public enum SyncStatus: Sendable, Equatable {
 
 /// A position that arrived from another device and that the app should act on.
 public struct RemotePositionEvent: Sendable, Equatable {
+    /// What the app should do with the position that arrived.
     public enum Action: Sendable, Equatable {
         /// This device had no position for the timeline: scroll there without asking.
         case move

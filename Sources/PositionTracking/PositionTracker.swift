@@ -35,10 +35,14 @@ import TimelineCore
 ///
 /// A value type: the `TimelineEngine` façade serialises access to it.
 public struct PositionTracker: Sendable {
+    /// What the app tells the tracker of its lifecycle: going to the background, coming back, being
+    /// terminated, and launching.
     public enum Lifecycle: String, Sendable, CaseIterable {
         case background, foreground, terminate, launch
     }
 
+    /// The configuration the tracker saves by: the autosave interval, the settle delay, how much
+    /// history it keeps.
     public struct Settings: Sendable, Equatable {
         /// Seconds between two saves while the reader keeps scrolling (`AutoSaveInterval`).
         public var autoSaveInterval: Double

@@ -6,6 +6,7 @@ import Foundation
 /// without a clean background (the app was terminated) or after a longer gap. A fresh install
 /// has no history.
 public struct ResumePolicy: Sendable, Equatable {
+    /// How the app was closed before a return.
     public enum Close: String, Sendable, Equatable {
         case soft, hard
         case freshInstall = "fresh-install"

@@ -3,6 +3,7 @@
 /// A warning means the line was skipped (or a field ignored) and the rest of the session still
 /// counts; an error means the session cannot be read at all.
 public struct SessionIssue: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A warning (the line skipped, the session still counts) or an error (the session cannot be read).
     public enum Severity: String, Sendable, Equatable {
         case warning, error
     }

@@ -149,6 +149,7 @@ public struct SyncPull: Sendable {
 
 /// A transport that cannot be used now: unreachable (offline), or failing.
 public struct SyncTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Whether the transport could not be reached (the round waits and keeps the outbox) or failed.
     public enum Kind: Sendable, Equatable {
         /// The folder or server cannot be reached: positions wait in the outbox.
         case unreachable
