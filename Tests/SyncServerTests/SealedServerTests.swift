@@ -122,30 +122,39 @@ struct SealedServerTests {
     /// The secrets found in `text`.
     static func found(_ secrets: [String], in text: String) -> [String] { secrets.filter { text.contains($0) } }
 
-    @Test("on SQLite: the database file and the log hold no private name or text")
-    func sqlite() async throws {
-        let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// Runs a server on the storage `make` opens (given the server's logger), writes through it
+    /// (`write(through:_:directory:)`), stops it, and checks that its log, at its most verbose,
+    /// holds none of what was written; returns every private name and text written, to look for
+    /// in the storage.
+    static func writeAndStop(_ directory: URL, _ make: (Logger) throws -> any RegisterStorage) async throws -> [String] {
         let log = CapturedLog()
-        let path = directory.appendingPathComponent("server.sqlite").path
-        let harness = try await ServerHarness.start(try SQLiteRegisterStorage(path: path), logger: log.logger)
+        let harness = try await ServerHarness.start(try make(log.logger), logger: log.logger)
         let secrets = Secrets()
         let posts: Int
         do {
-            posts = try await Self.write(through: harness, secrets, directory: directory)
+            posts = try await write(through: harness, secrets, directory: directory)
         } catch {
             try? await harness.stop()
             throw error
         }
         try await harness.stop()
+        let written = secrets.all(posts: posts)
+        #expect(found(written, in: log.lines.withLock { $0 }.joined(separator: "\n")) == [], "in the log")
+        return written
+    }
+
+    @Test("on SQLite: the database file and the log hold no private name or text")
+    func sqlite() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("server.sqlite").path
+        let secrets = try await Self.writeAndStop(directory) { _ in try SQLiteRegisterStorage(path: path) }
         var stored = ""
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             stored += String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
         }
         #expect(stored.contains("\"sealed\""), "the heads are in the file")
-        #expect(Self.found(secrets.all(posts: posts), in: stored) == [])
-        let lines = log.lines.withLock { $0 }.joined(separator: "\n")
-        #expect(Self.found(secrets.all(posts: posts), in: lines) == [])
+        #expect(Self.found(secrets, in: stored) == [])
     }
 
     @Test(
@@ -154,25 +163,12 @@ struct SealedServerTests {
     func postgres() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let log = CapturedLog()
-        let harness = try await ServerHarness.start(
-            try PostgresRegisterStorage(url: postgresTestURL ?? "", logger: log.logger), logger: log.logger)
-        let secrets = Secrets()
-        let posts: Int
-        do {
-            posts = try await Self.write(through: harness, secrets, directory: directory)
-        } catch {
-            try? await harness.stop()
-            throw error
-        }
-        try await harness.stop()
+        let secrets = try await Self.writeAndStop(directory) { try PostgresRegisterStorage(url: postgresTestURL ?? "", logger: $0) }
         let dump = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["pg_dump", "--data-only", postgresTestURL ?? ""], in: directory, timeout: 60)
         #expect(dump.status == 0, "\(dump.stderr)")
         #expect(dump.stdout.contains("\"sealed\""), "the heads are in the tables")
-        #expect(Self.found(secrets.all(posts: posts), in: dump.stdout) == [])
-        let lines = log.lines.withLock { $0 }.joined(separator: "\n")
-        #expect(Self.found(secrets.all(posts: posts), in: lines) == [])
+        #expect(Self.found(secrets, in: dump.stdout) == [])
     }
 }
 #endif
