@@ -524,7 +524,7 @@ let package = Package(
                 "ReachModel", "CacheModel", "RestorationModel", "EngineSupport", "TimelineLoading", "TimelineStore", "RestorationEngine",
                 "EngineConfiguration", "StrategyKit", "TimelineCore", "TimelineFormats",
                 "ValueTree", "JSONText", "TestSupport", "HTTPExchange", "NIOHTTP", "URLSessionHTTP", "SyncModel", "CausalFurthest", "PostWindow",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "SimulatedServer", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings),
         // A child process for the store's crash test: writes until it is killed.

@@ -88,6 +88,13 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: "With --caches: how the server pages, mastodon (by post id) or bluesky (from the top only).")
     var api: SessionHeader.API = .mastodon
 
+    @Option(
+        name: .long,
+        help:
+            "With --api bluesky: how the server's cursors work on chronological feeds: time-keyed (the reference AppView's, any such cursor honoured), opaque (a cursor it did not give refused) or issued-only (time-keyed in shape, only its own honoured). Algorithmic feeds' cursors are opaque."
+    )
+    var cursors: SessionHeader.Cursors = .timeKeyed
+
     @OptionGroup var lenientOption: LenientOption
 
     @OptionGroup var logging: LoggingOptions
@@ -96,6 +103,7 @@ struct SimulateCommand: ParsableCommand {
         guard sessions >= 1 else { throw ValidationError("--sessions must be at least 1, got \(sessions)") }
         if caches, !devices { throw ValidationError("--caches needs --devices") }
         if divergences, !devices { throw ValidationError("--divergences needs --devices") }
+        if cursors != .timeKeyed, api != .bluesky { throw ValidationError("--cursors needs --api bluesky") }
     }
 
     func run() throws {
@@ -116,7 +124,7 @@ struct SimulateCommand: ParsableCommand {
             sessions: sessions, seed: seed, feed: feed,
             tracker: PositionTracker.Settings(configuration: configuration),
             hardCloseThreshold: configuration.resume.hardCloseThreshold, devices: devices, reading: reading,
-            caches: caches, api: api, divergences: divergences)
+            caches: caches, api: api, cursors: cursors, divergences: divergences)
         let simulator = SessionSimulator(corpus: corpus, options: options)
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         do {
@@ -152,5 +160,6 @@ struct SimulateCommand: ParsableCommand {
 
 extension SimulationOptions.FeedMode: ExpressibleByArgument {}
 extension SimulationOptions.Reading: ExpressibleByArgument {}
+extension SessionHeader.Cursors: ExpressibleByArgument {}
 
 extension SessionHeader.API: ExpressibleByArgument {}

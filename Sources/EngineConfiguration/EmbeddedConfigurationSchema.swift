@@ -1679,6 +1679,11 @@ extension ConfigurationSchema {
                   "description": "Check with one lookup that a cached post the refresh did not cover still exists.",
                   "type": "boolean",
                   "default": true
+                },
+                "TimeCursors": {
+                  "description": "Where the API pages only from the top and its cursors are time-keyed (Bluesky's AppView), ask first for the page at the saved post's time; an answer that does not show the cursor honoured is set aside.",
+                  "type": "boolean",
+                  "default": true
                 }
               },
               "additionalProperties": false

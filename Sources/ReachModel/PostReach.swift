@@ -13,6 +13,10 @@ public enum PageRequest: Sendable, Hashable, CustomStringConvertible {
     /// One post by id (Mastodon `GET /api/v1/statuses/:id`, Bluesky `app.bsky.feed.getPosts`):
     /// whether it still exists.
     case post(String)
+    /// A page from a cursor the client made rather than one the server gave: a time-keyed
+    /// cursor (`TimeKeyedCursor`) just above the saved post's time, sent as `cursor`. Its answer is
+    /// used only if it shows it was honoured (`ReachGoal.timeKeyedVerdict(in:)`).
+    case keyed(cursor: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -20,6 +24,7 @@ public enum PageRequest: Sendable, Hashable, CustomStringConvertible {
         case .below(let post, let limit): "page of \(limit) below \(post)"
         case .above(let post, let limit): "page of \(limit) above \(post)"
         case .post(let id): "post \(id)"
+        case .keyed(let cursor, let limit): "page of \(limit) from the time cursor \(cursor)"
         }
     }
 }
@@ -60,7 +65,7 @@ public struct PageAnswer: Sendable, Equatable {
         let limit: Int
         let fromEnd: Bool
         switch request {
-        case .top(_, let asked), .below(_, let asked): (limit, fromEnd) = (max(1, asked), false)
+        case .top(_, let asked), .below(_, let asked), .keyed(_, let asked): (limit, fromEnd) = (max(1, asked), false)
         case .above(_, let asked): (limit, fromEnd) = (max(1, asked), true)
         case .post(let id):
             guard posts.count > 1 else { return self }
@@ -124,6 +129,9 @@ public struct ReachGoal: Sendable, Equatable {
     /// order the restoration tries them (`ReadingDirection.standInOrder`), that the cache holds
     /// without a page having confirmed them since: the server may have deleted them too.
     public var unconfirmedStandIns: [String] = []
+    /// The mean time between the head page's posts (`spacing(of:)`), when known: a page asked by
+    /// time begins a few posts' worth above the saved post.
+    public var headPageSpacing: TimeInterval?
 
     public init(
         postId: String, postCreatedAt: Date? = nil, pagesByPost: Bool, maxPageSize: Int, headCursor: String?,

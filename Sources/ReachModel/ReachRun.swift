@@ -94,15 +94,16 @@ public struct ReachRun: Sendable {
     }
 
     /// The pages fetched, each with the posts it sits next to: a page below a post begins just
-    /// under it, a page above one ends just over it, a page from the top continues the previous one.
-    /// Pages from the top that follow one another make one page: each begins where the one before
-    /// ended, so the run of them merges in one pass, in time proportional to the posts fetched,
-    /// however many pages it took. A page cut short (`PageAnswer.cut`) ends such a run: the
-    /// next one begins after posts that were left out.
+    /// under it, a page above one ends just over it, a page from the top continues the page whose
+    /// cursor it was asked with (the head page's, or the one before), and a page asked by time
+    /// (`.keyed`) sits by itself, placed by its posts' times. Pages that follow one another make
+    /// one page: each begins where the one before ended, so the run of them merges in one pass,
+    /// in time proportional to the posts fetched, however many pages it took. A page cut short
+    /// (`PageAnswer.cut`) ends such a run: the next one begins after posts that were left out.
     public var pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)] {
-        var previousTop = goal.headLastPost
         var pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)] = []
         var continuingTop = false
+        var lastCursor: String?
         for exchange in exchanges where !exchange.answer.posts.isEmpty {
             let posts = exchange.answer.posts
             switch exchange.request {
@@ -119,15 +120,20 @@ public struct ReachRun: Sendable {
             case .above(let post, _):
                 pages.append((posts, .window, TimelineMerge.Anchors(below: post)))
                 continuingTop = false
-            case .top:
-                if continuingTop, let last = pages.indices.last {
+            case .top(let cursor, _):
+                if continuingTop, cursor == lastCursor, let last = pages.indices.last {
                     pages[last].posts += posts
                 } else {
-                    pages.append((posts, .window, TimelineMerge.Anchors(above: previousTop)))
+                    let above = cursor == goal.headCursor ? goal.headLastPost : nil
+                    pages.append((posts, .window, TimelineMerge.Anchors(above: above)))
                 }
                 // After a cut answer, the next page does not begin where this one ends.
                 continuingTop = exchange.answer.cut == 0
-                previousTop = exchange.answer.cut == 0 ? posts.last?.id : nil
+                lastCursor = exchange.answer.cursor
+            case .keyed:
+                pages.append((posts, .window, TimelineMerge.Anchors()))
+                continuingTop = exchange.answer.cut == 0
+                lastCursor = exchange.answer.cursor
             }
         }
         return pages
@@ -187,6 +193,10 @@ public struct ReachRun: Sendable {
         if goal.isGone(by: exchanges) {
             findings.gone.insert(goal.postId)
             if findings.survivorBelow == nil { findings.survivorBelow = goal.pageAfterPostAbove(in: exchanges)?.first?.id }
+        }
+        // Learned from pages asked by time that cover the post's time.
+        if findings.gone.contains(goal.postId), findings.survivorBelow == nil, findings.survivorAbove == nil {
+            (findings.survivorBelow, findings.survivorAbove) = goal.timeKeyedSurvivors(in: exchanges)
         }
         if !findings.gone.contains(goal.postId) {
             findings.survivorBelow = nil

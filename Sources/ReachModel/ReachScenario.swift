@@ -30,6 +30,8 @@ public struct ReachScenario: StrategyExample {
     /// False for a server whose lookups of posts it does not have answer neither the post nor
     /// that it is gone (an HTML 404, as Takahē's).
     public let lookupsConclusive: Bool
+    /// How a Bluesky-shaped server makes and takes cursors.
+    public let cursors: FeedCursors
     /// How the run must end.
     public let expected: ReachRun.Outcome
     /// The most requests it may make.
@@ -39,9 +41,10 @@ public struct ReachScenario: StrategyExample {
 
     public init(
         name: String, api: API, feedSize: Int = 1_000, headPage: Int = 40, target: Int, deleted: Bool = false,
-        cachedAround: Bool = false, algorithmic: Bool = false, lookupsConclusive: Bool = true, expected: ReachRun.Outcome,
-        maxRequests: Int, parameters: Value.Dictionary = [:]
+        cachedAround: Bool = false, algorithmic: Bool = false, lookupsConclusive: Bool = true, cursors: FeedCursors = .timeKeyed,
+        expected: ReachRun.Outcome, maxRequests: Int, parameters: Value.Dictionary = [:]
     ) {
+        self.cursors = cursors
         self.cachedAround = cachedAround
         self.lookupsConclusive = lookupsConclusive
         self.algorithmic = algorithmic

@@ -72,8 +72,9 @@ public enum ComparisonReportCoding {
             ("unconvergedWrites", .integer(summary.unconverged)),
             ("reachPoints", .integer(summary.reachPoints)), ("reachReached", number(summary.reachReached)),
             ("reachExact", number(summary.reachExact)), ("reachWithin1", number(summary.reachWithin1)),
-            ("reachRequestsMedian", number(summary.reachRequestsP50)), ("reachRequestsMean", number(summary.reachRequestsMean)),
-            ("reachKilobytesMean", number(summary.reachKilobytesMean)),
+            ("reachRequestsMedian", number(summary.reachRequestsP50)), ("reachRequestsP90", number(summary.reachRequestsP90)),
+            ("reachRequestsMean", number(summary.reachRequestsMean)),
+            ("reachKilobytesMean", number(summary.reachKilobytesMean)), ("reachMisses", .integer(summary.reachMisses)),
             ("checks", .integer(summary.checks)), ("checkRequests", .integer(summary.checkRequests)),
         ]
         return .dictionary(pairs)
@@ -102,7 +103,7 @@ public enum ComparisonReportCoding {
             ("reachScored", .integer(accumulator.reachScored)), ("reachExact", .integer(accumulator.reachExact)),
             ("reachWithin1", .integer(accumulator.reachWithin1)),
             ("reachRequests", .integer(accumulator.reachRequests)), ("reachBytes", .integer(accumulator.reachBytes)),
-            ("reachRequestCounts", histogram(accumulator.reachRequestCounts)),
+            ("reachRequestCounts", histogram(accumulator.reachRequestCounts)), ("reachMisses", .integer(accumulator.reachMisses)),
             ("checks", .integer(accumulator.checks)), ("checkRequests", .integer(accumulator.checkRequests)),
         ])
     }
@@ -187,6 +188,7 @@ public enum ComparisonReportCoding {
         accumulator.reachRequests = try count("reachRequests")
         accumulator.reachBytes = try count("reachBytes")
         accumulator.reachRequestCounts = try histogram("reachRequestCounts")
+        accumulator.reachMisses = try count("reachMisses")
         accumulator.checks = try count("checks")
         accumulator.checkRequests = try count("checkRequests")
         // And the points without an answer.

@@ -68,6 +68,9 @@ public struct MetricsAccumulator: Sendable, Equatable {
     public var reachRequests = 0
     public var reachBytes = 0
     public var reachRequestCounts = Histogram()
+    /// Reaches that ended neither with the post nor knowing it gone (not reached, failed, not
+    /// tried): the reader is not on their post.
+    public var reachMisses = 0
     /// Restore points whose post the cache held where the last fetch did not confirm it, and
     /// the requests that checked it still exists.
     public var checks = 0
@@ -101,6 +104,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
             }
             reachPoints += 1
             if reach.outcome == .reached { reachReached += 1 }
+            if reach.outcome != .reached, reach.outcome != .gone { reachMisses += 1 }
             reachRequests += reach.requests
             reachBytes += reach.bytes
             reachRequestCounts.record(UInt64(reach.requests))
@@ -189,6 +193,7 @@ public struct MetricsAccumulator: Sendable, Equatable {
         reachRequests += other.reachRequests
         reachBytes += other.reachBytes
         reachRequestCounts.merge(other.reachRequestCounts)
+        reachMisses += other.reachMisses
         checks += other.checks
         checkRequests += other.checkRequests
     }
@@ -223,9 +228,10 @@ public struct MetricsAccumulator: Sendable, Equatable {
             reachExact: reachScored > 0 ? Double(reachExact) / Double(reachScored) : nil,
             reachWithin1: reachScored > 0 ? Double(reachWithin1) / Double(reachScored) : nil,
             reachRequestsP50: reachRequestCounts.quantile(0.5).map { Double($0) },
+            reachRequestsP90: reachRequestCounts.quantile(0.9).map { Double($0) },
             reachRequestsMean: reachPoints > 0 ? Double(reachRequests) / Double(reachPoints) : nil,
             reachKilobytesMean: reachPoints > 0 ? Double(reachBytes) / 1024 / Double(reachPoints) : nil,
-            checks: checks, checkRequests: checkRequests)
+            reachMisses: reachMisses, checks: checks, checkRequests: checkRequests)
     }
 }
 
@@ -287,8 +293,11 @@ public struct MetricsSummary: Sendable, Equatable {
     public var reachExact: Double?
     public var reachWithin1: Double?
     public var reachRequestsP50: Double?
+    public var reachRequestsP90: Double?
     public var reachRequestsMean: Double?
     public var reachKilobytesMean: Double?
+    /// Reaches that ended neither with the post nor knowing it gone.
+    public var reachMisses = 0
     /// Restore points whose cached post was checked, and the requests that took.
     public var checks = 0
     public var checkRequests = 0

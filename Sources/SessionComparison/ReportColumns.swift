@@ -72,8 +72,10 @@ enum ReportColumns {
         Column(heading: "exact", csvName: "reachExact", places: 3) { $0.reachExact },
         Column(heading: "within1", csvName: "reachWithin1", places: 3) { $0.reachWithin1 },
         Column(heading: "requests p50", csvName: "reachRequestsMedian", places: 1) { $0.reachRequestsP50 },
+        Column(heading: "requests p90", csvName: "reachRequestsP90", places: 1) { $0.reachRequestsP90 },
         Column(heading: "requests mean", csvName: "reachRequestsMean", places: 2) { $0.reachRequestsMean },
         Column(heading: "KB mean", csvName: "reachKilobytesMean", places: 1) { $0.reachKilobytesMean },
+        Column(heading: "misses", csvName: "reachMisses", places: nil) { Double($0.reachMisses) },
         Column(heading: "checks", csvName: "checks", places: nil) { Double($0.checks) },
     ]
 

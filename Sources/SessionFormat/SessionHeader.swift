@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `{"type":"session","version":1,"id":S,"device":S,"account":S?,"timeline":S,
 /// "feed":"chronological"|"algorithmic","viewport":{"width":N,"height":N},"startedAt":T,
-/// "clockSkew":{device:N}?,"api":"mastodon"|"bluesky"?}`
+/// "clockSkew":{device:N}?,"api":"mastodon"|"bluesky"?,"cursors":"time-keyed"|"opaque"|"issued-only"?}`
 public struct SessionHeader: Sendable, Equatable {
     /// The format version of a session recorded on one device.
     public static let currentVersion = 1
@@ -27,6 +27,16 @@ public struct SessionHeader: Sendable, Equatable {
         case mastodon
         /// Pages only from the top, by cursor.
         case bluesky
+    }
+
+    /// How a Bluesky-shaped server of a version-3 session makes and takes cursors.
+    public enum Cursors: String, Sendable, CaseIterable, Equatable {
+        /// The reference AppView's time-keyed cursors (`<ms>__<cid>`): any such cursor is honoured.
+        case timeKeyed = "time-keyed"
+        /// Positions that say nothing of time; a cursor the server did not give is refused.
+        case opaque
+        /// Time-keyed in shape, but only the cursors the server gave are honoured.
+        case issuedOnly = "issued-only"
     }
 
     /// How the feed orders its posts.
@@ -60,14 +70,17 @@ public struct SessionHeader: Sendable, Equatable {
     public var clockSkew: [String: Double]
     /// How the server of a version-3 session pages (Mastodon when not given).
     public var api: API
+    /// How a Bluesky-shaped server's cursors work (time-keyed when not given).
+    public var cursors: Cursors
 
     public init(
         id: String, device: String, account: String? = nil, timeline: String, feed: Feed = .chronological,
         viewport: Viewport, startedAt: Date, version: Int = SessionHeader.currentVersion, clockSkew: [String: Double] = [:],
-        api: API = .mastodon
+        api: API = .mastodon, cursors: Cursors = .timeKeyed
     ) {
         self.version = version
         self.api = api
+        self.cursors = cursors
         self.clockSkew = clockSkew
         self.id = id
         self.device = device

@@ -74,6 +74,7 @@ struct SessionLineDecoder {
             var viewport: SessionHeader.Viewport?
             var clockSkew: [String: Double] = [:]
             var api: String?
+            var cursors: String?
             var unknown: [String] = []
             var seen = Set<String>()
             try scanner.beginObject()
@@ -92,6 +93,7 @@ struct SessionLineDecoder {
                 case "viewport": viewport = try self.viewport(&scanner)
                 case "clockSkew": clockSkew = try self.clockSkew(&scanner)
                 case "api": api = try string(&scanner, key)
+                case "cursors": cursors = try string(&scanner, key)
                 default:
                     unknown.append(key)
                     try scanner.skipValue()
@@ -126,9 +128,18 @@ struct SessionLineDecoder {
                 }
                 apiValue = parsed
             }
+            var cursorsValue = SessionHeader.Cursors.timeKeyed
+            if let cursors {
+                guard let parsed = SessionHeader.Cursors(rawValue: cursors) else {
+                    throw Failure(
+                        message: "\"cursors\" must be \"time-keyed\", \"opaque\" or \"issued-only\", found \(Value.quote(cursors))", location: nil)
+                }
+                cursorsValue = parsed
+            }
             let header = SessionHeader(
                 id: id!, device: device!, account: account, timeline: timeline!, feed: feedValue,
-                viewport: viewport, startedAt: startedAt, version: Int(version), clockSkew: clockSkew, api: apiValue)
+                viewport: viewport, startedAt: startedAt, version: Int(version), clockSkew: clockSkew, api: apiValue,
+                cursors: cursorsValue)
             return (header, unknown)
         }
     }

@@ -20,6 +20,9 @@ public enum SessionWriter {
             ("startedAt", .string(Timestamp.format(header.startedAt))),
         ]
         if header.version >= SessionHeader.cachesVersion { pairs.append(("api", .string(header.api.rawValue))) }
+        if header.version >= SessionHeader.cachesVersion, header.api == .bluesky, header.cursors != .timeKeyed {
+            pairs.append(("cursors", .string(header.cursors.rawValue)))
+        }
         if !header.clockSkew.isEmpty {
             pairs.append(("clockSkew", .dictionary(header.clockSkew.keys.sorted().map { ($0, number(header.clockSkew[$0]!)) })))
         }

@@ -72,6 +72,8 @@ public struct SessionReplayer {
         /// Where the last head page ended: its cursor and its last post.
         public var headCursor: String?
         public var headLastPost: String?
+        /// The mean time between the last head page's posts (`ReachGoal.spacing(of:)`).
+        public var headPageSpacing: TimeInterval?
         /// The posts of the last head page: confirmed by the latest fetch.
         public var headPosts: Set<String> = []
         private var cachedIndex: TimelineIndex?
@@ -132,18 +134,24 @@ public struct SessionReplayer {
         return caches[device]!.index(viewportHeight: header.viewport.height)
     }
 
+    /// The server of `posts`, paging as the header's `api` and `cursors` say.
+    private func newServer(_ posts: [Post]) -> PagedTimeline {
+        var server = PagedTimeline(posts: posts, pagesByPost: header.api == .mastodon)
+        server.cursors = FeedCursors(rawValue: header.cursors.rawValue) ?? .timeKeyed
+        return server
+    }
+
     /// Keeps the server's paged timeline in step with a timeline event (version 3).
     private mutating func applyToServer(_ kind: SessionEvent.Kind) {
         guard header.version >= SessionHeader.cachesVersion else { return }
-        let pagesByPost = header.api == .mastodon
         switch kind {
         case .timeline(_, let posts):
-            server = PagedTimeline(posts: posts, pagesByPost: pagesByPost)
+            server = newServer(posts)
         case .insert(let index, let posts):
             // Before the timeline applies it: the post now at `index` is the one they go above;
             // at index 0, the top of the feed, above the posts deleted there too (new posts are
             // newer than every post the server has had, deleted or not, as their ids are).
-            if server == nil { server = PagedTimeline(posts: [], pagesByPost: pagesByPost) }
+            if server == nil { server = newServer([]) }
             if index == 0 {
                 server?.insert(posts, at: 0)
             } else {
@@ -162,7 +170,7 @@ public struct SessionReplayer {
     /// head page, then pages from the top until `limit` (the API's page is at most 40 posts on
     /// Mastodon, 100 on Bluesky), merged as one head answer.
     private mutating func fetch(limit: Int, on device: String) {
-        let source = server ?? PagedTimeline(posts: timeline.posts, pagesByPost: header.api == .mastodon)
+        let source = server ?? newServer(timeline.posts)
         var page = source.head(limit: min(limit, source.maxPageSize))
         var posts = page.posts
         while posts.count < limit, let cursor = page.cursor, !page.posts.isEmpty {
@@ -175,6 +183,7 @@ public struct SessionReplayer {
         cache.headCursor = page.cursor
         cache.headLastPost = posts.last?.id
         cache.headPosts = Set(posts.map(\.id))
+        cache.headPageSpacing = ReachGoal.spacing(of: posts)
         caches[device] = cache
     }
 
@@ -190,6 +199,7 @@ public struct SessionReplayer {
             maxPageSize: server.maxPageSize, headCursor: cache.headCursor, headLastPost: cache.headLastPost,
             cached: Set(cache.posts.map(\.id)))
         goal.isCached = cached
+        goal.headPageSpacing = cache.headPageSpacing
         goal.standIns(of: snapshot, direction: direction ?? .usual, cached: goal.cached, confirmed: cache.headPosts)
         var run = ReachRun(goal: goal, strategy: reach)
         while let request = run.next() { run.record(request, answer: server.answer(request)) }

@@ -31,6 +31,7 @@ extension SessionBuilder {
     mutating func buildWithCaches() -> RecordedSession {
         header.version = SessionHeader.cachesVersion
         header.api = options.api
+        header.cursors = options.api == .bluesky && algorithmic ? .opaque : options.cursors
         header.device = SessionBuilder.phone
         header.id = header.id.replacingOccurrences(of: "sim-", with: "sim-caches-")
         emit(.lifecycle(.launch))

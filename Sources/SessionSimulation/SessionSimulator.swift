@@ -113,6 +113,9 @@ struct SessionBuilder {
     var olderCursor: Int
     /// Every post in the timeline, newest first; `posts` is the display order.
     var chronological: [Post] = []
+    /// The newest time of a post deleted from the feed: newer posts are newer than it too, as a
+    /// server's are newer than every post it has had.
+    var newestDeleted: Date?
     var posts: [Post] = []
     var cachedIndex: TimelineIndex?
     var offset = 0.0
@@ -218,11 +221,12 @@ struct SessionBuilder {
         posts = keyed.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
-    /// Up to `count` newer posts from the corpus, stamped between the newest post and now.
+    /// Up to `count` newer posts from the corpus, stamped between the newest post the feed has had
+    /// (deleted ones included) and now.
     mutating func takeNewer(_ count: Int) -> [Post] {
         let taken = min(count, newerCursor)
         guard taken > 0 else { return [] }
-        let newest = chronological.first?.createdAt ?? now.addingTimeInterval(-3600)
+        let newest = max(chronological.first?.createdAt ?? now.addingTimeInterval(-3600), newestDeleted ?? .distantPast)
         let span = max(1, now.timeIntervalSince(newest))
         var fresh: [Post] = []
         for position in 0..<taken {
@@ -507,6 +511,7 @@ struct SessionBuilder {
     }
 
     mutating func remove(_ ids: Set<String>) {
+        for post in chronological where ids.contains(post.id) { newestDeleted = max(newestDeleted ?? post.createdAt, post.createdAt) }
         chronological.removeAll { ids.contains($0.id) }
         posts.removeAll { ids.contains($0.id) }
         cachedIndex = nil

@@ -39,6 +39,9 @@ public struct SimulationOptions: Sendable {
     public var caches: Bool
     /// How the server of those sessions pages.
     public var api: SessionHeader.API
+    /// How a Bluesky server's cursors work on chronological feeds (an algorithmic feed is a feed
+    /// generator's, whose cursors are opaque).
+    public var cursors: SessionHeader.Cursors
     /// With `devices`: one episode in four is a true divergence (`diverged`), two devices
     /// reading different parts of the timeline without hearing from each other.
     public var divergences: Bool
@@ -46,8 +49,9 @@ public struct SimulationOptions: Sendable {
     public init(
         sessions: Int, seed: UInt64, feed: FeedMode = .mixed, tracker: PositionTracker.Settings = .init(),
         hardCloseThreshold: Double = ResumePolicy().hardCloseThreshold, devices: Bool = false, reading: Reading = .down, caches: Bool = false,
-        api: SessionHeader.API = .mastodon, divergences: Bool = false
+        api: SessionHeader.API = .mastodon, cursors: SessionHeader.Cursors = .timeKeyed, divergences: Bool = false
     ) {
+        self.cursors = cursors
         self.divergences = divergences
         self.caches = caches
         self.api = api

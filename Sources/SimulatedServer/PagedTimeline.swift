@@ -7,8 +7,8 @@ import TimelineCore
 ///
 /// - Mastodon (`pagesByPost`): pages by post id, a deleted post's id still marks its place (as
 ///   `max_id` compares ids), and a lookup of a deleted post is not found.
-/// - Bluesky: pages only from the top, with an opaque cursor; a lookup (`getPosts`) of a deleted
-///   post is not found.
+/// - Bluesky: pages only from the top, by cursor (`FeedCursors`: the reference AppView's time-keyed
+///   cursors by default); a lookup (`getPosts`) of a deleted post is not found.
 ///
 /// Answer sizes follow the shape of the recorded answers in `Tests/Fixtures/api`: an envelope per
 /// post plus its text.
@@ -19,6 +19,8 @@ public struct PagedTimeline: Sendable {
     public private(set) var deleted: Set<String>
     public let pagesByPost: Bool
     public let maxPageSize: Int
+    /// A Bluesky-shaped feed's cursors (Mastodon's are post ids).
+    public var cursors: FeedCursors = .timeKeyed
     /// False for a server whose lookup of a post it does not have answers neither the post nor
     /// that it is gone (an HTML 404, as Takahē's): `PageAnswer.inconclusive`.
     public var lookupsConclusive = true
@@ -89,12 +91,12 @@ public struct PagedTimeline: Sendable {
                 return lookupsConclusive ? PageAnswer(posts: [], found: false, bytes: 60) : PageAnswer(posts: [], inconclusive: true, bytes: 2_000)
             }
             return PageAnswer(posts: [entries[index]], bytes: size(of: [entries[index]]))
-        case .top(let cursor, let limit):
-            if pagesByPost { return below(cursor, limit: limit) }
-            guard cursor.hasPrefix("i:"), let start = Int(cursor.dropFirst(2)), start >= 0 else {
-                return PageAnswer(posts: [], cursor: nil, bytes: 60)
+        case .top(let cursor, let limit), .keyed(let cursor, let limit):
+            if pagesByPost {
+                guard case .top = request else { return Self.refusal }
+                return below(cursor, limit: limit)
             }
-            return page(from: start, limit: limit)
+            return page(after: cursor, limit: limit)
         case .below(let post, let limit):
             guard pagesByPost else { return PageAnswer(posts: [], cursor: nil, bytes: 60) }
             return below(post, limit: limit)
@@ -113,21 +115,98 @@ public struct PagedTimeline: Sendable {
 
     private func clamp(_ limit: Int) -> Int { max(1, min(limit, maxPageSize)) }
 
+    /// A 400 answered to a cursor the server does not take (`InvalidRequest: Malformed cursor`).
+    private static let refusal = PageAnswer(posts: [], cursor: nil, bytes: 60)
+
+    /// False for a cursor a Bluesky-shaped feed refuses (answered with an empty page here, a 400
+    /// over HTTP): not of its shape, or, where only its own are honoured, not one it gave.
+    public func accepts(cursor: String) -> Bool {
+        guard !pagesByPost else { return true }
+        switch cursors {
+        case .opaque:
+            return cursor.hasPrefix("i:") && Int(cursor.dropFirst(2)).map { $0 >= 0 } == true
+        case .timeKeyed:
+            return Self.key(of: cursor) != nil
+        case .issuedOnly:
+            guard let key = Self.key(of: cursor) else { return false }
+            return entries.contains { Self.key(of: $0) == key }
+        }
+    }
+
+    /// A Bluesky page from `cursor`: a cursor the server gave continues after the post it was made
+    /// from (or at the position it names); any other cursor of the time-keyed shape is honoured
+    /// as a keyset where `cursors` is `.timeKeyed`, and refused otherwise.
+    private func page(after cursor: String, limit: Int) -> PageAnswer {
+        if cursors == .opaque {
+            guard cursor.hasPrefix("i:"), let start = Int(cursor.dropFirst(2)), start >= 0 else { return Self.refusal }
+            return page(from: start, limit: limit)
+        }
+        guard let key = Self.key(of: cursor) else { return Self.refusal }
+        if let index = entries.firstIndex(where: { Self.key(of: $0) == key }) { return page(from: index + 1, limit: limit) }
+        guard cursors == .timeKeyed else { return Self.refusal }
+        // The keyset: the posts whose (time, CID) is below the cursor's, in the feed's order.
+        guard let start = entries.firstIndex(where: { Self.key(of: $0) < key }) else { return PageAnswer(posts: [], cursor: nil, bytes: 2) }
+        return page(from: start, limit: limit) { Self.key(of: $0) < key }
+    }
+
+    /// A post's key in the reference AppView's timeline: its time in milliseconds and its CID.
+    struct Key: Comparable {
+        var milliseconds: Int64
+        var cid: String
+
+        static func < (a: Key, b: Key) -> Bool { (a.milliseconds, a.cid) < (b.milliseconds, b.cid) }
+    }
+
+    static func key(of post: Post) -> Key {
+        Key(milliseconds: Int64((post.createdAt.timeIntervalSince1970 * 1000).rounded(.down)), cid: cid(of: post.id))
+    }
+
+    static func key(of cursor: String) -> Key? {
+        let parts = cursor.components(separatedBy: "__")
+        guard parts.count == 2, let milliseconds = Int64(parts[0]), !parts[1].isEmpty else { return nil }
+        return Key(milliseconds: milliseconds, cid: parts[1])
+    }
+
+    /// A CID-like name for a post, the same for the same id: `bafyrei` and 16 hexadecimal digits
+    /// of its FNV-1a hash.
+    static func cid(of id: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "bafyrei" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     private func below(_ id: String, limit: Int) -> PageAnswer {
         guard let index = positions[id] else { return PageAnswer(posts: [], cursor: nil, bytes: 60) }
         return page(from: index + 1, limit: limit)
     }
 
-    /// Up to `limit` existing posts from entry `start` on, and the cursor after them.
-    private func page(from start: Int, limit: Int) -> PageAnswer {
+    /// Up to `limit` existing posts from entry `start` on (those `included`), and the cursor after
+    /// them.
+    private func page(from start: Int, limit: Int, where included: (Post) -> Bool = { _ in true }) -> PageAnswer {
         var posts: [Post] = []
         var position = start
         while position < entries.count, posts.count < clamp(limit) {
-            if !deleted.contains(entries[position].id) { posts.append(entries[position]) }
+            if !deleted.contains(entries[position].id), included(entries[position]) { posts.append(entries[position]) }
             position += 1
         }
-        let more = entries[min(position, entries.count)...].contains { !deleted.contains($0.id) }
-        let cursor: String? = !more ? nil : pagesByPost ? posts.last?.id : "i:\(position)"
+        let more = entries[min(position, entries.count)...].contains { !deleted.contains($0.id) && included($0) }
+        let cursor: String?
+        if !more {
+            cursor = nil
+        } else if pagesByPost {
+            cursor = posts.last?.id
+        } else if cursors == .opaque {
+            cursor = "i:\(position)"
+        } else {
+            cursor = posts.last.map { post in
+                let key = Self.key(of: post)
+                return "\(key.milliseconds)__\(key.cid)"
+            }
+        }
         return PageAnswer(posts: posts, cursor: cursor, bytes: size(of: posts))
     }
 

@@ -27,6 +27,7 @@ extension ReachScenario {
         let gone: Set<String> = deleted ? ["s\(target)"] : []
         var feed: PagedTimeline = api == .mastodon ? .mastodon(posts, deleted: gone) : .bluesky(posts, deleted: gone)
         feed.lookupsConclusive = lookupsConclusive
+        feed.cursors = cursors
         return feed
     }
 
@@ -48,6 +49,7 @@ extension ReachScenario {
             pagesByPost: feed.pagesByPost, maxPageSize: feed.maxPageSize, headCursor: head.cursor,
             headLastPost: head.posts.last?.id, cached: Set(cache.map(\.id)))
         goal.isCached = cache.contains { $0.id == goal.postId }
+        goal.headPageSpacing = ReachGoal.spacing(of: head.posts)
         var run = ReachRun(goal: goal, strategy: strategy)
         while let request = run.next() { run.record(request, answer: feed.answer(request)) }
         let merged = run.merge(into: cache, gapsBelow: gaps)

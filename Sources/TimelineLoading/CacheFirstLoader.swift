@@ -238,6 +238,7 @@ public struct CacheFirstLoader: Sendable {
             maxPageSize: pages.maxPageSize, headCursor: outcome.cursor, headLastPost: head.last?.id,
             cached: Set(report.timeline.posts.map(\.id)))
         goal.isCached = result.checked
+        goal.headPageSpacing = ReachGoal.spacing(of: head)
         goal.standIns(of: snapshot, direction: direction ?? .usual, cached: goal.cached, confirmed: Set(head.map(\.id)))
         var run = ReachRun(goal: goal, strategy: reach)
         while let request = run.next() {

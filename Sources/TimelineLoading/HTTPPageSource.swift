@@ -10,6 +10,7 @@ import TimelineFormats
 /// | request | Mastodon | Bluesky |
 /// |---|---|---|
 /// | `.top(cursor)` | the timeline URL with `max_id=cursor` | the timeline URL with `cursor=cursor` |
+/// | `.keyed(cursor)` | — (answered with no posts) | as `.top`; a 400 (a cursor the server does not take) is an empty answer, which the strategy sets aside |
 /// | `.below(post)` | `max_id=post` | — (answered with no posts) |
 /// | `.above(post)` | `min_id=post` | — |
 /// | `.post(id)` | `GET /api/v1/statuses/:id` (a JSON 404: gone; any other 404: inconclusive) | `app.bsky.feed.getPosts?uris=` (absent: gone) |
@@ -67,7 +68,7 @@ public final class HTTPPageSource: Sendable {
                 failure: .http(status: 429, retryAfter: wait))
             return Result(answer: .failure(error), attempts: [], url: url)
         }
-        guard api == .mastodon || isTopOrLookup(request) else {
+        guard isAsked(request) else {
             return Result(answer: .success(PageAnswer(posts: [])), attempts: [], url: url)
         }
         let (api, token, spent, exchange) = (api, token, spentUntil, fetcher.exchange)
@@ -92,6 +93,11 @@ public final class HTTPPageSource: Sendable {
             if case .success(let page) = result, let reset = RetryAfter.spentUntil(from: page.answer) { spent.withLock { $0 = reset } }
             return result.map { PageAnswer(posts: $0.posts, cursor: $0.posts.isEmpty ? nil : $0.cursor, bytes: $0.answer.body.count) }
         }
+        // A cursor the client made and the server refused (`InvalidRequest: Malformed cursor`):
+        // no page, and the strategy pages from the top.
+        if request.isKeyed, case .failure(let error) = result, case .http(status: 400, _)? = error.failure {
+            return Result(answer: .success(PageAnswer(posts: [])), attempts: attempts, url: url)
+        }
         return Result(answer: result, attempts: attempts, url: url)
     }
 
@@ -100,10 +106,13 @@ public final class HTTPPageSource: Sendable {
         (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] is String
     }
 
-    private func isTopOrLookup(_ request: PageRequest) -> Bool {
+    /// True for a request the API can answer: Mastodon pages by post id and its cursors are post
+    /// ids; Bluesky pages only from the top, by cursor.
+    private func isAsked(_ request: PageRequest) -> Bool {
         switch request {
         case .top, .post: true
-        case .below, .above: false
+        case .below, .above: api == .mastodon
+        case .keyed: api == .bluesky
         }
     }
 
@@ -120,7 +129,7 @@ public final class HTTPPageSource: Sendable {
         var components = URLComponents(url: timelineURL, resolvingAgainstBaseURL: false) ?? URLComponents()
         var items = (components.queryItems ?? []).filter { !["max_id", "min_id", "since_id", "cursor", "limit"].contains($0.name) }
         switch request {
-        case .top(let cursor, let limit):
+        case .top(let cursor, let limit), .keyed(let cursor, let limit):
             items += [URLQueryItem(name: api == .mastodon ? "max_id" : "cursor", value: cursor), URLQueryItem(name: "limit", value: "\(limit)")]
         case .below(let post, let limit):
             items += [URLQueryItem(name: "max_id", value: post), URLQueryItem(name: "limit", value: "\(limit)")]

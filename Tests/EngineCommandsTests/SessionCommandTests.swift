@@ -35,8 +35,8 @@ struct SessionCommandTests {
                 """
 
                 Reaching posts the cache lacked:
-                pipeline           reaches  reached  exact  within1  requests p50  requests mean  KB mean  checks
-                configured              12    0.833  1.000    1.000           2.0           2.00     29.7      30
+                pipeline           reaches  reached  exact  within1  requests p50  requests p90  requests mean  KB mean  misses  checks
+                configured              12    0.833  1.000    1.000           2.0           2.0           2.00     29.7       0      30
 
                 """))
     }
@@ -100,11 +100,11 @@ struct SessionCommandTests {
             result.stdout.contains(
                 """
                 Reaching posts the cache lacked:
-                pipeline                            reaches  reached  exact  within1  requests p50  requests mean  KB mean  checks
-                configured · PostWindow                  12    0.833  1.000    1.000           2.0           2.00     29.7      30
-                ExactMatch > Fallback · PostWindow       12    0.833  1.000    1.000           2.0           2.00     29.7      30
-                baseline · PostWindow                    12    0.833  1.000    1.000           2.0           2.00     29.7      30
-                configured · CacheOnly                   12    0.000  0.000    0.000           0.0           0.00      0.0       0
+                pipeline                            reaches  reached  exact  within1  requests p50  requests p90  requests mean  KB mean  misses  checks
+                configured · PostWindow                  12    0.833  1.000    1.000           2.0           2.0           2.00     29.7       0      30
+                ExactMatch > Fallback · PostWindow       12    0.833  1.000    1.000           2.0           2.0           2.00     29.7       0      30
+                baseline · PostWindow                    12    0.833  1.000    1.000           2.0           2.0           2.00     29.7       0      30
+                configured · CacheOnly                   12    0.000  0.000    0.000           0.0           0.0           0.00      0.0      12       0
 
                 """))
         for (option, message) in [
@@ -191,6 +191,26 @@ struct SessionCommandTests {
         ])
         #expect(tooSmall.status == 1)
         #expect(tooSmall.stderr == "Tests/Fixtures/restore/timeline.jsonl: error: the corpus has 30 posts; simulation needs at least 60\n")
+    }
+
+    @Test("simulate --cursors writes how a Bluesky server's cursors work; algorithmic feeds' are opaque; it needs --api bluesky")
+    func simulateCursors() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = ["simulate", "--posts", "Tests/Fixtures/posts/tweets-rtweet.jsonl", "--sessions", "4", "--seed", "7", "--devices", "--caches"]
+        let written = try await EngineProcess.run(base + ["--api", "bluesky", "--cursors", "issued-only", "-o", directory.path, "--quiet"])
+        #expect(written.status == 0, "\(written.stderr)")
+        var seen = Set<String>()
+        for number in 1...4 {
+            let text = try String(contentsOf: directory.appendingPathComponent("session-000\(number).jsonl"), encoding: .utf8)
+            let header = String(text.prefix { $0 != "\n" })
+            seen.insert(header.contains(#""feed":"algorithmic""#) ? "algorithmic" : "chronological")
+            #expect(header.contains(header.contains(#""feed":"algorithmic""#) ? #""cursors":"opaque""# : #""cursors":"issued-only""#), "\(header)")
+        }
+        #expect(seen == ["algorithmic", "chronological"])
+        let refused = try await EngineProcess.run(base + ["--cursors", "opaque", "-o", directory.path])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("Error: --cursors needs --api bluesky\n"))
     }
 }
 

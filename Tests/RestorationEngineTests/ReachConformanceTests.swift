@@ -9,7 +9,7 @@ import ValueTree
 
 /// The conformance suite of reach strategies: every registered one passes its own scenarios
 /// (outcome, request budget, the post in the merged cache when reached), the same way twice,
-/// and on every feed shape stays within `ReachRun.maximumRequests`, merges pages without
+/// and on every feed shape (Bluesky with each kind of cursor) stays within `ReachRun.maximumRequests`, merges pages without
 /// duplicates, and keeps a gap wherever what it loaded does not meet the cache. A new reach
 /// strategy gets all of this without writing a test.
 @Suite("Reach strategy conformance", .timeLimit(.minutes(10)))
@@ -52,13 +52,14 @@ struct ReachConformanceTests {
         arguments: types.map(\.name))
     func common(_ name: String) throws {
         let strategy = try Self.strategy(name)
-        for api in [ReachScenario.API.mastodon, .bluesky] {
+        let shapes: [(ReachScenario.API, FeedCursors)] = [(.mastodon, .timeKeyed)] + FeedCursors.allCases.map { (.bluesky, $0) }
+        for (api, cursors) in shapes {
             for (feedSize, target, deleted) in [(1_000, 400, false), (1_000, 999, false), (50, 45, false), (5_000, 4_000, true), (300, 41, true)] {
                 let scenario = ReachScenario(
-                    name: "common", api: api, feedSize: feedSize, target: target, deleted: deleted,
+                    name: "common", api: api, feedSize: feedSize, target: target, deleted: deleted, cursors: cursors,
                     expected: .reached, maxRequests: ReachRun.maximumRequests)
                 let result = scenario.run(strategy)
-                let label = "\(name) on \(api) \(feedSize) posts, target \(target)\(deleted ? " deleted" : "")"
+                let label = "\(name) on \(api) (\(cursors.rawValue) cursors) \(feedSize) posts, target \(target)\(deleted ? " deleted" : "")"
                 #expect(result.run.requests <= ReachRun.maximumRequests, "\(label)")
                 #expect(Set(result.posts.map(\.id)).count == result.posts.count, "\(label): duplicates")
                 // The merged cache is the feed's order, with a gap exactly where posts are missing.

@@ -88,6 +88,29 @@ import TimelineCore
         }
     }
 
+    @Test func versionThreeCarriesTheServersCursors() throws {
+        let header = Self.header.replacingOccurrences(of: #""version":1"#, with: #""version":3"#)
+            .replacingOccurrences(of: #""startedAt""#, with: #""api":"bluesky","startedAt""#)
+        #expect(try read([header]).header.cursors == .timeKeyed)
+        for cursors in SessionHeader.Cursors.allCases {
+            let session = try read([header.replacingOccurrences(of: #""startedAt""#, with: #""cursors":"\#(cursors.rawValue)","startedAt""#)])
+            #expect(session.header.cursors == cursors)
+            // Written only when it is not the default.
+            let written = SessionWriter.text(of: RecordedSession(header: session.header, events: []))
+            #expect(written.contains(#""cursors":"#) == (cursors != .timeKeyed))
+            #expect(try RecordedSession.read(Data(written.utf8), name: "w.jsonl").header == session.header)
+        }
+        do {
+            _ = try RecordedSession.read(
+                Data((header.replacingOccurrences(of: #""startedAt""#, with: #""cursors":"signed","startedAt""#) + "\n").utf8), name: "s.jsonl")
+            Issue.record("read")
+        } catch {
+            #expect(
+                error.description
+                    == #"s.jsonl:1: error: "cursors" must be "time-keyed", "opaque" or "issued-only", found "signed"; the session cannot be read"#)
+        }
+    }
+
     @Test func headerProblemsMakeTheSessionUnreadable() {
         func message(_ text: String) -> String {
             do {

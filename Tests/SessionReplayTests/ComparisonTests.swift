@@ -105,8 +105,8 @@ import ValueTree
                 "switchPoints", "switchExact", "syncedPoints", "backJumps", "prompts", "phantomPrompts", "divergentPoints", "missedDivergences",
                 "promptedDivergences", "plainSwitchPrompts", "unreadPoints", "unreadExact", "unreadMeanAbsoluteError", "convergedWrites",
                 "convergenceP50Seconds", "convergenceP90Seconds",
-                "unconvergedWrites", "reachPoints", "reachReached", "reachExact", "reachWithin1", "reachRequestsMedian", "reachRequestsMean",
-                "reachKilobytesMean",
+                "unconvergedWrites", "reachPoints", "reachReached", "reachExact", "reachWithin1", "reachRequestsMedian", "reachRequestsP90",
+                "reachRequestsMean", "reachKilobytesMean", "reachMisses",
                 "checks", "checkRequests",
             ])
         #expect(throws: ComparisonReportError.self) { try ComparisonReportCoding.report(from: try JSONReader().read("{\"format\":\"x\"}")) }

@@ -30,11 +30,14 @@ public final class FakeTimelineServer: @unchecked Sendable {
     public static let blueskyTimeline = "/xrpc/app.bsky.feed.getTimeline"
 
     /// A server over `posts` (display order, newest first). With `pageSize`, every page has
-    /// that many posts whatever `limit` asks for, as a careless or hostile server answers.
-    public init(mastodon: Bool, posts: [Post], pageSize: Int? = nil) throws {
+    /// that many posts whatever `limit` asks for, as a careless or hostile server answers. A
+    /// Bluesky server's cursors are `cursors` (opaque unless asked: positions, as most tests read
+    /// them); a cursor it refuses is answered as the AppView does, a 400 `InvalidRequest`.
+    public init(mastodon: Bool, posts: [Post], pageSize: Int? = nil, cursors: FeedCursors = .opaque) throws {
         server = try LoopbackHTTPServer()
         isMastodon = mastodon
         feed = PagedTimeline(posts: posts, pagesByPost: mastodon, maxPageSize: pageSize)
+        feed.cursors = cursors
         self.pageSize = pageSize
         if mastodon {
             server.handle(Self.mastodonTimeline) { [unowned self] request, _ in answer(request, route: "timeline") }
@@ -112,6 +115,11 @@ public final class FakeTimelineServer: @unchecked Sendable {
                 }
                 body = Self.json(page.posts.map(Self.status))
             } else {
+                if let cursor = query["cursor"], !feed.accepts(cursor: cursor) {
+                    return LoopbackHTTPServer.Answer(
+                        status: 400, headers: [("Content-Type", "application/json; charset=utf-8")],
+                        body: Data(#"{"error":"InvalidRequest","message":"Malformed cursor"}"#.utf8))
+                }
                 page = query["cursor"].map { feed.answer(.top(cursor: $0, limit: limit)) } ?? feed.head(limit: limit)
                 var object: [String: Any] = ["feed": page.posts.map { ["post": Self.postView($0)] }]
                 if let cursor = page.cursor { object["cursor"] = cursor }

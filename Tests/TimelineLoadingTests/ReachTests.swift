@@ -57,10 +57,10 @@ struct ReachTests {
 
     /// The laptop's store: the head page it cached yesterday when the feed had 600 posts, and the
     /// phone's position on `target`, synced; the server now has 1,000 posts.
-    static func laptop(mastodon: Bool, target: Int = 800) async throws -> Setup {
+    static func laptop(mastodon: Bool, target: Int = 800, cursors: FeedCursors = .opaque) async throws -> Setup {
         let directory = try Fixtures.temporaryDirectory()
         let store = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
-        let server = try FakeTimelineServer(mastodon: mastodon, posts: feed(600))
+        let server = try FakeTimelineServer(mastodon: mastodon, posts: feed(600), cursors: cursors)
         let setup = Setup(directory: directory, store: store, server: server)
         _ = try await setup.loader().load(from: setup.source)
         server.change { $0.insert((601...1000).reversed().map(post)) }
@@ -197,6 +197,48 @@ struct ReachTests {
             ])
         #expect(limited.gaps == [TimelineGap(above: "761", below: "600")])
         #expect(limited.restoration != nil)
+    }
+
+    @Test("Bluesky with the AppView's time-keyed cursors: one page, asked at the post's time, reaches it; a deleted one takes a lookup more")
+    func blueskyByTime() async throws {
+        let setup = try await Self.laptop(mastodon: false, cursors: .timeKeyed)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        let before = setup.server.requests.count
+        let report = try await setup.loader().load(from: setup.source)
+        #expect(report.reach?.outcome == .reached)
+        #expect(report.reach?.requestCount == 1)
+        // Post 800's time and three minutes (the head page's posts are a minute apart).
+        let cursor = "1700048180000__bafyrei"
+        #expect(report.reach?.requests.first?.request.description.hasPrefix("page of 100 from the time cursor \(cursor)") == true)
+        #expect(setup.server.requests[before + 1].hasPrefix("/xrpc/app.bsky.feed.getTimeline?cursor=\(cursor)"))
+        #expect(report.restoration?.postId == "800")
+        #expect(report.gaps.first?.above == "961")
+        #expect(report.gaps.count == 2)
+
+        let gone = try await Self.laptop(mastodon: false, cursors: .timeKeyed)
+        defer { try? FileManager.default.removeItem(at: gone.directory) }
+        gone.server.change { $0.delete(["800"]) }
+        let deleted = try await gone.loader().load(from: gone.source)
+        #expect(deleted.reach?.outcome == .gone)
+        #expect(
+            deleted.reach?.requests.map { $0.request.description.components(separatedBy: " 17").first! } == [
+                "page of 100 from the time cursor", "post 800",
+            ])
+        #expect(deleted.reach?.findings.survivorBelow == "799")
+        #expect(deleted.restoration?.postId == "799")
+    }
+
+    @Test("Bluesky, a server that takes only its own cursors: its 400 sets the page by time aside, and pages from the top reach the post")
+    func blueskyRefusesTime() async throws {
+        let setup = try await Self.laptop(mastodon: false, cursors: .issuedOnly)
+        defer { try? FileManager.default.removeItem(at: setup.directory) }
+        let report = try await setup.loader().load(from: setup.source)
+        #expect(report.reach?.outcome == .reached)
+        #expect(report.reach?.requests.map(\.posts) == [0, 100, 100])
+        #expect(report.reach?.requests.map(\.failure) == [nil, nil, nil])
+        #expect(report.reach?.requests.dropFirst().allSatisfy { $0.request.description.hasPrefix("page of 100 from the top after ") } == true)
+        #expect(report.restoration?.postId == "800")
+        #expect(report.gaps == [TimelineGap(above: "761", below: "600")])
     }
 
     @Test("Mastodon: a lookup whose answer says the rate limit is spent stops the reach: the page below is not asked")
