@@ -2,6 +2,7 @@ import ValueTree
 
 /// One finding of schema validation: where in the instance, which keyword, and what is wrong.
 public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
+    /// How bad it is: an error fails validation, a warning is reported and passes.
     public enum Severity: String, Sendable, Equatable, Comparable {
         case warning
         case error

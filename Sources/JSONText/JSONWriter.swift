@@ -6,6 +6,7 @@ import ValueTree
 /// spaces. Dates, data, infinities and NaN have no JSON form: writing one throws
 /// `JSONWriter.UnrepresentableValue` naming where it is (use the typed form for dates and data).
 public struct JSONWriter: Sendable {
+    /// The layout: `compact` (one line, no spaces) or `pretty` (indented by two spaces).
     public enum Style: Sendable {
         case compact
         case pretty

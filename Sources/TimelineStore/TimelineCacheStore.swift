@@ -9,6 +9,7 @@ import TimelineFormats
 /// when each was stored and last used and where gaps lie, trimmed by cache policies; and
 /// (`TimelineCacheStore+Index`) the text index kept beside them for the next launch.
 public struct TimelineCacheStore: Sendable {
+    /// A cached timeline as the store reads it back: its posts, gaps and times.
     public typealias CachedTimeline = TimelineStore.CachedTimeline
     let database: StoreDatabase
 

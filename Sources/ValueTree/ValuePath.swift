@@ -5,6 +5,7 @@ import Foundation
 /// Printed as a key path (`PositionPersistence.FallbackStrategy`, `Restoration.Pipeline[2]`) for
 /// people, and as a JSON Pointer (`/Restoration/Pipeline/2`) for tools.
 public struct ValuePath: Hashable, Sendable, CustomStringConvertible, ExpressibleByArrayLiteral {
+    /// One step down: a dictionary's key or an array's index.
     public enum Component: Hashable, Sendable {
         case key(String)
         case index(Int)

@@ -208,7 +208,10 @@ public struct PostWindowReach: ReachStrategy, DeclaredStrategy {
             name: "Mastodon: a cached post the refresh did not cover is checked, and found", api: .mastodon, target: 400,
             cachedAround: true, expected: .reached, maxRequests: 1),
         ReachScenario(
-            name: "Bluesky: a cached post deleted since leaves the cache", api: .bluesky, target: 400, deleted: true,
-            cachedAround: true, expected: .gone, maxRequests: 1),
+            name: "Bluesky: a cached post deleted since leaves the cache, and the page at its time holds its neighbours", api: .bluesky,
+            target: 400, deleted: true, cachedAround: true, expected: .gone, maxRequests: 2),
+        ReachScenario(
+            name: "Bluesky, opaque cursors: a cached post deleted since leaves the cache", api: .bluesky, target: 400, deleted: true,
+            cachedAround: true, cursors: .opaque, expected: .gone, maxRequests: 1),
     ]
 }
