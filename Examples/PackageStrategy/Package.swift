@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "NextUnread", targets: ["NextUnread"]),
         .executable(name: "next-unread-demo", targets: ["next-unread-demo"]),
+        .executable(name: "embedding-demo", targets: ["embedding-demo"]),
     ],
     dependencies: [
         .package(name: "TimelineEngine", path: "../..")
@@ -22,6 +23,11 @@ let package = Package(
         .executableTarget(
             name: "next-unread-demo",
             dependencies: ["NextUnread", .product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The README's "Embedding it in an app", word for word (main.swift), with what it takes
+        // from the app around it (App.swift).
+        .executableTarget(
+            name: "embedding-demo", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )
