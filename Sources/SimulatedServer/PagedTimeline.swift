@@ -121,32 +121,42 @@ public struct PagedTimeline: Sendable {
     /// False for a cursor a Bluesky-shaped feed refuses (answered with an empty page here, a 400
     /// over HTTP): not of its shape, or, where only its own are honoured, not one it gave.
     public func accepts(cursor: String) -> Bool {
-        guard !pagesByPost else { return true }
-        switch cursors {
-        case .opaque:
-            return cursor.hasPrefix("i:") && Int(cursor.dropFirst(2)).map { $0 >= 0 } == true
-        case .timeKeyed:
-            return Self.key(of: cursor) != nil
-        case .issuedOnly:
-            guard let key = Self.key(of: cursor) else { return false }
-            return entries.contains { Self.key(of: $0) == key }
-        }
+        pagesByPost || start(of: cursor) != nil
     }
 
-    /// A Bluesky page from `cursor`: a cursor the server gave continues after the post it was made
-    /// from (or at the position it names); any other cursor of the time-keyed shape is honoured
-    /// as a keyset where `cursors` is `.timeKeyed`, and refused otherwise.
-    private func page(after cursor: String, limit: Int) -> PageAnswer {
+    /// Where a Bluesky page from a cursor begins.
+    private enum CursorStart {
+        /// At an entry: after the post a cursor the server gave was made from, or at the
+        /// position an opaque cursor names.
+        case entry(Int)
+        /// The keyset: the posts whose (time, CID) is below the cursor's, in the feed's order.
+        case below(Key)
+    }
+
+    /// Where a page from `cursor` begins, or nil for a cursor the server refuses: a cursor it gave
+    /// continues after the post it was made from (or at the position it names); any other cursor
+    /// of the time-keyed shape is honoured as a keyset where `cursors` is `.timeKeyed`.
+    private func start(of cursor: String) -> CursorStart? {
         if cursors == .opaque {
-            guard cursor.hasPrefix("i:"), let start = Int(cursor.dropFirst(2)), start >= 0 else { return Self.refusal }
-            return page(from: start, limit: limit)
+            guard cursor.hasPrefix("i:"), let start = Int(cursor.dropFirst(2)), start >= 0 else { return nil }
+            return .entry(start)
         }
-        guard let key = Self.key(of: cursor) else { return Self.refusal }
-        if let index = entries.firstIndex(where: { Self.key(of: $0) == key }) { return page(from: index + 1, limit: limit) }
-        guard cursors == .timeKeyed else { return Self.refusal }
-        // The keyset: the posts whose (time, CID) is below the cursor's, in the feed's order.
-        guard let start = entries.firstIndex(where: { Self.key(of: $0) < key }) else { return PageAnswer(posts: [], cursor: nil, bytes: 2) }
-        return page(from: start, limit: limit) { Self.key(of: $0) < key }
+        guard let key = Self.key(of: cursor) else { return nil }
+        if let index = entries.firstIndex(where: { Self.key(of: $0) == key }) { return .entry(index + 1) }
+        return cursors == .timeKeyed ? .below(key) : nil
+    }
+
+    /// A Bluesky page from `cursor` (`start(of:)`), or the refusal.
+    private func page(after cursor: String, limit: Int) -> PageAnswer {
+        switch start(of: cursor) {
+        case nil:
+            return Self.refusal
+        case .entry(let start):
+            return page(from: start, limit: limit)
+        case .below(let key):
+            guard let start = entries.firstIndex(where: { Self.key(of: $0) < key }) else { return PageAnswer(posts: [], cursor: nil, bytes: 2) }
+            return page(from: start, limit: limit) { Self.key(of: $0) < key }
+        }
     }
 
     /// A post's key in the reference AppView's timeline: its time in milliseconds and its CID.
