@@ -34,13 +34,30 @@ let strategyNames = ((try? FileManager.default.contentsOfDirectory(atPath: "\(Co
 /// (`swift build --traits SyncServer`).
 let server = "SyncServer"
 
-/// The command line's HTTP client: URLSession by default (FoundationNetworking on Linux, nothing
-/// to build), or AsyncHTTPClient with `NIOClient`, which builds SwiftNIO and leaves libcurl and
-/// its libraries out of the engine (it starts sooner: docs/PERFORMANCE.md). The SyncServer trait
-/// enables `NIOClient`, as the server builds SwiftNIO anyway. `--traits` replaces the default
-/// traits, so `--traits SyncServer` or `--traits NIOClient` builds no URLSession client.
+/// The command line's HTTP client: AsyncHTTPClient by default (`NIOClient`, which builds SwiftNIO
+/// and BoringSSL), or URLSession with `URLSessionClient` (FoundationNetworking on Linux: nothing
+/// to build, but libcurl and its libraries load into every command, and the engine cannot link
+/// the runtime in). `--traits` replaces the default traits, so `--traits URLSessionClient` builds
+/// no NIO client. The SyncServer trait enables `NIOClient`, as the server builds SwiftNIO anyway.
 let urlSessionClient = "URLSessionClient"
 let nioClient = "NIOClient"
+
+/// How `engine` links on Linux with the NIO client: the Swift runtime and Foundation linked in
+/// (`-static-stdlib`), and none of its own symbols exported (the runtime's link options export
+/// every one; plugins need none, as they speak a C ABI), so that the loader has little to do
+/// before `main` and `engine validate` starts about as soon as `plutil -lint` does
+/// (docs/PERFORMANCE.md). The modules were compiled against the shared Foundation, whose link
+/// entries do not name the static one's own libraries, so they are named here; ld.lld, which
+/// the toolchain ships, finds them in any order. Only the executable links so: the libraries an
+/// app embeds have no such setting, and the tests link the shared runtime as before.
+let engineLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-static-stdlib", "-use-ld=lld", "-Xlinker", "--no-export-dynamic",
+            "-lCoreFoundation", "-l_FoundationCShims", "-l_FoundationCollections", "-l_FoundationICU", "-lswiftSynchronization",
+        ],
+        .when(platforms: [.linux], traits: [nioClient]))
+]
 
 /// End-to-end sealed sync (`SyncSealing`, `Sync.EncryptionPhraseVariable`): swift-crypto's
 /// ChaCha20-Poly1305, HMAC and HKDF, and scrypt from its extras, which build BoringSSL on Linux
@@ -139,12 +156,15 @@ let package = Package(
             name: syncEncryption,
             description:
                 "Sync sealed end to end (Sync.EncryptionPhraseVariable, SyncKeyring): swift-crypto, which builds BoringSSL on Linux."),
-        .trait(name: urlSessionClient, description: "The command line's HTTP through URLSession (FoundationNetworking on Linux): the default."),
+        .trait(
+            name: urlSessionClient,
+            description:
+                "The command line's HTTP through URLSession (FoundationNetworking on Linux): nothing more to build, but libcurl loads into every command."),
         .trait(
             name: nioClient,
             description:
-                "The command line's HTTP through AsyncHTTPClient (SwiftNIO): no libcurl in the engine, which starts sooner; for binaries to ship."),
-        .default(enabledTraits: [urlSessionClient]),
+                "The command line's HTTP through AsyncHTTPClient (SwiftNIO): the default; on Linux the engine links the runtime in and starts sooner."),
+        .default(enabledTraits: [nioClient]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -370,7 +390,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "engine", dependencies: ["EngineCommands"], swiftSettings: swiftSettings),
+        .executableTarget(name: "engine", dependencies: ["EngineCommands"], swiftSettings: swiftSettings, linkerSettings: engineLinkerSettings),
         // `engine serve`: the sync server over Hummingbird, its storage in SQLite or PostgreSQL.
         .target(
             name: "SyncServer",
@@ -432,7 +452,7 @@ let package = Package(
         .testTarget(
             name: "EngineCommandsTests",
             dependencies: [
-                "ReachModel", "EngineCommands", "engine", "TestSupport", "TimelineStore", "TimelineCore", "RestorationEngine", "JSONText",
+                "ReachModel", "EngineCommands", "TestSupport", "TimelineStore", "TimelineCore", "RestorationEngine", "JSONText",
                 "StrategyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -475,7 +495,7 @@ let package = Package(
             name: "StrategyKitTests",
             dependencies: [
                 "ReachModel", "CacheModel", "RestorationModel", "StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch",
-                "BestConfidence", "WeightedVote",
+                "BestConfidence", "WeightedVote", "EngineSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(name: "PositionTrackingTests", dependencies: ["PositionTracking", "TimelineCore"], swiftSettings: swiftSettings),

@@ -7,15 +7,23 @@ import TimelineEngine
 /// writer.
 enum Console {
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((TerminalText.lineSafe(text) + "\n").utf8))
+        write(TerminalText.lineSafe(text) + "\n", to: .standardOutput)
     }
 
     static func outRaw(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        write(text, to: .standardOutput)
     }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((TerminalText.lineSafe(text) + "\n").utf8))
+        write(TerminalText.lineSafe(text) + "\n", to: .standardError)
+    }
+
+    /// Writes the string's UTF-8 from where it is stored. (`Data(text.utf8)` asks at run time
+    /// whether the view is contiguous bytes, a lookup through every conformance of the binary
+    /// that each command paid at its first line.)
+    private static func write(_ text: String, to handle: FileHandle) {
+        var text = text
+        text.withUTF8 { handle.write(Data(buffer: $0)) }
     }
 }
 

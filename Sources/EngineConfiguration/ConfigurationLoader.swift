@@ -63,10 +63,8 @@ public struct ConfigurationLoader: Sendable {
         if let problem = FileData.problem(atPath: url.path) {
             return finish(unreadable: FileData.ReadError(reason: problem).description, file: name)
         }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber,
-            size.intValue > reader.maximumInputSize
-        {
-            return finish(unreadable: "file is \(size.intValue) bytes, more than the limit of \(reader.maximumInputSize) bytes", file: name)
+        if let size = FileData.size(atPath: url.path), size > reader.maximumInputSize {
+            return finish(unreadable: "file is \(size) bytes, more than the limit of \(reader.maximumInputSize) bytes", file: name)
         }
         do {
             data = try FileData.read(url)

@@ -203,11 +203,11 @@ private struct Parser {
             position += 1
             skipWhitespace()
             let value = try parseValue()
-            if let previous = members[key] {
+            // One lookup adds the member and finds a key written before.
+            if let previous = members.updateValue(Value.Member(keyLocation: keyLocation, value: value), forKey: Value.Key(key)) {
                 let firstLine = previous.keyLocation.map { " (first at line \($0.line))" } ?? ""
                 throw JSONSyntaxError("duplicate key \(Value.quote(key))\(firstLine)", at: keyLocation)
             }
-            members[key] = Value.Member(keyLocation: keyLocation, value: value)
             skipWhitespace()
             guard position < bytes.count else { throw fail("unexpected end of input: expected ',' or '}' in object") }
             if bytes[position] == UInt8(ascii: ",") {
@@ -257,8 +257,19 @@ private struct Parser {
     mutating func parseString() throws(JSONSyntaxError) -> String {
         let open = position
         position += 1
+        let start = position
+        // Most strings have no escape: their text is read in place, with no buffer.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\""), let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self) {
+                position += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            position += 1
+        }
         var buffer: [UInt8] = []
-        var segmentStart = position
+        var segmentStart = start
         while true {
             guard position < bytes.count else { throw fail("unterminated string", at: open) }
             let byte = bytes[position]

@@ -13,7 +13,11 @@ import ValueTree
 ///
 /// A parameter that `inherits` a configuration key takes that key's value when a stage does
 /// not set it, and the key's type, allowed values and default come from this declaration.
-public struct Parameter<T: ParameterValue>: Sendable {
+///
+/// `T` is constrained to `ParameterValue` only where it is used, not on the type: metadata for a
+/// `Parameter<Double>` is then built without looking `Double: ParameterValue` up in every
+/// conformance record of the binary, which every command's start would pay once per type.
+public struct Parameter<T: Sendable>: Sendable {
     public let name: String
     public let help: String
     public let defaultValue: T
@@ -23,7 +27,9 @@ public struct Parameter<T: ParameterValue>: Sendable {
     /// True when a stage must give it.
     public private(set) var isRequired = false
     let constraints: [(String, Value)]
+}
 
+extension Parameter where T: ParameterValue {
     /// A parameter with an optional inclusive range.
     public init(_ name: String, help: String, default value: T, range: ClosedRange<T>? = nil, inherits: String? = nil)
     where T: Comparable {

@@ -14,7 +14,7 @@ public struct StrategyOptions: Sendable {
     }
 
     /// The value of `parameter`, or its default.
-    public func callAsFunction<T>(_ parameter: Parameter<T>) -> T {
+    public func callAsFunction<T: ParameterValue>(_ parameter: Parameter<T>) -> T {
         parameter.value(in: self)
     }
 

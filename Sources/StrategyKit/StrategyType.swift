@@ -18,14 +18,18 @@ public struct StrategyType: Sendable {
     public let parameterSchema: Value
     /// For compositions, the kind of the components listed under `Stages`.
     public let composes: StrategyKind?
-    /// Named examples, of its kind's scenario type, run by that kind's conformance suite.
-    public let examples: [any StrategyExample]
+    /// Named examples, of its kind's scenario type, run by that kind's conformance suite. They
+    /// are built when asked for (each time), so that a registry, which every command builds,
+    /// builds none of them.
+    public var examples: [any StrategyExample] { makeExamples() }
+    private let makeExamples: @Sendable () -> [any StrategyExample]
     public let make: @Sendable (StrategyOptions) throws -> BuiltStrategy
 
     /// A type whose parameters are declared with `Parameter`.
     public init(
         name: String, kind: StrategyKind, summary: String, parameters: [ParameterDeclaration] = [], composes: StrategyKind? = nil,
-        examples: [any StrategyExample] = [], make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy
+        examples: @autoclosure @escaping @Sendable () -> [any StrategyExample] = [],
+        make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy
     ) {
         let all = parameters + kind.commonParameters
         var pairs: [(String, Value)] = [
@@ -43,7 +47,8 @@ public struct StrategyType: Sendable {
     /// itself; the kind's common parameters are added.
     public init(
         name: String, kind: StrategyKind, summary: String, parameterSchema: Value, composes: StrategyKind? = nil,
-        examples: [any StrategyExample] = [], make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy
+        examples: @autoclosure @escaping @Sendable () -> [any StrategyExample] = [],
+        make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy
     ) {
         var schema = parameterSchema
         if !kind.commonParameters.isEmpty, var members = schema.dictionaryValue {
@@ -61,7 +66,8 @@ public struct StrategyType: Sendable {
 
     private init(
         name: String, kind: StrategyKind, summary: String, declarations: [ParameterDeclaration], parameterSchema: Value,
-        composes: StrategyKind?, examples: [any StrategyExample], make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy
+        composes: StrategyKind?, examples: @escaping @Sendable () -> [any StrategyExample],
+        make: @escaping @Sendable (StrategyOptions) throws -> BuiltStrategy
     ) {
         self.name = name
         self.kind = kind
@@ -69,7 +75,7 @@ public struct StrategyType: Sendable {
         self.parameters = declarations
         self.parameterSchema = parameterSchema
         self.composes = composes
-        self.examples = examples
+        makeExamples = examples
         self.make = make
     }
 

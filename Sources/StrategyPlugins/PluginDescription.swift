@@ -45,7 +45,8 @@ struct PluginDescription {
             scenarios.append(try self.scenario(scenario, at: "\(path).scenarios[\(number)]"))
         }
         let library = library
-        return StrategyType(name: name, kind: kind, summary: summary, parameterSchema: parameters, examples: scenarios) { options in
+        let examples = scenarios
+        return StrategyType(name: name, kind: kind, summary: summary, parameterSchema: parameters, examples: examples) { options in
             .restoration(PluginStage(name: name, instance: try library.instance(of: name, parameters: options.parameters)))
         }
     }

@@ -44,6 +44,14 @@ public enum FileData {
         }
     }
 
+    /// The size in bytes of the file at `path` (following links), or nil when it cannot be
+    /// looked at. A pipe's is 0: its end is not known before it is read.
+    public static func size(atPath path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
     static func isPipe(atPath path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && Int(info.st_mode) & Int(S_IFMT) == Int(S_IFIFO)

@@ -65,7 +65,9 @@ public protocol ParameterChoice: ParameterValue, CaseIterable, RawRepresentable 
 
 extension ParameterChoice {
     public static var schemaType: String { "string" }
-    public static var allowedValues: [String]? { allCases.map(\.rawValue) }
+    // A closure, not `\.rawValue`: a key path in this generic context is built at run time,
+    // which looks its conformances up in every conformance record of the binary.
+    public static var allowedValues: [String]? { allCases.map { $0.rawValue } }
     public var schemaValue: Value { .string(rawValue) }
 
     public init?(schemaValue: Value) {

@@ -1,5 +1,6 @@
 import EngineConfiguration
 import Foundation
+import PropertyList
 import TestSupport
 import Testing
 import TimelineLogging
@@ -310,6 +311,17 @@ struct ConfigurationLoaderTests {
         let loaded = ConfigurationLoader().read(contentsOf: URL(fileURLWithPath: "/nonexistent/config.plist"), displayName: "config.plist")
         #expect(loaded.diagnostics.map(\.description) == ["config.plist: error: cannot read file: No such file or directory"])
         #expect(loaded.diagnostics.first?.kind == .unreadable)
+    }
+
+    @Test("a file over the reader's size limit is refused before it is read, with its size")
+    func oversized() throws {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("config.plist")
+        try Data(repeating: UInt8(ascii: " "), count: 2_000).write(to: url)
+        let loader = ConfigurationLoader(reader: PropertyListReader(maximumInputSize: 1_999))
+        let loaded = loader.read(contentsOf: url, displayName: "config.plist")
+        #expect(loaded.diagnostics.map(\.description) == ["config.plist: error: file is 2000 bytes, more than the limit of 1999 bytes"])
+        #expect(loaded.diagnostics.first?.kind == .unreadable)
+        #expect(ConfigurationLoader(reader: PropertyListReader(maximumInputSize: 2_000)).read(contentsOf: url).diagnostics.first?.kind != .unreadable)
     }
 }
 

@@ -26,6 +26,23 @@ struct JSONReaderTests {
         #expect(try JSONReader().read("\"\\ud83d\\ude00\\n\"") == .string("😀\n"))
     }
 
+    @Test("a string with no escape is read in place, one with escapes through a buffer: the same text, the same errors")
+    func stringsWithAndWithoutEscapes() throws {
+        for length in 0..<20 {
+            let plain = String(repeating: "é", count: length)
+            #expect(try JSONReader().read("\"\(plain)\"") == .string(plain))
+            #expect(try JSONReader().read("\"\(plain)\\t\(plain)\"") == .string(plain + "\t" + plain))
+        }
+        for bytes in [Array("\"abc".utf8) + [0xC3, 0x28] + Array("\"".utf8), Array("\"a\\n".utf8) + [0xFF] + Array("\"".utf8)] {
+            let error = #expect(throws: JSONSyntaxError.self) { try JSONReader().read(Data(bytes)) }
+            #expect(error?.message == "string is not valid UTF-8")
+            #expect(error?.location == SourceLocation(line: 1, column: 1))
+        }
+        let control = #expect(throws: JSONSyntaxError.self) { try JSONReader().read("\"ab\u{01}\"") }
+        #expect(control?.message == "unescaped control character U+0001 in string")
+        #expect(control?.location == SourceLocation(line: 1, column: 4))
+    }
+
     struct Bad: CustomTestStringConvertible, Sendable {
         let text: String
         let message: String

@@ -1,5 +1,6 @@
 import BestConfidence
 import CacheModel
+import EngineSupport
 import FirstMatch
 import Foundation
 import ReachModel
@@ -98,5 +99,23 @@ struct StrategyKitTests {
         #expect(trace.map(\.stage) == ["Before", "FirstMatch", "Inner"])
         #expect(trace.map(\.depth) == [0, 1, 2])
         #expect(trace.map(\.verdict) == ["no candidate", "provisional", "chosen"])
+    }
+}
+
+extension StrategyKitTests {
+    @Test("a type builds its examples when they are asked for, each time, never when it is declared")
+    func examplesAreBuiltWhenAskedFor() {
+        let builds = Locked(0)
+        @Sendable func examples() -> [any StrategyExample] {
+            builds.withLock { $0 += 1 }
+            return BestConfidenceStrategy.type.examples
+        }
+        let type = StrategyType(
+            name: "Counted", kind: .restoration, summary: "Counts the builds of its examples.", examples: examples(),
+            make: BestConfidenceStrategy.type.make)
+        #expect(builds.withLock { $0 } == 0)
+        #expect(type.examples.map(\.name) == BestConfidenceStrategy.type.examples.map(\.name))
+        #expect(!type.examples.isEmpty)
+        #expect(builds.withLock { $0 } == 2)
     }
 }
