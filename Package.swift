@@ -507,7 +507,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport"],
+            name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport", "JSONText"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "RestorationEngineTests",

@@ -7,7 +7,7 @@ import ValueTree
 /// | post | feed item |
 /// |---|---|
 /// | `id` | `post.uri`; for a repost, `post.uri` + `#repost-by:` + `reason.by.did` (each repost is its own entry) |
-/// | `createdAt` | `post.record.createdAt`; for a repost, `reason.indexedAt` (when it was reposted) |
+/// | `createdAt` | where the AppView sorts it: the earlier of `post.record.createdAt` and `post.indexedAt` (`feedTime`); for a repost, `reason.indexedAt` (when it was reposted) |
 /// | `author` | `post.author.handle`; for a repost, `reason.by.handle` |
 /// | `text` | `post.record.text` |
 /// | `boostOf` | for a repost, `post.uri` (the post reposted) |
@@ -23,8 +23,8 @@ public enum BlueskyTimeline {
             }
             let reason = item["reason"]
             let isRepost = reason?["$type"]?.stringValue == "app.bsky.feed.defs#reasonRepost"
-            let timeText = isRepost ? reason?["indexedAt"]?.stringValue : post["record"]?["createdAt"]?.stringValue ?? post["indexedAt"]?.stringValue
-            guard let timeText, let createdAt = Timestamp.parse(timeText) else {
+            let time = isRepost ? reason?["indexedAt"]?.stringValue.flatMap(Timestamp.parse) : feedTime(of: post)
+            guard let createdAt = time else {
                 throw TimelineFormatError("post \(uri) needs \"record.createdAt\" as RFC 3339", at: post.location)
             }
             var id = uri
@@ -54,14 +54,24 @@ public enum BlueskyTimeline {
         var posts: [Post] = []
         for view in views {
             guard let uri = view["uri"]?.stringValue else { throw TimelineFormatError("a post needs \"uri\"", at: view.location) }
-            guard let timeText = view["record"]?["createdAt"]?.stringValue ?? view["indexedAt"]?.stringValue,
-                let createdAt = Timestamp.parse(timeText)
-            else {
+            guard let createdAt = feedTime(of: view) else {
                 throw TimelineFormatError("post \(uri) needs \"record.createdAt\" as RFC 3339", at: view.location)
             }
             posts.append(
                 Post(id: uri, createdAt: createdAt, author: view["author"]?["handle"]?.stringValue, text: view["record"]?["text"]?.stringValue))
         }
         return posts
+    }
+
+    /// Where a post view sits in a feed: the earlier of `record.createdAt` (the author's clock)
+    /// and `indexedAt` (the AppView's), as the reference AppView sorts its feed (a feed item's
+    /// `sortAt`), so that a post written on a clock ahead is placed, and asked for by time, where
+    /// the server puts it. Nil when `record.createdAt` is not RFC 3339, or is missing and so is
+    /// `indexedAt`.
+    static func feedTime(of view: Value) -> Date? {
+        let indexed = view["indexedAt"]?.stringValue.flatMap(Timestamp.parse)
+        guard let writtenText = view["record"]?["createdAt"]?.stringValue else { return indexed }
+        guard let written = Timestamp.parse(writtenText) else { return nil }
+        return indexed.map { min($0, written) } ?? written
     }
 }

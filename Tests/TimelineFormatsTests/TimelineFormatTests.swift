@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 import TestSupport
 import Testing
 import TimelineCore
@@ -74,6 +75,30 @@ struct TimelineFormatTests {
         #expect(posts.map(\.id) == ["at://did:plc:a/app.bsky.feed.post/1", "at://did:plc:a/app.bsky.feed.post/1#repost-by:did:plc:b"])
         #expect(posts[1].author == "b.bsky.social")
         #expect(posts[1].createdAt == Date(timeIntervalSince1970: 1_714_568_400))  // 2024-05-01T13:00:00Z
+    }
+
+    @Test("a Bluesky post sits where the AppView sorts it: the earlier of its record's time and the server's indexedAt")
+    func blueskyFeedTime() throws {
+        // Written on a clock an hour and a half ahead: the AppView sorts it at indexedAt. A
+        // backdated post keeps its own time; an indexedAt that is no time is ignored.
+        let json = Data(
+            """
+            {"feed": [
+              {"post": {"uri": "at://did:plc:a/app.bsky.feed.post/ahead", "indexedAt": "2024-05-01T12:30:00.000Z",
+                        "record": {"text": "from the future", "createdAt": "2024-05-01T14:00:00.000Z"}}},
+              {"post": {"uri": "at://did:plc:a/app.bsky.feed.post/backdated", "indexedAt": "2024-05-01T12:20:00.000Z",
+                        "record": {"text": "imported", "createdAt": "2019-01-01T00:00:00.000Z"}}},
+              {"post": {"uri": "at://did:plc:a/app.bsky.feed.post/odd", "indexedAt": "soon",
+                        "record": {"text": "odd", "createdAt": "2024-05-01T12:10:00.000Z"}}}],
+             "cursor": "x"}
+            """.utf8)
+        let times = try TimelineFormat.read(json).posts.map(\.createdAt)
+        #expect(times == [Timestamp.parse("2024-05-01T12:30:00Z"), Timestamp.parse("2019-01-01T00:00:00Z"), Timestamp.parse("2024-05-01T12:10:00Z")])
+        let lookedUp = try BlueskyTimeline.lookedUp(
+            from: JSONReader().read(
+                #"{"posts": [{"uri": "at://did:plc:a/app.bsky.feed.post/ahead", "indexedAt": "2024-05-01T12:30:00Z", "record": {"createdAt": "2024-05-01T14:00:00Z"}}]}"#
+            ))
+        #expect(lookedUp.map(\.createdAt) == [Timestamp.parse("2024-05-01T12:30:00Z")])
     }
 
     @Test("snapshots round-trip")
