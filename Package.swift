@@ -236,7 +236,7 @@ let package = Package(
         .target(name: "CacheModel", dependencies: ["StrategyKit", "ValueTree"], swiftSettings: swiftSettings),
         // Reaching a post the cache lacks: page requests and answers, the network policy and reach
         // strategy kinds, the run that drives a reach strategy, and their scenarios.
-        .target(name: "ReachModel", dependencies: ["StrategyKit", "TimelineCore", "ValueTree"], swiftSettings: swiftSettings),
+        .target(name: "ReachModel", dependencies: ["StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree"], swiftSettings: swiftSettings),
         // What every layer shares and no domain owns: `Locked`, the one lock type.
         .target(name: "EngineSupport", swiftSettings: swiftSettings),
         // The domain model: posts, timelines, the timeline index, snapshots, restorations. No I/O.

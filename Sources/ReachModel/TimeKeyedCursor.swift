@@ -1,11 +1,12 @@
 import Foundation
+import TimelineFormats
 
 /// A cursor that names a place in the feed by time: the reference Bluesky AppView's timeline
 /// cursor (`TimeCidKeyset`), `<milliseconds>__<cid>`, which asks for the posts whose sort time and
 /// CID come after it, and the same shape with `::` or an RFC 3339 time. The protocol calls cursors
 /// opaque: a cursor is read as one only when the server's own has this shape, and a page asked
 /// with a cursor made from it is used only when its answer shows it was honoured
-/// (`ReachGoal.timeKeyedVerdict(of:)`).
+/// (`ReachGoal.timeKeyedVerdict(in:)`).
 public struct TimeKeyedCursor: Sendable, Equatable, CustomStringConvertible {
     /// How the time is written.
     public enum TimeFormat: Sendable, Equatable {
@@ -43,7 +44,7 @@ public struct TimeKeyedCursor: Sendable, Equatable, CustomStringConvertible {
                 self.init(time: Date(timeIntervalSince1970: Double(milliseconds) / 1000), secondary: secondary, separator: separator)
                 return
             }
-            if let time = Self.rfc3339(timeText) {
+            if timeText.first?.isNumber == true, let time = Timestamp.parse(timeText) {
                 self.init(time: time, secondary: secondary, separator: separator, format: .rfc3339)
                 return
             }
@@ -69,14 +70,5 @@ public struct TimeKeyedCursor: Sendable, Equatable, CustomStringConvertible {
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             return "\(formatter.string(from: time))\(separator)\(secondary)"
         }
-    }
-
-    private static func rfc3339(_ text: String) -> Date? {
-        guard text.count >= 20, text.count <= 35, text.first?.isNumber == true else { return nil }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
     }
 }
