@@ -296,7 +296,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // Recorded sessions: the JSON Lines format, its streaming reader, writer and recorder.
         .target(
-            name: "SessionFormat", dependencies: ["EngineSupport", "TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
+            name: "SessionFormat", dependencies: ["EngineSupport", "TimelineCore", "TimelineFormats", "ReachModel", "JSONText", "ValueTree"],
             swiftSettings: swiftSettings),
         // Replaying a session exactly as the format specifies, and scoring each restore point.
         .target(
@@ -314,7 +314,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // `engine simulate`: reading sessions simulated from real posts and published reading figures.
         .target(
-            name: "SessionSimulation", dependencies: ["SessionFormat", "PositionTracking", "TimelineCore"],
+            name: "SessionSimulation", dependencies: ["SessionFormat", "PositionTracking", "ReachModel", "TimelineCore"],
             swiftSettings: swiftSettings),
         // The engine's state in one SQLite file (GRDB, WAL): cached timelines, position history,
         // read posts, the last restoration; migrations, crash safety, maintenance by cache policy.

@@ -1,4 +1,5 @@
 import Foundation
+import ReachModel
 
 /// The first line of a recorded session: who recorded it, on what, and when.
 ///
@@ -29,15 +30,9 @@ public struct SessionHeader: Sendable, Equatable {
         case bluesky
     }
 
-    /// How a Bluesky-shaped server of a version-3 session makes and takes cursors.
-    public enum Cursors: String, Sendable, CaseIterable, Equatable {
-        /// The reference AppView's time-keyed cursors (`<ms>__<cid>`): any such cursor is honoured.
-        case timeKeyed = "time-keyed"
-        /// Positions that say nothing of time; a cursor the server did not give is refused.
-        case opaque
-        /// Time-keyed in shape, but only the cursors the server gave are honoured.
-        case issuedOnly = "issued-only"
-    }
+    /// How a Bluesky-shaped server of a version-3 session makes and takes cursors: the simulated
+    /// server's own setting, written under its raw values (`time-keyed`, `opaque`, `issued-only`).
+    public typealias Cursors = FeedCursors
 
     /// How the feed orders its posts.
     public enum Feed: String, Sendable, CaseIterable, Equatable {

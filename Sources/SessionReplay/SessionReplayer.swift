@@ -137,7 +137,7 @@ public struct SessionReplayer {
     /// The server of `posts`, paging as the header's `api` and `cursors` say.
     private func newServer(_ posts: [Post]) -> PagedTimeline {
         var server = PagedTimeline(posts: posts, pagesByPost: header.api == .mastodon)
-        server.cursors = FeedCursors(rawValue: header.cursors.rawValue) ?? .timeKeyed
+        server.cursors = header.cursors
         return server
     }
 

@@ -1,4 +1,5 @@
 import PositionTracking
+import ReachModel
 import SessionFormat
 import TimelineCore
 
