@@ -484,7 +484,7 @@ let package = Package(
                 "ReachModel", "SyncWire", "SyncSealing", "PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
                 "Directory", "FurthestRead", "LastWriterWins", "CausalFurthest", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "MastodonMarkers",
                 "TestSupport", "store-crash-writer", "JSONSchema", "JSONText", "HTTPExchange", "RestorationEngine", "ValueTree", "TimelineFormats",
-                "SessionSimulation",
+                "SessionSimulation", "EngineSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: swiftSettings),

@@ -47,6 +47,8 @@ public actor SyncCoordinator {
     private var last: Task<Void, Never>?
     private var failures = 0
     private var running = false
+    /// How many reads of the change stream were merged.
+    private var merged = 0
     /// A round asked for before `run()`: it is scheduled when `run()` starts.
     private var scheduledBeforeRun: Double?
     private var paused = false
@@ -155,6 +157,7 @@ public actor SyncCoordinator {
         guard !paused, !stopped else { return }
         paused = true
         timer?.cancel()
+        timerArmed = false
         listener?.cancel()
         listener = nil
         publish(.paused(pending: (try? await pending()) ?? 0))
@@ -167,7 +170,8 @@ public actor SyncCoordinator {
         paused = false
         publish(.idle)
         listen()
-        if (try? await pending()) ?? 0 > 0 { schedule(after: 0) }
+        let waiting = (try? await pending()) ?? 0 > 0
+        if waiting, !timerArmed { schedule(after: 0) }
     }
 
     /// Whether `run()` is running.
@@ -178,6 +182,10 @@ public actor SyncCoordinator {
 
     /// Whether `shutdown()` was called: it listens no longer, and no timer runs.
     public var isStopped: Bool { stopped }
+
+    /// How many reads of the transport's change stream have been merged: the first is the read
+    /// when listening starts (after `run()` or `resume()`), the others what the stream heard.
+    public var mergedPulls: Int { merged }
 
     /// A local position was saved: a round follows after `Sync.DebounceInterval`, unless
     /// another change comes first. Callable from any thread; the coordinator takes the change
@@ -280,8 +288,12 @@ public actor SyncCoordinator {
                     "device": "\(device)", "moved": "\(report.changed.count)", "from": "\(pull.devices.joined(separator: ","))",
                 ])
         }
-        if !timerArmed, try await pending() > 0 { schedule(after: 0) }
+        // Whether a timer is armed is read after the await, not before: a change noted meanwhile
+        // armed the debounce, which a round now would cut short.
+        let waiting = try await pending() > 0
+        if waiting, !timerArmed { schedule(after: 0) }
         if case .offline = status { publish(.synced(at: now(), wrongClocks: [])) }
+        merged += 1
     }
 
     private func ownHeads() async throws -> [RegisterKey: PositionRecord] {

@@ -2,6 +2,7 @@ import CausalFurthest
 import Clocks
 import Directory
 import EngineConfiguration
+import EngineSupport
 import Foundation
 import PositionSync
 import SyncModel
@@ -262,5 +263,58 @@ struct SyncCoordinatorTests {
         await #expect(throws: SyncRound.Failure.self) { try await failing.syncNow() }
         #expect(failing.status == .error(message: "\(file.path): the sync folder is not a folder", retryAt: nil))
         failing.shutdown()
+    }
+
+    @Test("a change heard while a local change is noted does not cut the debounce short")
+    func heardDuringNote() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await Self.store("phone", in: directory)
+        let clock = TestClock()
+        let transport = DrivenTransport()
+        let coordinator = try SyncCoordinator(
+            store: store, components: .with(policy: CausalFurthestPolicy(), transport: transport),
+            configuration: Self.configuration(directory, debounce: 3), device: "phone", clock: clock, now: { Self.start })
+        try await Self.running(coordinator)
+        try await Deadline.wait(seconds: 60, "the first read of the change stream") { await coordinator.mergedPulls == 1 }
+        // A pull merged while the app notes its save: whichever comes first, the round waits for
+        // the debounce interval. The note lands at another point of the merge each time (the
+        // yields between). A merge that asked whether a timer was armed before it read the outbox
+        // replaced a debounce noted during that read with a round at once: 1 round in 40 here.
+        for round in 1...300 {
+            try await store.sync.savePosition(
+                PositionSnapshot(postId: "p\(round)"), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(Double(round)))
+            transport.hear(SyncPull())
+            for _ in 0..<(round * 37 % 3000) { await Task.yield() }
+            await coordinator.noteLocalChange()
+            try await Deadline.wait(seconds: 60, "the pull to be merged") { await coordinator.mergedPulls == round + 1 }
+            await clock.advance(by: .seconds(2.9))
+            #expect(try await store.sync.pendingWrites().count == 1, "round \(round): no publication before the debounce interval")
+            await clock.advance(by: .seconds(0.2))
+            try await Deadline.wait(seconds: 60, "round \(round)'s publication") { try await store.sync.pendingWrites().isEmpty }
+        }
+        #expect(transport.pushes == 300)
+        coordinator.shutdown()
+    }
+}
+
+/// A transport the test drives: its change stream brings what `hear(_:)` is given; pulls bring
+/// nothing, and pushes are counted.
+private final class DrivenTransport: SyncTransport {
+    let name = "Driven"
+    private let stream = AsyncStream.makeStream(of: SyncPull.self)
+    private let pushCount = Locked(0)
+
+    var pushes: Int { pushCount.withLock { $0 } }
+
+    func hear(_ pull: SyncPull) { stream.continuation.yield(pull) }
+
+    func pull(device: String) async throws(SyncTransportError) -> SyncPull { SyncPull() }
+
+    func push(_ publication: SyncPublication) async throws(SyncTransportError) { pushCount.withLock { $0 += 1 } }
+
+    func changes(_ watch: ChangeWatch) -> AsyncStream<SyncPull> {
+        stream.continuation.yield(SyncPull())
+        return stream.stream
     }
 }
