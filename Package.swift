@@ -39,6 +39,7 @@ let server = "SyncServer"
 /// to build, but libcurl and its libraries load into every command, and the engine cannot link
 /// the runtime in). `--traits` replaces the default traits, so `--traits URLSessionClient` builds
 /// no NIO client. The SyncServer trait enables `NIOClient`, as the server builds SwiftNIO anyway.
+/// The two together do not build the engine on Linux (`Sources/engine/main.swift` says why).
 let urlSessionClient = "URLSessionClient"
 let nioClient = "NIOClient"
 
