@@ -170,8 +170,7 @@ public actor SyncCoordinator {
         paused = false
         publish(.idle)
         listen()
-        let waiting = (try? await pending()) ?? 0 > 0
-        if waiting, !timerArmed { schedule(after: 0) }
+        try? await publishWaitingWrites()
     }
 
     /// Whether `run()` is running.
@@ -288,12 +287,17 @@ public actor SyncCoordinator {
                     "device": "\(device)", "moved": "\(report.changed.count)", "from": "\(pull.devices.joined(separator: ","))",
                 ])
         }
-        // Whether a timer is armed is read after the await, not before: a change noted meanwhile
-        // armed the debounce, which a round now would cut short.
-        let waiting = try await pending() > 0
-        if waiting, !timerArmed { schedule(after: 0) }
+        try await publishWaitingWrites()
         if case .offline = status { publish(.synced(at: now(), wrongClocks: [])) }
         merged += 1
+    }
+
+    /// Schedules a round now if the outbox holds writes and no timer is armed. Whether one is
+    /// armed is read after the outbox, not before: a change noted during that read armed the
+    /// debounce, which a round now would cut short.
+    private func publishWaitingWrites() async throws {
+        guard try await pending() > 0, !timerArmed else { return }
+        schedule(after: 0)
     }
 
     private func ownHeads() async throws -> [RegisterKey: PositionRecord] {
