@@ -19,7 +19,7 @@ public struct Register: Sendable, Equatable {
     /// The heads, one per device, sorted by device id (by Unicode scalars).
     public private(set) var heads: [PositionRecord]
     /// For each head, when it arrived at this replica as a new write: a number that grows with
-    /// each arrival.
+    /// each arrival. The same write published again (`clocksRepublished`) keeps its arrival.
     public private(set) var arrivals: [UInt64]
     /// For each head, when its device last reported it: its arrival, or a later report of it
     /// unchanged (`report(_:)`).
@@ -80,9 +80,16 @@ public struct Register: Sendable, Equatable {
                 arrivalCount &-= 1
                 return false
             }
+            // The same write published again with more learned of the other clocks
+            // (`clocksRepublished`) is no new arrival, nor a new report: the write has not changed.
+            let republished = record.sequence == heads[low].sequence
             heads[low] = record
-            arrivals[low] = arrivalCount
-            reports[low] = arrivalCount
+            if republished {
+                arrivalCount &-= 1
+            } else {
+                arrivals[low] = arrivalCount
+                reports[low] = arrivalCount
+            }
         } else {
             heads.insert(record, at: low)
             arrivals.insert(arrivalCount, at: low)

@@ -13,7 +13,9 @@ import TimelineCore
 /// moved readers back (mastodon#22721; also #23677, #28633, IceCubesApp#1398). In a comparison
 /// it shows as back jumps where a stale device is glanced at before the reader returns
 /// (`stale-device`). It never prompts. A new write counts when it arrives; a device that sends
-/// its unchanged position again does not move the marker (compare `Overwrite`).
+/// its unchanged position again does not move the marker (compare `Overwrite`), nor does a
+/// device that publishes its own write again with more learned of the other clocks (the
+/// engine's `clocksRevision`, which a marker server never sees).
 public struct MarkerArrivalPolicy: MergePolicy, DeclaredStrategy {
     public static let type = StrategyType(
         name: "MarkerArrival", kind: .merge,
@@ -43,6 +45,19 @@ public struct MarkerArrivalPolicy: MergePolicy, DeclaredStrategy {
         MergeScenario(
             name: "a write made earlier that arrives later wins",
             records: [.example("laptop", 2, at: 700_000, "p45", created: 450), .example("phone", 4, at: 600_000, "p40", created: 400)],
+            expectedWinner: 1, reason: "arrived last"),
+        MergeScenario(
+            name: "a device that publishes its own old write again with the clock bounds it learned has made no new write",
+            records: [
+                .example("laptop", 2, at: 600_000, "p2", created: 20),
+                .example("phone", 4, at: 700_000, "p30", created: 300),
+                {
+                    // The laptop heard the phone and published its head again, bounds raised.
+                    var again = PositionRecord.example("laptop", 2, at: 600_000, "p2", created: 20, clocks: [("phone", -1_000)])
+                    again.clocksRevision = 1
+                    return again
+                }(),
+            ],
             expectedWinner: 1, reason: "arrived last"),
         MergeScenario(
             name: "a device sending its unchanged position again does not move the marker",
