@@ -104,7 +104,8 @@ extension ClockOffsets {
     /// say (`b.clocks[a]` at least, `−a.clocks[b]` at most), when they show it wrong: by at least
     /// `wrongClockMilliseconds` either way, the whole span they give beyond it (a span that
     /// holds a right clock, as a day-late delivery's loose bound does, shows nothing), or the one
-    /// bound known beyond it. The estimate is the middle of the span, or that one bound. Nil when
+    /// bound known beyond it on its own side (a lower bound of five minutes ahead or more, an
+    /// upper bound of five minutes behind or more: a bound the other way holds a right clock). The estimate is the middle of the span, or that one bound. Nil when
     /// the bounds show no wrong clock: a smaller lead is as likely a delivery's delay. Each bound
     /// is the truth widened by its delivery's delay; where no bound decides the order of two
     /// writes (`laterIsFirst`), their stamps corrected by this estimate are a better guess than
@@ -117,8 +118,12 @@ extension ClockOffsets {
         case (let lower?, let upper?):
             guard lower >= wrong || upper <= 0 &- wrong else { return nil }
             return lower / 2 &+ upper / 2
-        case (let lower?, nil): return lower.magnitude >= wrong.magnitude ? lower : nil
-        case (nil, let upper?): return upper.magnitude >= wrong.magnitude ? upper : nil
+        // One bound shows a wrong clock only on its own side: a lower bound that `a` is ahead by
+        // at least five minutes, or an upper bound that it is behind by at least five. A late
+        // delivery gives a negative lower bound ("at most 14 minutes behind"), which a right
+        // clock satisfies as well.
+        case (let lower?, nil): return lower >= wrong ? lower : nil
+        case (nil, let upper?): return upper <= 0 &- wrong ? upper : nil
         case (nil, nil): return nil
         }
     }
