@@ -29,6 +29,13 @@ struct DivergenceReplayTests {
             list.append(SessionEvent(at: DivergenceReplayTests.start.addingTimeInterval(seconds), kind, device: device))
         }
 
+        /// The laptop was last opened at q2, and its write reaches no one until a `sync` says so.
+        mutating func laptopLastOpenedAtQ2() {
+            at(1, .lifecycle(.launch), on: "laptop")
+            at(2, .scroll(offset: 200), on: "laptop")
+            at(4, .lifecycle(.background), on: "laptop")
+        }
+
         /// The reader reads from post `from` to post `to` on `device`, a post every 6 s from
         /// `seconds` on; returns the time of the last scroll.
         @discardableResult
@@ -59,10 +66,7 @@ struct DivergenceReplayTests {
     )
     func lateDeliveryAsks() throws {
         var events = Events()
-        // The laptop was last open at q2; it pushes nothing.
-        events.at(1, .lifecycle(.launch), on: "laptop")
-        events.at(2, .scroll(offset: 200), on: "laptop")
-        events.at(4, .lifecycle(.background), on: "laptop")
+        events.laptopLastOpenedAtQ2()
         // The phone reads q0 to q12 and goes to the background: its push reaches the laptop
         // 400 s late, so the laptop learns only that the phone is at most ~7 minutes behind.
         events.at(10, .lifecycle(.launch))
@@ -107,10 +111,7 @@ struct DivergenceReplayTests {
     @Test("MarkerArrival on a plain switch lands on the other device's post, though the laptop published its own head again")
     func markerArrivalPlainSwitch() throws {
         var events = Events()
-        // The laptop was last opened at q2, and its write never reached the phone.
-        events.at(1, .lifecycle(.launch), on: "laptop")
-        events.at(2, .scroll(offset: 200), on: "laptop")
-        events.at(4, .lifecycle(.background), on: "laptop")
+        events.laptopLastOpenedAtQ2()
         // The phone reads to q30 and pushes.
         events.at(10, .lifecycle(.launch))
         let end = events.read(on: nil, from: 0, to: 30, at: 11)
