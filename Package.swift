@@ -490,7 +490,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TimelineCoreTests", dependencies: ["TimelineSearch", "TimelineCore", "TestSupport", "SessionSimulation"],
+            name: "TimelineCoreTests", dependencies: ["TimelineSearch", "TimelineCore", "EngineSupport", "TestSupport", "SessionSimulation"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StrategyKitTests",

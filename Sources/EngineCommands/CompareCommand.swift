@@ -6,7 +6,7 @@ import TimelineEngine
 
 /// `engine compare`: replays recorded sessions against candidate pipelines and reports how
 /// often each put the reader back on the right post and pixel, and how fast.
-struct CompareCommand: ParsableCommand {
+struct CompareCommand: AsyncParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case text, json, csv, html
     }
@@ -113,8 +113,8 @@ struct CompareCommand: ParsableCommand {
         if let shard, Shard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, e.g. 1/4") }
     }
 
-    func run() throws {
-        let report = merge.isEmpty ? try compare() : try mergeReports()
+    func run() async throws {
+        let report = merge.isEmpty ? try await compare() : try mergeReports()
         let text: String
         switch format {
         case .text: text = ReportTable.render(report)
@@ -134,7 +134,7 @@ struct CompareCommand: ParsableCommand {
         if report.sessionsFailed > 0 { throw EngineExit.invalid }
     }
 
-    private func compare() throws -> ComparisonReport {
+    private func compare() async throws -> ComparisonReport {
         let engine = try ConfigurationInput.load(config ?? "", lenient: lenientOption.lenient, plugins: plugins.paths)
         let configuration = engine.configuration
         let registry = engine.registry
@@ -170,7 +170,7 @@ struct CompareCommand: ParsableCommand {
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, registry: registry,
             rebuild: { (try? ComparisonCandidate.candidates(configuration: configuration, specs: specs, registry: registry)) ?? candidates })
         let bar = ProgressBar(enabled: !noProgress && !logging.quiet && isatty(STDERR_FILENO) == 1)
-        var report = runner.run(
+        var report = await runner.run(
             variants: ComparisonVariant.grid(mergePolicies: policies, reaches: reachVariants), files: files,
             diagnostics: { _, issues in for issue in issues { bar.print(issue.description) } },
             progress: { done, total in bar.update(done: done, total: total) }, finished: { bar.finish() })

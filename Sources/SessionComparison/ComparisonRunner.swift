@@ -103,15 +103,17 @@ public struct ComparisonRunner: Sendable {
     }
 
     /// Evaluates every file. `diagnostics` receives each session's issues, in file order;
-    /// `progress` the number of sessions done so far.
+    /// `progress` the number of sessions done so far. The caller suspends while `jobs` workers
+    /// replay the sessions on threads of their own (`ParallelWork`), never on the cooperative
+    /// pool.
     public func run(
         files: [String], diagnostics: @escaping @Sendable (_ file: String, [SessionIssue]) -> Void = { _, _ in },
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
-    ) -> ComparisonReport {
+    ) async -> ComparisonReport {
         let state = RunState(total: files.count, emit: diagnostics, progress: progress)
         let workers = min(jobs, max(1, files.count))
         let template = emptyReport()
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        await ParallelWork.run(count: workers) { _ in
             var local = template
             let own = workers > 1 ? rebuild?() ?? candidates : candidates
             while let next = state.claim() {

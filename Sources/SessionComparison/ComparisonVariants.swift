@@ -40,13 +40,14 @@ extension ComparisonRunner {
         diagnostics: @escaping @Sendable (_ file: String, [SessionIssue]) -> Void = { _, _ in },
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
         finished: () -> Void = {}
-    ) -> ComparisonReport {
+    ) async -> ComparisonReport {
         var combined: ComparisonReport?
         for (number, variant) in variants.enumerated() {
             var runner = self
             if let policy = variant?.mergePolicy { runner.settings.mergePolicy = policy }
             if let reach = variant?.reach { runner.settings.reach = reach }
-            var report = runner.run(files: files, diagnostics: { file, issues in if number == 0 { diagnostics(file, issues) } }, progress: progress)
+            var report = await runner.run(
+                files: files, diagnostics: { file, issues in if number == 0 { diagnostics(file, issues) } }, progress: progress)
             finished()
             if let label = variant?.label {
                 for index in report.pipelines.indices { report.pipelines[index].name += " · \(label)" }

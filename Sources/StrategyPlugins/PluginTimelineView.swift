@@ -59,7 +59,7 @@ final class PluginTimelineView: @unchecked Sendable {
             }
         }
         if posts.count >= Self.parallelThreshold {
-            DispatchQueue.concurrentPerform(iterations: 3, execute: build)
+            ParallelWork.perform(count: 3, build)
         } else {
             for part in 0..<3 { build(part) }
         }

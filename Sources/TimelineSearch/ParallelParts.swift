@@ -3,7 +3,7 @@ import EngineSupport
 import Foundation
 import TimelineCore
 
-/// Runs one function per part of a job on every core (`DispatchQueue.concurrentPerform`) and
+/// Runs one function per part of a job in parallel (`ParallelWork`, threads of their own) and
 /// keeps each part's result. CPU work only: no part waits on anything.
 final class ParallelParts<Result>: Sendable {
     /// Each part writes only its own slot; `results` is read after `run` returns, when every
@@ -23,7 +23,7 @@ final class ParallelParts<Result>: Sendable {
             slots.withLock { $0[0] = result }
             return
         }
-        DispatchQueue.concurrentPerform(iterations: count) { part in
+        ParallelWork.perform(count: count) { part in
             let result = work(part)
             slots.withLock { $0[part] = result }
         }

@@ -35,11 +35,12 @@ final class StoreDatabase: Sendable {
     }
 
     /// Closes the connections rather than leaving it to the pool's own deinit, then lets the file
-    /// be opened again: until then an open waits (`open`). On a queue of its own: the last
-    /// reference may go on GRDB's writer queue, where closing the pool would wait for itself.
+    /// be opened again: until then an open waits (`open`). On a serial queue of its own, which
+    /// has a thread of its own: the last reference may go on GRDB's writer queue, where closing
+    /// the pool would wait for itself, and a global queue's threads are the cooperative pool's.
     deinit {
         let (pool, closed, key) = (self.pool, self.closed, self.key)
-        DispatchQueue.global(qos: .utility).async {
+        DispatchQueue(label: "timeline-engine.store-close", qos: .utility).async {
             Self.close(pool, closed)
             // Unless the file was opened anew after `closeAll`: its entry names a live database.
             Self.opened.withLock { if $0[key]?.database == nil { $0.removeValue(forKey: key) } }

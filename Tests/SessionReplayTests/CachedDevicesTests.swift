@@ -77,7 +77,7 @@ struct CachedDevicesTests {
         var settings = ReplaySettings(configuration: .defaults)
         if let reach { settings.reach = ComponentSpec(name: reach, parameters: parameters) }
         let runner = ComparisonRunner(candidates: Array(candidates.prefix(1)), settings: settings, jobs: 1)
-        let report = runner.run(files: files)
+        let report = await runner.run(files: files)
         return try #require(report.pipelines.first)
     }
 

@@ -57,7 +57,7 @@ import ValueTree
         var files = try SessionFiles.expand([Self.sessions.path]).filter { !$0.contains("/devices") }
         if let shard { files = shard.select(files) }
         let chosen = files
-        var report = runner.run(files: chosen)
+        var report = await runner.run(files: chosen)
         if let shard { report.shards = [shard.description] }
         return report
     }
@@ -124,7 +124,7 @@ import ValueTree
     }
 
     @Test("the replay builds the merge policy through the runner's registry: an app's own policy is used, with the figures of the one it copies")
-    func registeredMergePolicy() throws {
+    func registeredMergePolicy() async throws {
         let calls = Locked(0)
         let type = StrategyType(name: "CountingLatest", kind: .merge, summary: "LastWriterWins, counted.") { _ in
             .merge(CountingPolicy(calls: calls))
@@ -134,17 +134,17 @@ import ValueTree
         var settings = ReplaySettings(configuration: .defaults)
         settings.mergePolicy = ComponentSpec(name: "CountingLatest")
         let files = (1...4).map { Fixtures.repositoryURL("sessions/devices/devices-000\($0).jsonl").path }
-        let counted = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1, registry: registry).run(files: files)
+        let counted = await ComparisonRunner(candidates: candidates, settings: settings, jobs: 1, registry: registry).run(files: files)
         #expect(calls.withLock { $0 } > 0)
         settings.mergePolicy = ComponentSpec(name: "LastWriterWins")
-        let builtIn = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1).run(files: files)
+        let builtIn = await ComparisonRunner(candidates: candidates, settings: settings, jobs: 1).run(files: files)
         #expect(counted.pipelines[0].all.syncedPoints == builtIn.pipelines[0].all.syncedPoints)
         #expect(counted.pipelines[0].all.switchExact == builtIn.pipelines[0].all.switchExact)
         #expect(counted.pipelines[0].all.backJumps == builtIn.pipelines[0].all.backJumps)
     }
 
     @Test("variants: every merge policy with every reach strategy, one replay each, their pipelines labelled in one report")
-    func variants() throws {
+    func variants() async throws {
         let grid = ComparisonVariant.grid(
             mergePolicies: [
                 ComparisonVariant(label: "LastWriterWins", mergePolicy: ComponentSpec(name: "LastWriterWins")),
@@ -165,25 +165,25 @@ import ValueTree
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: ["ExactMatch > Fallback"])
         let files = (1...4).map { Fixtures.repositoryURL("sessions/devices/devices-000\($0).jsonl").path }
         let runner = ComparisonRunner(candidates: candidates, settings: ReplaySettings(configuration: .defaults), jobs: 1)
-        let report = runner.run(variants: grid, files: files)
+        let report = await runner.run(variants: grid, files: files)
         #expect(report.pipelines.count == 2 * candidates.count)
         #expect(report.pipelines.map(\.name).filter { $0.hasSuffix(" · LastWriterWins") }.count == candidates.count)
         // Each variant's figures are those of a run with its policy configured.
         var settings = ReplaySettings(configuration: .defaults)
         settings.mergePolicy = ComponentSpec(name: "LastWriterWins")
-        let alone = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1).run(files: files)
+        let alone = await ComparisonRunner(candidates: candidates, settings: settings, jobs: 1).run(files: files)
         #expect(report.pipelines[0].all.backJumps == alone.pipelines[0].all.backJumps)
         #expect(report.pipelines[0].all.syncedPoints == alone.pipelines[0].all.syncedPoints)
     }
 
     @Test("a merge policy the replay cannot build fails each session with its name, and is not replaced by none")
-    func unbuildableMergePolicy() throws {
+    func unbuildableMergePolicy() async throws {
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: ["ExactMatch > Fallback"])
         var settings = ReplaySettings(configuration: .defaults)
         settings.mergePolicy = ComponentSpec(name: "LastWriterWin")
         let file = Fixtures.repositoryURL("sessions/devices/devices-0001.jsonl").path
         let issues = Locked<[String]>([])
-        let report = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1)
+        let report = await ComparisonRunner(candidates: candidates, settings: settings, jobs: 1)
             .run(files: [file], diagnostics: { _, found in issues.withLock { $0 += found.map(\.description) } })
         #expect(report.sessionsFailed == 1)
         #expect(report.sessionsRead == 0)
@@ -200,7 +200,7 @@ import ValueTree
         settings.mergePolicy = ComponentSpec(name: "LastWriterWins")
         let files = (1...4).map { Fixtures.repositoryURL("sessions/devices/devices-000\($0).jsonl").path }
         let runner = ComparisonRunner(candidates: candidates, settings: settings, jobs: 1)
-        let report = runner.run(files: files)
+        let report = await runner.run(files: files)
         let all = report.pipelines[0].all
         #expect(report.hasSync)
         // Five restores follow activity on the other device; two of them land exactly.
@@ -210,7 +210,7 @@ import ValueTree
         #expect(all.convergence.total + all.unconverged == 9)
         #expect(report.pipelines[0].byTag["stale-device"]?.backJumps == 1)
         let parallel = ComparisonRunner(candidates: candidates, settings: settings, jobs: 3)
-        #expect(withoutLatency(parallel.run(files: files)) == withoutLatency(report))
+        #expect(await withoutLatency(parallel.run(files: files)) == withoutLatency(report))
         let text = try JSONWriter(style: .pretty).write(ComparisonReportCoding.value(of: report))
         #expect(try ComparisonReportCoding.report(from: try JSONReader().read(text)) == report)
         // A report written before the sync figures existed reads with none.
@@ -244,13 +244,13 @@ import ValueTree
     }
 
     @Test("the tournament: CausalFurthest holds its bars on every bundled multi-device case, and each peer rule shows the failure it cites")
-    func tournament() throws {
+    func tournament() async throws {
         let configured = Array(try ComparisonCandidate.candidates(configuration: .defaults, specs: []).prefix(1))
         let policies = ["CausalFurthest", "MarkerArrival", "WallClock", "FurthestWithPrompt", "NewerForwardOnly", "Overwrite"]
         let runner = ComparisonRunner(candidates: configured, settings: ReplaySettings(configuration: .defaults), jobs: 2)
         let files = try SessionFiles.expand(
             ["devices", "devices-catching-up", "devices-diverged"].map { Self.sessions.appendingPathComponent($0).path })
-        let report = runner.run(
+        let report = await runner.run(
             variants: policies.map { ComparisonVariant(label: $0, mergePolicy: ComponentSpec(name: $0)) }, files: files)
         var results: [String: PipelineResults] = [:]
         for pipeline in report.pipelines { results[String(pipeline.name.dropFirst("configured · ".count))] = pipeline }

@@ -12,12 +12,12 @@ import Testing
 @Suite("Independent divergences", .serialized, .timeLimit(.minutes(10)))
 struct IndependentDivergencesTests {
     @Test("CausalFurthest asks at 99 of 102 true divergences, at no other point, lands every point and takes no one back")
-    func configuredPolicy() throws {
+    func configuredPolicy() async throws {
         let configured = Array(try ComparisonCandidate.candidates(configuration: .defaults, specs: []).prefix(1))
         let runner = ComparisonRunner(candidates: configured, settings: ReplaySettings(configuration: .defaults), jobs: 2)
         let files = try SessionFiles.expand([Fixtures.url("independent-divergences").path])
         #expect(files.count == 30)
-        let report = runner.run(
+        let report = await runner.run(
             variants: [ComparisonVariant(label: "CausalFurthest", mergePolicy: ComponentSpec(name: "CausalFurthest"))], files: files)
         let results = try #require(report.pipelines.first)
         let diverged = try #require(results.byTag["diverged"])
