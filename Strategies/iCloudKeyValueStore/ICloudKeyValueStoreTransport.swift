@@ -111,8 +111,11 @@ public struct ICloudKeyValueStoreTransport: SealableTransport, DeclaredStrategy 
                         watch.log(error.description)
                     }
                 }
+                // Listening starts before the first pull: a change that arrives during it is
+                // pulled again, not lost.
+                let changes = store.externalChanges()
                 await pullOnce()
-                for await _ in store.externalChanges() { await pullOnce() }
+                for await _ in changes { await pullOnce() }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }

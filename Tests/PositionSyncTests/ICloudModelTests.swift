@@ -119,6 +119,62 @@ struct ICloudModelTests {
         #expect(pulls[1]?.records.map(\.snapshot?.postId) == ["p7"])
     }
 
+    @Test("a change that arrives while the stream makes its first pull is pulled again, not lost")
+    func changeDuringFirstPull() async throws {
+        let model = UbiquitousStoreModel()
+        let laptop = ICloudKeyValueStoreTransport(store: model.view(for: "laptop"))
+        let record = PositionRecord(
+            key: RegisterKey(account: "me", timeline: "home"),
+            stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_790_000_000_000, counter: 0), device: "laptop"),
+            savedAt: Self.start, snapshot: PositionSnapshot(postId: "p7"), epoch: .zero, progress: nil)
+        var state = ReplicaState()
+        state.apply(record)
+        try await laptop.push(SyncPublication(device: "laptop", state: state, policy: FurthestReadPolicy()))
+        model.upload()
+        // The laptop's write reaches the phone just after the phone's first pull read the store.
+        let phone = ICloudKeyValueStoreTransport(store: DeliveredAfterFirstRead(view: model.view(for: "phone"), model: model))
+        let pulls = try await Deadline.value(within: 30, "a second pull after the change") {
+            var iterator = phone.changes(ChangeWatch(device: "phone")).makeAsyncIterator()
+            return [await iterator.next(), await iterator.next()]
+        }
+        #expect(pulls[0]?.records.isEmpty == true)
+        #expect(pulls[1]?.records.map(\.snapshot?.postId) == ["p7"])
+    }
+
+    /// The phone's view of the store, delivered the service's keys right after its first read.
+    struct DeliveredAfterFirstRead<View: UbiquitousKeyValueStore>: UbiquitousKeyValueStore {
+        let view: View
+        let model: UbiquitousStoreModel
+        private let reads = Counter()
+
+        init(view: View, model: UbiquitousStoreModel) {
+            self.view = view
+            self.model = model
+        }
+
+        func snapshot() -> [String: Data] {
+            let keys = view.snapshot()
+            if reads.next() == 0 { model.deliver(to: "phone") }
+            return keys
+        }
+
+        func set(_ value: Data, forKey key: String) -> Bool { view.set(value, forKey: key) }
+        func externalChanges() -> AsyncStream<Void> { view.externalChanges() }
+    }
+
+    // @unchecked: `count` is read and written under `lock` only.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+
+        func next() -> Int {
+            lock.withLock {
+                defer { count += 1 }
+                return count
+            }
+        }
+    }
+
     @Test("writes beyond the store's documented limits are refused, and the round says so")
     func limits() async throws {
         let model = UbiquitousStoreModel()
