@@ -90,6 +90,11 @@ for source in sorted(glob.glob(os.path.join(root, "Tests", "**", "*.swift"), rec
             number = text.count("\n", 0, match.start()) + 1
             print(f"{relative}:{number}: a suite without .timeLimit: {attribute.strip()}")
             found += 1
+        # Long tests take turns (`LongTestLane`), and a test's limit counts its wait for its turn.
+        elif ".ownThread" in attribute and ".timeLimit(.minutes(30))" not in attribute:
+            number = text.count("\n", 0, match.start()) + 1
+            print(f"{relative}:{number}: an .ownThread suite waits its turn behind the other long tests: give it .timeLimit(.minutes(30))")
+            found += 1
 # Every @unchecked Sendable type says, beside it, why it is safe, and the library and the
 # strategies have at most MAX_UNCHECKED of them: state shared across threads goes in a `Locked`.
 MAX_UNCHECKED = 10

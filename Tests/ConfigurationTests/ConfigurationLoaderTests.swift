@@ -383,8 +383,9 @@ final class MemorySink: LogSink, @unchecked Sendable {
         lock.unlock()
     }
 
-    // A document this deep is validated on a thread with a large stack while this one waits.
-    @Test("compositions nested deeper than 64 levels are an error at their line, and the pipeline falls back to the default", .ownThread)
+    // A document this deep is validated on a thread with a large stack while this one waits,
+    // a tenth of a second.
+    @Test("compositions nested deeper than 64 levels are an error at their line, and the pipeline falls back to the default")
     func deepCompositions() {
         func nested(_ levels: Int) -> String {
             var stage = #"{"Strategy": "ExactMatch"}"#

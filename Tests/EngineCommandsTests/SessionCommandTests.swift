@@ -4,7 +4,7 @@ import RestorationEngine
 import TestSupport
 import Testing
 
-@Suite("engine compare, replay and simulate", .timeLimit(.minutes(10)))
+@Suite("engine compare, replay and simulate", .ownThread, .timeLimit(.minutes(30)))
 struct SessionCommandTests {
     static let config = "config/SocialFusionTimelineConfiguration.plist"
     /// What compare runs by default: the configured pipeline, each single restoration strategy,
@@ -214,7 +214,7 @@ struct SessionCommandTests {
     }
 }
 
-@Suite("engine compare with merge policies", .timeLimit(.minutes(10)))
+@Suite("engine compare with merge policies", .ownThread, .timeLimit(.minutes(30)))
 struct MergePolicyCompareTests {
     @Test("--merge-policy replays the multi-device sessions under each policy: each wins its own case")
     func policies() async throws {

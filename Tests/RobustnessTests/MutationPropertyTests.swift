@@ -14,7 +14,7 @@ import ValueTree
 
 /// Random damage to valid documents: no input may crash anything, and every rejected input
 /// gets a diagnostic with a line.
-@Suite("Robustness under mutation", .ownThread, .timeLimit(.minutes(10)))
+@Suite("Robustness under mutation", .ownThread, .timeLimit(.minutes(30)))
 struct MutationPropertyTests {
     /// The seed documents; a fixture that cannot be read fails the test instead of leaving it
     /// with nothing to mutate.

@@ -13,7 +13,7 @@ import ValueTree
 /// Sessions where each device keeps its own cache (format version 3): the replay's caches and
 /// reach, the bundled sessions, and the quality bars of reaching a post across a gap, on the
 /// engine's own simulated sessions and on sessions made by an independent reading model.
-@Suite("Devices with caches of their own", .ownThread, .timeLimit(.minutes(10)))
+@Suite("Devices with caches of their own", .ownThread, .timeLimit(.minutes(30)))
 struct CachedDevicesTests {
     static let start = Date(timeIntervalSince1970: 1_795_478_400)
 
@@ -71,12 +71,12 @@ struct CachedDevicesTests {
     }
 
     /// The configured pipeline's report, with the configured reach strategy or `reach`: replayed
-    /// on a thread of its own, since a replay is long work that must not hold a cooperative one.
+    /// by two workers on threads of their own (`ParallelWork`), never on a cooperative one.
     static func report(_ files: [String], reach: String? = nil, parameters: Value.Dictionary = [:]) async throws -> PipelineResults {
         let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: [])
         var settings = ReplaySettings(configuration: .defaults)
         if let reach { settings.reach = ComponentSpec(name: reach, parameters: parameters) }
-        let runner = ComparisonRunner(candidates: Array(candidates.prefix(1)), settings: settings, jobs: 1)
+        let runner = ComparisonRunner(candidates: Array(candidates.prefix(1)), settings: settings, jobs: 2)
         let report = await runner.run(files: files)
         return try #require(report.pipelines.first)
     }

@@ -44,7 +44,7 @@ import ValueTree
     }
 }
 
-@Suite(.ownThread, .timeLimit(.minutes(10))) struct ComparisonTests {
+@Suite(.ownThread, .timeLimit(.minutes(30))) struct ComparisonTests {
     static let sessions = Fixtures.repositoryURL("sessions")
 
     /// A comparison of the bundled single-device sessions, replayed on a thread of its own: a

@@ -9,7 +9,7 @@ import Testing
 /// The configured engine on sessions written from the format's definitions by a reading model
 /// that is not the simulator's (`Tests/Fixtures/independent-divergences`): it asks where the
 /// reader's devices truly diverged, asks nowhere else, and never takes the reader back.
-@Suite("Independent divergences", .serialized, .timeLimit(.minutes(10)))
+@Suite("Independent divergences", .ownThread, .timeLimit(.minutes(30)))
 struct IndependentDivergencesTests {
     @Test("CausalFurthest asks at 99 of 102 true divergences, at no other point, lands every point and takes no one back")
     func configuredPolicy() async throws {

@@ -11,7 +11,7 @@ import Testing
 import TimelineCore
 import TimelineFormats
 
-@Suite(.ownThread, .timeLimit(.minutes(10))) struct SimulationTests {
+@Suite(.ownThread, .timeLimit(.minutes(30))) struct SimulationTests {
     /// The fixture's posts; a missing or broken fixture stops the tests instead of simulating
     /// from nothing.
     static let corpus: [Post] = {

@@ -1,8 +1,9 @@
 import Dispatch
+import Foundation
 import Testing
 
-/// A trait that runs each test it applies to on a thread of its own instead of Swift's
-/// cooperative pool.
+/// A trait for long tests: each test it applies to runs on a thread of its own instead of Swift's
+/// cooperative pool, and one such test runs at a time.
 ///
 /// The pool has as many threads as the machine has cores (two here). A synchronous test that
 /// computes for seconds, a simulation or a search over thousands of texts, holds one of them
@@ -12,8 +13,14 @@ import Testing
 /// state work as usual, but its jobs go to a serial queue of its own (a thread the system
 /// time-slices like any other), through a task executor preference (SE-0417).
 ///
-/// Put it on every test or suite whose synchronous work takes more than about a second:
-/// `@Suite("…", .ownThread, .timeLimit(.minutes(10)))`.
+/// And the long tests take turns (`LongTestLane`): a dozen of them computing at once on a busy
+/// machine left the pool's two threads a sliver of the cores, and tests that need milliseconds
+/// reported a minute. A long test's time limit counts its wait for its turn, so its suite's
+/// limit is sized for the queue (30 minutes).
+///
+/// Put it on every test or suite whose synchronous work takes more than about a second, or
+/// that runs a long computation in a child process:
+/// `@Suite("…", .ownThread, .timeLimit(.minutes(30)))`.
 public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
@@ -21,6 +28,8 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     public static var isCurrent: Bool { DispatchQueue.getSpecific(key: QueueTaskExecutor.marker) != nil }
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        await LongTestLane.shared.enter()
+        defer { LongTestLane.shared.leave() }
         try await withTaskExecutorPreference(QueueTaskExecutor(label: "test: \(test.name)")) {
             try await function()
         }
@@ -48,5 +57,52 @@ final class QueueTaskExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// The turns long tests take: at most `width` of them run at once, the others wait in order,
+/// suspended.
+public final class LongTestLane: @unchecked Sendable {
+    // @unchecked: `running` and `waiting` are read and written under `lock` only.
+    /// The lane of every `.ownThread` test: one at a time on a machine of two cores or fewer.
+    public static let shared = LongTestLane(width: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
+
+    public let width: Int
+    private let lock = NSLock()
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    public init(width: Int) {
+        self.width = width
+    }
+
+    /// Returns once it is the caller's turn.
+    public func enter() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = lock.withLock {
+                if running < width {
+                    running += 1
+                    return true
+                }
+                waiting.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// How many wait for their turn.
+    public var waitingCount: Int { lock.withLock { waiting.count } }
+
+    /// Ends the caller's turn: the next in line runs.
+    public func leave() {
+        let next = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            if waiting.isEmpty {
+                running -= 1
+                return nil
+            }
+            return waiting.removeFirst()
+        }
+        next?.resume()
     }
 }

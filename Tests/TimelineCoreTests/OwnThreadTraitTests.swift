@@ -1,9 +1,10 @@
+import Foundation
 import TestSupport
 import Testing
 
 /// The `.ownThread` trait the long synchronous suites carry: their work leaves the cooperative
 /// pool, and their expectations still count for the test.
-@Suite("Tests on a thread of their own", .timeLimit(.minutes(10)))
+@Suite("Tests on a thread of their own", .timeLimit(.minutes(30)))
 struct OwnThreadTraitTests {
     @Test("a test under the trait runs on its own queue, before and after it awaits", .ownThread)
     func ownQueue() async {
@@ -22,5 +23,43 @@ struct OwnThreadTraitTests {
         withKnownIssue {
             #expect(Bool(false), "recorded on the test's own queue")
         }
+    }
+
+    @Test("long tests take turns: the second enters the lane when the first leaves, the third after it")
+    func lane() async throws {
+        let lane = LongTestLane(width: 1)
+        let order = Order()
+        await lane.enter()
+        let second = Task {
+            await lane.enter()
+            order.append("second")
+            lane.leave()
+        }
+        // The second waits in line before the third asks.
+        try await Deadline.wait(seconds: 30, "the second test waiting for its turn") { lane.waitingCount == 1 }
+        let third = Task {
+            await lane.enter()
+            order.append("third")
+            lane.leave()
+        }
+        try await Deadline.wait(seconds: 30, "the third test waiting for its turn") { lane.waitingCount == 2 }
+        #expect(order.items.isEmpty)
+        order.append("first")
+        lane.leave()
+        await second.value
+        await third.value
+        #expect(order.items == ["first", "second", "third"])
+        // With the lane free, a test enters at once.
+        await lane.enter()
+        lane.leave()
+    }
+
+    // @unchecked: `items` is read and written under `lock` only.
+    final class Order: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [String] = []
+
+        func append(_ item: String) { lock.withLock { list.append(item) } }
+        var items: [String] { lock.withLock { list } }
     }
 }

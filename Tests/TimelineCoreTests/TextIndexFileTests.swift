@@ -8,7 +8,7 @@ import TimelineSearch
 
 /// A text index written to a file and mapped back answers as the one built in memory, and a
 /// file of another timeline, or a damaged one, is refused or read without a crash.
-@Suite("Text index file", .ownThread, .timeLimit(.minutes(10)))
+@Suite("Text index file", .ownThread, .timeLimit(.minutes(30)))
 struct TextIndexFileTests {
     static func texts() throws -> [String] {
         let data = try Data(contentsOf: Fixtures.repositoryURL("Tests/Fixtures/posts/tweets-rtweet.jsonl"))

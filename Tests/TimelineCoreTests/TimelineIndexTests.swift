@@ -6,7 +6,7 @@ import TimelineCore
 
 @testable import TimelineSearch
 
-@Suite("Timeline index", .ownThread, .timeLimit(.minutes(10)))
+@Suite("Timeline index", .ownThread, .timeLimit(.minutes(30)))
 struct TimelineIndexTests {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
 

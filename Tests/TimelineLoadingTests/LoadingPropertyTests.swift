@@ -7,7 +7,7 @@ import TimelineFormats
 import TimelineLoading
 
 /// Properties of the merge on random caches and answers, and of reading damaged API answers.
-@Suite("Loading properties", .ownThread, .timeLimit(.minutes(10)))
+@Suite("Loading properties", .ownThread, .timeLimit(.minutes(30)))
 struct LoadingPropertyTests {
     /// A small deterministic generator, so a failing seed reproduces.
     struct Draw {

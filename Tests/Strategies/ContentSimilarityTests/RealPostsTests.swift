@@ -8,7 +8,7 @@ import TimelineSearch
 
 /// ContentSimilarity on real tweets (`Tests/Fixtures/posts`, see its README): a post deleted and
 /// re-drafted under a new id, with the same or a lightly edited text, is found.
-@Suite("ContentSimilarity on real posts", .ownThread, .timeLimit(.minutes(10)))
+@Suite("ContentSimilarity on real posts", .ownThread, .timeLimit(.minutes(30)))
 struct RealPostsTests {
     static let posts: [Post] = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
