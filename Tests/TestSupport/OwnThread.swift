@@ -64,8 +64,15 @@ final class QueueTaskExecutor: TaskExecutor {
 /// suspended.
 public final class LongTestLane: @unchecked Sendable {
     // @unchecked: `running` and `waiting` are read and written under `lock` only.
-    /// The lane of every `.ownThread` test: one at a time on a machine of two cores or fewer.
-    public static let shared = LongTestLane(width: max(1, ProcessInfo.processInfo.activeProcessorCount / 2))
+    /// The lane of every `.ownThread` test: `ENGINE_TEST_LONG_TESTS_AT_ONCE` at a time when it is
+    /// set (CI's quiet coverage run sets 2), else one per two cores, at least one.
+    public static let shared = LongTestLane(width: configuredWidth(ProcessInfo.processInfo.environment))
+
+    /// The width `environment` asks for, or one per two cores.
+    public static func configuredWidth(_ environment: [String: String]) -> Int {
+        if let text = environment["ENGINE_TEST_LONG_TESTS_AT_ONCE"], let width = Int(text), width >= 1 { return width }
+        return max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    }
 
     public let width: Int
     private let lock = NSLock()

@@ -54,6 +54,15 @@ struct OwnThreadTraitTests {
         lane.leave()
     }
 
+    @Test("the lane's width: ENGINE_TEST_LONG_TESTS_AT_ONCE when it is a number of at least one, else one per two cores")
+    func laneWidth() {
+        let byCores = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+        #expect(LongTestLane.configuredWidth(["ENGINE_TEST_LONG_TESTS_AT_ONCE": "2"]) == 2)
+        #expect(LongTestLane.configuredWidth(["ENGINE_TEST_LONG_TESTS_AT_ONCE": "0"]) == byCores)
+        #expect(LongTestLane.configuredWidth(["ENGINE_TEST_LONG_TESTS_AT_ONCE": "two"]) == byCores)
+        #expect(LongTestLane.configuredWidth([:]) == byCores)
+    }
+
     // @unchecked: `items` is read and written under `lock` only.
     final class Order: @unchecked Sendable {
         private let lock = NSLock()
