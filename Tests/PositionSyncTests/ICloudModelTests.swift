@@ -1,4 +1,5 @@
 import EngineConfiguration
+import EngineSupport
 import Foundation
 import FurthestRead
 import PositionSync
@@ -145,7 +146,7 @@ struct ICloudModelTests {
     struct DeliveredAfterFirstRead<View: UbiquitousKeyValueStore>: UbiquitousKeyValueStore {
         let view: View
         let model: UbiquitousStoreModel
-        private let reads = Counter()
+        private let reads = Locked(0)
 
         init(view: View, model: UbiquitousStoreModel) {
             self.view = view
@@ -154,25 +155,17 @@ struct ICloudModelTests {
 
         func snapshot() -> [String: Data] {
             let keys = view.snapshot()
-            if reads.next() == 0 { model.deliver(to: "phone") }
+            if reads.withLock({ count in
+                defer { count += 1 }
+                return count
+            }) == 0 {
+                model.deliver(to: "phone")
+            }
             return keys
         }
 
         func set(_ value: Data, forKey key: String) -> Bool { view.set(value, forKey: key) }
         func externalChanges() -> AsyncStream<Void> { view.externalChanges() }
-    }
-
-    // @unchecked: `count` is read and written under `lock` only.
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var count = 0
-
-        func next() -> Int {
-            lock.withLock {
-                defer { count += 1 }
-                return count
-            }
-        }
     }
 
     @Test("writes beyond the store's documented limits are refused, and the round says so")

@@ -1,3 +1,4 @@
+import EngineSupport
 import Foundation
 import TestSupport
 import Testing
@@ -28,27 +29,27 @@ struct OwnThreadTraitTests {
     @Test("long tests take turns: the second enters the lane when the first leaves, the third after it")
     func lane() async throws {
         let lane = LongTestLane(width: 1)
-        let order = Order()
+        let order = Locked<[String]>([])
         await lane.enter()
         let second = Task {
             await lane.enter()
-            order.append("second")
+            order.withLock { $0.append("second") }
             lane.leave()
         }
         // The second waits in line before the third asks.
         try await Deadline.wait(seconds: 30, "the second test waiting for its turn") { lane.waitingCount == 1 }
         let third = Task {
             await lane.enter()
-            order.append("third")
+            order.withLock { $0.append("third") }
             lane.leave()
         }
         try await Deadline.wait(seconds: 30, "the third test waiting for its turn") { lane.waitingCount == 2 }
-        #expect(order.items.isEmpty)
-        order.append("first")
+        #expect(order.withLock { $0.isEmpty })
+        order.withLock { $0.append("first") }
         lane.leave()
         await second.value
         await third.value
-        #expect(order.items == ["first", "second", "third"])
+        #expect(order.withLock { $0 } == ["first", "second", "third"])
         // With the lane free, a test enters at once.
         await lane.enter()
         lane.leave()
@@ -61,14 +62,5 @@ struct OwnThreadTraitTests {
         #expect(LongTestLane.configuredWidth(["ENGINE_TEST_LONG_TESTS_AT_ONCE": "0"]) == byCores)
         #expect(LongTestLane.configuredWidth(["ENGINE_TEST_LONG_TESTS_AT_ONCE": "two"]) == byCores)
         #expect(LongTestLane.configuredWidth([:]) == byCores)
-    }
-
-    // @unchecked: `items` is read and written under `lock` only.
-    final class Order: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [String] = []
-
-        func append(_ item: String) { lock.withLock { list.append(item) } }
-        var items: [String] { lock.withLock { list } }
     }
 }

@@ -18,7 +18,7 @@ struct ParallelWorkTests {
             started.withLock { $0 += 1 }
             let end = ContinuousClock.now + .seconds(seconds)
             while started.withLock({ $0 }) < count, ContinuousClock.now < end {
-                usleep(1_000)  // off-pool: a part of ParallelWork, on a thread of its own
+                usleep(1_000)  // off-pool: a part's own thread, or the caller's until the others start
             }
             if started.withLock({ $0 }) == count { met.withLock { $0.append(part) } }
         }
