@@ -80,7 +80,7 @@ public enum ChildProcess {
 }
 
 /// A child that runs in the background (a server) with its standard error collected as it
-/// comes, read off the cooperative threads.
+/// comes, read off the cooperative threads (`PipeDrain`).
 public final class BackgroundProcess: Sendable {
     public let process: Process
     private let collected = CollectedText()
@@ -100,20 +100,18 @@ public final class BackgroundProcess: Sendable {
         let errors = Pipe()
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
-        for (pipe, text) in [(errors, collected)] + (captureOutput ? [(Pipe(), output)] : []) {
-            if pipe !== errors { process.standardOutput = pipe }
-            pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData  // off-pool: the pipe's readability handler
-                if data.isEmpty {
-                    handle.readabilityHandler = nil
-                    text.finish()
-                } else {
-                    text.append(data)
-                }
-            }
+        var drained = [(errors, collected)]
+        if captureOutput {
+            let out = Pipe()
+            process.standardOutput = out
+            drained.append((out, output))
+        } else {
+            process.standardOutput = FileHandle.nullDevice
         }
-        if !captureOutput { process.standardOutput = FileHandle.nullDevice }
         try process.run()
+        for (pipe, text) in drained {
+            PipeDrain.start(pipe.fileHandleForReading, chunk: { text.append($0) }, end: { text.finish() })
+        }
         self.process = process
     }
 

@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// A child process whose standard output a test reads line by line as it comes, to kill it at a
-/// chosen moment (crash tests). Its output is read by the pipes' readability handlers and every
+/// chosen moment (crash tests). Its output is read on threads of its own (`PipeDrain`) and every
 /// wait suspends with a deadline, so no cooperative thread is blocked; a child still running when
 /// the handle goes away is killed.
 public final class StreamingChild: @unchecked Sendable {
@@ -32,34 +32,24 @@ public final class StreamingChild: @unchecked Sendable {
         process.standardError = errorOutput
         try process.run()
         self.process = process
-        // The pipes are read by Foundation's readability handlers, as `BackgroundProcess` reads.
+        // The pipes are read by threads of their own (`PipeDrain`), as `BackgroundProcess` reads.
         let buffer = Locked(Data())
-        output.fileHandleForReading.readabilityHandler = { [self] handle in
-            let chunk = handle.availableData  // off-pool: the pipe's readability handler
-            guard !chunk.isEmpty else {
-                handle.readabilityHandler = nil
-                lock.withLock { closed = true }
-                return
-            }
-            let complete: [String] = buffer.withLock { pending in
-                pending.append(chunk)
-                var lines: [String] = []
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                    pending.removeSubrange(pending.startIndex...newline)
+        PipeDrain.start(
+            output.fileHandleForReading,
+            chunk: { [self] chunk in
+                let complete: [String] = buffer.withLock { pending in
+                    pending.append(chunk)
+                    var lines: [String] = []
+                    while let newline = pending.firstIndex(of: 0x0A) {
+                        lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                        pending.removeSubrange(pending.startIndex...newline)
+                    }
+                    return lines
                 }
-                return lines
-            }
-            lock.withLock { lines += complete }
-        }
-        errorOutput.fileHandleForReading.readabilityHandler = { [self] handle in
-            let chunk = handle.availableData  // off-pool: the pipe's readability handler
-            guard !chunk.isEmpty else {
-                handle.readabilityHandler = nil
-                return
-            }
-            lock.withLock { errors.append(chunk) }
-        }
+                lock.withLock { lines += complete }
+            },
+            end: { [self] in lock.withLock { closed = true } })
+        PipeDrain.start(errorOutput.fileHandleForReading, chunk: { [self] chunk in lock.withLock { errors.append(chunk) } })
     }
 
     deinit {
