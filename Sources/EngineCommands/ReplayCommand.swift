@@ -81,7 +81,8 @@ struct ReplayCommand: ParsableCommand {
         let posts = point.index.posts
         Console.out("")
         Console.out("restore point \(number) · line \(point.line) · \(Timestamp.format(point.at)) · tag \(point.tag)")
-        Console.out("  close: \(point.close.rawValue); timeline: \(posts.count) posts")
+        let direction = point.direction.map { "reading \($0.rawValue.lowercased()) (learned)" } ?? "no reading direction learned"
+        Console.out("  close: \(point.close.rawValue); timeline: \(posts.count) posts; \(direction)")
         if let input = point.input {
             var line = "  input (\(point.inputSource.rawValue)): post \(input.postId)"
             if let index = input.index, let count = input.timelineCount { line += " at index \(index) of \(count)" }

@@ -189,7 +189,8 @@ public struct PositionTracker: Sendable {
         let previous = liveAnchor
         liveAnchor = capture(offset: offset, viewportHeight: viewportHeight, in: index, at: date)
         if let previous, let now = liveAnchor?.index, let before = index.index(of: previous.postId), now != before {
-            if now > before { scrollMoves.down += 1 } else { scrollMoves.up += 1 }
+            let counted = ReadingDirection.countedMove(posts: Int(clamping: (now &- before).magnitude))
+            if now > before { scrollMoves.down &+= counted } else { scrollMoves.up &+= counted }
         }
         pendingSave = liveAnchor
         if visitStartedAt != nil, visitStart == nil, let liveAnchor, let position = liveAnchor.index { visitStart = (liveAnchor.postId, position) }
@@ -313,13 +314,14 @@ public struct PositionTracker: Sendable {
         return (restoreInput(at: date), false)
     }
 
-    /// How many scrolls moved the anchor down the timeline (to older posts in a newest-first
-    /// feed) and how many up, each counted once however far it went: reading is many small steps
-    /// one way, a jump back to the top is one.
+    /// How far the scrolls moved the anchor down the timeline (to older posts in a newest-first
+    /// feed) and how far up, each scroll counting the posts it passed, and a flick or a jump of
+    /// more posts than reading moves at once one (`ReadingDirection.countedMove(posts:)`): reading is many small steps one
+    /// way, a jump back to the top is one.
     public private(set) var scrollMoves: (down: Int, up: Int) = (0, 0)
 
-    /// The way the reader reads (`ReadingDirection`): down (`older`) when more of their scrolls
-    /// moved the anchor down than up, `newer` when more moved it up; with no scrolls seen (a
+    /// The way the reader reads (`ReadingDirection`): down (`older`) when their scrolls moved
+    /// the anchor further down than up (`scrollMoves`), `newer` when further up; with no scrolls seen (a
     /// history loaded from storage), the way the saved posts' times moved
     /// (`ReadingDirection.learned(fromHistory:)`). A deleted post's reader goes on in it.
     public var learnedDirection: ReadingDirection? {

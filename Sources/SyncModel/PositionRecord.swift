@@ -15,8 +15,9 @@ import TimelineCore
 /// - `visit` says how long the writing device had been open, and how far the reader had moved
 ///   since it opened, when it wrote: a write seconds after opening that moved little is a
 ///   glance, not reading.
-/// - `moves` counts the writer's saves to this register that moved towards older posts and
-///   towards newer ones: the reading direction a register learns.
+/// - `moves` counts how far the writer's saves to this register moved towards older posts and
+///   towards newer ones, in posts, a flick or a jump of more than 4 counting as one
+///   (`ReadingDirection.countedMove`): the reading direction a register learns.
 /// - `clocks` is what the writer knew of the other devices' clocks (`ClockOffsets`), so that
 ///   concurrent writes can be put in their true order where those bounds tell it.
 /// - `clocksRevision` counts the times the writer published this same write again with more

@@ -171,8 +171,9 @@ public struct Register: Sendable, Equatable {
         return total
     }
 
-    /// The reading direction the reader's own saves show: the way most of them moved; nil
-    /// while as many moved each way (or none did).
+    /// The reading direction the reader's own saves show: the way they moved further, counted
+    /// in posts, a jump as one (`PositionRecord.moves`); nil while they moved as far
+    /// each way (or none did).
     public var learnedDirection: ReadingDirection? {
         let moves = self.moves
         if moves.older > moves.newer { return .older }
@@ -205,7 +206,9 @@ public struct Register: Sendable, Equatable {
         }
         var moves = own?.moves ?? .none
         if !reset, let progress, let previous = own?.progress, previous != progress {
-            if progress < previous { moves.older += 1 } else { moves.newer += 1 }
+            let way: ReadingDirection = progress < previous ? .older : .newer
+            let counted = own?.snapshot.flatMap { earlier in snapshot.map { ReadingDirection.countedMove(from: earlier, to: $0, towards: way) } } ?? 1
+            if way == .older { moves.older &+= counted } else { moves.newer &+= counted }
         }
         return PositionRecord(
             key: key, stamp: stamp, sequence: sequence, context: seen.removing(stamp.device), savedAt: savedAt,

@@ -53,6 +53,9 @@ public struct NeighborAnchorStrategy: RestorationStage, DeclaredStrategy {
         for (id, distance, side) in way.standInOrder(above: snapshot.neighbors.above, below: snapshot.neighbors.below, depth: depth)
         where !findings.gone.contains(id) {
             if let index = request.index.index(of: id) {
+                if side != way.ahead, let ahead = postAhead(ofGapBeside: index, behind: id, in: request, way: way) {
+                    return ahead
+                }
                 return Candidate(
                     index: index, confidence: NeighborAnchorStrategy.confidence(distance: distance), method: .neighborAnchor,
                     placement: .standIn, strategy: name,
@@ -60,6 +63,28 @@ public struct NeighborAnchorStrategy: RestorationStage, DeclaredStrategy {
             }
         }
         return nil
+    }
+
+    /// Where no recorded neighbour ahead survives and `behind`, at `index`, is the nearest that
+    /// does behind: the post now next to it on the reader's side, when the times show it further
+    /// along than the gone post (and `behind` not): a post that came in there after the save,
+    /// or one beyond the recorded neighbours. A reader catching up whose post was the newest
+    /// when saved goes on to the posts that arrived above it, which no saved neighbour names.
+    private func postAhead(ofGapBeside index: Int, behind: String, in request: RestorationRequest, way: ReadingDirection) -> Candidate? {
+        guard let snapshot = request.snapshot, let gone = snapshot.postCreatedAt else { return nil }
+        let next = way == .newer ? index - 1 : index + 1
+        let posts = request.index.posts
+        guard posts.indices.contains(next) else { return nil }
+        let post = posts[next]
+        let (time, behindTime) = (post.createdAt, posts[index].createdAt)
+        let further = way == .newer ? time > gone && behindTime <= gone : time < gone && behindTime >= gone
+        guard further, post.id != snapshot.postId, !request.findings.gone.contains(post.id) else { return nil }
+        return Candidate(
+            index: next, confidence: NeighborAnchorStrategy.confidence(distance: 1), method: .neighborAnchor, placement: .standIn,
+            strategy: name,
+            explanation:
+                "post \(snapshot.postId) is gone and no recorded neighbour \(way.ahead.rawValue) it survives; \(post.id), next \(way.ahead.rawValue) where it stood and \(way == .newer ? "newer" : "older") than it, is at index \(next)"
+        )
     }
 
     static let scenarios: [StrategyScenario] = {
@@ -96,10 +121,39 @@ public struct NeighborAnchorStrategy: RestorationStage, DeclaredStrategy {
                 snapshot: snapshot, direction: .newer, parameters: ["Direction": .init(value: .string("Older"))],
                 expectedPostId: "p7", expectedConfidence: 0.8),
             StrategyScenario(
-                name: "below only when nothing survives above, catching up",
+                name: "catching up from the newest post when saved: a post that arrived above it since stands in",
+                timeline: Timeline(
+                    posts: [
+                        Post(id: "new1", createdAt: base.addingTimeInterval(120), height: 100),
+                        Post(id: "new0", createdAt: base.addingTimeInterval(60), height: 100),
+                    ]
+                        + posts.dropFirst()),
+                snapshot: PositionSnapshot(
+                    postId: "p0", postCreatedAt: base, index: 0, timelineCount: 10, neighbors: .init(above: [], below: ["p1", "p2"])),
+                direction: .newer, expectedPostId: "new0", expectedMethod: .neighborAnchor, expectedConfidence: 0.9,
+                expectedPlacement: .standIn,
+                expectedExplanation:
+                    "post p0 is gone and no recorded neighbour above it survives; new0, next above where it stood and newer than it, is at index 1"),
+            StrategyScenario(
+                name: "reading down from the oldest post when saved: a post of an older page loaded since stands in",
+                timeline: Timeline(
+                    posts: posts.dropLast() + [Post(id: "old10", createdAt: base.addingTimeInterval(-600), height: 100)]),
+                snapshot: PositionSnapshot(
+                    postId: "p9", postCreatedAt: posts[9].createdAt, index: 9, timelineCount: 10, neighbors: .init(above: ["p8", "p7"], below: [])),
+                expectedPostId: "old10", expectedConfidence: 0.9,
+                expectedExplanation:
+                    "post p9 is gone and no recorded neighbour below it survives; old10, next below where it stood and older than it, is at index 9"),
+            StrategyScenario(
+                name: "catching up, no recorded neighbour above survives: the next surviving post above, beyond them",
                 timeline: Timeline(posts: posts.filter { !["p2", "p3", "p4", "p5"].contains($0.id) }),
-                snapshot: snapshot, direction: .newer, expectedPostId: "p6", expectedConfidence: 0.9,
-                expectedExplanation: "post p5 is gone; its neighbour p6, 1 below, survives at index 2"),
+                snapshot: snapshot, direction: .newer, expectedPostId: "p1", expectedConfidence: 0.9,
+                expectedExplanation:
+                    "post p5 is gone and no recorded neighbour above it survives; p1, next above where it stood and newer than it, is at index 1"),
+            StrategyScenario(
+                name: "below only when nothing survives above, catching up, with no times to tell what stands above",
+                timeline: Timeline(posts: posts.filter { !["p2", "p3", "p4", "p5"].contains($0.id) }),
+                snapshot: PositionSnapshot(postId: "p5", neighbors: snapshot.neighbors), direction: .newer, expectedPostId: "p6",
+                expectedConfidence: 0.9, expectedExplanation: "post p5 is gone; its neighbour p6, 1 below, survives at index 2"),
             StrategyScenario(
                 name: "a neighbour the source said is gone is skipped",
                 timeline: Timeline(posts: posts.filter { $0.id != "p5" }),

@@ -35,6 +35,55 @@ struct RegisterTests {
     }
 }
 
+/// The reading direction a register learns from its devices' saves.
+@Suite("A register's reading direction", .timeLimit(.minutes(10)))
+struct RegisterDirectionTests {
+    static let key = RegisterKey(account: "me", timeline: "home")
+    static let start = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// The saves of one device on posts at `indexes` of a newest-first feed of 100 posts, a
+    /// minute apart by creation time, each a write of the register.
+    static func register(saving indexes: [Int], grownBy growth: [Int] = []) -> Register {
+        var register = Register()
+        for (number, index) in indexes.enumerated() {
+            let count = 100 + growth.prefix(number + 1).reduce(0, +)
+            let shift = count - 100
+            // The post at `index` now is the post at `index - shift` of the first 100.
+            let post = index - shift
+            let snapshot = PositionSnapshot(
+                postId: "p\(post)", postCreatedAt: start.addingTimeInterval(Double(-60 * post)), index: index, timelineCount: count)
+            let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: UInt64(1_000 * (number + 1)), counter: 0), device: "phone")
+            register.insert(
+                register.localWrite(snapshot, key: key, stamp: stamp, sequence: UInt64(number + 1), savedAt: start.addingTimeInterval(Double(number)))
+            )
+        }
+        return register
+    }
+
+    @Test("a reader who saves a flick down and two nudges back up reads down: saves count the posts they moved, a jump one")
+    func flickAndNudge() {
+        // Down 4, up 1, up 1, three times: six saves up, three down, 6 posts down in all.
+        let register = Self.register(saving: [10, 14, 13, 12, 16, 15, 14, 18, 17, 16])
+        #expect(register.moves == PositionRecord.Moves(older: 12, newer: 6))
+        #expect(register.learnedDirection == .older)
+    }
+
+    @Test("a reader catching up reads up, though a jump down to where they stopped came first")
+    func catchingUp() {
+        // A jump 60 posts down is one move; then three saves of two posts up each.
+        let register = Self.register(saving: [0, 60, 58, 56, 54])
+        #expect(register.moves == PositionRecord.Moves(older: 1, newer: 6))
+        #expect(register.learnedDirection == .newer)
+    }
+
+    @Test("posts that arrived above between two saves are not counted as the reader's move")
+    func growthAbove() {
+        // Down 2 posts while 30 new ones arrived above: the index moved 32.
+        let register = Self.register(saving: [10, 42], grownBy: [0, 30])
+        #expect(register.moves == PositionRecord.Moves(older: 2, newer: 0))
+    }
+}
+
 /// A device's own head published again with the clock bounds it learned after writing it.
 @Suite("Clock bounds published again", .timeLimit(.minutes(10)))
 struct ClocksRepublishedTests {

@@ -273,4 +273,36 @@ struct ReadPostsTrackingTests {
         #expect(tracker.readPosts.count == 23)
         #expect(UnreadCount.above(25, in: grown, read: tracker.readPosts) == 5)
     }
+
+    @Test("a reader who flicks down and nudges back up one post at a time reads down: scrolls count the posts they pass")
+    func flickAndNudge() {
+        var tracker = PositionTracker(settings: .init(autoSaveInterval: 5, settleDelay: 1))
+        var second = 0.0
+        var post = 0
+        let scroll = { (to: Int) in
+            post = to
+            second += 2
+            _ = tracker.observeScroll(
+                offset: Double(to) * 100, viewportHeight: 500, in: PositionTrackerTests.index,
+                at: PositionTrackerTests.start.addingTimeInterval(second))
+        }
+        scroll(0)
+        // Four times: down four posts at once, then back up one, and one more.
+        for _ in 0..<4 {
+            scroll(post + 4)
+            scroll(post - 1)
+            scroll(post - 1)
+        }
+        #expect(post == 8)
+        // Eight scrolls went up and four down; the reader travelled 8 posts down.
+        #expect(tracker.scrollMoves.down == 16)
+        #expect(tracker.scrollMoves.up == 8)
+        #expect(tracker.learnedDirection == .older)
+        // A jump down 17 posts and one back up 25 to the top are one move each.
+        scroll(25)
+        scroll(0)
+        #expect(tracker.scrollMoves.down == 17)
+        #expect(tracker.scrollMoves.up == 9)
+        #expect(tracker.learnedDirection == .older)
+    }
 }
