@@ -11,8 +11,8 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay one recorded session and show every restore point step by step.",
         discussion: """
-            For each restore point: how the app was closed, the pipeline's input (the live \
-            anchor or a saved snapshot), each stage's candidate and verdict, where the reader \
+            For each restore point: how the app was closed, the reading direction learned by \
+            then, the pipeline's input (the live anchor or a saved snapshot), each stage's candidate and verdict, where the reader \
             lands, the expected post, and the metrics engine compare counts.
 
             Exit codes: 0 replayed (warnings included), 1 the session or configuration cannot be \

@@ -60,7 +60,7 @@ struct SyncCoordinatorTests {
     /// Starts `coordinator.run()`, which its `shutdown()` ends, and returns once it runs.
     static func running(_ coordinator: SyncCoordinator) async throws {
         Task { await coordinator.run() }
-        try await Deadline.wait(seconds: 10, "the coordinator to run") { await coordinator.isRunning }
+        try await Deadline.wait(seconds: 60, "the coordinator to run") { await coordinator.isRunning }
     }
 
     /// The next event of `events`, or nil after `seconds`.
@@ -110,7 +110,7 @@ struct SyncCoordinatorTests {
         #expect(await !coordinator.isRunning)
         #expect(try await store.sync.pendingWrites().count == 1, "no timer before run()")
         let running = Task { await coordinator.run() }
-        try await Deadline.wait(seconds: 10, "the coordinator to run") { await coordinator.isRunning }
+        try await Deadline.wait(seconds: 60, "the coordinator to run") { await coordinator.isRunning }
         await clock.advance(by: .seconds(3))
         try await Deadline.wait(seconds: 60, "the round asked for before run()") { try await store.sync.pendingWrites().isEmpty }
         coordinator.shutdown()

@@ -171,7 +171,7 @@ struct DataRightsTests {
             #expect(erased.status == 200)
             #expect(erased.body == #"{"erased":{"registers":1,"heads":1,"tokens":1,"devices":1}}"#)
             // The token is gone with the rest, within the token cache's second.
-            try await Deadline.wait(seconds: 10, "the erased token refused") {
+            try await Deadline.wait(seconds: 60, "the erased token refused") {
                 try await harness.request(.GET, "/v1/registers", token: token).status == 401
             }
             let fresh = try await harness.token(for: "frank")

@@ -104,7 +104,7 @@ struct FacadeTrailingSaveTests {
             let running = Task { await engine.run() }
             func stored() async throws -> [String] { try await store.positions.history(scope: StoreScope()).map(\.postId) }
             engine.observeScroll(offset: 1230, viewportHeight: 600, in: index)  // saved: the first scroll
-            try await Deadline.wait(seconds: 10, "the first save in the store") { try await stored() == ["p12"] }
+            try await Deadline.wait(seconds: 60, "the first save in the store") { try await stored() == ["p12"] }
             clock.advance(2)
             engine.observeScroll(offset: 2010, viewportHeight: 600, in: index)  // 2 s after the save: waits for a rest
             #expect(engine.history.map(\.postId) == ["p12"])
@@ -114,7 +114,7 @@ struct FacadeTrailingSaveTests {
             #expect(engine.history.map(\.postId) == ["p20", "p12"])
             engine.settle()
             #expect(engine.history.map(\.postId) == ["p20", "p12"])
-            try await Deadline.wait(seconds: 10, "the trailing save in the store") { try await stored() == ["p20", "p12"] }
+            try await Deadline.wait(seconds: 60, "the trailing save in the store") { try await stored() == ["p20", "p12"] }
             // The process is killed here: no background, no terminate.
             engine.shutdown()
             await running.value
@@ -139,7 +139,7 @@ struct FacadeTrailingSaveTests {
         clock.withLock { $0 += 1 }
         // run() may start its timer after a first advance: the timers' clock moves on a second
         // at a time until the save is made, never past it.
-        try await Deadline.wait(seconds: 10, "the settle timer's save") {
+        try await Deadline.wait(seconds: 60, "the settle timer's save") {
             if engine.history.first?.postId == "p20" { return true }
             await timers.advance(by: .seconds(1))
             return engine.history.first?.postId == "p20"
@@ -147,7 +147,7 @@ struct FacadeTrailingSaveTests {
         #expect(engine.history.map(\.postId) == ["p20", "p0"])
         // Dropping the engine, or shutting it down, ends run().
         engine.shutdown()
-        try await Deadline.value(within: 10, "run() to return") { await running.value }
+        try await Deadline.value(within: 60, "run() to return") { await running.value }
     }
 }
 

@@ -137,7 +137,7 @@ struct ReloadTests {
         let coordinator = try #require(engine?.sync)
         #expect(await !coordinator.isStopped)
         engine = nil
-        try await Deadline.wait(seconds: 10, "the coordinator of a dropped engine stops") { await coordinator.isStopped }
+        try await Deadline.wait(seconds: 60, "the coordinator of a dropped engine stops") { await coordinator.isStopped }
     }
 
     @Test("logging: a reload sets the levels and sinks of a routing that follows the configuration, and leaves one that does not")
