@@ -14,8 +14,9 @@ import ValueTree
 ///      was opened, having moved at most `GlancePosts` posts since (a stale device opened at its
 ///      old place and nudged before it heard from the others). When every one is a glance,
 ///      their times say nothing of where the reader read, and only the rules after time apply,
-///      with one more before the last: of two glances, the one whose device had been open a
-///      second or more longer (likelier slow reading than a look at a stale place);
+///      with two more: of two glances, one whose device had been open twice as long and 5 s or
+///      more longer wins before the furthest (slow reading, not a look at a stale place), and
+///      before the last, the stamps, one open a second or more longer;
 ///   2. of the rest, each pair is ordered by their **true time** when the clock bounds the
 ///      writes carry tell it (`ClockOffsets.later`: what each writer had learned of the other's
 ///      clock from the deliveries it received): the later one wins. Where they show a clock
@@ -287,9 +288,10 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     }
 
     /// Whether `a` wins over `b`, a concurrent write, and how: by true time where the clock
-    /// bounds tell (unless `clocks` is false), then a reset over a position, then the furthest
-    /// along in `direction`, then, between two `glances`, the one whose device had been open a
-    /// second or more longer, then the greater stamp.
+    /// bounds tell (unless `clocks` is false), then a reset over a position, then, between two
+    /// `glances`, the one whose device had been open clearly longer (`clearlyLonger`), then the
+    /// furthest along in `direction`, then, between two glances, the one whose device had been
+    /// open a second or more longer, then the greater stamp.
     static func beats(
         _ a: PositionRecord, _ b: PositionRecord, direction: ReadingDirection?, clocks: Bool = true,
         glances: Bool = false
@@ -300,12 +302,24 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
             let gap = Int64(clamping: a.stamp.time.milliseconds) &- Int64(clamping: b.stamp.time.milliseconds)
             if gap.magnitude > ClockOffsets.orderedStampsMilliseconds.magnitude { return (gap > 0, .minuteLater) }
         }
+        // Of two glances, one whose device was open twice as long as the other's and 5 s or more
+        // longer was read there, slowly; the other was a look at a stale place, however far
+        // along that place is.
+        if glances, let va = a.visit, let vb = b.visit, let longer = clearlyLonger(va, vb) { return (longer, .longerGlance) }
         if let direction, let pa = a.progress, let pb = b.progress, pa != pb {
             return (direction.isFurther(pa, than: pb), .furthest)
         }
         // Of two glances, the longer was likelier reading, slowly, than a look at a stale place.
         if glances, let va = a.visit, let vb = b.visit, abs(va.seconds - vb.seconds) >= 1 { return (va.seconds > vb.seconds, .longerGlance) }
         return (ClockOffsets.estimatedLaterIsFirst(a, b), .stamp)
+    }
+
+    /// Whether the visit `a` was clearly longer than `b` (true), clearly shorter (false), or
+    /// neither (nil): twice as long and 5 seconds or more longer.
+    static func clearlyLonger(_ a: PositionRecord.Visit, _ b: PositionRecord.Visit) -> Bool? {
+        let (long, short) = a.seconds >= b.seconds ? (a.seconds, b.seconds) : (b.seconds, a.seconds)
+        guard long >= 2 * short, long - short >= 5 else { return nil }
+        return a.seconds > b.seconds
     }
 
     static let scenarios: [MergeScenario] = {
@@ -441,6 +455,20 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                     .example("phone", 6, at: 1_200_000, "p30", visit: .init(seconds: 8, posts: 0), ordered: false),
                 ],
                 expectedWinner: 0, reason: "concurrent; the longer glance"),
+            MergeScenario(
+                name: "only glances: one open four times longer wins over one further along",
+                records: [
+                    .example("laptop", 3, at: 1_000, "p30", created: 300, visit: .init(seconds: 24, posts: 3)),
+                    .example("phone", 6, at: 2_000, "p20", created: 200, visit: .init(seconds: 6, posts: 1)),
+                ],
+                expectedWinner: 0, reason: "concurrent; the longer glance"),
+            MergeScenario(
+                name: "only glances open alike: the furthest along",
+                records: [
+                    .example("laptop", 3, at: 1_000, "p30", created: 300, visit: .init(seconds: 12, posts: 3)),
+                    .example("phone", 6, at: 2_000, "p20", created: 200, visit: .init(seconds: 8, posts: 1)),
+                ],
+                expectedWinner: 1, reason: "concurrent; furthest"),
             MergeScenario(
                 name: "only glances within a second of each other: the later",
                 records: [
