@@ -21,14 +21,26 @@ public enum Deadline {
         public let description: String
     }
 
-    /// Returns once `condition` holds; throws `Expired` naming `what` after `seconds`.
+    /// Returns once `condition` holds; throws `Expired` naming `what` after `seconds`. The
+    /// condition is checked again after 5 ms, then twice as long each time up to 100 ms
+    /// (`pause(after:)`).
     public static func wait(seconds: Double, _ what: String, _ condition: () async throws -> Bool) async throws {
         let clock = ContinuousClock()
         let end = clock.now + .seconds(scaled(seconds))
+        var checks = 0
         while try await !condition() {
             guard clock.now < end else { throw Expired(description: "waited \(seconds) s for \(what)") }
-            try await Task.sleep(for: .milliseconds(5))
+            try await Task.sleep(for: pause(after: checks))
+            checks += 1
         }
+    }
+
+    /// How long a wait pauses after `checks` checks that did not hold: 5 ms, doubling up to
+    /// 100 ms. A few dozen tests waiting at once on a 2-thread cooperative pool each woke it
+    /// 200 times a second at a fixed 5 ms, and the pool's threads spent the run switching
+    /// between waits instead of running the tests that were waited for.
+    public static func pause(after checks: Int) -> Duration {
+        .milliseconds(min(100, 5 << min(checks, 5)))
     }
 
     /// The value `body` gives, or `Expired` naming `what` after `seconds` (the body is cancelled).

@@ -61,6 +61,7 @@ public final class StreamingChild: @unchecked Sendable {
     public func nextLine(timeout: Double = 30) async -> String? {
         let clock = ContinuousClock()
         let end = clock.now + .seconds(timeout)
+        var checks = 0
         while true {
             // A line that came is taken even past the deadline: a test that could not run for a
             // while (its threads busy) has not waited for the child.
@@ -70,7 +71,9 @@ public final class StreamingChild: @unchecked Sendable {
             }
             if let line { return line }
             if isClosed || clock.now >= end { return nil }
-            try? await Task.sleep(for: .milliseconds(2))
+            // 5 ms, doubling up to 100 ms, as `Deadline` waits: a crash test reads many lines.
+            try? await Task.sleep(for: Deadline.pause(after: checks))
+            checks += 1
         }
     }
 
