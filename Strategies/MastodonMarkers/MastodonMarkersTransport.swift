@@ -199,16 +199,20 @@ public struct MastodonMarkersTransport: SyncTransport, DeclaredStrategy {
             snapshot: PositionSnapshot(postId: marker.lastReadId), epoch: .zero, progress: progress, clocks: clocks)
     }
 
+    /// Takahē's id epoch, in seconds since 1970: 2022-01-01 07:00 UTC.
+    static let takaheEpoch: Double = 1_641_020_400
+
     /// Mastodon's first release: no post of a Mastodon-API server is older.
     static let earliestPost = Date(timeIntervalSince1970: 1_458_086_400)
 
     /// The time a post id holds, where it holds one that is plausible (from Mastodon's first
     /// release to `notAfter`): Mastodon's snowflake ids carry milliseconds since 1970 above their
-    /// low 16 bits; Takahē's carry milliseconds since 2022-01-01 above their low 22. Nil for any
+    /// low 16 bits; Takahē's carry milliseconds since its epoch, 1641020400 (2022-01-01 at
+    /// midnight in California, 07:00 UTC; `core/snowflake.py`), above their low 22. Nil for any
     /// other id: it is then ordered by the marker's time alone.
     static func postTime(fromId id: String, notAfter latest: Date) -> Date? {
         guard let value = UInt64(id) else { return nil }
-        let layouts: [(shift: UInt64, epoch: Double)] = [(16, 0), (22, 1_640_995_200)]
+        let layouts: [(shift: UInt64, epoch: Double)] = [(16, 0), (22, takaheEpoch)]
         for layout in layouts where value >> layout.shift > 0 {
             let date = Date(timeIntervalSince1970: layout.epoch + Double(value >> layout.shift) / 1000)
             if date >= earliestPost, date <= latest { return date }

@@ -3,6 +3,7 @@ import EngineConfiguration
 import Foundation
 import FurthestRead
 import HTTPExchange
+import JSONText
 import LastWriterWins
 import NIOHTTP
 import PositionSync
@@ -13,6 +14,7 @@ import SyncModel
 import TestSupport
 import Testing
 import TimelineCore
+import TimelineFormats
 import TimelineStore
 import ValueTree
 
@@ -283,12 +285,31 @@ struct MastodonMarkersTests {
         #expect(
             MastodonMarkersTransport.postTime(fromId: "117020580489281910", notAfter: latest)
                 == Date(timeIntervalSince1970: Double(UInt64(117_020_580_489_281_910) >> 16) / 1000))
-        // Takahē: milliseconds since 2022-01-01 above the low 22 bits; read as Mastodon's it is in 2283.
-        let takahe = UInt64(1_700_000_000_000 - 1_640_995_200_000) << 22
+        // Takahē: milliseconds since 2022-01-01 07:00 UTC above the low 22 bits; read as
+        // Mastodon's it is in 2283.
+        let takahe = UInt64(1_700_000_000_000 - 1_641_020_400_000) << 22
         #expect(MastodonMarkersTransport.postTime(fromId: String(takahe), notAfter: latest) == Date(timeIntervalSince1970: 1_700_000_000))
         for other in ["12", "abc", "99999999999999999999999", "1"] {
             #expect(MastodonMarkersTransport.postTime(fromId: other, notAfter: latest) == nil, "\(other)")
         }
+    }
+
+    @Test("a real Takahē server's ids give each recorded status's created_at, within 5 ms")
+    func takaheIdTimes() throws {
+        // Its posts were written through the API while it was recorded: the id's time is the
+        // post's, made a few milliseconds apart. With the epoch read as 2022-01-01 00:00 UTC
+        // every time came out 7 hours early.
+        var statuses = 0
+        for exchange in try RecordedServer.exchanges(server: "takahe", ["home"]) where exchange.body.hasPrefix("[") {
+            for status in try JSONReader().read(Data(exchange.body.utf8)).arrayValue ?? [] {
+                let id = try #require(status["id"]?.stringValue)
+                let created = try #require(status["created_at"]?.stringValue.flatMap(Timestamp.parse))
+                let time = try #require(MastodonMarkersTransport.postTime(fromId: id, notAfter: Date(timeIntervalSince1970: 1_900_000_000)))
+                #expect(abs(time.timeIntervalSince(created)) <= 0.005, "\(id): \(Timestamp.format(time)) for \(Timestamp.format(created))")
+                statuses += 1
+            }
+        }
+        #expect(statuses == 490)
     }
 
     @Test(
