@@ -32,6 +32,13 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .long, help: "A pipeline in spec notation, instead of the configuration's.")
     var strategy: String?
 
+    @Flag(
+        name: .long,
+        help:
+            "For each restore point on several devices: the register's heads, the merge's winner and why, and why each other head was or was not offered."
+    )
+    var explain = false
+
     @OptionGroup var lenientOption: LenientOption
 
     @OptionGroup var plugins: PluginOptions
@@ -69,12 +76,37 @@ struct ReplayCommand: ParsableCommand {
             count += 1
             let evaluation = RestoreEvaluation.evaluate(point, pipeline: pipeline, policy: settings.policy)
             describe(point, evaluation, number: count)
+            if explain, let device = point.device ?? Optional(header.device) { explainMerge(on: device, replayer) }
             totals.add(evaluation)
         }
         for warning in reader.takeWarnings() { Console.error(warning.description) }
         Console.out("")
         Console.out(
             "\(count) restore point\(count == 1 ? "" : "s"), \(totals.restorePoints) scored: exact \(totals.exact), within1 \(totals.within1)")
+    }
+
+    /// The merge as `device` saw it at the restore point: each head, the winner and the way it
+    /// won, and why each other head was or was not offered.
+    private func explainMerge(on device: String, _ replayer: SessionReplayer) {
+        guard let register = replayer.register(on: device), let resolution = replayer.resolution(on: device) else { return }
+        Console.out("  merge on \(device), \(settings(replayer)):")
+        for head in register.heads {
+            var line = "    \(head.device)#\(head.sequence): "
+            line += head.snapshot.map { "post \($0.postId)" } ?? "a tombstone"
+            if let visit = head.visit { line += ", visit \(String(format: "%.1f", visit.seconds)) s and \(visit.posts) posts" }
+            line += ", saved \(Timestamp.format(head.savedAt))"
+            if head == resolution.winner { line += " — the winner (\(resolution.reason))" }
+            Console.out(line)
+        }
+        for note in replayer.offerNotes(on: device) { Console.out("    \(note)") }
+        Console.out(
+            resolution.prompts
+                ? "    asks the reader: \(resolution.offer.map { "\($0.device)#\($0.sequence)" }.joined(separator: " or "))" : "    restores silently"
+        )
+    }
+
+    private func settings(_ replayer: SessionReplayer) -> String {
+        replayer.mergePolicyName.map { "merge policy \($0)" } ?? "no merge policy"
     }
 
     private func describe(_ point: RestorePoint, _ evaluation: RestoreEvaluation, number: Int) {

@@ -275,6 +275,22 @@ public struct SessionReplayer {
         checkConvergence(at: date)
     }
 
+    /// The merge policy's registered name; nil without one.
+    public var mergePolicyName: String? { mergePolicy?.name }
+
+    /// `device`'s register as it holds it now; nil without a merge policy or any write.
+    public func register(on device: String) -> Register? {
+        guard mergePolicy != nil else { return nil }
+        return replicas[device]?.state.registers[key]
+    }
+
+    /// Why the merge policy offers, or does not offer, each other head on `device` now
+    /// (`MergePolicy.offerNotes`).
+    public func offerNotes(on device: String) -> [String] {
+        guard let mergePolicy, let register = register(on: device) else { return [] }
+        return mergePolicy.offerNotes(register, on: device)
+    }
+
     /// `device`'s register value under the merge policy.
     public func value(on device: String) -> PositionRecord? {
         resolution(on: device)?.winner

@@ -23,6 +23,9 @@ public protocol MergePolicy: Sendable {
     /// or nil for a register with no heads. `resolve(_:).winner` by default; a policy may
     /// answer faster, without the candidates and the reason.
     func value(of register: Register) -> PositionRecord?
+    /// Why each other head was or was not offered beside the winner, one line each, for a
+    /// reader of `engine replay --explain`; empty where the policy does not say (the default).
+    func offerNotes(_ register: Register, on device: String?) -> [String]
 }
 
 /// What a merge policy's value depends on besides the heads.
@@ -50,6 +53,8 @@ extension MergePolicy {
     public func value(of register: Register) -> PositionRecord? {
         resolve(register).winner
     }
+
+    public func offerNotes(_ register: Register, on device: String?) -> [String] { [] }
 }
 
 /// What a policy decided for a register.

@@ -97,7 +97,7 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     public func resolve(_ register: Register) -> Resolution {
         guard let decision = decide(register) else { return .empty }
         let heads = register.heads
-        let candidates = (0..<heads.count).filter { decision.live & (1 << UInt64($0)) != 0 || heads.count > 64 }.map { heads[$0] }
+        let candidates = Self.liveHeads(of: decision, in: heads)
         let winner = heads[decision.winner]
         var resolution = Resolution(winner: winner, candidates: candidates, reason: decision.reason(heads: heads.count))
         if offerAtDivergence, let furthest = divergence(decision, winner: winner, candidates: candidates, register: register) {
@@ -120,18 +120,52 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     /// cannot tell which came first; unless the winner's reading follows a move back made on its
     /// own device that the other had not seen. Of those heads,
     /// the one to offer beside the winner: the furthest, else the latest by its stamp.
-    func divergence(_ decision: Decision, winner: PositionRecord, candidates: [PositionRecord], register: Register) -> PositionRecord? {
-        guard decision.kind == .concurrent, hasRead(winner), let reached = winner.progress,
-            let direction = direction.direction(in: register)
-        else { return nil }
+    ///
+    /// `note`, when given, hears why each other head is not offered, or why none could be.
+    func divergence(
+        _ decision: Decision, winner: PositionRecord, candidates: [PositionRecord], register: Register,
+        note: ((PositionRecord?, String) -> Void)? = nil
+    ) -> PositionRecord? {
+        guard decision.kind == .concurrent else {
+            switch decision.kind {
+            case .only: note?(nil, "no divergence: one live head, which saw every other")
+            case .glances: note?(nil, "no divergence: the other live heads were glances")
+            case .circle, .concurrent: note?(nil, "no divergence: the heads stand in no clear order")
+            }
+            return nil
+        }
+        guard hasRead(winner), let reached = winner.progress else {
+            note?(
+                nil,
+                "no divergence: the winner did not read a stretch of its own (\(winner.visit.map { "\($0.posts) posts in its visit" } ?? "no visit"))"
+            )
+            return nil
+        }
+        guard let direction = direction.direction(in: register) else {
+            note?(nil, "no divergence: no reading direction to tell further from behind")
+            return nil
+        }
         var offered: PositionRecord?
-        for head in candidates where head.device != winner.device && !head.isReset && !isGlance(head) {
+        for head in candidates where head.device != winner.device {
+            guard !head.isReset else {
+                note?(head, "a reset, a decision")
+                continue
+            }
+            guard !isGlance(head) else {
+                note?(head, "a glance")
+                continue
+            }
             // Reading that follows a move back made on the winner's device, which the other had
             // not seen (its epoch differs), is where the reader decided to go: no divergence.
             // Epochs are compared for identity only: their stamps follow their devices' clocks.
-            guard let progress = head.progress, progress.postId != reached.postId,
-                winner.epoch == head.epoch || winner.epoch.device != winner.device
-            else { continue }
+            guard let progress = head.progress, progress.postId != reached.postId else {
+                note?(head, "on the winner's post, or with no place along the feed")
+                continue
+            }
+            guard winner.epoch == head.epoch || winner.epoch.device != winner.device else {
+                note?(head, "the winner's reading follows a move back it had not seen")
+                continue
+            }
             let (_, way) = Self.beats(winner, head, direction: direction)
             switch way {
             case .time where ClockOffsets.laterIsFirst(winner, head) == nil:
@@ -139,24 +173,57 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                 // late delivery leaves the estimate minutes off, so which came first is not
                 // known: the other head is offered where it is further along, or read a stretch
                 // of its own too.
-                guard direction.isFurther(progress, than: reached) || hasRead(head) else { continue }
+                guard direction.isFurther(progress, than: reached) || hasRead(head) else {
+                    note?(head, "behind the winner, read no stretch, and only an estimate of a wrong clock orders them")
+                    continue
+                }
             case .time, .minuteLater:
                 // The winner came later: a divergence only if it is behind the place the other
                 // reached, whatever the other's last visit moved.
-                guard direction.isFurther(progress, than: reached) else { continue }
+                guard direction.isFurther(progress, than: reached) else {
+                    note?(head, "the winner came later (\(way.rawValue)) and is further along")
+                    continue
+                }
             case .reset, .longerGlance:
+                note?(head, "the winner won by \(way.rawValue)")
                 continue
             case .furthest, .stamp:
                 // Which came first is not known: both must have read a stretch of their own.
-                guard hasRead(head) else { continue }
+                guard hasRead(head) else {
+                    note?(head, "which came first is not known, and it read no stretch of its own")
+                    continue
+                }
             }
             if let current = offered?.progress {
                 let further = direction.isFurther(progress, than: current)
-                guard further || (!direction.isFurther(current, than: progress) && head.stamp > offered!.stamp) else { continue }
+                guard further || (!direction.isFurther(current, than: progress) && head.stamp > offered!.stamp) else {
+                    note?(head, "another head, further along or later, is offered instead")
+                    continue
+                }
             }
             offered = head
         }
         return offered
+    }
+
+    /// The heads a decision found live (every head past the 64 its bits hold).
+    static func liveHeads(of decision: Decision, in heads: [PositionRecord]) -> [PositionRecord] {
+        (0..<heads.count).filter { decision.live & (1 << UInt64($0)) != 0 || heads.count > 64 }.map { heads[$0] }
+    }
+
+    /// Why each other live head was or was not offered (`divergence`), or why none could be.
+    public func offerNotes(_ register: Register, on device: String?) -> [String] {
+        guard let decision = decide(register) else { return [] }
+        let heads = register.heads
+        let candidates = Self.liveHeads(of: decision, in: heads)
+        let winner = heads[decision.winner]
+        guard offerAtDivergence else { return ["never asks (OfferAtDivergence: false)"] }
+        var notes: [String] = []
+        let offered = divergence(decision, winner: winner, candidates: candidates, register: register) { head, why in
+            notes.append(head.map { "\($0.device)#\($0.sequence): not offered: \(why)" } ?? why)
+        }
+        if let offered { notes.append("\(offered.device)#\(offered.sequence): offered beside the winner: the reading diverged") }
+        return notes
     }
 
     /// The value alone: what a merge of millions of registers asks for, without building the

@@ -157,6 +157,36 @@ struct SessionCommandTests {
         #expect(text.hasSuffix("\n\n6 restore points, 6 scored: exact 6, within1 6\n"))
     }
 
+    @Test("replay --explain shows each merge: the heads, the winner and the way it won, and why each other head was offered or not")
+    func replayExplain() async throws {
+        let result = try await EngineProcess.run([
+            "replay", "Tests/Fixtures/independent-divergences/divergences-0001.jsonl", "--config", Self.config, "--explain",
+        ])
+        #expect(result.status == 0)
+        // The reader's devices diverged: the laptop read on from its place, the phone read a
+        // stretch of its own that stops short of it.
+        #expect(
+            result.stdout.contains(
+                """
+                  merge on phone, merge policy CausalFurthest:
+                    laptop#30: post 894512983384129536, visit 130.5 s and 33 posts, saved 2017-08-15T11:29:47.134Z — the winner (concurrent; furthest)
+                    phone#18: post 897429670278385664, visit 34.6 s and 14 posts, saved 2017-08-15T11:58:10.038Z
+                    phone#18: offered beside the winner: the reading diverged
+                    asks the reader: laptop#30 or phone#18
+
+                """))
+        // A switch: the laptop's write saw the phone's.
+        #expect(
+            result.stdout.contains(
+                """
+                    laptop#67: post 893498883090907137, visit 104.2 s and 19 posts, saved 2017-08-15T13:06:53.468Z — the winner (one live head: it saw the others)
+                    phone#64: post 894528885701971970, visit 212.2 s and 40 posts, saved 2017-08-15T12:31:19.202Z
+                    no divergence: one live head, which saw every other
+                    restores silently
+
+                """))
+    }
+
     @Test("simulate writes the same sessions for the same seed")
     func simulate() async throws {
         let directory = try Fixtures.temporaryDirectory()
