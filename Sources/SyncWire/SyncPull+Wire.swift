@@ -46,6 +46,16 @@ extension SyncPull {
         return opened
     }
 
+    /// The keys a message names: `key K` for one; `keys K1, K2, K3` for up to three; the first
+    /// three and how many more beyond (a planted head under each of 5,000 foreign keys made a
+    /// line of 50 KB).
+    static func keysNamed(_ keys: some Collection<String>) -> String {
+        let sorted = keys.sorted()
+        let shown = sorted.prefix(3).joined(separator: ", ")
+        if sorted.count == 1 { return "key \(shown)" }
+        return sorted.count <= 3 ? "keys \(shown)" : "keys \(shown) and \(sorted.count - 3) more"
+    }
+
     /// This pull, once its sealed heads are accounted for: when `sealing` opened none of them and
     /// some were sealed under keys it lacks, the device holds the wrong key, and the pull fails
     /// so that the round sends nothing; heads under keys no longer held, beside ones opened, and
@@ -53,11 +63,11 @@ extension SyncPull {
     public func sealingChecked(by sealing: (any RecordSealing)?) throws(SyncTransportError) -> SyncPull {
         guard !sealedUnopened.isEmpty else { return self }
         let count = sealedUnopened.values.reduce(0, +)
-        let keys = sealedUnopened.keys.sorted().joined(separator: ", ")
+        let keys = Self.keysNamed(sealedUnopened.keys)
         guard let sealing else {
             var pull = self
             pull.warnings.append(
-                "\(count) position\(count == 1 ? " is" : "s are") sealed end to end (key \(keys)) and skipped: set Sync.EncryptionPhraseVariable to open them"
+                "\(count) position\(count == 1 ? " is" : "s are") sealed end to end (\(keys)) and skipped: set Sync.EncryptionPhraseVariable to open them"
             )
             return pull
         }
@@ -65,14 +75,14 @@ extension SyncPull {
             throw SyncTransportError(
                 .failed,
                 """
-                positions here are sealed under key \(keys), which this device does not hold (its key is \(sealing.keyId)): \
+                positions here are sealed under \(keys), which this device does not hold (its key is \(sealing.keyId)): \
                 its recovery phrase is not the one the other devices use; nothing was sent
                 """)
         }
         var pull = self
         pull.warnings.append(
             """
-            \(count) position\(count == 1 ? " is" : "s are") sealed under key \(keys), which this device no longer holds, and skipped: \
+            \(count) position\(count == 1 ? " is" : "s are") sealed under \(keys), which this device no longer holds, and skipped: \
             set Sync.PreviousEncryptionPhraseVariable to the earlier phrase until every device has written again
             """)
         return pull

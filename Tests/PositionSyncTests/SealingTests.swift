@@ -268,3 +268,38 @@ struct SealingTests {
     }
     #endif
 }
+
+/// What a pull says of heads it could not open, however many keys a writer planted.
+@Suite("Sealed heads under keys this device lacks", .timeLimit(.minutes(5)))
+struct ForeignKeysTests {
+    /// A device's key, as far as a pull's check needs one: its id; it opens nothing.
+    struct NoKey: RecordSealing {
+        let keyId = "d17959c7"
+        var keyIds: Set<String> { [keyId] }
+        func seal(_ plaintext: [UInt8], authenticating associatedData: [UInt8]) throws -> [UInt8] { plaintext }
+        func open(_ box: [UInt8], keyId: String, authenticating associatedData: [UInt8]) -> [UInt8]? { nil }
+        func sealedName(ofRegister key: RegisterKey, keyId: String?) -> String { key.description }
+        func sealedName(ofDevice device: String, keyId: String?) -> String { device }
+    }
+
+    static func pull(keys: Int) -> SyncPull {
+        var pull = SyncPull()
+        for number in 0..<keys { pull.sealedUnopened[String(format: "%08x", number), default: 0] += 1 }
+        return pull
+    }
+
+    @Test("a head under each of 5,000 foreign keys: the error names three of them and how many more, not all 5,000")
+    func manyKeys() {
+        let failure = #expect(throws: SyncTransportError.self) { try Self.pull(keys: 5_000).sealingChecked(by: NoKey()) }
+        #expect(
+            failure?.description
+                == "positions here are sealed under keys 00000000, 00000001, 00000002 and 4997 more, which this device does not hold (its key is d17959c7): its recovery phrase is not the one the other devices use; nothing was sent"
+        )
+        // Sealed heads read without a key: a warning that names them the same way.
+        let unkeyed = try? Self.pull(keys: 2).sealingChecked(by: nil)
+        #expect(
+            unkeyed?.warnings == [
+                "2 positions are sealed end to end (keys 00000000, 00000001) and skipped: set Sync.EncryptionPhraseVariable to open them"
+            ])
+    }
+}
