@@ -58,8 +58,10 @@ extension SyncPull {
 
     /// This pull, once its sealed heads are accounted for: when `sealing` opened none of them and
     /// some were sealed under keys it lacks, the device holds the wrong key, and the pull fails
-    /// so that the round sends nothing; heads under keys no longer held, beside ones opened, and
-    /// sealed heads read without a key, are warnings.
+    /// so that the round sends nothing; heads under keys it lacks beside ones opened, and sealed
+    /// heads read without a key, are warnings. A key id says nothing of when its phrase was
+    /// made, so the warning names both ways it comes about: a phrase changed on another device
+    /// (this one is behind), or an earlier phrase this one no longer holds.
     public func sealingChecked(by sealing: (any RecordSealing)?) throws(SyncTransportError) -> SyncPull {
         guard !sealedUnopened.isEmpty else { return self }
         let count = sealedUnopened.values.reduce(0, +)
@@ -82,8 +84,10 @@ extension SyncPull {
         var pull = self
         pull.warnings.append(
             """
-            \(count) position\(count == 1 ? " is" : "s are") sealed under \(keys), which this device no longer holds, and skipped: \
-            set Sync.PreviousEncryptionPhraseVariable to the earlier phrase until every device has written again
+            \(count) position\(count == 1 ? " is" : "s are") sealed under \(keys), which this device does not hold, and skipped: \
+            if another device changed the phrase, set Sync.EncryptionPhraseVariable to the new one here (and \
+            Sync.PreviousEncryptionPhraseVariable to this one); if it is an earlier phrase's key, set \
+            Sync.PreviousEncryptionPhraseVariable to the earlier phrase until every device has written again
             """)
         return pull
     }

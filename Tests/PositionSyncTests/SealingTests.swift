@@ -234,7 +234,7 @@ struct SealingTests {
         let lateReport = try await folder.round("late-device", newOnly, store: late).run(at: at.addingTimeInterval(12))
         #expect(
             lateReport.warnings == [
-                "1 position is sealed under key \(old.keyId), which this device no longer holds, and skipped: set Sync.PreviousEncryptionPhraseVariable to the earlier phrase until every device has written again"
+                "1 position is sealed under key \(old.keyId), which this device does not hold, and skipped: if another device changed the phrase, set Sync.EncryptionPhraseVariable to the new one here (and Sync.PreviousEncryptionPhraseVariable to this one); if it is an earlier phrase's key, set Sync.PreviousEncryptionPhraseVariable to the earlier phrase until every device has written again"
             ])
         #expect(try await late.sync.register(of: key).heads.count == 2)
     }
@@ -295,6 +295,15 @@ struct ForeignKeysTests {
             failure?.description
                 == "positions here are sealed under keys 00000000, 00000001, 00000002 and 4997 more, which this device does not hold (its key is d17959c7): its recovery phrase is not the one the other devices use; nothing was sent"
         )
+        // Heads under a key it lacks beside heads it opened: a key id does not say whether the
+        // phrase changed elsewhere or is an earlier one, so the warning says both.
+        var beside = Self.pull(keys: 1)
+        beside.sealedOpened = 2
+        let warned = try? beside.sealingChecked(by: NoKey())
+        #expect(
+            warned?.warnings == [
+                "1 position is sealed under key 00000000, which this device does not hold, and skipped: if another device changed the phrase, set Sync.EncryptionPhraseVariable to the new one here (and Sync.PreviousEncryptionPhraseVariable to this one); if it is an earlier phrase's key, set Sync.PreviousEncryptionPhraseVariable to the earlier phrase until every device has written again"
+            ])
         // Sealed heads read without a key: a warning that names them the same way.
         let unkeyed = try? Self.pull(keys: 2).sealingChecked(by: nil)
         #expect(
