@@ -76,7 +76,7 @@ struct ReplayCommand: ParsableCommand {
             count += 1
             let evaluation = RestoreEvaluation.evaluate(point, pipeline: pipeline, policy: settings.policy)
             describe(point, evaluation, number: count)
-            if explain, let device = point.device ?? Optional(header.device) { explainMerge(on: device, replayer) }
+            if explain { explainMerge(on: point.device ?? header.device, replayer) }
             totals.add(evaluation)
         }
         for warning in reader.takeWarnings() { Console.error(warning.description) }
@@ -89,7 +89,7 @@ struct ReplayCommand: ParsableCommand {
     /// won, and why each other head was or was not offered.
     private func explainMerge(on device: String, _ replayer: SessionReplayer) {
         guard let register = replayer.register(on: device), let resolution = replayer.resolution(on: device) else { return }
-        Console.out("  merge on \(device), \(settings(replayer)):")
+        Console.out("  merge on \(device), merge policy \(replayer.mergePolicyName ?? "none"):")
         for head in register.heads {
             var line = "    \(head.device)#\(head.sequence): "
             line += head.snapshot.map { "post \($0.postId)" } ?? "a tombstone"
@@ -103,10 +103,6 @@ struct ReplayCommand: ParsableCommand {
             resolution.prompts
                 ? "    asks the reader: \(resolution.offer.map { "\($0.device)#\($0.sequence)" }.joined(separator: " or "))" : "    restores silently"
         )
-    }
-
-    private func settings(_ replayer: SessionReplayer) -> String {
-        replayer.mergePolicyName.map { "merge policy \($0)" } ?? "no merge policy"
     }
 
     private func describe(_ point: RestorePoint, _ evaluation: RestoreEvaluation, number: Int) {

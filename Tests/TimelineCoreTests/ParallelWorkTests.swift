@@ -18,7 +18,7 @@ struct ParallelWorkTests {
             started.withLock { $0 += 1 }
             let end = ContinuousClock.now + .seconds(seconds)
             while started.withLock({ $0 }) < count, ContinuousClock.now < end {
-                usleep(1_000)  // off-pool: a part's own thread, or the caller's until the others start
+                usleep(1_000)  // off-pool: a part's own thread, or the synchronous caller's, itself a thread of its own
             }
             if started.withLock({ $0 }) == count { met.withLock { $0.append(part) } }
         }
@@ -34,10 +34,12 @@ struct ParallelWorkTests {
     }
 
     @Test("the synchronous form: the caller works part 0, the others run on threads of their own, all at once")
-    func synchronous() {
+    func synchronous() async {
         let count = ProcessInfo.processInfo.activeProcessorCount + 2
         let (part, met) = Self.partsMeeting(count)
-        ParallelWork.perform(count: count, part)
+        // The synchronous caller waits for the others with its thread: here a thread of its own,
+        // not one of the test run's two pool threads.
+        await ParallelWork.run(count: 1) { _ in ParallelWork.perform(count: count, part) }
         #expect(met() == Array(0..<count))
     }
 

@@ -22,7 +22,6 @@ Everything else (posts, heights, time stamps, events) is the divergence examiner
 
     python3 make-sessions.py --sessions 30 --seed 63 -o .
 """
-import argparse
 import importlib.util
 import json
 import pathlib
@@ -134,16 +133,7 @@ class DeletionSession(divergences.Session):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sessions", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=63)
-    parser.add_argument("-o", "--output", default=str(HERE))
-    arguments = parser.parse_args()
-    corpus = [json.loads(line) for line in (HERE.parent / "posts" / "tweets-trump-3000.jsonl").read_text().splitlines() if line]
-    output = pathlib.Path(arguments.output)
-    output.mkdir(parents=True, exist_ok=True)
-    for number in range(1, arguments.sessions + 1):
-        (output / f"deletions-{number:04d}.jsonl").write_text(DeletionSession(number, arguments.seed, corpus).write())
+    divergences.main(DeletionSession, "deletions", sessions=30, seed=63, doc=__doc__, here=HERE)
 
 
 if __name__ == "__main__":

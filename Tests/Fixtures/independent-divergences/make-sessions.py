@@ -293,17 +293,19 @@ class Session:
         return "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in self.lines)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sessions", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=57)
-    parser.add_argument("-o", "--output", default=str(HERE))
+def main(session=Session, prefix="divergences", sessions=60, seed=57, doc=__doc__, here=HERE):
+    """Writes `PREFIX-NNNN.jsonl` sessions of the class `session`, by the command line's
+    arguments (the deletion examiner's script calls it with its own class and defaults)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--sessions", type=int, default=sessions)
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("-o", "--output", default=str(here))
     arguments = parser.parse_args()
     corpus = [json.loads(line) for line in (HERE.parent / "posts" / "tweets-trump-3000.jsonl").read_text().splitlines() if line]
     output = pathlib.Path(arguments.output)
     output.mkdir(parents=True, exist_ok=True)
     for number in range(1, arguments.sessions + 1):
-        (output / f"divergences-{number:04d}.jsonl").write_text(Session(number, arguments.seed, corpus).write())
+        (output / f"{prefix}-{number:04d}.jsonl").write_text(session(number, arguments.seed, corpus).write())
 
 
 if __name__ == "__main__":
