@@ -95,6 +95,11 @@ struct ReplayCommand: ParsableCommand {
             line += head.snapshot.map { "post \($0.postId)" } ?? "a tombstone"
             if let visit = head.visit { line += ", visit \(String(format: "%.1f", visit.seconds)) s and \(visit.posts) posts" }
             line += ", saved \(Timestamp.format(head.savedAt))"
+            if head.isReset {
+                line += ", a move back"
+            } else if !head.epoch.device.isEmpty {
+                line += ", after a move back on \(head.epoch.device)"
+            }
             if head == resolution.winner { line += " — the winner (\(resolution.reason))" }
             Console.out(line)
         }

@@ -30,8 +30,11 @@ import TimelineCore
 ///
 /// - The **visit** starts when the app is launched or comes to the foreground; its first
 ///   scroll's anchor is where it started. `visit(of:at:in:)` says how long a save came after
-///   the start and how many posts it is from there: a save seconds after opening that moved
-///   little is a glance at a stale device, not reading (sync's merge policy tells them apart).
+///   the start and how many posts were read since: the more of the distance from where it
+///   started and the posts the anchor rested on for `readingDwell` seconds or more beyond the
+///   first, so a reader who flicked up to the new posts and read back down has read them. A
+///   save seconds after opening that read little is a glance at a stale device, not reading
+///   (sync's merge policy tells them apart).
 ///
 /// A value type: the `TimelineEngine` façade serialises access to it.
 public struct PositionTracker: Sendable {
@@ -94,6 +97,13 @@ public struct PositionTracker: Sendable {
     /// post its first scroll anchored on, with that post's index then.
     public private(set) var visitStartedAt: Date?
     public private(set) var visitStart: (postId: String, index: Int)?
+    /// The posts of the current visit the anchor rested on for `readingDwell` seconds or more.
+    private var visitRestedPosts: Set<String> = []
+    /// The current anchor of the visit and since when it has been the anchor.
+    private var visitAnchor: (postId: String, since: Date)?
+    /// Seconds the anchor must rest on a post for the post to count as read in a visit: a
+    /// fling's intermediate scrolls pass posts no one read.
+    public static let readingDwell: Double = 1
     /// The posts that passed through the viewport: between two scrolls on the same timeline
     /// index the view passed every post between them; after the timeline changed, only those
     /// shown. What "N new above you" counts against (`UnreadCount`).
@@ -104,11 +114,16 @@ public struct PositionTracker: Sendable {
     /// is not reused by another) and offset.
     private var lastRead: (index: TimelineIndex, offset: Double)?
 
-    /// A save's place in its visit: seconds since the visit started, and posts moved since its
-    /// first scroll.
+    /// A save's place in its visit: seconds since the visit started, and posts read since its
+    /// first scroll (the distance from there, or the posts rested on beyond the first when more).
     public struct Visit: Sendable, Equatable {
         public var seconds: Double
         public var posts: Int
+
+        public init(seconds: Double, posts: Int) {
+            self.seconds = seconds
+            self.posts = posts
+        }
     }
 
     public init(settings: Settings = Settings(), deviceId: String? = nil) {
@@ -194,11 +209,30 @@ public struct PositionTracker: Sendable {
         }
         pendingSave = liveAnchor
         if visitStartedAt != nil, visitStart == nil, let liveAnchor, let position = liveAnchor.index { visitStart = (liveAnchor.postId, position) }
+        if visitStartedAt != nil, let liveAnchor { noteVisitAnchor(liveAnchor.postId, at: date) }
         guard let liveAnchor else { return saved }
         if let lastSaveAt, date.timeIntervalSince(lastSaveAt) < settings.autoSaveInterval { return saved }
         save(liveAnchor, at: date)
         saved.append(liveAnchor)
         return saved
+    }
+
+    /// Records that the anchor is on `postId` from `date`: the post it leaves counts as read in
+    /// the visit when it rested there `readingDwell` seconds or more.
+    private mutating func noteVisitAnchor(_ postId: String, at date: Date) {
+        if let current = visitAnchor {
+            guard current.postId != postId else { return }
+            if date.timeIntervalSince(current.since) >= Self.readingDwell { visitRestedPosts.insert(current.postId) }
+        }
+        visitAnchor = (postId, date)
+    }
+
+    /// Starts a visit at `date`: nothing read in it yet.
+    private mutating func startVisit(at date: Date) {
+        visitStartedAt = date
+        visitStart = nil
+        visitRestedPosts = []
+        visitAnchor = nil
     }
 
     /// Marks read the posts the viewport passed to reach `offset`: from the last scroll's
@@ -236,6 +270,7 @@ public struct PositionTracker: Sendable {
         anchorExpiredInBackground = false
         liveAnchor = anchor
         pendingSave = nil
+        if visitStartedAt != nil { noteVisitAnchor(anchor.postId, at: date) }
     }
 
     /// A lifecycle event. `index` is the current timeline, needed for `background`. Returns the
@@ -260,8 +295,7 @@ public struct PositionTracker: Sendable {
         case .foreground:
             if let backgroundedAt, date.timeIntervalSince(backgroundedAt) > settings.anchorMaxAge { anchorExpiredInBackground = true }
             backgroundedAt = nil
-            visitStartedAt = date
-            visitStart = nil
+            startVisit(at: date)
         case .terminate:
             pendingSave = nil
         case .launch:
@@ -269,26 +303,31 @@ public struct PositionTracker: Sendable {
             liveAnchor = nil
             backgroundedAt = nil
             launchedSinceLastScroll = true
-            visitStartedAt = date
-            visitStart = nil
+            startVisit(at: date)
         }
         return saved
     }
 
     /// Where `snapshot`, saved at `date`, stands in the current visit; nil outside a visit (no
-    /// launch or foreground was observed). The distance is counted in `index` when the visit's
-    /// first post and the saved one are both there, else between the indexes recorded at capture.
+    /// launch or foreground was observed). Its posts are the more of two counts: the distance
+    /// from the visit's first post (counted in `index` when the visit's first post and the saved
+    /// one are both there, else between the indexes recorded at capture), and the posts the
+    /// anchor rested on for `readingDwell` seconds or more by `date`, less the first.
     public func visit(of snapshot: PositionSnapshot, at date: Date, in index: TimelineIndex? = nil) -> Visit? {
         guard let visitStartedAt else { return nil }
-        var posts = 0
+        var distance = 0
         if let visitStart {
             if let index, let start = index.index(of: visitStart.postId), let position = index.index(of: snapshot.postId) {
-                posts = abs(position - start)
+                distance = abs(position - start)
             } else if let position = snapshot.index {
-                posts = abs(position - visitStart.index)
+                distance = abs(position - visitStart.index)
             }
         }
-        return Visit(seconds: max(0, date.timeIntervalSince(visitStartedAt)), posts: posts)
+        var rested = visitRestedPosts.count
+        if let visitAnchor, !visitRestedPosts.contains(visitAnchor.postId), date.timeIntervalSince(visitAnchor.since) >= Self.readingDwell {
+            rested += 1
+        }
+        return Visit(seconds: max(0, date.timeIntervalSince(visitStartedAt)), posts: max(distance, rested - 1))
     }
 
     /// Whether the live anchor has expired by `date`: the app stayed in the background longer

@@ -161,6 +161,20 @@ public struct Register: Sendable, Equatable {
         heads.reduce(RegisterStamp.zero) { max($0, $1.epoch) }
     }
 
+    /// The epoch a local write of `device` carries on: its own head's, which already stands for
+    /// every write that head had seen (a move back made there supersedes their epochs, whatever
+    /// their devices' clocks say), or a later one among the heads it had not seen. The latest
+    /// epoch of all (`epoch`) when the device has written nothing yet. A device whose clock runs
+    /// an hour fast thus cannot take back a move back another device made after hearing from it.
+    public func inheritedEpoch(of device: String) -> RegisterStamp {
+        guard let own = head(of: device) else { return epoch }
+        var inherited = own.epoch
+        for head in heads where head.device != device && !own.context.includes(device: head.device, sequence: head.sequence) {
+            inherited = max(inherited, head.epoch)
+        }
+        return inherited
+    }
+
     /// Every device's moves along the register, added up.
     public var moves: PositionRecord.Moves {
         var total = PositionRecord.Moves()
@@ -212,7 +226,7 @@ public struct Register: Sendable, Equatable {
         }
         return PositionRecord(
             key: key, stamp: stamp, sequence: sequence, context: seen.removing(stamp.device), savedAt: savedAt,
-            snapshot: snapshot, epoch: reset ? stamp : epoch, progress: progress, visit: visit, moves: moves,
+            snapshot: snapshot, epoch: reset ? stamp : inheritedEpoch(of: stamp.device), progress: progress, visit: visit, moves: moves,
             clocks: clocks, reads: reads)
     }
 

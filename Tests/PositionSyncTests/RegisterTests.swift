@@ -35,6 +35,44 @@ struct RegisterTests {
     }
 }
 
+/// The epoch a local write carries on: the latest move back, in the order the device learned of them.
+@Suite("A register's epoch", .timeLimit(.minutes(10)))
+struct RegisterEpochTests {
+    static let key = RegisterKey(account: "me", timeline: "home")
+
+    static func stamp(_ device: String, _ milliseconds: UInt64) -> RegisterStamp {
+        RegisterStamp(time: HybridTimestamp(milliseconds: milliseconds, counter: 0), device: device)
+    }
+
+    static func save(_ register: inout Register, _ device: String, at milliseconds: UInt64, sequence: UInt64, _ post: String, explicit: Bool = false)
+        -> PositionRecord
+    {
+        let record = register.localWrite(
+            PositionSnapshot(postId: post), key: key, stamp: stamp(device, milliseconds), sequence: sequence,
+            savedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000), explicit: explicit)
+        _ = register.insert(record)
+        return record
+    }
+
+    @Test("a move back made after hearing of a laptop's, whose clock runs an hour fast, stays the phone's epoch")
+    func ownMoveBackAfterAFastClocks() {
+        let hour: UInt64 = 3_600_000
+        // The laptop, an hour fast, moves back at 10:00 by its clock (9:00 in truth); the phone hears it.
+        var laptop = Register()
+        let laptopReset = Self.save(&laptop, "laptop", at: 10 * hour, sequence: 1, "p1", explicit: true)
+        var phone = Register([laptopReset])
+        #expect(Self.save(&phone, "phone", at: 9 * hour + 60_000, sequence: 1, "p3").epoch == laptopReset.stamp)
+        // At 9:30 the phone moves back itself, then reads on: its reading follows its own move back.
+        let phoneReset = Self.save(&phone, "phone", at: 9 * hour + 1_800_000, sequence: 2, "p0", explicit: true)
+        #expect(phoneReset.epoch == phoneReset.stamp)
+        #expect(Self.save(&phone, "phone", at: 9 * hour + 1_860_000, sequence: 3, "p2").epoch == phoneReset.stamp)
+        // A later move back on the laptop that the phone had not heard of is later still.
+        let laptopAgain = Self.save(&laptop, "laptop", at: 10 * hour + 2_400_000, sequence: 2, "p0", explicit: true)
+        _ = phone.insert(laptopAgain)
+        #expect(Self.save(&phone, "phone", at: 9 * hour + 2_460_000, sequence: 4, "p1").epoch == laptopAgain.stamp)
+    }
+}
+
 /// The reading direction a register learns from its devices' saves.
 @Suite("A register's reading direction", .timeLimit(.minutes(10)))
 struct RegisterDirectionTests {

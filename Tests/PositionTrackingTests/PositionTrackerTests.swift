@@ -305,4 +305,32 @@ struct ReadPostsTrackingTests {
         #expect(tracker.scrollMoves.up == 9)
         #expect(tracker.learnedDirection == .older)
     }
+
+    @Test("a visit counts the posts read: a reader who opened at their old place, flicked up to the new posts and read back down read them")
+    func visitCountsPostsRead() throws {
+        var tracker = PositionTracker(settings: .init(autoSaveInterval: 5, settleDelay: 1))
+        let at = { (second: Double) in PositionTrackerTests.start.addingTimeInterval(second) }
+        tracker.observe(.foreground, at: at(0))
+        // Opened at p8, a flick up to the top, then post by post down to p6, 3 s on each.
+        _ = tracker.observeScroll(offset: 800, viewportHeight: 500, in: PositionTrackerTests.index, at: at(1))
+        _ = tracker.observeScroll(offset: 0, viewportHeight: 500, in: PositionTrackerTests.index, at: at(2))
+        for post in 1...6 { _ = tracker.observeScroll(offset: Double(post) * 100, viewportHeight: 500, in: PositionTrackerTests.index, at: at(2 + 3 * Double(post))) }
+        let snapshot = try #require(tracker.liveAnchor)
+        #expect(snapshot.postId == "p6")
+        // Two posts from where it opened, but p8 and p0 to p6 rested on: seven read beyond the first.
+        #expect(tracker.visit(of: snapshot, at: at(21), in: PositionTrackerTests.index) == .init(seconds: 21, posts: 7))
+        // A fling's scrolls a quarter of a second apart pass posts no one read.
+        tracker.observe(.background, at: at(30), in: PositionTrackerTests.index)
+        tracker.observe(.foreground, at: at(100))
+        _ = tracker.observeScroll(offset: 600, viewportHeight: 500, in: PositionTrackerTests.index, at: at(101))
+        for step in 1...12 { _ = tracker.observeScroll(offset: 600 + Double(step) * 100, viewportHeight: 500, in: PositionTrackerTests.index, at: at(103 + 0.08 * Double(step))) }
+        _ = tracker.observeScroll(offset: 1700, viewportHeight: 500, in: PositionTrackerTests.index, at: at(104))
+        let flung = try #require(tracker.liveAnchor)
+        #expect(flung.postId == "p17")
+        // Eleven posts away from p6: the distance counts, not the posts flung past.
+        #expect(tracker.visit(of: flung, at: at(104), in: PositionTrackerTests.index) == .init(seconds: 4, posts: 11))
+        // Back to p6 by a flick: no distance, and two posts rested on (p6 and p17), one beyond the first.
+        _ = tracker.observeScroll(offset: 600, viewportHeight: 500, in: PositionTrackerTests.index, at: at(110))
+        #expect(tracker.visit(of: try #require(tracker.liveAnchor), at: at(111), in: PositionTrackerTests.index) == .init(seconds: 11, posts: 1))
+    }
 }
