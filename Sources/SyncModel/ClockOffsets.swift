@@ -86,11 +86,16 @@ public struct ClockOffsets: Sendable, Hashable, CustomStringConvertible {
 
     /// `later(a, b)` as whether it is `a` (nil: the bounds cannot tell), without copying either.
     public static func laterIsFirst(_ a: PositionRecord, _ b: PositionRecord) -> Bool? {
+        laterIsFirst(a, b, stamps: (a.stamp.time, b.stamp.time))
+    }
+
+    /// `laterIsFirst(a, b)` for two times stamped by `a`'s and `b`'s writers' clocks.
+    private static func laterIsFirst(_ a: PositionRecord, _ b: PositionRecord, stamps: (HybridTimestamp, HybridTimestamp)) -> Bool? {
         let lower = b.clocks[a.device]
         let upper = a.clocks[b.device].map { 0 &- $0 }
         guard lower != nil || upper != nil else { return nil }
-        let stampA = Int64(clamping: a.stamp.time.milliseconds)
-        let stampB = Int64(clamping: b.stamp.time.milliseconds)
+        let stampA = Int64(clamping: stamps.0.milliseconds)
+        let stampB = Int64(clamping: stamps.1.milliseconds)
         // b is later when even a's latest possible true time (its stamp minus the lower bound) is before b.
         if let lower, stampB &- (stampA &- lower) > marginMilliseconds { return false }
         // a is later when even a's earliest possible true time (its stamp minus the upper bound) is after b.
@@ -161,6 +166,19 @@ extension ClockOffsets {
         let corrected = Int64(clamping: a.stamp.time.milliseconds) &- (wrongClockLead(of: a, over: b) ?? 0)
         let other = Int64(clamping: b.stamp.time.milliseconds)
         return corrected != other ? corrected > other : b.stamp < a.stamp
+    }
+}
+
+extension ClockOffsets {
+    /// Whether the moment `times.0`, stamped by `a`'s writer's clock, came after `times.1`,
+    /// stamped by `b`'s writer's: as the bounds the two writes carry tell (`laterIsFirst`), else
+    /// by the stamps corrected by a wrong clock's lead (`wrongClockLead`); at a tie, the first.
+    /// A laptop an hour fast that moved back before a phone wrote stamps its move back later;
+    /// the bounds put it first.
+    public static func estimatedLaterIsFirst(_ a: PositionRecord, _ b: PositionRecord, times: (HybridTimestamp, HybridTimestamp)) -> Bool {
+        if let known = laterIsFirst(a, b, stamps: times) { return known }
+        let corrected = Int64(clamping: times.0.milliseconds) &- (wrongClockLead(of: a, over: b) ?? 0)
+        return corrected >= Int64(clamping: times.1.milliseconds)
     }
 }
 

@@ -48,17 +48,19 @@ extension PositionRecord {
     /// A write for a scenario, to register `me`/`home`: by `device`, its `sequence`-th, having
     /// seen `seen`, stamped `millis` ms (its clock) and saved at that time; at post `post`
     /// created at `created` seconds (nil: a tombstone); `explicit` marks a move back; `ordered`
-    /// false leaves out progress, as on an algorithmic feed.
+    /// false leaves out progress, as on an algorithmic feed; `epoch`, the move back its reading
+    /// follows (a device and its clock's milliseconds; none when nil).
     public static func example(
         _ device: String, _ sequence: UInt64, seen: [(String, UInt64)] = [], at millis: UInt64, _ post: String?, created: Double = 0,
         explicit: Bool = false, visit: Visit? = nil, moves: Moves = .init(older: 10, newer: 1), ordered: Bool = true,
-        clocks: [(String, Int64)] = []
+        clocks: [(String, Int64)] = [], epoch: (device: String, at: UInt64)? = nil
     ) -> PositionRecord {
         let stamp = RegisterStamp(time: HybridTimestamp(milliseconds: millis, counter: 0), device: device)
+        let inherited = epoch.map { RegisterStamp(time: HybridTimestamp(milliseconds: $0.at, counter: 0), device: $0.device) } ?? .zero
         return PositionRecord(
             key: RegisterKey(account: "me", timeline: "home"), stamp: stamp, sequence: sequence, context: VersionVector(seen),
             savedAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(millis) / 1000),
-            snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: post == nil || explicit ? stamp : .zero,
+            snapshot: post.map { PositionSnapshot(postId: $0) }, epoch: post == nil || explicit ? stamp : inherited,
             progress: ordered ? post.map { .init(createdAt: created, postId: $0) } : nil, visit: visit, moves: moves,
             clocks: ClockOffsets(clocks))
     }

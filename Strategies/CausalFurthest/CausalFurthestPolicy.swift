@@ -39,8 +39,8 @@ import ValueTree
 ///
 /// It asks the reader (`Resolution.offer`) only where two devices' reading truly diverged: the
 /// winner is concurrent reading of a stretch of its own (more than `GlancePosts` posts in its
-/// visit; not a move back, nor reading after one the other had not seen: a move back is a
-/// decision), and another live head that is not a glance is further along while the clocks
+/// visit, counting the posts read; not a move back, nor reading after one made, by the clocks,
+/// after the other's write: a move back is a decision), and another live head that is not a glance is further along while the clocks
 /// show the winner came later, or stands elsewhere, having read a stretch too, while the clocks
 /// cannot tell. Then the later reading and the furthest place are both where the reader may
 /// want to be ("Continue from laptop?"), and no rule can tell which. Where one device did the reading, where a device was glanced at or
@@ -118,7 +118,7 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
     /// that is not a glance stands at another place: further along while the clocks show the
     /// winner came later, or anywhere, having read a stretch of its own too, while the clocks
     /// cannot tell which came first; unless the winner's reading follows a move back made on its
-    /// own device that the other had not seen. Of those heads,
+    /// own device after the other's write, by the clocks. Of those heads,
     /// the one to offer beside the winner: the furthest, else the latest by its stamp.
     ///
     /// `note`, when given, hears why each other head is not offered, or why none could be.
@@ -155,15 +155,20 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                 note?(head, "a glance")
                 continue
             }
-            // Reading that follows a move back made on the winner's device, which the other had
-            // not seen (its epoch differs), is where the reader decided to go: no divergence.
-            // Epochs are compared for identity only: their stamps follow their devices' clocks.
             guard let progress = head.progress, progress.postId != reached.postId else {
                 note?(head, "on the winner's post, or with no place along the feed")
                 continue
             }
-            guard winner.epoch == head.epoch || winner.epoch.device != winner.device else {
-                note?(head, "the winner's reading follows a move back it had not seen")
+            // Reading that follows a move back made on the winner's device after the other's
+            // write (so unseen by it; its epoch differs) is where the reader decided to go: no
+            // divergence. A move back made before the other's write, which the other did not
+            // hear of, decides nothing about the reading the other did after it. The order is
+            // the clocks' (their bounds, else a wrong clock's corrected lead), not the stamps':
+            // a fast clock stamps an earlier move back later.
+            if winner.epoch != head.epoch, winner.epoch.device == winner.device,
+                ClockOffsets.estimatedLaterIsFirst(winner, head, times: (winner.epoch.time, head.stamp.time))
+            {
+                note?(head, "the winner's reading follows a move back made after this write")
                 continue
             }
             let (_, way) = Self.beats(winner, head, direction: direction)
@@ -458,6 +463,26 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                     .example("phone", 6, at: 300_000, "p50", created: 500, clocks: [("laptop", -2_000)]),
                 ],
                 expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
+            MergeScenario(
+                name:
+                    "reading on from a move back made after the other device wrote (by the clocks, the laptop an hour fast): the reader decided, it restores silently",
+                records: [
+                    .example("laptop", 3, at: 1_000 + hour, "p30", created: 300, visit: reading),
+                    .example(
+                        "phone", 6, at: 300_000, "p40", created: 400, visit: reading, clocks: [("laptop", 3_590_000)],
+                        epoch: ("phone", 200_000)),
+                ],
+                expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds"),
+            MergeScenario(
+                name:
+                    "reading on from a move back made before the other device read a stretch, which it never heard of: the move back decides nothing, it asks",
+                records: [
+                    .example("laptop", 3, at: 200_000 + hour, "p30", created: 300, visit: reading),
+                    .example(
+                        "phone", 6, at: 400_000, "p40", created: 400, visit: reading, clocks: [("laptop", 3_590_000)],
+                        epoch: ("phone", 1_000)),
+                ],
+                expectedWinner: 1, reason: "concurrent; the later by the clocks' bounds", offer: [1, 0]),
             MergeScenario(
                 name: "concurrent writes a minute and a half apart, by clocks that agree: the later wins, though behind: it asks",
                 records: [

@@ -314,16 +314,21 @@ struct ReadPostsTrackingTests {
         // Opened at p8, a flick up to the top, then post by post down to p6, 3 s on each.
         _ = tracker.observeScroll(offset: 800, viewportHeight: 500, in: PositionTrackerTests.index, at: at(1))
         _ = tracker.observeScroll(offset: 0, viewportHeight: 500, in: PositionTrackerTests.index, at: at(2))
-        for post in 1...6 { _ = tracker.observeScroll(offset: Double(post) * 100, viewportHeight: 500, in: PositionTrackerTests.index, at: at(2 + 3 * Double(post))) }
+        for post in 1...6 {
+            _ = tracker.observeScroll(offset: Double(post) * 100, viewportHeight: 500, in: PositionTrackerTests.index, at: at(2 + 3 * Double(post)))
+        }
         let snapshot = try #require(tracker.liveAnchor)
         #expect(snapshot.postId == "p6")
         // Two posts from where it opened, but p8 and p0 to p6 rested on: seven read beyond the first.
         #expect(tracker.visit(of: snapshot, at: at(21), in: PositionTrackerTests.index) == .init(seconds: 21, posts: 7))
-        // A fling's scrolls a quarter of a second apart pass posts no one read.
+        // A fling's scrolls, 80 ms apart, pass posts no one read.
         tracker.observe(.background, at: at(30), in: PositionTrackerTests.index)
         tracker.observe(.foreground, at: at(100))
         _ = tracker.observeScroll(offset: 600, viewportHeight: 500, in: PositionTrackerTests.index, at: at(101))
-        for step in 1...12 { _ = tracker.observeScroll(offset: 600 + Double(step) * 100, viewportHeight: 500, in: PositionTrackerTests.index, at: at(103 + 0.08 * Double(step))) }
+        for step in 1...12 {
+            _ = tracker.observeScroll(
+                offset: 600 + Double(step) * 100, viewportHeight: 500, in: PositionTrackerTests.index, at: at(103 + 0.08 * Double(step)))
+        }
         _ = tracker.observeScroll(offset: 1700, viewportHeight: 500, in: PositionTrackerTests.index, at: at(104))
         let flung = try #require(tracker.liveAnchor)
         #expect(flung.postId == "p17")
