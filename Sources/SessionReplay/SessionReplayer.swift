@@ -379,7 +379,9 @@ public struct SessionReplayer {
                 resume.observe(lifecycle, at: event.at)
             }
         case .sync(let from, let to):
-            guard mergePolicy != nil, let sent = replicas[from]?.state.records else { break }
+            // The sender hands its heads over in the order they arrived there: a write it relays
+            // reached it before its own latest, as it reached a marker server.
+            guard mergePolicy != nil, let sent = replicas[from]?.state.recordsInArrivalOrder else { break }
             var receiver = replicas[to] ?? Replica()
             let wall = wallClock(of: to, at: event.at)
             receiver.state.receive(sent, on: to, clock: &receiver.clock, estimates: &receiver.estimates, wall: wall, maxClockOffset: maxClockOffset)

@@ -42,6 +42,13 @@ public struct Register: Sendable, Equatable {
         lhs.heads == rhs.heads
     }
 
+    /// The heads in the order their writes arrived here, the last to arrive last: the order in
+    /// which a replica that passes them on hands them over, so that a write it relays (one it
+    /// heard before it wrote its own) does not arrive after its own at the next.
+    public var headsInArrivalOrder: [PositionRecord] {
+        heads.indices.sorted { arrivals[$0] < arrivals[$1] }.map { heads[$0] }
+    }
+
     /// The head whose write arrived last: the value where the last write to reach a server
     /// wins (Mastodon's markers).
     public var lastArrived: PositionRecord? {

@@ -87,6 +87,12 @@ public struct ReplicaState: Sendable, Equatable {
         registers.keys.sorted().flatMap { registers[$0]!.heads }
     }
 
+    /// Every head, register by register, each register's in the order its writes arrived here
+    /// (`Register.headsInArrivalOrder`): what a delivery from this replica hands over.
+    public var recordsInArrivalOrder: [PositionRecord] {
+        registers.keys.sorted().flatMap { registers[$0]!.headsInArrivalOrder }
+    }
+
     /// How many heads the state holds.
     public var headCount: Int {
         registers.values.reduce(0) { $0 + $1.heads.count }
