@@ -1,5 +1,6 @@
 import EngineConfiguration
 import Foundation
+import RestorationEngine
 import SessionComparison
 import SessionFormat
 import SessionReplay
@@ -139,65 +140,86 @@ struct PeerModel {
 struct PeerModelTests {
     static let folders = ["devices", "devices-catching-up", "devices-diverged"]
 
-    /// At each restore point of every bundled multi-device session: the model's position and the
-    /// policy's register value, as (agreeing, compared).
-    static func agreement(_ peer: PeerModel.Peer) throws -> (agree: Int, compared: Int, first: String?) {
-        var (agree, compared, first): (Int, Int, String?) = (0, 0, nil)
-        for folder in folders {
-            // The readers of devices-catching-up catch up; the others read down. The rules that
-            // go by the reading's direction are told it, as the model is.
-            let readsOlder = folder != "devices-catching-up"
-            let counted = try agreement(peer, folder: folder, readsOlder: readsOlder)
-            (agree, compared, first) = (agree + counted.agree, compared + counted.compared, first ?? counted.first)
-        }
-        return (agree, compared, first)
+    /// How often a rule and its peer's model agreed: points compared, points agreeing, the first
+    /// disagreement.
+    struct Agreement {
+        var agree = 0
+        var compared = 0
+        var first: String?
     }
 
-    static func agreement(_ peer: PeerModel.Peer, folder: String, readsOlder: Bool) throws -> (agree: Int, compared: Int, first: String?) {
-        var settings = ReplaySettings(configuration: .defaults)
-        settings.mergePolicy = ComponentSpec(
-            name: peer.rawValue,
-            parameters: [.furthest, .newerForward].contains(peer) ? ["Direction": Value.Member(value: .string(readsOlder ? "Older" : "Newer"))] : [:])
-        let files = try SessionFiles.expand([Fixtures.repositoryURL("sessions").appendingPathComponent(folder).path])
-        var (agree, compared, first): (Int, Int, String?) = (0, 0, nil)
-        for file in files {
-            let session = try RecordedSession.read(try Data(contentsOf: URL(fileURLWithPath: file)), name: file)
-            var replayer = try SessionReplayer(header: session.header, settings: settings)
-            var model = PeerModel(peer, readsOlder: readsOlder)
-            let key = RegisterKey(account: session.header.account ?? "default", timeline: session.header.timeline)
-            for (line, event) in session.events.enumerated() {
-                let point = replayer.apply(event, line: line + 2)
-                // Every device's own latest save, as the app made it.
-                for (device, replica) in replayer.replicas {
-                    guard let head = replica.state.heads(of: key).first(where: { $0.device == device }) else { continue }
-                    let save = PeerModel.Save(
-                        device: device, sequence: head.sequence, postId: head.snapshot?.postId, postCreatedAt: head.snapshot?.postCreatedAt,
-                        savedAt: head.savedAt)
-                    if save.sequence > (model.ownSequence(of: device) ?? 0) { model.saved(save) }
-                }
-                if case .sync(let from, let to) = event.kind { model.delivered(from: from, to: to) }
-                guard let point, let device = point.device, let value = replayer.value(on: device), let held = model.holds[device] else { continue }
-                compared += 1
-                if value.snapshot?.postId == held.postId {
-                    agree += 1
-                } else if first == nil {
-                    first =
-                        "\(folder)/\(URL(fileURLWithPath: file).lastPathComponent) line \(line + 2): the model holds \(held.postId ?? "none") of \(held.device), the policy \(value.snapshot?.postId ?? "none") of \(value.device)"
+    /// At each restore point of every bundled multi-device session, each model's position and its
+    /// rule's register value. One replay per session serves every rule: what the devices save and
+    /// hear does not depend on the rule that merges it (the replay runs under CausalFurthest), and
+    /// each rule resolves the same registers.
+    static func agreements() throws -> [PeerModel.Peer: Agreement] {
+        var agreements: [PeerModel.Peer: Agreement] = [:]
+        for folder in folders {
+            // The readers of devices-catching-up catch up; the others read down. The rules that
+            // go by the reading's direction are told it, as the models are.
+            let readsOlder = folder != "devices-catching-up"
+            var policies: [PeerModel.Peer: any MergePolicy] = [:]
+            for peer in PeerModel.Peer.allCases {
+                let parameters: Value.Dictionary =
+                    [.furthest, .newerForward].contains(peer) ? ["Direction": Value.Member(value: .string(readsOlder ? "Older" : "Newer"))] : [:]
+                policies[peer] = try BuiltInStrategies.registry.build(StrategyNode(name: peer.rawValue, parameters: parameters), kind: .merge)
+                    .as((any MergePolicy).self)
+            }
+            var settings = ReplaySettings(configuration: .defaults)
+            settings.mergePolicy = ComponentSpec(name: "CausalFurthest")
+            for file in try SessionFiles.expand([Fixtures.repositoryURL("sessions").appendingPathComponent(folder).path]) {
+                let session = try RecordedSession.read(try Data(contentsOf: URL(fileURLWithPath: file)), name: file)
+                var replayer = try SessionReplayer(header: session.header, settings: settings)
+                var models = Dictionary(uniqueKeysWithValues: PeerModel.Peer.allCases.map { ($0, PeerModel($0, readsOlder: readsOlder)) })
+                let key = RegisterKey(account: session.header.account ?? "default", timeline: session.header.timeline)
+                for (line, event) in session.events.enumerated() {
+                    let point = replayer.apply(event, line: line + 2)
+                    // Every device's own latest save, as the app made it.
+                    for (device, replica) in replayer.replicas {
+                        guard let head = replica.state.heads(of: key).first(where: { $0.device == device }) else { continue }
+                        let save = PeerModel.Save(
+                            device: device, sequence: head.sequence, postId: head.snapshot?.postId, postCreatedAt: head.snapshot?.postCreatedAt,
+                            savedAt: head.savedAt)
+                        for peer in PeerModel.Peer.allCases where save.sequence > (models[peer]!.ownSequence(of: device) ?? 0) {
+                            models[peer]!.saved(save)
+                        }
+                    }
+                    if case .sync(let from, let to) = event.kind {
+                        for peer in PeerModel.Peer.allCases { models[peer]!.delivered(from: from, to: to) }
+                    }
+                    guard let point, let device = point.device, let register = replayer.register(on: device) else { continue }
+                    for peer in PeerModel.Peer.allCases {
+                        guard let value = policies[peer]?.resolve(register, on: device).winner, let held = models[peer]!.holds[device] else {
+                            continue
+                        }
+                        agreements[peer, default: Agreement()].compared += 1
+                        if value.snapshot?.postId == held.postId {
+                            agreements[peer]!.agree += 1
+                        } else if agreements[peer]!.first == nil {
+                            agreements[peer]!.first =
+                                "\(folder)/\(URL(fileURLWithPath: file).lastPathComponent) line \(line + 2): the model holds \(held.postId ?? "none") of \(held.device), the policy \(value.snapshot?.postId ?? "none") of \(value.device)"
+                        }
+                    }
                 }
             }
         }
-        return (agree, compared, first)
+        return agreements
     }
 
-    @Test("each peer rule lands where its model of the peer does, at 0.99 of the bundled restore points or more", arguments: PeerModel.Peer.allCases)
-    func agrees(_ peer: PeerModel.Peer) throws {
-        let (agree, compared, first) = try Self.agreement(peer)
-        #expect(compared >= 400)
-        // The rules that go by the reading agree at every point but three of 449: a boost and
-        // another post of the same second, which the policy orders by id as text and the model
-        // as the numbers they are; a boost's id is no number. The others agree everywhere.
-        let bar = [.furthest, .newerForward].contains(peer) ? 0.99 : 1
-        #expect(Double(agree) >= bar * Double(compared), "\(peer.rawValue): \(agree) of \(compared); first: \(first ?? "-")")
+    @Test("each peer rule lands where its model of the peer does, at 0.99 of the bundled restore points or more")
+    func agrees() throws {
+        let agreements = try Self.agreements()
+        for peer in PeerModel.Peer.allCases {
+            let counted = agreements[peer] ?? Agreement()
+            #expect(counted.compared >= 400, "\(peer.rawValue)")
+            // The rules that go by the reading agree at every point but three of 449: a boost and
+            // another post of the same second, which the policy orders by id as text and the model
+            // as the numbers they are; a boost's id is no number. The others agree everywhere.
+            let bar = [.furthest, .newerForward].contains(peer) ? 0.99 : 1
+            #expect(
+                Double(counted.agree) >= bar * Double(counted.compared),
+                "\(peer.rawValue): \(counted.agree) of \(counted.compared); first: \(counted.first ?? "-")")
+        }
     }
 }
 
