@@ -21,7 +21,7 @@ import SessionFormat
 /// | `scroll-back-by-hand` | the same, scrolled by hand: the app does not mark it `explicit` |
 /// | `deleted-at-switch` | the reader puts one device down; the post they were on is deleted (sometimes with neighbours) before they pick up the other; the truth is the next surviving post in the reader's direction (below, or above when catching up) |
 /// | `three-devices` | the reader puts one device down and reads on the tablet, then puts that down and picks up the third device |
-/// | `diverged` | with `divergences` only, where the other device's old place is twelve posts or more behind: the reader puts one device down without it pushing, picks up the other, which opens at its own old place, and reads a stretch there (more than five posts, stopping short of the first device's place); both then push and the reader picks up one of them. The restore point is marked `diverged`, and the truth is where the reader chooses to go on: the later reading or the furthest place, half and half |
+/// | `diverged` | with `divergences` only, after a visit that read more than five posts, where the other device's old place is twelve posts or more behind: the reader puts one device down without it pushing, picks up the other, which opens at its own old place, and reads a stretch there (more than five posts, stopping short of the first device's place) in one of three ways (`DivergenceWay`); both then push and the reader picks up one of them. The restore point is marked `diverged`, and the truth is where the reader chooses to go on: the later reading or the furthest place, half and half |
 ///
 /// The truth is the reader's last reading place: a glance at a stale device is not reading.
 /// At a true divergence it is the reader's answer to "where do you want to continue?".
@@ -70,9 +70,11 @@ extension SessionBuilder {
         let episodes = random.integer(5...9)
         for _ in 0..<episodes {
             advance(reader.firstScrollDelay(random: &random))
+            let opened = truth()?.id
             readVisit()
             guard let place = truth() else { break }
-            disruptAcrossDevices(place: SessionEvent.Expected(postId: place.id, viewportY: place.viewportY), position: place.position)
+            disruptAcrossDevices(
+                place: SessionEvent.Expected(postId: place.id, viewportY: place.viewportY), position: place.position, opened: opened)
         }
         return RecordedSession(header: header, events: events)
     }
@@ -165,14 +167,16 @@ extension SessionBuilder {
         burst(to: index.y(of: position) - (place.viewportY ?? 0))
     }
 
-    mutating func disruptAcrossDevices(place start: SessionEvent.Expected, position: Int) {
+    /// One case across devices after a visit that opened at the post `opened` and left the
+    /// reader at `start`, at `position`.
+    mutating func disruptAcrossDevices(place start: SessionEvent.Expected, position: Int, opened: String?) {
         var place = start
         let skewed = header.clockSkew[SessionBuilder.laptop] != nil
         let weights: [DeviceEpisode: Double] = [
             .deviceSwitch: 0.2, .twoDevices: 0.12, .offlineDay: 0.08, .staleDevice: 0.15, .scrollBack: 0.1, .scrollBackByHand: 0.12,
             .deletedAtSwitch: algorithmic ? 0 : 0.1, .threeDevices: hasTablet && currentDevice != SessionBuilder.tablet ? 0.15 : 0,
             .clockFast: skewed && currentDevice == SessionBuilder.laptop ? 0.3 : 0,
-            .diverged: options.divergences && !algorithmic && canDiverge(at: position) ? 0.4 : 0,
+            .diverged: options.divergences && !algorithmic && canDiverge(at: position, opened: opened) ? 0.4 : 0,
         ]
         let choices = DeviceEpisode.allCases.filter { weights[$0]! > 0 }
         let episode = choices[random.pick(weights: choices.map { weights[$0]! })]
@@ -299,19 +303,27 @@ extension SessionBuilder {
         if let target = index.index(of: place.postId) { scroll(to: index.y(of: target) - (place.viewportY ?? 0)) }
     }
 
-    /// Whether the other device's own old place is well behind `position` (twelve posts or
-    /// more, in the reading direction): where a stretch read on it is a part of its own.
-    mutating func canDiverge(at position: Int) -> Bool {
-        guard let parked = parkedAnchors[otherDevice], let at = index.index(of: parked.postId) else { return false }
-        return (options.reading == .up ? at - position : position - at) >= 12
+    /// Whether a divergence can follow the visit just read, which opened at the post `opened`
+    /// and left the reader at `position`: the visit read a stretch (more than five posts along
+    /// the reading direction), which the other device cannot have heard of, and the other
+    /// device's own old place is well behind `position` (twelve posts or more), where a stretch
+    /// read on it is a part of its own. A visit that read less leaves the reader where the other
+    /// device may already have heard they were: reading there after is no divergence.
+    mutating func canDiverge(at position: Int, opened: String?) -> Bool {
+        guard let parked = parkedAnchors[otherDevice], let at = index.index(of: parked.postId),
+            let opened, let start = index.index(of: opened)
+        else { return false }
+        func along(_ from: Int, _ to: Int) -> Int { options.reading == .up ? from - to : to - from }
+        return along(start, position) > 5 && along(at, position) >= 12
     }
 
     /// A true divergence, from the reader's `place` at `position` on the device in hand: it is
     /// put down without pushing; the other device opens at its own old place, well behind
-    /// (`canDiverge`), and the reader reads a stretch there, more than five posts and at least
-    /// half a minute, stopping short of `position`. Both push, and the reader picks one up. Returns the reader's answer to "where
-    /// do you want to continue?": the later reading or the furthest place, half and half; nil
-    /// when the timeline is too short for one.
+    /// (`canDiverge`), and the reader reads a stretch, more than five posts and at least half a
+    /// minute, stopping short of `position`, in one of the ways of `DivergenceWay`. Both push,
+    /// and the reader picks one up. Returns the reader's answer to "where do you want to
+    /// continue?": the later reading or the furthest place, half and half; nil when the timeline
+    /// is too short for one.
     mutating func diverge(from place: SessionEvent.Expected, at position: Int) -> SessionEvent.Expected? {
         let first = currentDevice
         let second = otherDevice
@@ -328,8 +340,20 @@ extension SessionBuilder {
         guard var at = tracker.anchorIndex(offset: offset, viewportHeight: header.viewport.height, in: index),
             let position = index.index(of: place.postId)
         else { return nil }
+        // The reading takes one of three ways: on from this device's own place; a flick up to the
+        // newest posts (by hand, not a move back: they were never read) and on down from the top;
+        // or a short first reading, six to eight posts. A reader catching up has no flick: the
+        // newest posts are where they are going.
+        let ways = down ? DivergenceWay.allCases : [.on, .short]
+        let way = ways[random.integer(0...ways.count - 1)]
+        if way == .flick {
+            advance(random.uniform(0.5, 2))
+            burst(to: 0)
+            guard let top = tracker.anchorIndex(offset: offset, viewportHeight: header.viewport.height, in: index) else { return nil }
+            at = top
+        }
         // Read a stretch: post by post, each for as long as the reading model says.
-        let stretch = min(random.integer(6...20), distance(at, position) - 3)
+        let stretch = min(way == .short ? random.integer(6...8) : random.integer(6...20), distance(at, position) - 3)
         let started = now
         var read = 0
         while read < stretch || now.timeIntervalSince(started) < 30 {

@@ -30,7 +30,7 @@ import TimelineCore
 /// same author with the same words but one (links aside, as a story posted again) the first of
 /// them;
 /// the same content twice counts once. New posts now and then include a boost of a post already
-/// in the timeline.
+/// in the timeline, stamped when it was boosted, which is where the feed sorts it.
 public struct SessionSimulator: Sendable {
     /// The posts sessions are built from, newest first.
     public let corpus: [Post]
@@ -236,15 +236,21 @@ struct SessionBuilder {
         }
         newerCursor -= taken
         // Now and then someone boosts a post already in the timeline (read or not): an entry of
-        // its own on top, with the booster as author and the original's text.
+        // its own among the new ones, with the booster as author and the original's text. Its time
+        // is when it was boosted, which is where the feed sorts it (Mastodon's reblog `created_at`,
+        // Bluesky's `reason.indexedAt`): between the new posts beside it.
         if !posts.isEmpty, boostRandom.chance(0.35) {
             let original = posts[boostRandom.integer(0...posts.count - 1)]
             boosts += 1
+            let author = "booster\(boostRandom.integer(1...40))"
+            let at = boostRandom.integer(0...fresh.count)
+            let newer = at > 0 ? fresh[at - 1].createdAt : now
+            let older = at < fresh.count ? fresh[at].createdAt : newest
             let boost = Post(
-                id: "\(original.id)-boost\(boosts)", createdAt: fresh.first?.createdAt ?? now, author: "booster\(boostRandom.integer(1...40))",
-                text: original.text, height: original.height, boostOf: original.boostOf ?? original.id)
+                id: "\(original.id)-boost\(boosts)", createdAt: older.addingTimeInterval((newer.timeIntervalSince(older) / 2).rounded(.down)),
+                author: author, text: original.text, height: original.height, boostOf: original.boostOf ?? original.id)
             identities[boost.id] = identity(of: original)
-            fresh.insert(boost, at: boostRandom.integer(0...fresh.count))
+            fresh.insert(boost, at: at)
         }
         return fresh
     }
