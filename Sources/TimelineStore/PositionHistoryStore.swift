@@ -81,8 +81,8 @@ public struct PositionHistoryStore: Sendable {
                 db, sql: "SELECT postId, author, words FROM readPost WHERE account = ? AND timeline = ? ORDER BY readAt, postId",
                 arguments: [scope.account, scope.timeline])
             while let row = try rows.next() {
-                let words: Data? = row[2]
-                read.insert(id: row[0], author: row[1], fingerprint: words.map(Self.fingerprint(fromColumn:)))
+                let words: Data? = try row.stored(2)
+                read.insert(id: try row.stored(0), author: try row.stored(1), fingerprint: words.map(Self.fingerprint(fromColumn:)))
             }
             return read
         }
@@ -117,11 +117,11 @@ public struct PositionHistoryStore: Sendable {
         let rows = try Row.fetchAll(
             db, sql: "SELECT postId, author, words FROM readPost WHERE account = ? AND timeline = ? ORDER BY readAt DESC, rowid DESC LIMIT ?",
             arguments: [scope.account, scope.timeline, PositionRecord.maximumReads])
-        let digests = rows.reversed().map { row -> ReadDigest in
-            let author: String? = row[1]
-            let words: Data? = row[2]
+        let digests = try rows.reversed().map { row throws -> ReadDigest in
+            let author: String? = try row.stored(1)
+            let words: Data? = try row.stored(2)
             let content = author.flatMap { author in words.map { ReadDigest.content(author: author, fingerprint: fingerprint(fromColumn: $0)) } }
-            return ReadDigest(post: ReadPosts.digest(of: row[0]), content: content ?? ReadDigest.noContent)
+            return ReadDigest(post: ReadPosts.digest(of: try row.stored(0)), content: content ?? ReadDigest.noContent)
         }
         try setRecentReads(digests, scope: scope, db: db)
     }
@@ -166,7 +166,7 @@ public struct PositionHistoryStore: Sendable {
                     db, sql: "SELECT restoredAt, restoration FROM lastRestoration WHERE account = ? AND timeline = ?",
                     arguments: [scope.account, scope.timeline])
             else { return nil }
-            return (row["restoration"], StoredTime.since1970(row["restoredAt"]))
+            return (try row.stored(1), StoredTime.since1970(try row.stored(0)))
         }
     }
 }

@@ -308,6 +308,9 @@ final class StoreDatabase: Sendable {
 
     static func describe(_ error: any Error, path: String) -> StoreError {
         if let error = error as? StoreError { return error }
+        if let error = error as? StoredValueError {
+            return StoreError(path: path, "the store is damaged (\(error)); it is left as it is", kind: .incompatible)
+        }
         guard let error = error as? DatabaseError else { return StoreError(path: path, "\(error)") }
         switch error.resultCode {
         case .SQLITE_NOTADB:

@@ -226,7 +226,7 @@ enum StoreSchema {
                 table.primaryKey(["account", "timeline"])
             }
             for row in try Row.fetchAll(db, sql: "SELECT DISTINCT account, timeline FROM readPost") {
-                try PositionHistoryStore.rebuildRecentReads(scope: StoreScope(account: row[0], timeline: row[1]), db: db)
+                try PositionHistoryStore.rebuildRecentReads(scope: StoreScope(account: try row.stored(0), timeline: try row.stored(1)), db: db)
             }
         }
         return migrator

@@ -49,12 +49,16 @@ extension SyncStateStore {
 
     /// A head from its row. Without `decodeSnapshot`, a position's snapshot is a stand-in
     /// holding its post id only (enough to merge and resolve). Nil for a row whose snapshot is
-    /// damaged.
+    /// damaged, or holding a value of another type than the store writes there.
     static func head(_ row: Row, decodeSnapshot: Bool, key known: RegisterKey? = nil) -> PositionRecord? {
+        (try? decodedHead(row, decodeSnapshot: decodeSnapshot, key: known)) ?? nil
+    }
+
+    private static func decodedHead(_ row: Row, decodeSnapshot: Bool, key known: RegisterKey?) throws -> PositionRecord? {
         // By position, in `headColumns` order: looking columns up by name costs more than the rest.
-        let snapshotText: String? = row[16]
-        let progressCreatedAt: Double? = row[8]
-        let progressPostId: String? = row[9]
+        let snapshotText: String? = try row.stored(16)
+        let progressCreatedAt: Double? = try row.stored(8)
+        let progressPostId: String? = try row.stored(9)
         var snapshot: PositionSnapshot?
         if let snapshotText {
             if decodeSnapshot {
@@ -65,18 +69,18 @@ extension SyncStateStore {
             }
         }
         let progress = progressCreatedAt.flatMap { createdAt in progressPostId.map { PositionRecord.Progress(createdAt: createdAt, postId: $0) } }
-        let visitSeconds: Double? = row[11]
-        let visitPosts: Int? = row[12]
-        let device: String = row[2]
+        let visitSeconds: Double? = try row.stored(11)
+        let visitPosts: Int? = try row.stored(12)
+        let device: String = try row.stored(2)
         return PositionRecord(
-            key: known ?? RegisterKey(account: row[0], timeline: row[1]),
-            stamp: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[4])), device: device),
-            sequence: UInt64(bitPattern: row[3]), context: context(from: row[10]),
-            savedAt: StoredTime.since1970(row[5]), snapshot: snapshot,
-            epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: row[6])), device: row[7]),
+            key: try known ?? RegisterKey(account: row.stored(0), timeline: row.stored(1)),
+            stamp: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: try row.stored(4))), device: device),
+            sequence: UInt64(bitPattern: try row.stored(3)), context: context(from: try row.stored(10)),
+            savedAt: StoredTime.since1970(try row.stored(5)), snapshot: snapshot,
+            epoch: RegisterStamp(time: HybridTimestamp(rawValue: UInt64(bitPattern: try row.stored(6))), device: try row.stored(7)),
             progress: progress, visit: visitSeconds.flatMap { seconds in visitPosts.map { PositionRecord.Visit(seconds: seconds, posts: $0) } },
-            moves: PositionRecord.Moves(older: row[14], newer: row[15]), clocks: clocks(from: row[13]),
-            clocksRevision: UInt64(bitPattern: row[17]), reads: reads(from: row[18]))
+            moves: PositionRecord.Moves(older: try row.stored(14), newer: try row.stored(15)), clocks: clocks(from: try row.stored(13)),
+            clocksRevision: UInt64(bitPattern: try row.stored(17)), reads: reads(from: try row.stored(18)))
     }
 
     /// Read-post digests from their column (`ReadDigest.bytes(of:)`).
@@ -169,7 +173,7 @@ extension SyncStateStore {
             sql: "SELECT \(headColumns) FROM positionHead WHERE account = ? AND timeline = ? ORDER BY rowid")
         var register = Register()
         for row in try Row.fetchAll(statement, arguments: [key.account, key.timeline]) {
-            let decode = device.map { $0 == (row[2] as String) } ?? true
+            let decode = try device.map { $0 == (try row.stored(2, as: String.self)) } ?? true
             if let record = head(row, decodeSnapshot: decode, key: key) { register.insert(record) }
         }
         return register

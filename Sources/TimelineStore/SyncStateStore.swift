@@ -125,7 +125,7 @@ public struct SyncStateStore: Sendable {
             for row in try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT name, value FROM syncState WHERE name IN ('hlc', 'sequence', 'clockEstimates')"))
             {
-                values[row[0]] = row[1]
+                values[try row.stored(0, as: String.self)] = try row.stored(1, as: String.self)
             }
             var clock = HybridClock(last: HybridTimestamp(rawValue: values["hlc"].flatMap { UInt64($0) } ?? 0))
             let before = clock.last
@@ -183,8 +183,8 @@ public struct SyncStateStore: Sendable {
                 if !observation.taken { wrong[record.device] = max(wrong[record.device] ?? 0, observation.ahead) }
                 if let row = try Row.fetchOne(current, arguments: [record.key.account, record.key.timeline, record.device]) {
                     let held = PositionRecord.Order(
-                        sequence: UInt64(bitPattern: row[0]), time: HybridTimestamp(rawValue: UInt64(bitPattern: row[1])),
-                        clocksRevision: UInt64(bitPattern: row[2]))
+                        sequence: UInt64(bitPattern: try row.stored(0)), time: HybridTimestamp(rawValue: UInt64(bitPattern: try row.stored(1))),
+                        clocksRevision: UInt64(bitPattern: try row.stored(2)))
                     guard held < record.order else { continue }
                 }
                 try Self.storeHead(record, db)
@@ -273,7 +273,9 @@ public struct SyncStateStore: Sendable {
     public func pendingWrites() async throws(StoreError) -> [PendingWrite] {
         try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT id, account, timeline, kind, payload FROM syncQueue ORDER BY id").map { row in
-                PendingWrite(id: row[0], key: RegisterKey(account: row[1], timeline: row[2]), stamp: row[4], isTombstone: row[3] == "tombstone")
+                PendingWrite(
+                    id: try row.stored(0), key: RegisterKey(account: try row.stored(1), timeline: try row.stored(2)), stamp: try row.stored(4),
+                    isTombstone: try row.stored(3, as: String.self) == "tombstone")
             }
         }
     }

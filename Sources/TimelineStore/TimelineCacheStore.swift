@@ -232,16 +232,17 @@ public struct TimelineCacheStore: Sendable {
         var gaps = Set<String>()
         while let row = try rows.next() {
             let post = Post(
-                id: row[0], createdAt: StoredTime.sinceReferenceDate(row[1]), author: row[2], text: row[3], height: row[4], boostOf: row[6])
-            if row[5] as Bool { gaps.insert(post.id) }
+                id: try row.stored(0), createdAt: StoredTime.sinceReferenceDate(try row.stored(1)), author: try row.stored(2),
+                text: try row.stored(3), height: try row.stored(4), boostOf: try row.stored(6))
+            if try row.stored(5, as: Bool.self) { gaps.insert(post.id) }
             posts.append(post)
         }
         // A gap below the last post (its neighbour evicted) is the end of the cache, not a gap.
         if let last = posts.last { gaps.remove(last.id) }
-        let refreshed: Double? = state[0]
+        let refreshed: Double? = try state.stored(0)
         return CachedTimeline(
-            posts: posts, refreshedAt: refreshed.map(StoredTime.since1970), viewportHeight: state[1],
-            gapsBelow: gaps, revision: state[2])
+            posts: posts, refreshedAt: refreshed.map(StoredTime.since1970), viewportHeight: try state.stored(1),
+            gapsBelow: gaps, revision: try state.stored(2))
     }
 
     /// Marks a gap below each cached post of `scope` that stays just above posts about to be
@@ -278,11 +279,11 @@ public struct TimelineCacheStore: Sendable {
             db, sql: "SELECT postId, storedAt, lastAccess, bytes FROM cachedPost WHERE account = ? AND timeline = ?",
             arguments: [scope.account, scope.timeline])
         while let row = try rows.next() {
-            let lastAccess: Double = row[2]
+            let lastAccess: Double = try row.stored(2)
             entries.append(
                 CacheEntry(
-                    key: row[0], storedAt: StoredTime.since1970(row[1]),
-                    lastAccess: StoredTime.since1970(max(lastAccess, lastRead)), bytes: row[3]))
+                    key: try row.stored(0), storedAt: StoredTime.since1970(try row.stored(1)),
+                    lastAccess: StoredTime.since1970(max(lastAccess, lastRead)), bytes: try row.stored(3)))
         }
         return entries
     }
