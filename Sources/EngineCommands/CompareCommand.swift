@@ -123,11 +123,7 @@ struct CompareCommand: AsyncParsableCommand {
         case .json: text = try Console.jsonText(ComparisonReportCoding.value(of: report))
         }
         if let output {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output))
-            } catch {
-                throw CommandFailure(.unreadable, "\(output): error: cannot write the report: \(FileErrorReason.describe(error))")
-            }
+            try OutputFile.write(Data(text.utf8), to: output, what: "the report")
         } else {
             Console.outRaw(text)
         }

@@ -67,10 +67,6 @@ struct PlistConvertCommand: ParsableCommand {
             Console.outRaw(text)
             return
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw CommandFailure(.unreadable, "\(output): cannot write file: \(FileErrorReason.describe(error))")
-        }
+        try OutputFile.write(Data(text.utf8), to: output, what: "the converted file")
     }
 }

@@ -49,11 +49,7 @@ struct ServeUserCommand: AsyncParsableCommand {
             logger.info("user exported", metadata: export.logMetadata(by: "command"))
             let text = export.json(exportedAt: Date())
             guard let output else { return Console.out(text) }
-            do {
-                try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw CommandFailure(.unreadable, "\(output): error: cannot write the export: \(error.localizedDescription)")
-            }
+            try OutputFile.write(Data((text + "\n").utf8), to: output, what: "the export")
             Console.out("exported \(export.registers.count) register\(export.registers.count == 1 ? "" : "s") of user \(name) to \(output)")
         }
     }

@@ -55,6 +55,39 @@ struct PlistAndSchemaCommandTests {
         #expect(back.stdout == written)
     }
 
+    @Test("-o never replaces what is not a regular file: a link is followed and kept, a device written through, a FIFO or a folder refused")
+    func outputPaths() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("<plist><dict><key>a</key><true/></dict></plist>".utf8).write(to: directory.appendingPathComponent("in.plist"))
+        func convert(to output: String) async throws -> EngineProcess.Result {
+            try await EngineProcess.run(["plist", "convert", "--format", "json", "in.plist", "-o", output], in: directory)
+        }
+        // A link: the file it names is written, and the link stays a link.
+        try Data("old".utf8).write(to: directory.appendingPathComponent("real.json"))
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("link.json").path, withDestinationPath: "real.json")
+        #expect(try await convert(to: "link.json").status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.appendingPathComponent("link.json").path) == "real.json")
+        #expect(try String(contentsOf: directory.appendingPathComponent("real.json"), encoding: .utf8) == "{\"a\":true}\n")
+        // A FIFO: refused at once (a write would wait for a reader), and left a FIFO.
+        let fifo = directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let refused = try await convert(to: "fifo")
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr
+                == "fifo: error: cannot write the converted file: it is not a regular file (a FIFO or another special file); name a file, or leave -o out for standard output\n"
+        )
+        #expect(try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType != .typeRegular)
+        // A folder: refused.
+        #expect(try await convert(to: ".").stderr == ".: error: cannot write the converted file: it is a directory\n")
+        // A character device: written through; a full one is an error, not a success.
+        #expect(try await convert(to: "/dev/null").status == 0)
+        let full = try await convert(to: "/dev/full")
+        #expect(full.status == 2)
+        #expect(full.stderr == "/dev/full: error: cannot write the converted file: No space left on device\n")
+    }
+
     @Test("plist convert refuses dates in plain JSON, naming the key path")
     func convertDate() async throws {
         let directory = try Fixtures.temporaryDirectory()
