@@ -151,9 +151,23 @@ public struct SyncRound: Sendable {
             logger.notice("clock ahead", metadata: ["device": "\(device)", "from": "\(wrong)", "seconds": "\(ahead)"])
         }
         if outcome.resynced { logger.notice("resynced after the grace period", metadata: ["device": "\(device)"]) }
+        var warnings = pull.warnings
+        for (key, count) in merge.setAside.sorted(by: { $0.key < $1.key }) {
+            warnings.append(Self.setAsideWarning(key: key, count: count))
+        }
         return Report(
-            changed: outcome.changed, pulled: pull.records.count, warnings: pull.warnings, devices: pull.devices, resynced: outcome.resynced,
+            changed: outcome.changed, pulled: pull.records.count, warnings: warnings, devices: pull.devices, resynced: outcome.resynced,
             wrongClocks: outcome.wrongClocks)
+    }
+
+    /// What a round says of the heads of other devices a full register set aside.
+    static func setAsideWarning(key: RegisterKey, count: Int) -> String {
+        """
+        register \(key.account)/\(key.timeline) holds the heads of \
+        \(SyncLimits.maximumDevicesPerRegister) devices, the most a register keeps: \(count) head\(count == 1 ? "" : "s") of other \
+        devices set aside (not kept, not passed on); a reader has a handful of devices: whoever wrote them can write your \
+        registers (a sync token, a shared folder)
+        """
     }
 
     /// Notes a failed round in the store and describes it.

@@ -33,7 +33,8 @@ public struct ReplicaState: Sendable, Equatable {
     /// session, the tests' models; the store does the same in SQL): each moves the clock (unless
     /// more than `maxClockOffset` ms ahead of `wall`, the local wall clock) and is merged; each
     /// that changed a register says how far its writer's clock is ahead at least
-    /// (`ClockEstimates.observe`). When that taught `device` more of the others' clocks, its own
+    /// (`ClockEstimates.observe`); a head of a device beyond the `SyncLimits.maximumDevicesPerRegister`
+    /// a register keeps is set aside. When that taught `device` more of the others' clocks, its own
     /// live heads in the changed registers are published again with the new bounds
     /// (`Register.clocksRepublished`). Returns the registers whose heads changed and the heads
     /// published again.
@@ -47,6 +48,12 @@ public struct ReplicaState: Sendable, Equatable {
         let before = estimates
         var changed = Set<RegisterKey>()
         for record in records {
+            // A head of one more device than a register keeps is set aside, as the store does.
+            if record.device != device, let register = registers[record.key], register.head(of: record.device) == nil,
+                register.heads.count >= SyncLimits.maximumDevicesPerRegister
+            {
+                continue
+            }
             _ = clock.observe(record.stamp.time, wall: wall, maxOffset: maxClockOffset)
             guard apply(record) else { continue }
             changed.insert(record.key)

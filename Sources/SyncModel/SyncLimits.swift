@@ -11,6 +11,14 @@ public enum SyncLimits {
     /// of devices; a write naming 40,000 cost a server seconds to take in, and every device of
     /// the user again when it pulled it.
     public static let maximumDevicesPerWrite = 1_000
+    /// The most devices whose heads a replica keeps in one register. A user has a handful of
+    /// devices; anyone who can write a user's registers (a token holder, a writer of a shared
+    /// folder) could post the heads of thousands, each valid on its own, and every device that
+    /// took them in would then name them all in its next write's context, past
+    /// `maximumDevicesPerWrite`, and stop syncing. A head of one more device is set aside
+    /// (not kept, not relayed, its clock not learned) and reported; heads of devices the register
+    /// already holds, and the replica's own, are always taken.
+    public static let maximumDevicesPerRegister = 64
 
     /// Why a `what` (a context, clock bounds) naming `count` devices cannot be carried, or nil.
     public static func devicesProblem(_ count: Int, _ what: String) -> String? {

@@ -46,6 +46,9 @@ public struct SyncStateStore: Sendable {
         public var changed: [RegisterKey]
         /// Devices with writes more than the maximum offset ahead, and how far, in milliseconds.
         public var wrongClocks: [String: UInt64]
+        /// For each register that held the heads of `SyncLimits.maximumDevicesPerRegister`
+        /// devices, how many heads of other devices were set aside.
+        public var setAside: [RegisterKey: Int] = [:]
     }
 
     /// This store's device id, created once (a random id) and kept; `override` replaces it
@@ -142,14 +145,18 @@ public struct SyncStateStore: Sendable {
             let sequence = max(values["sequence"].flatMap { UInt64($0) } ?? 0, register.head(of: device)?.sequence ?? 0) + 1
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncState (name, value) VALUES ('hlc', ?), ('sequence', ?)")
                 .execute(arguments: [String(clock.last.rawValue), String(sequence)])
-            // The posts read last in this scope go with the write, for the other devices' count
-            // of what is new above the reader.
             // What was read last in this scope goes with the write, for the other devices' count
             // of what is new above the reader.
             let reads = try PositionHistoryStore.recentReads(scope: scope, db: db)
             let record = register.localWrite(
                 saved, key: key, stamp: stamp, sequence: sequence, savedAt: date, explicit: explicit, ordered: ordered,
                 visit: visit, clocks: Self.clockEstimates(from: values["clockEstimates"]).offsets, reads: reads)
+            // What no device could take in is refused here, not by every peer later.
+            if let problem = SyncLimits.devicesProblem(record.context.entries.count, "its causal context")
+                ?? SyncLimits.devicesProblem(record.clocks.entries.count, "its clock bounds")
+            {
+                throw StoreError(path: database.path, "the write cannot be carried: \(problem); nothing is saved")
+            }
             try Self.storeHead(record, db, snapshotJSON: json)
             try Self.enqueue(record, kind: saved == nil ? "tombstone" : "position", at: date, db)
             return record
@@ -178,10 +185,25 @@ public struct SyncStateStore: Sendable {
                 sql: """
                     SELECT sequence, hlc, clocksRevision FROM positionHead WHERE account = ? AND timeline = ? AND device = ?
                     """)
+            let devicesOf = try db.cachedStatement(sql: "SELECT count(*) FROM positionHead WHERE account = ? AND timeline = ?")
+            var devices: [RegisterKey: Int] = [:]
+            var setAside: [RegisterKey: Int] = [:]
             for record in records {
+                let row = try Row.fetchOne(current, arguments: [record.key.account, record.key.timeline, record.device])
+                if row == nil, record.device != own {
+                    // A head of one more device than a register keeps is set aside before it
+                    // moves the clock or teaches anything of its writer's.
+                    let held = try devices[record.key] ?? Int.fetchOne(devicesOf, arguments: [record.key.account, record.key.timeline]) ?? 0
+                    guard held < SyncLimits.maximumDevicesPerRegister else {
+                        devices[record.key] = held
+                        setAside[record.key, default: 0] += 1
+                        continue
+                    }
+                    devices[record.key] = held + 1
+                }
                 let observation = clock.observe(record.stamp.time, wall: wall, maxOffset: maxOffset)
                 if !observation.taken { wrong[record.device] = max(wrong[record.device] ?? 0, observation.ahead) }
-                if let row = try Row.fetchOne(current, arguments: [record.key.account, record.key.timeline, record.device]) {
+                if let row {
                     let held = PositionRecord.Order(
                         sequence: UInt64(bitPattern: try row.stored(0)), time: HybridTimestamp(rawValue: UInt64(bitPattern: try row.stored(1))),
                         clocksRevision: UInt64(bitPattern: try row.stored(2)))
@@ -217,7 +239,7 @@ public struct SyncStateStore: Sendable {
                 }
                 try Self.setWrongClocks(known, db)
             }
-            return RemoteMerge(changed: changed.sorted(), wrongClocks: wrong)
+            return RemoteMerge(changed: changed.sorted(), wrongClocks: wrong, setAside: setAside)
         }
     }
 

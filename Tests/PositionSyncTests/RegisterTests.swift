@@ -33,6 +33,24 @@ struct RegisterTests {
         #expect(all.liveHeads.map(\.device) == ["tablet"])
         #expect(all.seen == VersionVector([("laptop", 1), ("phone", 1), ("tablet", 1)]))
     }
+
+    @Test("a replica keeps the heads of 64 devices in a register: one more is set aside; a device it holds, and its own, are always taken")
+    func devicesBounded() {
+        var state = ReplicaState()
+        var clock = HybridClock(last: .zero)
+        var estimates = ClockEstimates()
+        let planted = (0..<100).map { Self.write("planted-\($0)", at: 1_000 + UInt64($0), "p666") }
+        state.receive(planted, on: "phone", clock: &clock, estimates: &estimates, wall: 2_000, maxClockOffset: nil)
+        #expect(state[Self.key].heads.count == SyncLimits.maximumDevicesPerRegister)
+        #expect(state[Self.key].head(of: "planted-64") == nil)
+        // A newer write of a device already held is taken; so is the replica's own.
+        var newer = Self.write("planted-0", at: 3_000, "p1")
+        newer.sequence = 2
+        state.receive(
+            [newer, Self.write("phone", at: 3_000, "p2")], on: "phone", clock: &clock, estimates: &estimates, wall: 3_000, maxClockOffset: nil)
+        #expect(state[Self.key].head(of: "planted-0")?.sequence == 2)
+        #expect(state[Self.key].head(of: "phone") != nil)
+    }
 }
 
 /// The epoch a local write carries on: the latest move back, in the order the device learned of them.

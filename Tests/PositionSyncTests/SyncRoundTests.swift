@@ -164,6 +164,46 @@ struct SyncRoundTests {
         #expect(try await fixture.round(phone, "phone").run(at: Self.start).pushed == 1)
     }
 
+    @Test("a folder planted with 1,500 devices' heads for one register: each device keeps 64, says so, and the two honest devices keep syncing")
+    func plantedDevices() async throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let phone = try await fixture.store("phone")
+        let laptop = try await fixture.store("laptop")
+        // The two devices have heard each other before the heads are planted.
+        _ = try await laptop.sync.savePosition(Self.snapshot("p10", minute: 10), scope: Self.scope, device: "laptop", at: Self.start)
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(1))
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(2))
+        // Anyone who can write the folder writes one file holding 1,500 devices' heads, each
+        // valid on its own.
+        let planted = (0..<1_500).map { number in
+            PositionRecord(
+                key: Self.key,
+                stamp: RegisterStamp(
+                    time: HybridTimestamp(milliseconds: 1_790_000_000_000 + UInt64(number), counter: 0), device: "planted-\(number)"),
+                sequence: 1, savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
+        }
+        try SyncWireCoding.encode(SyncWireCoding.Document(device: "planted", records: planted))
+            .write(to: fixture.directory.appendingPathComponent("shared/\(DirectoryTransport.fileName(for: "planted"))"))
+        let report = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(60))
+        #expect(
+            report.warnings.contains(
+                "register me/home holds the heads of 64 devices, the most a register keeps: 1437 heads of other devices set aside (not kept, not passed on); a reader has a handful of devices: whoever wrote them can write your registers (a sync token, a shared folder)"
+            ), "\(report.warnings)")
+        #expect(try await phone.sync.register(of: Self.key).heads.count == 64)
+        // The phone reads on and saves: its write names at most 64 devices, and goes out.
+        let saved = try await phone.sync.savePosition(
+            Self.snapshot("p20", minute: 20), scope: Self.scope, device: "phone", at: Self.start.addingTimeInterval(120))
+        #expect(saved.context.entries.count <= 64)
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(121))
+        #expect(try await phone.sync.pendingWrites().isEmpty)
+        // The laptop hears the phone's reading; it, too, keeps no more than 64 devices' heads.
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(180))
+        let register = try await laptop.sync.register(of: Self.key)
+        #expect(register.heads.count <= 64)
+        #expect(register.head(of: "phone")?.snapshot?.postId == "p20")
+    }
+
     @Test("a peer write stamped with the largest clock value pins no register: a later save that saw it wins under every policy")
     func largestStamp() async throws {
         let fixture = try Fixture()

@@ -80,3 +80,35 @@ struct StoredValueTests {
         await store.close()
     }
 }
+
+/// A store written before registers were bounded may hold more devices' heads than a write can
+/// name; a save there would build a context no device or server takes.
+@Suite("A save no peer could take", .timeLimit(.minutes(10)))
+struct UncarriableSaveTests {
+    @Test("a register holding 1,001 devices' heads (a store from before the bound) refuses the save, naming why, and saves nothing")
+    func tooManyDevices() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s.sqlite").path
+        let store = try await TimelineStore(path: path)
+        let key = RegisterKey(account: "me", timeline: "home")
+        try await store.database.write { db in
+            for number in 0...1_000 {
+                try SyncStateStore.storeHead(
+                    PositionRecord(
+                        key: key, stamp: RegisterStamp(time: HybridTimestamp(milliseconds: 1_000 + UInt64(number), counter: 0), device: "d\(number)"),
+                        sequence: 1, savedAt: Date(timeIntervalSince1970: 1), snapshot: PositionSnapshot(postId: "p1"), epoch: .zero, progress: nil),
+                    db)
+            }
+        }
+        await #expect(
+            throws: StoreError(
+                path: path, "the write cannot be carried: its causal context names 1001 devices, more than the limit of 1000; nothing is saved")
+        ) {
+            try await store.sync.savePosition(PositionSnapshot(postId: "p2"), scope: StoreScope(account: "me", timeline: "home"), device: "phone")
+        }
+        #expect(try await store.sync.pendingWrites().isEmpty)
+        #expect(try await store.positions.history(scope: StoreScope(account: "me", timeline: "home")).isEmpty)
+        await store.close()
+    }
+}
