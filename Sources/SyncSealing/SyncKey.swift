@@ -36,7 +36,13 @@ public struct SyncKey: Sendable {
     /// The key of a recovery phrase, by scrypt (`phraseCost`). The phrase is read as Unicode
     /// compatibility-decomposed (NFKD) with its runs of white space made one space, so that a
     /// phrase typed on another keyboard gives the same key.
+    /// A phrase holding U+FFFD is refused: that is what bytes that were not UTF-8 become when the
+    /// environment is read as text, so two different phrases would share one key.
     public init(phrase: String) throws(SyncKeyError) {
+        guard !phrase.unicodeScalars.contains("\u{FFFD}") else {
+            throw SyncKeyError(
+                "the recovery phrase holds bytes that are not UTF-8 (read as U+FFFD), so other phrases would give the same key: set it again as text")
+        }
         let normalized = Self.normalized(phrase)
         guard normalized.count >= Self.minimumPhraseLength else {
             throw SyncKeyError("a recovery phrase must have at least \(Self.minimumPhraseLength) characters; it has \(normalized.count)")

@@ -267,6 +267,16 @@ struct SealingTests {
         #expect(throws: SyncKeyError.unavailable) { try SyncKey(phrase: "quiet-maple-river-7Q-lantern-orbit") }
     }
     #endif
+
+    @Test("a phrase holding bytes that were not UTF-8 (U+FFFD as the environment reads them) is refused: two phrases would share a key")
+    func notUTF8() {
+        #expect(
+            throws: SyncKeyError(
+                "the recovery phrase holds bytes that are not UTF-8 (read as U+FFFD), so other phrases would give the same key: set it again as text")
+        ) {
+            try SyncKey(phrase: String(decoding: Array("quiet-maple-river-".utf8) + [0xFF, 0xFE] + Array("-lantern".utf8), as: UTF8.self))
+        }
+    }
 }
 
 /// What a pull says of heads it could not open, however many keys a writer planted.
