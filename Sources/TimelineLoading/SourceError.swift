@@ -22,5 +22,17 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(source): error: \(message)" }
+    public var description: String { "\(Self.shown(source)): error: \(message)" }
+
+    /// The most UTF-8 bytes of a source shown whole in a message or a log line.
+    public static let shownBytes = 512
+
+    /// `source` as a message shows it: whole up to `shownBytes`, else its first 400 characters and
+    /// how long it is (a server's cursor of 200 KB, percent-encoded in the URL of the next page,
+    /// made one error line 600 KB).
+    public static func shown(_ source: String) -> String {
+        let bytes = source.utf8.count
+        guard bytes > shownBytes else { return source }
+        return "\(source.prefix(400))… (\(bytes) bytes)"
+    }
 }

@@ -214,7 +214,8 @@ public struct SourceFetcher: Sendable {
             }
             progress(.attempting(number: number, of: policy.maxAttempts))
             let logger = LogCategory.timeline.logger
-            logger.debug("request", metadata: ["url": "\(url.absoluteString)", "attempt": "\(number)", "of": "\(policy.maxAttempts)"])
+            logger.debug(
+                "request", metadata: ["url": "\(SourceError.shown(url.absoluteString))", "attempt": "\(number)", "of": "\(policy.maxAttempts)"])
             let began = clock.now
             let cutByDeadline = remaining.map { $0 < requestTimeout } ?? false
             var result = await once(min(requestTimeout, remaining ?? requestTimeout))
@@ -225,7 +226,9 @@ public struct SourceFetcher: Sendable {
             var attempt = Attempt(number: number, startedAt: seconds(began - start), duration: seconds(clock.now - began))
             switch result {
             case .success(let value):
-                logger.trace("answered", metadata: ["url": "\(url.absoluteString)", "attempt": "\(number)", "seconds": "\(attempt.duration)"])
+                logger.trace(
+                    "answered",
+                    metadata: ["url": "\(SourceError.shown(url.absoluteString))", "attempt": "\(number)", "seconds": "\(attempt.duration)"])
                 attempts.append(attempt)
                 return (.success(value), attempts)
             case .failure(let error):
@@ -242,7 +245,7 @@ public struct SourceFetcher: Sendable {
                 logger.info(
                     "request failed",
                     metadata: [
-                        "url": "\(url.absoluteString)", "attempt": "\(number)", "error": "\(message)",
+                        "url": "\(SourceError.shown(url.absoluteString))", "attempt": "\(number)", "error": "\(message)",
                         "retryIn": "\(delay.map { "\($0)" } ?? "none")", "policy": "\(policy.name)",
                     ])
                 guard let delay else {

@@ -87,6 +87,15 @@ struct HTTPSourceTests {
         #expect(outcome.attempts.map(\.failure) == [.http(status: 500, retryAfter: nil)])
     }
 
+    @Test("an error shows a long source cut: the URL of a page after a 200 KB cursor is its first 400 characters and its length")
+    func longSource() {
+        let url = "https://bsky.example/xrpc/app.bsky.feed.getTimeline?cursor=" + String(repeating: "%2F", count: 66_667)
+        let error = SourceError(source: url, "HTTP 500")
+        #expect(error.description == "\(url.prefix(400))… (\(url.utf8.count) bytes): error: HTTP 500")
+        #expect(error.description.utf8.count < 600)
+        #expect(SourceError(source: "https://bsky.example/x", "HTTP 500").description == "https://bsky.example/x: error: HTTP 500")
+    }
+
     @Test("ExponentialBackoff retries 500s with growing waits until the server answers", arguments: TestClient.all)
     func backoff(_ client: TestClient) async throws {
         let server = try LoopbackHTTPServer()
