@@ -60,14 +60,14 @@ public struct Engine: AsyncParsableCommand {
             // What the command wrote is in its store's file before the process ends.
             await TimelineStore.closeAll()
             if let failure = (error as? CommandFailure) ?? (error as? StoreError).map(CommandFailure.init) {
-                FileHandle.standardError.write(Data((failure.message + "\n").utf8))
+                Console.error(failure.message)
                 Foundation.exit(failure.kind.exitCode.rawValue)
             }
             let code = exitCode(for: error)
             if code == .success {
                 exit(withError: error)
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Console.error(fullMessage(for: error))
             Foundation.exit(EngineExit.usage.rawValue)
         }
     }

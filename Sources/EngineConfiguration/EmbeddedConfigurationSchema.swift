@@ -432,12 +432,14 @@ extension ConfigurationSchema {
           "title": "Encryption phrase variable",
           "description": "The name of an environment variable that holds the recovery phrase positions are sealed with, end to end (the same on every device of the reader; engine sync phrase makes one): the transport then carries and stores only ciphertext and keyed hashes of the registers' and devices' names, and a sync server cannot read a position. Empty: positions travel in the clear. An app may supply its key instead (SyncKeyring). Needs the SyncEncryption trait; MastodonMarkers cannot seal.",
           "type": "string",
+          "pattern": "^([A-Za-z_][A-Za-z0-9_]*)?$",
           "default": ""
         },
         "PreviousEncryptionPhraseVariable": {
           "title": "Previous encryption phrase variable",
           "description": "The name of an environment variable that holds the recovery phrase used before the current one: heads sealed under it stay readable until their devices write again under the new one. Empty: none.",
           "type": "string",
+          "pattern": "^([A-Za-z_][A-Za-z0-9_]*)?$",
           "default": ""
         }
       },
@@ -1411,7 +1413,8 @@ extension ConfigurationSchema {
                 "Path": {
                   "description": "The shared folder. It must exist: it is never created.",
                   "type": "string",
-                  "minLength": 1
+                  "minLength": 1,
+                  "pattern": "^[^\\u0000-\\u001F\\u007F]*$"
                 },
                 "PollInterval": {
                   "description": "Seconds between two polls of the folder, besides its change notifications.",
@@ -1449,6 +1452,7 @@ extension ConfigurationSchema {
                 "TokenVariable": {
                   "description": "The environment variable that holds the bearer token.",
                   "type": "string",
+                  "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
                   "default": "ENGINE_SYNC_TOKEN"
                 },
                 "Timeout": {

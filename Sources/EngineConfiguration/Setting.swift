@@ -32,6 +32,11 @@ public struct Setting<T: ParameterValue & Equatable>: DeclaredSetting {
             constraints: [("exclusiveMinimum", above.schemaValue), ("maximum", maximum.schemaValue)], deprecated: false)
     }
 
+    /// A text matching `pattern` (a JSON Schema pattern, such as those of `TextPattern`).
+    public init(wrappedValue defaultValue: T, _ name: String, title: String, pattern: String, help: String) where T == String {
+        self.init(defaultValue, name, title: title, help: help, constraints: [("pattern", .string(pattern))], deprecated: false)
+    }
+
     /// A switch, a text, or a choice among the cases of a `ParameterChoice`.
     public init(wrappedValue defaultValue: T, _ name: String, title: String, help: String) {
         self.init(defaultValue, name, title: title, help: help, constraints: [], deprecated: false)

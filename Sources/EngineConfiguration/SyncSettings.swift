@@ -52,7 +52,7 @@ public struct SyncSettings: ConfigurationSection {
 
     /// The environment variable holding the recovery phrase heads are sealed with; empty: in the clear.
     @Setting(
-        "EncryptionPhraseVariable", title: "Encryption phrase variable",
+        "EncryptionPhraseVariable", title: "Encryption phrase variable", pattern: TextPattern.environmentVariableOrEmpty,
         help:
             "The name of an environment variable that holds the recovery phrase positions are sealed with, end to end (the same on every device of the reader; engine sync phrase makes one): the transport then carries and stores only ciphertext and keyed hashes of the registers' and devices' names, and a sync server cannot read a position. Empty: positions travel in the clear. An app may supply its key instead (SyncKeyring). Needs the SyncEncryption trait; MastodonMarkers cannot seal."
     )
@@ -60,7 +60,7 @@ public struct SyncSettings: ConfigurationSection {
 
     /// The environment variable holding the phrase used before the current one, during a rotation.
     @Setting(
-        "PreviousEncryptionPhraseVariable", title: "Previous encryption phrase variable",
+        "PreviousEncryptionPhraseVariable", title: "Previous encryption phrase variable", pattern: TextPattern.environmentVariableOrEmpty,
         help:
             "The name of an environment variable that holds the recovery phrase used before the current one: heads sealed under it stay readable until their devices write again under the new one. Empty: none."
     )

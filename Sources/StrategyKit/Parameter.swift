@@ -58,6 +58,17 @@ extension Parameter where T: ParameterValue {
         isRequired = true
     }
 
+    /// A text parameter matching `pattern` (a JSON Schema pattern, such as those of `TextPattern`).
+    public init(_ name: String, help: String, default value: String, pattern: String, inherits: String? = nil) where T == String {
+        self.init(name, help: help, default: value, constraints: [("pattern", .string(pattern))], inherits: inherits)
+    }
+
+    /// A text parameter that must be given, at least one character long, matching `pattern`.
+    public init(required name: String, help: String, pattern: String) where T == String {
+        self.init(name, help: help, default: "", constraints: [("minLength", .integer(1)), ("pattern", .string(pattern))], inherits: nil)
+        isRequired = true
+    }
+
     /// A switch: true or false.
     public init(_ name: String, help: String, default value: Bool, inherits: String? = nil) where T == Bool {
         self.init(name, help: help, default: value, constraints: [], inherits: inherits)

@@ -30,7 +30,8 @@ import Darwin
 ///   holds its heads sealed; its file in the clear, or under an earlier key, is removed once it
 ///   has written under the current one.
 public struct DirectoryTransport: SealableTransport, DeclaredStrategy {
-    public static let pathParameter = Parameter<String>(required: "Path", help: "The shared folder. It must exist: it is never created.")
+    public static let pathParameter = Parameter<String>(
+        required: "Path", help: "The shared folder. It must exist: it is never created.", pattern: TextPattern.noControlCharacters)
     public static let pollIntervalParameter = Parameter<Double>(
         "PollInterval", help: "Seconds between two polls of the folder, besides its change notifications.", default: 60, range: 0.01...86400)
 

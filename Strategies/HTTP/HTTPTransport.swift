@@ -28,7 +28,8 @@ import ValueTree
 public struct HTTPTransport: SealableTransport, DeclaredStrategy {
     public static let urlParameter = Parameter<String>(required: "URL", help: "The sync server's base URL, e.g. http://127.0.0.1:8080.")
     public static let tokenVariableParameter = Parameter<String>(
-        "TokenVariable", help: "The environment variable that holds the bearer token.", default: "ENGINE_SYNC_TOKEN")
+        "TokenVariable", help: "The environment variable that holds the bearer token.", default: "ENGINE_SYNC_TOKEN",
+        pattern: TextPattern.environmentVariable)
     public static let timeoutParameter = Parameter<Double>(
         "Timeout", help: "Seconds one request may take (a long-poll: this beyond its wait).", default: 15, range: 0.001...3600)
     public static let pollIntervalParameter = Parameter<Double>(

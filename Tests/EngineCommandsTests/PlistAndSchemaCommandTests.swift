@@ -88,6 +88,31 @@ struct PlistAndSchemaCommandTests {
         #expect(full.stderr == "/dev/full: error: cannot write the converted file: No space left on device\n")
     }
 
+    @Test("escape sequences in a configuration's variable names and folder are refused by validate, and escaped where an error names them")
+    func hostileConfigurationText() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = #"""
+            {"SocialFusionTimelineConfiguration": {"PositionPersistence": {"CrossSessionSync": true}, "Sync": {
+            "EncryptionPhraseVariable": "A\u001b]0;owned\u0007B",
+            "Transport": {"Strategy": "HTTP", "URL": "http://127.0.0.1:9/", "TokenVariable": "T\u001b[2J"}}}}
+            """#
+        try Data(text.utf8).write(to: directory.appendingPathComponent("c.json"))
+        let validated = try await EngineProcess.run(["validate", "c.json"], in: directory)
+        #expect(validated.status == 1)
+        #expect(
+            validated.stderr.components(separatedBy: "\n").filter { !$0.isEmpty } == [
+                #"c.json:2:29: error: Sync.EncryptionPhraseVariable: "A\u001b]0;owned\u0007B" does not match the pattern "^([A-Za-z_][A-Za-z0-9_]*)?$""#,
+                #"c.json:3:82: error: Sync.Transport.TokenVariable: "T\u001b[2J" does not match the pattern "^[A-Za-z_][A-Za-z0-9_]*$""#,
+            ])
+        // Run anyway (--lenient), the values are set aside, and nothing raw reaches the terminal.
+        let run = try await EngineProcess.run(["sync", "run", "--config", "c.json", "--store", "s.sqlite", "--lenient"], in: directory)
+        #expect(!run.stderr.contains("\u{1b}"))
+        // An error that names a variable given on the command line escapes it.
+        let phrase = try await EngineProcess.run(["sync", "phrase", "--key-id", "V\u{1b}[2J"], in: directory)
+        #expect(phrase.stderr == "error: V\\u{1b}[2J is not set: set it to the recovery phrase\n")
+    }
+
     @Test("plist convert refuses dates in plain JSON, naming the key path")
     func convertDate() async throws {
         let directory = try Fixtures.temporaryDirectory()
