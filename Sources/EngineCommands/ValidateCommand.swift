@@ -57,7 +57,15 @@ struct ValidateCommand: ParsableCommand {
         var reports: [Value] = []
         for file in files {
             let started = Date()
-            let (loaded, _, notLoaded) = try ConfigurationInput.readListing(file, registry: registry, loadListed: loadPlugins)
+            var (loaded, extended, notLoaded) = try ConfigurationInput.readListing(file, registry: registry, loadListed: loadPlugins)
+            // What the schema cannot say: a phrase to seal with and a transport that cannot seal.
+            if loaded.errors.isEmpty, let problem = SyncComponents.sealingProblem(loaded.configuration, registry: extended) {
+                let value = loaded.document?["Sync"]?["EncryptionPhraseVariable"]
+                loaded.diagnostics.append(
+                    ConfigurationDiagnostic(
+                        severity: .error, kind: .schema, file: file, location: value?.location,
+                        path: ValuePath.root.appending(key: "Sync").appending(key: "EncryptionPhraseVariable"), message: problem))
+            }
             if !notLoaded.isEmpty {
                 Console.error(
                     "\(file): note: Plugins lists \(count(notLoaded.count, "library", plural: "libraries")), not loaded; their strategies are unknown here (--load-plugins loads them, running their code)"

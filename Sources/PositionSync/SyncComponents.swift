@@ -64,15 +64,28 @@ public struct SyncComponents: Sendable {
 
     /// This transport sealing with `keys`: an error for a transport that cannot.
     private mutating func seal(with keys: SyncKeyring) throws(PipelineError) {
-        guard let sealable = transport as? any SealableTransport else {
-            throw PipelineError(
-                """
-                Sync.Transport \(transportSpec.name) cannot seal positions end to end: its server must read them. Unset \
-                Sync.EncryptionPhraseVariable, or choose HTTP, Directory or iCloudKeyValueStore
-                """)
-        }
+        guard let sealable = transport as? any SealableTransport else { throw PipelineError(Self.cannotSeal(transportSpec.name)) }
         transport = sealable.sealing(with: keys)
         keyring = keys
+    }
+
+    static func cannotSeal(_ transport: String) -> String {
+        """
+        Sync.Transport \(transport) cannot seal positions end to end: its server must read them. Unset \
+        Sync.EncryptionPhraseVariable, or choose HTTP, Directory or iCloudKeyValueStore
+        """
+    }
+
+    /// Why `configuration` cannot sync as it says, found without the phrase or the network: it
+    /// names a phrase to seal with, and its transport cannot seal (MastodonMarkers: the server
+    /// must read the position). What `init` refuses at run time, for `engine validate`. Nil
+    /// when there is no such problem, or the transport cannot be made here.
+    public static func sealingProblem(_ configuration: TimelineConfiguration, registry: StrategyRegistry) -> String? {
+        let spec = configuration.sync.transport
+        guard !configuration.sync.encryptionPhraseVariable.isEmpty, configuration.positionPersistence.crossSessionSync,
+            spec.name != DefaultComponents.noTransport.name, let transport = try? registry.transport(spec)
+        else { return nil }
+        return transport is any SealableTransport ? nil : cannotSeal(spec.name)
     }
 
     /// The keyring of the phrases `settings` names, or nil when it names none.

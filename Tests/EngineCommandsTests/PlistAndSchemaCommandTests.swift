@@ -113,6 +113,29 @@ struct PlistAndSchemaCommandTests {
         #expect(phrase.stderr == "error: V\\u{1b}[2J is not set: set it to the recovery phrase\n")
     }
 
+    @Test("validate refuses a phrase to seal with beside a transport that cannot seal, at the phrase's line; a folder that can passes")
+    func phraseWithoutSealing() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func configuration(_ transport: String) -> String {
+            """
+            {"SocialFusionTimelineConfiguration": {"PositionPersistence": {"CrossSessionSync": true},
+            "Sync": {"EncryptionPhraseVariable": "PHRASE", "Transport": \(transport)}}}
+            """
+        }
+        try Data(configuration(#"{"Strategy": "MastodonMarkers", "URL": "https://mastodon.example"}"#).utf8)
+            .write(to: directory.appendingPathComponent("markers.json"))
+        try Data(configuration(#"{"Strategy": "Directory", "Path": "/tmp"}"#).utf8).write(to: directory.appendingPathComponent("folder.json"))
+        let markers = try await EngineProcess.run(["validate", "markers.json"], in: directory)
+        #expect(markers.status == 1)
+        #expect(
+            markers.stderr
+                == "markers.json:2:38: error: Sync.EncryptionPhraseVariable: Sync.Transport MastodonMarkers cannot seal positions end to end: its server must read them. Unset Sync.EncryptionPhraseVariable, or choose HTTP, Directory or iCloudKeyValueStore\n"
+        )
+        let folder = try await EngineProcess.run(["validate", "folder.json"], in: directory)
+        #expect(folder.stdout == "folder.json: OK\n")
+    }
+
     @Test("plist convert refuses dates in plain JSON, naming the key path")
     func convertDate() async throws {
         let directory = try Fixtures.temporaryDirectory()
