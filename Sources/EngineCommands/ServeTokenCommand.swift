@@ -84,7 +84,7 @@ struct ServeTokenCommand: AsyncParsableCommand {
             let tokens = try await storage.with(logger: logging.logger(.sync), create: false) { storage in try await storage.tokens() }
             for token in tokens {
                 let revoked = token.revokedAt.map { "revoked \(Timestamp.format($0))" } ?? "active"
-                Console.out("\(token.id)\t\(TerminalText.escaped(token.user))\tcreated \(Timestamp.format(token.createdAt))\t\(revoked)")
+                Console.out("\(token.id)\t\(TerminalText.distinct(token.user))\tcreated \(Timestamp.format(token.createdAt))\t\(revoked)")
             }
         }
     }

@@ -25,6 +25,36 @@ public enum TerminalText {
         return result
     }
 
+    /// `text` escaped as `escaped` does, and every scalar that shows as nothing or as a part of
+    /// its neighbour escaped too: a format character (a zero-width space), a combining mark (the
+    /// accent of a decomposed `é`), a space other than U+0020. Two names that print alike then
+    /// print differently, for an operator choosing between them (`engine serve token list`).
+    public static func distinct(_ text: String, limit: Int = maximumCharacters) -> String {
+        var result = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count >= limit {
+                result += "…"
+                break
+            }
+            if isUnsafe(scalar) || looksLikeNothing(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+            count += 1
+        }
+        return result
+    }
+
+    private static func looksLikeNothing(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format, .nonspacingMark, .enclosingMark, .spacingMark, .lineSeparator, .paragraphSeparator: true
+        case .spaceSeparator: scalar != " "
+        default: false
+        }
+    }
+
     /// `text` with every unprintable scalar escaped but the line breaks and tabs of the engine's
     /// own output: what `Console` and the log's lines pass through, so that no escape sequence
     /// from foreign text reaches a terminal whatever printed it. Foreign text in a line of its own

@@ -57,6 +57,19 @@ struct ServeCommandTests {
         #expect(unknown.stderr == "error: no user \"bob\" on this server\n")
     }
 
+    @Test("token list shows look-alike user names apart: a decomposed é, a zero-width space")
+    func lookAlikeUsers() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = directory.appendingPathComponent("server.sqlite").path
+        for user in ["café", "cafe\u{301}", "alice", "alice\u{200B}"] {
+            #expect(try await EngineProcess.run(["serve", "token", "create", "--store", store, "--user", user]).status == 0)
+        }
+        let listed = try await EngineProcess.run(["serve", "token", "list", "--store", store])
+        let users = listed.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[1]) }
+        #expect(users == ["café", "cafe\\u{301}", "alice", "alice\\u{200b}"])
+    }
+
     @Test("a user name holding an escape sequence, a newline or a right-to-left override is refused before anything is stored")
     func hostileUser() async throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -94,3 +94,18 @@ struct ValueTreeTests {
         #expect(Value.Key(long) != Value.Key(String(repeating: "Ω", count: 39) + "O"))
     }
 }
+
+/// Names that print alike print differently where an operator chooses between them.
+@Suite("Look-alike text", .timeLimit(.minutes(10)))
+struct DistinctTextTests {
+    @Test("a composed and a decomposed é, a zero-width space and a no-break space each show, escaped; plain text stays as it is")
+    func lookAlikes() {
+        #expect(TerminalText.distinct("café") == "café")
+        #expect(TerminalText.distinct("cafe\u{301}") == "cafe\\u{301}")
+        #expect(TerminalText.distinct("alice\u{200B}") == "alice\\u{200b}")
+        #expect(TerminalText.distinct("al ice") == "al ice")
+        #expect(TerminalText.distinct("al\u{A0}ice") == "al\\u{a0}ice")
+        #expect(TerminalText.distinct("al\u{1B}[2Jice") == "al\\u{1b}[2Jice")
+        #expect(TerminalText.distinct("名前") == "名前")
+    }
+}
