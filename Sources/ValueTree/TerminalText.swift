@@ -8,21 +8,7 @@ public enum TerminalText {
 
     /// `text` with every unprintable scalar escaped, cut to `limit` characters with `…`.
     public static func escaped(_ text: String, limit: Int = maximumCharacters) -> String {
-        var result = ""
-        var count = 0
-        for scalar in text.unicodeScalars {
-            if count >= limit {
-                result += "…"
-                break
-            }
-            if isUnsafe(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-            count += 1
-        }
-        return result
+        escaping(text, limit: limit, where: isUnsafe)
     }
 
     /// `text` escaped as `escaped` does, and every scalar that shows as nothing or as a part of
@@ -30,6 +16,11 @@ public enum TerminalText {
     /// accent of a decomposed `é`), a space other than U+0020. Two names that print alike then
     /// print differently, for an operator choosing between them (`engine serve token list`).
     public static func distinct(_ text: String, limit: Int = maximumCharacters) -> String {
+        escaping(text, limit: limit) { isUnsafe($0) || looksLikeNothing($0) }
+    }
+
+    /// `text` with each scalar `escape` picks written as `\u{…}`, cut to `limit` characters.
+    private static func escaping(_ text: String, limit: Int, where escape: (Unicode.Scalar) -> Bool) -> String {
         var result = ""
         var count = 0
         for scalar in text.unicodeScalars {
@@ -37,7 +28,7 @@ public enum TerminalText {
                 result += "…"
                 break
             }
-            if isUnsafe(scalar) || looksLikeNothing(scalar) {
+            if escape(scalar) {
                 result += "\\u{" + String(scalar.value, radix: 16) + "}"
             } else {
                 result.unicodeScalars.append(scalar)
