@@ -21,7 +21,7 @@ import SessionFormat
 /// | `scroll-back-by-hand` | the same, scrolled by hand: the app does not mark it `explicit` |
 /// | `deleted-at-switch` | the reader puts one device down; the post they were on is deleted (sometimes with neighbours) before they pick up the other; the truth is the next surviving post in the reader's direction (below, or above when catching up) |
 /// | `three-devices` | the reader puts one device down and reads on the tablet, then puts that down and picks up the third device |
-/// | `diverged` | with `divergences` only, after a visit that read more than five posts, where the other device's old place is twelve posts or more behind: the reader puts one device down without it pushing, picks up the other, which opens at its own old place, and reads a stretch there (more than five posts, stopping short of the first device's place) in one of three ways (`DivergenceWay`); both then push and the reader picks up one of them. The restore point is marked `diverged`, and the truth is where the reader chooses to go on: the later reading or the furthest place, half and half |
+/// | `diverged` | with `divergences` only, after a visit that read on, where the other device's old place is twelve posts or more behind: the reader puts one device down without it pushing, picks up the other, which opens at its own old place, and reads a stretch there (more than five posts, stopping short of the first device's place) in one of three ways (`DivergenceWay`); both then push and the reader picks up one of them. The restore point is marked `diverged`, and the truth is where the reader chooses to go on: the later reading or the furthest place, half and half |
 ///
 /// The truth is the reader's last reading place: a glance at a stale device is not reading.
 /// At a true divergence it is the reader's answer to "where do you want to continue?".
@@ -304,17 +304,18 @@ extension SessionBuilder {
     }
 
     /// Whether a divergence can follow the visit just read, which opened at the post `opened`
-    /// and left the reader at `position`: the visit read a stretch (more than five posts along
-    /// the reading direction), which the other device cannot have heard of, and the other
-    /// device's own old place is well behind `position` (twelve posts or more), where a stretch
-    /// read on it is a part of its own. A visit that read less leaves the reader where the other
-    /// device may already have heard they were: reading there after is no divergence.
+    /// and left the reader at `position`: the visit read on (a post or more along the reading
+    /// direction), so the reader's place is one the other device cannot have heard of, and the
+    /// other device's own old place is well behind `position` (twelve posts or more), where a
+    /// stretch read on it is a part of its own. After a visit that read nothing the reader is
+    /// where the other device may already have heard they were: reading elsewhere then is no
+    /// divergence.
     mutating func canDiverge(at position: Int, opened: String?) -> Bool {
         guard let parked = parkedAnchors[otherDevice], let at = index.index(of: parked.postId),
             let opened, let start = index.index(of: opened)
         else { return false }
         func along(_ from: Int, _ to: Int) -> Int { options.reading == .up ? from - to : to - from }
-        return along(start, position) > 5 && along(at, position) >= 12
+        return along(start, position) >= 1 && along(at, position) >= 12
     }
 
     /// A true divergence, from the reader's `place` at `position` on the device in hand: it is
