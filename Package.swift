@@ -406,6 +406,7 @@ let package = Package(
                 serverOnly("PostgresNIO", "postgres-nio"),
                 serverOnly("NIOSSL", "swift-nio-ssl"),
                 serverOnly("NIOCore", "swift-nio"),
+                serverOnly("NIOHTTP1", "swift-nio"),
                 serverOnly("GRDB", "GRDB.swift"),
                 serverOnly("Logging", "swift-log"),
             ],

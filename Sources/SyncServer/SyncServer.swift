@@ -4,6 +4,7 @@ import Hummingbird
 import JSONText
 import Logging
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 import SyncWire
 import UnixSignals
@@ -56,7 +57,7 @@ public struct SyncServer: Sendable {
     /// The application, listening as `settings` say; `onListening` gets the bound port (useful
     /// with port 0).
     public func application(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: ServerRequestContext.self)
         router.add(middleware: ErrorAndMetricsMiddleware(metrics: metrics, logger: logger))
         router.get("/health") { _, _ in try await health() }
         router.get("/metrics") { _, _ in
@@ -170,13 +171,24 @@ public struct SyncServer: Sendable {
     }
 
     func write(_ request: Request) async throws -> Response {
+        // A body announced too large is refused before a byte of it is read, and the
+        // connection closed, so that a client cannot hold the request open by not sending it.
+        if let announced = request.headers[.contentLength].flatMap({ Int($0) }), announced > settings.maxBodyBytes {
+            throw ServerError(
+                .contentTooLarge, "the body is larger than \(settings.maxBodyBytes) bytes: \(announced) announced", closesConnection: true)
+        }
         let user = try await authenticate(request)
         var request = request
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: settings.maxBodyBytes)
         } catch is NIOTooManyBytesError {
-            throw ServerError(.contentTooLarge, "the body is larger than \(settings.maxBodyBytes) bytes")
+            throw ServerError(.contentTooLarge, "the body is larger than \(settings.maxBodyBytes) bytes", closesConnection: true)
+        } catch let error as HTTPParserError where error == .invalidEOFState {
+            // The client hung up before its body was complete: its doing, not the server's.
+            throw ServerError(.clientClosedRequest, "the client closed the connection before its body was complete")
+        } catch let error as HTTPParserError {
+            throw ServerError(.badRequest, "the body could not be read: \(error)", closesConnection: true)
         }
         let received: SyncWireCoding.Received
         do {
@@ -283,25 +295,59 @@ public struct SyncServer: Sendable {
 struct ServerError: Error {
     let status: HTTPResponse.Status
     let message: String
+    /// Whether the answer closes the connection (the rest of the request is not read).
+    let closesConnection: Bool
 
-    init(_ status: HTTPResponse.Status, _ message: String) {
+    init(_ status: HTTPResponse.Status, _ message: String, closesConnection: Bool = false) {
         self.status = status
         self.message = message
+        self.closesConnection = closesConnection
+    }
+}
+
+extension HTTPResponse.Status {
+    /// 499, nginx's "client closed request": counted and logged for a request whose client
+    /// left before it was read, which no answer reaches.
+    static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
+}
+
+/// A request's context: Hummingbird's, and the connection, which an answer that refuses the
+/// rest of a request closes.
+struct ServerRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
     }
 }
 
 /// Turns every error into a JSON answer (`{"error": …}`), and counts every answer.
-struct ErrorAndMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+struct ErrorAndMetricsMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+
     let metrics: ServerMetrics
     let logger: Logger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = DispatchTime.now().uptimeNanoseconds
-        let response: Response
+        var response: Response
         do {
             response = try await next(request, context)
         } catch let error as ServerError {
             response = SyncServer.error(error.status, error.message)
+            if error.closesConnection {
+                // The connection is closed once the answer is written, without reading the
+                // rest of the request.
+                response.headers[.connection] = "close"
+                let body = response.body
+                let channel = context.channel
+                response.body = ResponseBody(contentLength: body.contentLength) { writer in
+                    try await body.write(writer)
+                    channel.close(promise: nil)
+                }
+            }
         } catch let error as HTTPError {
             if error.status == .notFound, let allowed = SyncServer.routes[request.uri.path] {
                 // The endpoint exists, not with this method.

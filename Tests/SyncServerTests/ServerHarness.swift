@@ -1,5 +1,6 @@
 #if SyncServer
 import AsyncHTTPClient
+import EngineSupport
 import Foundation
 import Logging
 import NIOCore
@@ -11,6 +12,12 @@ import SyncWire
 import TestSupport
 import Testing
 import TimelineCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A sync server on a free loopback port, in this process, and a client for it.
 final class ServerHarness: Sendable {
@@ -113,6 +120,58 @@ final class ServerHarness: Sendable {
             result[name] = "\(record.snapshot?.postId ?? "(forgotten)")#\(record.sequence)"
         }
         return result
+    }
+}
+
+extension ServerHarness {
+    /// Sends `bytes` on a new connection to the server, then, when `hangUp`, closes it at once;
+    /// otherwise reads until the server closes it or 10 s pass. What the server sent back.
+    /// For what a client library cannot send: a body announced and never sent, a hang-up.
+    func raw(_ bytes: String, hangUp: Bool) async throws -> String {
+        let port = port
+        let answer = Locked<Result<String, HarnessError>>(.failure(HarnessError("no answer")))
+        await ParallelWork.run(count: 1) { _ in
+            answer.withLock { $0 = RawConnection.exchange(port: port, bytes: Array(bytes.utf8), hangUp: hangUp) }
+        }
+        return try answer.withLock { $0 }.get()
+    }
+}
+
+/// A blocking TCP exchange with 127.0.0.1, on a thread of its own (`ServerHarness.raw`).
+enum RawConnection {
+    static func exchange(port: Int, bytes: [UInt8], hangUp: Bool) -> Result<String, HarnessError> {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { return .failure(HarnessError("socket: errno \(errno)")) }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return .failure(HarnessError("connect: errno \(errno)")) }
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return .failure(HarnessError("send: errno \(errno)")) }
+            sent += count
+        }
+        if hangUp { return .success("") }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received += buffer[..<count]
+        }
+        return .success(String(decoding: received, as: UTF8.self))
     }
 }
 

@@ -349,7 +349,7 @@ struct SyncServerTests {
                     token, good.replacingOccurrences(of: #""seq":1,"#, with: #""seq":0,"#), 400,
                     #"{"error":"not a sync document: records[0].seq must be a positive integer"}"#
                 ),
-                (token, String(repeating: " ", count: 5000), 413, #"{"error":"the body is larger than 4096 bytes"}"#),
+                (token, String(repeating: " ", count: 5000), 413, #"{"error":"the body is larger than 4096 bytes: 5000 announced"}"#),
                 (
                     token, ServerHarness.document((1...4).map { ServerHarness.write("p\($0)", seq: UInt64($0), millis: UInt64($0) * 1000) }), 413,
                     #"{"error":"4 writes in one request; at most 3"}"#
@@ -367,6 +367,37 @@ struct SyncServerTests {
                 try await server.request(.GET, "/v1/registers?since=0&wait=soon", token: token).body
                     == #"{"error":"wait must be a number of seconds, found soon"}"#)
             // Nothing of the refused writes was kept.
+            #expect(
+                try await server.request(.GET, "/v1/registers", token: token).body
+                    == #"{"format":"timeline-sync","version":2,"device":"server","cursor":0,"records":[]}"#)
+        }
+    }
+
+    @Test("a body announced over the limit gets 413 at once, unread; a client that hangs up mid-body is counted as the client's, not a 500")
+    func announcedBodyAndHangUp() async throws {
+        try await Self.withServer(maxBodyBytes: 4096) { server in
+            let token = try await server.token(for: "alice")
+            let head = "POST /v1/registers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/json\r\n"
+            // 1 GB announced, not a byte of it sent: the answer comes without waiting for it.
+            let refused = try await server.raw(head + "Content-Length: 1000000000\r\n\r\n", hangUp: false)
+            #expect(refused.hasPrefix("HTTP/1.1 413"), "\(refused)")
+            #expect(refused.hasSuffix(#"{"error":"the body is larger than 4096 bytes: 1000000000 announced"}"#), "\(refused)")
+            // No length announced: the body is read up to the limit.
+            let chunked = try await server.raw(
+                head + "Transfer-Encoding: chunked\r\n\r\n1388\r\n" + String(repeating: " ", count: 5000) + "\r\n0\r\n\r\n", hangUp: false)
+            #expect(chunked.hasPrefix("HTTP/1.1 413"), "\(chunked)")
+            #expect(chunked.hasSuffix(#"{"error":"the body is larger than 4096 bytes"}"#), "\(chunked)")
+            // 100 bytes announced, 10 sent, and the client is gone.
+            _ = try await server.raw(head + "Content-Length: 100\r\n\r\n{\"format\":", hangUp: true)
+            var metrics = ""
+            try await Deadline.wait(seconds: 30, "the hang-up to be counted") {
+                metrics = try await server.request(.GET, "/metrics").body
+                return metrics.contains(#"status="499""#)
+            }
+            #expect(metrics.contains(#"timeline_sync_requests_total{route="/v1/registers",method="POST",status="499"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"timeline_sync_requests_total{route="/v1/registers",method="POST",status="413"} 2"#), "\(metrics)")
+            #expect(!metrics.contains(#"status="500""#), "\(metrics)")
+            // Nothing was stored.
             #expect(
                 try await server.request(.GET, "/v1/registers", token: token).body
                     == #"{"format":"timeline-sync","version":2,"device":"server","cursor":0,"records":[]}"#)
