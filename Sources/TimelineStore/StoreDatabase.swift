@@ -1,6 +1,7 @@
 import EngineSupport
 import Foundation
 import GRDB
+import ValueTree
 
 /// The store's one SQLite file, opened once: a GRDB `DatabasePool` in WAL mode that the timeline
 /// cache, the position history and the sync state share. Every access is asynchronous: GRDB
@@ -231,19 +232,27 @@ final class StoreDatabase: Sendable {
     }
 
     /// Refuses a file that is not SQLite before SQLite can touch it (SQLite takes a short file
-    /// for an empty database), and a new file in a directory that cannot be written.
+    /// for an empty database), what is not a regular file (a FIFO would block the open for ever,
+    /// a device read as a disk), and a new file in a directory that cannot be written.
     static func checkBeforeOpening(_ path: String) throws(StoreError) {
         let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw StoreError(path: path, "not a regular file: it is a directory", kind: .unusablePath) }
+        if manager.fileExists(atPath: path) {
+            if let problem = FileData.regularFileProblem(atPath: path) {
+                throw StoreError(path: path, "\(problem); a store is a regular file", kind: .unusablePath)
+            }
             // Safe only because no connection of this process has the file open now (`open`):
             // closing this descriptor drops every lock the process holds on the file.
             guard let handle = FileHandle(forReadingAtPath: path) else {
                 throw StoreError(path: path, "cannot read the store: permission denied", kind: .unusablePath)
             }
-            let header = (try? handle.read(upToCount: 16)) ?? Data()
-            try? handle.close()
+            defer { try? handle.close() }
+            let header: Data
+            do {
+                header = try handle.read(upToCount: 16) ?? Data()
+            } catch {
+                // A file that cannot be read from its start, such as /proc/self/mem.
+                throw StoreError(path: path, "cannot read the store: \(Self.reason(error))", kind: .unusablePath)
+            }
             if !header.isEmpty, header != Data("SQLite format 3\0".utf8) {
                 throw StoreError(
                     path: path, "not a SQLite database (it does not start with \"SQLite format 3\"); it is left as it is", kind: .notAStore)
@@ -258,6 +267,15 @@ final class StoreDatabase: Sendable {
                 throw StoreError(path: path, "cannot create the store: the directory \(parent) is not writable", kind: .unusablePath)
             }
         }
+    }
+
+    /// The system's words for a failed read (`Input/output error`).
+    private static func reason(_ error: any Error) -> String {
+        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(posix.code)))
+        }
+        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        return "\(error)"
     }
 
     /// Looks at an existing file read-only before anything can write to it: a SQLite file of

@@ -64,4 +64,30 @@ struct StoreDatabaseTests {
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("x".utf8))
     }
+
+    @Test("a store path that is a FIFO, a device, a folder or a link to one, or a file unreadable from its start, is refused at once")
+    func notRegularFiles() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("store.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let device = directory.appendingPathComponent("device.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: device, withDestinationPath: "/dev/null")
+        let memory = directory.appendingPathComponent("memory.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: memory, withDestinationPath: "/proc/self/mem")
+        var cases = [
+            (fifo, "not a regular file (a pipe); a store is a regular file"),
+            (device, "not a regular file (a device or socket); a store is a regular file"),
+            (directory.path, "not a regular file (a directory); a store is a regular file"),
+        ]
+        if FileManager.default.fileExists(atPath: "/proc/self/mem") { cases.append((memory, "cannot read the store: Input/output error")) }
+        for (path, message) in cases {
+            await #expect(throws: StoreError(path: path, message, kind: .unusablePath)) { try await TimelineStore(path: path) }
+            await #expect(throws: StoreError(path: path, message, kind: .unusablePath)) { try await TimelineStore(path: path, create: false) }
+        }
+        // Nothing was made of them.
+        var info = stat()
+        #expect(stat(fifo, &info) == 0 && Int(info.st_mode) & Int(S_IFMT) == Int(S_IFIFO))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: device) == "/dev/null")
+    }
 }
