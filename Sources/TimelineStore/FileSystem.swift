@@ -20,6 +20,15 @@ enum FileSystem {
         return status.f_bavail == 0
     }
 
+    /// True when this user may write the store at `path` and make or write the files SQLite
+    /// keeps beside it (`-wal`, `-shm`): permissions, not the mount (`isReadOnly`).
+    static func mayWriteStore(_ path: String) -> Bool {
+        guard access(path, W_OK) == 0 else { return false }
+        let directory = (path as NSString).deletingLastPathComponent
+        if access(directory.isEmpty ? "." : directory, W_OK) == 0 { return true }
+        return access(path + "-wal", W_OK) == 0 && access(path + "-shm", W_OK) == 0
+    }
+
     private static func status(_ path: String) -> statvfs? {
         var status = statvfs()
         let directory = FileManager.default.fileExists(atPath: path) ? path : (path as NSString).deletingLastPathComponent

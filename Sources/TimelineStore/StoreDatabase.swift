@@ -112,22 +112,26 @@ final class StoreDatabase: Sendable {
     }
 
     private static func openFile(path: String, key: String, create: Bool) async throws(StoreError) -> StoreDatabase {
-        let (exists, readOnly) = try await OffPool.run { () throws(StoreError) -> (Bool, Bool) in
+        let (exists, readOnly, forbidden) = try await OffPool.run { () throws(StoreError) -> (Bool, Bool, Bool) in
             if !create, !FileManager.default.fileExists(atPath: path) {
                 throw StoreError(path: path, "no such store", kind: .missing)
             }
             try checkBeforeOpening(path)
             let exists = FileManager.default.fileExists(atPath: path)
-            return (exists, exists && FileSystem.isReadOnly(path))
+            return (exists, exists && FileSystem.isReadOnly(path), exists && !FileSystem.mayWriteStore(path))
         }
         // On a read-only file system nothing can change the file, and SQLite cannot make the
         // files it keeps beside a store (`-shm`, `-wal`) even to read it: the store is opened
         // immutable, for reading only, and a change says why it cannot be made. So it is on a
-        // disk too full for them: no process can write it there either.
-        if readOnly {
+        // disk too full for them: no process can write it there either. And so it is when this
+        // user may not write the store (another user's, or made read-only by its permissions):
+        // it is read as the last process to close it left it.
+        if readOnly || forbidden {
             return StoreDatabase(
                 path: path, key: key, pool: try await openImmutable(path),
-                readOnlyReason: "the store is on a read-only file system: it can be read there, not changed")
+                readOnlyReason: readOnly
+                    ? "the store is on a read-only file system: it can be read there, not changed"
+                    : "this user may not write the store (permission denied): it can be read, not changed")
         }
         do {
             return StoreDatabase(path: path, key: key, pool: try await openForWriting(path), readOnlyReason: nil)
