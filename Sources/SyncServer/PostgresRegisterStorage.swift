@@ -315,6 +315,15 @@ public final class PostgresRegisterStorage: RegisterStorage {
         return 0
     }
 
+    /// Both merges' first step: whether the request's token ($8; none for the operator's
+    /// merges) still exists unrevoked, its row locked for share until the merge commits, so that
+    /// an erasure or a revocation either waits for the merge (and then removes what it stored)
+    /// or committed before it (and then nothing is stored).
+    private static let tokenStep = """
+        allowed AS (SELECT ($8::bytea IS NULL OR EXISTS (SELECT 1 FROM sync_token WHERE user_id = $1 AND hash = $8::bytea
+                                                          AND revoked_at IS NULL FOR SHARE)) AS ok)
+        """
+
     /// Both merges' counter: moved on when any head is fresh, under the user row's lock.
     private static let counterStep =
         "counter AS (UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version)"
@@ -328,7 +337,8 @@ public final class PostgresRegisterStorage: RegisterStorage {
         RETURNING 1
         )
         SELECT (SELECT count(*) FROM heads)::bigint,
-               COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint
+               COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint,
+               (SELECT ok FROM allowed)
         """
 
     /// One statement for a whole request. Of the request's heads, the latest per device that
@@ -338,7 +348,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
     /// or nothing. It notifies no one: a notification in the statement would hold PostgreSQL's
     /// notification lock through the commit, and commit every instance's writes one at a time.
     static let mergeStatement = """
-        WITH input AS (
+        WITH \(tokenStep), input AS (
             SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS w(account, timeline, device, head_key, record)
         ), head_input AS (
             SELECT DISTINCT ON (account, timeline, device) account, timeline, device, decode(head_key, 'hex') AS head_key, record
@@ -349,6 +359,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
             WHERE (h.head_key IS NULL OR i.head_key > h.head_key)
                 AND NOT EXISTS (SELECT 1 FROM erased_device e WHERE e.user_id = $1
                                 AND e.device = sha256(convert_to($1::text || ':' || i.device, 'UTF8')) AND e.head_key >= i.head_key)
+                AND (SELECT ok FROM allowed)
         ), \(counterStep), heads AS (
             INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record, written_at)
             SELECT $1, account, timeline, device, head_key, (SELECT version FROM counter), record, $7 FROM fresh
@@ -359,9 +370,10 @@ public final class PostgresRegisterStorage: RegisterStorage {
     /// the de-duplication and the join, which make PostgreSQL's share of a write about a quarter
     /// cheaper.
     static let mergeOneStatement = """
-        WITH fresh AS (
-            SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM position_head
-                                       WHERE user_id = $1 AND account = $2 AND timeline = $3 AND device = $4 AND head_key >= $5)
+        WITH \(tokenStep), fresh AS (
+            SELECT 1 WHERE (SELECT ok FROM allowed)
+                AND NOT EXISTS (SELECT 1 FROM position_head
+                                WHERE user_id = $1 AND account = $2 AND timeline = $3 AND device = $4 AND head_key >= $5)
                 AND NOT EXISTS (SELECT 1 FROM erased_device
                                 WHERE user_id = $1 AND device = sha256(convert_to($1::text || ':' || $4, 'UTF8')) AND head_key >= $5)
         ), \(counterStep), heads AS (
@@ -370,11 +382,13 @@ public final class PostgresRegisterStorage: RegisterStorage {
             \(upsertAndAnswer)
         """
 
-    public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
+    public func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?) async throws -> (changed: Int, cursor: Int64) {
         try await prepare()
         let written = now().timeIntervalSince1970
-        if heads.count == 1 { return try await merge(PostgresStatements.MergeOne(user: user.id, head: heads[0], writtenAt: written)) }
-        return try await merge(PostgresStatements.Merge(user: user.id, heads: heads, writtenAt: written))
+        if heads.count == 1 {
+            return try await merge(PostgresStatements.MergeOne(user: user.id, head: heads[0], writtenAt: written, token: token))
+        }
+        return try await merge(PostgresStatements.Merge(user: user.id, heads: heads, writtenAt: written, token: token))
     }
 
     public func user(named name: String) async throws -> StoredUser? {
@@ -427,7 +441,20 @@ public final class PostgresRegisterStorage: RegisterStorage {
     public func erase(user: StoredUser, at date: Date) async throws -> UserErasure {
         try await prepare()
         return try await client.withTransaction(logger: logger) { connection in
-            // The user's row first: a concurrent merge of theirs waits for the erasure.
+            // The tokens first: a merge of theirs locks its token for share before the user's
+            // row, so it either waits for the erasure and finds its token gone, or the erasure
+            // waits for it and removes what it stored; taking them in the same order, neither
+            // waits for the other for ever.
+            var hashes: [[UInt8]] = []
+            for try await hash in try await connection.query(
+                """
+                WITH gone AS (DELETE FROM sync_token WHERE user_id = \(user.id) RETURNING hash)
+                SELECT hash FROM gone, LATERAL (SELECT pg_notify('timeline_sync', 'revoked:' || encode(hash, 'hex'))) AS sent
+                """, logger: logger
+            ).decode(Data.self) {
+                hashes.append([UInt8](hash))
+            }
+            // Then the user's row: a concurrent merge of theirs waits for the erasure.
             var cursor: Int64 = 0
             for try await version in try await connection.query(
                 "UPDATE sync_user SET version = version + 1, erased_at = \(date.timeIntervalSince1970) WHERE id = \(user.id) RETURNING version",
@@ -460,15 +487,6 @@ public final class PostgresRegisterStorage: RegisterStorage {
             ).decode((Int64, Int64).self) {
                 (registers, heads) = (Int(registerCount), Int(headCount))
             }
-            var hashes: [[UInt8]] = []
-            for try await hash in try await connection.query(
-                """
-                WITH gone AS (DELETE FROM sync_token WHERE user_id = \(user.id) RETURNING hash)
-                SELECT hash FROM gone, LATERAL (SELECT pg_notify('timeline_sync', 'revoked:' || encode(hash, 'hex'))) AS sent
-                """, logger: logger
-            ).decode(Data.self) {
-                hashes.append([UInt8](hash))
-            }
             return UserErasure(
                 registers: registers, heads: heads, tokens: hashes.count, devices: devices, tokenHashes: hashes, cursor: cursor)
         }
@@ -490,8 +508,11 @@ public final class PostgresRegisterStorage: RegisterStorage {
 
     /// Runs either merge statement; both answer one row: heads changed, and the counter.
     private func merge<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> (changed: Int, cursor: Int64)
-    where Statement.Row == (Int64, Int64) {
-        for try await (changed, cursor) in try await client.execute(statement, logger: logger) { return (Int(changed), cursor) }
+    where Statement.Row == (Int64, Int64, Bool) {
+        for try await (changed, cursor, allowed) in try await client.execute(statement, logger: logger) {
+            guard allowed else { throw TokenGone() }
+            return (Int(changed), cursor)
+        }
         throw StorageError("the merge returned no row")
     }
 

@@ -68,13 +68,14 @@ enum PostgresStatements {
     struct MergeOne: PostgresPreparedStatement {
         static let name = "timeline_merge_one"
         static var sql: String { PostgresRegisterStorage.mergeOneStatement }
-        typealias Row = (Int64, Int64)
+        typealias Row = (Int64, Int64, Bool)
         let user: Int64
         let head: StoredHead
         let writtenAt: Double
+        let token: [UInt8]?
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 7)
+            var bindings = PostgresBindings(capacity: 8)
             bindings.append(user)
             bindings.append(head.account)
             bindings.append(head.timeline)
@@ -82,24 +83,26 @@ enum PostgresStatements {
             try bindings.append(Data(head.headKey))
             bindings.append(head.json)
             bindings.append(writtenAt)
+            try bindings.append(token.map { Data($0) })
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
-    /// A request's merge (`PostgresRegisterStorage.mergeStatement`): how many heads changed, and
-    /// the counter after.
+    /// A request's merge (`PostgresRegisterStorage.mergeStatement`): how many heads changed, the
+    /// counter after, and whether the request's token was still valid (nothing is stored when not).
     struct Merge: PostgresPreparedStatement {
         static let name = "timeline_merge"
         static var sql: String { PostgresRegisterStorage.mergeStatement }
-        typealias Row = (Int64, Int64)
+        typealias Row = (Int64, Int64, Bool)
         let user: Int64
         let heads: [StoredHead]
         let writtenAt: Double
+        let token: [UInt8]?
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 7)
+            var bindings = PostgresBindings(capacity: 8)
             bindings.append(user)
             bindings.append(heads.map(\.account))
             bindings.append(heads.map(\.timeline))
@@ -107,6 +110,7 @@ enum PostgresStatements {
             bindings.append(heads.map { Self.hex($0.headKey) })
             bindings.append(heads.map(\.json))
             bindings.append(writtenAt)
+            try bindings.append(token.map { Data($0) })
             return bindings
         }
 

@@ -27,7 +27,12 @@ public protocol RegisterStorage: Sendable {
     /// later one (`StoredHead.headKey`), and moves the change counter on when anything changed;
     /// the heads changed carry the new counter. Returns how many heads changed and the counter
     /// after.
-    func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64)
+    ///
+    /// With `token` (the SHA-256 of the request's token), the merge commits only while that
+    /// token exists and is not revoked, checked in the merge's own transaction: a request whose
+    /// token was checked before an erasure or a revocation committed stores nothing after it
+    /// (`TokenGone`).
+    func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?) async throws -> (changed: Int, cursor: Int64)
     /// Tells the other processes on this storage that these users' registers changed, after the
     /// merges committed, in one statement (`ChangeAnnouncer` groups them). Does nothing when this
     /// process is the only writer (`remoteEvents` is nil).
@@ -51,6 +56,20 @@ public protocol RegisterStorage: Sendable {
     /// changed (for long-polls here) and tokens revoked (for the token cache); nil when this
     /// process is the only writer.
     var remoteEvents: AsyncStream<RemoteEvent>? { get }
+}
+
+extension RegisterStorage {
+    /// Merges heads whatever token brought them (the operator's commands and tests).
+    public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
+        try await merge(heads, user: user, token: nil)
+    }
+}
+
+/// A merge refused because its request's token was revoked, or its user erased, after the
+/// request was let in: nothing of it was stored.
+public struct TokenGone: Error, Sendable, Equatable, CustomStringConvertible {
+    public init() {}
+    public var description: String { "unknown or revoked token" }
 }
 
 /// Something another server instance, or `engine serve token revoke`, did to the shared database.

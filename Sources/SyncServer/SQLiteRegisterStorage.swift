@@ -18,7 +18,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
     public let path: String
     /// Copies the WAL back into the database file after commits, off the writer.
     let checkpoint: BackgroundCheckpoint
-    private let merges: GroupCommit<(heads: [StoredHead], user: StoredUser), (changed: Int, cursor: Int64)>
+    private let merges: GroupCommit<(heads: [StoredHead], user: StoredUser, token: [UInt8]?), (changed: Int, cursor: Int64)>
     /// The time a head is stored at, for retention (`dropHeads(writtenBefore:)`).
     private let now: @Sendable () -> Date
 
@@ -49,7 +49,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
                         Result {
                             var result = (changed: 0, cursor: Int64(0))
                             try db.inSavepoint {
-                                result = try Self.merge(job.heads, user: job.user, at: now(), db)
+                                result = try Self.merge(job.heads, user: job.user, token: job.token, at: now(), db)
                                 return .commit
                             }
                             return result
@@ -173,13 +173,23 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         try await pool.read { db in try Int64.fetchOne(db.cachedStatement(sql: Self.version), arguments: [user.id]) ?? 0 }
     }
 
-    public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
-        try await merges.run((heads, user))
+    public func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?) async throws -> (changed: Int, cursor: Int64) {
+        try await merges.run((heads, user, token))
     }
 
     /// One request's merge, in the group's transaction. A head an erasure removed (no later
-    /// than its device's place in the tombstone) is not taken in again.
-    private static func merge(_ heads: [StoredHead], user: StoredUser, at date: Date, _ db: Database) throws -> (changed: Int, cursor: Int64) {
+    /// than its device's place in the tombstone) is not taken in again; nothing is, when the
+    /// request's token is gone (the transaction sees every erasure and revocation committed).
+    private static func merge(
+        _ heads: [StoredHead], user: StoredUser, token: [UInt8]?, at date: Date, _ db: Database
+    ) throws -> (changed: Int, cursor: Int64) {
+        if let token,
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM token WHERE hash = ? AND userId = ? AND revokedAt IS NULL"),
+                arguments: [Data(token), user.id]) == nil
+        {
+            throw TokenGone()
+        }
         let current = try Int64.fetchOne(db.cachedStatement(sql: version), arguments: [user.id]) ?? 0
         var erased: [Data: Data] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT device, headKey FROM erasedDevice WHERE userId = ?"), arguments: [user.id]) {

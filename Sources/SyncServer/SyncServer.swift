@@ -177,7 +177,7 @@ public struct SyncServer: Sendable {
             throw ServerError(
                 .contentTooLarge, "the body is larger than \(settings.maxBodyBytes) bytes: \(announced) announced", closesConnection: true)
         }
-        let user = try await authenticate(request)
+        let (user, token) = try await authenticated(request)
         var request = request
         let buffer: ByteBuffer
         do {
@@ -215,8 +215,10 @@ public struct SyncServer: Sendable {
         let changed: Int
         let cursor: Int64
         do {
-            (changed, cursor) = try await storage.merge(heads, user: user)
+            (changed, cursor) = try await storage.merge(heads, user: user, token: token)
             writeHealth.succeeded()
+        } catch is TokenGone {
+            throw ServerError(.unauthorized, "unknown or revoked token")
         } catch {
             let known = StorageFailure.describe(error)
             writeHealth.failed(known?.message ?? "\(error)")
@@ -263,6 +265,12 @@ public struct SyncServer: Sendable {
     }
 
     func authenticate(_ request: Request) async throws -> StoredUser {
+        try await authenticated(request).user
+    }
+
+    /// The request's user, and its token's SHA-256 (which a merge checks again in its own
+    /// transaction).
+    func authenticated(_ request: Request) async throws -> (user: StoredUser, token: [UInt8]) {
         guard let token = ServerTokens.bearer(request.headers[.authorization]) else {
             throw ServerError(.unauthorized, "missing bearer token: send Authorization: Bearer TOKEN")
         }
@@ -270,7 +278,7 @@ public struct SyncServer: Sendable {
         guard let user = try await tokens.user(forTokenHash: hash, lookup: { try await storage.user(forTokenHash: hash) }) else {
             throw ServerError(.unauthorized, "unknown or revoked token")
         }
-        return user
+        return (user, hash)
     }
 
     // MARK: Answers

@@ -19,7 +19,14 @@ public final class TokenCache: Sendable {
     private let lifetime: UInt64
     private let capacity: Int
     private let now: @Sendable () -> UInt64
-    private let entries = Locked<[[UInt8]: (user: StoredUser, expires: UInt64)]>([:])
+    private struct State {
+        var entries: [[UInt8]: (user: StoredUser, expires: UInt64)] = [:]
+        /// Moves on at every forget: a lookup that began before one is not kept, since it may
+        /// have read the token before its revocation committed.
+        var forgets: UInt64 = 0
+    }
+
+    private let state = Locked(State())
 
     /// A cache whose entries answer for `lifetime`. `now` is a monotonic clock in nanoseconds
     /// (tests pass their own).
@@ -34,32 +41,38 @@ public final class TokenCache: Sendable {
     }
 
     /// The token's user: from the cache while its entry is fresh, otherwise from `lookup`, whose
-    /// answer is kept when it found one.
+    /// answer is kept when it found one and no token was forgotten while it looked.
     public func user(forTokenHash hash: [UInt8], lookup: () async throws -> StoredUser?) async throws -> StoredUser? {
         let started = now()
-        if let entry = entries.withLock({ $0[hash] }), entry.expires > started { return entry.user }
+        let (entry, forgets) = state.withLock { ($0.entries[hash], $0.forgets) }
+        if let entry, entry.expires > started { return entry.user }
         guard let user = try await lookup() else {
-            forget(tokenHash: hash)
+            state.withLock { _ = $0.entries.removeValue(forKey: hash) }
             return nil
         }
         let expires = started &+ lifetime
-        entries.withLock { entries in
-            if entries.count >= capacity, entries[hash] == nil {
+        state.withLock { state in
+            guard state.forgets == forgets else { return }
+            if state.entries.count >= capacity, state.entries[hash] == nil {
                 let time = now()
-                entries = entries.filter { $0.value.expires > time }
-                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+                state.entries = state.entries.filter { $0.value.expires > time }
+                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
             }
-            entries[hash] = (user, expires)
+            state.entries[hash] = (user, expires)
         }
         return user
     }
 
-    /// Forgets a token (it was revoked): its next request reads the token table.
+    /// Forgets a token (it was revoked): its next request reads the token table, and no lookup
+    /// already under way is kept.
     public func forget(tokenHash hash: [UInt8]) {
-        _ = entries.withLock { $0.removeValue(forKey: hash) }
+        state.withLock { state in
+            state.entries.removeValue(forKey: hash)
+            state.forgets &+= 1
+        }
     }
 
     /// How many tokens are kept.
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { state.withLock { $0.entries.count } }
 }
 #endif

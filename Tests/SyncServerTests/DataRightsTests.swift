@@ -131,6 +131,78 @@ struct DataRightsTests {
         }
     }
 
+    @Test("a merge whose token was erased or revoked after the request was let in stores nothing; the operator's merges need none", arguments: storages)
+    func mergeChecksItsToken(_ kind: String) async throws {
+        try await Self.with(kind, now: Now(Date())) { storage in
+            let name = PostgresServerTests.user("erin")
+            let hash = ServerTokens.hash(ServerTokens.make())
+            let tokenID = try await storage.addToken(hash: hash, user: name, at: Date(timeIntervalSince1970: 1_790_000_000))
+            let erin = try #require(try await storage.user(named: name))
+            #expect(try await storage.merge([try Self.head("p1", device: "phone", seq: 1)], user: erin, token: hash).changed == 1)
+            // Revoked between the request's check and its merge: one head, and several.
+            #expect(try await storage.revokeToken(id: tokenID, at: Date(timeIntervalSince1970: 1_790_000_100)))
+            await #expect(throws: TokenGone()) {
+                try await storage.merge([try Self.head("p2", device: "phone", seq: 2)], user: erin, token: hash)
+            }
+            await #expect(throws: TokenGone()) {
+                try await storage.merge(
+                    [try Self.head("p3", device: "phone", seq: 3), try Self.head("q1", device: "laptop", seq: 1)], user: erin, token: hash)
+            }
+            // Erased between the check and the merge, with a token that was valid until then.
+            let second = ServerTokens.hash(ServerTokens.make())
+            _ = try await storage.addToken(hash: second, user: name, at: Date(timeIntervalSince1970: 1_790_000_200))
+            _ = try await storage.erase(user: erin, at: Date(timeIntervalSince1970: 1_790_000_300))
+            await #expect(throws: TokenGone()) {
+                try await storage.merge([try Self.head("p9", device: "phone", seq: 9)], user: erin, token: second)
+            }
+            #expect(try await storage.read(user: erin, since: nil).records.isEmpty)
+            // Without a token (the operator's commands), a later write is taken in.
+            #expect(try await storage.merge([try Self.head("p9", device: "phone", seq: 9)], user: erin).changed == 1)
+        }
+    }
+
+    @Test("writes racing DELETE /v1/user: whatever each was answered, none is stored after the erasure", arguments: storages)
+    func writesRacingErasure(_ kind: String) async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let storage = try Self.storage(kind, in: directory, now: Now(Date())) else { return }
+        let harness = try await ServerHarness.start(storage)
+        do {
+            let name = PostgresServerTests.user("grace")
+            for round in 0..<3 {
+                let token = try await harness.token(for: name)
+                let user = try #require(try await storage.user(named: name))
+                // Six devices write as fast as they can until their token is refused (at most
+                // 300 writes each); the erasure comes while they do.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for writer in 0..<6 {
+                        group.addTask {
+                            for sequence in 1...300 {
+                                let write = ServerHarness.write(
+                                    "p\(sequence)", seq: UInt64(sequence), millis: 1_790_000_000_000 + UInt64(sequence), device: "d\(writer)-\(round)")
+                                let answer = try await harness.request(
+                                    .POST, "/v1/registers", token: token, body: ServerHarness.document([write], device: "d\(writer)-\(round)"))
+                                if answer.status == 401 { return }
+                                #expect(answer.status == 200, "\(answer.body)")
+                            }
+                        }
+                    }
+                    group.addTask {
+                        try await Task.sleep(for: .milliseconds(30))
+                        let erased = try await harness.request(.DELETE, "/v1/user", token: token)
+                        #expect(erased.status == 200, "\(erased.body)")
+                    }
+                    try await group.waitForAll()
+                }
+                #expect(try await storage.read(user: user, since: nil).records == [], "round \(round)")
+            }
+        } catch {
+            try? await harness.stop()
+            throw HarnessError(String(reflecting: error))
+        }
+        try await harness.stop()
+    }
+
     @Test("retention drops every head of a device not written since the cutoff, and keeps a device written to any register", arguments: storages)
     func retention(_ kind: String) async throws {
         let start = Date().addingTimeInterval(-40 * 86_400)

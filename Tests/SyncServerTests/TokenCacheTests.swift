@@ -70,6 +70,22 @@ struct TokenCacheTests {
         #expect(try await cache.user(forTokenHash: Self.hash) { nil } == nil)
     }
 
+    @Test("a lookup under way when the token is forgotten (an erasure committed) is answered, not kept: the next request reads again")
+    func forgetDuringLookup() async throws {
+        let cache = TokenCache(lifetime: .seconds(3600), now: ManualNanoseconds().read)
+        let reads = Counter()
+        // The read found the token just before the erasure committed and the cache forgot it.
+        #expect(
+            try await cache.user(forTokenHash: Self.hash) {
+                reads.increment()
+                cache.forget(tokenHash: Self.hash)
+                return Self.alice
+            } == Self.alice)
+        #expect(cache.count == 0)
+        #expect(try await cache.user(forTokenHash: Self.hash) { nil } == nil)
+        #expect(reads.value == 1)
+    }
+
     @Test("a full cache drops its expired entries first, then all of them; it never holds more than its capacity")
     func capacity() async throws {
         let clock = ManualNanoseconds()
