@@ -131,7 +131,8 @@ struct DataRightsTests {
         }
     }
 
-    @Test("a merge whose token was erased or revoked after the request was let in stores nothing; the operator's merges need none", arguments: storages)
+    @Test(
+        "a merge whose token was erased or revoked after the request was let in stores nothing; the operator's merges need none", arguments: storages)
     func mergeChecksItsToken(_ kind: String) async throws {
         try await Self.with(kind, now: Now(Date())) { storage in
             let name = PostgresServerTests.user("erin")
@@ -179,7 +180,8 @@ struct DataRightsTests {
                         group.addTask {
                             for sequence in 1...300 {
                                 let write = ServerHarness.write(
-                                    "p\(sequence)", seq: UInt64(sequence), millis: 1_790_000_000_000 + UInt64(sequence), device: "d\(writer)-\(round)")
+                                    "p\(sequence)", seq: UInt64(sequence), millis: 1_790_000_000_000 + UInt64(sequence), device: "d\(writer)-\(round)"
+                                )
                                 let answer = try await harness.request(
                                     .POST, "/v1/registers", token: token, body: ServerHarness.document([write], device: "d\(writer)-\(round)"))
                                 if answer.status == 401 { return }
