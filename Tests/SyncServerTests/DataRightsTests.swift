@@ -196,7 +196,8 @@ struct DataRightsTests {
                     }
                     try await group.waitForAll()
                 }
-                #expect(try await storage.read(user: user, since: nil).records == [], "round \(round)")
+                let left = try await storage.read(user: user, since: nil).records
+                #expect(left == [], "round \(round): \(left)")
             }
         } catch {
             try? await harness.stop()
