@@ -85,7 +85,8 @@ struct ServeUserCommand: AsyncParsableCommand {
             Console.out(
                 """
                 erased user \(name): \(erasure.registers) register\(erasure.registers == 1 ? "" : "s"), \(erasure.heads) head\(erasure.heads == 1 ? "" : "s"), \
-                \(erasure.tokens) token\(erasure.tokens == 1 ? "" : "s"); writes made before by its \(erasure.devices) device\(erasure.devices == 1 ? "" : "s") are refused from now on
+                \(erasure.tokens) token\(erasure.tokens == 1 ? "" : "s"); from now on the server refuses writes in the clear made before now, \
+                and sealed writes no later than the last it holds of each of the user's \(erasure.devices) device\(erasure.devices == 1 ? "" : "s")
                 """)
         }
     }

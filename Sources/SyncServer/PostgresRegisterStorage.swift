@@ -324,6 +324,10 @@ public final class PostgresRegisterStorage: RegisterStorage {
                                                           AND revoked_at IS NULL FOR SHARE)) AS ok)
         """
 
+    /// The user's last erasure, in milliseconds since 1970 (-1 when never erased): a write in the
+    /// clear that its device made before it (`made_at`, -1 for a sealed one) is not taken in.
+    private static let erasedMilliseconds = "COALESCE((SELECT erased_at FROM sync_user WHERE id = $1) * 1000, -1)"
+
     /// Both merges' counter: moved on when any head is fresh, under the user row's lock.
     private static let counterStep =
         "counter AS (UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version)"
@@ -349,9 +353,10 @@ public final class PostgresRegisterStorage: RegisterStorage {
     /// notification lock through the commit, and commit every instance's writes one at a time.
     static let mergeStatement = """
         WITH \(tokenStep), input AS (
-            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS w(account, timeline, device, head_key, record)
+            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $9::bigint[])
+                AS w(account, timeline, device, head_key, record, made_at)
         ), head_input AS (
-            SELECT DISTINCT ON (account, timeline, device) account, timeline, device, decode(head_key, 'hex') AS head_key, record
+            SELECT DISTINCT ON (account, timeline, device) account, timeline, device, decode(head_key, 'hex') AS head_key, record, made_at
             FROM input ORDER BY account, timeline, device, decode(head_key, 'hex') DESC
         ), fresh AS (
             SELECT i.* FROM head_input i LEFT JOIN position_head h
@@ -360,6 +365,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
                 AND NOT EXISTS (SELECT 1 FROM erased_device e WHERE e.user_id = $1
                                 AND e.device = sha256(convert_to($1::text || ':' || i.device, 'UTF8')) AND e.head_key >= i.head_key)
                 AND (SELECT ok FROM allowed)
+                AND NOT (i.made_at >= 0 AND i.made_at < \(erasedMilliseconds))
         ), \(counterStep), heads AS (
             INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record, written_at)
             SELECT $1, account, timeline, device, head_key, (SELECT version FROM counter), record, $7 FROM fresh
@@ -372,6 +378,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
     static let mergeOneStatement = """
         WITH \(tokenStep), fresh AS (
             SELECT 1 WHERE (SELECT ok FROM allowed)
+                AND NOT ($9::bigint >= 0 AND $9::bigint < \(erasedMilliseconds))
                 AND NOT EXISTS (SELECT 1 FROM position_head
                                 WHERE user_id = $1 AND account = $2 AND timeline = $3 AND device = $4 AND head_key >= $5)
                 AND NOT EXISTS (SELECT 1 FROM erased_device

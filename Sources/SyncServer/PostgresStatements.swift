@@ -75,7 +75,7 @@ enum PostgresStatements {
         let token: [UInt8]?
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 8)
+            var bindings = PostgresBindings(capacity: 9)
             bindings.append(user)
             bindings.append(head.account)
             bindings.append(head.timeline)
@@ -84,6 +84,7 @@ enum PostgresStatements {
             bindings.append(head.json)
             bindings.append(writtenAt)
             try bindings.append(token.map { Data($0) })
+            bindings.append(head.madeAt.map { Int64(clamping: $0) } ?? -1)
             return bindings
         }
 
@@ -102,7 +103,7 @@ enum PostgresStatements {
         let token: [UInt8]?
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 8)
+            var bindings = PostgresBindings(capacity: 9)
             bindings.append(user)
             bindings.append(heads.map(\.account))
             bindings.append(heads.map(\.timeline))
@@ -111,6 +112,7 @@ enum PostgresStatements {
             bindings.append(heads.map(\.json))
             bindings.append(writtenAt)
             try bindings.append(token.map { Data($0) })
+            bindings.append(heads.map { $0.madeAt.map { Int64(clamping: $0) } ?? -1 })
             return bindings
         }
 

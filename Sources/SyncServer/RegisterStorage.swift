@@ -128,6 +128,10 @@ public struct StoredHead: Sendable {
     public let device: String
     public let headKey: [UInt8]
     public let json: String
+    /// When its device made the write, by its hybrid clock, in milliseconds since 1970: known for
+    /// a write in the clear, nil for a sealed one (its clock is sealed). An erasure refuses a
+    /// write made before it by this time.
+    public let madeAt: UInt64?
 
     /// The head of `record`, whose wire-format text is `json` when given (the record as it was
     /// received), or written from the record; one with a number that has no JSON form is an error.
@@ -136,6 +140,7 @@ public struct StoredHead: Sendable {
         timeline = record.key.timeline
         device = record.device
         headKey = Self.key(record.order)
+        madeAt = record.stamp.time.milliseconds
         if let json {
             self.json = json
         } else {
@@ -150,6 +155,7 @@ public struct StoredHead: Sendable {
         timeline = record.key.timeline
         device = record.device
         headKey = Self.key(record.order)
+        madeAt = nil
         self.json = json ?? (try? JSONWriter(style: .compact).write(record.value)) ?? ""
     }
 

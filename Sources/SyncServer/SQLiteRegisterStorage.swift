@@ -178,8 +178,9 @@ public final class SQLiteRegisterStorage: RegisterStorage {
     }
 
     /// One request's merge, in the group's transaction. A head an erasure removed (no later
-    /// than its device's place in the tombstone) is not taken in again; nothing is, when the
-    /// request's token is gone (the transaction sees every erasure and revocation committed).
+    /// than its device's place in the tombstone) is not taken in again, nor a write in the clear
+    /// its device made before the erasure (a save made offline); nothing is, when the request's
+    /// token is gone (the transaction sees every erasure and revocation committed).
     private static func merge(
         _ heads: [StoredHead], user: StoredUser, token: [UInt8]?, at date: Date, _ db: Database
     ) throws -> (changed: Int, cursor: Int64) {
@@ -191,6 +192,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
             throw TokenGone()
         }
         let current = try Int64.fetchOne(db.cachedStatement(sql: version), arguments: [user.id]) ?? 0
+        let erasedAt = try Double.fetchOne(db.cachedStatement(sql: "SELECT erasedAt FROM syncUser WHERE id = ?"), arguments: [user.id])
         var erased: [Data: Data] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT device, headKey FROM erasedDevice WHERE userId = ?"), arguments: [user.id]) {
             erased[row[0]] = row[1]
@@ -204,6 +206,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
                 """)
         var changed = 0
         for head in heads {
+            if let erasedAt, let madeAt = head.madeAt, Double(madeAt) < erasedAt * 1000 { continue }
             if !erased.isEmpty, let bound = erased[Data(ErasedDevice.digest(user: user.id, device: head.device))],
                 !bound.lexicographicallyPrecedes(head.headKey)
             {

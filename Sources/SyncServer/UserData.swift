@@ -90,7 +90,8 @@ public struct UserErasure: Sendable, Equatable {
     public var registers: Int
     public var heads: Int
     public var tokens: Int
-    /// The devices whose writes so far are refused from now on.
+    /// The devices whose place in the tombstone refuses their writes so far, sealed ones
+    /// included (writes in the clear made before the erasure are refused whichever device).
     public var devices: Int
     /// The SHA-256 of each token removed, for the servers' token caches to forget.
     public var tokenHashes: [[UInt8]]

@@ -58,8 +58,10 @@ struct DataRightsTests {
     }
 
     /// `device`'s `sequence`-th write to `account / timeline`, on `post`.
-    static func head(_ post: String, device: String, seq: UInt64, account: String = "me", timeline: String = "home") throws -> StoredHead {
-        var record = ServerHarness.write(post, seq: seq, millis: 1_790_000_000_000 + seq * 1000, device: device, account: account)
+    static func head(
+        _ post: String, device: String, seq: UInt64, account: String = "me", timeline: String = "home", millis: UInt64? = nil
+    ) throws -> StoredHead {
+        var record = ServerHarness.write(post, seq: seq, millis: millis ?? 1_790_000_000_000 + seq * 1000, device: device, account: account)
         record.key = RegisterKey(account: account, timeline: timeline)
         return try StoredHead(record)
     }
@@ -120,11 +122,25 @@ struct DataRightsTests {
             let resent = try await storage.merge(old, user: carol)
             #expect(resent.changed == 0)
             #expect(try await storage.read(user: carol, since: nil).records.isEmpty)
-            // A later write of a device, and a new device's, are new data.
+            // Saves made offline before the erasure, sent after it: a later write of a device
+            // it knew, and a new device's. In the clear, their time tells: refused.
+            let offline = try await storage.merge(
+                [try Self.head("p8", device: "phone", seq: 6), try Self.head("t0", device: "tablet", seq: 1)], user: carol)
+            #expect(offline.changed == 0)
+            // A later write of a device, and a new device's, made after the erasure, are new data.
+            let after500 = UInt64(1_790_000_500_001)
             let later = try await storage.merge(
-                [try Self.head("p9", device: "phone", seq: 6), try Self.head("t1", device: "tablet", seq: 1)], user: carol)
+                [try Self.head("p9", device: "phone", seq: 7, millis: after500), try Self.head("t1", device: "tablet", seq: 2, millis: after500)],
+                user: carol)
             #expect(later.changed == 2)
             #expect(try await storage.export(user: carol).headCount == 2)
+            // A sealed write hides its time: one later than the device's place in the tombstone
+            // is taken in, whenever it was made.
+            let sealed = SealedRecord(
+                key: RegisterKey(account: "me", timeline: "local"), device: "laptop", sequence: 10, clocksRevision: 0, keyId: "k1",
+                box: Array(repeating: 1, count: 48))
+            #expect(try await storage.merge([StoredHead(sealed)], user: carol).changed == 1)
+            #expect(try await storage.merge([StoredHead(sealed)], user: carol).changed == 0)
             // Another user's data is untouched, and the user's name can be given a token again.
             #expect(try await storage.export(user: other).headCount == 1)
             #expect(try await storage.user(named: name) == carol)
@@ -158,7 +174,7 @@ struct DataRightsTests {
             }
             #expect(try await storage.read(user: erin, since: nil).records.isEmpty)
             // Without a token (the operator's commands), a later write is taken in.
-            #expect(try await storage.merge([try Self.head("p9", device: "phone", seq: 9)], user: erin).changed == 1)
+            #expect(try await storage.merge([try Self.head("p9", device: "phone", seq: 9, millis: 1_790_000_300_001)], user: erin).changed == 1)
         }
     }
 
