@@ -48,11 +48,13 @@ public struct ReplicaState: Sendable, Equatable {
         let before = estimates
         var changed = Set<RegisterKey>()
         for record in records {
-            // A head of one more device than a register keeps is set aside, as the store does.
+            // A head of one more device than a register keeps is set aside, as the store does,
+            // unless its writer heard of this device and a stranger's head can make room.
             if record.device != device, let register = registers[record.key], register.head(of: record.device) == nil,
                 register.heads.count >= SyncLimits.maximumDevicesPerRegister
             {
-                continue
+                guard SyncLimits.heardOf(device, record), let stranger = SyncLimits.stranger(in: register, to: device) else { continue }
+                registers[record.key]?.removeAll { $0.device == stranger.device }
             }
             _ = clock.observe(record.stamp.time, wall: wall, maxOffset: maxClockOffset)
             guard apply(record) else { continue }

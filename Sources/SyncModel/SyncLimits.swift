@@ -17,8 +17,23 @@ public enum SyncLimits {
     /// took them in would then name them all in its next write's context, past
     /// `maximumDevicesPerWrite`, and stop syncing. A head of one more device is set aside
     /// (not kept, not relayed, its clock not learned) and reported; heads of devices the register
-    /// already holds, and the replica's own, are always taken.
+    /// already holds, and the replica's own, are always taken. A full register still takes a
+    /// device that has heard this one (`heardOf`), in the place of one that never did
+    /// (`stranger(in:to:)`): a flood of strangers' heads cannot shut out the reader's next device.
     public static let maximumDevicesPerRegister = 64
+
+    /// Whether `record`'s writer had heard of a write of `device` (its causal context names it):
+    /// a device of the same reader, not a stranger's.
+    public static func heardOf(_ device: String, _ record: PositionRecord) -> Bool {
+        record.context[device] > 0
+    }
+
+    /// Of a full register's heads, the one a head of a device that heard of `device` takes the
+    /// place of: the first to arrive of those whose writers never heard of `device` (nor are it),
+    /// or nil when every head's writer did.
+    public static func stranger(in register: Register, to device: String) -> PositionRecord? {
+        register.headsInArrivalOrder.first { $0.device != device && !heardOf(device, $0) }
+    }
 
     /// Why a `what` (a context, clock bounds) naming `count` devices cannot be carried, or nil.
     public static func devicesProblem(_ count: Int, _ what: String) -> String? {

@@ -194,12 +194,21 @@ public struct SyncStateStore: Sendable {
                     // A head of one more device than a register keeps is set aside before it
                     // moves the clock or teaches anything of its writer's.
                     let held = try devices[record.key] ?? Int.fetchOne(devicesOf, arguments: [record.key.account, record.key.timeline]) ?? 0
-                    guard held < SyncLimits.maximumDevicesPerRegister else {
+                    if held < SyncLimits.maximumDevicesPerRegister {
+                        devices[record.key] = held + 1
+                    } else if let own, SyncLimits.heardOf(own, record),
+                        let stranger = SyncLimits.stranger(in: try Self.register(of: record.key, db, snapshotsOf: ""), to: own)
+                    {
+                        // A device that heard of this one takes a stranger's place.
+                        try db.cachedStatement(sql: "DELETE FROM positionHead WHERE account = ? AND timeline = ? AND device = ?")
+                            .execute(arguments: [record.key.account, record.key.timeline, stranger.device])
+                        devices[record.key] = held
+                        setAside[record.key, default: 0] += 1
+                    } else {
                         devices[record.key] = held
                         setAside[record.key, default: 0] += 1
                         continue
                     }
-                    devices[record.key] = held + 1
                 }
                 let observation = clock.observe(record.stamp.time, wall: wall, maxOffset: maxOffset)
                 if !observation.taken { wrong[record.device] = max(wrong[record.device] ?? 0, observation.ahead) }

@@ -50,6 +50,19 @@ struct RegisterTests {
             [newer, Self.write("phone", at: 3_000, "p2")], on: "phone", clock: &clock, estimates: &estimates, wall: 3_000, maxClockOffset: nil)
         #expect(state[Self.key].head(of: "planted-0")?.sequence == 2)
         #expect(state[Self.key].head(of: "phone") != nil)
+        // A new device's write that heard the phone's takes the place of the first stranger to
+        // arrive; a new stranger's is still set aside.
+        var laptop = Self.write("laptop", at: 4_000, "p3")
+        laptop.context = VersionVector([("phone", 1)])
+        state.receive(
+            [laptop, Self.write("planted-500", at: 4_000, "p666")], on: "phone", clock: &clock, estimates: &estimates, wall: 4_000,
+            maxClockOffset: nil)
+        // 64 and the replica's own.
+        #expect(state[Self.key].heads.count == SyncLimits.maximumDevicesPerRegister + 1)
+        #expect(state[Self.key].head(of: "laptop")?.snapshot?.postId == "p3")
+        #expect(state[Self.key].head(of: "planted-1") == nil)
+        #expect(state[Self.key].head(of: "planted-0") != nil)
+        #expect(state[Self.key].head(of: "planted-500") == nil)
     }
 }
 

@@ -204,6 +204,39 @@ struct SyncRoundTests {
         #expect(register.head(of: "phone")?.snapshot?.postId == "p20")
     }
 
+    @Test("a register full of strangers' heads still takes the next write of a device that heard this one, in a stranger's place")
+    func plantedBeforeTheNextDevice() async throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let phone = try await fixture.store("phone")
+        let laptop = try await fixture.store("laptop")
+        // The laptop has heard the phone, and written nothing, when the heads are planted.
+        _ = try await phone.sync.savePosition(Self.snapshot("p10", minute: 10), scope: Self.scope, device: "phone", at: Self.start)
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(1))
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(2))
+        let planted = (0..<1_500).map { number in
+            PositionRecord(
+                key: Self.key,
+                stamp: RegisterStamp(
+                    time: HybridTimestamp(milliseconds: 1_790_000_000_000 + UInt64(number), counter: 0), device: "planted-\(number)"),
+                sequence: 1, savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
+        }
+        try SyncWireCoding.encode(SyncWireCoding.Document(device: "planted", records: planted))
+            .write(to: fixture.directory.appendingPathComponent("shared/\(DirectoryTransport.fileName(for: "planted"))"))
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(60))
+        #expect(try await phone.sync.register(of: Self.key).heads.count == 64)
+        #expect(try await phone.sync.register(of: Self.key).head(of: "laptop") == nil)
+        // The laptop reads on; its write, which saw the phone's, reaches the phone's full register.
+        _ = try await laptop.sync.savePosition(
+            Self.snapshot("p30", minute: 30), scope: Self.scope, device: "laptop", at: Self.start.addingTimeInterval(120))
+        _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(121))
+        _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(180))
+        let register = try await phone.sync.register(of: Self.key)
+        #expect(register.heads.count == 64)
+        #expect(register.head(of: "laptop")?.snapshot?.postId == "p30")
+        #expect(CausalFurthestPolicy().value(of: register)?.snapshot?.postId == "p30")
+    }
+
     @Test("a peer write stamped with the largest clock value pins no register: a later save that saw it wins under every policy")
     func largestStamp() async throws {
         let fixture = try Fixture()
