@@ -41,6 +41,9 @@ struct ServeRunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The largest request body, in bytes.")
     var maxBodyBytes = 4 << 20
 
+    @Option(name: .long, help: "The most heads (a device's latest write to a register) kept for one user.")
+    var maxHeadsPerUser = ServerSettings.defaultMaxHeadsPerUser
+
     @Option(name: .long, help: "The longest a long-poll waits, in seconds.")
     var maxWait = 30.0
 
@@ -54,6 +57,7 @@ struct ServeRunCommand: AsyncParsableCommand {
             throw ValidationError("--listen must be HOST:PORT with a port from 0 to 65535, found \(listen)")
         }
         guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024, got \(maxBodyBytes)") }
+        guard maxHeadsPerUser >= 1 else { throw ValidationError("--max-heads-per-user must be at least 1, got \(maxHeadsPerUser)") }
         guard maxWait >= 0, maxWait <= 3600 else { throw ValidationError("--max-wait must be from 0 to 3600 seconds, got \(maxWait)") }
         guard retentionDays.isFinite, retentionDays >= 0, retentionDays <= 36_500 else {
             throw ValidationError("--retention-days must be from 0 (keep for good) to 36500, got \(retentionDays)")
@@ -81,7 +85,8 @@ struct ServeRunCommand: AsyncParsableCommand {
         }
         let logger = logging.logger(.sync)
         let settings = ServerSettings(
-            host: host, port: port, maxBodyBytes: maxBodyBytes, maxWait: maxWait, retention: retentionDays > 0 ? retentionDays * 86_400 : nil)
+            host: host, port: port, maxBodyBytes: maxBodyBytes, maxHeadsPerUser: maxHeadsPerUser, maxWait: maxWait,
+            retention: retentionDays > 0 ? retentionDays * 86_400 : nil)
         try await storage.with(logger: logger, serving: true) { storage in
             let server = SyncServer(storage: storage, settings: settings, logger: logger)
             do {

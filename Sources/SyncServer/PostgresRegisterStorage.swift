@@ -234,6 +234,11 @@ public final class PostgresRegisterStorage: RegisterStorage {
                            WHERE table_schema = current_schema() AND table_name = 'sync_user' AND column_name = 'erased_at') THEN
                 ALTER TABLE sync_user ADD COLUMN erased_at DOUBLE PRECISION;
             END IF;
+            IF NOT EXISTS (SELECT 1 FROM information_schema.columns
+                           WHERE table_schema = current_schema() AND table_name = 'sync_user' AND column_name = 'head_count') THEN
+                ALTER TABLE sync_user ADD COLUMN head_count BIGINT NOT NULL DEFAULT 0;
+                UPDATE sync_user SET head_count = (SELECT count(*) FROM position_head WHERE user_id = sync_user.id);
+            END IF;
         END $$
         """,
         """
@@ -328,9 +333,17 @@ public final class PostgresRegisterStorage: RegisterStorage {
     /// clear that its device made before it (`made_at`, -1 for a sealed one) is not taken in.
     private static let erasedMilliseconds = "COALESCE((SELECT erased_at FROM sync_user WHERE id = $1) * 1000, -1)"
 
-    /// Both merges' counter: moved on when any head is fresh, under the user row's lock.
-    private static let counterStep =
-        "counter AS (UPDATE sync_user SET version = version + 1 WHERE id = $1 AND EXISTS (SELECT 1 FROM fresh) RETURNING version)"
+    /// Both merges' counter: moved on when any head is fresh, under the user row's lock, with
+    /// the user's count of heads, unless the new heads ($10: no bound when null) would pass the
+    /// bound. The count is the row's own, so a concurrent merge of the user's that committed
+    /// first is counted when this one's update checks it again on the row it waited for.
+    private static let counterStep = """
+        adding AS (SELECT count(*) FILTER (WHERE is_new) AS heads, count(*) AS fresh FROM fresh),
+        counter AS (UPDATE sync_user SET version = version + 1, head_count = head_count + (SELECT heads FROM adding)
+                    WHERE id = $1 AND (SELECT fresh FROM adding) > 0
+                        AND ($10::bigint IS NULL OR (SELECT heads FROM adding) = 0 OR head_count + (SELECT heads FROM adding) <= $10::bigint)
+                    RETURNING version)
+        """
 
     /// Both merges' end: the upsert keeps only a later head, then the row they answer (heads
     /// changed, the counter after).
@@ -342,7 +355,10 @@ public final class PostgresRegisterStorage: RegisterStorage {
         )
         SELECT (SELECT count(*) FROM heads)::bigint,
                COALESCE((SELECT version FROM counter), (SELECT version FROM sync_user WHERE id = $1), 0)::bigint,
-               (SELECT ok FROM allowed)
+               (SELECT ok FROM allowed),
+               ((SELECT fresh FROM adding) > 0 AND NOT EXISTS (SELECT 1 FROM counter)),
+               COALESCE((SELECT head_count FROM sync_user WHERE id = $1), 0)::bigint,
+               (SELECT heads FROM adding)::bigint
         """
 
     /// One statement for a whole request. Of the request's heads, the latest per device that
@@ -359,7 +375,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
             SELECT DISTINCT ON (account, timeline, device) account, timeline, device, decode(head_key, 'hex') AS head_key, record, made_at
             FROM input ORDER BY account, timeline, device, decode(head_key, 'hex') DESC
         ), fresh AS (
-            SELECT i.* FROM head_input i LEFT JOIN position_head h
+            SELECT i.*, h.head_key IS NULL AS is_new FROM head_input i LEFT JOIN position_head h
                 ON h.user_id = $1 AND h.account = i.account AND h.timeline = i.timeline AND h.device = i.device
             WHERE (h.head_key IS NULL OR i.head_key > h.head_key)
                 AND NOT EXISTS (SELECT 1 FROM erased_device e WHERE e.user_id = $1
@@ -368,7 +384,7 @@ public final class PostgresRegisterStorage: RegisterStorage {
                 AND NOT (i.made_at >= 0 AND i.made_at < \(erasedMilliseconds))
         ), \(counterStep), heads AS (
             INSERT INTO position_head (user_id, account, timeline, device, head_key, changed_at, record, written_at)
-            SELECT $1, account, timeline, device, head_key, (SELECT version FROM counter), record, $7 FROM fresh
+            SELECT $1, account, timeline, device, head_key, counter.version, record, $7 FROM fresh, counter
             \(upsertAndAnswer)
         """
 
@@ -377,7 +393,8 @@ public final class PostgresRegisterStorage: RegisterStorage {
     /// cheaper.
     static let mergeOneStatement = """
         WITH \(tokenStep), fresh AS (
-            SELECT 1 WHERE (SELECT ok FROM allowed)
+            SELECT NOT EXISTS (SELECT 1 FROM position_head WHERE user_id = $1 AND account = $2 AND timeline = $3 AND device = $4) AS is_new
+            WHERE (SELECT ok FROM allowed)
                 AND NOT ($9::bigint >= 0 AND $9::bigint < \(erasedMilliseconds))
                 AND NOT EXISTS (SELECT 1 FROM position_head
                                 WHERE user_id = $1 AND account = $2 AND timeline = $3 AND device = $4 AND head_key >= $5)
@@ -389,13 +406,16 @@ public final class PostgresRegisterStorage: RegisterStorage {
             \(upsertAndAnswer)
         """
 
-    public func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?) async throws -> (changed: Int, cursor: Int64) {
+    public func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?, maxHeads: Int?) async throws -> (changed: Int, cursor: Int64) {
         try await prepare()
         let written = now().timeIntervalSince1970
+        let bound = maxHeads.map(Int64.init)
         if heads.count == 1 {
-            return try await merge(PostgresStatements.MergeOne(user: user.id, head: heads[0], writtenAt: written, token: token))
+            return try await merge(
+                PostgresStatements.MergeOne(user: user.id, head: heads[0], writtenAt: written, token: token, maxHeads: bound), maxHeads: maxHeads)
         }
-        return try await merge(PostgresStatements.Merge(user: user.id, heads: heads, writtenAt: written, token: token))
+        return try await merge(
+            PostgresStatements.Merge(user: user.id, heads: heads, writtenAt: written, token: token, maxHeads: bound), maxHeads: maxHeads)
     }
 
     public func user(named name: String) async throws -> StoredUser? {
@@ -464,7 +484,10 @@ public final class PostgresRegisterStorage: RegisterStorage {
             // Then the user's row: a concurrent merge of theirs waits for the erasure.
             var cursor: Int64 = 0
             for try await version in try await connection.query(
-                "UPDATE sync_user SET version = version + 1, erased_at = \(date.timeIntervalSince1970) WHERE id = \(user.id) RETURNING version",
+                """
+                UPDATE sync_user SET version = version + 1, erased_at = \(date.timeIntervalSince1970), head_count = 0 WHERE id = \(user.id)
+                RETURNING version
+                """,
                 logger: logger
             ).decode(Int64.self) {
                 cursor = version
@@ -506,6 +529,10 @@ public final class PostgresRegisterStorage: RegisterStorage {
             WITH gone AS (
                 DELETE FROM position_head WHERE (user_id, device) IN
                     (SELECT user_id, device FROM position_head GROUP BY user_id, device HAVING max(written_at) < \(cutoff.timeIntervalSince1970))
+                RETURNING user_id),
+            counted AS (
+                UPDATE sync_user u SET head_count = greatest(0, u.head_count - g.heads)
+                FROM (SELECT user_id, count(*) AS heads FROM gone GROUP BY user_id) g WHERE u.id = g.user_id
                 RETURNING 1)
             SELECT count(*)::bigint FROM gone
             """, logger: logger)
@@ -514,10 +541,11 @@ public final class PostgresRegisterStorage: RegisterStorage {
     }
 
     /// Runs either merge statement; both answer one row: heads changed, and the counter.
-    private func merge<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> (changed: Int, cursor: Int64)
-    where Statement.Row == (Int64, Int64, Bool) {
-        for try await (changed, cursor, allowed) in try await client.execute(statement, logger: logger) {
+    private func merge<Statement: PostgresPreparedStatement>(_ statement: Statement, maxHeads: Int?) async throws -> (changed: Int, cursor: Int64)
+    where Statement.Row == PostgresStatements.MergeRow {
+        for try await (changed, cursor, allowed, full, held, adding) in try await client.execute(statement, logger: logger) {
             guard allowed else { throw TokenGone() }
+            if full, let maxHeads { throw QuotaFull(held: Int(held), adding: Int(adding), limit: maxHeads) }
             return (Int(changed), cursor)
         }
         throw StorageError("the merge returned no row")

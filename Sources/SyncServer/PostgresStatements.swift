@@ -63,19 +63,25 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
+    /// What both merges answer: heads changed, the counter after, whether the request's token
+    /// was still valid, whether the user's bound on heads refused the merge, the user's heads,
+    /// and the new heads the merge would add.
+    typealias MergeRow = (Int64, Int64, Bool, Bool, Int64, Int64)
+
     /// A request's merge of one head (`PostgresRegisterStorage.mergeOneStatement`), with the
     /// same row as `Merge`.
     struct MergeOne: PostgresPreparedStatement {
         static let name = "timeline_merge_one"
         static var sql: String { PostgresRegisterStorage.mergeOneStatement }
-        typealias Row = (Int64, Int64, Bool)
+        typealias Row = MergeRow
         let user: Int64
         let head: StoredHead
         let writtenAt: Double
         let token: [UInt8]?
+        let maxHeads: Int64?
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 9)
+            var bindings = PostgresBindings(capacity: 10)
             bindings.append(user)
             bindings.append(head.account)
             bindings.append(head.timeline)
@@ -85,6 +91,7 @@ enum PostgresStatements {
             bindings.append(writtenAt)
             try bindings.append(token.map { Data($0) })
             bindings.append(head.madeAt.map { Int64(clamping: $0) } ?? -1)
+            bindings.append(maxHeads)
             return bindings
         }
 
@@ -96,14 +103,15 @@ enum PostgresStatements {
     struct Merge: PostgresPreparedStatement {
         static let name = "timeline_merge"
         static var sql: String { PostgresRegisterStorage.mergeStatement }
-        typealias Row = (Int64, Int64, Bool)
+        typealias Row = MergeRow
         let user: Int64
         let heads: [StoredHead]
         let writtenAt: Double
         let token: [UInt8]?
+        let maxHeads: Int64?
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 9)
+            var bindings = PostgresBindings(capacity: 10)
             bindings.append(user)
             bindings.append(heads.map(\.account))
             bindings.append(heads.map(\.timeline))
@@ -113,6 +121,7 @@ enum PostgresStatements {
             bindings.append(writtenAt)
             try bindings.append(token.map { Data($0) })
             bindings.append(heads.map { $0.madeAt.map { Int64(clamping: $0) } ?? -1 })
+            bindings.append(maxHeads)
             return bindings
         }
 

@@ -31,8 +31,9 @@ public protocol RegisterStorage: Sendable {
     /// With `token` (the SHA-256 of the request's token), the merge commits only while that
     /// token exists and is not revoked, checked in the merge's own transaction: a request whose
     /// token was checked before an erasure or a revocation committed stores nothing after it
-    /// (`TokenGone`).
-    func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?) async throws -> (changed: Int, cursor: Int64)
+    /// (`TokenGone`). With `maxHeads`, a merge that would leave the user more heads than that
+    /// stores nothing (`QuotaFull`); heads it replaces count once.
+    func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?, maxHeads: Int?) async throws -> (changed: Int, cursor: Int64)
     /// Tells the other processes on this storage that these users' registers changed, after the
     /// merges committed, in one statement (`ChangeAnnouncer` groups them). Does nothing when this
     /// process is the only writer (`remoteEvents` is nil).
@@ -61,7 +62,34 @@ public protocol RegisterStorage: Sendable {
 extension RegisterStorage {
     /// Merges heads whatever token brought them (the operator's commands and tests).
     public func merge(_ heads: [StoredHead], user: StoredUser) async throws -> (changed: Int, cursor: Int64) {
-        try await merge(heads, user: user, token: nil)
+        try await merge(heads, user: user, token: nil, maxHeads: nil)
+    }
+
+    /// Merges heads of a request with `token`, with no bound on the user's heads.
+    public func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?) async throws -> (changed: Int, cursor: Int64) {
+        try await merge(heads, user: user, token: token, maxHeads: nil)
+    }
+}
+
+/// A merge refused because it would leave its user more heads than the server keeps for one:
+/// nothing of it was stored.
+public struct QuotaFull: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The heads the user has.
+    public let held: Int
+    /// The new heads the merge would have added.
+    public let adding: Int
+    /// The most heads kept for one user.
+    public let limit: Int
+
+    public init(held: Int, adding: Int, limit: Int) {
+        self.held = held
+        self.adding = adding
+        self.limit = limit
+    }
+
+    public var description: String {
+        "this user has \(held) heads (a device's latest write to a register) and the server keeps at most \(limit); "
+            + "this write would add \(adding): nothing of it was stored"
     }
 }
 

@@ -18,7 +18,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
     public let path: String
     /// Copies the WAL back into the database file after commits, off the writer.
     let checkpoint: BackgroundCheckpoint
-    private let merges: GroupCommit<(heads: [StoredHead], user: StoredUser, token: [UInt8]?), (changed: Int, cursor: Int64)>
+    private let merges: GroupCommit<(heads: [StoredHead], user: StoredUser, token: [UInt8]?, maxHeads: Int?), (changed: Int, cursor: Int64)>
     /// The time a head is stored at, for retention (`dropHeads(writtenBefore:)`).
     private let now: @Sendable () -> Date
 
@@ -49,7 +49,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
                         Result {
                             var result = (changed: 0, cursor: Int64(0))
                             try db.inSavepoint {
-                                result = try Self.merge(job.heads, user: job.user, token: job.token, at: now(), db)
+                                result = try Self.merge(job.heads, user: job.user, token: job.token, maxHeads: job.maxHeads, at: now(), db)
                                 return .commit
                             }
                             return result
@@ -173,16 +173,17 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         try await pool.read { db in try Int64.fetchOne(db.cachedStatement(sql: Self.version), arguments: [user.id]) ?? 0 }
     }
 
-    public func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?) async throws -> (changed: Int, cursor: Int64) {
-        try await merges.run((heads, user, token))
+    public func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?, maxHeads: Int?) async throws -> (changed: Int, cursor: Int64) {
+        try await merges.run((heads, user, token, maxHeads))
     }
 
     /// One request's merge, in the group's transaction. A head an erasure removed (no later
     /// than its device's place in the tombstone) is not taken in again, nor a write in the clear
     /// its device made before the erasure (a save made offline); nothing is, when the request's
-    /// token is gone (the transaction sees every erasure and revocation committed).
+    /// token is gone (the transaction sees every erasure and revocation committed), or when it
+    /// would leave the user more than `maxHeads` heads (counted in the transaction, exactly).
     private static func merge(
-        _ heads: [StoredHead], user: StoredUser, token: [UInt8]?, at date: Date, _ db: Database
+        _ heads: [StoredHead], user: StoredUser, token: [UInt8]?, maxHeads: Int?, at date: Date, _ db: Database
     ) throws -> (changed: Int, cursor: Int64) {
         if let token,
             try Int.fetchOne(
@@ -204,7 +205,9 @@ public final class SQLiteRegisterStorage: RegisterStorage {
                     record = excluded.record, writtenAt = excluded.writtenAt
                 WHERE excluded.headKey > positionHead.headKey
                 """)
+        let exists = try db.cachedStatement(sql: "SELECT 1 FROM positionHead WHERE userId = ? AND account = ? AND timeline = ? AND device = ?")
         var changed = 0
+        var added = 0
         for head in heads {
             if let erasedAt, let madeAt = head.madeAt, Double(madeAt) < erasedAt * 1000 { continue }
             if !erased.isEmpty, let bound = erased[Data(ErasedDevice.digest(user: user.id, device: head.device))],
@@ -212,12 +215,17 @@ public final class SQLiteRegisterStorage: RegisterStorage {
             {
                 continue
             }
+            if maxHeads != nil, try Int.fetchOne(exists, arguments: [user.id, head.account, head.timeline, head.device]) == nil { added += 1 }
             try upsert.execute(arguments: [
                 user.id, head.account, head.timeline, head.device, Data(head.headKey), current + 1, head.json, date.timeIntervalSince1970,
             ])
             changed += db.changesCount
         }
         guard changed > 0 else { return (0, current) }
+        if let maxHeads, added > 0 {
+            let held = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM positionHead WHERE userId = ?"), arguments: [user.id]) ?? 0
+            if held > maxHeads { throw QuotaFull(held: held - added, adding: added, limit: maxHeads) }
+        }
         try db.cachedStatement(sql: "UPDATE syncUser SET version = ? WHERE id = ?").execute(arguments: [current + 1, user.id])
         return (changed, current + 1)
     }

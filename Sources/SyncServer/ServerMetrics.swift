@@ -14,6 +14,7 @@ public final class ServerMetrics: Sendable {
     private let durations: CoreMetrics.Timer
     private let merged: CoreMetrics.Counter
     private let rejected: CoreMetrics.Counter
+    private let quotaRefusals: CoreMetrics.Counter
     /// Long-polls waiting now.
     public let waiting: Meter
 
@@ -31,6 +32,8 @@ public final class ServerMetrics: Sendable {
         // changed none (not newer than the device's head).
         merged = CoreMetrics.Counter(label: "timeline_sync_rows_changed_total", factory: factory)
         rejected = CoreMetrics.Counter(label: "timeline_sync_writes_not_newer_total", factory: factory)
+        // Writes refused because their user holds the most heads the server keeps for one.
+        quotaRefusals = CoreMetrics.Counter(label: "timeline_sync_quota_refusals_total", factory: factory)
         waiting = Meter(label: "timeline_sync_long_polls_waiting", factory: factory)
     }
 
@@ -53,6 +56,11 @@ public final class ServerMetrics: Sendable {
     public func merge(writes: Int, changed: Int) {
         merged.increment(by: changed)
         rejected.increment(by: max(0, writes - changed))
+    }
+
+    /// A write refused because its user's heads are at the bound (`QuotaFull`).
+    public func quotaRefused() {
+        quotaRefusals.increment()
     }
 
     public var text: String { registry.emitToString() }

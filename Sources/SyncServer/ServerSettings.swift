@@ -9,6 +9,9 @@ public struct ServerSettings: Sendable {
     public var maxBodyBytes: Int
     /// The most writes one request may carry.
     public var maxRecords: Int
+    /// The most heads the server keeps for one user (each device's latest write per register,
+    /// so also the most registers); a write that would store more gets 403, nothing stored.
+    public var maxHeadsPerUser: Int
     /// The longest a long-poll waits, in seconds (`wait` is capped to it).
     public var maxWait: Double
     /// Seconds a connection may stay silent, reading or writing, before it is closed.
@@ -19,12 +22,16 @@ public struct ServerSettings: Sendable {
     public var retentionSweepInterval: Double
 
     public static let defaultPort = 8080
+    /// The default bound on a user's heads: far more than a reader's devices write to every
+    /// timeline they keep a place in, far fewer than a device can take in at its first round.
+    public static let defaultMaxHeadsPerUser = 10_000
     /// The default retention: 180 days.
     public static let defaultRetention: Double = 180 * 86_400
 
     public init(
         host: String = "127.0.0.1", port: Int = defaultPort, maxBodyBytes: Int = 4 << 20,
-        maxRecords: Int = 10_000, maxWait: Double = 30, idleTimeout: Double = 60, retention: Double? = defaultRetention,
+        maxRecords: Int = 10_000, maxHeadsPerUser: Int = defaultMaxHeadsPerUser, maxWait: Double = 30, idleTimeout: Double = 60,
+        retention: Double? = defaultRetention,
         retentionSweepInterval: Double = 3_600
     ) {
         self.retention = retention
@@ -33,6 +40,7 @@ public struct ServerSettings: Sendable {
         self.port = port
         self.maxBodyBytes = maxBodyBytes
         self.maxRecords = maxRecords
+        self.maxHeadsPerUser = maxHeadsPerUser
         self.maxWait = maxWait
         self.idleTimeout = max(idleTimeout, maxWait + 5)
     }

@@ -215,10 +215,14 @@ public struct SyncServer: Sendable {
         let changed: Int
         let cursor: Int64
         do {
-            (changed, cursor) = try await storage.merge(heads, user: user, token: token)
+            (changed, cursor) = try await storage.merge(heads, user: user, token: token, maxHeads: settings.maxHeadsPerUser)
             writeHealth.succeeded()
         } catch is TokenGone {
             throw ServerError(.unauthorized, "unknown or revoked token")
+        } catch let full as QuotaFull {
+            metrics.quotaRefused()
+            logger.notice("quota full", metadata: ["user": "\(user.id)", "heads": "\(full.held)", "adding": "\(full.adding)"])
+            throw ServerError(.forbidden, full.description)
         } catch {
             let known = StorageFailure.describe(error)
             writeHealth.failed(known?.message ?? "\(error)")

@@ -178,6 +178,100 @@ struct DataRightsTests {
         }
     }
 
+    @Test(
+        "a user's heads are bounded: a merge that would pass the bound stores nothing; heads replaced count once; an erasure and retention free room",
+        arguments: storages)
+    func headsBounded(_ kind: String) async throws {
+        let now = Now(Date(timeIntervalSince1970: 1_790_000_000))
+        try await Self.with(kind, now: now) { storage in
+            let ida = try await Self.user(storage, PostgresServerTests.user("ida"))
+            let other = try await Self.user(storage, PostgresServerTests.user("jon"))
+            func heads(_ device: String, _ timelines: Range<Int>, seq: UInt64) throws -> [StoredHead] {
+                try timelines.map { try Self.head("p\(seq)", device: device, seq: seq, timeline: "t\($0)") }
+            }
+            #expect(try await storage.merge(try heads("phone", 0..<3, seq: 1), user: ida, token: nil, maxHeads: 5).changed == 3)
+            await #expect(throws: QuotaFull(held: 3, adding: 3, limit: 5)) {
+                try await storage.merge(try heads("laptop", 0..<3, seq: 1), user: ida, token: nil, maxHeads: 5)
+            }
+            #expect(try await storage.export(user: ida).headCount == 3)
+            // Later writes of heads held are taken at the bound; so are new heads up to it.
+            #expect(try await storage.merge(try heads("phone", 0..<3, seq: 2), user: ida, token: nil, maxHeads: 3).changed == 3)
+            #expect(try await storage.merge(try heads("laptop", 0..<2, seq: 1), user: ida, token: nil, maxHeads: 5).changed == 2)
+            await #expect(throws: QuotaFull(held: 5, adding: 1, limit: 5)) {
+                try await storage.merge(try heads("tablet", 0..<1, seq: 1), user: ida, token: nil, maxHeads: 5)
+            }
+            // Another user's room is their own.
+            #expect(try await storage.merge(try heads("phone", 0..<5, seq: 1), user: other, token: nil, maxHeads: 5).changed == 5)
+            // Retention drops the laptop's two heads: room for two.
+            now.set(Date(timeIntervalSince1970: 1_790_100_000))
+            _ = try await storage.merge(try heads("phone", 0..<3, seq: 3), user: ida, token: nil, maxHeads: 5)
+            #expect(try await storage.dropHeads(writtenBefore: Date(timeIntervalSince1970: 1_790_050_000)) == 7)
+            #expect(try await storage.merge(try heads("tablet", 0..<2, seq: 1), user: ida, token: nil, maxHeads: 5).changed == 2)
+            // An erasure frees every place.
+            _ = try await storage.erase(user: ida, at: Date(timeIntervalSince1970: 1_790_100_100))
+            let later = UInt64(1_790_100_200_000)
+            let fresh = try (0..<5).map { try Self.head("q", device: "phone", seq: 10, timeline: "u\($0)", millis: later) }
+            #expect(try await storage.merge(fresh, user: ida, token: nil, maxHeads: 5).changed == 5)
+        }
+    }
+
+    @Test("a write past the user's bound on heads gets 403 saying so, is counted, and the user's other writes go on")
+    func headsBoundedOverHTTP() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let harness = try await ServerHarness.start(
+            try SQLiteRegisterStorage(path: directory.appendingPathComponent("server.sqlite").path), maxHeadsPerUser: 4)
+        do {
+            let token = try await harness.token(for: "liv")
+            func document(_ device: String, _ accounts: Range<Int>, seq: UInt64) -> String {
+                ServerHarness.document(
+                    accounts.map { ServerHarness.write("p\(seq)", seq: seq, millis: 1_790_000_000_000 + seq, device: device, account: "a\($0)") },
+                    device: device)
+            }
+            #expect(try await harness.request(.POST, "/v1/registers", token: token, body: document("phone", 0..<3, seq: 1)).status == 200)
+            let refused = try await harness.request(.POST, "/v1/registers", token: token, body: document("laptop", 0..<3, seq: 1))
+            #expect(refused.status == 403)
+            #expect(
+                refused.body
+                    == #"{"error":"this user has 3 heads (a device's latest write to a register) and the server keeps at most 4; this write would add 3: nothing of it was stored"}"#
+            )
+            // The phone's next writes to its registers go on.
+            #expect(
+                try await harness.request(.POST, "/v1/registers", token: token, body: document("phone", 0..<3, seq: 2)).body.hasPrefix(
+                    #"{"changed":3,"#))
+            let metrics = try await harness.request(.GET, "/metrics").body
+            #expect(metrics.contains("timeline_sync_quota_refusals_total 1\n"), "\(metrics)")
+            #expect(metrics.contains(#"timeline_sync_requests_total{route="/v1/registers",method="POST",status="403"} 1"#))
+        } catch {
+            try? await harness.stop()
+            throw error
+        }
+        try await harness.stop()
+    }
+
+    @Test("concurrent writes of one user never pass the bound on heads together", arguments: storages)
+    func headsBoundedConcurrently(_ kind: String) async throws {
+        try await Self.with(kind, now: Now(Date())) { storage in
+            let user = try await Self.user(storage, PostgresServerTests.user("kim"))
+            // Twelve requests of three new heads each, at once, under a bound of ten.
+            let stored = try await withThrowingTaskGroup(of: Int.self) { group in
+                for request in 0..<12 {
+                    group.addTask {
+                        let heads = try (0..<3).map { try Self.head("p", device: "d\(request)", seq: 1, timeline: "t\($0)") }
+                        do {
+                            return try await storage.merge(heads, user: user, token: nil, maxHeads: 10).changed
+                        } catch is QuotaFull {
+                            return 0
+                        }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(stored == 9)
+            #expect(try await storage.export(user: user).headCount == 9)
+        }
+    }
+
     @Test("writes racing DELETE /v1/user: whatever each was answered, none is stored after the erasure", arguments: storages)
     func writesRacingErasure(_ kind: String) async throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -44,14 +44,14 @@ final class ServerHarness: Sendable {
 
     /// Starts a server on `storage` and waits until it listens.
     static func start(
-        _ storage: any RegisterStorage, maxBodyBytes: Int = 64 << 10, maxRecords: Int = 100,
+        _ storage: any RegisterStorage, maxBodyBytes: Int = 64 << 10, maxRecords: Int = 100, maxHeadsPerUser: Int = 1_000,
         maxWait: Double = 5, tokens: TokenCache = TokenCache(), logger: Logger = logger
     ) async throws -> ServerHarness {
         let storageTask = (storage as? PostgresRegisterStorage).map { postgres in Task { await postgres.run() } }
         let server = SyncServer(
             storage: storage,
             settings: ServerSettings(
-                port: 0, maxBodyBytes: maxBodyBytes, maxRecords: maxRecords,
+                port: 0, maxBodyBytes: maxBodyBytes, maxRecords: maxRecords, maxHeadsPerUser: maxHeadsPerUser,
                 maxWait: maxWait), tokens: tokens, logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let group = server.serviceGroup(signals: []) { port in continuation.yield(port) }

@@ -163,9 +163,9 @@ struct SyncServerTests {
             cursorReads.increment()
             return try await base.cursor(user: user)
         }
-        func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?) async throws -> (changed: Int, cursor: Int64) {
+        func merge(_ heads: [StoredHead], user: StoredUser, token: [UInt8]?, maxHeads: Int?) async throws -> (changed: Int, cursor: Int64) {
             if let writeError { throw writeError }
-            return try await base.merge(heads, user: user, token: token)
+            return try await base.merge(heads, user: user, token: token, maxHeads: maxHeads)
         }
         func announce(_ changes: [ChangeAnnouncement]) async throws {
             await announcements.record(changes, waiting: await server.waiters?.count ?? -1)
