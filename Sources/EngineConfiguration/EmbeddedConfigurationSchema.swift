@@ -441,6 +441,13 @@ extension ConfigurationSchema {
           "type": "string",
           "pattern": "^([A-Za-z_][A-Za-z0-9_]*)?$",
           "default": ""
+        },
+        "LeftBehindKeyIds": {
+          "title": "Left-behind key ids",
+          "description": "Key ids, separated by commas, whose sealed positions this device leaves behind: the phrase they were sealed with is gone (a rotation after a leak or a loss), so no device can open them. A round then skips them with a warning and goes on, even when it opens nothing else, where it would otherwise refuse to send anything. Empty: a device that opens none of the positions it reads refuses to send, since its phrase may be the wrong one.",
+          "type": "string",
+          "pattern": "^([0-9a-f]{8}(,[0-9a-f]{8})*)?$",
+          "default": ""
         }
       },
       "additionalProperties": false

@@ -66,5 +66,13 @@ public struct SyncSettings: ConfigurationSection {
     )
     public var previousEncryptionPhraseVariable = ""
 
+    /// Key ids whose sealed positions the reader accepts leaving behind (their phrase is gone).
+    @Setting(
+        "LeftBehindKeyIds", title: "Left-behind key ids", pattern: TextPattern.keyIdsOrEmpty,
+        help:
+            "Key ids, separated by commas, whose sealed positions this device leaves behind: the phrase they were sealed with is gone (a rotation after a leak or a loss), so no device can open them. A round then skips them with a warning and goes on, even when it opens nothing else, where it would otherwise refuse to send anything. Empty: a device that opens none of the positions it reads refuses to send, since its phrase may be the wrong one."
+    )
+    public var leftBehindKeyIds = ""
+
     public init() {}
 }

@@ -105,9 +105,13 @@ public struct SyncComponents: Sendable {
             if !settings.previousEncryptionPhraseVariable.isEmpty {
                 throw PipelineError("Sync.PreviousEncryptionPhraseVariable is set without Sync.EncryptionPhraseVariable")
             }
+            if !settings.leftBehindKeyIds.isEmpty {
+                throw PipelineError("Sync.LeftBehindKeyIds is set without Sync.EncryptionPhraseVariable")
+            }
             return nil
         }
         let previous = try key(settings.previousEncryptionPhraseVariable, "PreviousEncryptionPhraseVariable")
-        return SyncKeyring(current: current, previous: previous.map { [$0] } ?? [])
+        let leftBehind = Set(settings.leftBehindKeyIds.split(separator: ",").map(String.init))
+        return SyncKeyring(current: current, previous: previous.map { [$0] } ?? [], leftBehind: leftBehind)
     }
 }

@@ -12,10 +12,14 @@ import Crypto
 public struct SyncKeyring: RecordSealing {
     public let current: SyncKey
     public let previous: [SyncKey]
+    public let leftBehindKeyIds: Set<String>
 
-    public init(current: SyncKey, previous: [SyncKey] = []) {
+    /// A keyring sealing with `current`, opening with it and `previous`, and leaving behind the
+    /// heads sealed under `leftBehind` (key ids whose phrase is gone).
+    public init(current: SyncKey, previous: [SyncKey] = [], leftBehind: Set<String> = []) {
         self.current = current
         self.previous = previous.filter { $0.id != current.id }
+        leftBehindKeyIds = leftBehind.subtracting([current.id] + previous.map(\.id))
     }
 
     public var keyId: String { current.id }

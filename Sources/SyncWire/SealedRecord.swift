@@ -135,9 +135,15 @@ public protocol RecordSealing: Sendable {
     func sealedName(ofRegister key: RegisterKey, keyId: String?) -> String
     /// The name a device goes by where it is held, under the key `keyId` (the current one when nil).
     func sealedName(ofDevice device: String, keyId: String?) -> String
+    /// The ids of keys whose heads the reader accepts leaving behind: a pull skips them with a
+    /// warning, and goes on even when it opens nothing else (`SyncPull.sealingChecked(by:)`).
+    var leftBehindKeyIds: Set<String> { get }
 }
 
 extension RecordSealing {
+    /// None by default.
+    public var leftBehindKeyIds: Set<String> { [] }
+
     public func sealedName(ofRegister key: RegisterKey) -> String { sealedName(ofRegister: key, keyId: nil) }
     public func sealedName(ofDevice device: String) -> String { sealedName(ofDevice: device, keyId: nil) }
 }

@@ -62,6 +62,10 @@ extension SyncPull {
     /// heads read without a key, are warnings. A key id says nothing of when its phrase was
     /// made, so the warning names both ways it comes about: a phrase changed on another device
     /// (this one is behind), or an earlier phrase this one no longer holds.
+    ///
+    /// Heads under keys the reader left behind (`RecordSealing.leftBehindKeyIds`: their phrase is
+    /// gone) are skipped with a warning of their own and never fail the pull, so that devices
+    /// that all changed their phrase after losing the old one can move on.
     public func sealingChecked(by sealing: (any RecordSealing)?) throws(SyncTransportError) -> SyncPull {
         guard !sealedUnopened.isEmpty else { return self }
         let count = sealedUnopened.values.reduce(0, +)
@@ -73,18 +77,33 @@ extension SyncPull {
             )
             return pull
         }
+        var pull = self
+        let leftBehind = sealedUnopened.filter { sealing.leftBehindKeyIds.contains($0.key) }
+        if !leftBehind.isEmpty {
+            let skipped = leftBehind.values.reduce(0, +)
+            pull.sealedUnopened = sealedUnopened.filter { !sealing.leftBehindKeyIds.contains($0.key) }
+            pull.warnings.append(
+                "\(skipped) position\(skipped == 1 ? "" : "s") sealed under \(Self.keysNamed(leftBehind.keys)), left behind (Sync.LeftBehindKeyIds), skipped"
+            )
+            guard !pull.sealedUnopened.isEmpty else { return pull }
+        }
+        let unopened = pull.sealedUnopened.values.reduce(0, +)
+        let foreign = Self.keysNamed(pull.sealedUnopened.keys)
         guard sealedOpened > 0 else {
+            let ids = pull.sealedUnopened.keys.sorted()
+            let named = ids.count <= 3 ? ids.joined(separator: ",") : "their ids"
             throw SyncTransportError(
                 .failed,
                 """
-                positions here are sealed under \(keys), which this device does not hold (its key is \(sealing.keyId)): \
-                its recovery phrase is not the one the other devices use; nothing was sent
+                positions here are sealed under \(foreign), which this device does not hold (its key is \(sealing.keyId)), and none \
+                under its own: either this device's recovery phrase is not the one the other devices use (set theirs here), or every \
+                device changed its phrase and the old one is gone (then add \(named) to Sync.LeftBehindKeyIds to go on without \
+                those positions); nothing was sent
                 """)
         }
-        var pull = self
         pull.warnings.append(
             """
-            \(count) position\(count == 1 ? " is" : "s are") sealed under \(keys), which this device does not hold, and skipped: \
+            \(unopened) position\(unopened == 1 ? " is" : "s are") sealed under \(foreign), which this device does not hold, and skipped: \
             if another device changed the phrase, set Sync.EncryptionPhraseVariable to the new one here (and \
             Sync.PreviousEncryptionPhraseVariable to this one); if it is an earlier phrase's key, set \
             Sync.PreviousEncryptionPhraseVariable to the earlier phrase until every device has written again

@@ -160,6 +160,38 @@ struct SealingTests {
 
     static let scope = StoreScope(account: "anna@example.social", timeline: "lists/gardening-secrets")
 
+    @Test("every device changed its phrase and the old one is gone: each round fails until the old key is left behind, then they hear each other")
+    func rotationWithoutTheOldPhrase() async throws {
+        let folder = try Folder()
+        defer { try? FileManager.default.removeItem(at: folder.directory) }
+        let old = try Self.keyring(Self.keys.0)
+        let phone = try await folder.store("phone")
+        let laptop = try await folder.store("laptop")
+        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        for (store, device) in [(phone, "phone"), (laptop, "laptop")] {
+            _ = try await store.sync.savePosition(PositionSnapshot(postId: "100"), scope: Self.scope, device: device, explicit: false, at: at)
+            _ = try await folder.round(device, old, store: store).run(at: at)
+        }
+        // The old phrase leaked and was dropped everywhere: every device now holds only the new one.
+        let new = try Self.keyring(Self.keys.1)
+        let refused = await #expect(throws: SyncRound.Failure.self) {
+            try await folder.round("phone", new, store: phone).run(at: at.addingTimeInterval(60))
+        }
+        #expect(refused?.description.contains("add \(old.keyId) to Sync.LeftBehindKeyIds") == true, "\(refused?.description ?? "")")
+        // The reader accepts losing what was sealed under it (the laptop's head and the phone's own
+        // old one), on one device.
+        let movingOn = SyncKeyring(current: try #require(Self.keys.1), leftBehind: [old.keyId])
+        _ = try await phone.sync.savePosition(
+            PositionSnapshot(postId: "120"), scope: Self.scope, device: "phone", explicit: false, at: at.addingTimeInterval(120))
+        let report = try await folder.round("phone", movingOn, store: phone).run(at: at.addingTimeInterval(121))
+        #expect(report.warnings.contains("2 positions sealed under key \(old.keyId), left behind (Sync.LeftBehindKeyIds), skipped"))
+        // The laptop, with the new phrase alone, hears the phone's new write.
+        let heard = try await folder.round("laptop", new, store: laptop).run(at: at.addingTimeInterval(180))
+        #expect(heard.devices == ["phone"])
+        let register = try await laptop.sync.register(of: RegisterKey(account: Self.scope.account, timeline: Self.scope.timeline))
+        #expect(register.head(of: "phone")?.snapshot?.postId == "120")
+    }
+
     @Test("two devices with the same phrase converge through a folder that holds nothing private; another phrase is refused and sends nothing")
     func sameAndOtherPhrase() async throws {
         let folder = try Folder()
@@ -193,7 +225,7 @@ struct SealingTests {
         }
         #expect(
             failure?.description
-                == "positions here are sealed under key \(keyring.keyId), which this device does not hold (its key is \(other.keyId)): its recovery phrase is not the one the other devices use; nothing was sent"
+                == "positions here are sealed under key \(keyring.keyId), which this device does not hold (its key is \(other.keyId)), and none under its own: either this device's recovery phrase is not the one the other devices use (set theirs here), or every device changed its phrase and the old one is gone (then add \(keyring.keyId) to Sync.LeftBehindKeyIds to go on without those positions); nothing was sent"
         )
         #expect(try folder.contents() == before)
     }
@@ -292,6 +324,17 @@ struct ForeignKeysTests {
         func sealedName(ofDevice device: String, keyId: String?) -> String { device }
     }
 
+    /// Holds no key that opens, and leaves key 00000000 behind.
+    struct LeftBehind: RecordSealing {
+        let keyId = "d17959c7"
+        var keyIds: Set<String> { [keyId] }
+        var leftBehindKeyIds: Set<String> { ["00000000"] }
+        func seal(_ plaintext: [UInt8], authenticating associatedData: [UInt8]) throws -> [UInt8] { plaintext }
+        func open(_ box: [UInt8], keyId: String, authenticating associatedData: [UInt8]) -> [UInt8]? { nil }
+        func sealedName(ofRegister key: RegisterKey, keyId: String?) -> String { key.description }
+        func sealedName(ofDevice device: String, keyId: String?) -> String { device }
+    }
+
     static func pull(keys: Int) -> SyncPull {
         var pull = SyncPull()
         for number in 0..<keys { pull.sealedUnopened[String(format: "%08x", number), default: 0] += 1 }
@@ -303,7 +346,7 @@ struct ForeignKeysTests {
         let failure = #expect(throws: SyncTransportError.self) { try Self.pull(keys: 5_000).sealingChecked(by: NoKey()) }
         #expect(
             failure?.description
-                == "positions here are sealed under keys 00000000, 00000001, 00000002 and 4997 more, which this device does not hold (its key is d17959c7): its recovery phrase is not the one the other devices use; nothing was sent"
+                == "positions here are sealed under keys 00000000, 00000001, 00000002 and 4997 more, which this device does not hold (its key is d17959c7), and none under its own: either this device's recovery phrase is not the one the other devices use (set theirs here), or every device changed its phrase and the old one is gone (then add their ids to Sync.LeftBehindKeyIds to go on without those positions); nothing was sent"
         )
         // Heads under a key it lacks beside heads it opened: a key id does not say whether the
         // phrase changed elsewhere or is an earlier one, so the warning says both.
@@ -314,6 +357,11 @@ struct ForeignKeysTests {
             warned?.warnings == [
                 "1 position is sealed under key 00000000, which this device does not hold, and skipped: if another device changed the phrase, set Sync.EncryptionPhraseVariable to the new one here (and Sync.PreviousEncryptionPhraseVariable to this one); if it is an earlier phrase's key, set Sync.PreviousEncryptionPhraseVariable to the earlier phrase until every device has written again"
             ])
+        // A key the reader left behind: its heads are skipped with a warning of their own, and
+        // the pull goes on though it opened nothing; a foreign key beside it still fails it.
+        let moved = try? Self.pull(keys: 1).sealingChecked(by: LeftBehind())
+        #expect(moved?.warnings == ["1 position sealed under key 00000000, left behind (Sync.LeftBehindKeyIds), skipped"])
+        #expect(throws: SyncTransportError.self) { try Self.pull(keys: 2).sealingChecked(by: LeftBehind()) }
         // Sealed heads read without a key: a warning that names them the same way.
         let unkeyed = try? Self.pull(keys: 2).sealingChecked(by: nil)
         #expect(
