@@ -50,6 +50,10 @@ struct SyncWatchCommand: AsyncParsableCommand {
         Console.error("watching \(device) with \(components.transportSpec.name); stop with Ctrl-C")
         if let limitations = components.transport.limitations { Console.error("note: \(limitations)") }
         let format = self.format
+        // Set when the store's file is deleted or replaced under the watch: it then stops, since
+        // its saves would go where no one reads and the new file's would not be published.
+        let storeGone = Locked<String?>(nil)
+        let stop = Latch()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await coordinator.run() }
             group.addTask {
@@ -87,6 +91,11 @@ struct SyncWatchCommand: AsyncParsableCommand {
                 }
                 var published: String?
                 while !Task.isCancelled {
+                    if let problem = store.fileProblem {
+                        storeGone.withLock { $0 = problem }
+                        stop.open()
+                        break
+                    }
                     let newest = (try? await store.sync.pendingWrites().last?.stamp) ?? nil
                     if let newest, newest != published { coordinator.localChange() }
                     published = newest
@@ -95,9 +104,18 @@ struct SyncWatchCommand: AsyncParsableCommand {
                 ticker.cancel()
                 notifications?.cancel()
             }
-            await Self.waitForInterrupt()
+            // Outside the group, which ends only when its tasks do: the wait for a signal does
+            // not end before one comes, and the command ends right after.
+            Task {
+                await Self.waitForInterrupt()
+                stop.open()
+            }
+            await stop.wait()
             coordinator.shutdown()
             group.cancelAll()
+        }
+        if let problem = storeGone.withLock({ $0 }) {
+            throw CommandFailure(.failed, "\(store.path): error: \(problem); stopped watching: run engine sync watch again to watch the file now there")
         }
         Console.error("stopped")
     }

@@ -29,6 +29,19 @@ enum FileSystem {
         return access(path + "-wal", W_OK) == 0 && access(path + "-shm", W_OK) == 0
     }
 
+    /// A file as the system knows it: its device and inode, the same under any path.
+    struct Identity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The identity of the file at `path` (following links), or nil when there is none.
+    static func identity(_ path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     private static func status(_ path: String) -> statvfs? {
         var status = statvfs()
         let directory = FileManager.default.fileExists(atPath: path) ? path : (path as NSString).deletingLastPathComponent

@@ -18,12 +18,15 @@ final class StoreDatabase: Sendable {
     /// A pool (WAL) when the store can be written; a queue on a file opened immutable.
     private let pool: any DatabaseWriter
     private let closed = Locked(false)
+    /// The file opened (its device and inode), to tell when the path comes to name another.
+    let identity: FileSystem.Identity?
 
     private init(path: String, key: String, pool: any DatabaseWriter, readOnlyReason: String?) {
         self.path = path
         self.key = key
         self.pool = pool
         self.readOnlyReason = readOnlyReason
+        identity = FileSystem.identity(path)
     }
 
     /// The databases open in this process, by file (an entry whose database is gone is one

@@ -21,6 +21,16 @@ public final class TimelineStore: Sendable {
     /// Why the store was opened for reading only (a read-only file system, a full disk), or nil
     /// when it can be changed.
     public var readOnlyReason: String? { database.readOnlyReason }
+    /// What became of the file this store opened, when its path no longer names it: deleted or
+    /// moved away, or replaced by another file (which this store does not read or write); nil
+    /// while the path names the file opened. A long-running process (`engine sync watch`) checks
+    /// it, since what it writes would otherwise go where no one reads.
+    public var fileProblem: String? {
+        guard let opened = database.identity else { return nil }
+        guard let now = FileSystem.identity(path) else { return "the store's file is gone (deleted or moved away)" }
+        return now == opened ? nil : "the store's file was replaced by another (moved or copied over it)"
+    }
+
     /// The cached timelines and their kept indexes.
     public let timelines: TimelineCacheStore
     /// The saved positions, read posts and last restorations.

@@ -63,6 +63,37 @@ struct SyncWatchCommandTests {
         #expect(try Self.heard(phone) == ["41"], "a device's own save is no remote change")
     }
 
+    @Test("a store deleted or replaced under the watch stops it with an error naming what happened, not silently writing where no one reads")
+    func storeReplaced() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        let config = "sync.json"
+        try
+            #"{"PositionPersistence": {"CrossSessionSync": true}, "Sync": {"Transport": {"Strategy": "Directory", "Path": "shared"}, "DebounceInterval": 0}}"#
+            .write(to: directory.appendingPathComponent(config), atomically: true, encoding: .utf8)
+        try await Self.save("tablet", post: "7", minute: 1, in: directory, config: config)
+        let cases = [
+            ("moved", "the store's file is gone (deleted or moved away)"),
+            ("replaced", "the store's file was replaced by another (moved or copied over it)"),
+        ]
+        for (what, problem) in cases {
+            let watcher = try await Self.watch("phone", in: directory, config: config)
+            let store = directory.appendingPathComponent("phone.sqlite")
+            let aside = directory.appendingPathComponent("phone-\(what).sqlite")
+            try FileManager.default.moveItem(at: store, to: aside)
+            if what == "replaced" { try FileManager.default.copyItem(at: directory.appendingPathComponent("tablet.sqlite"), to: store) }
+            try await watcher.waitForOutput("the watch to notice the store \(what)") { $0.contains("stopped watching") }
+            let stopped = try await watcher.stop()
+            #expect(stopped.status == 1)
+            #expect(
+                stopped.stderr.hasSuffix(
+                    "phone.sqlite: error: \(problem); stopped watching: run engine sync watch again to watch the file now there\n"),
+                "\(stopped.stderr)")
+            if what == "moved" { try FileManager.default.moveItem(at: aside, to: store) }
+        }
+    }
+
     #if SyncServer
     @Test("over engine serve: heard through the long-poll; through a server restart the watchers reconnect and miss nothing")
     func server() async throws {
