@@ -115,7 +115,8 @@ struct SyncWatchCommand: AsyncParsableCommand {
             group.cancelAll()
         }
         if let problem = storeGone.withLock({ $0 }) {
-            throw CommandFailure(.failed, "\(store.path): error: \(problem); stopped watching: run engine sync watch again to watch the file now there")
+            throw CommandFailure(
+                .failed, "\(store.path): error: \(problem); stopped watching: run engine sync watch again to watch the file now there")
         }
         Console.error("stopped")
     }
