@@ -161,9 +161,10 @@ public protocol ReachStrategy: Sendable {
 extension ReachGoal {
     /// True when `exchanges` hold the post where it belongs: in a page, or, where the source
     /// pages by post, looked up by id (the page below it then begins just under it). A lookup
-    /// on a source that pages only from the top says the post exists, not where it is.
+    /// on a source that pages only from the top says the post exists, not where it is. A page
+    /// asked by time whose answer is set aside counts for nothing (`usableExchanges`).
     public func isReached(by exchanges: [ReachExchange]) -> Bool {
-        exchanges.contains { exchange in
+        usableExchanges(exchanges).contains { exchange in
             (pagesByPost || !exchange.request.isLookup) && exchange.answer.posts.contains { $0.id == postId }
         }
     }

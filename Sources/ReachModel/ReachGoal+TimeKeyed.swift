@@ -70,6 +70,16 @@ extension ReachGoal {
         return .above(cursor: next)
     }
 
+    /// The exchanges whose answers count, for the post reached and the pages merged: all of
+    /// them but the pages asked by time when their answer is set aside (`TimeKeyedVerdict`),
+    /// whose posts may be in any order or newer than asked, and would place the feed wrongly.
+    public func usableExchanges(_ exchanges: [ReachExchange]) -> [ReachExchange] {
+        guard timeKeyedVerdict(in: exchanges) == .setAside else { return exchanges }
+        var kept = exchanges
+        kept.removeSubrange(timeKeyedChain(in: exchanges).indices)
+        return kept
+    }
+
     /// For a saved post gone from the pages asked by time that cover its time: the first post no
     /// newer than it (below) and the last post newer than it (above).
     func timeKeyedSurvivors(in exchanges: [ReachExchange]) -> (below: String?, above: String?) {

@@ -104,7 +104,8 @@ public struct ReachRun: Sendable {
         var pages: [(posts: [Post], coverage: TimelineMerge.Coverage, anchors: TimelineMerge.Anchors)] = []
         var continuingTop = false
         var lastCursor: String?
-        for exchange in exchanges where !exchange.answer.posts.isEmpty {
+        // A page asked by time whose answer is set aside is not merged.
+        for exchange in goal.usableExchanges(exchanges) where !exchange.answer.posts.isEmpty {
             let posts = exchange.answer.posts
             switch exchange.request {
             case .post:

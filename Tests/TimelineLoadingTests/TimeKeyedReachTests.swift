@@ -117,6 +117,23 @@ struct TimeKeyedReachTests {
         #expect(goal.timeKeyedChain(in: chain).count == 2)
     }
 
+    @Test("an answer set aside (out of order, or newer than the cursor) neither reaches the post nor is merged")
+    func setAsideNotMerged() throws {
+        let goal = Self.goal(200)
+        let request = try #require(goal.timeKeyedPage(limit: 100))
+        for posts in [Self.posts([199, 250, 200, 201]), Self.posts([5, 6, 200, 201])] {
+            var run = ReachRun(goal: goal, strategy: PostWindowReach())
+            run.record(request, answer: PageAnswer(posts: posts))
+            #expect(goal.timeKeyedVerdict(in: run.exchanges) == .setAside)
+            #expect(run.outcome == .unreached)
+            #expect(run.pages.isEmpty)
+            let merged = run.merge(into: Self.posts(0..<40), gapsBelow: [])
+            #expect(merged.posts.map(\.id) == Self.posts(0..<40).map(\.id))
+            // The strategy goes on from the top, and what it finds there is merged.
+            #expect(run.next() == .top(cursor: try #require(goal.headCursor), limit: 100))
+        }
+    }
+
     @Test("a page by time sits by itself in the cache, with a gap on each side; a deleted post's neighbours come from it")
     func pagesAndFindings() throws {
         let goal = Self.goal(200)
