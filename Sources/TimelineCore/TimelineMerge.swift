@@ -70,10 +70,21 @@ public struct TimelineMerge: Sendable, Equatable {
     /// other (or next to one of its `anchors`), or when the cache had them in that order with no
     /// gap between them; elsewhere there is a gap. A whole timeline (`complete`) has none.
     public init(cached: [Post], fetched: [Post], coverage: Coverage, cachedGaps: Set<String> = [], anchors: Anchors = Anchors()) {
-        var seen = Set<String>()
-        let incoming = fetched.filter { seen.insert($0.id).inserted }
         var cachedIndex: [String: Int] = [:]
         for (index, post) in cached.enumerated() where cachedIndex[post.id] == nil { cachedIndex[post.id] = index }
+        // A page asked next to a cached post sits by it. A post of the page that the cache holds
+        // on the other side of that post (a repost shown again further down, a server's repeat
+        // across pages) is a repeat: it stays where the cache has it and does not move the page
+        // there (a page below the head page's last post, repeating its sixth post, was placed
+        // inside the head page, 40 older posts above the reader).
+        let aboveIndex = coverage == .window ? anchors.above.flatMap { cachedIndex[$0] } : nil
+        let belowIndex = coverage == .window || coverage == .head ? anchors.below.flatMap { cachedIndex[$0] } : nil
+        func isRepeat(_ id: String) -> Bool {
+            guard let index = cachedIndex[id], id != anchors.above, id != anchors.below else { return false }
+            return (aboveIndex.map { index < $0 } ?? false) || (belowIndex.map { index > $0 } ?? false)
+        }
+        var seen = Set<String>()
+        let incoming = fetched.filter { !isRepeat($0.id) && seen.insert($0.id).inserted }
 
         var merged: [Post] = []
         merged.reserveCapacity(incoming.count + cached.count)
@@ -185,8 +196,10 @@ public struct TimelineMerge: Sendable, Equatable {
         }
         var next: [String: String] = [:]
         for (upper, lower) in zip(page, page.dropFirst()) { next[upper.id] = lower.id }
-        if let first = page.first, let above = anchors.above { next[above] = first.id }
-        if let last = page.last, let below = anchors.below { next[last.id] = below }
+        // (A page that begins with its anchor, as one that includes the post it was asked
+        // below, is contiguous through it.)
+        if let first = page.first, let above = anchors.above, first.id != above { next[above] = first.id }
+        if let last = page.last, let below = anchors.below, last.id != below { next[last.id] = below }
         var gaps = Set<String>()
         for (upper, lower) in zip(merged, merged.dropFirst()) {
             if next[upper.id] == lower.id { continue }

@@ -147,6 +147,27 @@ struct TimelineMergeTests {
         #expect(Set(merge.posts.map(\.id)) == Set(cached.map(\.id) + ["p103", "p104"]))
     }
 
+    @Test("a page asked below the head page that repeats one of its posts stays below it; the repeat stays where it was")
+    func repeatAcrossPages() {
+        let cached = Self.posts(Array(0...39))
+        let pages = [
+            Self.posts(Array(40...59) + [5] + Array(60...79)), Self.posts([5] + Array(40...79)), Self.posts(Array(40...79) + [5]),
+            // A page that begins with the post it was asked below is contiguous through it.
+            Self.posts(Array(39...79)),
+        ]
+        for page in pages {
+            let merge = TimelineMerge(cached: cached, fetched: page, coverage: .window, anchors: TimelineMerge.Anchors(above: "p39"))
+            #expect(merge.posts.map(\.id) == (0...79).map { "p\($0)" }, "\(page.map(\.id))")
+            #expect(merge.gaps == [])
+            #expect(merge.removed == [])
+        }
+        // The same above a cached post: a page asked with min_id repeating a post below it.
+        let above = TimelineMerge(
+            cached: Self.posts(Array(40...79)), fetched: Self.posts(Array(20...29) + [70] + Array(30...39)), coverage: .window,
+            anchors: TimelineMerge.Anchors(below: "p40"))
+        #expect(above.posts.map(\.id) == (20...79).map { "p\($0)" })
+    }
+
     @Test("in an algorithmic feed a page keeps the post it brought and the cached posts it does not show")
     func algorithmicWindow() {
         // Display order is not time order: the page's times span every cached post's.
