@@ -134,8 +134,12 @@ struct DataRightsTests {
                 user: carol)
             #expect(later.changed == 2)
             #expect(try await storage.export(user: carol).headCount == 2)
-            // A sealed write hides its time: one later than the device's place in the tombstone
-            // is taken in, whenever it was made.
+            // A sealed write hides its time: one no later than the device's place in the
+            // tombstone stays out; a later one is taken in, whenever it was made.
+            let resealed = SealedRecord(
+                key: RegisterKey(account: "me", timeline: "local"), device: "laptop", sequence: 9, clocksRevision: 0, keyId: "k1",
+                box: Array(repeating: 1, count: 48))
+            #expect(try await storage.merge([StoredHead(resealed)], user: carol).changed == 0)
             let sealed = SealedRecord(
                 key: RegisterKey(account: "me", timeline: "local"), device: "laptop", sequence: 10, clocksRevision: 0, keyId: "k1",
                 box: Array(repeating: 1, count: 48))
