@@ -47,7 +47,8 @@ struct ServeCommandTests {
         #expect(erased.status == 0)
         #expect(
             erased.stdout
-                == "erased user alice: 0 registers, 0 heads, 1 token; from now on the server refuses writes in the clear made before now, and sealed writes no later than the last it holds of each of the user's 0 devices\n")
+                == "erased user alice: 0 registers, 0 heads, 1 token; from now on the server refuses writes in the clear made before now, and sealed writes no later than the last it holds of each of the user's 0 devices\n"
+        )
         let after = try await EngineProcess.run(["serve", "user", "export", "--store", store, "--user", "alice"])
         let emptied = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])
         #expect((emptied["tokens"] as? [Any])?.isEmpty == true)
