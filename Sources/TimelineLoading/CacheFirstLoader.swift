@@ -234,7 +234,9 @@ public struct CacheFirstLoader: Sendable {
             case .success(let head) = outcome.result
         else { return result }
         var goal = ReachGoal(
-            postId: snapshot.postId, postCreatedAt: snapshot.postCreatedAt, pagesByPost: pages.pagesByPost,
+            // A position that is a Bluesky post's id alone still says when the post was made.
+            postId: snapshot.postId, postCreatedAt: snapshot.postCreatedAt ?? TimestampIdentifier.creationTime(ofPostId: snapshot.postId),
+            pagesByPost: pages.pagesByPost,
             maxPageSize: pages.maxPageSize, headCursor: outcome.cursor, headLastPost: head.last?.id,
             cached: Set(report.timeline.posts.map(\.id)))
         goal.isCached = result.checked
