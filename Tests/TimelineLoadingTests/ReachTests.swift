@@ -228,6 +228,44 @@ struct ReachTests {
         #expect(deleted.restoration?.postId == "799")
     }
 
+    @Test("Bluesky, a deleted post given by its id alone (a synced marker): its record key's time asks the page at that time, and the reader lands next to it")
+    func blueskyIdAlone() async throws {
+        // Posts whose ids are at:// URIs with the TIDs of their times, as Bluesky's are.
+        func tid(_ date: Date) -> String {
+            let alphabet = Array("234567abcdefghijklmnopqrstuvwxyz")
+            var value = UInt64(date.timeIntervalSince1970 * 1_000_000) << 10
+            var digits: [Character] = []
+            for _ in 0..<13 {
+                digits.append(alphabet[Int(value & 31)])
+                value >>= 5
+            }
+            return String(digits.reversed())
+        }
+        func post(_ n: Int) -> Post {
+            let plain = Self.post(n)
+            return Post(
+                id: "at://did:plc:reader/app.bsky.feed.post/\(tid(plain.createdAt))", createdAt: plain.createdAt, author: plain.author,
+                text: plain.text)
+        }
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await TimelineStore(path: directory.appendingPathComponent("laptop.sqlite").path)
+        let server = try FakeTimelineServer(mastodon: false, posts: (1...600).reversed().map(post), cursors: .timeKeyed)
+        let setup = Setup(directory: directory, store: store, server: server)
+        _ = try await setup.loader().load(from: setup.source)
+        server.change { $0.insert((601...1000).reversed().map(post)) }
+        server.change { $0.delete([post(800).id]) }
+        #expect(TimestampIdentifier.creationTime(ofPostId: post(800).id) == post(800).createdAt)
+        try await store.sync.savePosition(
+            PositionSnapshot(postId: post(800).id, savedAt: Self.base.addingTimeInterval(86_400)), scope: Self.scope, device: "phone",
+            at: Self.base.addingTimeInterval(86_400))
+        let report = try await setup.loader().load(from: setup.source)
+        #expect(report.reach?.outcome == .gone)
+        #expect(report.reach?.requests.first?.request.description.hasPrefix("page of 100 from the time cursor") == true)
+        #expect(report.reach?.findings.survivorBelow == post(799).id)
+        #expect(report.restoration?.postId == post(799).id)
+    }
+
     @Test("Bluesky, a server that takes only its own cursors: its 400 sets the page by time aside, and pages from the top reach the post")
     func blueskyRefusesTime() async throws {
         let setup = try await Self.laptop(mastodon: false, cursors: .issuedOnly)
