@@ -228,7 +228,9 @@ struct ReachTests {
         #expect(deleted.restoration?.postId == "799")
     }
 
-    @Test("Bluesky, a deleted post given by its id alone (a synced marker): its record key's time asks the page at that time, and the reader lands next to it")
+    @Test(
+        "Bluesky, a deleted post given by its id alone (a synced marker): its record key's time asks the page at that time, and the reader lands next to it"
+    )
     func blueskyIdAlone() async throws {
         // Posts whose ids are at:// URIs with the TIDs of their times, as Bluesky's are.
         func tid(_ date: Date) -> String {
