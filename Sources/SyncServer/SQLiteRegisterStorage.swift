@@ -105,7 +105,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
                         SELECT syncUser.id, syncUser.name FROM token JOIN syncUser ON syncUser.id = token.userId
                         WHERE token.hash = ? AND token.revokedAt IS NULL
                         """), arguments: [Data(hash)]
-            ).map { StoredUser(id: $0[0], name: $0[1]) }
+            ).map { StoredUser(id: try $0.decode(Int64.self, atIndex: 0), name: try $0.decode(String.self, atIndex: 1)) }
         }
     }
 
@@ -149,8 +149,9 @@ public final class SQLiteRegisterStorage: RegisterStorage {
                     """
             ).map { row in
                 StoredToken(
-                    id: row[0], user: row[1], createdAt: Date(timeIntervalSince1970: row[2]),
-                    revokedAt: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)))
+                    id: try row.decode(Int64.self, atIndex: 0), user: try row.decode(String.self, atIndex: 1),
+                    createdAt: Date(timeIntervalSince1970: try row.decode(Double.self, atIndex: 2)),
+                    revokedAt: try row.decode(Double?.self, atIndex: 3).map(Date.init(timeIntervalSince1970:)))
             }
         }
     }
@@ -196,7 +197,7 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         let erasedAt = try Double.fetchOne(db.cachedStatement(sql: "SELECT erasedAt FROM syncUser WHERE id = ?"), arguments: [user.id])
         var erased: [Data: Data] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT device, headKey FROM erasedDevice WHERE userId = ?"), arguments: [user.id]) {
-            erased[row[0]] = row[1]
+            erased[try row.decode(Data.self, atIndex: 0)] = try row.decode(Data.self, atIndex: 1)
         }
         let upsert = try db.cachedStatement(
             sql: """
@@ -232,7 +233,9 @@ public final class SQLiteRegisterStorage: RegisterStorage {
 
     public func user(named name: String) async throws -> StoredUser? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, name FROM syncUser WHERE name = ?", arguments: [name]).map { StoredUser(id: $0[0], name: $0[1]) }
+            try Row.fetchOne(db, sql: "SELECT id, name FROM syncUser WHERE name = ?", arguments: [name]).map {
+                StoredUser(id: try $0.decode(Int64.self, atIndex: 0), name: try $0.decode(String.self, atIndex: 1))
+            }
         }
     }
 
@@ -242,24 +245,26 @@ public final class SQLiteRegisterStorage: RegisterStorage {
             let tokens = try Row.fetchAll(db, sql: "SELECT id, createdAt, revokedAt FROM token WHERE userId = ? ORDER BY id", arguments: [user.id])
                 .map { row in
                     StoredToken(
-                        id: row[0], user: user.name, createdAt: Date(timeIntervalSince1970: row[1]),
-                        revokedAt: (row[2] as Double?).map(Date.init(timeIntervalSince1970:)))
+                        id: try row.decode(Int64.self, atIndex: 0), user: user.name,
+                        createdAt: Date(timeIntervalSince1970: try row.decode(Double.self, atIndex: 1)),
+                        revokedAt: try row.decode(Double?.self, atIndex: 2).map(Date.init(timeIntervalSince1970:)))
                 }
             var registers: [UserExport.Register] = []
             let heads = try Row.fetchCursor(
                 db, sql: "SELECT account, timeline, record FROM positionHead WHERE userId = ? ORDER BY account, timeline, device",
                 arguments: [user.id])
             while let head = try heads.next() {
-                let (account, timeline): (String, String) = (head[0], head[1])
+                let (account, timeline) = (try head.decode(String.self, atIndex: 0), try head.decode(String.self, atIndex: 1))
+                let record = try head.decode(String.self, atIndex: 2)
                 if let last = registers.last, last.account == account, last.timeline == timeline {
-                    registers[registers.count - 1].heads.append(head[2])
+                    registers[registers.count - 1].heads.append(record)
                 } else {
-                    registers.append(UserExport.Register(account: account, timeline: timeline, heads: [head[2]]))
+                    registers.append(UserExport.Register(account: account, timeline: timeline, heads: [record]))
                 }
             }
             return UserExport(
-                user: user.name, createdAt: Date(timeIntervalSince1970: row?[0] ?? 0), tokens: tokens, registers: registers,
-                erasedAt: (row?[1] as Double?).map(Date.init(timeIntervalSince1970:)))
+                user: user.name, createdAt: Date(timeIntervalSince1970: try row?.decode(Double.self, atIndex: 0) ?? 0), tokens: tokens,
+                registers: registers, erasedAt: try row?.decode(Double?.self, atIndex: 1).map(Date.init(timeIntervalSince1970:)))
         }
     }
 
@@ -273,7 +278,10 @@ public final class SQLiteRegisterStorage: RegisterStorage {
             let devices = try Row.fetchAll(
                 db, sql: "SELECT device, MAX(headKey) FROM positionHead WHERE userId = ? GROUP BY device", arguments: [user.id])
             for row in devices {
-                try keep.execute(arguments: [user.id, Data(ErasedDevice.digest(user: user.id, device: row[0])), row[1] as Data])
+                try keep.execute(arguments: [
+                    user.id, Data(ErasedDevice.digest(user: user.id, device: try row.decode(String.self, atIndex: 0))),
+                    try row.decode(Data.self, atIndex: 1),
+                ])
             }
             let registers =
                 try Int.fetchOne(

@@ -1,5 +1,6 @@
 #if SyncServer
 import Foundation
+import GRDB
 import SyncModel
 import SyncServer
 import SyncWire
@@ -274,6 +275,23 @@ struct DataRightsTests {
             #expect(stored == 9)
             #expect(try await storage.export(user: user).headCount == 9)
         }
+    }
+
+    @Test("a server database edited by hand (text where a time belongs) makes a read fail with an error, not stop the server")
+    func damagedColumns() async throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("server.sqlite").path
+        let storage = try SQLiteRegisterStorage(path: path)
+        let user = try await Self.user(storage, "mia")
+        _ = try await storage.merge([try Self.head("p1", device: "phone", seq: 1)], user: user)
+        let editor = try DatabaseQueue(path: path)
+        try await editor.write { db in try db.execute(sql: "UPDATE token SET createdAt = 'yesterday'") }
+        try editor.close()
+        await #expect(throws: (any Error).self) { try await storage.tokens() }
+        await #expect(throws: (any Error).self) { try await storage.export(user: user) }
+        // What the edit did not touch still answers.
+        #expect(try await storage.read(user: user, since: nil).records.count == 1)
     }
 
     @Test("writes racing DELETE /v1/user: whatever each was answered, none is stored after the erasure", arguments: storages)
