@@ -21,9 +21,10 @@ public final class TokenCache: Sendable {
     private let now: @Sendable () -> UInt64
     private struct State {
         var entries: [[UInt8]: (user: StoredUser, expires: UInt64)] = [:]
-        /// Moves on at every forget: a lookup that began before one is not kept, since it may
-        /// have read the token before its revocation committed.
-        var forgets: UInt64 = 0
+        /// The tokens being looked up, with how many lookups are under way and how many times
+        /// the token was forgotten meanwhile: a lookup that began before its token was forgotten
+        /// is not kept, since it may have read the token before its revocation committed.
+        var lookups: [[UInt8]: (running: Int, forgets: UInt64)] = [:]
     }
 
     private let state = Locked(State())
@@ -41,18 +42,35 @@ public final class TokenCache: Sendable {
     }
 
     /// The token's user: from the cache while its entry is fresh, otherwise from `lookup`, whose
-    /// answer is kept when it found one and no token was forgotten while it looked.
+    /// answer is kept when it found one and the token was not forgotten while it looked.
     public func user(forTokenHash hash: [UInt8], lookup: () async throws -> StoredUser?) async throws -> StoredUser? {
         let started = now()
-        let (entry, forgets) = state.withLock { ($0.entries[hash], $0.forgets) }
-        if let entry, entry.expires > started { return entry.user }
-        guard let user = try await lookup() else {
-            state.withLock { _ = $0.entries.removeValue(forKey: hash) }
+        let (entry, forgets) = state.withLock { state -> ((user: StoredUser, expires: UInt64)?, UInt64) in
+            if let entry = state.entries[hash], entry.expires > started { return (entry, 0) }
+            var running = state.lookups[hash] ?? (0, 0)
+            running.running += 1
+            state.lookups[hash] = running
+            return (nil, running.forgets)
+        }
+        if let entry { return entry.user }
+        let found: StoredUser?
+        do {
+            found = try await lookup()
+        } catch {
+            _ = state.withLock { Self.finish(hash, &$0) }
+            throw error
+        }
+        guard let user = found else {
+            state.withLock { state in
+                Self.finish(hash, &state)
+                state.entries.removeValue(forKey: hash)
+            }
             return nil
         }
         let expires = started &+ lifetime
         state.withLock { state in
-            guard state.forgets == forgets else { return }
+            let forgotten = Self.finish(hash, &state) != forgets
+            guard !forgotten else { return }
             if state.entries.count >= capacity, state.entries[hash] == nil {
                 let time = now()
                 state.entries = state.entries.filter { $0.value.expires > time }
@@ -63,12 +81,22 @@ public final class TokenCache: Sendable {
         return user
     }
 
+    /// Ends a lookup of `hash`; returns how many times the token was forgotten while lookups of
+    /// it were under way.
+    @discardableResult
+    private static func finish(_ hash: [UInt8], _ state: inout State) -> UInt64 {
+        guard var running = state.lookups[hash] else { return 0 }
+        running.running -= 1
+        state.lookups[hash] = running.running > 0 ? running : nil
+        return running.forgets
+    }
+
     /// Forgets a token (it was revoked): its next request reads the token table, and no lookup
-    /// already under way is kept.
+    /// of it already under way is kept.
     public func forget(tokenHash hash: [UInt8]) {
         state.withLock { state in
             state.entries.removeValue(forKey: hash)
-            state.forgets &+= 1
+            state.lookups[hash]?.forgets &+= 1
         }
     }
 

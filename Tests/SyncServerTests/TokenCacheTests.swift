@@ -84,6 +84,13 @@ struct TokenCacheTests {
         #expect(cache.count == 0)
         #expect(try await cache.user(forTokenHash: Self.hash) { nil } == nil)
         #expect(reads.value == 1)
+        // Another token forgotten meanwhile (any revocation on a shared database) changes nothing.
+        #expect(
+            try await cache.user(forTokenHash: Self.hash) {
+                cache.forget(tokenHash: Array(repeating: 9, count: 32))
+                return Self.alice
+            } == Self.alice)
+        #expect(cache.count == 1)
     }
 
     @Test("a full cache drops its expired entries first, then all of them; it never holds more than its capacity")
