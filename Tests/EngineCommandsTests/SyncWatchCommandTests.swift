@@ -36,15 +36,21 @@ struct SyncWatchCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    @Test("over a shared folder: each save is heard by the other watcher within seconds, with who and why; SIGINT stops both cleanly")
-    func folder() async throws {
+    /// A new folder with a `shared` folder and `sync.json`, which syncs through it at once.
+    static func sharedFolder() throws -> URL {
         let directory = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
-        let config = "sync.json"
         try
             #"{"PositionPersistence": {"CrossSessionSync": true}, "Sync": {"Transport": {"Strategy": "Directory", "Path": "shared"}, "DebounceInterval": 0}}"#
-            .write(to: directory.appendingPathComponent(config), atomically: true, encoding: .utf8)
+            .write(to: directory.appendingPathComponent("sync.json"), atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    @Test("over a shared folder: each save is heard by the other watcher within seconds, with who and why; SIGINT stops both cleanly")
+    func folder() async throws {
+        let directory = try Self.sharedFolder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = "sync.json"
         let phone = try await Self.watch("phone", in: directory, config: config)
         let laptop = try await Self.watch("laptop", in: directory, config: config)
         try await Self.save("laptop", post: "41", minute: 1, in: directory, config: config)
@@ -65,13 +71,9 @@ struct SyncWatchCommandTests {
 
     @Test("a store deleted or replaced under the watch stops it with an error naming what happened, not silently writing where no one reads")
     func storeReplaced() async throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try Self.sharedFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("shared"), withIntermediateDirectories: true)
         let config = "sync.json"
-        try
-            #"{"PositionPersistence": {"CrossSessionSync": true}, "Sync": {"Transport": {"Strategy": "Directory", "Path": "shared"}, "DebounceInterval": 0}}"#
-            .write(to: directory.appendingPathComponent(config), atomically: true, encoding: .utf8)
         try await Self.save("tablet", post: "7", minute: 1, in: directory, config: config)
         let cases = [
             ("moved", "the store's file is gone (deleted or moved away)"),
@@ -81,8 +83,13 @@ struct SyncWatchCommandTests {
             let watcher = try await Self.watch("phone", in: directory, config: config)
             let store = directory.appendingPathComponent("phone.sqlite")
             let aside = directory.appendingPathComponent("phone-\(what).sqlite")
-            try FileManager.default.moveItem(at: store, to: aside)
-            if what == "replaced" { try FileManager.default.copyItem(at: directory.appendingPathComponent("tablet.sqlite"), to: store) }
+            if what == "moved" {
+                try FileManager.default.moveItem(at: store, to: aside)
+            } else {
+                // A copy renamed over the path in one step, so the path never names nothing.
+                try FileManager.default.copyItem(at: directory.appendingPathComponent("tablet.sqlite"), to: aside)
+                #expect(rename(aside.path, store.path) == 0)
+            }
             try await watcher.waitForOutput("the watch to notice the store \(what)") { $0.contains("stopped watching") }
             let stopped = try await watcher.stop()
             #expect(stopped.status == 1)
