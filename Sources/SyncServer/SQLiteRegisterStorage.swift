@@ -193,8 +193,10 @@ public final class SQLiteRegisterStorage: RegisterStorage {
         {
             throw TokenGone()
         }
-        let current = try Int64.fetchOne(db.cachedStatement(sql: version), arguments: [user.id]) ?? 0
-        let erasedAt = try Double.fetchOne(db.cachedStatement(sql: "SELECT erasedAt FROM syncUser WHERE id = ?"), arguments: [user.id])
+        // The user's counter and last erasure, in one read of their row.
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT version, erasedAt FROM syncUser WHERE id = ?"), arguments: [user.id])
+        let current = try row?.decode(Int64.self, atIndex: 0) ?? 0
+        let erasedAt = try row?.decode(Double?.self, atIndex: 1)
         var erased: [Data: Data] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT device, headKey FROM erasedDevice WHERE userId = ?"), arguments: [user.id]) {
             erased[try row.decode(Data.self, atIndex: 0)] = try row.decode(Data.self, atIndex: 1)

@@ -164,6 +164,20 @@ struct SyncRoundTests {
         #expect(try await fixture.round(phone, "phone").run(at: Self.start).pushed == 1)
     }
 
+    /// Writes into the fixture's folder one file holding the heads of `count` devices for the
+    /// register, each valid on its own, as anyone who can write the folder could.
+    static func plant(_ count: Int, in fixture: Fixture) throws {
+        let planted = (0..<count).map { number in
+            PositionRecord(
+                key: Self.key,
+                stamp: RegisterStamp(
+                    time: HybridTimestamp(milliseconds: 1_790_000_000_000 + UInt64(number), counter: 0), device: "planted-\(number)"),
+                sequence: 1, savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
+        }
+        try SyncWireCoding.encode(SyncWireCoding.Document(device: "planted", records: planted))
+            .write(to: fixture.directory.appendingPathComponent("shared/\(DirectoryTransport.fileName(for: "planted"))"))
+    }
+
     @Test("a folder planted with 1,500 devices' heads for one register: each device keeps 64, says so, and the two honest devices keep syncing")
     func plantedDevices() async throws {
         let fixture = try Fixture()
@@ -176,15 +190,7 @@ struct SyncRoundTests {
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(2))
         // Anyone who can write the folder writes one file holding 1,500 devices' heads, each
         // valid on its own.
-        let planted = (0..<1_500).map { number in
-            PositionRecord(
-                key: Self.key,
-                stamp: RegisterStamp(
-                    time: HybridTimestamp(milliseconds: 1_790_000_000_000 + UInt64(number), counter: 0), device: "planted-\(number)"),
-                sequence: 1, savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
-        }
-        try SyncWireCoding.encode(SyncWireCoding.Document(device: "planted", records: planted))
-            .write(to: fixture.directory.appendingPathComponent("shared/\(DirectoryTransport.fileName(for: "planted"))"))
+        try Self.plant(1_500, in: fixture)
         let report = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(60))
         #expect(
             report.warnings.contains(
@@ -214,15 +220,7 @@ struct SyncRoundTests {
         _ = try await phone.sync.savePosition(Self.snapshot("p10", minute: 10), scope: Self.scope, device: "phone", at: Self.start)
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(1))
         _ = try await fixture.round(laptop, "laptop").run(at: Self.start.addingTimeInterval(2))
-        let planted = (0..<1_500).map { number in
-            PositionRecord(
-                key: Self.key,
-                stamp: RegisterStamp(
-                    time: HybridTimestamp(milliseconds: 1_790_000_000_000 + UInt64(number), counter: 0), device: "planted-\(number)"),
-                sequence: 1, savedAt: Self.start, snapshot: PositionSnapshot(postId: "p666"), epoch: .zero, progress: nil)
-        }
-        try SyncWireCoding.encode(SyncWireCoding.Document(device: "planted", records: planted))
-            .write(to: fixture.directory.appendingPathComponent("shared/\(DirectoryTransport.fileName(for: "planted"))"))
+        try Self.plant(1_500, in: fixture)
         _ = try await fixture.round(phone, "phone").run(at: Self.start.addingTimeInterval(60))
         #expect(try await phone.sync.register(of: Self.key).heads.count == 64)
         #expect(try await phone.sync.register(of: Self.key).head(of: "laptop") == nil)
