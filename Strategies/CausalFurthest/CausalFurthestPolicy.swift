@@ -42,7 +42,8 @@ import ValueTree
 /// visit, counting the posts read; not a move back, nor reading after one made, by the clocks,
 /// after the other's write: a move back is a decision), and another live head that is not a glance is further along while the clocks
 /// show the winner came later, or stands elsewhere, having read a stretch too, while the clocks
-/// cannot tell. Then the later reading and the furthest place are both where the reader may
+/// cannot tell. Where the clocks cannot tell, a winner that read slowly (no glance, two posts or
+/// more: three long posts in a minute) is reading of its own as much as a stretch is. Then the later reading and the furthest place are both where the reader may
 /// want to be ("Continue from laptop?"), and no rule can tell which. Where one device did the reading, where a device was glanced at or
 /// opened and left near its place, where the later write is a move back, or where the later
 /// reading is also the furthest, it restores silently (`OfferAtDivergence` false: always).
@@ -114,6 +115,15 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
         !record.isReset && (record.visit.map { $0.posts > glancePosts } ?? false)
     }
 
+    /// Whether `record` read, slowly: not a reset, no glance, and two posts or more read in its
+    /// visit (three long posts in a minute). Where the clocks cannot tell which of two writes
+    /// came first, such a visit is reading of its own as much as a stretch is: a winner that
+    /// read so, further along than a stretch read elsewhere, is asked about. Where the clocks
+    /// show it came later, it is where the reader is, and only a stretch asks.
+    func hasReadSlowly(_ record: PositionRecord) -> Bool {
+        !record.isReset && !isGlance(record) && (record.visit.map { $0.posts >= 2 } ?? false)
+    }
+
     /// Where the reading diverged: the winner read a stretch of its own, and another live head
     /// that is not a glance stands at another place: further along while the clocks show the
     /// winner came later, or anywhere, having read a stretch of its own too, while the clocks
@@ -134,7 +144,8 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
             }
             return nil
         }
-        guard hasRead(winner), let reached = winner.progress else {
+        let winnerReadStretch = hasRead(winner)
+        guard winnerReadStretch || hasReadSlowly(winner), let reached = winner.progress else {
             note?(
                 nil,
                 "no divergence: the winner did not read a stretch of its own (\(winner.visit.map { "\($0.posts) posts in its visit" } ?? "no visit"))"
@@ -182,6 +193,11 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                     note?(head, "behind the winner, read no stretch, and only an estimate of a wrong clock orders them")
                     continue
                 }
+            case .time where !winnerReadStretch, .minuteLater where !winnerReadStretch:
+                // The winner came later, by the clocks, and read slowly, no stretch: the later
+                // reading is where the reader is (a device opened and left near its place).
+                note?(head, "the winner came later (\(way.rawValue)) and read no stretch of its own")
+                continue
             case .time, .minuteLater:
                 // The winner came later: a divergence only if it is behind the place the other
                 // reached, whatever the other's last visit moved.
@@ -497,6 +513,23 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                     .example("phone", 6, at: 101_000, "p40", created: 400, visit: reading, clocks: [("laptop", -95_000)]),
                 ],
                 expectedWinner: 1, reason: "concurrent; furthest", offer: [1, 0]),
+            MergeScenario(
+                name:
+                    "a slow reader, three long posts in a minute, is the furthest while the clocks cannot tell, and a stretch was read elsewhere: it asks",
+                records: [
+                    .example("laptop", 3, at: 100_000, "p50", created: 500, visit: reading, clocks: [("phone", -90_000)]),
+                    .example(
+                        "phone", 6, at: 101_000, "p40", created: 400, visit: .init(seconds: 67, posts: 3), clocks: [("laptop", -95_000)]),
+                ],
+                expectedWinner: 1, reason: "concurrent; furthest", offer: [1, 0]),
+            MergeScenario(
+                name: "the furthest, while the clocks cannot tell, was opened and left on one post: it restores silently",
+                records: [
+                    .example("laptop", 3, at: 100_000, "p50", created: 500, visit: reading, clocks: [("phone", -90_000)]),
+                    .example(
+                        "phone", 6, at: 101_000, "p40", created: 400, visit: .init(seconds: 240, posts: 1), clocks: [("laptop", -95_000)]),
+                ],
+                expectedWinner: 1, reason: "concurrent; furthest"),
             MergeScenario(
                 name: "the later reading is also the furthest: it restores silently",
                 records: [
