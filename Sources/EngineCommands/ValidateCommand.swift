@@ -56,7 +56,7 @@ struct ValidateCommand: ParsableCommand {
         var failed = false
         var reports: [Value] = []
         for file in files {
-            let started = Date()
+            let started = ContinuousClock.now
             var (loaded, extended, notLoaded) = try ConfigurationInput.readListing(file, registry: registry, loadListed: loadPlugins)
             // What the schema cannot say: a phrase to seal with and a transport that cannot seal.
             if loaded.errors.isEmpty, let problem = SyncComponents.sealingProblem(loaded.configuration, registry: extended) {
@@ -74,7 +74,7 @@ struct ValidateCommand: ParsableCommand {
             logger.debug(
                 "validated",
                 metadata: [
-                    "file": "\(file)", "milliseconds": "\(Int(Date().timeIntervalSince(started) * 1000))",
+                    "file": "\(file)", "milliseconds": "\(Int((ContinuousClock.now - started) / .milliseconds(1)))",
                     "errors": "\(loaded.errors.count)", "warnings": "\(loaded.warnings.count)",
                 ])
             if loaded.diagnostics.contains(where: { $0.kind == .unreadable }) { unreadable = true }

@@ -108,8 +108,8 @@ final class StoreDatabase: Sendable {
             await OffPool.run { database.close() }
         }
         // And those dropped and still closing (`deinit`), for up to `busyTimeout`.
-        let deadline = Date().addingTimeInterval(TimelineStore.busyTimeout)
-        while opened.withLock({ $0.values.contains { $0.database == nil } }), Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(TimelineStore.busyTimeout)
+        while opened.withLock({ $0.values.contains { $0.database == nil } }), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(1))
         }
     }
@@ -215,13 +215,13 @@ final class StoreDatabase: Sendable {
     /// Runs `body` again, after a short random pause, while it fails because another process
     /// holds a lock, for up to `TimelineStore.busyTimeout` in all.
     static func retryingWhileBusy<T: Sendable>(path: String, _ body: () async throws -> T) async throws(StoreError) -> T {
-        let deadline = Date().addingTimeInterval(TimelineStore.busyTimeout)
+        let deadline = ContinuousClock.now + .seconds(TimelineStore.busyTimeout)
         while true {
             do {
                 return try await body()
             } catch let error as StoreError {
                 throw error
-            } catch  where isTransient(error) && Date() < deadline {
+            } catch  where isTransient(error) && ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(Int.random(in: 5...25)))
             } catch {
                 throw describe(error, path: path)
