@@ -75,6 +75,7 @@ struct ReplayCommand: ParsableCommand {
             guard let point = replayer.apply(event, line: reader.line) else { continue }
             count += 1
             let evaluation = RestoreEvaluation.evaluate(point, pipeline: pipeline, policy: settings.policy)
+            replayer.restored(evaluation, at: point)
             describe(point, evaluation, number: count)
             if explain { explainMerge(on: point.device ?? header.device, replayer) }
             totals.add(evaluation)

@@ -77,8 +77,11 @@ public struct ComparisonRunner: Sendable {
             for (position, candidate) in candidates.enumerated() {
                 let evaluation = RestoreEvaluation.evaluate(point, pipeline: candidate.pipeline, policy: settings.policy)
                 report.pipelines[position].add(evaluation, tag: point.tag)
-                if position == 0, let reason = evaluation.unscoredReason {
-                    diagnostics.append(SessionIssue(.warning, file: reader.name, line: point.line, "restore point: \(reason)"))
+                if position == 0 {
+                    if let reason = evaluation.unscoredReason {
+                        diagnostics.append(SessionIssue(.warning, file: reader.name, line: point.line, "restore point: \(reason)"))
+                    }
+                    replayer.restored(evaluation, at: point)
                 }
             }
         }

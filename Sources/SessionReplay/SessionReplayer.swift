@@ -21,7 +21,8 @@ import TimelineCore
 /// - At a `restore`, the input is the most recent saved snapshot if a `launch` came after the
 ///   last scroll, or if the app stayed in the background longer than `AnchorMaxAge` since it;
 ///   otherwise the live anchor; with no snapshot at all, none (the pipeline's fallback
-///   applies). A restore changes no tracker state.
+///   applies). The restore itself changes no tracker state; `restored(_:at:)` then puts the
+///   reader where the first pipeline landed them, as the façade does after a silent restore.
 /// - Devices (format version 2): scrolls, lifecycle events and restores with a `device` go to
 ///   that device's own tracker (the timeline is shared). Each save a tracker makes is a write to
 ///   its device's position register (`Register.localWrite`, the store's own rule), numbered by
@@ -342,6 +343,19 @@ public struct SessionReplayer {
     private mutating func see(_ device: String?) {
         let name = device ?? header.device
         if !devices.contains(name) { devices.append(name) }
+    }
+
+    /// What the app does with a restore, as on the façade (`TimelineEngine.restore(in:)`): where
+    /// it restored silently, or the reader took an offered position, the reader is put there, so
+    /// that a `background` before any scroll saves that place, not the one before the restore.
+    /// The comparison calls it with the first pipeline's evaluation, `engine replay` with its
+    /// pipeline's; the other pipelines are scored on the same replay.
+    public mutating func restored(_ evaluation: RestoreEvaluation, at point: RestorePoint) {
+        guard let landing = evaluation.restoration, evaluation.restoresSilently || point.offer.count > 1 else { return }
+        let height = header.viewport.height
+        onDevice(point.device, at: point.at) { tracker, _ in
+            tracker.placed(offset: landing.contentOffset, viewportHeight: height, in: point.index, at: point.at)
+        }
     }
 
     /// Applies one event; returns the restore point when it is a `restore` event. `line` is the

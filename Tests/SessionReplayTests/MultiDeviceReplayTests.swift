@@ -2,6 +2,7 @@ import EngineConfiguration
 import Foundation
 import PositionTracking
 import RestorationEngine
+import SessionComparison
 import SessionFormat
 import SessionReplay
 import SyncModel
@@ -54,6 +55,54 @@ struct MultiDeviceReplayTests {
         var point: RestorePoint?
         for event in events { point = replayer.apply(event) ?? point }
         return point
+    }
+
+    @Test(
+        "a silent restore followed by a background with no scroll saves the restored place, as an app on the façade does: the next device is not taken back"
+    )
+    func restoredThenPutDown() throws {
+        // 20 posts of 100 pt; the laptop reads to p2, the phone (having heard it) to p15. A day
+        // later, with 10 new posts above, the laptop comes back (its live anchor long expired),
+        // restores to the phone's p15 and is put down without a scroll; then the phone opens.
+        let posts = (0..<20).map { Post(id: "p\($0)", createdAt: Self.start.addingTimeInterval(Double(-60 * $0)), text: "post \($0)", height: 100) }
+        let new = (0..<10).map {
+            Post(id: "n\($0)", createdAt: Self.start.addingTimeInterval(80_000 - Double(60 * $0)), text: "new post \($0)", height: 100)
+        }
+        func at(_ seconds: Double) -> Date { Self.start.addingTimeInterval(seconds) }
+        var events: [SessionEvent] = [
+            SessionEvent(at: at(0), .timeline(reason: .initial, posts: posts)),
+            SessionEvent(at: at(1), .lifecycle(.launch), device: "laptop"),
+            SessionEvent(at: at(2), .scroll(offset: 200), device: "laptop"),
+            SessionEvent(at: at(60), .lifecycle(.background), device: "laptop"),
+            SessionEvent(at: at(61), .sync(from: "laptop", to: "phone")),
+            SessionEvent(at: at(100), .lifecycle(.launch)),
+        ]
+        events += stride(from: 300.0, through: 1_500, by: 300).enumerated().map {
+            SessionEvent(at: at(110 + Double($0.offset) * 10), .scroll(offset: $0.element))
+        }
+        events += [
+            SessionEvent(at: at(400), .lifecycle(.background)),
+            SessionEvent(at: at(401), .sync(from: "phone", to: "laptop")),
+            SessionEvent(at: at(80_000), .insert(index: 0, posts: new)),
+            SessionEvent(at: at(86_400), .lifecycle(.foreground), device: "laptop"),
+            SessionEvent(at: at(86_401), .restore(tag: "device-switch", expected: .init(postId: "p15")), device: "laptop"),
+            SessionEvent(at: at(86_430), .lifecycle(.background), device: "laptop"),
+            SessionEvent(at: at(86_431), .sync(from: "laptop", to: "phone")),
+            SessionEvent(at: at(86_500), .lifecycle(.launch)),
+            SessionEvent(at: at(86_501), .restore(tag: "device-switch", expected: .init(postId: "p15"))),
+        ]
+        let candidates = try ComparisonCandidate.candidates(configuration: .defaults, specs: ["ExactMatch > Fallback"])
+        let runner = ComparisonRunner(candidates: candidates, settings: Self.settings(policy: "CausalFurthest"), jobs: 1)
+        var report = runner.emptyReport()
+        let text = SessionWriter.text(of: RecordedSession(header: Self.header, events: events))
+        var reader = try SessionReader(data: Data(text.utf8), name: "restored-then-put-down")
+        #expect(runner.evaluate(&reader, into: &report).isEmpty)
+        let scored = report.pipelines[0].all
+        #expect(scored.restorePoints == 2)
+        // Before, the laptop's background saved its last scroll's offset, now over n2, and the
+        // phone was taken there: 23 posts back.
+        #expect(scored.exact == 2)
+        #expect(scored.backJumps == 0)
     }
 
     @Test("a position synced from the phone is the laptop's input at its restore")
