@@ -156,15 +156,18 @@ struct RestoreCommand: AsyncParsableCommand {
     /// the newest saved position); otherwise --position.
     private func readSnapshot(_ engine: ConfiguredEngine) async throws -> (PositionSnapshot, RestoreStart?, ReadPosts?) {
         if let store {
+            // The merge policy alone: a restore needs neither the recovery phrase nor the transport.
+            let policy: (any MergePolicy)?
+            do {
+                policy = try SyncComponents.restorePolicy(configuration: engine.configuration, registry: engine.registry)
+            } catch {
+                throw CommandFailure(.invalidInput, "error: \(error.description)")
+            }
             let opened = try await StoreOptions.open(store, create: false)
             let start: RestoreStart
             let read: ReadPosts
             do {
                 read = try await opened.positions.readPosts(scope: scopeOptions.scope)
-                var policy: (any MergePolicy)?
-                if let components = try? SyncComponents(configuration: engine.configuration, registry: engine.registry), !components.isLocal {
-                    policy = components.policy
-                }
                 start = try await opened.sync.restoreStart(scope: scopeOptions.scope, policy: policy, device: try await opened.sync.storedDeviceId())
             } catch {
                 throw CommandFailure(error)

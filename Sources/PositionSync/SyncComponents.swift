@@ -62,6 +62,21 @@ public struct SyncComponents: Sendable {
         if let keys { try seal(with: keys) }
     }
 
+    /// The merge policy a restore on this device resolves the register with, or nil where the
+    /// configuration keeps positions on this device: what `init` would choose, without the
+    /// recovery phrase or the transport, which a restore needs neither of (the heads it has are
+    /// opened already).
+    public static func restorePolicy(
+        configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry
+    ) throws(PipelineError) -> (any MergePolicy)? {
+        let persistence = configuration.positionPersistence
+        guard persistence.crossSessionSync else { return nil }
+        if configuration.sync.transport.name == DefaultComponents.noTransport.name {
+            guard persistence.iCloudSyncEnabled, (try? registry.transport(DefaultComponents.iCloudTransport)) != nil else { return nil }
+        }
+        return try registry.mergePolicy(configuration.sync.policy)
+    }
+
     /// This transport sealing with `keys`: an error for a transport that cannot.
     private mutating func seal(with keys: SyncKeyring) throws(PipelineError) {
         guard let sealable = transport as? any SealableTransport else { throw PipelineError(Self.cannotSeal(transportSpec.name)) }

@@ -12,7 +12,9 @@ import ValueTree
 /// - Several live heads (concurrent writes: none saw the others):
 ///   1. a **glance** loses to reading: a write made less than `GlanceSeconds` after its device
 ///      was opened, having moved at most `GlancePosts` posts since (a stale device opened at its
-///      old place and nudged before it heard from the others). When every one is a glance,
+///      old place and nudged before it heard from the others), or a write whose visit read no
+///      post at all, however long (a device that restored the others' place and was put down:
+///      the restore is a fact, not reading). When every one is a glance,
 ///      their times say nothing of where the reader read, and only the rules after time apply,
 ///      with two more: of two glances, one whose device had been open twice as long and 5 s or
 ///      more longer wins before the furthest (slow reading, not a look at a stale place), and
@@ -89,10 +91,11 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
         self.offerAtDivergence = offerAtDivergence
     }
 
-    /// Whether `record` is a glance: written soon after its device opened, having moved little.
+    /// Whether `record` is a glance: written soon after its device opened, having moved little,
+    /// or having read no post in its visit.
     public func isGlance(_ record: PositionRecord) -> Bool {
         guard let visit = record.visit else { return false }
-        return visit.seconds < glanceSeconds && visit.posts <= glancePosts
+        return visit.posts == 0 || (visit.seconds < glanceSeconds && visit.posts <= glancePosts)
     }
 
     public func resolve(_ register: Register) -> Resolution {
@@ -513,6 +516,14 @@ public struct CausalFurthestPolicy: MergePolicy, DeclaredStrategy {
                     .example("phone", 6, at: 101_000, "p40", created: 400, visit: reading, clocks: [("laptop", -95_000)]),
                 ],
                 expectedWinner: 1, reason: "concurrent; furthest", offer: [1, 0]),
+            MergeScenario(
+                name:
+                    "a device that restored and was put down a minute later with no post read is a glance: the reading done elsewhere meanwhile wins, though behind",
+                records: [
+                    .example("laptop", 3, at: 100_000, "p30", created: 300, visit: .init(seconds: 61, posts: 0)),
+                    .example("phone", 6, at: 2_000_000, "p40", created: 400, visit: reading),
+                ],
+                expectedWinner: 1, reason: "concurrent; the others were glances"),
             MergeScenario(
                 name:
                     "a slow reader, three long posts in a minute, is the furthest while the clocks cannot tell, and a stretch was read elsewhere: it asks",

@@ -78,6 +78,42 @@ struct SyncCommandTests {
         #endif
     }
 
+    @Test(
+        "engine restore --store takes the register's winner by the merge policy without the recovery phrase, which a restore does not need"
+    )
+    func restoreWithoutThePhrase() async throws {
+        #if SyncEncryption
+        let setup = try Setup()
+        defer { setup.remove() }
+        try """
+        {"PositionPersistence": {"CrossSessionSync": true},
+         "Sync": {"EncryptionPhraseVariable": "READER_PHRASE", "Transport": {"Strategy": "Directory", "Path": "\(setup.shared.path)"}}}
+        """.write(toFile: setup.config, atomically: true, encoding: .utf8)
+        let phrase = ["READER_PHRASE": "q7kmv-x2pwd-hn4sc-9tbez-arf3u-kd8vy-p6wqm-ej2xn"]
+        func engine(_ arguments: [String]) async throws -> EngineProcess.Result {
+            let result = try await EngineProcess.run(arguments + ["--config", setup.config], environment: phrase)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result
+        }
+        _ = try await engine(["position", "save", "--store", setup.store("laptop"), "--device", "laptop", "--post", "95"])
+        _ = try await engine(["sync", "run", "--store", setup.store("laptop"), "--device", "laptop"])
+        _ = try await engine(["sync", "run", "--store", setup.store("phone"), "--device", "phone"])
+        _ = try await engine(["position", "save", "--store", setup.store("phone"), "--device", "phone", "--post", "80"])
+        _ = try await engine(["sync", "run", "--store", setup.store("phone"), "--device", "phone"])
+        _ = try await engine(["sync", "run", "--store", setup.store("laptop"), "--device", "laptop"])
+        let timeline = setup.directory.appendingPathComponent("timeline.json").path
+        let posts = (0..<30).map { #"{"id": "\#(100 - $0)", "createdAt": "2026-11-24T10:\#(String(format: "%02d", 59 - $0)):00Z"}"# }
+        try #"{"posts": [\#(posts.joined(separator: ", "))]}"#.write(toFile: timeline, atomically: true, encoding: .utf8)
+        // Without the phrase (a shell where it is not set), the restore starts where it does with it.
+        for environment in [phrase, [:]] {
+            let restored = try await EngineProcess.run(
+                ["restore", "--store", setup.store("laptop"), "--config", setup.config, "--timeline", timeline], environment: environment)
+            #expect(restored.status == 0, "\(restored.stderr)")
+            #expect(restored.stdout.hasPrefix("start: post 80, synced from phone\npost 80 at index 20,"), "\(restored.stdout)")
+        }
+        #endif
+    }
+
     @Test("two and three stores converge through a directory, in any order of sync run", arguments: [2, 3])
     func converge(_ count: Int) async throws {
         let devices = ["phone", "laptop", "tablet"].prefix(count)
