@@ -10,7 +10,7 @@ public struct SyncSettings: ConfigurationSection {
     @ComponentSetting(
         "Policy", title: "Merge policy", definition: "mergePolicy",
         help:
-            "How a position register picks its value among each device's latest write: a registered merge policy's name, or a dictionary with its name under Strategy and its parameters. CausalFurthest lets a write that saw the others win, and among concurrent writes sets glances aside and takes the later by the clocks' bounds, else the furthest along; LastWriterWins keeps the latest write by hybrid logical clock; FurthestRead keeps the position furthest along the timeline."
+            "How a position register picks its value among each device's latest write: a registered merge policy's name (engine strategies list shows each with its parameters), or a dictionary with its name under Strategy and its parameters. The default, CausalFurthest, lets a write that saw the others win, and among concurrent writes sets glances aside and takes the later by the clocks' bounds, else the furthest along."
     )
     public var policy = ComponentSpec(name: "CausalFurthest")
 
