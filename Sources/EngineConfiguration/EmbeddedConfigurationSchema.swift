@@ -93,31 +93,34 @@ extension ConfigurationSchema {
     },
     "Performance": {
       "title": "Performance",
-      "description": "Rendering and memory tuning.",
+      "description": "Memory tuning.",
       "type": "object",
       "default": {},
       "properties": {
         "LazyLoadingEnabled": {
-          "title": "Lazy loading",
-          "description": "Load posts as the reader approaches them instead of all at once.",
+          "title": "Lazy loading (deprecated)",
+          "description": "Read by nothing: the engine lays out no views, and an app's own list decides what it loads. Accepted so that older files stay valid; remove it.",
           "type": "boolean",
-          "default": true
+          "default": true,
+          "deprecated": true
         },
         "ScrollBufferSize": {
-          "title": "Scroll buffer size",
-          "description": "Posts kept loaded beyond the visible ones, in each direction.",
+          "title": "Scroll buffer size (deprecated)",
+          "description": "Read by nothing: the engine lays out no views, and an app's own list decides how many posts it keeps loaded. Accepted so that older files stay valid; remove it.",
           "type": "integer",
           "minimum": 0,
           "maximum": 1000,
-          "default": 20
+          "default": 20,
+          "deprecated": true
         },
         "RenderAheadCount": {
-          "title": "Render-ahead count",
-          "description": "Posts laid out ahead of the scrolling direction.",
+          "title": "Render-ahead count (deprecated)",
+          "description": "Read by nothing: the engine lays out no views, and an app's own list decides what it renders ahead. Accepted so that older files stay valid; remove it.",
           "type": "integer",
           "minimum": 0,
           "maximum": 100,
-          "default": 5
+          "default": 5,
+          "deprecated": true
         },
         "MemoryWarningThreshold": {
           "title": "Memory warning threshold",

@@ -38,8 +38,8 @@ public struct Setting<T: ParameterValue & Equatable>: DeclaredSetting {
     }
 
     /// A switch, a text, or a choice among the cases of a `ParameterChoice`.
-    public init(wrappedValue defaultValue: T, _ name: String, title: String, help: String) {
-        self.init(defaultValue, name, title: title, help: help, constraints: [], deprecated: false)
+    public init(wrappedValue defaultValue: T, _ name: String, title: String, deprecated: Bool = false, help: String) {
+        self.init(defaultValue, name, title: title, help: help, constraints: [], deprecated: deprecated)
     }
 
     init(_ defaultValue: T, _ name: String, title: String, help: String, constraints: [(String, Value)], deprecated: Bool) {

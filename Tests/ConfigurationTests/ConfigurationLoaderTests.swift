@@ -24,7 +24,9 @@ struct ConfigurationLoaderTests {
         ConfigurationLoader().read(data: data, fileName: file).diagnostics.map(\.description)
     }
 
-    @Test("the seed's configuration block, exactly as printed, validates with no errors and no warnings")
+    @Test(
+        "the seed's configuration block, exactly as printed, validates with no errors; its three rendering keys, read by nothing, are deprecated"
+    )
     func seedBlock() throws {
         let seed = try String(contentsOf: Fixtures.url("seeds/000_904a4d7675e9a731.txt"), encoding: .utf8)
         let start = try #require(seed.range(of: "```xml\n"))
@@ -32,7 +34,12 @@ struct ConfigurationLoaderTests {
         let block = String(seed[start.upperBound..<end.lowerBound])
         let document = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n\(block)</dict>\n</plist>\n"
         let loaded = ConfigurationLoader().read(data: Data(document.utf8), fileName: "seed.plist")
-        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        #expect(loaded.diagnostics.allSatisfy { $0.severity == .warning }, "\(loaded.diagnostics)")
+        #expect(
+            loaded.diagnostics.map { $0.path?.description } == [
+                "Performance.LazyLoadingEnabled", "Performance.ScrollBufferSize", "Performance.RenderAheadCount",
+            ],
+            "\(loaded.diagnostics)")
         #expect(loaded.configuration.positionPersistence.fallbackStrategy == "NearestContent")
         #expect(loaded.configuration.debug.timelineLogging)
         #expect(loaded.configuration.performance.memoryWarningThreshold == 0.8)
@@ -89,14 +96,33 @@ struct ConfigurationLoaderTests {
                 <dict>
                     <key>MemoryWarningThreshold</key>
                     <real>1.5</real>
-                    <key>ScrollBufferSize</key>
+                </dict>
+                <key>PositionPersistence</key>
+                <dict>
+                    <key>MaxHistorySize</key>
                     <integer>-1</integer>
                 </dict>
             """)
         #expect(
             Self.diagnostics(data) == [
                 "config.plist:7:9: error: Performance.MemoryWarningThreshold: 1.5 is greater than the maximum 1 (allowed: ≥ 0 and ≤ 1)",
-                "config.plist:9:9: error: Performance.ScrollBufferSize: -1 is less than the minimum 0 (allowed: ≥ 0 and ≤ 1000)",
+                "config.plist:12:9: error: PositionPersistence.MaxHistorySize: -1 is less than the minimum 1 (allowed: ≥ 1 and ≤ 1000)",
+            ])
+    }
+
+    @Test("a key read by nothing is deprecated: a warning names it and says why")
+    func deprecatedRenderingKeys() {
+        let data = Self.plist(
+            """
+                <key>Performance</key>
+                <dict>
+                    <key>ScrollBufferSize</key>
+                    <integer>30</integer>
+                </dict>
+            """)
+        #expect(
+            Self.diagnostics(data) == [
+                "config.plist:6:9: warning: Performance.ScrollBufferSize: key \"ScrollBufferSize\" is deprecated: Read by nothing: the engine lays out no views, and an app's own list decides how many posts it keeps loaded. Accepted so that older files stay valid; remove it."
             ])
     }
 
