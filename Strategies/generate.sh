@@ -7,6 +7,8 @@
 #     declarations and the registry, and its copy embedded in the library
 #     (schemas/embed-in-sources.sh);
 #   - schemas/SocialFusionTimelineConfiguration.file.schema.json;
+#   - config/SocialFusionTimelineConfiguration.commented.plist, every key at its default with
+#     its declaration's words (schemas/commented-plist.py);
 #   - the table of strategies in Strategies/README.md.
 # Tests fail until these are in step. One build: the composition is made from the
 # declarations, never from the embedded copy.
@@ -20,6 +22,7 @@ engine=$(swift build --show-bin-path)/engine
 "$engine" schema print --compose > schemas/SocialFusionTimelineConfiguration.schema.json
 schemas/embed-in-sources.sh
 "$engine" schema print --file > schemas/SocialFusionTimelineConfiguration.file.schema.json
+python3 schemas/commented-plist.py
 python3 - "$engine" <<'PY'
 import re, subprocess, sys
 table = subprocess.run([sys.argv[1], "strategies", "--format", "markdown"], check=True, capture_output=True, text=True).stdout
