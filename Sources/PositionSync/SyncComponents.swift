@@ -42,19 +42,9 @@ public struct SyncComponents: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(PipelineError) {
         let policy = try registry.mergePolicy(configuration.sync.policy)
-        let persistence = configuration.positionPersistence
-        var spec = persistence.crossSessionSync ? configuration.sync.transport : DefaultComponents.noTransport
-        var transport: (any SyncTransport)?
-        // iCloud's store where the platform has it: elsewhere it does not build, and sync stays off.
-        if persistence.crossSessionSync, spec.name == DefaultComponents.noTransport.name, persistence.iCloudSyncEnabled,
-            let iCloud = try? registry.transport(DefaultComponents.iCloudTransport)
-        {
-            spec = DefaultComponents.iCloudTransport
-            transport = iCloud
-        }
-        if transport == nil { transport = try registry.transport(spec) }
+        let (spec, iCloud) = Self.transportChoice(configuration, registry: registry)
         self.policy = policy
-        self.transport = transport!
+        if let iCloud { self.transport = iCloud } else { self.transport = try registry.transport(spec) }
         transportSpec = spec
         guard !isLocal else { return }
         var keys = keyring
@@ -69,12 +59,26 @@ public struct SyncComponents: Sendable {
     public static func restorePolicy(
         configuration: TimelineConfiguration, registry: StrategyRegistry = BuiltInStrategies.registry
     ) throws(PipelineError) -> (any MergePolicy)? {
-        let persistence = configuration.positionPersistence
-        guard persistence.crossSessionSync else { return nil }
-        if configuration.sync.transport.name == DefaultComponents.noTransport.name {
-            guard persistence.iCloudSyncEnabled, (try? registry.transport(DefaultComponents.iCloudTransport)) != nil else { return nil }
-        }
+        guard transportChoice(configuration, registry: registry).spec.name != DefaultComponents.noTransport.name else { return nil }
         return try registry.mergePolicy(configuration.sync.policy)
+    }
+
+    /// The transport `configuration` chooses: `Sync.Transport`, `None` whenever
+    /// `CrossSessionSync` is false, and iCloud's store (built, here) when the transport is None,
+    /// `iCloudSyncEnabled` is true and the platform has the store; elsewhere it does not build,
+    /// and sync stays off.
+    private static func transportChoice(
+        _ configuration: TimelineConfiguration, registry: StrategyRegistry
+    ) -> (spec: ComponentSpec, iCloud: (any SyncTransport)?) {
+        let persistence = configuration.positionPersistence
+        guard persistence.crossSessionSync else { return (DefaultComponents.noTransport, nil) }
+        let spec = configuration.sync.transport
+        if spec.name == DefaultComponents.noTransport.name, persistence.iCloudSyncEnabled,
+            let iCloud = try? registry.transport(DefaultComponents.iCloudTransport)
+        {
+            return (DefaultComponents.iCloudTransport, iCloud)
+        }
+        return (spec, nil)
     }
 
     /// This transport sealing with `keys`: an error for a transport that cannot.

@@ -39,7 +39,8 @@ struct WallClockTests {
             return try await ChildProcess.run(EngineProcess.executable, arguments, in: directory, environment: environment, timeout: Self.bound)
         }
 
-        // The library moves the wall clock: a save an hour behind says so.
+        // The library moves the wall clock: a save an hour behind says so. (Two wall-clock
+        // readings compared on purpose: what is measured is the wall clock's offset, not a wait.)
         let first = try await engine(["position", "save", "--store", "check.sqlite", "--device", "phone", "--post", "1"], offset: -3600)
         try #require(first.status == 0, "\(first.stderr)")
         let shown = try await engine(["position", "show", "--store", "check.sqlite", "--format", "json"], offset: 0)
