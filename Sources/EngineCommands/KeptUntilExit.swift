@@ -5,7 +5,7 @@ import TimelineEngine
 ///
 /// A command's locals are freed one object at a time when `run()` returns, just before the
 /// process exits and the system takes the memory back at once. For a timeline of a million
-/// posts that freeing costs about a third of a second (`docs/PERFORMANCE.md`).
+/// posts that freeing costs about a third of a second (the history of `docs/PERFORMANCE.md`).
 final class KeptUntilExit: Sendable {
     static let shared = KeptUntilExit()
 

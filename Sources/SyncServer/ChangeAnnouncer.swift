@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// A notification in the write's own statement made every write take PostgreSQL's notification
 /// lock, which is held from before the commit to its end, so the writes of every instance
 /// committed one at a time: pgbench ran the server's write at 13,000–16,000 a second with the
-/// notification, 35,000–37,000 without (docs/PERFORMANCE.md). Instead, a write queues its change here and
+/// notification, 35,000–37,000 without (the history of docs/PERFORMANCE.md). Instead, a write queues its change here and
 /// is answered at once. One loop sends what is queued (`RegisterStorage.announce`, one
 /// statement), then what was queued meanwhile, and so on: one announcement per user, with their
 /// highest counter. An idle server sends each at once, one round trip after its commit.
