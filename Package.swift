@@ -13,7 +13,7 @@ let swiftSettings: [SwiftSetting] =
         .swiftLanguageMode(.v6)
     ] + (coverage ? [.unsafeFlags(["-profile-generate", "-profile-coverage-mapping"])] : [])
 
-/// The profiling runtime for an instrumented build, linked into every product through ValueTree,
+/// The profiling runtime for an instrumented build, linked into every product through TimelineEngineValueTree,
 /// which every product of the package links.
 let linkerSettings: [LinkerSetting] = coverage ? [.unsafeFlags(["-profile-generate"])] : []
 
@@ -39,7 +39,7 @@ let server = "SyncServer"
 /// to build, but libcurl and its libraries load into every command, and the engine cannot link
 /// the runtime in). `--traits` replaces the default traits, so `--traits URLSessionClient` builds
 /// no NIO client. The SyncServer trait enables `NIOClient`, as the server builds SwiftNIO anyway.
-/// The two together do not build the engine on Linux (`Sources/engine/main.swift` says why).
+/// The two together do not build the engine on Linux (`Sources/TimelineEngineCLI/main.swift` says why).
 let urlSessionClient = "URLSessionClient"
 let nioClient = "NIOClient"
 
@@ -60,7 +60,7 @@ let engineLinkerSettings: [LinkerSetting] = [
         .when(platforms: [.linux], traits: [nioClient]))
 ]
 
-/// End-to-end sealed sync (`SyncSealing`, `Sync.EncryptionPhraseVariable`): swift-crypto's
+/// End-to-end sealed sync (`TimelineEngineSyncSealing`, `Sync.EncryptionPhraseVariable`): swift-crypto's
 /// ChaCha20-Poly1305, HMAC and HKDF, and scrypt from its extras, which build BoringSSL on Linux
 /// (docs/PERFORMANCE.md has what it adds). Without it, a configured phrase is a clear error.
 /// The SyncServer trait enables it, for its tests.
@@ -71,47 +71,52 @@ func serverOnly(_ product: String, _ package: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: [server]))
 }
 
-/// What each built-in strategy needs beyond StrategyKit, TimelineCore and ValueTree: the module
+/// What each built-in strategy needs beyond TimelineEngineStrategyKit, TimelineEngineCore and TimelineEngineValueTree: the module
 /// that declares its kind, and any other. One line per strategy.
 let strategyDependencies: [String: [Target.Dependency]] = [
-    "AuthorRun": ["RestorationModel"],
-    "BestConfidence": ["RestorationModel"],
-    "CacheChain": ["CacheModel"],
-    "CacheOnly": ["ReachModel"],
-    "CausalFurthest": ["SyncModel"],
-    "ContentSimilarity": ["RestorationModel", "TimelineSearch"],
-    "Directory": ["SyncModel", "EngineSupport", "SyncWire"],
-    "ExactMatch": ["RestorationModel"],
-    "ExponentialBackoff": ["ReachModel"],
-    "Fallback": ["RestorationModel"],
-    "FirstMatch": ["RestorationModel"],
-    "FurthestRead": ["SyncModel"],
-    "FurthestWithPrompt": ["SyncModel"],
-    "HTTP": ["SyncModel", "HTTPExchange", "SyncWire"],
-    "iCloudKeyValueStore": ["SyncModel", "EngineSupport", "SyncWire"],
-    "LastWriterWins": ["SyncModel"],
-    "LRU": ["CacheModel"],
-    "MarkerArrival": ["SyncModel"],
-    "MastodonMarkers": ["SyncModel", "HTTPExchange", "EngineSupport"],
-    "NeighborAnchor": ["RestorationModel", "ReachModel", "SyncModel"],
-    "NewerForwardOnly": ["SyncModel"],
-    "None": ["SyncModel"],
-    "NoRetry": ["ReachModel"],
-    "OnePage": ["ReachModel"],
-    "Overwrite": ["SyncModel"],
-    "PostWindow": ["ReachModel"],
-    "SizeBounded": ["CacheModel"],
-    "TemporalProximity": ["RestorationModel"],
-    "TopPages": ["ReachModel"],
-    "TTL": ["CacheModel"],
-    "ViewportAnchor": ["RestorationModel"],
-    "WallClock": ["SyncModel"],
-    "WeightedVote": ["RestorationModel"],
+    "AuthorRun": ["TimelineEngineRestorationModel"],
+    "BestConfidence": ["TimelineEngineRestorationModel"],
+    "CacheChain": ["TimelineEngineCacheModel"],
+    "CacheOnly": ["TimelineEngineReachModel"],
+    "CausalFurthest": ["TimelineEngineSyncModel"],
+    "ContentSimilarity": ["TimelineEngineRestorationModel", "TimelineEngineSearch"],
+    "Directory": ["TimelineEngineSyncModel", "TimelineEngineSupport", "TimelineEngineSyncWire"],
+    "ExactMatch": ["TimelineEngineRestorationModel"],
+    "ExponentialBackoff": ["TimelineEngineReachModel"],
+    "Fallback": ["TimelineEngineRestorationModel"],
+    "FirstMatch": ["TimelineEngineRestorationModel"],
+    "FurthestRead": ["TimelineEngineSyncModel"],
+    "FurthestWithPrompt": ["TimelineEngineSyncModel"],
+    "HTTP": ["TimelineEngineSyncModel", "TimelineEngineHTTPExchange", "TimelineEngineSyncWire"],
+    "iCloudKeyValueStore": ["TimelineEngineSyncModel", "TimelineEngineSupport", "TimelineEngineSyncWire"],
+    "LastWriterWins": ["TimelineEngineSyncModel"],
+    "LRU": ["TimelineEngineCacheModel"],
+    "MarkerArrival": ["TimelineEngineSyncModel"],
+    "MastodonMarkers": ["TimelineEngineSyncModel", "TimelineEngineHTTPExchange", "TimelineEngineSupport"],
+    "NeighborAnchor": ["TimelineEngineRestorationModel", "TimelineEngineReachModel", "TimelineEngineSyncModel"],
+    "NewerForwardOnly": ["TimelineEngineSyncModel"],
+    "None": ["TimelineEngineSyncModel"],
+    "NoRetry": ["TimelineEngineReachModel"],
+    "OnePage": ["TimelineEngineReachModel"],
+    "Overwrite": ["TimelineEngineSyncModel"],
+    "PostWindow": ["TimelineEngineReachModel"],
+    "SizeBounded": ["TimelineEngineCacheModel"],
+    "TemporalProximity": ["TimelineEngineRestorationModel"],
+    "TopPages": ["TimelineEngineReachModel"],
+    "TTL": ["TimelineEngineCacheModel"],
+    "ViewportAnchor": ["TimelineEngineRestorationModel"],
+    "WallClock": ["TimelineEngineSyncModel"],
+    "WeightedVote": ["TimelineEngineRestorationModel"],
 ]
+
+/// A strategy's module: the prefix every target of the package shares, so that an app can add the
+/// package beside any other (SwiftPM needs target names unique across a package graph), and the
+/// strategy's name, its folder's.
+func strategyModule(_ name: String) -> String { "TimelineEngine" + name.prefix(1).uppercased() + name.dropFirst() }
 
 let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
     let target = Target.target(
-        name: name, dependencies: ["StrategyKit", "TimelineCore", "ValueTree"] + (strategyDependencies[name] ?? []),
+        name: strategyModule(name), dependencies: ["TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineValueTree"] + (strategyDependencies[name] ?? []),
         path: "Strategies/\(name)", swiftSettings: swiftSettings)
     let tests = "Tests/Strategies/\(name)Tests"
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(tests)") else { return [target] }
@@ -119,7 +124,7 @@ let strategyTargets: [Target] = strategyNames.flatMap { name -> [Target] in
         target,
         .testTarget(
             name: "\(name)Tests",
-            dependencies: [.target(name: name), "StrategyKit", "TimelineCore", "StrategyTestSupport", "TestSupport"]
+            dependencies: [.target(name: strategyModule(name)), "TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineStrategyTestSupport", "TimelineEngineTestSupport"]
                 + (strategyDependencies[name] ?? []),
             path: tests, swiftSettings: swiftSettings),
     ]
@@ -129,23 +134,23 @@ let package = Package(
     name: "TimelineEngine",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
-        .library(name: "TimelineEngine", targets: ["TimelineEngine"]),
+        .library(name: "TimelineEngine", targets: ["TimelineEngineKit"]),
         // Replaying and comparing recorded sessions, and simulating them: what `engine compare`
         // and `engine simulate` are built on, for tools that want them as a library.
-        .library(name: "SessionComparison", targets: ["SessionComparison", "SessionReplay", "SessionSimulation"]),
-        .executable(name: "engine", targets: ["engine"]),
+        .library(name: "TimelineEngineSessionComparison", targets: ["TimelineEngineSessionComparison", "TimelineEngineSessionReplay", "TimelineEngineSessionSimulation"]),
+        .executable(name: "engine", targets: ["TimelineEngineCLI"]),
         // The C header a strategy plugin builds against (docs/PLUGINS.md).
-        .library(name: "TimelinePluginABI", targets: ["CTimelinePlugin"]),
+        .library(name: "TimelineEnginePluginABI", targets: ["TimelineEngineCPlugin"]),
         // Loading plugins into a registry, for tools that want `--plugin` of their own.
-        .library(name: "StrategyPlugins", targets: ["StrategyPlugins"]),
+        .library(name: "TimelineEngineStrategyPlugins", targets: ["TimelineEngineStrategyPlugins"]),
         // Cross-device sync on a store: the configured policy and transport, and sync rounds.
-        .library(name: "PositionSync", targets: ["PositionSync"]),
+        .library(name: "TimelineEnginePositionSync", targets: ["TimelineEnginePositionSync"]),
         // HTTP clients to bootstrap (`HTTPExchanges`): AsyncHTTPClient, or the platform's URLSession.
-        .library(name: "NIOHTTP", targets: ["NIOHTTP"]),
-        .library(name: "URLSessionHTTP", targets: ["URLSessionHTTP"]),
+        .library(name: "TimelineEngineNIOHTTP", targets: ["TimelineEngineNIOHTTP"]),
+        .library(name: "TimelineEngineURLSessionHTTP", targets: ["TimelineEngineURLSessionHTTP"]),
         // The sync server, to run in a process of one's own (`engine serve` runs it); empty
         // unless the SyncServer trait is enabled.
-        .library(name: "SyncServer", targets: ["SyncServer"]),
+        .library(name: "TimelineEngineSyncServer", targets: ["TimelineEngineSyncServer"]),
     ],
     traits: [
         .trait(
@@ -192,170 +197,170 @@ let package = Package(
     targets: [
         // libxml2, through a shim header that keeps its ICU part away from Foundation's.
         .systemLibrary(
-            name: "CLibXML2",
+            name: "TimelineEngineCLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         // The value tree that property lists and JSON are read into.
         .target(
-            name: "ValueTree",
+            name: "TimelineEngineValueTree",
             dependencies: [.product(name: "OrderedCollections", package: "swift-collections")],
             swiftSettings: swiftSettings,
             linkerSettings: linkerSettings
         ),
         // JSON text with line and column numbers.
-        .target(name: "JSONText", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineJSONText", dependencies: ["TimelineEngineValueTree"], swiftSettings: swiftSettings),
         // XML property lists: a libxml2 reader, the canonical writer, the typed JSON form.
         .target(
-            name: "PropertyList",
-            dependencies: ["CLibXML2", "ValueTree", "JSONText"],
+            name: "TimelineEnginePropertyList",
+            dependencies: ["TimelineEngineCLibXML2", "TimelineEngineValueTree", "TimelineEngineJSONText"],
             swiftSettings: swiftSettings
         ),
         // A JSON Schema (draft 2020-12 subset) validator over the value tree.
-        .target(name: "JSONSchema", dependencies: ["EngineSupport", "ValueTree", "JSONText"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineJSONSchema", dependencies: ["TimelineEngineSupport", "TimelineEngineValueTree", "TimelineEngineJSONText"], swiftSettings: swiftSettings),
         // Categories, levels and sinks on top of swift-log.
         .target(
-            name: "TimelineLogging",
-            dependencies: ["EngineSupport", "ValueTree", "JSONText", .product(name: "Logging", package: "swift-log")],
+            name: "TimelineEngineLogging",
+            dependencies: ["TimelineEngineSupport", "TimelineEngineValueTree", "TimelineEngineJSONText", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // SocialFusionTimelineConfiguration: its schema, model, loader and diagnostics.
         .target(
-            name: "EngineConfiguration",
+            name: "TimelineEngineConfiguration",
             dependencies: [
-                "ValueTree", "JSONText", "PropertyList", "JSONSchema", "TimelineLogging", .product(name: "Logging", package: "swift-log"),
+                "TimelineEngineValueTree", "TimelineEngineJSONText", "TimelineEnginePropertyList", "TimelineEngineJSONSchema", "TimelineEngineLogging", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         // What a strategy is, of any kind: the StrategyType a registry holds, its kind, declared
         // parameters, examples and options. It knows no kind: each kind's module declares its own.
-        .target(name: "StrategyKit", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineStrategyKit", dependencies: ["TimelineEngineValueTree"], swiftSettings: swiftSettings),
         // Restoration's kinds: the request, candidates, verdicts and the restoration, fallback and
         // positioning stages' protocols and scenarios.
-        .target(name: "RestorationModel", dependencies: ["ReachModel", "StrategyKit", "TimelineCore", "ValueTree"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineRestorationModel", dependencies: ["TimelineEngineReachModel", "TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineValueTree"], swiftSettings: swiftSettings),
         // The cache policy kind: entries, the policy protocol and its scenarios.
-        .target(name: "CacheModel", dependencies: ["StrategyKit", "ValueTree"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineCacheModel", dependencies: ["TimelineEngineStrategyKit", "TimelineEngineValueTree"], swiftSettings: swiftSettings),
         // Reaching a post the cache lacks: page requests and answers, the network policy and reach
         // strategy kinds, the run that drives a reach strategy, and their scenarios.
-        .target(name: "ReachModel", dependencies: ["StrategyKit", "TimelineCore", "TimelineFormats", "ValueTree"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineReachModel", dependencies: ["TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineFormats", "TimelineEngineValueTree"], swiftSettings: swiftSettings),
         // What every layer shares and no domain owns: `Locked`, the one lock type.
-        .target(name: "EngineSupport", swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineSupport", swiftSettings: swiftSettings),
         // The domain model: posts, timelines, the timeline index, snapshots, restorations. No I/O.
-        .target(name: "TimelineCore", dependencies: ["EngineSupport"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineCore", dependencies: ["TimelineEngineSupport"], swiftSettings: swiftSettings),
         // Searching a timeline: the word index over its texts (TF-IDF), and an index's arrays
         // kept in files and mapped back.
-        .target(name: "TimelineSearch", dependencies: ["TimelineCore", "EngineSupport"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineSearch", dependencies: ["TimelineEngineCore", "TimelineEngineSupport"], swiftSettings: swiftSettings),
         // Timelines and snapshots as files: the engine's JSON, JSON Lines, Mastodon, Bluesky.
-        .target(name: "TimelineFormats", dependencies: ["TimelineCore", "ValueTree", "JSONText"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineFormats", dependencies: ["TimelineEngineCore", "TimelineEngineValueTree", "TimelineEngineJSONText"], swiftSettings: swiftSettings),
         // The position tracker, the resume policy (soft and hard closes) and suggestions.
-        .target(name: "PositionTracking", dependencies: ["TimelineCore", "EngineConfiguration"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEnginePositionTracking", dependencies: ["TimelineEngineCore", "TimelineEngineConfiguration"], swiftSettings: swiftSettings),
         // Cross-device sync's model: hybrid logical clocks, position registers and their total
         // order, replica state, merge policies and transports as protocols.
         .target(
-            name: "SyncModel", dependencies: ["StrategyKit", "TimelineCore", "ValueTree"],
+            name: "TimelineEngineSyncModel", dependencies: ["TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineValueTree"],
             swiftSettings: swiftSettings),
         // The sync wire format (JSON, versions 1 and 2), read and written by the transports and
         // the server: documents of the usual shape decoded straight from the bytes.
         .target(
-            name: "SyncWire", dependencies: ["SyncModel", "TimelineCore", "TimelineFormats", "JSONText", "ValueTree"],
+            name: "TimelineEngineSyncWire", dependencies: ["TimelineEngineSyncModel", "TimelineEngineCore", "TimelineEngineFormats", "TimelineEngineJSONText", "TimelineEngineValueTree"],
             swiftSettings: swiftSettings),
         // Sealing register heads end to end: keys from a recovery phrase or the app, sealed names,
         // rotation. Crypto only with the SyncEncryption trait.
         .target(
-            name: "SyncSealing",
+            name: "TimelineEngineSyncSealing",
             dependencies: [
-                "SyncModel", "SyncWire",
+                "TimelineEngineSyncModel", "TimelineEngineSyncWire",
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: [syncEncryption])),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: .when(traits: [syncEncryption])),
             ],
             swiftSettings: swiftSettings),
         // A feed in memory answering as a Mastodon or Bluesky server pages (`PagedTimeline`): the
         // server of replayed sessions and of reach strategies' scenarios.
-        .target(name: "SimulatedServer", dependencies: ["ReachModel", "TimelineCore"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineSimulatedServer", dependencies: ["TimelineEngineReachModel", "TimelineEngineCore"], swiftSettings: swiftSettings),
         // The registry of built-ins, pipelines built from the configuration or a spec, and the
         // configuration schema composed with the strategies' parameter schemas.
         .target(
-            name: "RestorationEngine",
+            name: "TimelineEngineRestoration",
             dependencies: [
-                "RestorationModel", "ReachModel", "CacheModel", "EngineSupport", "StrategyKit", "TimelineCore", "EngineConfiguration", "JSONSchema",
-                "JSONText", "TimelineLogging", "TimelineFormats", "ValueTree", "SyncModel",
+                "TimelineEngineRestorationModel", "TimelineEngineReachModel", "TimelineEngineCacheModel", "TimelineEngineSupport", "TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineConfiguration", "TimelineEngineJSONSchema",
+                "TimelineEngineJSONText", "TimelineEngineLogging", "TimelineEngineFormats", "TimelineEngineValueTree", "TimelineEngineSyncModel",
                 .product(name: "Logging", package: "swift-log"),
             ]
-                + strategyNames.map { .target(name: $0) },
+                + strategyNames.map { .target(name: strategyModule($0)) },
             swiftSettings: swiftSettings
         ),
         // The C ABI of strategy plugins: one header, which plugins build against.
-        .target(name: "CTimelinePlugin"),
+        .target(name: "TimelineEngineCPlugin"),
         // Loading strategy plugins through that ABI into a registry.
         .target(
-            name: "StrategyPlugins",
+            name: "TimelineEngineStrategyPlugins",
             dependencies: [
-                "RestorationModel", "EngineSupport", "CTimelinePlugin", "RestorationEngine", "StrategyKit", "TimelineCore", "TimelineFormats",
-                "EngineConfiguration",
-                "JSONText", "ValueTree",
+                "TimelineEngineRestorationModel", "TimelineEngineSupport", "TimelineEngineCPlugin", "TimelineEngineRestoration", "TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineFormats",
+                "TimelineEngineConfiguration",
+                "TimelineEngineJSONText", "TimelineEngineValueTree",
             ],
             swiftSettings: swiftSettings),
         // Recorded sessions: the JSON Lines format, its streaming reader, writer and recorder.
         .target(
-            name: "SessionFormat", dependencies: ["EngineSupport", "TimelineCore", "TimelineFormats", "ReachModel", "JSONText", "ValueTree"],
+            name: "TimelineEngineSessionFormat", dependencies: ["TimelineEngineSupport", "TimelineEngineCore", "TimelineEngineFormats", "TimelineEngineReachModel", "TimelineEngineJSONText", "TimelineEngineValueTree"],
             swiftSettings: swiftSettings),
         // Replaying a session exactly as the format specifies, and scoring each restore point.
         .target(
-            name: "SessionReplay",
+            name: "TimelineEngineSessionReplay",
             dependencies: [
-                "RestorationModel", "ReachModel", "SimulatedServer", "SessionFormat", "PositionTracking", "RestorationEngine", "TimelineCore",
-                "EngineConfiguration", "SyncModel",
+                "TimelineEngineRestorationModel", "TimelineEngineReachModel", "TimelineEngineSimulatedServer", "TimelineEngineSessionFormat", "TimelineEnginePositionTracking", "TimelineEngineRestoration", "TimelineEngineCore",
+                "TimelineEngineConfiguration", "TimelineEngineSyncModel",
             ],
             swiftSettings: swiftSettings),
         // `engine compare`: candidate pipelines, streaming and parallel evaluation of sessions,
         // mergeable metrics and the report in table, JSON, CSV and HTML.
         .target(
-            name: "SessionComparison",
-            dependencies: ["EngineSupport", "SessionReplay", "SessionFormat", "RestorationEngine", "EngineConfiguration", "ValueTree"],
+            name: "TimelineEngineSessionComparison",
+            dependencies: ["TimelineEngineSupport", "TimelineEngineSessionReplay", "TimelineEngineSessionFormat", "TimelineEngineRestoration", "TimelineEngineConfiguration", "TimelineEngineValueTree"],
             swiftSettings: swiftSettings),
         // `engine simulate`: reading sessions simulated from real posts and published reading figures.
         .target(
-            name: "SessionSimulation", dependencies: ["SessionFormat", "PositionTracking", "ReachModel", "TimelineCore"],
+            name: "TimelineEngineSessionSimulation", dependencies: ["TimelineEngineSessionFormat", "TimelineEnginePositionTracking", "TimelineEngineReachModel", "TimelineEngineCore"],
             swiftSettings: swiftSettings),
         // The engine's state in one SQLite file (GRDB, WAL): cached timelines, position history,
         // read posts, the last restoration; migrations, crash safety, maintenance by cache policy.
         .target(
-            name: "TimelineStore",
+            name: "TimelineEngineStore",
             dependencies: [
-                "CacheModel", "TimelineSearch", "TimelineCore", "TimelineFormats", "StrategyKit", "JSONText", "ValueTree", "SyncModel",
-                "TimelineLogging", "EngineSupport",
+                "TimelineEngineCacheModel", "TimelineEngineSearch", "TimelineEngineCore", "TimelineEngineFormats", "TimelineEngineStrategyKit", "TimelineEngineJSONText", "TimelineEngineValueTree", "TimelineEngineSyncModel",
+                "TimelineEngineLogging", "TimelineEngineSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
         // Cross-device sync on a store: the configured merge policy and transport, and the
         // pull → merge → push round.
         .target(
-            name: "PositionSync",
-            dependencies: ["ValueTree", "TimelineFormats", "SyncWire", "SyncSealing",
-                "ReachModel", "EngineSupport", "SyncModel", "TimelineCore", "TimelineStore", "RestorationEngine", "EngineConfiguration",
-                "TimelineLogging",
+            name: "TimelineEnginePositionSync",
+            dependencies: ["TimelineEngineValueTree", "TimelineEngineFormats", "TimelineEngineSyncWire", "TimelineEngineSyncSealing",
+                "TimelineEngineReachModel", "TimelineEngineSupport", "TimelineEngineSyncModel", "TimelineEngineCore", "TimelineEngineStore", "TimelineEngineRestoration", "TimelineEngineConfiguration",
+                "TimelineEngineLogging",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
         // Cache-first loading: timeline sources (file, Mastodon, Bluesky over HTTP), retries by
         // network policy, merging a refresh into the cache, restoring on the result.
         .target(
-            name: "TimelineLoading",
+            name: "TimelineEngineLoading",
             dependencies: [
-                "RestorationModel", "ReachModel", "CacheModel", "EngineSupport", "TimelineStore", "RestorationEngine", "TimelineCore",
-                "TimelineFormats", "ValueTree", "HTTPExchange", "SyncModel",
-                "TimelineLogging", .product(name: "Logging", package: "swift-log"),
+                "TimelineEngineRestorationModel", "TimelineEngineReachModel", "TimelineEngineCacheModel", "TimelineEngineSupport", "TimelineEngineStore", "TimelineEngineRestoration", "TimelineEngineCore",
+                "TimelineEngineFormats", "TimelineEngineValueTree", "TimelineEngineHTTPExchange", "TimelineEngineSyncModel",
+                "TimelineEngineLogging", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
         // The HTTP client protocol the library talks through, and its bootstrap; no networking.
-        .target(name: "HTTPExchange", dependencies: ["EngineSupport"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineHTTPExchange", dependencies: ["TimelineEngineSupport"], swiftSettings: swiftSettings),
         // The platform's URLSession as the HTTP client: the default on Apple platforms.
-        .target(name: "URLSessionHTTP", dependencies: ["EngineSupport", "HTTPExchange"], swiftSettings: swiftSettings),
+        .target(name: "TimelineEngineURLSessionHTTP", dependencies: ["TimelineEngineSupport", "TimelineEngineHTTPExchange"], swiftSettings: swiftSettings),
         // AsyncHTTPClient (SwiftNIO) as the HTTP client: the command line's.
         .target(
-            name: "NIOHTTP",
+            name: "TimelineEngineNIOHTTP",
             dependencies: [
-                "HTTPExchange",
+                "TimelineEngineHTTPExchange",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -365,38 +370,38 @@ let package = Package(
         ),
         // The library product: everything an app embeds.
         .target(
-            name: "TimelineEngine",
+            name: "TimelineEngineKit",
             dependencies: [
-                "ReachModel", "RestorationModel", "CacheModel", "EngineSupport", "SyncWire", "TimelineSearch", "ValueTree", "JSONText",
-                "PropertyList", "JSONSchema", "EngineConfiguration", "TimelineLogging",
-                "TimelineCore", "StrategyKit", "RestorationEngine", "TimelineFormats", "PositionTracking",
-                "SessionFormat", "TimelineStore", "TimelineLoading", "SyncModel", "SyncSealing", "PositionSync", "HTTPExchange",
-                .target(name: "URLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+                "TimelineEngineReachModel", "TimelineEngineRestorationModel", "TimelineEngineCacheModel", "TimelineEngineSupport", "TimelineEngineSyncWire", "TimelineEngineSearch", "TimelineEngineValueTree", "TimelineEngineJSONText",
+                "TimelineEnginePropertyList", "TimelineEngineJSONSchema", "TimelineEngineConfiguration", "TimelineEngineLogging",
+                "TimelineEngineCore", "TimelineEngineStrategyKit", "TimelineEngineRestoration", "TimelineEngineFormats", "TimelineEnginePositionTracking",
+                "TimelineEngineSessionFormat", "TimelineEngineStore", "TimelineEngineLoading", "TimelineEngineSyncModel", "TimelineEngineSyncSealing", "TimelineEnginePositionSync", "TimelineEngineHTTPExchange",
+                .target(name: "TimelineEngineURLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
         // The `engine` command-line tool's commands, kept in a library so tests can call them.
         .target(
-            name: "EngineCommands",
+            name: "TimelineEngineCommands",
             dependencies: [
                 // The façade (which re-exports the library's modules) and the comparison, plugin and
                 // server products only (Tests/check-imports.py holds the command line to them).
-                "TimelineEngine", "SessionComparison", "SessionReplay", "SessionSimulation", "StrategyPlugins",
-                .target(name: "URLSessionHTTP", condition: .when(traits: [urlSessionClient])),
-                .target(name: "NIOHTTP", condition: .when(traits: [nioClient])),
-                .target(name: "SyncServer", condition: .when(traits: [server])),
+                "TimelineEngineKit", "TimelineEngineSessionComparison", "TimelineEngineSessionReplay", "TimelineEngineSessionSimulation", "TimelineEngineStrategyPlugins",
+                .target(name: "TimelineEngineURLSessionHTTP", condition: .when(traits: [urlSessionClient])),
+                .target(name: "TimelineEngineNIOHTTP", condition: .when(traits: [nioClient])),
+                .target(name: "TimelineEngineSyncServer", condition: .when(traits: [server])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "engine", dependencies: ["EngineCommands"], swiftSettings: swiftSettings, linkerSettings: engineLinkerSettings),
+        .executableTarget(name: "TimelineEngineCLI", dependencies: ["TimelineEngineCommands"], swiftSettings: swiftSettings, linkerSettings: engineLinkerSettings),
         // `engine serve`: the sync server over Hummingbird, its storage in SQLite or PostgreSQL.
         .target(
-            name: "SyncServer",
+            name: "TimelineEngineSyncServer",
             dependencies: [
-                "EngineSupport", "SyncModel", "SyncWire", "JSONText", "ValueTree", "TimelineFormats",
+                "TimelineEngineSupport", "TimelineEngineSyncModel", "TimelineEngineSyncWire", "TimelineEngineJSONText", "TimelineEngineValueTree", "TimelineEngineFormats",
                 serverOnly("Hummingbird", "hummingbird"),
                 serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
                 serverOnly("UnixSignals", "swift-service-lifecycle"),
@@ -413,14 +418,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        .testTarget(name: "ValueTreeTests", dependencies: ["ValueTree"], swiftSettings: swiftSettings),
+        .testTarget(name: "ValueTreeTests", dependencies: ["TimelineEngineValueTree"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SyncServerTests",
             dependencies: [
-                "SyncWire", "SyncSealing", "EngineSupport",
-                "SyncServer", "SyncModel", "EngineConfiguration", "TimelineCore", "TestSupport", "TimelineStore", "PositionSync", "CausalFurthest",
-                "Directory", "HTTP",
-                "NIOHTTP",
+                "TimelineEngineSyncWire", "TimelineEngineSyncSealing", "TimelineEngineSupport",
+                "TimelineEngineSyncServer", "TimelineEngineSyncModel", "TimelineEngineConfiguration", "TimelineEngineCore", "TimelineEngineTestSupport", "TimelineEngineStore", "TimelineEnginePositionSync", "TimelineEngineCausalFurthest",
+                "TimelineEngineDirectory", "TimelineEngineHTTP",
+                "TimelineEngineNIOHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 serverOnly("ServiceLifecycle", "swift-service-lifecycle"),
@@ -430,32 +435,32 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "JSONTextTests", dependencies: ["JSONText", "ValueTree"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONTextTests", dependencies: ["TimelineEngineJSONText", "TimelineEngineValueTree"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", "JSONText", "TestSupport", "ValueTree"],
+            dependencies: ["TimelineEnginePropertyList", "TimelineEngineJSONText", "TimelineEngineTestSupport", "TimelineEngineValueTree"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "JSONSchemaTests",
-            dependencies: ["JSONSchema", "JSONText", "TestSupport", "ValueTree"],
+            dependencies: ["TimelineEngineJSONSchema", "TimelineEngineJSONText", "TimelineEngineTestSupport", "TimelineEngineValueTree"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ConfigurationTests",
-            dependencies: ["EngineConfiguration", "TimelineLogging", "PropertyList", "TestSupport", "ValueTree"],
+            dependencies: ["TimelineEngineConfiguration", "TimelineEngineLogging", "TimelineEnginePropertyList", "TimelineEngineTestSupport", "TimelineEngineValueTree"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "TimelineLoggingTests",
-            dependencies: ["TimelineLogging", "JSONText", "TestSupport", "ValueTree", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TimelineEngineLogging", "TimelineEngineJSONText", "TimelineEngineTestSupport", "TimelineEngineValueTree", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EngineCommandsTests",
             dependencies: [
-                "ReachModel", "EngineCommands", "TestSupport", "TimelineStore", "TimelineCore", "RestorationEngine", "JSONText",
-                "StrategyKit",
+                "TimelineEngineReachModel", "TimelineEngineCommands", "TimelineEngineTestSupport", "TimelineEngineStore", "TimelineEngineCore", "TimelineEngineRestoration", "TimelineEngineJSONText",
+                "TimelineEngineStrategyKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -463,107 +468,107 @@ let package = Package(
         .testTarget(
             name: "RobustnessTests",
             dependencies: [
-                "RestorationModel",
-                "PropertyList", "JSONText", "EngineConfiguration", "TestSupport", "SessionFormat", "SessionReplay", "RestorationEngine",
-                "PositionTracking", "SessionComparison", "SessionSimulation", "StrategyKit", "TimelineCore", "TimelineFormats",
-                "ValueTree", .product(name: "PropertyBased", package: "swift-property-based"),
+                "TimelineEngineRestorationModel",
+                "TimelineEnginePropertyList", "TimelineEngineJSONText", "TimelineEngineConfiguration", "TimelineEngineTestSupport", "TimelineEngineSessionFormat", "TimelineEngineSessionReplay", "TimelineEngineRestoration",
+                "TimelineEnginePositionTracking", "TimelineEngineSessionComparison", "TimelineEngineSessionSimulation", "TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineFormats",
+                "TimelineEngineValueTree", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
         ),
         // Builds and runs the packages under Examples/ as their users would.
-        .testTarget(name: "ExamplesTests", dependencies: ["TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ExamplesTests", dependencies: ["TimelineEngineTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StrategyPluginsTests",
             dependencies: [
-                "RestorationModel", "StrategyPlugins", "RestorationEngine", "StrategyKit", "TimelineCore", "AuthorRun", "TestSupport", "SyncModel",
-                "EngineSupport",
+                "TimelineEngineRestorationModel", "TimelineEngineStrategyPlugins", "TimelineEngineRestoration", "TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineAuthorRun", "TimelineEngineTestSupport", "TimelineEngineSyncModel",
+                "TimelineEngineSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "PositionSyncTests",
             dependencies: [
-                "ReachModel", "SyncWire", "SyncSealing", "PositionSync", "SyncModel", "TimelineStore", "TimelineCore", "EngineConfiguration", "StrategyKit",
-                "Directory", "FurthestRead", "LastWriterWins", "CausalFurthest", "iCloudKeyValueStore", "HTTP", "NIOHTTP", "MastodonMarkers",
-                "TestSupport", "store-crash-writer", "JSONSchema", "JSONText", "HTTPExchange", "RestorationEngine", "ValueTree", "TimelineFormats",
-                "SessionSimulation", "EngineSupport",
+                "TimelineEngineReachModel", "TimelineEngineSyncWire", "TimelineEngineSyncSealing", "TimelineEnginePositionSync", "TimelineEngineSyncModel", "TimelineEngineStore", "TimelineEngineCore", "TimelineEngineConfiguration", "TimelineEngineStrategyKit",
+                "TimelineEngineDirectory", "TimelineEngineFurthestRead", "TimelineEngineLastWriterWins", "TimelineEngineCausalFurthest", "TimelineEngineICloudKeyValueStore", "TimelineEngineHTTP", "TimelineEngineNIOHTTP", "TimelineEngineMastodonMarkers",
+                "TimelineEngineTestSupport", "store-crash-writer", "TimelineEngineJSONSchema", "TimelineEngineJSONText", "TimelineEngineHTTPExchange", "TimelineEngineRestoration", "TimelineEngineValueTree", "TimelineEngineFormats",
+                "TimelineEngineSessionSimulation", "TimelineEngineSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TimelineCoreTests", dependencies: ["TimelineSearch", "TimelineCore", "EngineSupport", "TestSupport", "SessionSimulation"],
+            name: "TimelineCoreTests", dependencies: ["TimelineEngineSearch", "TimelineEngineCore", "TimelineEngineSupport", "TimelineEngineTestSupport", "TimelineEngineSessionSimulation"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StrategyKitTests",
             dependencies: [
-                "ReachModel", "CacheModel", "RestorationModel", "StrategyKit", "StrategyTestSupport", "TimelineCore", "ValueTree", "FirstMatch",
-                "BestConfidence", "WeightedVote", "EngineSupport",
+                "TimelineEngineReachModel", "TimelineEngineCacheModel", "TimelineEngineRestorationModel", "TimelineEngineStrategyKit", "TimelineEngineStrategyTestSupport", "TimelineEngineCore", "TimelineEngineValueTree", "TimelineEngineFirstMatch",
+                "TimelineEngineBestConfidence", "TimelineEngineWeightedVote", "TimelineEngineSupport",
             ],
             swiftSettings: swiftSettings),
-        .testTarget(name: "PositionTrackingTests", dependencies: ["PositionTracking", "TimelineCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "PositionTrackingTests", dependencies: ["TimelineEnginePositionTracking", "TimelineEngineCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TimelineEngineTests",
-            dependencies: ["EngineSupport", "TimelineEngine", "TestSupport", "StrategyKit", "HTTPExchange", "NIOHTTP", "StrategyPlugins",
+            dependencies: ["TimelineEngineSupport", "TimelineEngineKit", "TimelineEngineTestSupport", "TimelineEngineStrategyKit", "TimelineEngineHTTPExchange", "TimelineEngineNIOHTTP", "TimelineEngineStrategyPlugins",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TimelineFormatsTests", dependencies: ["TimelineFormats", "TimelineCore", "TestSupport", "JSONText"],
+            name: "TimelineFormatsTests", dependencies: ["TimelineEngineFormats", "TimelineEngineCore", "TimelineEngineTestSupport", "TimelineEngineJSONText"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "RestorationEngineTests",
             dependencies: [
-                "ReachModel", "CacheModel", "RestorationModel", "SimulatedServer", "RestorationEngine", "StrategyKit", "TimelineCore",
-                "EngineConfiguration", "JSONSchema", "JSONText", "TestSupport",
-                "TimelineFormats", "ValueTree", "SessionSimulation",
-                "StrategyTestSupport", "Fallback", "FirstMatch", "SyncModel",
+                "TimelineEngineReachModel", "TimelineEngineCacheModel", "TimelineEngineRestorationModel", "TimelineEngineSimulatedServer", "TimelineEngineRestoration", "TimelineEngineStrategyKit", "TimelineEngineCore",
+                "TimelineEngineConfiguration", "TimelineEngineJSONSchema", "TimelineEngineJSONText", "TimelineEngineTestSupport",
+                "TimelineEngineFormats", "TimelineEngineValueTree", "TimelineEngineSessionSimulation",
+                "TimelineEngineStrategyTestSupport", "TimelineEngineFallback", "TimelineEngineFirstMatch", "TimelineEngineSyncModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "SessionFormatTests", dependencies: ["SessionFormat", "TimelineCore", "TestSupport"],
+            name: "SessionFormatTests", dependencies: ["TimelineEngineSessionFormat", "TimelineEngineCore", "TimelineEngineTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "SessionReplayTests",
             dependencies: [
-                "EngineSupport", "SessionReplay", "SessionFormat", "SessionComparison", "SessionSimulation", "RestorationEngine", "TimelineFormats",
-                "EngineConfiguration", "PositionTracking", "TimelineCore", "JSONSchema", "JSONText", "TestSupport", "SyncModel", "ValueTree",
-                "StrategyKit",
+                "TimelineEngineSupport", "TimelineEngineSessionReplay", "TimelineEngineSessionFormat", "TimelineEngineSessionComparison", "TimelineEngineSessionSimulation", "TimelineEngineRestoration", "TimelineEngineFormats",
+                "TimelineEngineConfiguration", "TimelineEnginePositionTracking", "TimelineEngineCore", "TimelineEngineJSONSchema", "TimelineEngineJSONText", "TimelineEngineTestSupport", "TimelineEngineSyncModel", "TimelineEngineValueTree",
+                "TimelineEngineStrategyKit",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TimelineStoreTests",
             dependencies: [
-                "TimelineStore", "TimelineCore", "TimelineFormats", "StrategyKit", "LRU", "TTL", "TestSupport", "store-crash-writer", "SyncModel",
+                "TimelineEngineStore", "TimelineEngineCore", "TimelineEngineFormats", "TimelineEngineStrategyKit", "TimelineEngineLRU", "TimelineEngineTTL", "TimelineEngineTestSupport", "store-crash-writer", "TimelineEngineSyncModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TimelineLoadingTests",
             dependencies: [
-                "ReachModel", "CacheModel", "RestorationModel", "EngineSupport", "TimelineLoading", "TimelineStore", "RestorationEngine",
-                "EngineConfiguration", "StrategyKit", "TimelineCore", "TimelineFormats",
-                "ValueTree", "JSONText", "TestSupport", "HTTPExchange", "NIOHTTP", "URLSessionHTTP", "SyncModel", "CausalFurthest", "PostWindow",
-                "SimulatedServer", .product(name: "PropertyBased", package: "swift-property-based"),
+                "TimelineEngineReachModel", "TimelineEngineCacheModel", "TimelineEngineRestorationModel", "TimelineEngineSupport", "TimelineEngineLoading", "TimelineEngineStore", "TimelineEngineRestoration",
+                "TimelineEngineConfiguration", "TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineFormats",
+                "TimelineEngineValueTree", "TimelineEngineJSONText", "TimelineEngineTestSupport", "TimelineEngineHTTPExchange", "TimelineEngineNIOHTTP", "TimelineEngineURLSessionHTTP", "TimelineEngineSyncModel", "TimelineEngineCausalFurthest", "TimelineEnginePostWindow",
+                "TimelineEngineSimulatedServer", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings),
         // A child process for the store's crash test: writes until it is killed.
         .executableTarget(
-            name: "store-crash-writer", dependencies: ["TimelineStore", "TimelineCore", "LRU", "PositionSync", "EngineConfiguration"],
+            name: "store-crash-writer", dependencies: ["TimelineEngineStore", "TimelineEngineCore", "TimelineEngineLRU", "TimelineEnginePositionSync", "TimelineEngineConfiguration"],
             path: "Tests/StoreCrashWriter",
             swiftSettings: swiftSettings),
         // Fixture paths and helpers shared by the test targets.
         .target(
-            name: "TestSupport",
+            name: "TimelineEngineTestSupport",
             dependencies: [
-                "ReachModel", "SimulatedServer", "EngineSupport", "TimelineCore", .product(name: "PropertyBased", package: "swift-property-based"),
+                "TimelineEngineReachModel", "TimelineEngineSimulatedServer", "TimelineEngineSupport", "TimelineEngineCore", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // The conformance checks every strategy's tests run.
         .target(
-            name: "StrategyTestSupport", dependencies: ["ReachModel", "CacheModel", "RestorationModel", "StrategyKit", "TimelineCore", "ValueTree"],
+            name: "TimelineEngineStrategyTestSupport", dependencies: ["TimelineEngineReachModel", "TimelineEngineCacheModel", "TimelineEngineRestorationModel", "TimelineEngineStrategyKit", "TimelineEngineCore", "TimelineEngineValueTree"],
             path: "Tests/StrategyTestSupport", swiftSettings: swiftSettings),
     ] + strategyTargets
 )

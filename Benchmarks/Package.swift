@@ -39,7 +39,7 @@ let package = Package(
             name: "plugin-bench",
             dependencies: [
                 .product(name: "TimelineEngine", package: "TimelineEngine"),
-                .product(name: "StrategyPlugins", package: "TimelineEngine"),
+                .product(name: "TimelineEngineStrategyPlugins", package: "TimelineEngine"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -47,14 +47,14 @@ let package = Package(
             name: "sync-bench",
             dependencies: [
                 .product(name: "TimelineEngine", package: "TimelineEngine"),
-                .product(name: "PositionSync", package: "TimelineEngine"),
+                .product(name: "TimelineEnginePositionSync", package: "TimelineEngine"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
             name: "rights-bench",
             dependencies: [
-                .product(name: "SyncServer", package: "TimelineEngine"),
+                .product(name: "TimelineEngineSyncServer", package: "TimelineEngine"),
                 .product(name: "TimelineEngine", package: "TimelineEngine"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "server-bench",
             dependencies: [
-                .product(name: "SyncServer", package: "TimelineEngine"),
+                .product(name: "TimelineEngineSyncServer", package: "TimelineEngine"),
                 .product(name: "TimelineEngine", package: "TimelineEngine"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -80,7 +80,7 @@ let package = Package(
             name: "session-ingest",
             dependencies: [
                 .product(name: "TimelineEngine", package: "TimelineEngine"),
-                .product(name: "SessionComparison", package: "TimelineEngine"),
+                .product(name: "TimelineEngineSessionComparison", package: "TimelineEngine"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/RestorationEngine/BuiltInStrategies.swift from the folders under Strategies/.
+"""Writes Sources/TimelineEngineRestoration/BuiltInStrategies.swift from the folders under Strategies/.
 
 A built-in strategy is its folder under Strategies/ (Package.swift makes every folder a target,
 with the modules `strategyDependencies` names); this script lists it in the registry, as
@@ -15,12 +15,17 @@ import re
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-output = root / "Sources/RestorationEngine/BuiltInStrategies.swift"
+output = root / "Sources/TimelineEngineRestoration/BuiltInStrategies.swift"
 
 
 def strategy_names():
     folders = [entry.name for entry in (root / "Strategies").iterdir() if entry.is_dir() and not entry.name.startswith(".")]
     return sorted(folders, key=str.lower)
+
+
+def module_name(name):
+    """A strategy's module, as Package.swift's `strategyModule` names it."""
+    return "TimelineEngine" + name[0].upper() + name[1:]
 
 
 def declared_type(name):
@@ -42,7 +47,7 @@ def generate():
         "// swift-format-ignore-file",
         "",
     ]
-    lines += [f"import {module}" for module in sorted(names + ["StrategyKit"])]
+    lines += [f"import {module}" for module in sorted([module_name(name) for name in names] + ["TimelineEngineStrategyKit"])]
     lines += [
         "",
         "/// Every built-in strategy type, in the order of their folders' names.",

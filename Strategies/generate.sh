@@ -2,7 +2,7 @@
 # Regenerates everything derived from the declarations of strategies and configuration keys,
 # after adding a strategy (its folder plus its name in `strategyNames` in Package.swift) or
 # changing a strategy's parameters or summary, or a configuration key:
-#   - Sources/RestorationEngine/BuiltInStrategies.swift, the registry's list of built-ins;
+#   - Sources/TimelineEngineRestoration/BuiltInStrategies.swift, the registry's list of built-ins;
 #   - schemas/SocialFusionTimelineConfiguration.schema.json, composed from the settings'
 #     declarations and the registry, and its copy embedded in the library
 #     (schemas/embed-in-sources.sh);

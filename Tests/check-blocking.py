@@ -25,17 +25,17 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The places that make a lock of their own, each for its reason.
 OWN_LOCKS = {
-    "Sources/EngineSupport/Locked.swift": "the one lock type",
+    "Sources/TimelineEngineSupport/Locked.swift": "the one lock type",
 }
 
 ALLOWED = {
-    "Sources/EngineCommands/FetchProgress.swift":
+    "Sources/TimelineEngineCommands/FetchProgress.swift":
         "the progress line's clock sleeps on a thread of its own, never on the pool",
-    "Sources/StrategyPlugins/PluginWatchdog.swift":
+    "Sources/TimelineEngineStrategyPlugins/PluginWatchdog.swift":
         "the watchdog's checker sleeps between checks on a thread of its own, never on the pool",
-    "Sources/EngineSupport/ParallelWork.swift":
+    "Sources/TimelineEngineSupport/ParallelWork.swift":
         "the synchronous form's caller works its share, then waits only for the parts still running on threads of their own",
-    "Sources/JSONSchema/DeepStack.swift":
+    "Sources/TimelineEngineJSONSchema/DeepStack.swift":
         "synchronous validation waits for its own thread with a large stack, so that deep documents cannot overflow the caller's",
 }
 
@@ -131,10 +131,10 @@ for folder in ("Sources", "Strategies", "Tests"):
                 if not any("// @unchecked:" in other for other in beside):
                     print(f"{relative}:{number}: @unchecked Sendable without a `// @unchecked: why` line beside it")
                     found += 1
-            # One lock type: `Locked` (EngineSupport) is the only place a lock is made.
+            # One lock type: `Locked` (TimelineEngineSupport) is the only place a lock is made.
             if re.search(r"\b(NSLock|NSRecursiveLock|os_unfair_lock|pthread_mutex_t)\b", code) and relative not in OWN_LOCKS \
                     and not relative.startswith("Tests/"):
-                print(f"{relative}:{number}: a lock of its own; keep the state in a `Locked` (EngineSupport) instead")
+                print(f"{relative}:{number}: a lock of its own; keep the state in a `Locked` (TimelineEngineSupport) instead")
                 found += 1
 if unchecked > MAX_UNCHECKED:
     print(f"{unchecked} @unchecked Sendable types in Sources/ and Strategies/, more than {MAX_UNCHECKED}: keep the shared state in a `Locked`")

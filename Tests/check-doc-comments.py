@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every public type an app touches has a doc comment: the types, and the types nested in them,
-declared `public` or `open` in the TimelineEngine module and in the modules it re-exports
-(`@_exported import` in Sources/TimelineEngine/TimelineEngine.swift). DocC documents what they
+declared `public` or `open` in the TimelineEngineKit module and in the modules it re-exports
+(`@_exported import` in Sources/TimelineEngineKit/TimelineEngine.swift). DocC documents what they
 say; a type without one is listed with its file and line, and the exit status is 1.
 
     python3 Tests/check-doc-comments.py"""
@@ -10,8 +10,8 @@ import re
 import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-facade = (root / "Sources/TimelineEngine/TimelineEngine.swift").read_text()
-modules = ["TimelineEngine"] + re.findall(r"^@_exported import (\w+)", facade, re.M)
+facade = (root / "Sources/TimelineEngineKit/TimelineEngine.swift").read_text()
+modules = ["TimelineEngineKit"] + re.findall(r"^@_exported import (\w+)", facade, re.M)
 declaration = re.compile(r"^\s*(?:@[\w().: ,\"]+\s+)*(?:public|open)\s+(?:final\s+|indirect\s+)*(struct|class|enum|protocol|actor|typealias)\s+(\w+)")
 attribute = re.compile(r"^\s*@[\w().: ,\"]+\s*$")
 missing = []

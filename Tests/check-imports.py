@@ -24,23 +24,23 @@ platform = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Testi
             "Synchronization"}
 # The layers, lowest first: a module imports modules of its own layer or lower ones only.
 LAYERS = [
-    ("foundation", {"EngineSupport", "CLibXML2", "CTimelinePlugin", "ValueTree", "JSONText", "PropertyList", "JSONSchema",
-                    "TimelineLogging", "HTTPExchange", "URLSessionHTTP", "NIOHTTP"}),
-    ("strategy kit", {"StrategyKit"}),
-    ("domain", {"TimelineCore", "TimelineSearch", "TimelineFormats", "RestorationModel", "CacheModel", "ReachModel", "SyncModel", "SyncWire", "SyncSealing",
-                "EngineConfiguration", "SessionFormat", "PositionTracking", "SimulatedServer"}),
+    ("foundation", {"TimelineEngineSupport", "TimelineEngineCLibXML2", "TimelineEngineCPlugin", "TimelineEngineValueTree", "TimelineEngineJSONText", "TimelineEnginePropertyList", "TimelineEngineJSONSchema",
+                    "TimelineEngineLogging", "TimelineEngineHTTPExchange", "TimelineEngineURLSessionHTTP", "TimelineEngineNIOHTTP"}),
+    ("strategy kit", {"TimelineEngineStrategyKit"}),
+    ("domain", {"TimelineEngineCore", "TimelineEngineSearch", "TimelineEngineFormats", "TimelineEngineRestorationModel", "TimelineEngineCacheModel", "TimelineEngineReachModel", "TimelineEngineSyncModel", "TimelineEngineSyncWire", "TimelineEngineSyncSealing",
+                "TimelineEngineConfiguration", "TimelineEngineSessionFormat", "TimelineEnginePositionTracking", "TimelineEngineSimulatedServer"}),
     ("built-in strategies", set()),  # every target under Strategies/
-    ("registry", {"RestorationEngine", "StrategyPlugins"}),
-    ("storage", {"TimelineStore"}),
-    ("application", {"PositionSync", "TimelineLoading", "SessionReplay", "SessionSimulation", "SessionComparison", "TimelineEngine"}),
-    ("executables", {"EngineCommands", "engine", "SyncServer"}),
+    ("registry", {"TimelineEngineRestoration", "TimelineEngineStrategyPlugins"}),
+    ("storage", {"TimelineEngineStore"}),
+    ("application", {"TimelineEnginePositionSync", "TimelineEngineLoading", "TimelineEngineSessionReplay", "TimelineEngineSessionSimulation", "TimelineEngineSessionComparison", "TimelineEngineKit"}),
+    ("executables", {"TimelineEngineCommands", "TimelineEngineCLI", "TimelineEngineSyncServer"}),
 ]
 
 
 # What the command line may import of the package: the façade (which re-exports the library's
 # modules), the comparison, plugin and server products, and the HTTP clients it bootstraps.
-COMMAND_LINE_IMPORTS = {"TimelineEngine", "SessionComparison", "SessionReplay", "SessionSimulation", "StrategyPlugins", "SyncServer",
-                        "URLSessionHTTP", "NIOHTTP"}
+COMMAND_LINE_IMPORTS = {"TimelineEngineKit", "TimelineEngineSessionComparison", "TimelineEngineSessionReplay", "TimelineEngineSessionSimulation", "TimelineEngineStrategyPlugins", "TimelineEngineSyncServer",
+                        "TimelineEngineURLSessionHTTP", "TimelineEngineNIOHTTP"}
 
 
 def layer_of(target):
@@ -73,7 +73,7 @@ for target in package["targets"]:
                 if match:
                     imported.add(match.group(1))
     missing = sorted(imported - declared - platform - {name})
-    # System libraries are targets too (CLibXML2); their imports are declared like any other.
+    # System libraries are targets too (TimelineEngineCLibXML2); their imports are declared like any other.
     if missing:
         undeclared += len(missing)
         print(f"{name} imports {', '.join(missing)} without declaring it in Package.swift")
@@ -89,10 +89,10 @@ for target in package["targets"]:
             upward += 1
             print(f"{name} is in no layer: add it to LAYERS in Tests/check-imports.py and to the module map in docs/ARCHITECTURE.md")
             continue
-        if name == "EngineCommands":
+        if name == "TimelineEngineCommands":
             for module in sorted(set(imported) & set(layers) - COMMAND_LINE_IMPORTS):
                 upward += 1
-                print(f"EngineCommands imports {module}: the command line imports the façade (TimelineEngine, which re-exports it) "
+                print(f"TimelineEngineCommands imports {module}: the command line imports the façade (TimelineEngine, which re-exports it) "
                       "and the comparison, plugin and server products only")
         for module in sorted(imported):
             other = layers.get(module)

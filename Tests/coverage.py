@@ -24,7 +24,7 @@ import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLOOR = 85.0
-FLOORED = {"SyncModel", "SyncWire", "PositionSync", "SyncServer", "StrategyPlugins"}
+FLOORED = {"TimelineEngineSyncModel", "TimelineEngineSyncWire", "TimelineEnginePositionSync", "TimelineEngineSyncServer", "TimelineEngineStrategyPlugins"}
 # Below the floor for now, each with the reason; reported, not failed. Empty this as they rise.
 EXEMPT: dict[str, str] = {}
 

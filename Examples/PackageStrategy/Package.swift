@@ -10,9 +10,12 @@ let package = Package(
         .library(name: "NextUnread", targets: ["NextUnread"]),
         .executable(name: "next-unread-demo", targets: ["next-unread-demo"]),
         .executable(name: "embedding-demo", targets: ["embedding-demo"]),
+        .executable(name: "beside-a-neighbour", targets: ["beside-a-neighbour"]),
     ],
     dependencies: [
-        .package(name: "TimelineEngine", path: "../..")
+        .package(name: "TimelineEngine", path: "../.."),
+        // A package whose targets have the short names many packages use (JSONSchema, TestSupport…).
+        .package(name: "Neighbour", path: "../Neighbour"),
     ],
     targets: [
         // The strategy: what an app would put in its own module.
@@ -28,6 +31,14 @@ let package = Package(
         // from the app around it (App.swift).
         .executableTarget(
             name: "embedding-demo", dependencies: [.product(name: "TimelineEngine", package: "TimelineEngine")],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // An app with TimelineEngine beside that package: it builds because every target of
+        // TimelineEngine is named `TimelineEngine…`.
+        .executableTarget(
+            name: "beside-a-neighbour",
+            dependencies: [
+                .product(name: "TimelineEngine", package: "TimelineEngine"), .product(name: "Neighbour", package: "Neighbour"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

@@ -16,7 +16,7 @@ let package = Package(
     targets: [
         .target(
             name: "SameAuthorPlugin",
-            dependencies: [.product(name: "TimelinePluginABI", package: "TimelineEngine")],
+            dependencies: [.product(name: "TimelineEnginePluginABI", package: "TimelineEngine")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         )
     ]

@@ -1,8 +1,8 @@
 import Foundation
-import RestorationModel
-import StrategyKit
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// AuthorRun: when the saved post is gone, the saved author's post created closest in time to
 /// it, within `Window` seconds. A reader in the middle of an author's run of posts (a thread, a

@@ -1,8 +1,8 @@
 import Foundation
-import RestorationModel
-import StrategyKit
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// BestConfidence: runs every stage; the most confident candidate wins (the earlier stage on a
 /// tie).

@@ -1,7 +1,7 @@
-import CacheModel
 import Foundation
-import StrategyKit
-import ValueTree
+import TimelineEngineCacheModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// CacheChain: applies its policies in order, each to what the previous ones kept (for example
 /// TTL, then LRU), and evicts the union, in that order.

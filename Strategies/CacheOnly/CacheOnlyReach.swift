@@ -1,5 +1,5 @@
-import ReachModel
-import StrategyKit
+import TimelineEngineReachModel
+import TimelineEngineStrategyKit
 
 /// CacheOnly: never asks the source for a post the cache lacks. For apps that restore from what
 /// they cached and leave the gap to the reader ("Load more").

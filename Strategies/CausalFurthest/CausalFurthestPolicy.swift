@@ -1,8 +1,8 @@
 import Foundation
-import StrategyKit
-import SyncModel
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineValueTree
 
 /// CausalFurthest: causality first, then the furthest read among writes that did not see each
 /// other.

@@ -1,9 +1,9 @@
 import Foundation
-import RestorationModel
-import StrategyKit
-import TimelineCore
-import TimelineSearch
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineSearch
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// ContentSimilarity: the post whose text is most similar to the saved text, by TF-IDF cosine
 /// similarity over words (`TextIndex`), at least `Threshold`. It finds a post deleted and

@@ -1,9 +1,9 @@
-import EngineSupport
 import Foundation
-import StrategyKit
-import SyncModel
-import SyncWire
-import ValueTree
+import TimelineEngineStrategyKit
+import TimelineEngineSupport
+import TimelineEngineSyncModel
+import TimelineEngineSyncWire
+import TimelineEngineValueTree
 
 #if canImport(Glibc)
 import Glibc

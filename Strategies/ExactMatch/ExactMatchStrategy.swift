@@ -1,8 +1,8 @@
 import Foundation
-import RestorationModel
-import StrategyKit
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// ExactMatch: finds the saved post by id. The post keeps its `viewportY`, so the reader lands
 /// on the same pixel, not just the same post (the seed app restored offset 0 inside the post).

@@ -1,7 +1,7 @@
 import Foundation
-import ReachModel
-import StrategyKit
-import ValueTree
+import TimelineEngineReachModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// ExponentialBackoff: retries transient failures (timeouts, lost connections, truncated
 /// bodies, 408, 429, 5xx) up to `MaxAttempts` requests in all, waiting a "full jitter" delay

@@ -1,8 +1,8 @@
 import Foundation
-import RestorationModel
-import StrategyKit
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// Fallback: always answers when the timeline has posts, with low confidence. `Mode`:
 ///

@@ -1,8 +1,8 @@
 import Foundation
-import RestorationModel
-import StrategyKit
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// FirstMatch: runs its stages in order; the first candidate whose confidence reaches
 /// `MinimumConfidence` wins. When none does, the last stage that answered decides (normally

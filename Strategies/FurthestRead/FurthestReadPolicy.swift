@@ -1,8 +1,8 @@
 import Foundation
-import StrategyKit
-import SyncModel
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineValueTree
 
 /// FurthestRead: of every device's latest write, the position furthest along the timeline
 /// wins, so a device that opens at an old position never drags the others back. It orders the

@@ -1,7 +1,7 @@
 import Foundation
-import StrategyKit
-import SyncModel
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
 
 /// FurthestWithPrompt: the furthest position read on any device wins (progress in the reading
 /// `Direction`, then the latest by its clock), and a device whose own position is elsewhere

@@ -1,9 +1,9 @@
 import Foundation
-import HTTPExchange
-import StrategyKit
-import SyncModel
-import SyncWire
-import ValueTree
+import TimelineEngineHTTPExchange
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineSyncWire
+import TimelineEngineValueTree
 
 /// HTTP: a sync server (`engine serve`, the server's own release) over its JSON API, version 2:
 ///

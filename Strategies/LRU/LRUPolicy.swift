@@ -1,7 +1,7 @@
-import CacheModel
 import Foundation
-import StrategyKit
-import ValueTree
+import TimelineEngineCacheModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// LRU: keeps at most `MaxEntries` entries, evicting the least recently used first (ties: the
 /// one stored earlier, then by key). For the read-post set, where an entry's last use is when

@@ -1,7 +1,7 @@
 import Foundation
-import StrategyKit
-import SyncModel
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
 
 /// LastWriterWins: of every device's latest write that no other has seen (the live heads), the
 /// one with the greatest (hybrid timestamp, device id) wins, a tombstone like any other write.

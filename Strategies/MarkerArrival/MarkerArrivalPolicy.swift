@@ -1,7 +1,7 @@
 import Foundation
-import StrategyKit
-import SyncModel
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
 
 /// MarkerArrival: the write that reached this replica last wins, whatever it had seen, whenever
 /// it was made and wherever it points. It models Mastodon's read markers as Ice Cubes and

@@ -1,9 +1,9 @@
 import Foundation
-import HTTPExchange
-import StrategyKit
-import SyncModel
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineHTTPExchange
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineValueTree
 
 /// MastodonMarkers: the reader's position as Mastodon's read marker for the home timeline
 /// (`GET`/`POST /api/v1/markers`), so that it follows the reader into the web client and every

@@ -1,7 +1,7 @@
-import EngineSupport
 import Foundation
-import HTTPExchange
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineHTTPExchange
+import TimelineEngineSupport
 
 /// What a Mastodon server last said of its rate limit (`X-RateLimit-Remaining`,
 /// `X-RateLimit-Reset`): while fewer than `reserve` requests remain, polls wait for the reset.

@@ -1,10 +1,10 @@
 import Foundation
-import ReachModel
-import RestorationModel
-import StrategyKit
-import SyncModel
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineReachModel
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineValueTree
 
 /// NeighborAnchor: when the saved post is gone, the next surviving post in the reader's direction
 /// stands in for it (`ReadingDirection.standInOrder`, the one rule of deleted posts). Reading down

@@ -1,8 +1,8 @@
 import Foundation
-import StrategyKit
-import SyncModel
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineValueTree
 
 /// NewerForwardOnly: KOReader's progress sync with its defaults. The newest write by its
 /// device's own timestamp (`savedAt`) is the remote progress; a device behind it asks the reader

@@ -1,6 +1,6 @@
-import ReachModel
-import StrategyKit
-import ValueTree
+import TimelineEngineReachModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// NoRetry: one request per fetch, whatever happens. The seed's server-friendly default: a
 /// failed refresh leaves the cached timeline in place and never adds load to a struggling

@@ -1,5 +1,5 @@
-import StrategyKit
-import SyncModel
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
 
 /// None: positions stay on this device. Chosen when `PositionPersistence.CrossSessionSync` is
 /// false, whatever `Sync.Transport` says. A round pulls nothing and publishes nothing, and the

@@ -1,6 +1,6 @@
-import ReachModel
-import StrategyKit
-import ValueTree
+import TimelineEngineReachModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// OnePage: Ice Cubes' behaviour, for comparison. One page of `PageSize` around the saved post:
 /// Mastodon's `max_id` of it, which holds the posts below it but not the post itself; where the

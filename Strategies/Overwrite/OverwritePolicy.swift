@@ -1,7 +1,7 @@
 import Foundation
-import StrategyKit
-import SyncModel
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
 
 /// Overwrite: the last report wins. Every time a device reports its position, a new one or the
 /// same again when it reconnects or while it stays open, that report overwrites what the others

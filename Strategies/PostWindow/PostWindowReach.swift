@@ -1,6 +1,6 @@
-import ReachModel
-import StrategyKit
-import ValueTree
+import TimelineEngineReachModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// PostWindow: reaches the saved post in as few requests as the API allows, and loads the posts
 /// around it.

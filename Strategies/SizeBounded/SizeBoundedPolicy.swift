@@ -1,7 +1,7 @@
-import CacheModel
 import Foundation
-import StrategyKit
-import ValueTree
+import TimelineEngineCacheModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// SizeBounded: keeps the entries' total size at most `MaxBytes`, evicting the least recently
 /// used first until it fits.

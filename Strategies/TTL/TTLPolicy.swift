@@ -1,7 +1,7 @@
-import CacheModel
 import Foundation
-import StrategyKit
-import ValueTree
+import TimelineEngineCacheModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// TTL: evicts every entry stored more than `MaxAge` seconds ago (the seed's timeline cache kept
 /// entries for 7 days), oldest first.

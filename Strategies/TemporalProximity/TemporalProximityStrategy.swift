@@ -1,8 +1,8 @@
 import Foundation
-import RestorationModel
-import StrategyKit
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// TemporalProximity: the post whose `createdAt` is closest to the saved post's, within `Window`
 /// seconds (inclusive), found by binary search over the time-sorted view, so it is right when

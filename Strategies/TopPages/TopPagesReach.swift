@@ -1,6 +1,6 @@
-import ReachModel
-import StrategyKit
-import ValueTree
+import TimelineEngineReachModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// TopPages: the Bluesky prototype's behaviour (social-app PR #11456), for comparison. Pages down
 /// from the top of the feed, `MaxPages` pages in all with the head page, and gives up there.

@@ -1,7 +1,7 @@
 import Foundation
-import StrategyKit
-import SyncModel
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
 
 /// WallClock: of every device's latest write, the one saved latest by its own device's wall
 /// clock (`savedAt`) wins, then the greater device id; a tombstone like any write. Causality and

@@ -1,8 +1,8 @@
 import Foundation
-import RestorationModel
-import StrategyKit
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// WeightedVote: every stage votes for its candidate with its `Weight`; the post with the
 /// highest total wins (on a tie, the one whose best voter is more confident, then the earlier

@@ -1,8 +1,8 @@
-import EngineSupport
 import Foundation
-import StrategyKit
-import SyncModel
-import SyncWire
+import TimelineEngineStrategyKit
+import TimelineEngineSupport
+import TimelineEngineSyncModel
+import TimelineEngineSyncWire
 
 /// A key-value store as iCloud's `NSUbiquitousKeyValueStore` behaves: at most 1 MB and 1024 keys
 /// in all, each value at most 1 MB; the service keeps the last write it received for a key,

@@ -1,5 +1,5 @@
-import EngineSupport
 import Foundation
+import TimelineEngineSupport
 
 /// An in-memory model of iCloud's key-value store as Apple documents it, for running the
 /// transport where the real one does not exist: one service and a view per device. A write

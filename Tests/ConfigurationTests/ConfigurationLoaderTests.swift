@@ -1,10 +1,10 @@
-import EngineConfiguration
 import Foundation
-import PropertyList
-import TestSupport
 import Testing
-import TimelineLogging
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineLogging
+import TimelineEnginePropertyList
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 @Suite("Configuration loading and diagnostics", .timeLimit(.minutes(10)))
 struct ConfigurationLoaderTests {

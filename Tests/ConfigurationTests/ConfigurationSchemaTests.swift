@@ -1,9 +1,9 @@
-import EngineConfiguration
 import Foundation
-import PropertyList
-import TestSupport
 import Testing
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEnginePropertyList
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 @Suite("Configuration schema", .timeLimit(.minutes(10)))
 struct ConfigurationSchemaTests {

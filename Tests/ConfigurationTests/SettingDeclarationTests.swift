@@ -1,7 +1,7 @@
-import EngineConfiguration
 import Foundation
 import Testing
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineValueTree
 
 @Suite("Configuration keys declared once", .timeLimit(.minutes(10)))
 struct SettingDeclarationTests {

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TimelineEngineTestSupport
 
 /// The command line as a new user meets it: one meaning per option name, the documented exit
 /// codes, and no silent acceptance of mistakes.

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import TimelineEngineTestSupport
 
 /// Runs the built `engine` executable and captures what it prints, off the cooperative
 /// threads and with a deadline (`ChildProcess`).

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Testing
 
-@testable import EngineCommands
+@testable import TimelineEngineCommands
 
 /// Every subcommand's help, as a new user reads it.
 @Suite("engine --help for every subcommand", .timeLimit(.minutes(10)))

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TimelineEngineTestSupport
 
 /// `engine` logs the way the configuration and the command line say: `--verbose` and `--quiet`
 /// reach the library's own loggers, `Debug` sets each category's level, `Logging.Sinks` decides

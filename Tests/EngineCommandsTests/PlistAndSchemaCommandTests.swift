@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TimelineEngineTestSupport
 
 @Suite("engine plist, schema and config", .timeLimit(.minutes(10)))
 struct PlistAndSchemaCommandTests {

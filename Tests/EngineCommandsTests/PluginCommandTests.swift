@@ -1,7 +1,7 @@
 import Foundation
-import RestorationEngine
-import TestSupport
 import Testing
+import TimelineEngineRestoration
+import TimelineEngineTestSupport
 
 /// Plugins loaded at run time: the Swift example plugin under `Examples/` and C plugins built
 /// here, through every command that takes `--plugin`.

@@ -1,7 +1,7 @@
 import Foundation
-import RestorationEngine
-import TestSupport
 import Testing
+import TimelineEngineRestoration
+import TimelineEngineTestSupport
 
 @Suite("engine restore and engine strategies", .timeLimit(.minutes(10)))
 struct RestoreCommandTests {

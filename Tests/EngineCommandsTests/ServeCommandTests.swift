@@ -1,7 +1,7 @@
 #if SyncServer
 import Foundation
 import Testing
-import TestSupport
+import TimelineEngineTestSupport
 
 /// `engine serve` and its tokens, run as a user runs them, with two stores syncing through it.
 @Suite("engine serve", .timeLimit(.minutes(10)))

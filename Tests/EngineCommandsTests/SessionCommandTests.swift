@@ -1,8 +1,8 @@
 import Foundation
-import JSONText
-import RestorationEngine
-import TestSupport
 import Testing
+import TimelineEngineJSONText
+import TimelineEngineRestoration
+import TimelineEngineTestSupport
 
 @Suite("engine compare, replay and simulate", .ownThread, .timeLimit(.minutes(30)))
 struct SessionCommandTests {

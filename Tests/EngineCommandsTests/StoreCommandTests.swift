@@ -1,8 +1,8 @@
 import Foundation
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineStore
+import TimelineEngineCore
+import TimelineEngineStore
+import TimelineEngineTestSupport
 
 @Suite("engine history, maintenance and restore --store", .timeLimit(.minutes(10)))
 struct StoreCommandTests {

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TimelineEngineTestSupport
 
 /// A store on a read-only file system, and on a full disk, as a reader's removable media and a
 /// phone out of space have them: reading commands work, changing ones say why they cannot. The

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TimelineEngineTestSupport
 
 /// A store this user may not write (another user's, or made read-only by its permissions): the
 /// reading commands read it, a change says why it cannot be made. Root may write anything, so

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TimelineEngineTestSupport
 
 /// `engine position` and `engine sync` as the README's demo runs them: stores that share a folder
 /// converge, whatever the order of their rounds.

@@ -1,7 +1,7 @@
 import Foundation
-import JSONText
-import TestSupport
 import Testing
+import TimelineEngineJSONText
+import TimelineEngineTestSupport
 
 /// `engine sync watch`: two watchers as two devices' apps, a save on one heard by the other
 /// while both run, over a shared folder and over `engine serve`, through a server restart.

@@ -1,12 +1,12 @@
 import Foundation
-import JSONText
-import ReachModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineStore
+import TimelineEngineCore
+import TimelineEngineJSONText
+import TimelineEngineReachModel
+import TimelineEngineStore
+import TimelineEngineTestSupport
 
-@testable import EngineCommands
+@testable import TimelineEngineCommands
 
 /// `engine timeline fetch` and `show`, end to end: the built tool against the loopback server.
 @Suite("engine timeline fetch and show", .timeLimit(.minutes(10)))

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TimelineEngineTestSupport
 
 /// Store-writing commands with the device's wall clock behind or ahead (a wrong clock, or an NTP
 /// step): every wait is on the monotonic clock, so each command exits as soon as it is done. The

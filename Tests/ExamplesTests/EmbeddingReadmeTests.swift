@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TimelineEngineTestSupport
 
 /// The README's "Embedding it in an app": its lines are `Examples/PackageStrategy`'s
 /// `embedding-demo` (main.swift word for word, and the same product in its Package.swift), which
@@ -20,7 +20,7 @@ struct EmbeddingReadmeTests {
         let main = try String(
             contentsOf: Fixtures.repositoryURL("Examples/PackageStrategy/Sources/embedding-demo/main.swift"), encoding: .utf8)
         #expect(main == (try Self.block(after: "Then, in the app:")))
-        let manifest = try Self.block(after: "Add the package and the `TimelineEngine` product:")
+        let manifest = try Self.block(after: "so it builds beside any other package):")
         let example = try String(contentsOf: Fixtures.repositoryURL("Examples/PackageStrategy/Package.swift"), encoding: .utf8)
         let product = #".product(name: "TimelineEngine", package: "TimelineEngine")"#
         #expect(manifest.contains(product))

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TimelineEngineTestSupport
 
 /// `Examples/PackageStrategy`: an app's own strategy in its own package, depending on
 /// TimelineEngine by path. It is built here and run as an app would run it, with no change to
@@ -39,6 +39,28 @@ struct PackageStrategyTests {
             result.stdout == """
                 ExactMatch > NextUnread(MaxGap: 600, Confidence: 0.65) > Fallback(Mode: NearestContent) | ViewportAnchor
                 1600571630564306944 by NextUnread, confidence 0.65: post 1600571630564306944 is the newest post older than the saved one, by 112 s
+
+                """)
+    }
+
+    /// SwiftPM refuses a package graph where two packages declare a target of the same name
+    /// ("target names need to be unique across the package graph"), and `Examples/Neighbour`
+    /// declares `JSONSchema`, `TestSupport`, `ValueTree` and `HTTP`, which TimelineEngine's
+    /// targets were once named: an app with both builds only because every target of TimelineEngine
+    /// is named `TimelineEngine…`.
+    @Test("an app builds with TimelineEngine beside a package declaring JSONSchema, TestSupport, ValueTree and HTTP targets")
+    func besideANeighbour() async throws {
+        let result = try await ChildProcess.run(
+            try await ExampleBuilds.build("PackageStrategy").appendingPathComponent("beside-a-neighbour"),
+            ["config/SocialFusionTimelineConfiguration.plist"], in: Fixtures.repository)
+        #expect(result.status == 0, "\(result.stderr)")
+        // One built-in per folder under Strategies/.
+        let strategies = try FileManager.default.contentsOfDirectory(atPath: Fixtures.repositoryURL("Strategies").path)
+            .filter { !$0.contains(".") }.count
+        #expect(
+            result.stdout == """
+                the neighbour's JSONSchema, TestSupport, ValueTree, HTTP beside TimelineEngine's \(strategies) strategies
+                config/SocialFusionTimelineConfiguration.plist: OK
 
                 """)
     }

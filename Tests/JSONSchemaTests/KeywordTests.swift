@@ -1,8 +1,8 @@
 import Foundation
-import JSONSchema
-import JSONText
 import Testing
-import ValueTree
+import TimelineEngineJSONSchema
+import TimelineEngineJSONText
+import TimelineEngineValueTree
 
 /// Keywords the copied test-suite files do not cover, and the messages users see.
 @Suite("JSON Schema keywords and messages", .timeLimit(.minutes(10)))

@@ -1,9 +1,9 @@
 import Foundation
-import JSONSchema
-import JSONText
-import TestSupport
 import Testing
-import ValueTree
+import TimelineEngineJSONSchema
+import TimelineEngineJSONText
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// The official JSON-Schema-Test-Suite files for draft 2020-12 in
 /// `Tests/Fixtures/json-schema-test-suite` (see its README).

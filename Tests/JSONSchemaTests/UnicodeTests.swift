@@ -1,8 +1,8 @@
 import Foundation
-import JSONSchema
-import JSONText
 import Testing
-import ValueTree
+import TimelineEngineJSONSchema
+import TimelineEngineJSONText
+import TimelineEngineValueTree
 
 /// JSON Schema, JSON and property lists compare strings by Unicode scalars (code points): "é"
 /// (U+00E9) and "e" + U+0301 look alike and are canonically equivalent, so Swift's `String ==`

@@ -1,7 +1,7 @@
 import Foundation
-import JSONText
 import Testing
-import ValueTree
+import TimelineEngineJSONText
+import TimelineEngineValueTree
 
 @Suite("JSON reader and writer", .timeLimit(.minutes(10)))
 struct JSONReaderTests {

@@ -1,6 +1,6 @@
 import Foundation
-import JSONText
 import Testing
+import TimelineEngineJSONText
 
 @Suite(.timeLimit(.minutes(10))) struct JSONScannerTests {
     /// Runs `body` on a scanner over `text`.

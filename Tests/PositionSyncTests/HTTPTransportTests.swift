@@ -1,16 +1,16 @@
-import CausalFurthest
 import Clocks
-import EngineConfiguration
 import Foundation
-import HTTP
-import NIOHTTP
-import PositionSync
-import SyncModel
-import SyncWire
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineStore
+import TimelineEngineCausalFurthest
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineHTTP
+import TimelineEngineNIOHTTP
+import TimelineEnginePositionSync
+import TimelineEngineStore
+import TimelineEngineSyncModel
+import TimelineEngineSyncWire
+import TimelineEngineTestSupport
 
 /// The HTTP transport against an in-process fake of the sync server that enforces the API's
 /// rules: a bearer token per user, the wire format's version, each device's latest write kept

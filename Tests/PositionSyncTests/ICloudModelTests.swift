@@ -1,14 +1,14 @@
-import EngineConfiguration
-import EngineSupport
 import Foundation
-import FurthestRead
-import PositionSync
-import SyncModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineStore
-import iCloudKeyValueStore
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineFurthestRead
+import TimelineEngineICloudKeyValueStore
+import TimelineEnginePositionSync
+import TimelineEngineStore
+import TimelineEngineSupport
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
 
 /// iCloud's key-value store, modelled as Apple documents it (`UbiquitousStoreModel`): the
 /// register converges over a store that overwrites unconditionally and tells devices late, and

@@ -1,24 +1,24 @@
-import CausalFurthest
-import EngineConfiguration
 import Foundation
-import FurthestRead
-import HTTPExchange
-import JSONText
-import LastWriterWins
-import NIOHTTP
-import PositionSync
-import ReachModel
-import RestorationEngine
-import StrategyKit
-import SyncModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineFormats
-import TimelineStore
-import ValueTree
+import TimelineEngineCausalFurthest
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineFormats
+import TimelineEngineFurthestRead
+import TimelineEngineHTTPExchange
+import TimelineEngineJSONText
+import TimelineEngineLastWriterWins
+import TimelineEngineNIOHTTP
+import TimelineEnginePositionSync
+import TimelineEngineReachModel
+import TimelineEngineRestoration
+import TimelineEngineStore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
-@testable import MastodonMarkers
+@testable import TimelineEngineMastodonMarkers
 
 /// The MastodonMarkers transport against a loopback stub of `/api/v1/markers` that enforces the
 /// API's rules: a bearer token, a `version` that every update moves on, and HTTP 409 when the

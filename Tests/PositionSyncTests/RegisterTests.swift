@@ -1,7 +1,7 @@
 import Foundation
-import SyncModel
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineSyncModel
 
 /// What a register knows: each device's head, and what it learned of others second-hand, through
 /// the contexts of the heads it holds.

@@ -1,7 +1,7 @@
 import Foundation
-import SyncModel
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineSyncModel
 
 /// The one rule of where a restore starts (`RestoreStart`), its cases one by one.
 @Suite("Where a restore starts", .timeLimit(.minutes(10)))

@@ -1,19 +1,19 @@
-import CausalFurthest
-import Directory
-import EngineConfiguration
 import Foundation
-import JSONText
-import MastodonMarkers
-import PositionSync
-import RestorationEngine
-import SyncModel
-import SyncSealing
-import SyncWire
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineStore
-import ValueTree
+import TimelineEngineCausalFurthest
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineDirectory
+import TimelineEngineJSONText
+import TimelineEngineMastodonMarkers
+import TimelineEnginePositionSync
+import TimelineEngineRestoration
+import TimelineEngineStore
+import TimelineEngineSyncModel
+import TimelineEngineSyncSealing
+import TimelineEngineSyncWire
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// Heads sealed end to end: what a holder sees of them, what opens them, and what a device with
 /// the wrong key, an earlier key or no key does.

@@ -1,15 +1,15 @@
-import CausalFurthest
 import Clocks
-import Directory
-import EngineConfiguration
-import EngineSupport
 import Foundation
-import PositionSync
-import SyncModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineStore
+import TimelineEngineCausalFurthest
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineDirectory
+import TimelineEnginePositionSync
+import TimelineEngineStore
+import TimelineEngineSupport
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
 
 /// The coordinator an app's façade runs: rounds debounced on a virtual clock, changes heard live
 /// on the transport's stream, pausing in the background, status, and remote events filtered by

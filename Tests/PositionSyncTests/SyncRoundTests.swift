@@ -1,17 +1,17 @@
-import CausalFurthest
-import Directory
-import EngineConfiguration
 import Foundation
-import FurthestRead
-import LastWriterWins
-import PositionSync
-import SyncModel
-import SyncWire
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineFormats
-import TimelineStore
+import TimelineEngineCausalFurthest
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineDirectory
+import TimelineEngineFormats
+import TimelineEngineFurthestRead
+import TimelineEngineLastWriterWins
+import TimelineEnginePositionSync
+import TimelineEngineStore
+import TimelineEngineSyncModel
+import TimelineEngineSyncWire
+import TimelineEngineTestSupport
 
 /// Sync rounds between stores through a Directory transport, with the time given, so that the
 /// grace period and the outbox can be checked without waiting.

@@ -1,11 +1,11 @@
 import Foundation
-import PositionSync
-import SyncModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineStore
-import ValueTree
+import TimelineEngineCore
+import TimelineEnginePositionSync
+import TimelineEngineStore
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// How syncing stands on a store, as `engine sync status` prints it, read in the library.
 @Suite("Sync status report", .timeLimit(.minutes(10)))

@@ -1,20 +1,20 @@
-import CausalFurthest
-import EngineConfiguration
 import Foundation
-import HTTPExchange
-import NIOHTTP
-import PositionSync
-import RestorationEngine
-import StrategyKit
-import SyncModel
-import SyncSealing
-import SyncWire
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineStore
-import ValueTree
-import iCloudKeyValueStore
+import TimelineEngineCausalFurthest
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineHTTPExchange
+import TimelineEngineICloudKeyValueStore
+import TimelineEngineNIOHTTP
+import TimelineEnginePositionSync
+import TimelineEngineRestoration
+import TimelineEngineStore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineSyncSealing
+import TimelineEngineSyncWire
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// The shared conformance suite for transports: every registered `transport` type runs its named
 /// examples (`TransportScenario`) on an endpoint stood up here, each device syncing through a

@@ -1,11 +1,11 @@
 import Foundation
-import JSONText
-import SessionSimulation
-import SyncModel
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineJSONText
+import TimelineEngineSessionSimulation
+import TimelineEngineSyncModel
 
-@testable import SyncWire
+@testable import TimelineEngineSyncWire
 
 /// The wire format's fast path (`SyncWireScanner`) against the value-tree decoder: the same
 /// documents, the same records, the same refusals with the same messages, and each record's text

@@ -1,12 +1,12 @@
 import Foundation
-import JSONSchema
-import JSONText
-import SyncModel
-import SyncWire
-import TestSupport
 import Testing
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineJSONSchema
+import TimelineEngineJSONText
+import TimelineEngineSyncModel
+import TimelineEngineSyncWire
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// The wire format: what the encoder writes validates against `schemas/sync-wire.schema.json`,
 /// the decoder and the schema agree on what they refuse, and unknown members pass.

@@ -1,7 +1,7 @@
 import Foundation
-import PositionTracking
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEnginePositionTracking
 
 @Suite("Position tracker, resume policy and suggestions", .timeLimit(.minutes(10)))
 struct PositionTrackerTests {

@@ -1,9 +1,9 @@
 import Foundation
-import JSONText
-import PropertyList
-import TestSupport
 import Testing
-import ValueTree
+import TimelineEngineJSONText
+import TimelineEnginePropertyList
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// The plist conformance corpus in `Tests/Fixtures/plist-corpus` (see its README).
 @Suite("Plist conformance corpus", .timeLimit(.minutes(10)))

@@ -1,7 +1,7 @@
 import Foundation
-import PropertyList
 import Testing
-import ValueTree
+import TimelineEnginePropertyList
+import TimelineEngineValueTree
 
 @Suite("Plist encodings and locations", .timeLimit(.minutes(10)))
 struct EncodingAndLocationTests {

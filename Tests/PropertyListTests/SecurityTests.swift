@@ -1,8 +1,8 @@
 import Foundation
-import PropertyList
-import TestSupport
 import Testing
-import ValueTree
+import TimelineEnginePropertyList
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// Hostile documents: entities, DTDs, depth and size.
 @Suite("Plist reader security", .timeLimit(.minutes(10)))

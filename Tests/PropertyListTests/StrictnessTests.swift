@@ -1,7 +1,7 @@
 import Foundation
-import PropertyList
 import Testing
-import ValueTree
+import TimelineEnginePropertyList
+import TimelineEngineValueTree
 
 /// Each rule the reader enforces, with the exact message a user sees.
 @Suite("Plist reader strictness", .timeLimit(.minutes(10)))

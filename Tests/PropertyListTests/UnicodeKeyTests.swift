@@ -1,7 +1,7 @@
 import Foundation
-import PropertyList
 import Testing
-import ValueTree
+import TimelineEnginePropertyList
+import TimelineEngineValueTree
 
 /// Property-list keys compare by Unicode scalars, as Apple's readers do: "é" (U+00E9) and
 /// "e" + U+0301 are two keys.

@@ -1,8 +1,8 @@
 import Foundation
-import PropertyList
-import TestSupport
 import Testing
-import ValueTree
+import TimelineEnginePropertyList
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 @Suite("Plist writer", .timeLimit(.minutes(10)))
 struct WriterTests {

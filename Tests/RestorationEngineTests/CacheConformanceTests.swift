@@ -1,11 +1,11 @@
-import CacheModel
-import EngineConfiguration
 import Foundation
-import RestorationEngine
-import StrategyKit
-import StrategyTestSupport
 import Testing
-import ValueTree
+import TimelineEngineCacheModel
+import TimelineEngineConfiguration
+import TimelineEngineRestoration
+import TimelineEngineStrategyKit
+import TimelineEngineStrategyTestSupport
+import TimelineEngineValueTree
 
 /// The shared conformance suite for cache policies: every registered `cache` type runs its named
 /// scenarios and keeps the invariants on common entry sets.

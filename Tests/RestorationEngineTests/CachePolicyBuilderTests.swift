@@ -1,8 +1,8 @@
-import CacheModel
-import EngineConfiguration
 import Foundation
-import RestorationEngine
 import Testing
+import TimelineEngineCacheModel
+import TimelineEngineConfiguration
+import TimelineEngineRestoration
 
 @Suite("Cache policies from the configuration", .timeLimit(.minutes(10)))
 struct CachePolicyBuilderTests {

@@ -1,15 +1,15 @@
-import EngineConfiguration
 import Foundation
-import JSONSchema
-import RestorationEngine
-import RestorationModel
-import SessionSimulation
-import StrategyKit
-import StrategyTestSupport
-import TestSupport
 import Testing
-import TimelineCore
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineJSONSchema
+import TimelineEngineRestoration
+import TimelineEngineRestorationModel
+import TimelineEngineSessionSimulation
+import TimelineEngineStrategyKit
+import TimelineEngineStrategyTestSupport
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// The shared conformance suite: every registered restoration, fallback and positioning type
 /// runs its own named scenarios and the common ones below, and must keep the invariants. A new

@@ -1,13 +1,13 @@
-import EngineConfiguration
 import Foundation
 import PropertyBased
-import RestorationEngine
-import StrategyKit
-import SyncModel
-import TestSupport
 import Testing
-import TimelineCore
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineRestoration
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// The conformance suite of merge policies: every registered one passes its own scenarios (the
 /// winner, the reason, what it offers the reader) in every order of delivery, and converges on

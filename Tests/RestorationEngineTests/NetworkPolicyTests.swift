@@ -1,10 +1,10 @@
-import EngineConfiguration
 import Foundation
-import ReachModel
-import RestorationEngine
-import StrategyKit
-import StrategyTestSupport
 import Testing
+import TimelineEngineConfiguration
+import TimelineEngineReachModel
+import TimelineEngineRestoration
+import TimelineEngineStrategyKit
+import TimelineEngineStrategyTestSupport
 
 /// The shared conformance suite for network policies, and building them from the configuration.
 @Suite("Network policies", .timeLimit(.minutes(10)))

@@ -1,13 +1,13 @@
-import EngineConfiguration
 import Foundation
-import JSONSchema
-import JSONText
-import RestorationEngine
-import RestorationModel
-import TestSupport
 import Testing
-import TimelineCore
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineJSONSchema
+import TimelineEngineJSONText
+import TimelineEngineRestoration
+import TimelineEngineRestorationModel
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 @Suite("Pipelines from the configuration and from specs", .timeLimit(.minutes(10)))
 struct PipelineTests {

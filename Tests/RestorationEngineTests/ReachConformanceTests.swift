@@ -1,11 +1,11 @@
 import Foundation
-import ReachModel
-import RestorationEngine
-import SimulatedServer
-import StrategyKit
 import Testing
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineReachModel
+import TimelineEngineRestoration
+import TimelineEngineSimulatedServer
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// The conformance suite of reach strategies: every registered one passes its own scenarios
 /// (outcome, request budget, the post in the merged cache when reached), the same way twice,

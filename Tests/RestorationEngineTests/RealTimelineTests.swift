@@ -1,10 +1,10 @@
 import Foundation
-import RestorationEngine
-import RestorationModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineFormats
+import TimelineEngineCore
+import TimelineEngineFormats
+import TimelineEngineRestoration
+import TimelineEngineRestorationModel
+import TimelineEngineTestSupport
 
 /// The default pipeline on a real home timeline (`Tests/Fixtures/posts/home-timeline-2022-12-07.jsonl`).
 @Suite("Restoring on a real home timeline", .timeLimit(.minutes(10)))

@@ -1,15 +1,15 @@
-import EngineConfiguration
-import Fallback
-import FirstMatch
 import Foundation
-import JSONText
-import RestorationEngine
-import RestorationModel
-import StrategyKit
-import TestSupport
 import Testing
-import TimelineCore
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineFallback
+import TimelineEngineFirstMatch
+import TimelineEngineJSONText
+import TimelineEngineRestoration
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// The registry as the one source of truth: declarations, registration, the one factory, the
 /// composed schema.
@@ -227,7 +227,7 @@ struct RegistryTests {
     @Test("the generic builders name no strategy: the defaults are specs in DefaultComponents")
     func buildersNameNoStrategy() throws {
         for file in ["PipelineBuilder", "CachePolicyBuilder", "NetworkPolicyBuilder", "StrategyRegistry", "ConfigurationSchemaComposer"] {
-            let source = try String(contentsOf: Fixtures.repositoryURL("Sources/RestorationEngine/\(file).swift"), encoding: .utf8)
+            let source = try String(contentsOf: Fixtures.repositoryURL("Sources/TimelineEngineRestoration/\(file).swift"), encoding: .utf8)
             for name in BuiltInStrategies.registry.names {
                 #expect(!source.contains("\"\(name)\""), "\(file).swift names \(name)")
             }

@@ -1,17 +1,17 @@
 import Foundation
-import JSONText
-import PositionTracking
 import PropertyBased
-import RestorationEngine
-import RestorationModel
-import SessionComparison
-import SessionFormat
-import SessionReplay
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineFormats
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineFormats
+import TimelineEngineJSONText
+import TimelineEnginePositionTracking
+import TimelineEngineRestoration
+import TimelineEngineRestorationModel
+import TimelineEngineSessionComparison
+import TimelineEngineSessionFormat
+import TimelineEngineSessionReplay
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// Numbers that pass a JSON reader but overflow when converted (`Int(1e20)` traps), put into
 /// every numeric field of every reader: each is either rejected with a line, or read and carried

@@ -1,16 +1,16 @@
-import EngineConfiguration
 import Foundation
-import JSONText
-import PositionTracking
 import PropertyBased
-import PropertyList
-import RestorationEngine
-import SessionFormat
-import SessionReplay
-import SessionSimulation
-import TestSupport
 import Testing
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineJSONText
+import TimelineEnginePositionTracking
+import TimelineEnginePropertyList
+import TimelineEngineRestoration
+import TimelineEngineSessionFormat
+import TimelineEngineSessionReplay
+import TimelineEngineSessionSimulation
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// Random damage to valid documents: no input may crash anything, and every rejected input
 /// gets a diagnostic with a line.

@@ -1,7 +1,7 @@
 import Foundation
-import SessionFormat
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineSessionFormat
 
 @Suite(.timeLimit(.minutes(10))) struct SessionReaderTests {
     static let header =

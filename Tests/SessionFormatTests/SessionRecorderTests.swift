@@ -1,8 +1,8 @@
 import Foundation
-import SessionFormat
-import TestSupport
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineSessionFormat
+import TimelineEngineTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct SessionRecorderTests {
     // @unchecked: `chunks` is read and written under `lock` only.

@@ -1,14 +1,14 @@
-import EngineConfiguration
 import Foundation
-import RestorationEngine
-import SessionComparison
-import SessionFormat
-import SessionReplay
-import SessionSimulation
-import TestSupport
 import Testing
-import TimelineCore
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineRestoration
+import TimelineEngineSessionComparison
+import TimelineEngineSessionFormat
+import TimelineEngineSessionReplay
+import TimelineEngineSessionSimulation
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// Sessions where each device keeps its own cache (format version 3): the replay's caches and
 /// reach, the bundled sessions, and the quality bars of reaching a post across a gap, on the

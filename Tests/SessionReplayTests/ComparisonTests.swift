@@ -1,18 +1,18 @@
-import EngineConfiguration
-import EngineSupport
 import Foundation
-import JSONText
-import RestorationEngine
-import SessionComparison
-import SessionFormat
-import SessionReplay
-import SessionSimulation
-import StrategyKit
-import SyncModel
-import TestSupport
 import Testing
-import TimelineCore
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineJSONText
+import TimelineEngineRestoration
+import TimelineEngineSessionComparison
+import TimelineEngineSessionFormat
+import TimelineEngineSessionReplay
+import TimelineEngineSessionSimulation
+import TimelineEngineStrategyKit
+import TimelineEngineSupport
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 @Suite(.timeLimit(.minutes(10))) struct HistogramTests {
     @Test func percentilesAreExactBelow128AndWithinPointEightPercentAbove() {

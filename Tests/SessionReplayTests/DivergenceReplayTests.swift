@@ -1,11 +1,11 @@
-import EngineConfiguration
 import Foundation
-import RestorationEngine
-import SessionFormat
-import SessionReplay
-import SyncModel
 import Testing
-import TimelineCore
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineRestoration
+import TimelineEngineSessionFormat
+import TimelineEngineSessionReplay
+import TimelineEngineSyncModel
 
 /// Two devices whose reading truly diverged, and the plain switches beside them, replayed end
 /// to end: the merge policy must ask where the reading diverged and land on the other device's

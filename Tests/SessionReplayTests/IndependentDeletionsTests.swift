@@ -1,9 +1,9 @@
-import EngineConfiguration
 import Foundation
-import SessionComparison
-import SessionReplay
-import TestSupport
 import Testing
+import TimelineEngineConfiguration
+import TimelineEngineSessionComparison
+import TimelineEngineSessionReplay
+import TimelineEngineTestSupport
 
 /// The configured engine on one-device sessions whose reader's post was deleted, written by a
 /// reading model that is not the simulator's (`Tests/Fixtures/independent-deletions`): the

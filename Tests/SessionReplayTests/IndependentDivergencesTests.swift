@@ -1,10 +1,10 @@
-import EngineConfiguration
 import Foundation
-import SessionComparison
-import SessionReplay
-import StrategyKit
-import TestSupport
 import Testing
+import TimelineEngineConfiguration
+import TimelineEngineSessionComparison
+import TimelineEngineSessionReplay
+import TimelineEngineStrategyKit
+import TimelineEngineTestSupport
 
 /// The configured engine on sessions written from the format's definitions by a reading model
 /// that is not the simulator's (`Tests/Fixtures/independent-divergences`): it asks where the

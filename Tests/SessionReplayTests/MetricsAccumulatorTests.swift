@@ -1,6 +1,6 @@
-import SessionComparison
-import SessionReplay
 import Testing
+import TimelineEngineSessionComparison
+import TimelineEngineSessionReplay
 
 /// The comparison metrics on restore points whose answers are worked out by hand below, not by
 /// the code under test.

@@ -1,13 +1,13 @@
-import EngineConfiguration
 import Foundation
-import PositionTracking
-import RestorationEngine
-import SessionComparison
-import SessionFormat
-import SessionReplay
-import SyncModel
 import Testing
-import TimelineCore
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEnginePositionTracking
+import TimelineEngineRestoration
+import TimelineEngineSessionComparison
+import TimelineEngineSessionFormat
+import TimelineEngineSessionReplay
+import TimelineEngineSyncModel
 
 /// Sessions with devices (format version 2): each device has its own tracker, saves become
 /// register writes, and `sync` events carry them between devices under the merge policy.

@@ -1,14 +1,14 @@
-import EngineConfiguration
 import Foundation
-import RestorationEngine
-import SessionComparison
-import SessionFormat
-import SessionReplay
-import StrategyKit
-import SyncModel
-import TestSupport
 import Testing
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineRestoration
+import TimelineEngineSessionComparison
+import TimelineEngineSessionFormat
+import TimelineEngineSessionReplay
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
 /// The peers of the merge tournament (docs/SYNC.md), each as a small model written from the
 /// peer's public behaviour, not from the engine's merge policies, replayed beside the policy

@@ -1,10 +1,10 @@
 import Foundation
-import PositionTracking
-import RestorationEngine
-import SessionFormat
-import SessionReplay
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEnginePositionTracking
+import TimelineEngineRestoration
+import TimelineEngineSessionFormat
+import TimelineEngineSessionReplay
 
 /// Hand-built sessions: ten posts of 100 pt, a 300 pt viewport, the default tracker settings
 /// (autosave every 5 s and 1 s after scrolling rests, anchor visible at 30 %, live anchor good

@@ -1,15 +1,15 @@
-import EngineConfiguration
 import Foundation
-import JSONSchema
-import JSONText
-import PositionTracking
-import SessionFormat
-import SessionReplay
-import SessionSimulation
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineFormats
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineFormats
+import TimelineEngineJSONSchema
+import TimelineEngineJSONText
+import TimelineEnginePositionTracking
+import TimelineEngineSessionFormat
+import TimelineEngineSessionReplay
+import TimelineEngineSessionSimulation
+import TimelineEngineTestSupport
 
 @Suite(.ownThread, .timeLimit(.minutes(30))) struct SimulationTests {
     /// The fixture's posts; a missing or broken fixture stops the tests instead of simulating

@@ -1,3 +1,4 @@
+import Foundation
 // A child process for the store's tests.
 //
 //   store-crash-writer STORE
@@ -18,12 +19,11 @@
 //     transport at FOLDER, over and over, printing "saved K" and "synced K" once each is done.
 //     The outbox's crash test kills it at random points and checks that no write was lost: each
 //     is in the outbox or in the published file.
-import EngineConfiguration
-import Foundation
-import LRU
-import PositionSync
-import TimelineCore
-import TimelineStore
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineLRU
+import TimelineEnginePositionSync
+import TimelineEngineStore
 
 let arguments = CommandLine.arguments
 let scope = StoreScope(account: "crash", timeline: "home")

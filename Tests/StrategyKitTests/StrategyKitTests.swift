@@ -1,16 +1,16 @@
-import BestConfidence
-import CacheModel
-import EngineSupport
-import FirstMatch
 import Foundation
-import ReachModel
-import RestorationModel
-import StrategyKit
-import StrategyTestSupport
 import Testing
-import TimelineCore
-import ValueTree
-import WeightedVote
+import TimelineEngineBestConfidence
+import TimelineEngineCacheModel
+import TimelineEngineCore
+import TimelineEngineFirstMatch
+import TimelineEngineReachModel
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineStrategyTestSupport
+import TimelineEngineSupport
+import TimelineEngineValueTree
+import TimelineEngineWeightedVote
 
 /// The smallest cache policy, to reach the protocol's shared helpers.
 struct KeepAll: CachePolicy {

@@ -1,13 +1,13 @@
-import AuthorRun
 import Foundation
 import PropertyBased
-import RestorationEngine
-import RestorationModel
-import StrategyKit
-import StrategyPlugins
-import TestSupport
 import Testing
-import TimelineCore
+import TimelineEngineAuthorRun
+import TimelineEngineCore
+import TimelineEngineRestoration
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineStrategyPlugins
+import TimelineEngineTestSupport
 
 /// The plugin loader and the C ABI, through the library: the example plugin, built from
 /// `Examples/SameAuthorPlugin`, runs AuthorRun's algorithm behind the ABI, so the two must agree

@@ -1,8 +1,8 @@
-import EngineSupport
 import Foundation
-import StrategyPlugins
-import SyncModel
 import Testing
+import TimelineEngineStrategyPlugins
+import TimelineEngineSupport
+import TimelineEngineSyncModel
 
 /// The deadline on plugin calls, in process: a call that overruns is reported once, with its
 /// plugin and call; one within the deadline is not.

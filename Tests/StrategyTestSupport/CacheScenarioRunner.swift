@@ -1,6 +1,6 @@
-import CacheModel
-import StrategyKit
-import ValueTree
+import TimelineEngineCacheModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// Runs a cache policy type's named scenarios: builds the policy from each scenario's
 /// parameters (with `children` for a composition) and asks it what to evict.

@@ -1,5 +1,5 @@
-import RestorationModel
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineRestorationModel
 
 /// A stage that always proposes the same candidate (or nothing), for composition tests.
 public struct FixedStage: RestorationStage {

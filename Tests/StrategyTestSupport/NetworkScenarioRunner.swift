@@ -1,6 +1,6 @@
-import ReachModel
-import StrategyKit
-import ValueTree
+import TimelineEngineReachModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// Runs a network policy type's named scenarios: builds the policy from each scenario's
 /// parameters and asks it for the delay after each failure in turn.

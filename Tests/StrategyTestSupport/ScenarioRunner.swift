@@ -1,7 +1,7 @@
-import RestorationModel
-import StrategyKit
-import TimelineCore
-import ValueTree
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyKit
+import TimelineEngineValueTree
 
 /// Runs a strategy type's named scenarios: builds the stage with the scenario's parameters
 /// (defaults filled in) and returns what it proposed.

@@ -1,8 +1,8 @@
 #if SyncServer
 import Foundation
-@testable import SyncServer
+@testable import TimelineEngineSyncServer
 import Testing
-import TestSupport
+import TimelineEngineTestSupport
 
 /// The server's SQLite checkpoints: on a connection of their own, never in a commit.
 @Suite("Background checkpoint", .timeLimit(.minutes(10)))

@@ -1,9 +1,9 @@
 #if SyncServer
 import Foundation
 import Logging
-@testable import SyncServer
+@testable import TimelineEngineSyncServer
 import Testing
-import TestSupport
+import TimelineEngineTestSupport
 
 /// Announcements of committed changes to other instances: queued, sent in groups with one
 /// announcement per user, and sent before the server stops.

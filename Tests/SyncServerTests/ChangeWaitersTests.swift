@@ -1,8 +1,8 @@
 #if SyncServer
 import Foundation
-@testable import SyncServer
+@testable import TimelineEngineSyncServer
 import Testing
-import TestSupport
+import TimelineEngineTestSupport
 
 /// Long-polls' wakes and the cursors the server keeps for them.
 @Suite("Change waiters", .timeLimit(.minutes(5)))

@@ -1,11 +1,11 @@
 #if SyncServer
 import Foundation
 import GRDB
-import SyncModel
-import SyncServer
-import SyncWire
+import TimelineEngineSyncModel
+import TimelineEngineSyncServer
+import TimelineEngineSyncWire
 import Testing
-import TestSupport
+import TimelineEngineTestSupport
 
 /// A user's data on the server: exported whole, erased with a tombstone that old heads cannot
 /// pass, and heads of devices no longer written dropped (retention), on SQLite and PostgreSQL.

@@ -1,8 +1,8 @@
 #if SyncServer
 import Foundation
-import SyncServer
+import TimelineEngineSyncServer
 import Testing
-import TestSupport
+import TimelineEngineTestSupport
 
 /// Group commit: who waits, who leads, and what each request gets back.
 @Suite("Group commit", .timeLimit(.minutes(10)))

@@ -1,10 +1,10 @@
 #if SyncServer
 import Foundation
 import NIOHTTP1
-import SyncModel
-import SyncServer
+import TimelineEngineSyncModel
+import TimelineEngineSyncServer
 import Testing
-import TestSupport
+import TimelineEngineTestSupport
 
 /// The sync server over PostgreSQL. They need a server: `.ci/run` starts one with
 /// `.ci/postgres.sh start` and sets ENGINE_TEST_POSTGRES_URL; without it they are skipped.

@@ -1,18 +1,18 @@
 #if SyncServer
-import CausalFurthest
-import EngineSupport
+import TimelineEngineCausalFurthest
+import TimelineEngineSupport
 import Foundation
-import HTTP
+import TimelineEngineHTTP
 import Logging
-import NIOHTTP
-import PositionSync
-import SyncModel
-import SyncSealing
-import SyncServer
+import TimelineEngineNIOHTTP
+import TimelineEnginePositionSync
+import TimelineEngineSyncModel
+import TimelineEngineSyncSealing
+import TimelineEngineSyncServer
 import Testing
-import TestSupport
-import TimelineCore
-import TimelineStore
+import TimelineEngineTestSupport
+import TimelineEngineCore
+import TimelineEngineStore
 
 /// Positions written through the sync server sealed end to end: the devices converge, and
 /// neither the server's database (SQLite's file, PostgreSQL's tables) nor its log, at its most

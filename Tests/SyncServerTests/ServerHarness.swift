@@ -1,17 +1,17 @@
 #if SyncServer
 import AsyncHTTPClient
-import EngineSupport
+import TimelineEngineSupport
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
-import SyncModel
-import SyncServer
-import SyncWire
-import TestSupport
+import TimelineEngineSyncModel
+import TimelineEngineSyncServer
+import TimelineEngineSyncWire
+import TimelineEngineTestSupport
 import Testing
-import TimelineCore
+import TimelineEngineCore
 
 #if canImport(Glibc)
 import Glibc

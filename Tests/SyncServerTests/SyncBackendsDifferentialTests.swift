@@ -1,18 +1,18 @@
 #if SyncServer
-import CausalFurthest
-import Directory
-import EngineConfiguration
+import TimelineEngineCausalFurthest
+import TimelineEngineDirectory
+import TimelineEngineConfiguration
 import Foundation
-import HTTP
-import NIOHTTP
-import PositionSync
-import SyncSealing
-import SyncModel
-import SyncServer
+import TimelineEngineHTTP
+import TimelineEngineNIOHTTP
+import TimelineEnginePositionSync
+import TimelineEngineSyncSealing
+import TimelineEngineSyncModel
+import TimelineEngineSyncServer
 import Testing
-import TestSupport
-import TimelineCore
-import TimelineStore
+import TimelineEngineTestSupport
+import TimelineEngineCore
+import TimelineEngineStore
 
 /// One random history of saves, resets and sync rounds, played on every way the engine keeps
 /// and moves positions: replicas in memory exchanging states, SQLite stores syncing through a

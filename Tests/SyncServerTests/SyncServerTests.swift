@@ -3,11 +3,11 @@ import AsyncHTTPClient
 import Foundation
 import GRDB
 import NIOHTTP1
-import SyncModel
-import SyncServer
-import SyncWire
+import TimelineEngineSyncModel
+import TimelineEngineSyncServer
+import TimelineEngineSyncWire
 import Testing
-import TestSupport
+import TimelineEngineTestSupport
 
 /// The sync server over SQLite, in this process, on a loopback port. The oracle is what the
 /// server answers (its heads, `changed` and `cursor`), never a merge done again on the client.

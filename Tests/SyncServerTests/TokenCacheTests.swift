@@ -1,6 +1,6 @@
 #if SyncServer
 import Foundation
-import SyncServer
+import TimelineEngineSyncServer
 import Testing
 
 /// A monotonic clock in nanoseconds that moves only when a test moves it.

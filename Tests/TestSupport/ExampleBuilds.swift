@@ -54,7 +54,7 @@ public enum ExampleBuilds {
     public static func compilePlugin(_ source: URL, defines: [String] = [], output: URL) async throws {
         try await run(
             "clang",
-            ["-shared", "-fPIC", "-I", Fixtures.repositoryURL("Sources/CTimelinePlugin/include").path]
+            ["-shared", "-fPIC", "-I", Fixtures.repositoryURL("Sources/TimelineEngineCPlugin/include").path]
                 + defines.map { "-D\($0)" } + [source.path, "-o", output.path], timeout: 300)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import ReachModel
-import SimulatedServer
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineReachModel
+import TimelineEngineSimulatedServer
 
 /// A Mastodon- or Bluesky-shaped timeline server on 127.0.0.1, for the loading tests: it serves
 /// a `PagedTimeline` (which answers paging as the real APIs do) as the APIs' JSON.

@@ -1,6 +1,6 @@
-import EngineSupport
 import Foundation
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineSupport
 
 #if canImport(Glibc)
 import Glibc

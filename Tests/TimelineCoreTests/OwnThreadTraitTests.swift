@@ -1,7 +1,7 @@
-import EngineSupport
 import Foundation
-import TestSupport
 import Testing
+import TimelineEngineSupport
+import TimelineEngineTestSupport
 
 /// The `.ownThread` trait the long synchronous suites carry: their work leaves the cooperative
 /// pool, and their expectations still count for the test.

@@ -1,6 +1,6 @@
-import EngineSupport
 import Foundation
 import Testing
+import TimelineEngineSupport
 
 /// `ParallelWork`, which the comparison runner and the text index split CPU work with: every
 /// part runs on a thread of its own, so none takes one of the cooperative pool's threads. With

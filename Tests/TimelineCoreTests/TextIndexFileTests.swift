@@ -1,10 +1,10 @@
 import Foundation
-import SessionSimulation
-import TestSupport
 import Testing
-import TimelineSearch
+import TimelineEngineSearch
+import TimelineEngineSessionSimulation
+import TimelineEngineTestSupport
 
-@testable import TimelineCore
+@testable import TimelineEngineCore
 
 /// A text index written to a file and mapped back answers as the one built in memory, and a
 /// file of another timeline, or a damaged one, is refused or read without a crash.

@@ -1,10 +1,10 @@
 import Foundation
-import SessionSimulation
-import TestSupport
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineSessionSimulation
+import TimelineEngineTestSupport
 
-@testable import TimelineSearch
+@testable import TimelineEngineSearch
 
 @Suite("Timeline index", .ownThread, .timeLimit(.minutes(30)))
 struct TimelineIndexTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TimelineCore
+import TimelineEngineCore
 
 /// The time a Bluesky post's record key holds (atproto.com/specs/tid), checked against the
 /// published examples of TID codecs.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TimelineCore
+import TimelineEngineCore
 
 /// "N new above you", counted as a reader would (`UnreadCount`, `ReadPosts`).
 @Suite("Unread count", .timeLimit(.minutes(10)))

@@ -1,7 +1,7 @@
 import Foundation
-import TestSupport
 import Testing
-import TimelineEngine
+import TimelineEngineKit
+import TimelineEngineTestSupport
 
 /// The façade as a service: `run()` writes saves in order and returns on `shutdown()` once they
 /// are written; without `run()`, a restore, `flush()` or dropping the engine writes them; dropping

@@ -1,11 +1,11 @@
 import Clocks
-import EngineSupport
 import Foundation
-import HTTPExchange
-import NIOHTTP
-import TestSupport
 import Testing
-import TimelineEngine
+import TimelineEngineHTTPExchange
+import TimelineEngineKit
+import TimelineEngineNIOHTTP
+import TimelineEngineSupport
+import TimelineEngineTestSupport
 
 @Suite("TimelineEngine with a store", .timeLimit(.minutes(10)))
 struct PersistenceTests {

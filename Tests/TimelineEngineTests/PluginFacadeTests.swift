@@ -1,8 +1,8 @@
 import Foundation
-import StrategyPlugins
-import TestSupport
 import Testing
-import TimelineEngine
+import TimelineEngineKit
+import TimelineEngineStrategyPlugins
+import TimelineEngineTestSupport
 
 /// A plugin's strategy through the façade: built with the registry the app passes, at
 /// creation and at every reload.

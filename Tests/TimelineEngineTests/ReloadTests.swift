@@ -1,10 +1,10 @@
-import EngineSupport
 import Foundation
-import HTTPExchange
-import NIOHTTP
-import TestSupport
 import Testing
-import TimelineEngine
+import TimelineEngineHTTPExchange
+import TimelineEngineKit
+import TimelineEngineNIOHTTP
+import TimelineEngineSupport
+import TimelineEngineTestSupport
 
 /// `reload(configuration:)` applies every section, all at once, or none.
 @Suite("Reloading the configuration", .timeLimit(.minutes(10)))

@@ -2,7 +2,7 @@ import CoreMetrics
 import Foundation
 import MetricsTestKit
 import Testing
-import TimelineEngine
+import TimelineEngineKit
 
 /// Restore outcomes published through swift-metrics: counted by outcome, source and post, with
 /// the decision timed, in the backend the engine is given; nowhere without one.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TimelineEngine
+import TimelineEngineKit
 
 /// A clock the tests move by hand.
 // @unchecked: `current` is read and written under `lock` only.

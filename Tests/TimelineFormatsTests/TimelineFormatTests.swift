@@ -1,9 +1,9 @@
 import Foundation
-import JSONText
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineFormats
+import TimelineEngineCore
+import TimelineEngineFormats
+import TimelineEngineJSONText
+import TimelineEngineTestSupport
 
 @Suite("Timeline and snapshot formats", .timeLimit(.minutes(10)))
 struct TimelineFormatTests {

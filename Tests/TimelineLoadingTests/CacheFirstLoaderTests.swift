@@ -1,14 +1,14 @@
-import CacheModel
-import EngineConfiguration
 import Foundation
-import ReachModel
-import RestorationEngine
-import RestorationModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineLoading
-import TimelineStore
+import TimelineEngineCacheModel
+import TimelineEngineConfiguration
+import TimelineEngineCore
+import TimelineEngineLoading
+import TimelineEngineReachModel
+import TimelineEngineRestoration
+import TimelineEngineRestorationModel
+import TimelineEngineStore
+import TimelineEngineTestSupport
 
 /// Cache-first loading with a real SQLite store and the loopback server, for both API shapes.
 @Suite("Cache-first loading", .timeLimit(.minutes(10)))

@@ -1,15 +1,15 @@
-import CausalFurthest
-import EngineSupport
 import Foundation
-import HTTPExchange
-import PostWindow
-import RestorationEngine
-import RestorationModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineLoading
-import TimelineStore
+import TimelineEngineCausalFurthest
+import TimelineEngineCore
+import TimelineEngineHTTPExchange
+import TimelineEngineLoading
+import TimelineEnginePostWindow
+import TimelineEngineRestoration
+import TimelineEngineRestorationModel
+import TimelineEngineStore
+import TimelineEngineSupport
+import TimelineEngineTestSupport
 
 /// What bounds a fetch: one deadline for the refresh and its reach, answers cut to what was
 /// asked, reach pages merged at once, and a cache trimmed around the reader's post.

@@ -1,7 +1,7 @@
 import Foundation
-import TestSupport
 import Testing
-import TimelineLoading
+import TimelineEngineLoading
+import TimelineEngineTestSupport
 
 /// Fetching from a real HTTP server on the loopback interface, with failures injected, under
 /// both network policies. Timing assertions are lower bounds only: a retry may come late on a

@@ -1,15 +1,15 @@
-import EngineConfiguration
 import Foundation
-import HTTPExchange
-import NIOHTTP
-import ReachModel
-import RestorationEngine
-import TestSupport
 import Testing
-import TimelineLoading
-import TimelineStore
-import URLSessionHTTP
-import ValueTree
+import TimelineEngineConfiguration
+import TimelineEngineHTTPExchange
+import TimelineEngineLoading
+import TimelineEngineNIOHTTP
+import TimelineEngineReachModel
+import TimelineEngineRestoration
+import TimelineEngineStore
+import TimelineEngineTestSupport
+import TimelineEngineURLSessionHTTP
+import TimelineEngineValueTree
 
 /// An HTTP client the loopback tests run against, named for the test's arguments.
 struct TestClient: CustomTestStringConvertible, Sendable {

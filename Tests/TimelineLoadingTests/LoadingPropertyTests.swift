@@ -1,10 +1,10 @@
 import Foundation
 import PropertyBased
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineFormats
-import TimelineLoading
+import TimelineEngineCore
+import TimelineEngineFormats
+import TimelineEngineLoading
+import TimelineEngineTestSupport
 
 /// Properties of the merge on random caches and answers, and of reading damaged API answers.
 @Suite("Loading properties", .ownThread, .timeLimit(.minutes(30)))

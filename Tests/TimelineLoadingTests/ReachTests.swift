@@ -1,15 +1,15 @@
-import CausalFurthest
 import Foundation
-import PostWindow
-import ReachModel
-import RestorationEngine
-import RestorationModel
-import SyncModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineLoading
-import TimelineStore
+import TimelineEngineCausalFurthest
+import TimelineEngineCore
+import TimelineEngineLoading
+import TimelineEnginePostWindow
+import TimelineEngineReachModel
+import TimelineEngineRestoration
+import TimelineEngineRestorationModel
+import TimelineEngineStore
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
 
 /// Reaching a post the cache lacks, against Mastodon- and Bluesky-shaped servers on loopback: the
 /// laptop case (yesterday's cache, today's head page, a position synced from the phone in the

@@ -1,13 +1,13 @@
 import Foundation
-import JSONText
-import PostWindow
-import RestorationEngine
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineFormats
-import TimelineLoading
-import TimelineStore
+import TimelineEngineCore
+import TimelineEngineFormats
+import TimelineEngineJSONText
+import TimelineEngineLoading
+import TimelineEnginePostWindow
+import TimelineEngineRestoration
+import TimelineEngineStore
+import TimelineEngineTestSupport
 
 /// The app's loading flows against a real Mastodon server's recorded answers (Mastodon 4.6.4,
 /// recorded by Mastodon.py's test suite: `Tests/Fixtures/servers/mastodon-4.6.4`), replayed on

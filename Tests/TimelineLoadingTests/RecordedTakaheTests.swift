@@ -1,16 +1,16 @@
-import CausalFurthest
 import Foundation
-import PostWindow
-import ReachModel
-import RestorationEngine
-import RestorationModel
-import SyncModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineFormats
-import TimelineLoading
-import TimelineStore
+import TimelineEngineCausalFurthest
+import TimelineEngineCore
+import TimelineEngineFormats
+import TimelineEngineLoading
+import TimelineEnginePostWindow
+import TimelineEngineReachModel
+import TimelineEngineRestoration
+import TimelineEngineRestorationModel
+import TimelineEngineStore
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
 
 /// The app's loading flows against a real Mastodon-API server of another implementation: Takahē
 /// 0.11.0 on loopback, 1,000 real posts of seven followed accounts with boosts and content

@@ -1,10 +1,10 @@
 import Foundation
-import HTTPExchange
-import TestSupport
 import Testing
-import TimelineFormats
+import TimelineEngineFormats
+import TimelineEngineHTTPExchange
+import TimelineEngineTestSupport
 
-@testable import TimelineLoading
+@testable import TimelineEngineLoading
 
 /// How long a server asks to wait, in each of the forms servers use, and a fetch cancelled
 /// mid-request.

@@ -1,9 +1,9 @@
 import Foundation
-import PostWindow
-import ReachModel
-import SimulatedServer
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEnginePostWindow
+import TimelineEngineReachModel
+import TimelineEngineSimulatedServer
 
 /// Pages asked by time: the cursor's shapes, the simulated AppView's keyset, what an answer must
 /// show before it is used, and the pages and findings a run makes of it.

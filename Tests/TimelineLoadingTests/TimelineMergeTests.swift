@@ -1,8 +1,8 @@
 import Foundation
-import ReachModel
 import Testing
-import TimelineCore
-import TimelineLoading
+import TimelineEngineCore
+import TimelineEngineLoading
+import TimelineEngineReachModel
 
 @Suite("Merging a refresh into the cache", .timeLimit(.minutes(10)))
 struct TimelineMergeTests {

@@ -1,11 +1,11 @@
 import Foundation
-import JSONText
 import Logging
-import TestSupport
 import Testing
-import ValueTree
+import TimelineEngineJSONText
+import TimelineEngineTestSupport
+import TimelineEngineValueTree
 
-@testable import TimelineLogging
+@testable import TimelineEngineLogging
 
 /// Collects records in memory.
 // @unchecked: `stored` is read and written under `lock` only.

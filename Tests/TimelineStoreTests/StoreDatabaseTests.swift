@@ -1,9 +1,9 @@
 import Foundation
-import TestSupport
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineTestSupport
 
-@testable import TimelineStore
+@testable import TimelineEngineStore
 
 /// One database per file and process. A second pool on a file the process already has open
 /// once read the file's header through a descriptor of its own, and closing it dropped every

@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
-import SyncModel
-import TestSupport
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
 
-@testable import TimelineStore
+@testable import TimelineEngineStore
 
 /// Store files written by each released schema version (`Tests/Fixtures/stores/`) open, migrate
 /// and keep their data.

@@ -1,11 +1,11 @@
 import Foundation
 import GRDB
-import SyncModel
-import TestSupport
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineSyncModel
+import TimelineEngineTestSupport
 
-@testable import TimelineStore
+@testable import TimelineEngineStore
 
 /// A store edited by hand or by another program can hold a value of another type than the engine
 /// writes in a column (SQLite keeps what it is given). Reading one stopped the process (GRDB's row

@@ -1,13 +1,13 @@
 import Foundation
-import LRU
-import StrategyKit
-import SyncModel
-import TTL
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineFormats
-import TimelineStore
+import TimelineEngineCore
+import TimelineEngineFormats
+import TimelineEngineLRU
+import TimelineEngineStore
+import TimelineEngineStrategyKit
+import TimelineEngineSyncModel
+import TimelineEngineTTL
+import TimelineEngineTestSupport
 
 @Suite("TimelineStore", .timeLimit(.minutes(10)))
 struct TimelineStoreTests {

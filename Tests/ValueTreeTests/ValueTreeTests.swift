@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ValueTree
+import TimelineEngineValueTree
 
 @Suite("Value tree", .timeLimit(.minutes(10)))
 struct ValueTreeTests {

@@ -1,7 +1,7 @@
 // Reads a property list into the value tree and reports how many values it holds: the
 // library's full read, for comparison with `engine plist lint` (streaming check) and peers.
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 func count(_ value: Value) -> Int {
     switch value.content {

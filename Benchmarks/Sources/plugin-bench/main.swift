@@ -9,8 +9,8 @@
 // reads), and on an index already used (every later restore on the same timeline, and what
 // `engine compare` pays for every pipeline after the first at a restore point).
 import Foundation
-import StrategyPlugins
-import TimelineEngine
+import TimelineEngineKit
+import TimelineEngineStrategyPlugins
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 

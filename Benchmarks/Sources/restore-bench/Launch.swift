@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// The first restore after launch on a cached timeline, as an app makes it through the façade,
 /// in a process of its own:

@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// `restore-bench metrics`: what publishing restore outcomes costs an app that bootstrapped no
 /// metrics backend. The façade's `restore(in:)` on 10,000 posts, 2,000 times in turn with the

@@ -16,7 +16,7 @@
 //           no near-copies, the typical case of a home timeline.
 //   real    the corpus's texts once each, no repetition; sizes beyond the corpus are skipped.
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 

@@ -4,8 +4,8 @@
 // Usage: rights-bench sqlite PATH | postgres URL [REGISTERS]
 import Foundation
 import Logging
-import SyncServer
-import TimelineEngine
+import TimelineEngineKit
+import TimelineEngineSyncServer
 
 let given = Array(CommandLine.arguments.dropFirst())
 guard given.count >= 2, ["sqlite", "postgres"].contains(given[0]) else {

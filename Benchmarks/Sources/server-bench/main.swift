@@ -27,8 +27,8 @@ import NIOCore
 import NIOHTTP1
 import PostgresNIO
 import ServiceLifecycle
-import SyncServer
-import TimelineEngine
+import TimelineEngineKit
+import TimelineEngineSyncServer
 
 let given = Array(CommandLine.arguments.dropFirst())
 let modes = ["sqlite", "postgres", "minimal-sqlite", "minimal-postgres", "sqlite-sealed", "postgres-sealed"]

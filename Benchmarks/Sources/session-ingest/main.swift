@@ -1,8 +1,8 @@
 // Reads recorded sessions with SessionReader, as engine compare does, and reports the
 // throughput. Usage: session-ingest FILE-OR-DIRECTORY...
 import Foundation
-import SessionComparison
-import TimelineEngine
+import TimelineEngineKit
+import TimelineEngineSessionComparison
 
 var bytes = 0
 var events = 0

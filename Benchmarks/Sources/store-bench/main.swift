@@ -8,7 +8,7 @@
 // Usage: store-bench POSTS.jsonl [LARGE]   (texts from POSTS.jsonl, cycled; LARGE defaults to 1,000,000)
 import Foundation
 import GRDB
-import TimelineEngine
+import TimelineEngineKit
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 func milliseconds(since start: UInt64) -> Double { Double(now() - start) / 1e6 }

@@ -1,14 +1,14 @@
+import Foundation
 // Sync costs: resolving registers of three heads each (10k to 1M) under every merge policy, on
 // one core and on all; merging two devices' heads; a round with nothing to do over a Directory
 // shared by 10 devices; the save path with its causal context against the history-only save;
 // and sealing end to end: a key from a phrase, a head sealed and opened.
 //
 // Usage: sync-bench [SIZES...]
-import EngineConfiguration
-import Foundation
-import PositionSync
-import SyncModel
-import TimelineEngine
+import TimelineEngineConfiguration
+import TimelineEngineKit
+import TimelineEnginePositionSync
+import TimelineEngineSyncModel
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 

@@ -1,9 +1,9 @@
-import BestConfidence
 import Foundation
-import RestorationModel
-import StrategyTestSupport
 import Testing
-import TimelineCore
+import TimelineEngineBestConfidence
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyTestSupport
 
 @Suite("BestConfidence", .timeLimit(.minutes(10)))
 struct BestConfidenceTests {

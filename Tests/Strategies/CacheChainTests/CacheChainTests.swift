@@ -1,8 +1,8 @@
-import CacheChain
-import CacheModel
 import Foundation
-import StrategyKit
 import Testing
+import TimelineEngineCacheChain
+import TimelineEngineCacheModel
+import TimelineEngineStrategyKit
 
 @Suite("CacheChain", .timeLimit(.minutes(10)))
 struct CacheChainTests {

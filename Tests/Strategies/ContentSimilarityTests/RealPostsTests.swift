@@ -1,10 +1,10 @@
-import ContentSimilarity
 import Foundation
-import RestorationModel
-import TestSupport
 import Testing
-import TimelineCore
-import TimelineSearch
+import TimelineEngineContentSimilarity
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineSearch
+import TimelineEngineTestSupport
 
 /// ContentSimilarity on real tweets (`Tests/Fixtures/posts`, see its README): a post deleted and
 /// re-drafted under a new id, with the same or a lightly edited text, is found.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Fallback
+@testable import TimelineEngineFallback
 
 @Suite("Fallback", .timeLimit(.minutes(10)))
 struct FallbackTests {

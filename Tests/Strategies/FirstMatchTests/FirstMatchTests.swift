@@ -1,9 +1,9 @@
-import FirstMatch
 import Foundation
-import RestorationModel
-import StrategyTestSupport
 import Testing
-import TimelineCore
+import TimelineEngineCore
+import TimelineEngineFirstMatch
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyTestSupport
 
 let request = RestorationRequest(
     snapshot: nil,

@@ -1,8 +1,8 @@
 import Foundation
-import RestorationModel
 import Testing
-import TimelineCore
-import ViewportAnchor
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineViewportAnchor
 
 @Suite("ViewportAnchor", .timeLimit(.minutes(10)))
 struct ViewportAnchorTests {

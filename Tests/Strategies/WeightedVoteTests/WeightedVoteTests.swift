@@ -1,9 +1,9 @@
 import Foundation
-import RestorationModel
-import StrategyTestSupport
 import Testing
-import TimelineCore
-import WeightedVote
+import TimelineEngineCore
+import TimelineEngineRestorationModel
+import TimelineEngineStrategyTestSupport
+import TimelineEngineWeightedVote
 
 @Suite("WeightedVote", .timeLimit(.minutes(10)))
 struct WeightedVoteTests {

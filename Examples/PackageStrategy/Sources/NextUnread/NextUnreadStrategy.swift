@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// NextUnread: when the saved post is gone, the newest post older than it, the next one a reader
 /// scrolling down a reverse-chronological feed had not read yet, if it is at most `MaxGap`

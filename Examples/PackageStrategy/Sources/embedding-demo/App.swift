@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 // What the README's "Embedding it in an app" lines take from the app around them (main.swift is
 // those lines, word for word): a configuration, a folder for the store, the timeline shown, where

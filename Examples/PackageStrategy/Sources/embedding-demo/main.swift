@@ -1,4 +1,4 @@
-import TimelineEngine
+import TimelineEngineKit
 
 let loaded = try ConfigurationLoader().load(contentsOf: configURL)
 let store = try await TimelineStore(path: appSupport.appendingPathComponent("timeline.sqlite").path)

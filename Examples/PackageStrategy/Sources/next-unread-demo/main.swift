@@ -1,6 +1,6 @@
 import Foundation
 import NextUnread
-import TimelineEngine
+import TimelineEngineKit
 
 // How an app registers its own strategy: a registry with the built-ins and its type, the
 // configuration schema composed from that registry (so the loader checks the strategy's name and

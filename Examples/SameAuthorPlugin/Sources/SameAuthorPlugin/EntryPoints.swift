@@ -1,5 +1,5 @@
-import CTimelinePlugin
 import Foundation
+import TimelineEngineCPlugin
 
 // The five entry points of the plugin ABI (timeline_plugin.h), with C names.
 

@@ -1,5 +1,5 @@
-import CTimelinePlugin
 import Foundation
+import TimelineEngineCPlugin
 
 /// SameAuthor: when the saved post is gone, the saved author's post created closest in time to
 /// it, within `Window` seconds, found by walking the time order outward from the saved time

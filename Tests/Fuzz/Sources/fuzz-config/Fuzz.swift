@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// The configuration loader on the bytes as a plist and as JSON, and the pipeline it describes.
 @_cdecl("LLVMFuzzerTestOneInput")

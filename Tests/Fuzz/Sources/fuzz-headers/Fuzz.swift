@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// What a timeline server says in its status line and headers: `Retry-After` (seconds or an
 /// HTTP date), `RateLimit-Remaining`/`-Reset`, `X-RateLimit-*` (ISO dates), `Content-Type`,

@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// The JSON reader, the scanner, the timeline formats, the session line decoder and the sync
 /// wire format (decoded, then merged into heads and resolved under each policy) on the same bytes.

@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// `TimelineMerge` with hostile pages: a cache and an answer drawn from the bytes (ids from a
 /// small alphabet so that they collide, times anywhere a Date can be, repeats, gaps, anchors), under

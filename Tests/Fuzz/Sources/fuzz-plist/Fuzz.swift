@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// The plist reader, building values and checking as it streams; a document it reads is written
 /// back and read again.

@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// A plugin's parameter schema composed into the configuration schema: the bytes are a JSON
 /// document `{"parameters": SCHEMA, "stage": STAGE}`. A schema the registry accepts must compose

@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// The pipeline spec parser, and the builder on what it parses; a built pipeline's summary must
 /// read back.

@@ -1,5 +1,5 @@
 import Foundation
-import TimelineEngine
+import TimelineEngineKit
 
 /// Sync wire format version 2 with hostile causal contexts: a valid document around a context
 /// drawn from the bytes (device names that repeat, are long or hold control characters,

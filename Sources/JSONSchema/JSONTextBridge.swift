@@ -1,9 +1,0 @@
-import JSONText
-import ValueTree
-
-/// Compact JSON text of small schema values, for messages.
-enum JSONTextBridge {
-    static func compact(_ value: Value) throws -> String {
-        try JSONWriter(style: .compact).write(value)
-    }
-}
