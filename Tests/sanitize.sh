@@ -5,11 +5,19 @@
 #
 #   Tests/sanitize.sh                 # the default suites
 #   Tests/sanitize.sh --filter Sync   # others
+#   Tests/sanitize.sh --build-only    # the build alone (CI makes it beside the default tests)
 set -eu
 cd "$(dirname "$0")/.."
 filter='SyncCoordinator|SyncRound|SyncServer|SyncBackends|Facade|TimelineEngineTests|TimelineStoreTests|CacheFirstLoader|ReachTests|FetchBoundsTests'
 if [ "${1:-}" = "--filter" ]; then filter=$2; fi
 mkdir -p .build-tsan
+if [ "${1:-}" = "--build-only" ]; then
+  swift build --build-tests --traits SyncServer --sanitize=thread --scratch-path .build-tsan >.build-tsan/build.log 2>&1 || {
+    tail -40 .build-tsan/build.log >&2
+    exit 1
+  }
+  exit 0
+fi
 log=.build-tsan/sanitize.log
 status=0
 # Loopback requests and test deadlines get ten times longer (Tests/TestSupport/Deadline.swift):

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fails unless the libFuzzer targets are built with coverage instrumentation: every target's
 # binary must hold the coverage counters (`__sancov_cntrs`), and a short run of each must report
-# coverage (`cov:`). CI runs it; run.sh's figures are worthless without it.
+# coverage (`cov:`). run.sh runs it before fuzzing: its figures are worthless without it.
 # Usage: Tests/Fuzz/check-instrumented.sh   (Linux; builds as run.sh does)
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -13,6 +13,8 @@ root=../..
 flags=($(./flags.sh))
 swift build "${flags[@]}" >&2
 bin=$(swift build "${flags[@]}" --show-bin-path)
+# Figures from targets built without coverage instrumentation are worthless: check first.
+./check-instrumented.sh
 work=${WORK:-$(mktemp -d)}
 
 seed() {
