@@ -174,7 +174,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -509,7 +509,7 @@ let package = Package(
         .testTarget(
             name: "TimelineEngineTests",
             dependencies: ["TimelineEngineSupport", "TimelineEngineKit", "TimelineEngineTestSupport", "TimelineEngineStrategyKit", "TimelineEngineHTTPExchange", "TimelineEngineNIOHTTP", "TimelineEngineStrategyPlugins",
-                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings),

@@ -75,6 +75,10 @@ public final class TimelineEngine: Sendable {
     /// What each restore publishes through swift-metrics.
     private let restoreMetrics: RestoreMetrics
     private let store: TimelineStore?
+
+    /// Where the engine logs: the store's loggers (`TimelineStore.init(path:create:loggers:)`),
+    /// swift-log's category loggers without a store.
+    private var loggers: EngineLoggers { store?.loggers ?? EngineLoggers() }
     private let scope: StoreScope
     private let writer: PositionWriter
     private let lifecycle: EngineLifecycle
@@ -463,7 +467,7 @@ public final class TimelineEngine: Sendable {
         let started = ContinuousClock.now
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index, direction: start.direction))
         restoreMetrics.record(outcome.restoration, source: start.source, reached: false, decision: ContinuousClock.now - started)
-        outcome.log(pipeline: pipeline, posts: index.count)
+        outcome.log(pipeline: pipeline, posts: index.count, to: loggers.position)
         let suggestions = SuggestionBuilder().suggestions(
             restoration: outcome.restoration, snapshot: snapshot, history: history,
             index: index, now: now, ownReplaced: start.source == .synced ? start.ownSnapshot : nil,
@@ -551,7 +555,7 @@ public final class TimelineEngine: Sendable {
             store: store, scope: scope,
             fetcher: SourceFetcher(
                 policy: try networkBuilder.build(), requestTimeout: configuration.network.requestTimeout,
-                fetchDeadline: configuration.network.fetchDeadline),
+                fetchDeadline: configuration.network.fetchDeadline, logger: store.loggers.timeline),
             pipeline: pipeline, cachePolicy: try builder.timelineCache(), reach: try networkBuilder.reachStrategy(),
             sync: sync.map { CacheFirstLoader.SyncView(policy: $0.components.policy, device: $0.device) }, now: clock)
         let report = try await loader.load(from: source, onCached: onCached, progress: progress)

@@ -24,11 +24,13 @@ public struct SourceFetcher: Sendable {
     public var fetchDeadline: Double?
     /// When the fetch under way must end (`startingDeadline()`); nil before it starts.
     public private(set) var deadline: ContinuousClock.Instant?
+    /// Where each request and its answer are logged (the timeline category's logger by default).
+    public var logger: Logger
 
     public init(
         policy: any NetworkPolicy, requestTimeout: Double, environment: [String: String] = ProcessInfo.processInfo.environment,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, exchange: any HTTPExchange = HTTPExchanges.shared,
-        fetchDeadline: Double? = nil
+        fetchDeadline: Double? = nil, logger: Logger = LogCategory.timeline.logger
     ) {
         self.policy = policy
         self.requestTimeout = requestTimeout
@@ -36,6 +38,7 @@ public struct SourceFetcher: Sendable {
         self.jitter = jitter
         self.exchange = exchange
         self.fetchDeadline = fetchDeadline
+        self.logger = logger
     }
 
     /// This fetcher with its deadline running from `now`, for one fetch and the requests that
@@ -213,7 +216,6 @@ public struct SourceFetcher: Sendable {
                 )
             }
             progress(.attempting(number: number, of: policy.maxAttempts))
-            let logger = LogCategory.timeline.logger
             logger.debug(
                 "request", metadata: ["url": "\(SourceError.shown(url.absoluteString))", "attempt": "\(number)", "of": "\(policy.maxAttempts)"])
             let began = clock.now

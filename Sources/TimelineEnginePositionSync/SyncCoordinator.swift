@@ -264,7 +264,7 @@ public actor SyncCoordinator {
                 let fallback = min(30, 0.5 * pow(2, Double(min(attempt, 16) - 1)))
                 return max(0.05, network.retryDelay(after: .connection("sync"), attempt: attempt, jitter: jitter()) ?? fallback)
             },
-            log: { message in LogCategory.sync.logger.info("\(message)", metadata: ["device": "\(device)"]) })
+            log: { [logger = store.loggers.sync] message in logger.info("\(message)", metadata: ["device": "\(device)"]) })
         let changes = components.transport.changes(watch)
         listener = Task {
             for await pull in changes {
@@ -281,7 +281,7 @@ public actor SyncCoordinator {
         let report = try await syncRound.merge(pull, at: now())
         await announce(report, ownBefore: before)
         if !report.changed.isEmpty {
-            LogCategory.sync.logger.debug(
+            store.loggers.sync.debug(
                 "heard a change",
                 metadata: [
                     "device": "\(device)", "moved": "\(report.changed.count)", "from": "\(pull.devices.joined(separator: ","))",
@@ -328,7 +328,7 @@ public actor SyncCoordinator {
             } else {
                 publish(.error(message: failure.description, retryAt: delay.map { date.addingTimeInterval($0) }))
             }
-            LogCategory.sync.logger.warning(
+            store.loggers.sync.warning(
                 "sync round failed",
                 metadata: [
                     "device": "\(device)", "error": "\(failure.description)", "pending": "\(failure.pending)",

@@ -106,7 +106,7 @@ public struct SyncRound: Sendable {
         try await store.sync.acknowledge(pending.map(\.id), devices: devices, at: date)
         report.pushed = publication.own.count
         report.acknowledged = pending.count
-        LogCategory.sync.logger.debug(
+        store.loggers.sync.debug(
             "sync round",
             metadata: [
                 "device": "\(device)", "heard": "\(devices.joined(separator: ","))", "pulled": "\(report.pulled)",
@@ -138,7 +138,7 @@ public struct SyncRound: Sendable {
             if after?.stamp != previous?.stamp { moved.append((key, after?.snapshot?.postId)) }
         }
         let outcome: Outcome = (moved, merge.wrongClocks.mapValues { Double($0) / 1000 }, resynced)
-        let logger = LogCategory.sync.logger
+        let logger = store.loggers.sync
         for (key, postId) in outcome.changed {
             logger.debug(
                 "register moved",

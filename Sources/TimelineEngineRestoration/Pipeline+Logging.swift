@@ -2,10 +2,10 @@ import Logging
 import TimelineEngineLogging
 
 extension Pipeline.Outcome {
-    /// Logs this restoration in the position category: at `debug` where the reader was put
-    /// back (post, method, strategy, confidence), at `trace` each stage's verdict.
-    public func log(pipeline: Pipeline, posts: Int) {
-        let logger = LogCategory.position.logger
+    /// Logs this restoration to `logger` (the position category's by default): at `debug` where
+    /// the reader was put back (post, method, strategy, confidence), at `trace` each stage's
+    /// verdict.
+    public func log(pipeline: Pipeline, posts: Int, to logger: Logger = LogCategory.position.logger) {
         guard logger.logLevel <= .debug else { return }
         var metadata: Logger.Metadata = ["pipeline": "\(pipeline.summary)", "posts": "\(posts)"]
         if let restoration {

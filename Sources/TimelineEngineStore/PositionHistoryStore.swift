@@ -3,12 +3,15 @@ import GRDB
 import TimelineEngineCore
 import TimelineEngineFormats
 import TimelineEngineJSONText
+import TimelineEngineLogging
 import TimelineEngineSyncModel
 
 /// The store's record of where the reader was: per account and timeline, the saved position
 /// snapshots (one per post, newest first), the ids of the posts read, and the last restoration.
 public struct PositionHistoryStore: Sendable {
     let database: StoreDatabase
+    /// Where its records go (`TimelineStore.init(path:create:loggers:)`).
+    let loggers: EngineLoggers
 
     /// Saves a snapshot: one per post, the newest replacing an older one. A snapshot that has
     /// no JSON form (a non-finite offset) is refused with the key path, and nothing is written.
@@ -20,7 +23,7 @@ public struct PositionHistoryStore: Sendable {
                 sql: "INSERT OR REPLACE INTO positionHistory (account, timeline, postId, savedAt, snapshot) VALUES (?, ?, ?, ?, ?)",
                 arguments: [scope.account, scope.timeline, snapshot.postId, savedAt, json])
         }
-        TimelineStore.logSave(snapshot, scope: scope, device: nil)
+        TimelineStore.logSave(snapshot, scope: scope, device: nil, to: loggers.position)
     }
 
     /// The saved snapshots of `scope`, newest first.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import TimelineEngineSupport
 import TimelineEngineValueTree
 
@@ -59,7 +60,7 @@ final class StoreDatabase: Sendable {
     /// checks read the file, would silently unlock the first and let another process's write
     /// corrupt the file. Opens take turns, and wait for a database of the file still closing,
     /// for the same reason.
-    static func open(path: String, create: Bool) async throws(StoreError) -> StoreDatabase {
+    static func open(path: String, create: Bool, logger: Logger) async throws(StoreError) -> StoreDatabase {
         let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         return try await opening.take { () async throws(StoreError) -> StoreDatabase in
             while true {
@@ -69,7 +70,7 @@ final class StoreDatabase: Sendable {
                 if entry.database != nil { opened.withLock { _ = $0.removeValue(forKey: key) } }
                 try? await Task.sleep(for: .milliseconds(1))
             }
-            let database = try await openFile(path: path, key: key, create: create)
+            let database = try await openFile(path: path, key: key, create: create, logger: logger)
             opened.withLock { $0[key] = WeakDatabase(database: database) }
             return database
         }
@@ -114,7 +115,7 @@ final class StoreDatabase: Sendable {
         }
     }
 
-    private static func openFile(path: String, key: String, create: Bool) async throws(StoreError) -> StoreDatabase {
+    private static func openFile(path: String, key: String, create: Bool, logger: Logger) async throws(StoreError) -> StoreDatabase {
         let (exists, readOnly, forbidden) = try await OffPool.run { () throws(StoreError) -> (Bool, Bool, Bool) in
             if !create, !FileManager.default.fileExists(atPath: path) {
                 throw StoreError(path: path, "no such store", kind: .missing)
@@ -137,7 +138,7 @@ final class StoreDatabase: Sendable {
                     : "this user may not write the store (permission denied): it can be read, not changed")
         }
         do {
-            return StoreDatabase(path: path, key: key, pool: try await openForWriting(path), readOnlyReason: nil)
+            return StoreDatabase(path: path, key: key, pool: try await openForWriting(path, logger: logger), readOnlyReason: nil)
         } catch  where exists && error.isDiskFull {
             return StoreDatabase(path: path, key: key, pool: try await openImmutable(path), readOnlyReason: StoreError.diskFull)
         }
@@ -169,7 +170,7 @@ final class StoreDatabase: Sendable {
     // MARK: Opening
 
     /// Opens the store at `path` for reading and writing, migrating it to the current schema.
-    private static func openForWriting(_ path: String) async throws(StoreError) -> DatabasePool {
+    private static func openForWriting(_ path: String, logger: Logger) async throws(StoreError) -> DatabasePool {
         try await retryingWhileBusy(path: path) {
             let pool = try await OffPool.run { () throws -> DatabasePool in
                 try inspectExisting(path)
@@ -182,7 +183,7 @@ final class StoreDatabase: Sendable {
             while true {
                 do {
                     try await OffPool.run { () throws in try StoreSchema.migrator.migrate(pool) }
-                    TimelineStore.logMigrations(path: path, before: applied, after: StoreSchema.migrator.migrations)
+                    TimelineStore.logMigrations(path: path, before: applied, after: StoreSchema.migrator.migrations, to: logger)
                     return pool
                 } catch {
                     attempts += 1

@@ -3,6 +3,7 @@ import GRDB
 import TimelineEngineCore
 import TimelineEngineFormats
 import TimelineEngineJSONText
+import TimelineEngineLogging
 import TimelineEngineSyncModel
 import TimelineEngineValueTree
 
@@ -13,6 +14,8 @@ import TimelineEngineValueTree
 /// them.
 public struct SyncStateStore: Sendable {
     let database: StoreDatabase
+    /// Where its records go (`TimelineStore.init(path:create:loggers:)`).
+    let loggers: EngineLoggers
 
     /// What the last sync rounds left: when one last succeeded, the last error, the devices
     /// heard from, and the devices whose clocks were found wrong.
@@ -87,7 +90,7 @@ public struct SyncStateStore: Sendable {
         visit: PositionRecord.Visit? = nil, at date: Date = Date()
     ) async throws(StoreError) -> PositionRecord {
         let record = try await writeLocal(snapshot, scope: scope, device: device, explicit: explicit, ordered: ordered, visit: visit, at: date)
-        TimelineStore.logSave(snapshot, scope: scope, device: device)
+        TimelineStore.logSave(snapshot, scope: scope, device: device, to: loggers.position)
         return record
     }
 

@@ -27,7 +27,7 @@ extension TimelineCacheStore {
             do {
                 return try map(file)
             } catch {
-                LogCategory.cache.logger.notice("kept index not used", metadata: ["store": "\(database.path)", "problem": "\(error)"])
+                loggers.cache.notice("kept index not used", metadata: ["store": "\(database.path)", "problem": "\(error)"])
                 return nil
             }
         }

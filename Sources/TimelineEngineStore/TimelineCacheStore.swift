@@ -3,6 +3,7 @@ import GRDB
 import TimelineEngineCacheModel
 import TimelineEngineCore
 import TimelineEngineFormats
+import TimelineEngineLogging
 import TimelineEngineStrategyKit
 
 /// The store's timeline cache: per account and timeline, the cached posts in display order, with
@@ -12,6 +13,8 @@ public struct TimelineCacheStore: Sendable {
     /// A cached timeline as the store reads it back: its posts, gaps and times.
     public typealias CachedTimeline = TimelineStore.CachedTimeline
     let database: StoreDatabase
+    /// Where its records go (`TimelineStore.init(path:create:loggers:)`).
+    let loggers: EngineLoggers
 
     /// Replaces the cached timeline of `scope`. Every post counts as stored at `refreshedAt`,
     /// except those in `unconfirmed` (cached posts the source did not speak for), which keep

@@ -1,24 +1,22 @@
 import Logging
 import TimelineEngineCore
-import TimelineEngineLogging
 
 extension TimelineStore {
     /// Logs, in the cache category, the migrations opening a store applied: at `notice` when
     /// an existing store was upgraded, at `debug` when a new one was created.
-    static func logMigrations(path: String, before: [String], after: [String]) {
+    static func logMigrations(path: String, before: [String], after: [String], to logger: Logger) {
         let applied = after.filter { !before.contains($0) }
         guard !applied.isEmpty else { return }
         let metadata: Logger.Metadata = ["store": "\(path)", "applied": "\(applied.joined(separator: ","))"]
         if let last = before.last {
-            LogCategory.cache.logger.notice("store migrated", metadata: metadata.merging(["from": "\(last)"]) { $1 })
+            logger.notice("store migrated", metadata: metadata.merging(["from": "\(last)"]) { $1 })
         } else {
-            LogCategory.cache.logger.debug("store created", metadata: metadata)
+            logger.debug("store created", metadata: metadata)
         }
     }
 
     /// Logs a saved position in the position category, at `debug`.
-    static func logSave(_ snapshot: PositionSnapshot, scope: StoreScope, device: String?) {
-        let logger = LogCategory.position.logger
+    static func logSave(_ snapshot: PositionSnapshot, scope: StoreScope, device: String?, to logger: Logger) {
         guard logger.logLevel <= .debug else { return }
         var metadata: Logger.Metadata = [
             "account": "\(scope.account)", "timeline": "\(scope.timeline)", "post": "\(snapshot.postId)",

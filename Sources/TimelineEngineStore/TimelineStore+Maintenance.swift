@@ -26,6 +26,7 @@ extension TimelineStore {
         now: Date
     ) async throws(StoreError) -> MaintenanceReport {
         let path = self.path
+        let logger = loggers.cache
         return try await database.write { db in
             var report = MaintenanceReport()
             let scopes = try Row.fetchAll(
@@ -46,7 +47,7 @@ extension TimelineStore {
                 if readEvicted > 0 { try PositionHistoryStore.rebuildRecentReads(scope: scope, db: db) }
                 report.readPosts += readEvicted
             }
-            LogCategory.cache.logger.debug(
+            logger.debug(
                 "evicted",
                 metadata: [
                     "store": "\(path)", "cachedPosts": "\(report.cachedPosts)", "snapshots": "\(report.snapshots)",

@@ -47,12 +47,19 @@ public final class TimelineStore: Sendable {
     ///
     /// With `create` false, a path with no file is `StoreError.Kind.missing` ("no such store"):
     /// tools that only read a store must not leave an empty one behind a mistyped path.
-    public init(path: String, create: Bool = true) async throws(StoreError) {
-        database = try await StoreDatabase.open(path: path, create: create)
-        timelines = TimelineCacheStore(database: database)
-        positions = PositionHistoryStore(database: database)
-        sync = SyncStateStore(database: database)
+    ///
+    /// The store logs its migrations, saves and maintenance to `loggers` (by default swift-log's
+    /// loggers of the cache and position categories); an app passes its own `Logger` as
+    /// `EngineLoggers(logger)`.
+    public init(path: String, create: Bool = true, loggers: EngineLoggers = EngineLoggers()) async throws(StoreError) {
+        database = try await StoreDatabase.open(path: path, create: create, logger: loggers.cache)
+        timelines = TimelineCacheStore(database: database, loggers: loggers)
+        positions = PositionHistoryStore(database: database, loggers: loggers)
+        sync = SyncStateStore(database: database, loggers: loggers)
     }
+
+    /// Where the store's records go.
+    public var loggers: EngineLoggers { timelines.loggers }
 
     /// Writes what the store holds into its file and closes it: a later call on it (or on another
     /// `TimelineStore` of the same file opened before) throws "the store was closed", and the file
