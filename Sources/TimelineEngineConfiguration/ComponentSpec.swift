@@ -4,6 +4,8 @@ import TimelineEngineValueTree
 public struct ComponentSpec: Sendable, Equatable {
     /// The key that holds a component's name in a configuration (`Strategy`); log sinks use `Sink`.
     public static let strategyKey = "Strategy"
+    /// The key under which a composition lists its components.
+    public static let stagesKey = "Stages"
 
     /// The registered name (`ExactMatch`, `JSONLines`, …).
     public var name: String

@@ -1,5 +1,17 @@
+import TimelineEngineCacheChain
 import TimelineEngineConfiguration
+import TimelineEngineContentSimilarity
+import TimelineEngineExactMatch
+import TimelineEngineFallback
+import TimelineEngineICloudKeyValueStore
+import TimelineEngineLRU
+import TimelineEngineNeighborAnchor
+import TimelineEngineNone
+import TimelineEngineStrategyKit
+import TimelineEngineTTL
+import TimelineEngineTemporalProximity
 import TimelineEngineValueTree
+import TimelineEngineViewportAnchor
 
 /// What the configuration chooses where a key follows others (the pipeline, the cache policies)
 /// or a component is chosen by more than one key (the transport). A key's own default is its
@@ -10,7 +22,7 @@ public enum DefaultComponents {
     public static let redraftThreshold = 0.8
 
     /// The positioning stage when a pipeline names none.
-    public static let positioning = "ViewportAnchor"
+    public static let positioning = ViewportAnchorStrategy.type.name
 
     /// The restoration stages when `Restoration.Pipeline` is absent, as `PositionPersistence`
     /// decides: `ExactMatch > ContentSimilarity(Threshold: 0.8) > NeighborAnchor >
@@ -19,26 +31,34 @@ public enum DefaultComponents {
     /// Fallback takes its Mode from `PositionPersistence.FallbackStrategy`.
     public static func pipeline(for configuration: TimelineConfiguration) -> [ComponentSpec] {
         let persistence = configuration.positionPersistence
+        let exactMatch = ComponentSpec(name: ExactMatchStrategy.type.name)
+        let fallback = ComponentSpec(name: FallbackStrategy.type.name)
         if !persistence.enabled {
-            return [ComponentSpec(name: "Fallback", parameters: ["Mode": Value.Member(value: .string("TopOfTimeline"))])]
+            return [spec(FallbackStrategy.type, FallbackStrategy.modeParameter, FallbackStrategy.Mode.topOfTimeline)]
         }
         if !persistence.smartRestoration {
-            return [ComponentSpec(name: "ExactMatch"), ComponentSpec(name: "Fallback")]
+            return [exactMatch, fallback]
         }
         // A near-identical text is a re-draft, found before the neighbours because a re-draft's
         // old neighbours are still there. On simulated sessions this order puts the reader within
         // one post 95 % of the time, against 88 % with the seed's order (docs/SIMULATION.md).
-        let redraft = ComponentSpec(name: "ContentSimilarity", parameters: ["Threshold": Value.Member(value: .real(redraftThreshold))])
-        return [ComponentSpec(name: "ExactMatch"), redraft]
-            + ["NeighborAnchor", "TemporalProximity", "ContentSimilarity", "Fallback"].map { ComponentSpec(name: $0) }
+        let redraft = spec(ContentSimilarityStrategy.type, ContentSimilarityStrategy.thresholdParameter, redraftThreshold)
+        return [exactMatch, redraft]
+            + [NeighborAnchorStrategy.type, TemporalProximityStrategy.type, ContentSimilarityStrategy.type].map { ComponentSpec(name: $0.name) }
+            + [fallback]
+    }
+
+    /// `type` with `value` for `parameter`, which is one of its own.
+    static func spec<T: ParameterValue>(_ type: StrategyType, _ parameter: Parameter<T>, _ value: T) -> ComponentSpec {
+        ComponentSpec(name: type.name, parameters: [Value.Key(parameter.name): Value.Member(value: value.schemaValue)])
     }
 
     /// The transport when sync is off (`PositionPersistence.CrossSessionSync` false).
-    public static let noTransport = ComponentSpec(name: "None")
+    public static let noTransport = ComponentSpec(name: NoneTransport.type.name)
 
     /// The transport `PositionPersistence.iCloudSyncEnabled` selects when `Sync.Transport` is
     /// None and the platform has iCloud's key-value store.
-    public static let iCloudTransport = ComponentSpec(name: "iCloudKeyValueStore")
+    public static let iCloudTransport = ComponentSpec(name: ICloudKeyValueStoreTransport.type.name)
 
     /// How a post the cache lacks is reached when `Network.Reach` is absent: the key's declared
     /// default.
@@ -49,7 +69,7 @@ public enum DefaultComponents {
     public static func timelineCache(for configuration: TimelineConfiguration) -> [ComponentSpec] {
         let settings = configuration.timelineCache
         return [
-            ComponentSpec(name: "TTL", parameters: ["MaxAge": Value.Member(value: settings.maxAge.schemaValue)]),
+            spec(TTLPolicy.type, TTLPolicy.maxAgeParameter, settings.maxAge),
             keeping(settings.maxCacheSize),
         ]
     }
@@ -67,7 +87,7 @@ public enum DefaultComponents {
 
     /// The policy that keeps the `count` most recently used entries.
     public static func keeping(_ count: Int) -> ComponentSpec {
-        ComponentSpec(name: "LRU", parameters: ["MaxEntries": Value.Member(value: .integer(count))])
+        spec(LRUPolicy.type, LRUPolicy.maxEntriesParameter, count)
     }
 
     /// `specs` applied in order, each to what the previous ones kept.
@@ -76,6 +96,6 @@ public enum DefaultComponents {
         let stages = specs.map { spec -> Value in
             .dictionary([("Strategy", .string(spec.name))] + spec.parameters.map { ($0.key.string, $0.value.value) })
         }
-        return ComponentSpec(name: "CacheChain", parameters: ["Stages": Value.Member(value: .array(stages))])
+        return ComponentSpec(name: CacheChainPolicy.type.name, parameters: [Value.Key(ComponentSpec.stagesKey): Value.Member(value: .array(stages))])
     }
 }
