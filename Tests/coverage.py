@@ -101,7 +101,7 @@ def report(data):
             print(f"| `{name}` | {total} | {covered} | {percent:.1f} | {'' if floor is None else f'{floor:.0f}'} |")
     else:
         for name, total, covered, percent, floor in rows:
-            print(f"{name:<36} {covered:>6}/{total:<6} {percent:5.1f} %{'' if floor is None else f'  (floor {floor:.0f} %)'}")
+            print(f"{name:<44} {covered:>6}/{total:<6} {percent:5.1f} %{'' if floor is None else f'  (floor {floor:.0f} %)'}")
     for failure in failures:
         print(failure, file=sys.stderr)
     sys.exit(1 if failures else 0)
