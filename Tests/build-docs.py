@@ -18,6 +18,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from module_search import search_flags  # noqa: E402
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, ".build", "debug"))
 output = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, ".build", "documentation"))
@@ -58,12 +61,7 @@ shutil.rmtree(output, ignore_errors=True)
 graphs = os.path.join(output, "symbol-graphs")
 archives = os.path.join(output, "archives")
 os.makedirs(archives)
-# The C modules the Swift modules import, as the build found them: every module map and C
-# include folder the build's compile commands name (SwiftPM's manifest beside the build folder).
-manifest = open(os.path.join(os.path.dirname(build), "debug.yaml"), encoding="utf-8").read()
-c_flags = sorted(set(re.findall(r'"-Xcc","(-fmodule-map-file=[^"]+|-I[^"]+)"', manifest)))
-include = sorted(set(re.findall(r'(?<!"-Xcc",)"(-I/[^"]+)"', manifest)))  # pkg-config's, as libxml2's
-search = ["-I", os.path.join(build, "Modules"), *include] + [flag for c_flag in c_flags for flag in ("-Xcc", c_flag)]
+search = search_flags(build)
 failed = False
 for module in order:
     folder = os.path.join(graphs, module)

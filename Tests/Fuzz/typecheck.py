@@ -7,18 +7,16 @@ check-instrumented.sh make when fuzzing).
     Tests/Fuzz/typecheck.py [BUILD_DIR]   (.build/debug by default)
 """
 import os
-import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from module_search import search_flags  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, ".build", "debug"))
-# The C modules the library's modules import, as the build found them (SwiftPM's manifest).
-manifest = open(os.path.join(os.path.dirname(build), "debug.yaml"), encoding="utf-8").read()
-c_flags = sorted(set(re.findall(r'"-Xcc","(-fmodule-map-file=[^"]+|-I[^"]+)"', manifest)))
-include = sorted(set(re.findall(r'(?<!"-Xcc",)"(-I/[^"]+)"', manifest)))  # pkg-config's, as libxml2's
-search = ["-I", os.path.join(build, "Modules"), *include] + [flag for c_flag in c_flags for flag in ("-Xcc", c_flag)]
+search = search_flags(build)
 sources = os.path.join(here, "Sources")
 failed = []
 targets = sorted(os.listdir(sources))
