@@ -29,7 +29,7 @@ let strategyNames = ((try? FileManager.default.contentsOfDirectory(atPath: "\(Co
     }
     .sorted { $0.lowercased() < $1.lowercased() }
 
-/// The package trait that adds `engine serve` and the `SyncServer` library: Hummingbird,
+/// The package trait that adds `engine serve` and the `TimelineEngineSyncServer` library: Hummingbird,
 /// postgres-nio, swift-crypto and swift-prometheus are built only with it
 /// (`swift build --traits SyncServer`).
 let server = "SyncServer"
