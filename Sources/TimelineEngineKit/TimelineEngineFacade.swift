@@ -75,10 +75,6 @@ public final class TimelineEngine: Sendable {
     /// What each restore publishes through swift-metrics.
     private let restoreMetrics: RestoreMetrics
     private let store: TimelineStore?
-
-    /// Where the engine logs: the store's loggers (`TimelineStore.init(path:create:loggers:)`),
-    /// swift-log's category loggers without a store.
-    private var loggers: EngineLoggers { store?.loggers ?? EngineLoggers() }
     private let scope: StoreScope
     private let writer: PositionWriter
     private let lifecycle: EngineLifecycle
@@ -467,7 +463,8 @@ public final class TimelineEngine: Sendable {
         let started = ContinuousClock.now
         let outcome = pipeline.restore(RestorationRequest(snapshot: snapshot, index: index, direction: start.direction))
         restoreMetrics.record(outcome.restoration, source: start.source, reached: false, decision: ContinuousClock.now - started)
-        outcome.log(pipeline: pipeline, posts: index.count, to: loggers.position)
+        // The store's logger (`TimelineStore.init(path:create:loggers:)`), swift-log's without one.
+        outcome.log(pipeline: pipeline, posts: index.count, to: store?.loggers.position ?? LogCategory.position.logger)
         let suggestions = SuggestionBuilder().suggestions(
             restoration: outcome.restoration, snapshot: snapshot, history: history,
             index: index, now: now, ownReplaced: start.source == .synced ? start.ownSnapshot : nil,

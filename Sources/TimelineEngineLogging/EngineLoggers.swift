@@ -33,16 +33,6 @@ public struct EngineLoggers: Sendable {
         sync = tagged(.sync)
         cache = tagged(.cache)
     }
-
-    /// The logger of `category`.
-    public subscript(category: LogCategory) -> Logger {
-        switch category {
-        case .timeline: timeline
-        case .position: position
-        case .sync: sync
-        case .cache: cache
-        }
-    }
 }
 
 /// A handler that adds its category to each record's metadata and hands the record on. The app's
