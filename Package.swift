@@ -496,7 +496,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TimelineCoreTests", dependencies: ["TimelineEngineSearch", "TimelineEngineCore", "TimelineEngineSupport", "TimelineEngineTestSupport", "TimelineEngineSessionSimulation"],
+            name: "TimelineCoreTests",
+            dependencies: [
+                "TimelineEngineSearch", "TimelineEngineCore", "TimelineEngineSupport", "TimelineEngineTestSupport", "TimelineEngineSessionSimulation",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StrategyKitTests",

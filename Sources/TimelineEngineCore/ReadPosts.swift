@@ -100,6 +100,16 @@ public struct ReadPosts: Sendable, Equatable {
         return insert(id: post.id, author: post.author, fingerprint: ContentFingerprint(post.text))
     }
 
+    /// `insert(_:)` for the post at display index `position` of `index`, with the fingerprint the
+    /// index's unread counts made (`UnreadCount`) when they were made.
+    @discardableResult
+    public mutating func insert(postAt position: Int, of index: TimelineIndex) -> Bool {
+        let post = index.posts[position]
+        guard !read.contains(post.id) else { return false }
+        guard post.boostOf == nil, let counted = UnreadCount.existingFingerprints(of: index) else { return insert(post) }
+        return insert(id: post.id, author: post.author, fingerprint: counted[position])
+    }
+
     /// Marks the post `id` read; `author` and `fingerprint` (its content) when known. True when
     /// it was not read before.
     @discardableResult
@@ -185,9 +195,13 @@ public struct ReadDigest: Sendable, Hashable {
     public static func content(author: String, fingerprint: ContentFingerprint) -> UInt32 {
         var hash = FNV32()
         hash.add(author.utf8)
-        hash.add(CollectionOfOne(0))
+        hash.add(byte: 0)
         for word in fingerprint.words {
-            for shift in stride(from: 0, to: 64, by: 8) { hash.add(CollectionOfOne(UInt8(truncatingIfNeeded: word >> UInt64(shift)))) }
+            var rest = word
+            for _ in 0..<8 {
+                hash.add(byte: UInt8(truncatingIfNeeded: rest))
+                rest >>= 8
+            }
         }
         return hash.value == noContent ? 1 : hash.value
     }
@@ -222,7 +236,11 @@ struct FNV32 {
     private(set) var value: UInt32 = 0x811c_9dc5
 
     mutating func add<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-        for byte in bytes { value = (value ^ UInt32(byte)) &* 0x0100_0193 }
+        for byte in bytes { add(byte: byte) }
+    }
+
+    mutating func add(byte: UInt8) {
+        value = (value ^ UInt32(byte)) &* 0x0100_0193
     }
 }
 
@@ -245,18 +263,80 @@ public struct ContentFingerprint: Sendable, Hashable {
     /// Nil for a text of fewer than three words: too short to tell a re-draft from another post.
     public init?(_ text: String?) {
         guard let text else { return nil }
+        let hashes = Self.asciiWords(text) ?? Self.words(text)
+        guard hashes.count >= 3 else { return nil }
+        words = hashes.sorted()
+    }
+
+    /// The word hashes of a text that is all ASCII, read byte by byte, or nil for any other
+    /// text. The same hashes as `words(_:)` gives, which reads the text as characters and
+    /// scalars, several times slower (a restore's unread count fingerprints every post above
+    /// the reader).
+    static func asciiWords(_ text: String) -> Set<UInt64>? {
+        var text = text
+        return text.withUTF8 { bytes -> Set<UInt64>? in
+            var hashes = Set<UInt64>()
+            var word = Self.wordSeed
+            var length = 0
+            var tokenStart = true
+            var skipping = false
+            var index = 0
+            while index < bytes.count {
+                var byte = bytes[index]
+                guard byte < 0x80 else { return nil }
+                // Unicode's White_Space in ASCII: tab, line feed, vertical tab, form feed,
+                // carriage return, space.
+                if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                    if length > 0 { hashes.insert(word) }
+                    (word, length, tokenStart, skipping) = (Self.wordSeed, 0, true, false)
+                    index += 1
+                    continue
+                }
+                if tokenStart {
+                    tokenStart = false
+                    // A token that begins with "http" (any case) is a link: left out.
+                    skipping = Self.beginsWithHTTP(bytes, at: index)
+                }
+                index += 1
+                if skipping { continue }
+                if (0x41...0x5A).contains(byte) { byte |= 0x20 }
+                if (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) {
+                    word = (word ^ UInt64(byte)) &* Self.wordPrime
+                    length += 1
+                } else {
+                    if length > 0 { hashes.insert(word) }
+                    (word, length) = (Self.wordSeed, 0)
+                }
+            }
+            if length > 0 { hashes.insert(word) }
+            return hashes
+        }
+    }
+
+    private static func beginsWithHTTP(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard index + 4 <= bytes.count else { return false }
+        return bytes[index] | 0x20 == 0x68 && bytes[index + 1] | 0x20 == 0x74 && bytes[index + 2] | 0x20 == 0x74
+            && bytes[index + 3] | 0x20 == 0x70
+    }
+
+    private static let wordSeed: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let wordPrime: UInt64 = 0x100_0000_01b3
+
+    /// The word hashes of any text: lower-cased, split at whitespace, links left out, each run
+    /// of letters and digits hashed (64-bit FNV-1a of its scalars).
+    static func words(_ text: String) -> Set<UInt64> {
         var hashes = Set<UInt64>()
-        var word: UInt64 = 0xcbf2_9ce4_8422_2325
+        var word: UInt64 = wordSeed
         var length = 0
         func finish() {
             if length > 0 { hashes.insert(word) }
-            word = 0xcbf2_9ce4_8422_2325
+            word = wordSeed
             length = 0
         }
         for token in text.lowercased().split(whereSeparator: \.isWhitespace) where !token.hasPrefix("http") {
             for scalar in token.unicodeScalars {
                 if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-                    word = (word ^ UInt64(scalar.value)) &* 0x100_0000_01b3
+                    word = (word ^ UInt64(scalar.value)) &* wordPrime
                     length += 1
                 } else {
                     finish()
@@ -264,8 +344,7 @@ public struct ContentFingerprint: Sendable, Hashable {
             }
             finish()
         }
-        guard hashes.count >= 3 else { return nil }
-        words = hashes.sorted()
+        return hashes
     }
 
     /// A fingerprint of the hashes `words`, as kept in a store.
@@ -312,7 +391,7 @@ public enum UnreadCount {
         var result = [0]
         result.reserveCapacity(max(0, anchor) + 1)
         // Each post's fingerprint, made once per index for every count on it.
-        let prints = index.attachment(ObjectIdentifier(UnreadCount.self)) { Fingerprints(posts.map { ContentFingerprint($0.text) }) }.values
+        let prints = fingerprints(of: index)
         // What is counted, by the post (a boost's original) and by its author's content.
         var counted = ReadPosts(counting: .max)
         var count = 0
@@ -331,6 +410,34 @@ public enum UnreadCount {
             }
         }
         return result
+    }
+
+    /// The fingerprints of `index`'s posts, in display order, made once per index.
+    static func fingerprints(of index: TimelineIndex) -> [ContentFingerprint?] {
+        index.attachment(ObjectIdentifier(UnreadCount.self)) { Fingerprints(index.posts.map { ContentFingerprint($0.text) }) }.values
+    }
+
+    /// `index`'s fingerprints, when they were made.
+    static func existingFingerprints(of index: TimelineIndex) -> [ContentFingerprint?]? {
+        index.existingAttachment(ObjectIdentifier(UnreadCount.self), as: Fingerprints.self)?.values
+    }
+
+    /// Gives `index` the fingerprints its counts need, taking each post's from `previous` (an
+    /// index of the same timeline before a change) where that holds the same post with the same
+    /// text: after an insertion, a deletion or an edit, only the new and edited posts are
+    /// fingerprinted again. Nothing is done when `previous` was never counted on.
+    public static func reuseFingerprints(in index: TimelineIndex, from previous: TimelineIndex) {
+        guard let old = previous.existingAttachment(ObjectIdentifier(UnreadCount.self), as: Fingerprints.self) else { return }
+        var known: [String: (text: String?, fingerprint: ContentFingerprint?)] = [:]
+        known.reserveCapacity(previous.posts.count)
+        for (post, fingerprint) in zip(previous.posts, old.values) { known[post.id] = (post.text, fingerprint) }
+        _ = index.attachment(ObjectIdentifier(UnreadCount.self)) {
+            Fingerprints(
+                index.posts.map { post in
+                    if let kept = known[post.id], kept.text == post.text { return kept.fingerprint }
+                    return ContentFingerprint(post.text)
+                })
+        }
     }
 
     /// The fingerprints of an index's posts, in display order: its attachment.

@@ -245,7 +245,7 @@ public struct PositionTracker: Sendable {
         guard let first = index.index(atOffset: max(0, low)) else { return }
         var position = first
         while position < index.count, index.y(of: position) < high + viewportHeight {
-            if readPosts.insert(index.posts[position]) { unsavedReads.append(index.posts[position]) }
+            if readPosts.insert(postAt: position, of: index) { unsavedReads.append(index.posts[position]) }
             position += 1
         }
     }

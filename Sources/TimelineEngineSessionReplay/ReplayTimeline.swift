@@ -7,6 +7,8 @@ public struct ReplayTimeline {
     public private(set) var posts: [Post] = []
     public let viewportHeight: Double
     private var cachedIndex: TimelineIndex?
+    /// The index before the last change, whose work the next index reuses.
+    private var staleIndex: TimelineIndex?
 
     public init(viewportHeight: Double) {
         self.viewportHeight = viewportHeight
@@ -46,6 +48,7 @@ public struct ReplayTimeline {
         case .scroll, .lifecycle, .restore, .sync, .fetch:
             return false
         }
+        staleIndex = cachedIndex ?? staleIndex
         cachedIndex = nil
         return true
     }
@@ -54,6 +57,8 @@ public struct ReplayTimeline {
     public mutating func index() -> TimelineIndex {
         if let cachedIndex { return cachedIndex }
         let built = TimelineIndex(Timeline(posts: posts, viewportHeight: viewportHeight))
+        if let staleIndex { UnreadCount.reuseFingerprints(in: built, from: staleIndex) }
+        staleIndex = nil
         cachedIndex = built
         return built
     }

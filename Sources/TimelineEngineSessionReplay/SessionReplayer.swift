@@ -78,10 +78,14 @@ public struct SessionReplayer {
         /// The posts of the last head page: confirmed by the latest fetch.
         public var headPosts: Set<String> = []
         private var cachedIndex: TimelineIndex?
+        /// The index before the last change, whose work the next index reuses.
+        private var staleIndex: TimelineIndex?
 
         mutating func index(viewportHeight: Double) -> TimelineIndex {
             if let cachedIndex { return cachedIndex }
             let built = TimelineIndex(Timeline(posts: posts, viewportHeight: viewportHeight))
+            if let staleIndex { UnreadCount.reuseFingerprints(in: built, from: staleIndex) }
+            staleIndex = nil
             cachedIndex = built
             return built
         }
@@ -89,6 +93,7 @@ public struct SessionReplayer {
         mutating func replace(_ posts: [Post], gapsBelow: Set<String>) {
             self.posts = posts
             self.gapsBelow = gapsBelow
+            staleIndex = cachedIndex ?? staleIndex
             cachedIndex = nil
         }
     }

@@ -146,4 +146,29 @@ struct ReadDigestTests {
         #expect(ReadDigest.digests(from: bytes) == digests)
         #expect(ReadDigest.digests(from: Array(bytes.prefix(12))) == nil)
     }
+
+    @Test("an index after a change counts as a fresh one, its unchanged posts' fingerprints taken from the index before")
+    func fingerprintsReused() {
+        let before = [
+            UnreadCountTests.post("a"), UnreadCountTests.post("b", "bob", "the same words again today"), UnreadCountTests.post("c"),
+            UnreadCountTests.post("d", "bob", "what bob wrote this morning"),
+        ]
+        let old = UnreadCountTests.index(before)
+        var read = ReadPosts()
+        read.insert(before[3])
+        _ = UnreadCount.counts(in: old, read: read)
+        // A re-draft of d arrives above, b is edited into a re-draft of d too, c is deleted.
+        let after = [
+            UnreadCountTests.post("n", "bob", "what bob wrote this morning!"), before[0],
+            UnreadCountTests.post("b", "bob", "what bob wrote this morning too"), before[3],
+        ]
+        let reused = UnreadCountTests.index(after)
+        UnreadCount.reuseFingerprints(in: reused, from: old)
+        #expect(UnreadCount.counts(in: reused, read: read) == UnreadCount.counts(in: UnreadCountTests.index(after), read: read))
+        #expect(UnreadCount.counts(in: reused, read: read) == [0, 0, 1, 1, 1])
+        // The tracker's reads take the index's fingerprints: b, read there, makes n read.
+        var fromIndex = ReadPosts()
+        fromIndex.insert(postAt: 2, of: reused)
+        #expect(fromIndex.contains(after[0]))
+    }
 }
