@@ -1,13 +1,13 @@
 #!/bin/sh
 # Runs a command with both cores kept busy the whole time, as on a developer's laptop during a
-# build. The load is another command given with `--beside` (CI builds the ThreadSanitizer build
+# build. The load is another command given with `--beside` (CI makes the SyncServer trait's build
 # beside the tests, work it has to do anyway), then two busy loops (`stress --cpu 2` when it is
 # installed) once that command has ended, or from the start without `--beside`; the loops stop
 # however the command ends, and after an hour at most. Exits with the command's status, or with
 # the `--beside` command's when only that one failed (after waiting for it).
 #
 #   Tests/with-load.sh swift test
-#   Tests/with-load.sh --beside "Tests/sanitize.sh --build-only" swift test
+#   Tests/with-load.sh --beside "swift build --build-tests --traits SyncServer --scratch-path .build-server" swift test
 set -u
 beside=""
 if [ "${1:-}" = "--beside" ]; then beside=$2; shift 2; fi
