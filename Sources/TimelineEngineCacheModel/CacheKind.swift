@@ -2,7 +2,12 @@ import TimelineEngineStrategyKit
 
 extension StrategyKind {
     /// Bounds a cache: which entries to evict (LRU, TTL, SizeBounded, CacheChain).
-    public static let cache = StrategyKind("cache", label: "cache policy", order: 3, component: (any CachePolicy).self)
+    public static let cache = StrategyKind(
+        "cache", label: "cache policy", order: 3, component: (any CachePolicy).self,
+        configuration: ConfigurationFace(
+            title: "Cache policy",
+            description: "One cache policy: the registered policy's name under Strategy, and its parameters beside it.",
+            form: .dictionary))
 }
 
 extension BuiltStrategy {

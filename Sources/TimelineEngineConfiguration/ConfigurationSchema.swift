@@ -32,7 +32,7 @@ public struct ConfigurationSchema: Sendable {
 
     /// The schema the declarations make: every section and key (`TimelineConfiguration.sections`,
     /// `pluginsKey`), without the definitions of registered components that
-    /// `ConfigurationSchemaComposer` adds (`$defs/stage`, …).
+    /// `ConfigurationSchemaComposer` adds (`$defs/restoration`, `$defs/merge`, …).
     public static var declared: Value {
         let properties =
             TimelineConfiguration.sections.map { ($0.name, $0.schema) }

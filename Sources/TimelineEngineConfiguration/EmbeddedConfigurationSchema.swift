@@ -215,7 +215,7 @@ extension ConfigurationSchema {
           "description": "The cache policies that bound the cached timeline entries, applied in order, each to what the previous ones kept: TTL (MaxAge seconds), LRU (MaxEntries), SizeBounded (MaxBytes), or CacheChain with its own Stages. When absent: TTL with MaxAge, then LRU with MaxCacheSize. The position history is kept to PositionPersistence.MaxHistorySize and the read-post set to MaxReadPosts, the newest first.",
           "type": "array",
           "items": {
-            "$ref": "#/$defs/cachePolicy"
+            "$ref": "#/$defs/cache"
           },
           "minItems": 1,
           "default": [
@@ -241,7 +241,7 @@ extension ConfigurationSchema {
         "Policy": {
           "title": "Retry policy",
           "description": "Whether a failed refresh is tried again: NoRetry (one request, the server-friendly default) or ExponentialBackoff (MaxAttempts, BaseDelay, MaxDelay; full jitter; Retry-After is honoured). The cached timeline stands whichever way a refresh fails.",
-          "$ref": "#/$defs/networkPolicy",
+          "$ref": "#/$defs/network",
           "default": {
             "Strategy": "NoRetry"
           }
@@ -265,7 +265,7 @@ extension ConfigurationSchema {
         "Reach": {
           "title": "Reach strategy",
           "description": "How a post to restore that the cache lacks (a synced position, or one evicted) is fetched from the timeline's source before restoring: PostWindow (the post and the page below it by id; from the top within MaxRequests where the API cannot page by post), CacheOnly (no request), OnePage (Ice Cubes' one page), TopPages (the Bluesky prototype's six pages from the top).",
-          "$ref": "#/$defs/reachStrategy",
+          "$ref": "#/$defs/reach",
           "default": "PostWindow"
         }
       },
@@ -282,7 +282,7 @@ extension ConfigurationSchema {
           "description": "The stages, tried in order. When absent, the pipeline follows PositionPersistence: ExactMatch, ContentSimilarity with Threshold 0.8 (a re-drafted post), NeighborAnchor, TemporalProximity, ContentSimilarity, then Fallback with FallbackStrategy; only ExactMatch and Fallback when SmartRestoration is false; TopOfTimeline when Enabled is false.",
           "type": "array",
           "items": {
-            "$ref": "#/$defs/stage"
+            "$ref": "#/$defs/restoration"
           },
           "minItems": 1,
           "default": [
@@ -390,7 +390,7 @@ extension ConfigurationSchema {
         "Policy": {
           "title": "Merge policy",
           "description": "How a position register picks its value among each device's latest write: a registered merge policy's name (engine strategies list shows each with its parameters), or a dictionary with its name under Strategy and its parameters. The default, CausalFurthest, lets a write that saw the others win, and among concurrent writes sets glances aside and takes the later by the clocks' bounds, else the furthest along.",
-          "$ref": "#/$defs/mergePolicy",
+          "$ref": "#/$defs/merge",
           "default": "CausalFurthest"
         },
         "Transport": {
@@ -490,9 +490,9 @@ extension ConfigurationSchema {
   },
   "additionalProperties": false,
   "$defs": {
-    "stage": {
+    "restoration": {
       "title": "Pipeline stage",
-      "description": "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (BestConfidence, FirstMatch, WeightedVote) lists its own stages under Stages.",
+      "description": "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (BestConfidence, FirstMatch, WeightedVote) lists the components it combines under Stages.",
       "type": "object",
       "properties": {
         "Strategy": {
@@ -581,7 +581,7 @@ extension ConfigurationSchema {
                 "description": "The stages this composition combines, in order.",
                 "type": "array",
                 "items": {
-                  "$ref": "#/$defs/stage"
+                  "$ref": "#/$defs/restoration"
                 },
                 "minItems": 1
               }
@@ -723,7 +723,7 @@ extension ConfigurationSchema {
                 "description": "The stages this composition combines, in order.",
                 "type": "array",
                 "items": {
-                  "$ref": "#/$defs/stage"
+                  "$ref": "#/$defs/restoration"
                 },
                 "minItems": 1
               }
@@ -860,7 +860,7 @@ extension ConfigurationSchema {
                 "description": "The stages this composition combines, in order.",
                 "type": "array",
                 "items": {
-                  "$ref": "#/$defs/stage"
+                  "$ref": "#/$defs/restoration"
                 },
                 "minItems": 1
               }
@@ -873,9 +873,9 @@ extension ConfigurationSchema {
         }
       ]
     },
-    "cachePolicy": {
+    "cache": {
       "title": "Cache policy",
-      "description": "One cache policy: the registered policy's name under Strategy, and its parameters beside it. A composition lists its own policies under Stages.",
+      "description": "One cache policy: the registered policy's name under Strategy, and its parameters beside it. A composition (CacheChain) lists the components it combines under Stages.",
       "type": "object",
       "properties": {
         "Strategy": {
@@ -912,7 +912,7 @@ extension ConfigurationSchema {
                 "description": "The stages this composition combines, in order.",
                 "type": "array",
                 "items": {
-                  "$ref": "#/$defs/cachePolicy"
+                  "$ref": "#/$defs/cache"
                 },
                 "minItems": 1
               }
@@ -1000,7 +1000,7 @@ extension ConfigurationSchema {
         }
       ]
     },
-    "networkPolicy": {
+    "network": {
       "title": "Network policy",
       "description": "The retry policy for refreshing timelines: the registered policy's name under Strategy, and its parameters beside it.",
       "type": "object",
@@ -1078,7 +1078,7 @@ extension ConfigurationSchema {
         }
       ]
     },
-    "mergePolicy": {
+    "merge": {
       "title": "Merge policy",
       "description": "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it. CausalFurthest: A write that saw the others wins; among concurrent ones that were not glances, the later by the clocks' bounds, else the furthest read. FurthestRead: The position furthest along the timeline wins; only a newer explicit move back or a tombstone goes back. FurthestWithPrompt: The furthest position read wins, and a device elsewhere asks before moving, as Kindle's Whispersync. LastWriterWins: The latest write wins, by hybrid logical clock, then device id; a tombstone like any write. MarkerArrival: The write that arrived last wins, as Mastodon's read markers, which the server overwrites unconditionally. NewerForwardOnly: The newest write by its device's clock; forward moves asked first, backward ones never made, as KOReader's sync. Overwrite: The last report wins, even an unchanged position sent again, as Pocket Casts and Jellyfin keep progress. WallClock: The write saved latest by its own device's wall clock wins, as apps that merge iCloud key-value positions by time.",
       "if": {
@@ -1582,7 +1582,7 @@ extension ConfigurationSchema {
         ]
       }
     },
-    "reachStrategy": {
+    "reach": {
       "title": "Reach strategy",
       "description": "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it. CacheOnly: Makes no request: restores on what is cached. OnePage: Ice Cubes' way: one page of PageSize below the saved post (max_id), or after the head page. PostWindow: Fetches the saved post and the page below it by id; where the API pages only from the top, pages down to it within MaxRequests. TopPages: The Bluesky prototype's way: pages down from the top, MaxPages in all, then gives up.",
       "if": {

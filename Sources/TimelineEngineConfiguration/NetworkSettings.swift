@@ -9,7 +9,7 @@ public struct NetworkSettings: ConfigurationSection {
 
     /// The retry policy, as written.
     @ComponentSetting(
-        "Policy", title: "Retry policy", definition: "networkPolicy", form: .dictionary,
+        "Policy", title: "Retry policy", kind: "network",
         help:
             "Whether a failed refresh is tried again: NoRetry (one request, the server-friendly default) or ExponentialBackoff (MaxAttempts, BaseDelay, MaxDelay; full jitter; Retry-After is honoured). The cached timeline stands whichever way a refresh fails."
     )
@@ -32,7 +32,7 @@ public struct NetworkSettings: ConfigurationSection {
     /// How a post the cache lacks is reached, as written (a name alone reads as a spec without
     /// parameters).
     @ComponentSetting(
-        "Reach", title: "Reach strategy", definition: "reachStrategy",
+        "Reach", title: "Reach strategy", kind: "reach",
         help:
             "How a post to restore that the cache lacks (a synced position, or one evicted) is fetched from the timeline's source before restoring: PostWindow (the post and the page below it by id; from the top within MaxRequests where the API cannot page by post), CacheOnly (no request), OnePage (Ice Cubes' one page), TopPages (the Bluesky prototype's six pages from the top)."
     )

@@ -9,7 +9,7 @@ public struct RestorationSettings: ConfigurationSection {
     /// The stages as written, or nil when the configuration leaves the pipeline to follow
     /// `PositionPersistence`.
     @DerivedComponentListSetting(
-        "Pipeline", title: "Pipeline", definition: "stage",
+        "Pipeline", title: "Pipeline", kind: "restoration",
         help:
             "The stages, tried in order. When absent, the pipeline follows PositionPersistence: ExactMatch, ContentSimilarity with Threshold 0.8 (a re-drafted post), NeighborAnchor, TemporalProximity, ContentSimilarity, then Fallback with FallbackStrategy; only ExactMatch and Fallback when SmartRestoration is false; TopOfTimeline when Enabled is false."
     )

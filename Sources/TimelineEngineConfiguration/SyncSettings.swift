@@ -8,7 +8,7 @@ public struct SyncSettings: ConfigurationSection {
 
     /// The merge policy, as written (a name alone reads as a spec without parameters).
     @ComponentSetting(
-        "Policy", title: "Merge policy", definition: "mergePolicy",
+        "Policy", title: "Merge policy", kind: "merge",
         help:
             "How a position register picks its value among each device's latest write: a registered merge policy's name (engine strategies list shows each with its parameters), or a dictionary with its name under Strategy and its parameters. The default, CausalFurthest, lets a write that saw the others win, and among concurrent writes sets glances aside and takes the later by the clocks' bounds, else the furthest along."
     )
@@ -16,7 +16,7 @@ public struct SyncSettings: ConfigurationSection {
 
     /// The transport, as written.
     @ComponentSetting(
-        "Transport", title: "Transport", definition: "transport",
+        "Transport", title: "Transport", kind: "transport",
         help:
             "Where positions travel: a registered transport's name, or a dictionary with its name under Strategy and its parameters, e.g. {Strategy: Directory, Path: /Volumes/shared/timeline-sync}. None keeps them on this device, and applies whatever this says when PositionPersistence.CrossSessionSync is false."
     )

@@ -33,7 +33,7 @@ public struct TimelineCacheSettings: ConfigurationSection {
     /// The eviction policies as written, or nil when the configuration leaves them to follow
     /// `MaxAge` and `MaxCacheSize` (TTL, then LRU).
     @DerivedComponentListSetting(
-        "Policy", title: "Eviction policy", definition: "cachePolicy",
+        "Policy", title: "Eviction policy", kind: "cache",
         help:
             "The cache policies that bound the cached timeline entries, applied in order, each to what the previous ones kept: TTL (MaxAge seconds), LRU (MaxEntries), SizeBounded (MaxBytes), or CacheChain with its own Stages. When absent: TTL with MaxAge, then LRU with MaxCacheSize. The position history is kept to PositionPersistence.MaxHistorySize and the read-post set to MaxReadPosts, the newest first."
     )

@@ -3,10 +3,20 @@ import TimelineEngineStrategyKit
 extension StrategyKind {
     /// Decides whether a failed request to a timeline source is retried (NoRetry,
     /// ExponentialBackoff).
-    public static let network = StrategyKind("network", label: "network policy", order: 4, component: (any NetworkPolicy).self)
+    public static let network = StrategyKind(
+        "network", label: "network policy", order: 4, component: (any NetworkPolicy).self,
+        configuration: ConfigurationFace(
+            title: "Network policy",
+            description: "The retry policy for refreshing timelines: the registered policy's name under Strategy, and its parameters beside it.",
+            form: .dictionary))
     /// Reaches a post the cache lacks, with requests to the timeline's source (PostWindow,
     /// CacheOnly, OnePage, TopPages).
-    public static let reach = StrategyKind("reach", label: "reach strategy", order: 7, component: (any ReachStrategy).self)
+    public static let reach = StrategyKind(
+        "reach", label: "reach strategy", order: 7, component: (any ReachStrategy).self,
+        configuration: ConfigurationFace(
+            title: "Reach strategy",
+            description: "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
+            form: .nameOrDictionary))
 }
 
 extension BuiltStrategy {

@@ -5,10 +5,10 @@ import TimelineEngineRestorationModel
 import TimelineEngineStrategyKit
 import TimelineEngineValueTree
 
-/// Composes the strategies' parameter schemas into the configuration schema: `$defs/stage`
-/// accepts exactly the registered stage names, each with its own parameters, `$defs/cachePolicy`
-/// the registered cache policies, `$defs/networkPolicy` the network policies, and `$defs/sink`
-/// the log sinks. A configuration key that a parameter inherits takes its type, allowed values
+/// Composes the strategies' parameter schemas into the configuration schema: for each kind
+/// with a configuration face (`StrategyKind.ConfigurationFace`), `$defs/<kind>` accepts exactly
+/// the registered names of that kind, each with its own parameters (`$defs/restoration`: the
+/// pipeline's stages, `$defs/merge`: the merge policies, …), and `$defs/sink` the log sinks. A configuration key that a parameter inherits takes its type, allowed values
 /// and default from that parameter's declaration, and `Restoration.Composition` lists the
 /// registered compositions. `schemas/SocialFusionTimelineConfiguration.schema.json` is this
 /// composition for the built-ins; a test keeps it in step with the registry.
@@ -18,34 +18,24 @@ public enum ConfigurationSchemaComposer {
     public static func compose(_ base: Value = ConfigurationSchema.declared, registry: StrategyRegistry = BuiltInStrategies.registry) -> Value {
         guard var root = base.dictionaryValue else { return base }
         var definitions = root["$defs"]?.value.dictionaryValue ?? [:]
-        definitions["stage"] = Value.Member(
-            value: definition(
-                title: "Pipeline stage",
-                description:
-                    "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it. A composition (\(compositionNames(registry).joined(separator: ", "))) lists its own stages under Stages.",
-                nameKey: "Strategy", entries: registry.stageTypes.map(Entry.init)))
-        definitions["cachePolicy"] = Value.Member(
-            value: definition(
-                title: "Cache policy",
-                description:
-                    "One cache policy: the registered policy's name under Strategy, and its parameters beside it. A composition lists its own policies under Stages.",
-                nameKey: "Strategy", entries: registry.types(of: .cache).map(Entry.init), stagesReference: "#/$defs/cachePolicy"))
-        definitions["networkPolicy"] = Value.Member(
-            value: definition(
-                title: "Network policy",
-                description: "The retry policy for refreshing timelines: the registered policy's name under Strategy, and its parameters beside it.",
-                nameKey: "Strategy", entries: registry.types(of: .network).map(Entry.init)))
-        // The kinds a key names by a single component: its name, or a dictionary with its parameters.
-        for (definition, title, kind) in [
-            ("mergePolicy", "Merge policy", StrategyKind.merge), ("transport", "Transport", .transport),
-            ("reachStrategy", "Reach strategy", .reach),
-        ] {
-            definitions[Value.Key(definition)] = Value.Member(
-                value: nameOrDefinition(
-                    title: title,
-                    description:
-                        "A registered \(title.lowercased()): its name, or a dictionary with its name under Strategy and its parameters beside it.",
-                    types: registry.types(of: kind)))
+        // Each kind a key names: its registered types under `$defs/<kind>`, written as the kind's
+        // configuration face says.
+        var faced: [StrategyKind] = []
+        for kind in registry.kinds {
+            guard let face = kind.configuration else { continue }
+            faced.append(kind)
+            let types = registry.types.filter { $0.kind == kind || face.alsoLists.contains($0.kind.rawValue) }
+            let compositions = types.filter(\.isComposition).map(\.name)
+            let description =
+                face.description
+                + (compositions.isEmpty
+                    ? "" : " A composition (\(compositions.joined(separator: ", "))) lists the components it combines under Stages.")
+            definitions[Value.Key(kind.rawValue)] = Value.Member(
+                value: face.form == .nameOrDictionary
+                    ? nameOrDefinition(title: face.title, description: description, types: types, stagesReference: kind.schemaReference)
+                    : definition(
+                        title: face.title, description: description, nameKey: ComponentSpec.strategyKey, entries: types.map(Entry.init),
+                        stagesReference: kind.schemaReference))
         }
         definitions["sink"] = Value.Member(
             value: definition(
@@ -62,7 +52,7 @@ public enum ConfigurationSchemaComposer {
             definitions[Value.Key(parameterDefinition(type.name))] = Value.Member(value: Value(.dictionary(members)))
         }
         root["$defs"] = Value.Member(value: Value(.dictionary(definitions)))
-        var composed = Value(.dictionary(root))
+        var composed = writingDefaults(of: faced.filter { $0.configuration?.form == .dictionary }, in: Value(.dictionary(root)))
         // The first declaration that inherits a key decides its schema (built-ins come first);
         // a later one shares the key's value and its own default stays its own.
         var claimed: Set<String> = []
@@ -95,6 +85,25 @@ public enum ConfigurationSchemaComposer {
             }
         }
         return composed
+    }
+
+    /// `schema` with the default of every key that names a component of one of `kinds` (which
+    /// are always written as dictionaries) written as a dictionary, where its declaration gave
+    /// the name alone.
+    static func writingDefaults(of kinds: [StrategyKind], in schema: Value) -> Value {
+        guard var members = schema.dictionaryValue else { return schema }
+        if let reference = members["$ref"]?.value.stringValue, kinds.contains(where: { $0.schemaReference == reference }),
+            let name = members["default"]?.value.stringValue
+        {
+            members["default"]?.value = .dictionary([(ComponentSpec.strategyKey, .string(name))])
+        }
+        if var properties = members["properties"]?.value.dictionaryValue {
+            for (key, property) in properties { properties[key]?.value = writingDefaults(of: kinds, in: property.value) }
+            members["properties"]?.value = Value(.dictionary(properties))
+        }
+        var result = schema
+        result.content = .dictionary(members)
+        return result
     }
 
     /// The restoration compositions, which `Restoration.Composition` may name.
@@ -162,7 +171,7 @@ public enum ConfigurationSchemaComposer {
 
     /// A component that is written as its name alone (when it needs no parameter) or as a
     /// dictionary, like `Sync.Policy`.
-    static func nameOrDefinition(title: String, description: String, types: [StrategyType]) -> Value {
+    static func nameOrDefinition(title: String, description: String, types: [StrategyType], stagesReference: String) -> Value {
         let entries = types.map(Entry.init)
         // A type with a required parameter cannot be written as its name alone.
         let needsParameters: [Value] = types.compactMap { type in
@@ -181,7 +190,7 @@ public enum ConfigurationSchemaComposer {
         }
         var names: [(String, Value)] = [("type", .string("string")), ("enum", .array(entries.map { .string($0.name) }))]
         if !needsParameters.isEmpty { names.append(("allOf", .array(needsParameters))) }
-        let object = definition(title: title, description: description, nameKey: "Strategy", entries: entries)
+        let object = definition(title: title, description: description, nameKey: "Strategy", entries: entries, stagesReference: stagesReference)
         return .dictionary([
             ("title", .string(title)),
             ("description", .string(description + " " + entries.map { "\($0.name): \($0.summary)" }.joined(separator: " "))),
@@ -257,8 +266,7 @@ public enum ConfigurationSchemaComposer {
     }
 
     static func definition(
-        title: String, description: String, nameKey: String, entries: [Entry],
-        stagesReference: String = "#/$defs/stage"
+        title: String, description: String, nameKey: String, entries: [Entry], stagesReference: String? = nil
     ) -> Value {
         let names = entries.map(\.name)
         let branches: [Value] = entries.map { entry in
@@ -272,7 +280,8 @@ public enum ConfigurationSchemaComposer {
                         "Stages",
                         .dictionary([
                             ("description", .string("The stages this composition combines, in order.")),
-                            ("type", .string("array")), ("items", .dictionary([("$ref", .string(stagesReference))])), ("minItems", .integer(1)),
+                            ("type", .string("array")), ("items", .dictionary([("$ref", .string(stagesReference ?? "#"))])),
+                            ("minItems", .integer(1)),
                         ])
                     ))
             }

@@ -14,7 +14,12 @@ extension StrategyKind {
     /// Finds the post to restore to (ExactMatch, NeighborAnchor, …, and the compositions).
     public static let restoration = StrategyKind(
         "restoration", label: "strategy", order: 0, component: (any RestorationStage).self, alsoAccepts: ["fallback"],
-        commonParameters: [StrategyWeight.parameter.declaration], finish: StrategyWeight.apply)
+        commonParameters: [StrategyWeight.parameter.declaration],
+        configuration: ConfigurationFace(
+            title: "Pipeline stage",
+            description: "One stage of the restoration pipeline: the registered strategy's name under Strategy, and its parameters beside it.",
+            form: .dictionary, alsoLists: ["fallback", "positioning"]),
+        finish: StrategyWeight.apply)
     /// Always answers, with low confidence (Fallback).
     public static let fallback = StrategyKind(
         "fallback", label: "strategy", order: 1, component: (any RestorationStage).self,

@@ -15,6 +15,9 @@ public struct StrategyKind: Sendable, Hashable, Comparable, CustomStringConverti
     /// The parameters every type of this kind takes, which the registry applies so that no
     /// strategy handles them (`Weight` for restoration and fallback stages).
     public let commonParameters: [ParameterDeclaration]
+    /// How a configuration key names components of this kind, which the schema composer
+    /// writes under `$defs/<name>` (nil: no key names one).
+    public let configuration: ConfigurationFace?
     /// True when a value a factory built is a component of this kind.
     private let conforms: @Sendable (any Sendable) -> Bool
     /// What the registry makes of a built component given its options (a stage with a `Weight`
@@ -25,7 +28,7 @@ public struct StrategyKind: Sendable, Hashable, Comparable, CustomStringConverti
     /// `(any MergePolicy).self`).
     public init<Component: Sendable>(
         _ rawValue: String, label: String, order: Int, component: Component.Type, alsoAccepts: [String] = [],
-        commonParameters: [ParameterDeclaration] = [],
+        commonParameters: [ParameterDeclaration] = [], configuration: ConfigurationFace? = nil,
         finish: @escaping @Sendable (Component, StrategyOptions) -> Component = { component, _ in component }
     ) {
         self.rawValue = rawValue
@@ -33,6 +36,7 @@ public struct StrategyKind: Sendable, Hashable, Comparable, CustomStringConverti
         self.order = order
         self.alsoAccepts = alsoAccepts
         self.commonParameters = commonParameters
+        self.configuration = configuration
         conforms = { $0 is Component }
         finishing = { built, options in
             guard let component = built as? Component else { return built }
@@ -64,4 +68,39 @@ public struct StrategyKind: Sendable, Hashable, Comparable, CustomStringConverti
     public static func < (lhs: StrategyKind, rhs: StrategyKind) -> Bool {
         (lhs.order, lhs.rawValue) < (rhs.order, rhs.rawValue)
     }
+}
+
+extension StrategyKind {
+    /// How a configuration key names components of a kind: the schema composer writes it under
+    /// `$defs/<kind's name>` with every registered type it lists and their parameters, and a key
+    /// declared with `@ComponentSetting(kind:)` or `@DerivedComponentListSetting(kind:)` refers
+    /// there. A new kind with a face needs no change to the composer.
+    public struct ConfigurationFace: Sendable {
+        /// How one component is written.
+        public enum Form: Sendable {
+            /// Its name alone when it takes no parameter, or a dictionary (`Sync.Policy`).
+            case nameOrDictionary
+            /// Always a dictionary, its name under `Strategy` (`Network.Policy`).
+            case dictionary
+        }
+
+        /// The definition's title (`Merge policy`).
+        public let title: String
+        /// What one component is, before the list of registered ones.
+        public let description: String
+        public let form: Form
+        /// Other kinds whose types the same keys take (a pipeline takes fallback and positioning
+        /// stages beside restoration ones), by name.
+        public let alsoLists: [String]
+
+        public init(title: String, description: String, form: Form, alsoLists: [String] = []) {
+            self.title = title
+            self.description = description
+            self.form = form
+            self.alsoLists = alsoLists
+        }
+    }
+
+    /// The `$defs` reference of this kind's configuration face.
+    public var schemaReference: String { "#/$defs/\(rawValue)" }
 }

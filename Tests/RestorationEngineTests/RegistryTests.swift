@@ -224,6 +224,46 @@ struct RegistryTests {
         #expect(read.diagnostics.map(\.description) == [])
     }
 
+    /// A kind of an app's own: what it decides, declared with its configuration face.
+    struct Turn: Sendable { let degrees: Double }
+    static let rotation = StrategyKind(
+        "rotation", label: "rotation", order: 9, component: Turn.self,
+        configuration: StrategyKind.ConfigurationFace(title: "Rotation", description: "How the view turns.", form: .nameOrDictionary))
+
+    @Test("a new kind with a configuration face is composed into $defs/<kind>, and a key declared with its name validates")
+    func kindWithAFace() throws {
+        let degrees = Parameter<Double>("Degrees", help: "How far it turns.", default: 90, minimum: 0, maximum: 360)
+        let type = StrategyType(name: "Clockwise", kind: Self.rotation, summary: "Turns clockwise.", parameters: [degrees.declaration]) { options in
+            BuiltStrategy(Turn(degrees: degrees.value(in: options)))
+        }
+        let registry = try BuiltInStrategies.registry.adding([type])
+        // The key, as a section of the app's would declare it.
+        let key = ComponentSetting(
+            wrappedValue: ComponentSpec(name: "Clockwise"), "Rotation", title: "Rotation", kind: "rotation", help: "How it turns.")
+        var base = try #require(ConfigurationSchema.declared.dictionaryValue)
+        var sections = try #require(base["properties"]?.value.dictionaryValue)
+        sections["Display"] = Value.Member(
+            value: .dictionary([
+                ("type", .string("object")), ("properties", .dictionary([(key.declaration.name, key.declaration.schema)])),
+                ("additionalProperties", .bool(false)),
+            ]))
+        base["properties"]?.value = Value(.dictionary(sections))
+        let composed = ConfigurationSchemaComposer.compose(Value(.dictionary(base)), registry: registry)
+        #expect(composed["$defs"]?["rotation"]?["title"]?.stringValue == "Rotation")
+        #expect(composed["$defs"]?["rotation"]?["then"]?["enum"]?.arrayValue == [.string("Clockwise")])
+        let loader = ConfigurationLoader(schema: try ConfigurationSchema(document: composed))
+        func errors(_ json: String) -> [String] {
+            loader.read(data: Data(json.utf8), fileName: "app.json").diagnostics.map(\.description)
+        }
+        #expect(errors(#"{"Display": {"Rotation": "Clockwise"}}"#) == [])
+        #expect(errors(#"{"Display": {"Rotation": {"Strategy": "Clockwise", "Degrees": 180}}}"#) == [])
+        #expect(errors(#"{"Display": {"Rotation": {"Strategy": "Clockwise", "Degrees": 400}}}"#).count == 1)
+        #expect(errors(#"{"Display": {"Rotation": "Widdershins"}}"#).count >= 1)
+        // The built-in kinds' definitions are there as before, each under its kind's name.
+        for kind in ["restoration", "cache", "network", "merge", "transport", "reach"] { #expect(composed["$defs"]?[kind] != nil, "\(kind)") }
+        #expect(composed["properties"]?["Network"]?["properties"]?["Policy"]?["default"]?["Strategy"]?.stringValue == "NoRetry")
+    }
+
     @Test("the generic builders name no strategy: the defaults are specs in DefaultComponents")
     func buildersNameNoStrategy() throws {
         for file in ["PipelineBuilder", "CachePolicyBuilder", "NetworkPolicyBuilder", "StrategyRegistry", "ConfigurationSchemaComposer"] {
