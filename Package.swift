@@ -83,8 +83,8 @@ let strategyDependencies: [String: [Target.Dependency]] = [
     "Directory": ["TimelineEngineSyncModel", "TimelineEngineSupport", "TimelineEngineSyncWire"],
     "ExactMatch": ["TimelineEngineRestorationModel"],
     "ExponentialBackoff": ["TimelineEngineReachModel"],
-    "Fallback": ["TimelineEngineRestorationModel"],
-    "FirstMatch": ["TimelineEngineRestorationModel"],
+    "Fallback": ["TimelineEngineRestorationModel", "TimelineEngineConfiguration"],
+    "FirstMatch": ["TimelineEngineRestorationModel", "TimelineEngineConfiguration"],
     "FurthestRead": ["TimelineEngineSyncModel"],
     "FurthestWithPrompt": ["TimelineEngineSyncModel"],
     "HTTP": ["TimelineEngineSyncModel", "TimelineEngineHTTPExchange", "TimelineEngineSyncWire"],
@@ -228,7 +228,7 @@ let package = Package(
         .target(
             name: "TimelineEngineConfiguration",
             dependencies: [
-                "TimelineEngineValueTree", "TimelineEngineJSONText", "TimelineEnginePropertyList", "TimelineEngineJSONSchema", "TimelineEngineLogging", .product(name: "Logging", package: "swift-log"),
+                "TimelineEngineValueTree", "TimelineEngineStrategyKit", "TimelineEngineJSONText", "TimelineEnginePropertyList", "TimelineEngineJSONSchema", "TimelineEngineLogging", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,3 +1,4 @@
+import TimelineEngineStrategyKit
 import TimelineEngineValueTree
 
 /// A configuration key, declared once, on the property that holds its value: its name, title,
@@ -58,11 +59,15 @@ public struct Setting<T: ParameterValue & Equatable>: DeclaredSetting {
 /// A configuration key whose type, allowed values and default come from the strategy parameter
 /// that inherits it (`Restoration.MinimumConfidence`, FirstMatch's): the schema composer takes
 /// them from that declaration, so they are written once, there. Nil only when the value was
-/// not resolved against a composed schema.
+/// not resolved against a composed schema. The parameter names the key through its projected
+/// value: `RestorationSettings.inheritedKey(\.$minimumConfidence)`.
 @propertyWrapper
 public struct InheritedSetting<T: ParameterValue & Equatable>: DeclaredSetting {
     public var wrappedValue: T?
     public let declaration: SettingDeclaration
+
+    /// The declaration itself, for `ConfigurationSection.inheritedKey(_:)`.
+    public var projectedValue: InheritedSetting<T> { self }
 
     public init(wrappedValue: T? = nil, _ name: String, title: String, help: String) {
         declaration = SettingDeclaration(name: name, schema: .dictionary([("title", .string(title)), ("description", .string(help))]))
@@ -82,4 +87,12 @@ public struct SettingDeclaration: Sendable {
 /// A property wrapper that declares a configuration key.
 public protocol DeclaredSetting: Sendable, Equatable {
     var declaration: SettingDeclaration { get }
+}
+
+extension ConfigurationSection {
+    /// The key declared at `property` (an `@InheritedSetting`'s projected value), as a strategy
+    /// parameter inherits it.
+    public static func inheritedKey<T>(_ property: KeyPath<Self, InheritedSetting<T>>) -> InheritedKey {
+        InheritedKey(section: name, key: Self()[keyPath: property].declaration.name)
+    }
 }

@@ -1,3 +1,4 @@
+import TimelineEngineStrategyKit
 import TimelineEngineValueTree
 
 /// The effective `SocialFusionTimelineConfiguration`: every key resolved, missing ones from the
@@ -53,11 +54,9 @@ public struct TimelineConfiguration: Sendable, Equatable {
             given: Value(.dictionary([:])))
     }
 
-    /// The resolved value at a dotted key path (`Restoration.MinimumConfidence`), or nil.
-    public func value(at keyPath: String) -> Value? {
-        var current: Value? = resolved
-        for key in keyPath.split(separator: ".") { current = current?[String(key)] }
-        return current
+    /// The resolved value of the key a strategy parameter inherits, or nil.
+    public func value(of key: InheritedKey) -> Value? {
+        resolved[key.section]?[key.key]
     }
 
     /// Builds the model from a resolved (valid, defaults filled) configuration value and the

@@ -55,11 +55,11 @@ public enum ConfigurationSchemaComposer {
         var composed = writingDefaults(of: faced.filter { $0.configuration?.form == .dictionary }, in: Value(.dictionary(root)))
         // The first declaration that inherits a key decides its schema (built-ins come first);
         // a later one shares the key's value and its own default stays its own.
-        var claimed: Set<String> = []
+        var claimed: Set<InheritedKey> = []
         for type in registry.types {
             for declaration in type.parameters {
-                guard let keyPath = declaration.inherits, claimed.insert(keyPath).inserted else { continue }
-                composed = replacing(keyPath.split(separator: ".").map(String.init), in: composed) { key in
+                guard let inherited = declaration.inherits, claimed.insert(inherited).inserted else { continue }
+                composed = replacing([inherited.section, inherited.key], in: composed) { key in
                     var members = key.dictionaryValue ?? [:]
                     for name in ["type", "enum", "minimum", "maximum", "exclusiveMinimum", "default"] { members.removeValue(forKey: Value.Key(name)) }
                     for (name, value) in declaration.keySchema { members[Value.Key(name)] = Value.Member(value: value) }

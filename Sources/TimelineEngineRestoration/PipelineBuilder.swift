@@ -54,7 +54,7 @@ public struct PipelineBuilder: Sendable {
     /// Where parameters that inherit a configuration key find it: this configuration.
     var inherited: StrategyRegistry.InheritedValues {
         let configuration = configuration
-        return { configuration.value(at: $0) }
+        return { configuration.value(of: $0) }
     }
 
     func assemble(_ nodes: [StrategyNode], composition: String) throws(PipelineError) -> Pipeline {

@@ -84,7 +84,7 @@ public struct StrategyRegistry: Sendable {
 
     /// Where a parameter that inherits a configuration key finds its value (nil: the
     /// parameter's own default).
-    public typealias InheritedValues = @Sendable (_ keyPath: String) -> Value?
+    public typealias InheritedValues = @Sendable (_ key: InheritedKey) -> Value?
 
     /// Builds the component `node` describes, which must be of `kind` (`.restoration` accepts a
     /// fallback stage too). Compositions build their arguments with the same rules.
@@ -160,8 +160,8 @@ public struct StrategyRegistry: Sendable {
     /// The values a type's parameters take from configuration keys.
     public func inheritedParameters(of type: StrategyType, inherited: InheritedValues) -> Value.Dictionary {
         var result = Value.Dictionary()
-        for (parameter, keyPath) in type.inheritedKeys {
-            if let value = inherited(keyPath) { result[parameter] = Value.Member(value: value) }
+        for (parameter, key) in type.inheritedKeys {
+            if let value = inherited(key) { result[parameter] = Value.Member(value: value) }
         }
         return result
     }

@@ -21,9 +21,9 @@ public struct Parameter<T: Sendable>: Sendable {
     public let name: String
     public let help: String
     public let defaultValue: T
-    /// The configuration key path (`Restoration.MinimumConfidence`) whose value applies when a
-    /// stage does not set the parameter.
-    public let inherits: String?
+    /// The configuration key (`Restoration.MinimumConfidence`) whose value applies when a stage
+    /// does not set the parameter.
+    public let inherits: InheritedKey?
     /// True when a stage must give it.
     public private(set) var isRequired = false
     let constraints: [(String, Value)]
@@ -31,7 +31,7 @@ public struct Parameter<T: Sendable>: Sendable {
 
 extension Parameter where T: ParameterValue {
     /// A parameter with an optional inclusive range.
-    public init(_ name: String, help: String, default value: T, range: ClosedRange<T>? = nil, inherits: String? = nil)
+    public init(_ name: String, help: String, default value: T, range: ClosedRange<T>? = nil, inherits: InheritedKey? = nil)
     where T: Comparable {
         var constraints: [(String, Value)] = []
         if let range {
@@ -43,7 +43,7 @@ extension Parameter where T: ParameterValue {
     /// A parameter with a lower bound, inclusive (`minimum`) or exclusive (`above`), and an
     /// upper one (`maximum`, inclusive): every number a configuration gives must be one the
     /// code can hold.
-    public init(_ name: String, help: String, default value: T, minimum: T? = nil, above: T? = nil, maximum: T? = nil, inherits: String? = nil)
+    public init(_ name: String, help: String, default value: T, minimum: T? = nil, above: T? = nil, maximum: T? = nil, inherits: InheritedKey? = nil)
     where T: Comparable {
         var constraints: [(String, Value)] = []
         if let minimum { constraints.append(("minimum", minimum.schemaValue)) }
@@ -59,7 +59,7 @@ extension Parameter where T: ParameterValue {
     }
 
     /// A text parameter matching `pattern` (a JSON Schema pattern, such as those of `TextPattern`).
-    public init(_ name: String, help: String, default value: String, pattern: String, inherits: String? = nil) where T == String {
+    public init(_ name: String, help: String, default value: String, pattern: String, inherits: InheritedKey? = nil) where T == String {
         self.init(name, help: help, default: value, constraints: [("pattern", .string(pattern))], inherits: inherits)
     }
 
@@ -70,16 +70,16 @@ extension Parameter where T: ParameterValue {
     }
 
     /// A switch: true or false.
-    public init(_ name: String, help: String, default value: Bool, inherits: String? = nil) where T == Bool {
+    public init(_ name: String, help: String, default value: Bool, inherits: InheritedKey? = nil) where T == Bool {
         self.init(name, help: help, default: value, constraints: [], inherits: inherits)
     }
 
     /// A parameter whose values are the cases of `T` (a `ParameterChoice`).
-    public init(_ name: String, help: String, default value: T, inherits: String? = nil) where T: ParameterChoice {
+    public init(_ name: String, help: String, default value: T, inherits: InheritedKey? = nil) where T: ParameterChoice {
         self.init(name, help: help, default: value, constraints: [], inherits: inherits)
     }
 
-    init(_ name: String, help: String, default value: T, constraints: [(String, Value)], inherits: String?) {
+    init(_ name: String, help: String, default value: T, constraints: [(String, Value)], inherits: InheritedKey?) {
         self.name = name
         self.help = help
         self.defaultValue = value
@@ -112,7 +112,7 @@ public struct ParameterDeclaration: Sendable {
     let constraints: [(String, Value)]
     /// Nil for a required parameter.
     public let defaultValue: Value?
-    public let inherits: String?
+    public let inherits: InheritedKey?
 
     /// True when a stage must give it.
     public var isRequired: Bool { defaultValue == nil }

@@ -109,8 +109,8 @@ public struct StrategyType: Sendable {
         return declared == value
     }
 
-    /// The parameters that inherit a configuration key, and the key paths.
-    public var inheritedKeys: [(parameter: String, keyPath: String)] {
+    /// The parameters that inherit a configuration key, and the keys.
+    public var inheritedKeys: [(parameter: String, key: InheritedKey)] {
         parameters.compactMap { declaration in declaration.inherits.map { (declaration.name, $0) } }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TimelineEngineConfiguration
 import TimelineEngineCore
 import TimelineEngineRestorationModel
 import TimelineEngineStrategyKit
@@ -28,7 +29,7 @@ public struct FallbackStrategy: RestorationStage, DeclaredStrategy {
 
     public static let modeParameter = Parameter<Mode>(
         "Mode", help: "Where to go when no better position is found.",
-        default: .nearestContent, inherits: "PositionPersistence.FallbackStrategy")
+        default: .nearestContent, inherits: PositionPersistenceSettings.inheritedKey(\.$fallbackStrategy))
 
     public static let type = StrategyType(
         name: "Fallback", kind: .fallback,

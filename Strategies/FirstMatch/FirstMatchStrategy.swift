@@ -1,4 +1,5 @@
 import Foundation
+import TimelineEngineConfiguration
 import TimelineEngineCore
 import TimelineEngineRestorationModel
 import TimelineEngineStrategyKit
@@ -12,7 +13,7 @@ public struct FirstMatchStrategy: RestorationStage, DeclaredStrategy {
     public static let minimumConfidenceParameter = Parameter<Double>(
         "MinimumConfidence",
         help: "The confidence (0 to 1) a candidate needs before it is chosen; below it, the next stage is tried.",
-        default: 0.5, range: 0...1, inherits: "Restoration.MinimumConfidence")
+        default: 0.5, range: 0...1, inherits: RestorationSettings.inheritedKey(\.$minimumConfidence))
 
     public static let type = StrategyType(
         name: "FirstMatch", kind: .restoration,

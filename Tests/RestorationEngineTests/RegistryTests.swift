@@ -20,7 +20,7 @@ struct RegistryTests {
     struct Floor: RestorationStage, DeclaredStrategy {
         static let level = Parameter<Double>(
             "Level", help: "The confidence it answers with.", default: 0.25, range: 0...1,
-            inherits: "Restoration.MinimumConfidence")
+            inherits: RestorationSettings.inheritedKey(\.$minimumConfidence))
         static let type = StrategyType(
             name: "Floor", kind: .restoration, summary: "Answers the top post.",
             parameters: [level.declaration]
