@@ -1,4 +1,5 @@
 import TimelineEngineConfiguration
+import TimelineEngineFirstMatch
 import TimelineEngineValueTree
 
 /// The compact pipeline notation of the command line:
@@ -17,7 +18,7 @@ public indirect enum PipelineSpec: Sendable, Equatable {
     case positioned(PipelineSpec, by: PipelineSpec)
 
     /// The composition `A > B > C` stands for: the stages in order, the first confident one wins.
-    public static let sequenceComposition = "FirstMatch"
+    public static let sequenceComposition = FirstMatchStrategy.type.name
 
     /// `scalar` as an error shows it: what prints as nothing (a zero-width space, a
     /// bidirectional control) as `\uXXXX`, so that a reader sees why a name did not match.
