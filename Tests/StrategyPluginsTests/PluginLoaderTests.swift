@@ -34,7 +34,7 @@ struct PluginLoaderTests {
     func registered() async throws {
         let registry = try await Self.registry()
         #expect(registry.names == BuiltInStrategies.registry.names + ["SameAuthor"])
-        let stage = registry.configurationSchema.document["$defs"]?["stage"]?["properties"]?["Strategy"]?["enum"]?.arrayValue
+        let stage = registry.configurationSchema.document["$defs"]?["restoration"]?["properties"]?["Strategy"]?["enum"]?.arrayValue
         #expect(stage?.last?.stringValue == "SameAuthor")
     }
 
