@@ -168,7 +168,10 @@ struct RestoreCommand: AsyncParsableCommand {
             let read: ReadPosts
             do {
                 read = try await opened.positions.readPosts(scope: scopeOptions.scope)
-                start = try await opened.sync.restoreStart(scope: scopeOptions.scope, policy: policy, device: try await opened.sync.storedDeviceId())
+                let inputs = try await opened.sync.restoreInputs(scope: scopeOptions.scope)
+                start = RestoreStart.decide(
+                    own: inputs.history.first, ownIsLive: false, ownDirection: .learned(fromHistory: inputs.history), register: inputs.register,
+                    policy: policy, device: try await opened.sync.storedDeviceId())
             } catch {
                 throw CommandFailure(error)
             }

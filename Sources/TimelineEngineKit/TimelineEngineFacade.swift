@@ -419,23 +419,17 @@ public final class TimelineEngine: Sendable {
         // What was saved is written first: the register then holds this device's last write.
         await writer.drain()
         let (own, learned) = state.withLock { ($0.tracker.restoreInputWithLiveness(at: now), $0.tracker.learnedDirection) }
-        var resolution: Resolution?
-        var direction = learned
-        var readElsewhere = Set<ReadDigest>()
-        if let sync, let store {
+        var register: Register?
+        if sync != nil, let store {
             do {
-                let register = try await store.sync.register(of: RegisterKey(account: scope.account, timeline: scope.timeline))
-                if !own.isLive { resolution = sync.components.policy.resolve(register, on: sync.device) }
-                direction = register.learnedDirection ?? learned
-                readElsewhere = register.reads(elsewhereThan: sync.device)
+                register = try await store.sync.register(of: RegisterKey(account: scope.account, timeline: scope.timeline))
             } catch {
                 report(error)
             }
         }
-        var start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, resolution: resolution, device: sync?.device)
-        start.direction = direction
-        start.readElsewhere = readElsewhere
-        return start
+        return RestoreStart.decide(
+            own: own.snapshot, ownIsLive: own.isLive, ownDirection: learned, register: register,
+            policy: register == nil ? nil : sync?.components.policy, device: sync?.device)
     }
 
     /// The saved positions, newest first.

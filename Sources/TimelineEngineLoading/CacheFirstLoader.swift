@@ -214,7 +214,10 @@ public struct CacheFirstLoader: Sendable {
     /// Where a restore starts, by the one rule: with sync, the register's winner when another
     /// device wrote it; else this device's newest saved snapshot.
     public func restoreStart() async throws(StoreError) -> RestoreStart {
-        try await store.sync.restoreStart(scope: scope, policy: sync?.policy, device: sync?.device)
+        let inputs = try await store.sync.restoreInputs(scope: scope)
+        return RestoreStart.decide(
+            own: inputs.history.first, ownIsLive: false, ownDirection: .learned(fromHistory: inputs.history), register: inputs.register,
+            policy: sync?.policy, device: sync?.device)
     }
 
     /// Fetches the post of `snapshot` and the posts around it with the reach strategy, merges

@@ -418,10 +418,12 @@ public struct SessionReplayer {
             // The one rule of every restore (`RestoreStart`): the live anchor, else the register's
             // winner when another device wrote it, else this device's own saved snapshot.
             let own = deviceTracker.restoreInputWithLiveness(at: event.at)
-            let start = RestoreStart.choose(own: own.snapshot, ownIsLive: own.isLive, resolution: resolution(on: name), device: name)
+            let start = RestoreStart.decide(
+                own: own.snapshot, ownIsLive: own.isLive, ownDirection: deviceTracker.learnedDirection,
+                register: replicas[name]?.state.registers[key], policy: mergePolicy, device: name)
             let (input, source) = (start.snapshot, start.source)
             let close = deviceResume.close(under: settings.policy, at: event.at, hasHistory: input != nil || !deviceTracker.history.isEmpty)
-            let direction = replicas[name]?.state[key].learnedDirection ?? deviceTracker.learnedDirection
+            let direction = start.direction
             let reached = input.flatMap { reachPost(of: $0, on: name, direction: direction) }
             var point = RestorePoint(
                 line: line, at: event.at, tag: tag ?? RestorePoint.untagged, expected: expected, input: input,
@@ -435,7 +437,7 @@ public struct SessionReplayer {
             if source == .synced { point.ownInput = (start.ownSnapshot, start.ownSource ?? .none) }
             point.offer = start.offer.map(\.snapshot)
             // What this device read, and what the heads it has from the others say they read.
-            point.read = deviceTracker.readPosts.including(digests: replicas[name]?.state[key].reads(elsewhereThan: name) ?? [])
+            point.read = deviceTracker.readPosts.including(digests: start.readElsewhere)
             if expected.unread != nil { point.unreadCounts = UnreadCount.counts(in: point.index, read: point.read) }
             return point
         }

@@ -271,21 +271,20 @@ public struct SyncStateStore: Sendable {
         try await database.read { db in try Self.register(of: key, db, snapshotsOf: nil) }
     }
 
-    /// Where a restore of `scope` starts when the app is not live on it (`RestoreStart`): with a
-    /// merge `policy` (sync on), the register's winner when another device than `device` wrote
-    /// it, with the positions the policy offers when it asks; else the newest saved snapshot.
-    public func restoreStart(scope: StoreScope, policy: (any MergePolicy)?, device: String?) async throws(StoreError) -> RestoreStart {
+    /// What a restore of `scope` starts from when the app is not live on it: this device's saved
+    /// positions, newest first, and the scope's position register. `RestoreStart.decide` applies
+    /// the rule, with the merge policy, outside the store.
+    public struct RestoreInputs: Sendable {
+        public let history: [PositionSnapshot]
+        public let register: Register
+    }
+
+    /// The saved positions and the register of `scope`, read together.
+    public func restoreInputs(scope: StoreScope) async throws(StoreError) -> RestoreInputs {
         let key = RegisterKey(account: scope.account, timeline: scope.timeline)
-        let (history, register) = try await database.read { db in
-            (try PositionHistoryStore.history(scope: scope, db: db), try Self.register(of: key, db, snapshotsOf: nil))
+        return try await database.read { db in
+            RestoreInputs(history: try PositionHistoryStore.history(scope: scope, db: db), register: try Self.register(of: key, db, snapshotsOf: nil))
         }
-        let resolution = policy.map { $0.resolve(register, on: device) }
-        var start = RestoreStart.choose(own: history.first, ownIsLive: false, resolution: resolution, device: device)
-        let ownDirection = ReadingDirection.learned(fromHistory: history)
-        start.direction = policy != nil ? register.learnedDirection ?? ownDirection : ownDirection
-        // What the other devices said they read counts as read here, whatever the policy.
-        start.readElsewhere = register.reads(elsewhereThan: device ?? "")
-        return start
     }
 
     /// The digests of the posts the heads of `scope`'s register from devices other than

@@ -71,6 +71,24 @@ public struct RestoreStart: Sendable, Equatable {
         self.ownSource = ownSource
     }
 
+    /// The whole rule on `device`, from what it holds: its own input (`own`: the live anchor, or
+    /// its newest saved snapshot) and the way its own moves read (`ownDirection`), and with sync
+    /// the position register and the merge `policy`. The register's winner by the policy (when
+    /// the device is not live), the positions it offers, the reading direction the register's
+    /// moves show (with a policy), and what the other devices' heads say they read (whatever the
+    /// policy). The façade, `engine restore --store`, the cache-first loader and the replay behind
+    /// `engine compare` all start here.
+    public static func decide(
+        own: PositionSnapshot?, ownIsLive: Bool, ownDirection: ReadingDirection?, register: Register?, policy: (any MergePolicy)?,
+        device: String?
+    ) -> RestoreStart {
+        let resolution = ownIsLive ? nil : register.flatMap { register in policy.map { $0.resolve(register, on: device) } }
+        var start = choose(own: own, ownIsLive: ownIsLive, resolution: resolution, device: device)
+        start.direction = (policy != nil ? register?.learnedDirection : nil) ?? ownDirection
+        start.readElsewhere = register?.reads(elsewhereThan: device ?? "") ?? []
+        return start
+    }
+
     /// Applies the rule on `device`: its own input (`own`, live or saved) and the register's
     /// winner by the merge policy (nil without sync).
     public static func choose(own: PositionSnapshot?, ownIsLive: Bool, winner: PositionRecord?, device: String?) -> RestoreStart {
