@@ -545,7 +545,7 @@ let package = Package(
         .testTarget(
             name: "TimelineStoreTests",
             dependencies: [
-                "TimelineEngineStore", "TimelineEngineCore", "TimelineEngineFormats", "TimelineEngineStrategyKit", "TimelineEngineLRU", "TimelineEngineTTL", "TimelineEngineTestSupport", "store-crash-writer", "TimelineEngineSyncModel",
+                "TimelineEngineStore", "TimelineEngineSupport", "TimelineEngineCore", "TimelineEngineFormats", "TimelineEngineStrategyKit", "TimelineEngineLRU", "TimelineEngineTTL", "TimelineEngineTestSupport", "store-crash-writer", "TimelineEngineSyncModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),

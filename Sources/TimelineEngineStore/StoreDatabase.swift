@@ -31,9 +31,20 @@ final class StoreDatabase: Sendable {
     }
 
     /// The databases open in this process, by file (an entry whose database is gone is one
-    /// still closing), and the turn their opening takes.
+    /// still closing), and the turns their openings take, one per file: an open that waits for
+    /// another process's lock on one file holds up no open of another.
     private static let opened = Locked<[String: WeakDatabase]>([:])
-    private static let opening = SerialTurn()
+    private static let openings = Locked<[String: SerialTurn]>([:])
+
+    /// The turn the openings of the file `key` take.
+    private static func opening(_ key: String) -> SerialTurn {
+        openings.withLock { turns in
+            if let turn = turns[key] { return turn }
+            let turn = SerialTurn()
+            turns[key] = turn
+            return turn
+        }
+    }
 
     private struct WeakDatabase {
         weak var database: StoreDatabase?
@@ -58,11 +69,11 @@ final class StoreDatabase: Sendable {
     /// One per file and process, as SQLite needs: closing any descriptor of a file drops every
     /// lock the process holds on it (POSIX), so a second pool opened beside a live one, whose
     /// checks read the file, would silently unlock the first and let another process's write
-    /// corrupt the file. Opens take turns, and wait for a database of the file still closing,
-    /// for the same reason.
+    /// corrupt the file. Opens of one file take turns, and wait for a database of the file still
+    /// closing, for the same reason; opens of different files go on at once.
     static func open(path: String, create: Bool, logger: Logger) async throws(StoreError) -> StoreDatabase {
         let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-        return try await opening.take { () async throws(StoreError) -> StoreDatabase in
+        return try await opening(key).take { () async throws(StoreError) -> StoreDatabase in
             while true {
                 let entry = opened.withLock { $0[key] }
                 guard let entry else { break }
