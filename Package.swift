@@ -66,6 +66,11 @@ let engineLinkerSettings: [LinkerSetting] = [
 /// The SyncServer trait enables it, for its tests.
 let syncEncryption = "SyncEncryption"
 
+/// The engine as a swift-service-lifecycle `Service` (`TimelineEngine: Service`), for an app or a
+/// server that runs its services in a `ServiceGroup`: its `run()` then also returns on the
+/// group's graceful shutdown. The SyncServer trait enables it, for its tests.
+let serviceLifecycle = "ServiceLifecycle"
+
 /// A dependency on `product` of `package` that only the SyncServer trait builds.
 func serverOnly(_ product: String, _ package: String) -> Target.Dependency {
     .product(name: product, package: package, condition: .when(traits: [server]))
@@ -157,7 +162,11 @@ let package = Package(
             name: server,
             description:
                 "The sync server: engine serve and the SyncServer library, over Hummingbird, PostgreSQL (postgres-nio), swift-crypto and swift-prometheus.",
-            enabledTraits: [nioClient, syncEncryption]),
+            enabledTraits: [nioClient, syncEncryption, serviceLifecycle]),
+        .trait(
+            name: serviceLifecycle,
+            description:
+                "The engine as a swift-service-lifecycle Service: run() also returns on a ServiceGroup's graceful shutdown."),
         .trait(
             name: syncEncryption,
             description:
@@ -378,6 +387,7 @@ let package = Package(
                 "TimelineEngineSessionFormat", "TimelineEngineStore", "TimelineEngineLoading", "TimelineEngineSyncModel", "TimelineEngineSyncSealing", "TimelineEnginePositionSync", "TimelineEngineHTTPExchange",
                 .target(name: "TimelineEngineURLSessionHTTP", condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: [serviceLifecycle])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -513,6 +523,7 @@ let package = Package(
         .testTarget(
             name: "TimelineEngineTests",
             dependencies: ["TimelineEngineSupport", "TimelineEngineKit", "TimelineEngineTestSupport", "TimelineEngineStrategyKit", "TimelineEngineHTTPExchange", "TimelineEngineNIOHTTP", "TimelineEngineStrategyPlugins",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: [serviceLifecycle])),
                 .product(name: "Clocks", package: "swift-clocks"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"), .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],

@@ -18,6 +18,9 @@ import TimelineEngineSyncModel
 #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
 import TimelineEngineURLSessionHTTP
 #endif
+#if ServiceLifecycle
+import ServiceLifecycle
+#endif
 
 /// The engine an app holds: it observes scrolling and the app's lifecycle, keeps the position
 /// history, and restores the reader's place with the configured pipeline and resume policy.
@@ -170,7 +173,16 @@ public final class TimelineEngine: Sendable {
     /// Without `run()` the engine still restores and saves, and writes what was saved when it
     /// next restores or on `flush()`; sync then only runs on `syncNow()`.
     public func run() async {
+        #if ServiceLifecycle
+        // In a ServiceGroup, its graceful shutdown is a shutdown(); elsewhere nothing changes.
+        await withGracefulShutdownHandler {
+            await lifecycle.run(timers: timers, settle: settleHook)
+        } onGracefulShutdown: { [lifecycle] in
+            lifecycle.shutdown()
+        }
+        #else
         await lifecycle.run(timers: timers, settle: settleHook)
+        #endif
     }
 
     /// Makes `run()` return once what was saved is written. Callable from any thread.
