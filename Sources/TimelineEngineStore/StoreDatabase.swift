@@ -36,6 +36,10 @@ final class StoreDatabase: Sendable {
     private static let opened = Locked<[String: WeakDatabase]>([:])
     private static let openings = Locked<[String: SerialTurn]>([:])
 
+    /// Called in a file's turn before it is opened, with the file; for tests, which hold an open
+    /// there to show that opens of other files go on.
+    static let beforeOpening = Locked<(@Sendable (String) async -> Void)?>(nil)
+
     /// The turn the openings of the file `key` take.
     private static func opening(_ key: String) -> SerialTurn {
         openings.withLock { turns in
@@ -81,6 +85,7 @@ final class StoreDatabase: Sendable {
                 if entry.database != nil { opened.withLock { _ = $0.removeValue(forKey: key) } }
                 try? await Task.sleep(for: .milliseconds(1))
             }
+            if let hook = beforeOpening.withLock({ $0 }) { await hook(key) }
             let database = try await openFile(path: path, key: key, create: create, logger: logger)
             opened.withLock { $0[key] = WeakDatabase(database: database) }
             return database

@@ -33,44 +33,46 @@ struct StoreDatabaseTests {
         #expect(try await reopened.positions.history(scope: StoreScope()).map(\.postId) == ["p1"])
     }
 
-    #if os(Linux)
-    /// Opens once took one turn for the whole process: a store whose open waited for another
-    /// process's lock held up the opening of every other store (in a loaded test run, short
-    /// store suites waited 30 to 40 s for their stores). Opens of one file still take turns.
-    @Test("an open waiting for another process's lock on one store holds up no open of another store")
+    /// Opens once took one turn for the whole process: a store whose open waited (for another
+    /// process's lock, up to `TimelineStore.busyTimeout`) held up the opening of every other
+    /// store (in a loaded test run, short store suites waited 30 to 40 s for their stores).
+    /// Opens of one file still take turns.
+    @Test("an open held in its turn holds up no open of another store")
     func opensOfOtherFilesGoOn() async throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let locked = directory.appendingPathComponent("locked.sqlite").path
-        await (try await TimelineStore(path: locked)).close()
-        // Another process holds the file's write lock until it is stopped.
-        let holder = try StreamingChild(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            [
-                "python3", "-c",
-                "import sqlite3,sys,time; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(600)",
-                locked,
-            ])
-        #expect(await holder.nextLine() == "held")
-        let lockedOpened = Locked(false)
-        let waiting = Task {
-            defer { lockedOpened.withLock { $0 = true } }
-            return try await TimelineStore(path: locked)
+        let held = URL(fileURLWithPath: directory.appendingPathComponent("held.sqlite").path).standardizedFileURL
+            .resolvingSymlinksInPath().path
+        let (entered, enter) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        StoreDatabase.beforeOpening.withLock { hook in
+            hook = { path in
+                guard path == held else { return }
+                enter.yield()
+                for await _ in released { break }
+            }
         }
-        // The open is under way once this process has the file open: it waits for the lock.
-        try await Deadline.wait(seconds: 30, "the locked store's open to begin") {
-            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == locked }
+        defer { StoreDatabase.beforeOpening.withLock { $0 = nil } }
+        let waiting = Task { try await TimelineStore(path: held) }
+        for await _ in entered { break }
+        // The held store's open is in its turn; another store opens meanwhile. Were it to wait
+        // for that turn, the held open is let go at the deadline so that the test ends.
+        let other = directory.appendingPathComponent("other.sqlite").path
+        let opened = Locked(false)
+        let opening = Task {
+            _ = try await TimelineStore(path: other)
+            opened.withLock { $0 = true }
         }
-        _ = try await TimelineStore(path: directory.appendingPathComponent("other.sqlite").path)
-        #expect(!lockedOpened.withLock { $0 }, "the other store opened while the locked one waited")
-        holder.signal(SIGKILL)
-        try? await holder.exit()
-        // The locked store opens now, or, on a machine so busy that the other store's open took
-        // longer than `TimelineStore.busyTimeout`, has said the file was locked.
-        _ = try? await waiting.value
+        do {
+            try await Deadline.wait(seconds: 30, "another store's open while one is held") { opened.withLock { $0 } }
+        } catch {
+            release.finish()
+            throw error
+        }
+        release.finish()
+        try await opening.value
+        _ = try await waiting.value
     }
-    #endif
 
     @Test("close() writes the WAL into the file; a closed store says so, and the file opens anew")
     func closeAll() async throws {
