@@ -13,10 +13,7 @@ extension StrategyKind {
     /// CacheOnly, OnePage, TopPages).
     public static let reach = StrategyKind(
         "reach", label: "reach strategy", order: 7, component: (any ReachStrategy).self,
-        configuration: ConfigurationFace(
-            title: "Reach strategy",
-            description: "A registered reach strategy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
-            form: .nameOrDictionary))
+        configuration: .nameOrDictionary(title: "Reach strategy"))
 }
 
 extension BuiltStrategy {

@@ -99,6 +99,17 @@ extension StrategyKind {
             self.form = form
             self.alsoLists = alsoLists
         }
+
+        /// A kind written as its name alone or as a dictionary, described as such: "A registered
+        /// merge policy: its name, or a dictionary with its name under Strategy and its
+        /// parameters beside it."
+        public static func nameOrDictionary(title: String) -> ConfigurationFace {
+            ConfigurationFace(
+                title: title,
+                description:
+                    "A registered \(title.lowercased()): its name, or a dictionary with its name under Strategy and its parameters beside it.",
+                form: .nameOrDictionary)
+        }
     }
 
     /// The `$defs` reference of this kind's configuration face.

@@ -5,18 +5,12 @@ extension StrategyKind {
     /// FurthestRead, CausalFurthest).
     public static let merge = StrategyKind(
         "merge", label: "merge policy", order: 5, component: (any MergePolicy).self,
-        configuration: ConfigurationFace(
-            title: "Merge policy",
-            description: "A registered merge policy: its name, or a dictionary with its name under Strategy and its parameters beside it.",
-            form: .nameOrDictionary))
+        configuration: .nameOrDictionary(title: "Merge policy"))
     /// Carries positions between devices (None, Directory, HTTP, MastodonMarkers,
     /// iCloudKeyValueStore).
     public static let transport = StrategyKind(
         "transport", label: "transport", order: 6, component: (any SyncTransport).self,
-        configuration: ConfigurationFace(
-            title: "Transport",
-            description: "A registered transport: its name, or a dictionary with its name under Strategy and its parameters beside it.",
-            form: .nameOrDictionary))
+        configuration: .nameOrDictionary(title: "Transport"))
 }
 
 extension BuiltStrategy {
